@@ -1,0 +1,43 @@
+// The compiled-program format that generated code hands to the runtime: the
+// kernels (WGSL source and a CPU function each), planned buffers, and steps.
+export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
+
+export type CpuBuffer = Float32Array | Int32Array | Uint32Array;
+export type CpuKernel = (ins: CpuBuffer[], out: CpuBuffer, device: number) => void;
+
+export interface BufferSpec {
+  dtype: DType;
+  size: number; // elements
+}
+
+export interface KernelSpec {
+  name: string;
+  wgsl: string;
+  cpu: CpuKernel;
+  inputs: BufferSpec[];
+  output: BufferSpec;
+  usesDevice: boolean;
+}
+
+export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: number };
+
+export type StepSpec =
+  | { kind: 'kernel'; kernel: number; inputs: BufRef[]; output: number }
+  | { kind: 'collective'; prim: string; params: Record<string, unknown>; input: BufRef; output: number };
+
+export interface ProgramSpec {
+  name: string;
+  params: BufferSpec[];
+  buffers: BufferSpec[];
+  kernels: KernelSpec[];
+  steps: StepSpec[];
+  results: BufRef[];
+  resultShapes: number[][];
+}
+
+export const WORKGROUP_SIZE = 64;
+export const MAX_WORKGROUPS_X = 65535;
+
+export function newCpuBuffer(dtype: DType, size: number): CpuBuffer {
+  return dtype === 'float32' ? new Float32Array(size) : dtype === 'int32' ? new Int32Array(size) : new Uint32Array(size);
+}

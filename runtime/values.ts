@@ -1,0 +1,93 @@
+// Helpers generated host code calls on values known only at run time:
+// printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
+// Python's floor division and modulo, and CPU-kernel conversions.
+import { arrayFormat, formatValue, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyStrRepr } from './format/index.js';
+import type { JArray } from './runtime.js';
+
+/** str(x) of a jax.Array (NumPy's str of its value). */
+export async function str(x: JArray): Promise<string> {
+  return jaxStr({ dtype: x.dtype, shape: x.shape, data: await x.data() });
+}
+
+/** repr(x) of a jax.Array: `Array([...], dtype=float32)`. */
+export async function repr(x: JArray): Promise<string> {
+  return jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() });
+}
+
+/** format(x, spec) of a jax.Array. */
+export async function formatArray(x: JArray, spec: string): Promise<string> {
+  const data = await x.data();
+  try {
+    return arrayFormat({ dtype: x.dtype, shape: x.shape, data }, spec);
+  } catch (e) {
+    if (e instanceof PyFormatError) throw new Error(`${e.pyType}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The single element of a 0-d or size-1 array, as a JS number (float(x), x.item()). */
+export async function item(x: JArray): Promise<number> {
+  const d = await x.data();
+  if (d.length !== 1) throw new Error('TypeError: only length-1 arrays can be converted to Python scalars');
+  return d[0]!;
+}
+
+export type HostType = 'int' | 'float' | 'bool' | 'str';
+
+const py = (v: number | string | boolean, type: HostType): number | bigint | string | boolean =>
+  type === 'int' ? BigInt(Math.trunc(v as number)) : type === 'bool' ? Boolean(v) : type === 'float' ? Number(v) : String(v);
+
+/** str() of a host value of a known Python type. */
+export function pyStr(v: number | string | boolean, type: HostType): string {
+  if (type === 'float') return pyFloatRepr(v as number);
+  if (type === 'bool') return v ? 'True' : 'False';
+  if (type === 'int') return String(Math.trunc(v as number));
+  return String(v);
+}
+
+export function pyRepr(v: number | string | boolean, type: HostType): string {
+  return type === 'str' ? pyStrRepr(String(v)) : pyStr(v, type);
+}
+
+/** format(v, spec) of a host value of a known Python type. */
+export function format(v: number | string | boolean, spec: string, type: HostType): string {
+  try {
+    return formatValue(py(v, type), spec);
+  } catch (e) {
+    if (e instanceof PyFormatError) throw new Error(`${e.pyType}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Python's `//` on host numbers. */
+export function floordiv(a: number, b: number): number {
+  if (b === 0) throw new Error('ZeroDivisionError: integer division or modulo by zero');
+  return Math.floor(a / b);
+}
+
+/** Python's `%` on host numbers (the sign follows the divisor). */
+export function mod(a: number, b: number): number {
+  if (b === 0) throw new Error('ZeroDivisionError: integer modulo by zero');
+  const r = a % b;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+}
+
+/** Round half to even in float32 (jnp.round). */
+export function roundHalfEven32(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** float32 → int32 as XLA converts on CPU (truncation; out of range saturates, NaN → 0). */
+export function f32ToI32(x: number): number {
+  if (x !== x) return 0;
+  if (x >= 2147483647) return 2147483647;
+  if (x <= -2147483648) return -2147483648;
+  return Math.trunc(x) | 0;
+}
+
+export function f32ToU32(x: number): number {
+  if (x !== x || x <= 0) return 0;
+  if (x >= 4294967295) return 4294967295;
+  return Math.trunc(x) >>> 0;
+}

@@ -1,0 +1,104 @@
+// The `jaxts` command: `jaxts compile FILE.py` and `jaxts run FILE.py`.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { compile, dumpIr, dumpKernels, type CompileResult } from './compile.js';
+import { CompileError, formatDiagnostic } from './diagnostics.js';
+import { loadCompiled } from './run.js';
+import { createNodeRuntime, type BackendChoice } from '../runtime/node.js';
+
+/** The runtime entry generated code is bundled against: dist/runtime.js next to this file, or the source. */
+function runtimeEntry(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const built = join(here, 'runtime.js');
+  return existsSync(built) ? built : resolve(here, '../runtime/index.ts');
+}
+
+function compileFile(file: string, devices: number | undefined): CompileResult | null {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    process.stderr.write(`jaxts: error: cannot read '${file}'\n`);
+    process.exitCode = 1;
+    return null;
+  }
+  try {
+    return compile(source, { file, devices });
+  } catch (e) {
+    if (e instanceof CompileError) {
+      process.stderr.write(formatDiagnostic(file, source, e));
+      process.exitCode = 1;
+      return null;
+    }
+    throw e;
+  }
+}
+
+async function main(): Promise<void> {
+  await yargs(hideBin(process.argv))
+    .scriptName('jaxts')
+    .usage('$0 <command> FILE.py [options]')
+    .command(
+      'compile <file>',
+      'compile a Python JAX program to TypeScript + WGSL',
+      (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true })
+          .option('o', { alias: 'out', type: 'string', describe: 'output directory', default: '.' })
+          .option('devices', { type: 'number', describe: 'number of simulated devices (overrides XLA_FLAGS)' })
+          .option('dump', { choices: ['ir', 'kernels'] as const, describe: 'print the array IR or the WGSL kernels' }),
+      (args) => {
+        const r = compileFile(args.file, args.devices);
+        if (!r) return;
+        if (args.dump === 'ir') process.stdout.write(dumpIr(r));
+        if (args.dump === 'kernels') process.stdout.write(dumpKernels(r));
+        const dir = resolve(args.o);
+        mkdirSync(dir, { recursive: true });
+        const base = basename(args.file).replace(/\.py$/, '');
+        writeFileSync(join(dir, `${base}.ts`), r.host);
+        writeFileSync(join(dir, `${base}.kernels.ts`), r.kernels);
+      },
+    )
+    .command(
+      'run <file>',
+      'compile and run a Python JAX program',
+      (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true })
+          .option('backend', { choices: ['auto', 'webgpu', 'cpu'] as const, default: 'auto' as const })
+          .option('devices', { type: 'number', describe: 'number of simulated devices (overrides XLA_FLAGS)' }),
+      async (args) => {
+        const r = compileFile(args.file, args.devices);
+        if (!r) return;
+        const prog = await loadCompiled(r, runtimeEntry());
+        const rt = await createNodeRuntime({ backend: args.backend as BackendChoice, devices: prog.deviceCount });
+        try {
+          await prog.main(rt);
+          await rt.sync();
+        } catch (e) {
+          process.stderr.write(`${basename(args.file)}: ${e instanceof Error ? e.message : String(e)}\n`);
+          process.exitCode = 1;
+        }
+      },
+    )
+    .demandCommand(1, 'jaxts: a command is required (compile or run)')
+    .strict()
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`${msg}\n`);
+      process.exit(2);
+    })
+    .help()
+    .parseAsync();
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (e: unknown) => {
+    process.stderr.write(`jaxts: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

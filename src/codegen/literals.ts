@@ -1,0 +1,24 @@
+// Exact float32 literals for generated WGSL and JS: the shortest decimal that
+// rounds back to the same float32, or a bit pattern for inf/NaN.
+
+/** Shortest decimal string that parses back to the float32 value `v`. */
+export function f32Shortest(v: number): string {
+  const x = Math.fround(v);
+  if (Object.is(x, -0)) return '-0';
+  for (let p = 1; p <= 9; p++) {
+    const s = x.toPrecision(p);
+    if (Math.fround(Number(s)) === x) return String(Number(s));
+  }
+  return String(x);
+}
+
+export function f32Literal(v: number, lang: 'wgsl' | 'js'): string {
+  const x = Math.fround(v);
+  if (Number.isNaN(x)) return lang === 'wgsl' ? 'bitcast<f32>(0x7fc00000u)' : 'NaN';
+  if (x === Infinity) return lang === 'wgsl' ? 'bitcast<f32>(0x7f800000u)' : 'Infinity';
+  if (x === -Infinity) return lang === 'wgsl' ? 'bitcast<f32>(0xff800000u)' : '-Infinity';
+  const s = f32Shortest(x);
+  if (lang === 'js') return s;
+  // WGSL: an abstract-float literal with an f suffix; exponent form needs a mantissa with '.'
+  return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
+}

@@ -1,0 +1,211 @@
+// Kernel IR → WGSL compute shader. One storage binding per input, then the
+// output, then (when the kernel reads it) the device index. Every expression
+// node becomes a `let`, shared when the same subexpression appears twice.
+import type { KExpr, Kernel } from '../ir/kernel.js';
+import { exprKey } from '../ir/kernel.js';
+import type { DType } from '../ir/types.js';
+import { f32Literal } from './literals.js';
+import { wgslMathSource } from './wgsl_math.js';
+
+export const WORKGROUP_SIZE = 64;
+/** Workgroups per grid row; larger dispatches use a 2-D grid. */
+export const MAX_WORKGROUPS_X = 65535;
+
+const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
+const valueType = (d: DType): string => (d === 'bool' ? 'bool' : storageType(d));
+
+/** Math functions emitted from our own source instead of WGSL built-ins. */
+const MATH_FNS: Record<string, string> = {
+  sin: 'jx_sin',
+  cos: 'jx_cos',
+  tan: 'jx_tan',
+  exp: 'jx_exp',
+  log: 'jx_log',
+  log1p: 'jx_log1p',
+  expm1: 'jx_expm1',
+  tanh: 'jx_tanh',
+  logistic: 'jx_logistic',
+  erf: 'jx_erf',
+  erf_inv: 'jx_erf_inv',
+  pow: 'jx_pow',
+};
+
+export function literal(value: number, dtype: DType): string {
+  switch (dtype) {
+    case 'float32':
+      return f32Literal(value, 'wgsl');
+    case 'int32':
+      return value === -2147483648 ? 'i32(-2147483647 - 1)' : `${value}i`;
+    case 'uint32':
+      return `${value >>> 0}u`;
+    case 'bool':
+      return value ? 'true' : 'false';
+  }
+}
+
+export function renderWgsl(k: Kernel): string {
+  const mathUsed = new Set<string>();
+  const lines: string[] = [];
+  const scopes: Map<string, string>[] = [new Map()];
+  let tmp = 0;
+  let indent = '  ';
+
+  const lookup = (key: string): string | undefined => {
+    for (let i = scopes.length - 1; i >= 0; i--) {
+      const v = scopes[i]!.get(key);
+      if (v) return v;
+    }
+    return undefined;
+  };
+  const bind = (key: string, text: string, dtype: DType): string => {
+    const name = `t${tmp++}`;
+    lines.push(`${indent}let ${name}: ${valueType(dtype)} = ${text};`);
+    scopes[scopes.length - 1]!.set(key, name);
+    return name;
+  };
+
+  const emit = (e: KExpr): string => {
+    switch (e.op) {
+      case 'const':
+        return literal(e.value, e.dtype);
+      case 'gid':
+        return 'gid';
+      case 'rvar':
+        return `r${e.id}`;
+      case 'device':
+        return 'device[0]';
+    }
+    const key = exprKey(e);
+    const found = lookup(key);
+    if (found) return found;
+    switch (e.op) {
+      case 'load': {
+        const raw = `in${e.input}[${emit(e.index)}]`;
+        return bind(key, e.dtype === 'bool' ? `(${raw} != 0u)` : raw, e.dtype);
+      }
+      case 'un':
+        return bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed), e.dtype);
+      case 'bin':
+        return bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed), e.dtype);
+      case 'select': {
+        const c = emit(e.cond);
+        const a = emit(e.a);
+        const b = emit(e.b);
+        return bind(key, `select(${b}, ${a}, ${c})`, e.dtype);
+      }
+      case 'cast':
+        return bind(key, cast(emit(e.x), e.x.dtype, e.dtype), e.dtype);
+      case 'reduce': {
+        const acc = `acc${e.id}`;
+        const init = e.fn === 'sum' ? literal(0, e.dtype) : e.fn === 'prod' ? literal(1, e.dtype) : reduceInit(e.fn, e.dtype);
+        lines.push(`${indent}var ${acc}: ${valueType(e.dtype)} = ${init};`);
+        lines.push(`${indent}for (var r${e.id}: i32 = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
+        const outer = indent;
+        indent += '  ';
+        scopes.push(new Map());
+        const v = emit(e.body);
+        const combine =
+          e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : `${e.fn}(${acc}, ${v})`;
+        lines.push(`${indent}${acc} = ${combine};`);
+        scopes.pop();
+        indent = outer;
+        lines.push(`${indent}}`);
+        scopes[scopes.length - 1]!.set(key, acc);
+        return acc;
+      }
+    }
+  };
+
+  const value = emit(k.body);
+  const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : value;
+  const bindings = k.inputs.map(
+    (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
+  );
+  bindings.push(`@group(0) @binding(${k.inputs.length}) var<storage, read_write> out: array<${storageType(k.output.dtype)}>;`);
+  if (k.usesDevice) bindings.push(`@group(0) @binding(${k.inputs.length + 1}) var<storage, read> device: array<i32>;`);
+  const rowThreads = MAX_WORKGROUPS_X * WORKGROUP_SIZE;
+  return [
+    `// ${k.name}: ${k.output.size} elements`,
+    ...bindings,
+    mathUsed.size ? wgslMathSource([...mathUsed]) : '',
+    `@compute @workgroup_size(${WORKGROUP_SIZE})`,
+    `fn main(@builtin(global_invocation_id) g: vec3<u32>) {`,
+    `  let gid = i32(g.x + g.y * ${rowThreads}u);`,
+    `  if (gid >= ${k.output.size}) { return; }`,
+    ...lines,
+    `  out[gid] = ${store};`,
+    `}`,
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+function reduceInit(fn: 'max' | 'min', dtype: DType): string {
+  if (dtype === 'float32') return fn === 'max' ? 'bitcast<f32>(0xff800000u)' : 'bitcast<f32>(0x7f800000u)';
+  if (dtype === 'int32') return fn === 'max' ? 'i32(-2147483647 - 1)' : '2147483647i';
+  if (dtype === 'uint32') return fn === 'max' ? '0u' : '4294967295u';
+  return fn === 'max' ? 'false' : 'true';
+}
+
+function unary(fn: string, x: string, dtype: DType, mathUsed: Set<string>): string {
+  const m = MATH_FNS[fn];
+  if (m) {
+    mathUsed.add(m);
+    return `${m}(${x})`;
+  }
+  switch (fn) {
+    case 'neg':
+      return `-(${x})`;
+    case 'not':
+      return dtype === 'bool' ? `!(${x})` : `~(${x})`;
+    case 'abs':
+    case 'floor':
+    case 'ceil':
+    case 'sign':
+    case 'sqrt':
+      return `${fn}(${x})`;
+    case 'round':
+      return `round(${x})`;
+    case 'rsqrt':
+      return `(1.0f / sqrt(${x}))`;
+    case 'is_finite':
+      return `((bitcast<u32>(${x}) & 0x7f800000u) != 0x7f800000u)`;
+  }
+  throw new Error(`internal: no WGSL lowering for unary '${fn}'`);
+}
+
+const INFIX: Record<string, string> = {
+  add: '+', sub: '-', mul: '*', div: '/', rem: '%',
+  eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=',
+};
+
+function binary(fn: string, a: string, b: string, dtype: DType, mathUsed: Set<string>): string {
+  const m = MATH_FNS[fn];
+  if (m) {
+    mathUsed.add(m);
+    return `${m}(${a}, ${b})`;
+  }
+  const op = INFIX[fn];
+  if (op) return `(${a} ${op} ${b})`;
+  switch (fn) {
+    case 'max':
+    case 'min':
+      return `${fn}(${a}, ${b})`;
+    case 'atan2':
+      return `atan2(${a}, ${b})`;
+    case 'and':
+      return `(${a} & ${b})`;
+    case 'or':
+      return `(${a} | ${b})`;
+    case 'xor':
+      return dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`;
+  }
+  throw new Error(`internal: no WGSL lowering for binary '${fn}'`);
+}
+
+function cast(x: string, from: DType, to: DType): string {
+  if (to === 'bool') return from === 'bool' ? x : `(${x} != ${literal(0, from)})`;
+  if (from === 'bool') return `select(${literal(0, to)}, ${literal(1, to)}, ${x})`;
+  return `${valueType(to)}(${x})`;
+}

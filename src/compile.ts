@@ -1,0 +1,40 @@
+// The compiler pipeline in one call: parse → lower → passes → codegen.
+import { generate, type GeneratedModule } from './codegen/module.js';
+import type { HostProgram } from './ir/host.js';
+import { printFunc } from './ir/printer.js';
+import { lower } from './lower/index.js';
+import { parse } from './parser/index.js';
+import { dce } from './passes/simplify.js';
+
+export interface CompileOptions {
+  /** The file name used in diagnostics and generated comments. */
+  file: string;
+  /** Overrides the device count (XLA_FLAGS in the source, else 4). */
+  devices?: number;
+  /** Module specifier generated code imports the runtime from. */
+  runtimeImport?: string;
+}
+
+export interface CompileResult extends GeneratedModule {
+  hostProgram: HostProgram;
+  /** Base name of the generated files (FILE for FILE.ts and FILE.kernels.ts). */
+  baseName: string;
+}
+
+/** Compile Python source; throws CompileError for the user's mistakes. */
+export function compile(source: string, options: CompileOptions): CompileResult {
+  const mod = parse(source);
+  const hostProgram = lower(mod, { file: options.file, devices: options.devices });
+  const baseName = options.file.replace(/^.*[\\/]/, '').replace(/\.py$/, '');
+  return { ...generate(hostProgram, baseName, options.runtimeImport), hostProgram, baseName };
+}
+
+/** The jaxpr-like text of every array program (`--dump ir`). */
+export function dumpIr(r: CompileResult): string {
+  return r.hostProgram.programs.map((p) => `# ${p.kind} ${p.name}\n${printFunc(dce({ ...p.func, name: p.name }))}`).join('\n\n') + '\n';
+}
+
+/** Every kernel's WGSL (`--dump kernels`). */
+export function dumpKernels(r: CompileResult): string {
+  return r.programs.flatMap((p) => p.wgsl).join('\n') + '\n';
+}

@@ -1,0 +1,65 @@
+// Builds a Func equation by equation (what a JAX trace does), applying each
+// primitive's shape rule as it goes.
+import type { Span } from '../parser/ast.js';
+import { shapeRule } from './primitives.js';
+import type { Atom, AVal, Eqn, Func, Lit, Params, Var } from './types.js';
+
+export class FuncBuilder {
+  readonly params: Var[] = [];
+  readonly eqns: Eqn[] = [];
+  private nextId = 0;
+
+  constructor(readonly name: string) {}
+
+  newVar(aval: AVal, hint?: string): Var {
+    const v: Var = { kind: 'var', id: this.nextId++, aval: { shape: aval.shape, dtype: aval.dtype } };
+    if (hint) v.hint = hint;
+    return v;
+  }
+
+  addParam(aval: AVal, hint?: string): Var {
+    const v = this.newVar(aval, hint);
+    this.params.push(v);
+    return v;
+  }
+
+  /** Append `outs = prim[params](inputs)` and return the outputs. */
+  bind(prim: string, inputs: Atom[], params: Params = {}, span?: Span): Var[] {
+    const outAvals = shapeRule(prim)(
+      inputs.map((a) => a.aval),
+      params,
+    );
+    const outputs = outAvals.map((a) => this.newVar(a));
+    const eqn: Eqn = { prim, inputs, outputs, params };
+    if (span) eqn.span = span;
+    this.eqns.push(eqn);
+    return outputs;
+  }
+
+  bind1(prim: string, inputs: Atom[], params: Params = {}, span?: Span): Var {
+    return this.bind(prim, inputs, params, span)[0]!;
+  }
+
+  /** Re-bind every equation of `f` here with its parameters replaced by `args`. */
+  inline(f: Func, args: Atom[]): Atom[] {
+    const env = new Map<number, Atom>(f.params.map((p, i) => [p.id, args[i]!]));
+    const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
+    for (const e of f.eqns) {
+      const outs = this.bind(e.prim, e.inputs.map(read), e.params, e.span);
+      e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
+    }
+    return f.results.map(read);
+  }
+
+  finish(results: Atom[], axisEnv?: Func['axisEnv']): Func {
+    const f: Func = { name: this.name, params: this.params, eqns: this.eqns, results };
+    if (axisEnv && axisEnv.length) f.axisEnv = axisEnv;
+    return f;
+  }
+}
+
+export const lit = (value: number, dtype: AVal['dtype'], weak = false): Lit => ({
+  kind: 'lit',
+  value,
+  aval: weak ? { shape: [], dtype, weak: true } : { shape: [], dtype },
+});

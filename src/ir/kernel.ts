@@ -1,0 +1,89 @@
+// The kernel IR: what fusion produces and the WGSL/JS renderers consume.
+// A kernel computes one output buffer; each invocation (thread) computes the
+// element at linear index `gid` as an expression tree over loads of its inputs.
+// Movement ops (broadcast, reshape, transpose, slice) have become index
+// arithmetic; reductions are loops inside the expression.
+import type { DType } from './types.js';
+
+export type KExpr =
+  | { op: 'const'; value: number; dtype: DType }
+  /** The invocation's linear output index (i32). */
+  | { op: 'gid'; dtype: 'int32'; bound: number }
+  /** A reduction loop counter (i32), 0 ≤ rvar < bound. */
+  | { op: 'rvar'; id: number; dtype: 'int32'; bound: number }
+  /** The simulated device's index along the mapped axes (i32). */
+  | { op: 'device'; dtype: 'int32' }
+  | { op: 'load'; input: number; index: KExpr; dtype: DType }
+  | { op: 'un'; fn: string; x: KExpr; dtype: DType }
+  | { op: 'bin'; fn: string; a: KExpr; b: KExpr; dtype: DType }
+  /** cond ? a : b */
+  | { op: 'select'; cond: KExpr; a: KExpr; b: KExpr; dtype: DType }
+  | { op: 'cast'; x: KExpr; dtype: DType }
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType };
+
+export type ReduceFn = 'sum' | 'max' | 'min' | 'prod';
+
+export interface KernelBuffer {
+  dtype: DType;
+  size: number; // elements
+}
+
+export interface Kernel {
+  name: string;
+  inputs: KernelBuffer[];
+  output: KernelBuffer;
+  body: KExpr;
+  /** True when the body reads the device index (so the runtime binds it). */
+  usesDevice: boolean;
+}
+
+/** Where a program step reads or writes: a program parameter or a planned buffer. */
+export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: number };
+
+export type Step =
+  | { kind: 'kernel'; kernel: number; inputs: BufRef[]; output: number }
+  /** A collective over the program's mapped axis: runs across all devices' buffers. */
+  | { kind: 'collective'; prim: string; params: Record<string, unknown>; input: BufRef; output: number };
+
+/**
+ * A compiled program: a Func after fusion and buffer planning. It runs once
+ * per device (pmap) or on one device (jit, host segments).
+ */
+export interface Program {
+  name: string;
+  params: KernelBuffer[];
+  paramShapes: number[][];
+  buffers: KernelBuffer[];
+  kernels: Kernel[];
+  steps: Step[];
+  results: BufRef[];
+  resultShapes: number[][];
+  /** Size of the mapped (pmap) axis, or 0 for single-device programs. */
+  axisSize: number;
+}
+
+/** Structural key of an expression, for CSE and pattern matching. */
+export function exprKey(e: KExpr): string {
+  switch (e.op) {
+    case 'const':
+      return `c${e.dtype}:${Object.is(e.value, -0) ? '-0' : e.value}`;
+    case 'gid':
+      return 'gid';
+    case 'rvar':
+      return `r${e.id}`;
+    case 'device':
+      return 'dev';
+    case 'load':
+      return `ld${e.input}[${exprKey(e.index)}]`;
+    case 'un':
+      return `${e.fn}:${e.dtype}(${exprKey(e.x)})`;
+    case 'bin':
+      return `${e.fn}:${e.dtype}(${exprKey(e.a)},${exprKey(e.b)})`;
+    case 'select':
+      return `sel(${exprKey(e.cond)},${exprKey(e.a)},${exprKey(e.b)})`;
+    case 'cast':
+      return `cast:${e.dtype}(${exprKey(e.x)})`;
+    case 'reduce':
+      return `red${e.fn}${e.id}:${e.extent}(${exprKey(e.body)})`;
+  }
+}

@@ -1,0 +1,191 @@
+// Shape/dtype rules of every primitive, one table entry per primitive name.
+// Other stages keep their own tables keyed by the same names:
+//   src/passes/vmap.ts       batching rules
+//   src/passes/index_rules.ts element-wise lowering (kernel expressions)
+import type { AVal, DType, Params } from './types.js';
+
+export class ShapeError extends Error {}
+
+export type ShapeRule = (inputs: AVal[], params: Params) => AVal[];
+
+export const UNARY_FLOAT = [
+  'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
+] as const;
+export const UNARY_ANY = ['neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy'] as const;
+export const BINARY_ARITH = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2'] as const;
+export const BINARY_LOGIC = ['and', 'or', 'xor'] as const;
+export const COMPARE = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const;
+export const REDUCE = ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod'] as const;
+
+const ELEMENTWISE = new Set<string>([
+  ...UNARY_FLOAT, ...UNARY_ANY, ...BINARY_ARITH, ...BINARY_LOGIC, ...COMPARE,
+  'not', 'integer_pow', 'convert_element_type', 'select_n', 'is_finite',
+]);
+
+/** True for primitives that map element i of the inputs to element i of the output. */
+export const isElementwise = (prim: string): boolean => ELEMENTWISE.has(prim);
+
+function fmt(shape: readonly number[]): string {
+  return `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
+}
+
+function sameShapes(prim: string, xs: AVal[]): readonly number[] {
+  const s = xs[0]!.shape;
+  for (const x of xs) {
+    if (x.shape.length !== s.length || x.shape.some((d, i) => d !== s[i])) {
+      throw new ShapeError(`${prim} got incompatible shapes for broadcasting: ${xs.map((a) => fmt(a.shape)).join(', ')}.`);
+    }
+  }
+  return s;
+}
+
+function sameDtypes(prim: string, xs: AVal[]): DType {
+  const d = xs[0]!.dtype;
+  for (const x of xs) {
+    if (x.dtype !== d) throw new ShapeError(`${prim} requires arguments to have the same dtypes, got ${xs.map((a) => a.dtype).join(', ')}.`);
+  }
+  return d;
+}
+
+const normAxes = (axes: readonly number[], rank: number): number[] => axes.map((a) => (a < 0 ? a + rank : a));
+
+export const SHAPE_RULES: Record<string, ShapeRule> = {};
+
+for (const p of UNARY_FLOAT) {
+  SHAPE_RULES[p] = ([x]) => {
+    if (x!.dtype !== 'float32') throw new ShapeError(`${p} does not accept dtype ${x!.dtype}.`);
+    return [{ shape: x!.shape, dtype: x!.dtype }];
+  };
+}
+for (const p of UNARY_ANY) SHAPE_RULES[p] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+SHAPE_RULES['not'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+SHAPE_RULES['is_finite'] = ([x]) => [{ shape: x!.shape, dtype: 'bool' }];
+SHAPE_RULES['integer_pow'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+for (const p of [...BINARY_ARITH, ...BINARY_LOGIC]) {
+  SHAPE_RULES[p] = (xs) => [{ shape: sameShapes(p, xs), dtype: sameDtypes(p, xs) }];
+}
+for (const p of COMPARE) {
+  SHAPE_RULES[p] = (xs) => {
+    sameDtypes(p, xs);
+    return [{ shape: sameShapes(p, xs), dtype: 'bool' }];
+  };
+}
+
+SHAPE_RULES['select_n'] = ([pred, ...cases]) => {
+  if (pred!.dtype !== 'bool' && pred!.dtype !== 'int32') throw new ShapeError('select_n requires a bool or int32 predicate.');
+  const shape = sameShapes('select_n', cases);
+  if (pred!.shape.length !== 0) sameShapes('select_n', [pred!, cases[0]!]);
+  return [{ shape, dtype: sameDtypes('select_n', cases) }];
+};
+
+SHAPE_RULES['convert_element_type'] = ([x], p) => [{ shape: x!.shape, dtype: p['new_dtype'] as DType }];
+
+SHAPE_RULES['broadcast_in_dim'] = ([x], p) => {
+  const shape = p['shape'] as number[];
+  const dims = p['broadcast_dimensions'] as number[];
+  if (dims.length !== x!.shape.length) throw new ShapeError('broadcast_in_dim: broadcast_dimensions must have the operand rank.');
+  dims.forEach((d, i) => {
+    const s = x!.shape[i]!;
+    if (s !== 1 && s !== shape[d]) {
+      throw new ShapeError(`Incompatible shapes for broadcasting: ${fmt(x!.shape)} and requested shape ${fmt(shape)}`);
+    }
+  });
+  return [{ shape, dtype: x!.dtype }];
+};
+
+SHAPE_RULES['reshape'] = ([x], p) => {
+  const shape = p['new_sizes'] as number[];
+  const n = shape.reduce((a, b) => a * b, 1);
+  const m = x!.shape.reduce((a, b) => a * b, 1);
+  if (n !== m) throw new ShapeError(`cannot reshape array of shape ${fmt(x!.shape)} (size ${m}) into shape ${fmt(shape)} (size ${n})`);
+  return [{ shape, dtype: x!.dtype }];
+};
+
+SHAPE_RULES['transpose'] = ([x], p) => {
+  const perm = p['permutation'] as number[];
+  return [{ shape: perm.map((i) => x!.shape[i]!), dtype: x!.dtype }];
+};
+
+SHAPE_RULES['squeeze'] = ([x], p) => {
+  const dims = normAxes(p['dimensions'] as number[], x!.shape.length);
+  for (const d of dims) {
+    if (x!.shape[d] !== 1) throw new ShapeError(`cannot select an axis to squeeze out which has size not equal to one, got shape=${fmt(x!.shape)} and dimensions=(${dims.join(', ')},)`);
+  }
+  return [{ shape: x!.shape.filter((_, i) => !dims.includes(i)), dtype: x!.dtype }];
+};
+
+SHAPE_RULES['rev'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+
+SHAPE_RULES['slice'] = ([x], p) => {
+  const start = p['start_indices'] as number[];
+  const limit = p['limit_indices'] as number[];
+  const strides = (p['strides'] as number[] | null) ?? start.map(() => 1);
+  const shape = start.map((s, i) => Math.max(0, Math.ceil((limit[i]! - s) / strides[i]!)));
+  return [{ shape, dtype: x!.dtype }];
+};
+
+SHAPE_RULES['concatenate'] = (xs, p) => {
+  const dim = p['dimension'] as number;
+  const first = xs[0]!;
+  const shape = [...first.shape];
+  shape[dim] = 0;
+  for (const x of xs) {
+    if (x.shape.length !== first.shape.length || x.shape.some((d, i) => i !== dim && d !== first.shape[i])) {
+      throw new ShapeError(`Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated: concatenating along dimension ${dim} for shapes ${xs.map((a) => fmt(a.shape)).join(', ')}.`);
+    }
+    shape[dim] += x.shape[dim]!;
+  }
+  return [{ shape, dtype: sameDtypes('concatenate', xs) }];
+};
+
+SHAPE_RULES['iota'] = (_xs, p) => [{ shape: p['shape'] as number[], dtype: p['dtype'] as DType }];
+
+for (const p of REDUCE) {
+  SHAPE_RULES[p] = ([x], params) => {
+    const axes = params['axes'] as number[];
+    return [{ shape: x!.shape.filter((_, i) => !axes.includes(i)), dtype: x!.dtype }];
+  };
+}
+SHAPE_RULES['argmax'] = ([x], params) => {
+  const axes = params['axes'] as number[];
+  return [{ shape: x!.shape.filter((_, i) => !axes.includes(i)), dtype: params['index_dtype'] as DType }];
+};
+SHAPE_RULES['argmin'] = SHAPE_RULES['argmax'];
+
+export interface DotDims {
+  contract: [number[], number[]];
+  batch: [number[], number[]];
+}
+
+SHAPE_RULES['dot_general'] = ([a, b], p) => {
+  const dn = p['dimension_numbers'] as DotDims;
+  const [lc, rc] = dn.contract;
+  const [lb, rb] = dn.batch;
+  lc.forEach((d, i) => {
+    if (a!.shape[d] !== b!.shape[rc[i]!]) {
+      throw new ShapeError(
+        `dot_general requires contracting dimensions to have the same shape, got ${fmt(lc.map((j) => a!.shape[j]!))} and ${fmt(rc.map((j) => b!.shape[j]!))}.`,
+      );
+    }
+  });
+  lb.forEach((d, i) => {
+    if (a!.shape[d] !== b!.shape[rb[i]!]) {
+      throw new ShapeError(
+        `dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape, got ${fmt(lb.map((j) => a!.shape[j]!))} and ${fmt(rb.map((j) => b!.shape[j]!))}.`,
+      );
+    }
+  });
+  const free = (s: readonly number[], used: number[]) => s.filter((_, i) => !used.includes(i));
+  const shape = [...lb.map((d) => a!.shape[d]!), ...free(a!.shape, [...lc, ...lb]), ...free(b!.shape, [...rc, ...rb])];
+  return [{ shape, dtype: sameDtypes('dot_general', [a!, b!]) }];
+};
+
+// Collectives over named (pmap) axes: per-device shapes.
+for (const p of ['psum', 'pmax', 'pmin']) SHAPE_RULES[p] = (xs) => xs.map((x) => ({ shape: x.shape, dtype: x.dtype }));
+SHAPE_RULES['axis_index'] = () => [{ shape: [], dtype: 'int32' }];
+
+export function shapeRule(prim: string): ShapeRule {
+  const r = SHAPE_RULES[prim];
+  if (!r) throw new Error(`internal: no shape rule for primitive '${prim}'`);
+  return r;
+}

@@ -1,0 +1,74 @@
+// The array IR: three small records, as in JAX's autodidax.
+//   Var  — an SSA value with an abstract type (shape + dtype)
+//   Eqn  — `outs = prim[params](inputs)`
+//   Func — typed parameters, equations in order, results
+// Primitive names and params follow JAX's jaxprs so that a dump reads like one.
+import type { Span } from '../parser/ast.js';
+
+export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
+
+/** Abstract value: what is known at compile time about an array. */
+export interface AVal {
+  shape: readonly number[];
+  dtype: DType;
+  /** JAX's weak type: a Python scalar that has not yet met a typed array. */
+  weak?: boolean;
+}
+
+export interface Var {
+  kind: 'var';
+  id: number; // unique within a Func
+  aval: AVal;
+  /** A name from the Python source, for dumps and generated code. */
+  hint?: string;
+}
+
+export interface Lit {
+  kind: 'lit';
+  value: number; // bools as 0/1
+  aval: AVal; // always rank 0
+}
+
+export type Atom = Var | Lit;
+
+export type Params = Record<string, unknown>;
+
+export interface Eqn {
+  prim: string;
+  inputs: Atom[];
+  outputs: Var[];
+  params: Params;
+  span?: Span;
+}
+
+export interface Func {
+  name: string;
+  params: Var[];
+  eqns: Eqn[];
+  results: Atom[];
+  /** Named mapped axes in scope (pmap axis_name → size), for collectives. */
+  axisEnv?: { name: string; size: number }[];
+}
+
+export const size = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+export const sameShape = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((d, i) => d === b[i]);
+
+export const isFloat = (d: DType): boolean => d === 'float32';
+export const isInt = (d: DType): boolean => d === 'int32' || d === 'uint32';
+
+export const avalStr = (a: AVal): string => `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
+
+export function shortDtype(d: DType): string {
+  switch (d) {
+    case 'float32':
+      return 'f32';
+    case 'int32':
+      return 'i32';
+    case 'uint32':
+      return 'u32';
+    case 'bool':
+      return 'bool';
+  }
+}

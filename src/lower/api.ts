@@ -1,0 +1,381 @@
+// The modules a lesson imports (jax, jax.numpy, numpy, os, functools, typing)
+// and Python's builtins, as compile-time objects. Each function here decides
+// what is static and what is traced.
+import { CompileError } from '../diagnostics.js';
+import type { HExpr } from '../ir/host.js';
+import type { DType } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { dtypeArg, getAttr, shapeArgs } from './attrs.js';
+import { binop, iterate } from './expr.js';
+import { formatOf, reprOf, strOf } from './format.js';
+import type { Interp } from './interp.js';
+import { ndArange, ndFrom, ndReshape, ndStack } from './numpy_static.js';
+import { truthy } from './pyops.js';
+import { Text } from './text.js';
+import { pmapOf, vmapOf, jitOf } from './transforms.js';
+import {
+  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDict, PyDType, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+
+type Fn = (c: CallArgs) => PyValue;
+
+const mod = (name: string, entries: Record<string, PyValue>): PyModule => new PyModule(name, new Map(Object.entries(entries)));
+const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
+
+function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
+  if (i < c.args.length) return c.args[i]!;
+  if (c.kwargs.has(name)) return c.kwargs.get(name)!;
+  if (def !== undefined) return def;
+  throw new CompileError(`TypeError: missing required argument '${name}'`, c.span);
+}
+
+function int(ip: Interp, v: PyValue, what: string, span: A.Span): number {
+  v = ip.static(v, what, span);
+  if (typeof v === 'bigint' || typeof v === 'boolean') return Number(v);
+  if (v instanceof NpScalar && !v.dtype.startsWith('float')) return v.value;
+  throw new CompileError(`TypeError: ${what} must be an integer, got ${typeName(v)}`, span);
+}
+
+function num(ip: Interp, v: PyValue, what: string, span: A.Span): number {
+  v = ip.static(v, what, span);
+  if (typeof v === 'bigint' || typeof v === 'boolean') return Number(v);
+  if (typeof v === 'number') return v;
+  if (v instanceof NpScalar) return v.value;
+  throw new CompileError(`TypeError: ${what} must be a number, got ${typeName(v)}`, span);
+}
+
+const modules = new WeakMap<Interp, Map<string, PyModule>>();
+
+export function importModule(ip: Interp, name: string, span: A.Span): PyModule {
+  let m = modules.get(ip);
+  if (!m) {
+    m = buildModules(ip);
+    modules.set(ip, m);
+  }
+  const found = m.get(name);
+  if (!found) throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports jax, jax.numpy, jax.lax, numpy, os, functools, typing)`, span);
+  return found;
+}
+
+export function installBuiltins(ip: Interp): void {
+  const b = ip.builtins.vars;
+  const printFn: Fn = (c) => {
+    const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
+    const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
+    const sepS = sep.static ?? ' ';
+    const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
+    if (ip.atHost) ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+    else throw new CompileError('print inside a traced function prints tracers in JAX; use jax.debug.print (not supported yet)', c.span);
+    return null;
+  };
+  const entries: Record<string, PyValue> = {
+    print: fn('print', printFn),
+    len: fn('len', (c) => {
+      const v = c.args[0]!;
+      if (isArray(v)) {
+        const s = ip.ops.aval(v, c.span).shape;
+        if (!s.length) throw new CompileError('TypeError: len() of unsized object', c.span);
+        return BigInt(s[0]!);
+      }
+      if (v instanceof NdArray) return BigInt(v.shape[0]!);
+      if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
+      if (v instanceof PyDict) return BigInt(v.entries.size);
+      if (typeof v === 'string') return BigInt([...v].length);
+      if (v instanceof PyRange) return BigInt(v.length);
+      throw new CompileError(`TypeError: object of type '${typeName(v)}' has no len()`, c.span);
+    }),
+    range: fn('range', (c) => {
+      const xs = c.args.map((a) => BigInt(int(ip, a, 'a range bound', c.span)));
+      if (xs.length === 1) return new PyRange(0n, xs[0]!, 1n);
+      if (xs[2] === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
+      return new PyRange(xs[0]!, xs[1]!, xs[2] ?? 1n);
+    }),
+    str: fn('str', (c) => textValue(c.args.length ? strOf(ip, c.args[0]!, c.span) : Text.of(''))),
+    repr: fn('repr', (c) => textValue(reprOf(ip, c.args[0]!, c.span))),
+    format: fn('format', (c) => textValue(formatOf(ip, c.args[0]!, String(c.args[1] ?? ''), c.span))),
+    int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
+    float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
+    bool: fn('bool', (c) => truthy(ip.static(c.args[0] ?? false, 'bool()', c.span), c.span)),
+    list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    dict: fn('dict', (c) => {
+      const d = new PyDict();
+      if (c.args[0] instanceof PyDict) c.args[0].entries.forEach(([k, v]) => d.set(k, v));
+      c.kwargs.forEach((v, k) => d.set(k, v));
+      return d;
+    }),
+    zip: fn('zip', (c) => {
+      const lists = c.args.map((a) => iterate(ip, a, c.span));
+      const n = Math.min(...lists.map((l) => l.length));
+      return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
+    }),
+    enumerate: fn('enumerate', (c) => {
+      const start = c.args[1] !== undefined ? BigInt(int(ip, c.args[1], 'start', c.span)) : 0n;
+      return new PyList(iterate(ip, c.args[0]!, c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
+    }),
+    sum: fn('sum', (c) => {
+      const items = iterate(ip, c.args[0]!, c.span);
+      let acc: PyValue = c.args[1] ?? 0n;
+      for (const x of items) acc = binop(ip, '+', acc, x, c.span);
+      return acc;
+    }),
+    min: fn('min', (c) => minmax(ip, c, -1)),
+    max: fn('max', (c) => minmax(ip, c, 1)),
+    abs: fn('abs', (c) => {
+      const v = c.args[0]!;
+      if (isArray(v)) return ip.ops.unary('abs', v, c.span);
+      if (typeof v === 'bigint') return v < 0n ? -v : v;
+      return Math.abs(num(ip, v, 'abs()', c.span));
+    }),
+    round: fn('round', (c) => {
+      const v = num(ip, c.args[0]!, 'round()', c.span);
+      if (c.args.length < 2) return BigInt(roundHalfEven(v));
+      const d = int(ip, c.args[1]!, 'ndigits', c.span);
+      return Number(v.toFixed(d));
+    }),
+    isinstance: fn('isinstance', (c) => {
+      const cls = c.args[1]!;
+      const names = cls instanceof PyTuple ? cls.items : [cls];
+      return names.some((n) => n instanceof PyBuiltin && n.name === typeName(c.args[0]!));
+    }),
+    type: fn('type', (c) => new PyClass(typeName(c.args[0]!), [], new Map(), 'marker')),
+    None: null,
+    True: true,
+    False: false,
+  };
+  for (const [k, v] of Object.entries(entries)) b.set(k, v);
+}
+
+function textValue(t: Text): PyValue {
+  const s = t.static;
+  return s !== null ? s : new HostScalar(t.toExpr(), 'str');
+}
+
+function roundHalfEven(v: number): number {
+  const r = Math.round(v);
+  return Math.abs(v % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+
+function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
+  const items = c.args.length === 1 ? iterate(ip, c.args[0]!, c.span) : c.args;
+  if (!items.length) throw new CompileError(`ValueError: ${sign > 0 ? 'max' : 'min'}() arg is an empty sequence`, c.span);
+  let best: PyValue = items[0]!;
+  for (const x of items.slice(1)) {
+    const a = num(ip, x, 'a value', c.span);
+    const b = num(ip, best, 'a value', c.span);
+    if (sign > 0 ? a > b : a < b) best = x;
+  }
+  return best;
+}
+
+/** int(x) / float(x): static conversion, or a readback of a 0-d array. */
+function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): PyValue {
+  if (isArray(v)) {
+    const aval = ip.ops.aval(v, span);
+    if (aval.shape.length !== 0) throw new CompileError(`TypeError: only length-1 arrays can be converted to Python scalars`, span);
+    if (!ip.atHost) {
+      throw new CompileError(
+        `ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: the ${kind}() function was called on a traced array`,
+        span,
+      );
+    }
+    const h = ip.hostArray(v, span);
+    const e: HExpr = { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true };
+    return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [e] } : e, kind);
+  }
+  if (v instanceof HostScalar) {
+    if (v.type === 'str') throw new CompileError(`${kind}() of a string computed at run time is not supported`, span);
+    return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [v.expr] } : v.expr, kind);
+  }
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (kind === 'int') {
+      if (!/^[+-]?\d+$/.test(t)) throw new CompileError(`ValueError: invalid literal for int() with base 10: ${reprOf(ip, v, span).static}`, span);
+      return BigInt(t);
+    }
+    const f = Number(t);
+    if (Number.isNaN(f) && !/^[+-]?nan$/i.test(t)) throw new CompileError(`ValueError: could not convert string to float: ${reprOf(ip, v, span).static}`, span);
+    return f;
+  }
+  const n = num(ip, v, `${kind}()`, span);
+  return kind === 'int' ? BigInt(Math.trunc(n)) : n;
+}
+
+// ------------------------------------------------------------------ modules
+
+function buildModules(ip: Interp): Map<string, PyModule> {
+  const ops = ip.ops;
+  const dt = (name: PyDType['name']): PyDType => new PyDType(name);
+  const dtypeOf = (c: CallArgs, i: number): DType | undefined => dtypeArg(c.kwargs.get('dtype') ?? c.args[i], c.span);
+  const un = (prim: string): PyBuiltin => fn(prim, (c) => ops.unary(prim, c.args[0]!, c.span));
+  const bin = (prim: string): PyBuiltin => fn(prim, (c) => ops.binary(prim, c.args[0]!, c.args[1]!, c.span));
+  const red = (prim: 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod'): PyBuiltin =>
+    fn(prim, (c) => ops.reduce(prim, c.args[0]!, arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
+  const shapeOf = (v: PyValue, span: A.Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs(ip, [v], span));
+
+  const jnpDtype = (name: 'float32' | 'int32' | 'uint32' | 'bool'): PyValue => {
+    const d = dt(name);
+    return d;
+  };
+
+  const jnp = mod('jax.numpy', {
+    float32: jnpDtype('float32'),
+    int32: jnpDtype('int32'),
+    uint32: jnpDtype('uint32'),
+    bool_: jnpDtype('bool'),
+    float64: dt('float64'),
+    int64: dt('int64'),
+    ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
+    pi: Math.PI,
+    e: Math.E,
+    inf: Infinity,
+    nan: NaN,
+    arange: fn('arange', (c) => {
+      const nums = c.args.map((a) => ip.static(a, 'an arange bound', c.span));
+      const isF = nums.some((n) => typeof n === 'number');
+      const vals = nums.map((n) => num(ip, n, 'an arange bound', c.span));
+      const [start, stop, step] = vals.length === 1 ? [0, vals[0]!, 1] : [vals[0]!, vals[1]!, vals[2] ?? 1];
+      const dtype = dtypeOf(c, 99) ?? (isF ? 'float32' : 'int32');
+      return ops.arange(start, stop, step, dtype, c.span);
+    }),
+    array: fn('array', (c) => ops.asArray(c.args[0]!, c.span, dtypeOf(c, 1))),
+    asarray: fn('asarray', (c) => ops.asArray(c.args[0]!, c.span, dtypeOf(c, 1))),
+    zeros: fn('zeros', (c) => ops.full(shapeOf(c.args[0]!, c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span)),
+    ones: fn('ones', (c) => ops.full(shapeOf(c.args[0]!, c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span)),
+    full: fn('full', (c) => ops.full(shapeOf(c.args[0]!, c.span), num(ip, c.args[1]!, 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof c.args[1] === 'bigint' ? 'int32' : 'float32'), c.span)),
+    zeros_like: fn('zeros_like', (c) => {
+      const a = ops.aval(c.args[0]!, c.span);
+      return ops.full([...a.shape], 0, dtypeOf(c, 1) ?? a.dtype, c.span);
+    }),
+    ones_like: fn('ones_like', (c) => {
+      const a = ops.aval(c.args[0]!, c.span);
+      return ops.full([...a.shape], 1, dtypeOf(c, 1) ?? a.dtype, c.span);
+    }),
+    reshape: fn('reshape', (c) => ops.reshape(c.args[0]!, shapeArgs(ip, [arg(c, 1, 'shape')], c.span), c.span)),
+    transpose: fn('transpose', (c) => ops.transpose(c.args[0]!, c.args[1] ? shapeArgs(ip, [c.args[1]], c.span) : null, c.span)),
+    stack: fn('stack', (c) => ops.stack(iterate(ip, c.args[0]!, c.span), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
+    concatenate: fn('concatenate', (c) => ops.concatenate(iterate(ip, c.args[0]!, c.span), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
+    expand_dims: fn('expand_dims', (c) => {
+      const x = ops.asArray(c.args[0]!, c.span);
+      const ax = int(ip, arg(c, 1, 'axis'), 'axis', c.span);
+      return ops.expandDims(x, ax < 0 ? ax + x.aval.shape.length + 1 : ax, c.span);
+    }),
+    squeeze: fn('squeeze', (c) => getAttrCall(ip, c.args[0]!, 'squeeze', c.args.slice(1), c.span)),
+    dot: fn('dot', (c) => ops.dot(c.args[0]!, c.args[1]!, c.span)),
+    matmul: fn('matmul', (c) => ops.matmul(c.args[0]!, c.args[1]!, c.span)),
+    sum: red('reduce_sum'),
+    max: red('reduce_max'),
+    min: red('reduce_min'),
+    prod: red('reduce_prod'),
+    mean: fn('mean', (c) => ops.mean(c.args[0]!, arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span)),
+    sin: un('sin'),
+    cos: un('cos'),
+    tan: un('tan'),
+    exp: un('exp'),
+    log: un('log'),
+    log1p: un('log1p'),
+    expm1: un('expm1'),
+    tanh: un('tanh'),
+    sqrt: un('sqrt'),
+    abs: un('abs'),
+    absolute: un('abs'),
+    floor: un('floor'),
+    ceil: un('ceil'),
+    sign: un('sign'),
+    negative: un('neg'),
+    square: fn('square', (c) => ops.power(c.args[0]!, 2n, c.span)),
+    power: fn('power', (c) => ops.power(c.args[0]!, c.args[1]!, c.span)),
+    add: bin('add'),
+    subtract: bin('sub'),
+    multiply: bin('mul'),
+    divide: bin('div'),
+    true_divide: bin('div'),
+    maximum: bin('max'),
+    minimum: bin('min'),
+  });
+  // jnp.float32(x) converts, as a dtype object called
+  const jaxMod = mod('jax', {
+    numpy: jnp,
+    pmap: fn('pmap', (c) => pmapOf(ip, c)),
+    vmap: fn('vmap', (c) => vmapOf(ip, c)),
+    jit: fn('jit', (c) => jitOf(ip, c)),
+    devices: fn('devices', () => ip.devices()),
+    local_devices: fn('local_devices', () => ip.devices()),
+    device_count: fn('device_count', () => BigInt(ip.devices().items.length)),
+    local_device_count: fn('local_device_count', () => BigInt(ip.devices().items.length)),
+    process_count: fn('process_count', () => 1n),
+    process_index: fn('process_index', () => 0n),
+    block_until_ready: fn('block_until_ready', (c) => c.args[0]!),
+    Array: new PyClass('Array', [], new Map(), 'marker'),
+  });
+  const environ = new PyDict();
+  const os = mod('os', { environ });
+  ip.environ = environ;
+  const functools = mod('functools', {
+    partial: fn('partial', (c) => new PyPartial(c.args[0]!, c.args.slice(1), c.kwargs)),
+  });
+  const marker = (n: string): PyClass => new PyClass(n, [], new Map(), 'marker');
+  const typing = mod('typing', {
+    NamedTuple: marker('NamedTuple'),
+    Tuple: marker('Tuple'),
+    List: marker('List'),
+    Dict: marker('Dict'),
+    Any: marker('Any'),
+    Optional: marker('Optional'),
+    Callable: marker('Callable'),
+    Sequence: marker('Sequence'),
+  });
+  const npDtype = (name: NdArray['dtype']): PyDType => new PyDType(name, true);
+  const np = mod('numpy', {
+    float32: npDtype('float32'),
+    float64: npDtype('float64'),
+    int32: npDtype('int32'),
+    int64: npDtype('int64'),
+    ndarray: marker('ndarray'),
+    pi: Math.PI,
+    arange: fn('arange', (c) => {
+      const nums = c.args.map((a) => ip.static(a, 'an arange bound', c.span));
+      const isF = nums.some((n) => typeof n === 'number');
+      const vals = nums.map((n) => num(ip, n, 'an arange bound', c.span));
+      const [start, stop, step] = vals.length === 1 ? [0, vals[0]!, 1] : [vals[0]!, vals[1]!, vals[2] ?? 1];
+      return ndArange(start, stop, step, isF);
+    }),
+    array: fn('array', (c) => npArray(ip, c)),
+    asarray: fn('asarray', (c) => npArray(ip, c)),
+    stack: fn('stack', (c) => ndStack(iterate(ip, c.args[0]!, c.span).map((x) => ndFrom(x, c.span)), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
+    reshape: fn('reshape', (c) => ndReshape(ndFrom(c.args[0]!, c.span), shapeArgs(ip, [c.args[1]!], c.span), c.span)),
+    zeros: fn('zeros', (c) => {
+      const s = shapeOf(c.args[0]!, c.span);
+      return new NdArray(s, 'float64', new Array(s.reduce((a, b) => a * b, 1)).fill(0));
+    }),
+    ones: fn('ones', (c) => {
+      const s = shapeOf(c.args[0]!, c.span);
+      return new NdArray(s, 'float64', new Array(s.reduce((a, b) => a * b, 1)).fill(1));
+    }),
+  });
+  const lax = mod('jax.lax', {});
+  jaxMod.attrs.set('lax', lax);
+  return new Map([
+    ['jax', jaxMod],
+    ['jax.numpy', jnp],
+    ['jax.lax', lax],
+    ['numpy', np],
+    ['os', os],
+    ['functools', functools],
+    ['typing', typing],
+  ]);
+}
+
+function npArray(ip: Interp, c: CallArgs): PyValue {
+  const v = c.args[0]!;
+  const d = c.kwargs.get('dtype') ?? c.args[1];
+  if (v instanceof PyList && v.items.some((x) => x instanceof Object && x.typeName === 'Device')) return v;
+  if (isArray(v)) throw new CompileError('np.array of a device array (a readback into NumPy) is not supported yet', c.span);
+  return ndFrom(v, c.span, d instanceof PyDType ? (d.name as NdArray['dtype']) : undefined);
+}
+
+function getAttrCall(ip: Interp, obj: PyValue, name: string, args: PyValue[], span: A.Span): PyValue {
+  return ip.call(getAttr(ip, obj, name, span), { args, kwargs: new Map(), span });
+}

@@ -1,0 +1,481 @@
+// jax.numpy semantics on traced arrays: dtype promotion with weak types,
+// NumPy broadcasting, reductions, dot/matmul, reshape and indexing. Each
+// function records primitives into the current trace and returns a Tracer.
+import type { Span } from '../parser/ast.js';
+import { CompileError } from '../diagnostics.js';
+import { lit } from '../ir/builder.js';
+import { ShapeError } from '../ir/primitives.js';
+import type { Atom, AVal, DType, Params } from '../ir/types.js';
+import { size } from '../ir/types.js';
+import type { Trace } from './trace.js';
+import { HostArray, NdArray, NpScalar, PyTuple, PyList, Tracer, type PyValue, typeName } from './values.js';
+
+/** What the lowering provides to array operations. */
+export interface ArrayContext {
+  trace(): Trace;
+  /** A host constant for a compile-time NumPy array. */
+  constant(nd: NdArray): HostArray;
+}
+
+const fmtShape = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+
+export class ArrayOps {
+  constructor(private readonly ctx: ArrayContext) {}
+
+  // ------------------------------------------------------------ conversion
+
+  /** The atom of an array-like value (array, NumPy array, Python scalar) in the current trace. */
+  atom(v: PyValue, span: Span): Atom {
+    const t = this.ctx.trace();
+    if (v instanceof Tracer || v instanceof HostArray) return t.atomOf(v);
+    if (typeof v === 'boolean') return lit(v ? 1 : 0, 'bool', true);
+    if (typeof v === 'bigint') return lit(Number(BigInt.asIntN(32, v)), 'int32', true);
+    if (typeof v === 'number') return lit(v, 'float32', true);
+    if (v instanceof NpScalar) return lit(v.value, jaxDtype(v.dtype));
+    if (v instanceof NdArray) return t.atomOf(this.ctx.constant(v));
+    if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) return this.atom(this.asArray(v, span), span);
+    throw new CompileError(`TypeError: Value ${typeName(v)} is not a valid JAX type`, span);
+  }
+
+  tracer(a: Atom): Tracer {
+    return new Tracer(this.ctx.trace(), a);
+  }
+
+  aval(v: PyValue, span: Span): AVal {
+    return this.atom(v, span).aval;
+  }
+
+  bind(prim: string, inputs: Atom[], params: Params, span: Span): Atom {
+    try {
+      return this.ctx.trace().builder.bind1(prim, inputs, params, span);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
+      throw e;
+    }
+  }
+
+  /** `jnp.asarray` of a (possibly nested) list of array-likes: constant-folds static data, else stacks. */
+  asArray(v: PyValue, span: Span, dtype?: DType): Tracer {
+    if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) {
+      const nd = staticNd(v);
+      if (nd) return this.asArray(nd, span, dtype);
+      const items = v.items.map((x) => this.asArray(x, span));
+      return this.stack(items, 0, span, dtype);
+    }
+    if (v instanceof NdArray) {
+      const x = this.tracer(this.atom(v, span));
+      return dtype ? this.convert(x, dtype, span) : x;
+    }
+    const a = this.atom(v, span);
+    let x: Atom = a;
+    if (a.kind === 'lit') x = this.bind('broadcast_in_dim', [{ ...a, aval: { shape: [], dtype: a.aval.dtype } }], { shape: [], broadcast_dimensions: [] }, span);
+    const t = this.tracer(x);
+    return dtype ? this.convert(t, dtype, span) : t;
+  }
+
+  convert(x: Tracer, dtype: DType, span: Span): Tracer {
+    if (x.aval.dtype === dtype) return x;
+    return this.tracer(this.convertAtom(x.atom, dtype, span));
+  }
+
+  private convertAtom(a: Atom, dtype: DType, span: Span): Atom {
+    if (a.aval.dtype === dtype && !a.aval.weak) return a;
+    if (a.kind === 'lit') return lit(castScalar(a.value, dtype), dtype);
+    if (a.aval.dtype === dtype) return a;
+    return this.bind('convert_element_type', [a], { new_dtype: dtype, weak_type: false }, span);
+  }
+
+  // ------------------------------------------------------------ elementwise
+
+  /** A binary jnp operation with promotion and broadcasting. `kind` picks the output dtype rule. */
+  binary(prim: string, x: PyValue, y: PyValue, span: Span): Tracer {
+    let a = this.atom(x, span);
+    let b = this.atom(y, span);
+    let dtype = promote(a.aval, b.aval);
+    if (prim === 'div' && dtype !== 'float32') dtype = 'float32'; // true_divide
+    if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
+      throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
+    }
+    a = this.convertAtom(a, dtype, span);
+    b = this.convertAtom(b, dtype, span);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span);
+    a = this.broadcastTo(a, shape, span);
+    b = this.broadcastTo(b, shape, span);
+    return this.tracer(this.bind(prim, [a, b], {}, span));
+  }
+
+  /** `x ** y`: integer_pow for a static integer exponent, like jnp.power. */
+  power(x: PyValue, y: PyValue, span: Span): Tracer {
+    if (typeof y === 'bigint' || (typeof y === 'boolean')) {
+      const n = Number(y);
+      const a = this.atom(x, span);
+      if (a.kind === 'lit') return this.power(this.asArray(x, span), y, span);
+      if (n < 0 && a.aval.dtype !== 'float32') {
+        throw new CompileError('ValueError: Integers to negative integer powers are not allowed.', span);
+      }
+      return this.tracer(this.bind('integer_pow', [a], { y: n }, span));
+    }
+    const ax = this.atom(x, span);
+    const ay = this.atom(y, span);
+    if (promote(ax.aval, ay.aval) !== 'float32') return this.binary('pow', x, y, span);
+    return this.binary('pow', this.convertLike(x, 'float32', span), this.convertLike(y, 'float32', span), span);
+  }
+
+  private convertLike(v: PyValue, dtype: DType, span: Span): PyValue {
+    const a = this.atom(v, span);
+    if (a.kind === 'lit') return v;
+    return this.tracer(this.convertAtom(a, dtype, span));
+  }
+
+  unary(prim: string, x: PyValue, span: Span): Tracer {
+    let a = this.atom(x, span);
+    const floatOnly = ['sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv'];
+    if (floatOnly.includes(prim) && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
+    if (a.kind === 'lit') a = this.convertAtom(a, a.aval.dtype, span);
+    if (a.kind === 'lit') a = this.asArray(x, span, a.aval.dtype).atom;
+    return this.tracer(this.bind(prim, [a], {}, span));
+  }
+
+  compare(prim: string, x: PyValue, y: PyValue, span: Span): Tracer {
+    let a = this.atom(x, span);
+    let b = this.atom(y, span);
+    const dtype = promote(a.aval, b.aval);
+    a = this.convertAtom(a, dtype, span);
+    b = this.convertAtom(b, dtype, span);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span);
+    return this.tracer(this.bind(prim, [this.broadcastTo(a, shape, span), this.broadcastTo(b, shape, span)], {}, span));
+  }
+
+  broadcastTo(a: Atom, shape: readonly number[], span: Span): Atom {
+    const s = a.aval.shape;
+    if (s.length === shape.length && s.every((d, i) => d === shape[i])) return a;
+    const offset = shape.length - s.length;
+    const input = a.kind === 'lit' ? { ...a, aval: { shape: [], dtype: a.aval.dtype } } : a;
+    return this.bind('broadcast_in_dim', [input], { shape: [...shape], broadcast_dimensions: s.map((_, i) => i + offset) }, span);
+  }
+
+  // ------------------------------------------------------------ structure
+
+  reshape(x: PyValue, newShape: number[], span: Span): Tracer {
+    const a = this.asArray(x, span).atom;
+    const n = size(a.aval.shape);
+    const unknown = newShape.indexOf(-1);
+    const shape = [...newShape];
+    if (unknown >= 0) {
+      const known = shape.reduce((p, d, i) => (i === unknown ? p : p * d), 1);
+      if (known === 0 || n % known !== 0) {
+        throw new CompileError(`TypeError: cannot reshape array of shape ${fmtShape(a.aval.shape)} (size ${n}) into shape ${fmtShape(newShape)}`, span);
+      }
+      shape[unknown] = n / known;
+    }
+    if (size(shape) !== n) {
+      throw new CompileError(`TypeError: cannot reshape array of shape ${fmtShape(a.aval.shape)} (size ${n}) into shape ${fmtShape(shape)} (size ${size(shape)})`, span);
+    }
+    if (shape.length === a.aval.shape.length && shape.every((d, i) => d === a.aval.shape[i])) return this.tracer(a);
+    return this.tracer(this.bind('reshape', [a], { new_sizes: shape, dimensions: null }, span));
+  }
+
+  transpose(x: PyValue, perm: number[] | null, span: Span): Tracer {
+    const a = this.asArray(x, span).atom;
+    const r = a.aval.shape.length;
+    const p = perm ? perm.map((d) => (d < 0 ? d + r : d)) : Array.from({ length: r }, (_, i) => r - 1 - i);
+    if (p.every((d, i) => d === i)) return this.tracer(a);
+    return this.tracer(this.bind('transpose', [a], { permutation: p }, span));
+  }
+
+  moveAxis(x: Tracer, from: number, to: number, span: Span): Tracer {
+    if (from === to) return x;
+    const r = x.aval.shape.length;
+    const perm = Array.from({ length: r }, (_, i) => i).filter((i) => i !== from);
+    perm.splice(to, 0, from);
+    return this.transpose(x, perm, span);
+  }
+
+  expandDims(x: Tracer, axis: number, span: Span): Tracer {
+    const shape = [...x.aval.shape];
+    shape.splice(axis, 0, 1);
+    return this.tracer(this.bind('broadcast_in_dim', [x.atom], { shape, broadcast_dimensions: x.aval.shape.map((_, i) => (i < axis ? i : i + 1)) }, span));
+  }
+
+  stack(items: PyValue[], axis: number, span: Span, dtype?: DType): Tracer {
+    if (!items.length) throw new CompileError('ValueError: Need at least one array to stack.', span);
+    const arrs = items.map((v) => this.asArray(v, span));
+    const shape0 = arrs[0]!.aval.shape;
+    for (const a of arrs) {
+      if (a.aval.shape.length !== shape0.length || a.aval.shape.some((d, i) => d !== shape0[i])) {
+        throw new CompileError('ValueError: All input arrays must have the same shape.', span);
+      }
+    }
+    const ax = axis < 0 ? axis + shape0.length + 1 : axis;
+    const expanded = arrs.map((a) => this.expandDims(a, ax, span));
+    return this.concatenate(expanded, ax, span, dtype);
+  }
+
+  concatenate(items: PyValue[], axis: number, span: Span, dtype?: DType): Tracer {
+    const arrs = items.map((v) => this.asArray(v, span));
+    const dt = dtype ?? arrs.map((a) => a.aval).reduce((p, c) => ({ shape: [], dtype: promote(p, c) })).dtype;
+    const conv = arrs.map((a) => this.convert(a, dt, span));
+    const r = conv[0]!.aval.shape.length;
+    const ax = axis < 0 ? axis + r : axis;
+    if (conv.length === 1) return conv[0]!;
+    return this.tracer(this.bind('concatenate', conv.map((c) => c.atom), { dimension: ax }, span));
+  }
+
+  // ------------------------------------------------------------ reductions and products
+
+  reduce(prim: 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod', x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
+    let a = this.asArray(x, span).atom;
+    if (a.aval.dtype === 'bool' && (prim === 'reduce_sum' || prim === 'reduce_prod')) a = this.convertAtom(a, 'int32', span);
+    const r = a.aval.shape.length;
+    const axes = normalizeAxes(axis, r, span);
+    let out = this.bind(prim, [a], { axes, out_sharding: null }, span);
+    if (keepdims) out = this.keepDims(out, a.aval.shape, axes, span);
+    return this.tracer(out);
+  }
+
+  mean(x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
+    let a = this.asArray(x, span);
+    if (a.aval.dtype !== 'float32') a = this.convert(a, 'float32', span);
+    const axes = normalizeAxes(axis, a.aval.shape.length, span);
+    const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
+    const s = this.reduce('reduce_sum', a, axis, keepdims, span);
+    return this.binary('div', s, lit(n, 'float32', true).value, span);
+  }
+
+  private keepDims(a: Atom, inShape: readonly number[], axes: number[], span: Span): Atom {
+    const shape = inShape.map((d, i) => (axes.includes(i) ? 1 : d));
+    return this.bind('reshape', [a], { new_sizes: shape, dimensions: null }, span);
+  }
+
+  /** jnp.dot semantics. */
+  dot(x: PyValue, y: PyValue, span: Span): Tracer {
+    let a = this.asArray(x, span).atom;
+    let b = this.asArray(y, span).atom;
+    const dtype = promote(a.aval, b.aval);
+    a = this.convertAtom(a, dtype, span);
+    b = this.convertAtom(b, dtype, span);
+    const ra = a.aval.shape.length;
+    const rb = b.aval.shape.length;
+    if (ra === 0 || rb === 0) return this.binary('mul', this.tracer(a), this.tracer(b), span);
+    const contract: [number[], number[]] = [[ra - 1], [rb === 1 ? 0 : rb - 2]];
+    return this.tracer(this.bind('dot_general', [a, b], { dimension_numbers: { contract, batch: [[], []] }, precision: null, preferred_element_type: dtype }, span));
+  }
+
+  /** jnp.matmul semantics (`@`): batch dims broadcast, vectors promoted. */
+  matmul(x: PyValue, y: PyValue, span: Span): Tracer {
+    let a = this.asArray(x, span).atom;
+    let b = this.asArray(y, span).atom;
+    const ra = a.aval.shape.length;
+    const rb = b.aval.shape.length;
+    if (ra === 0 || rb === 0) throw new CompileError('ValueError: matmul: Input operand does not have enough dimensions', span);
+    if (ra <= 2 && rb <= 2) return this.dot(x, y, span);
+    const dtype = promote(a.aval, b.aval);
+    a = this.convertAtom(a, dtype, span);
+    b = this.convertAtom(b, dtype, span);
+    // general case: broadcast batch dims, then dot_general with batch dimensions
+    const aMat = ra === 1 ? this.expandDims(this.tracer(a), 0, span).atom : a;
+    const bMat = rb === 1 ? this.expandDims(this.tracer(b), 1, span).atom : b;
+    const abatch = aMat.aval.shape.slice(0, -2);
+    const bbatch = bMat.aval.shape.slice(0, -2);
+    const batch = broadcastShapes(abatch, bbatch, span);
+    const A = this.broadcastTo(aMat, [...batch, ...aMat.aval.shape.slice(-2)], span);
+    const B = this.broadcastTo(bMat, [...batch, ...bMat.aval.shape.slice(-2)], span);
+    const nb = batch.length;
+    const bd = Array.from({ length: nb }, (_, i) => i);
+    let out: Atom = this.bind('dot_general', [A, B], { dimension_numbers: { contract: [[nb + 1], [nb]], batch: [bd, bd] }, precision: null, preferred_element_type: dtype }, span);
+    if (ra === 1 || rb === 1) {
+      const shape = out.aval.shape.filter((_, i) => !((ra === 1 && i === nb) || (rb === 1 && i === nb + 1)));
+      out = this.bind('reshape', [out], { new_sizes: shape, dimensions: null }, span);
+    }
+    return this.tracer(out);
+  }
+
+  // ------------------------------------------------------------ creation
+
+  arange(start: number, stop: number, step: number, dtype: DType, span: Span): Tracer {
+    const n = Math.max(0, Math.ceil((stop - start) / step));
+    let x: Tracer = this.tracer(this.bind('iota', [], { dtype, shape: [n], dimension: 0, sharding: null }, span));
+    if (step !== 1) x = this.binary('mul', x, dtype === 'float32' ? step : BigInt(step), span);
+    if (start !== 0) x = this.binary('add', x, dtype === 'float32' ? start : BigInt(start), span);
+    return this.convert(x, dtype, span);
+  }
+
+  full(shape: number[], value: number, dtype: DType, span: Span): Tracer {
+    return this.tracer(this.broadcastTo(lit(castScalar(value, dtype), dtype), shape, span));
+  }
+
+  // ------------------------------------------------------------ indexing
+
+  /** Basic indexing with static ints, slices, None and Ellipsis. */
+  index(x: PyValue, items: IndexItem[], span: Span): Tracer {
+    let a = this.asArray(x, span);
+    const shape = a.aval.shape;
+    const ell = items.findIndex((i) => i.kind === 'ellipsis');
+    const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
+    if (consumed > shape.length) {
+      throw new CompileError(`IndexError: Too many indices: ${shape.length}-dimensional array indexed with ${consumed} regular indices.`, span);
+    }
+    const expanded: IndexItem[] = [];
+    for (const it of items) {
+      if (it.kind === 'ellipsis') {
+        for (let k = 0; k < shape.length - consumed; k++) expanded.push({ kind: 'slice', start: null, stop: null, step: null });
+      } else expanded.push(it);
+    }
+    if (ell < 0) while (expanded.filter((i) => i.kind !== 'none').length < shape.length) expanded.push({ kind: 'slice', start: null, stop: null, step: null });
+    const start: number[] = [];
+    const limit: number[] = [];
+    const strides: number[] = [];
+    const squeeze: number[] = [];
+    const newAxes: number[] = [];
+    const rev: number[] = [];
+    let d = 0;
+    let outPos = 0;
+    for (const it of expanded) {
+      if (it.kind === 'none') {
+        newAxes.push(outPos++);
+        continue;
+      }
+      const n = shape[d]!;
+      if (it.kind === 'int') {
+        const i = it.value < 0 ? it.value + n : it.value;
+        if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d} with size ${n}`, span);
+        start.push(i);
+        limit.push(i + 1);
+        strides.push(1);
+        squeeze.push(d);
+      } else if (it.kind === 'slice') {
+        const [s, e, st] = sliceIndices(it.start, it.stop, it.step, n);
+        if (st > 0) {
+          start.push(s);
+          limit.push(Math.max(s, e));
+          strides.push(st);
+        } else {
+          // negative step: slice the mirrored range, then reverse
+          const cnt = Math.max(0, Math.ceil((e - s) / st));
+          const last = s + (cnt - 1) * st;
+          start.push(cnt ? last : 0);
+          limit.push(cnt ? s + 1 : 0);
+          strides.push(-st);
+          rev.push(outPos);
+        }
+        outPos++;
+      }
+      d++;
+    }
+    let atom = a.atom;
+    const full = start.every((s, i) => s === 0 && limit[i] === shape[i] && strides[i] === 1);
+    if (!full) atom = this.bind('slice', [atom], { start_indices: start, limit_indices: limit, strides: strides.every((s) => s === 1) ? null : strides }, span);
+    if (squeeze.length) atom = this.bind('squeeze', [atom], { dimensions: squeeze }, span);
+    if (rev.length) atom = this.bind('rev', [atom], { dimensions: rev }, span);
+    a = this.tracer(atom);
+    for (const ax of newAxes) a = this.expandDims(a, ax, span);
+    return a;
+  }
+}
+
+export type IndexItem =
+  | { kind: 'int'; value: number }
+  | { kind: 'slice'; start: number | null; stop: number | null; step: number | null }
+  | { kind: 'none' }
+  | { kind: 'ellipsis' };
+
+/** Python's slice.indices(n). */
+export function sliceIndices(start: number | null, stop: number | null, step: number | null, n: number): [number, number, number] {
+  const st = step ?? 1;
+  if (st === 0) throw new Error('slice step cannot be zero');
+  const clamp = (v: number | null, def: number, lo: number, hi: number): number => {
+    if (v === null) return def;
+    let x = v < 0 ? v + n : v;
+    if (x < lo) x = lo;
+    if (x > hi) x = hi;
+    return x;
+  };
+  if (st > 0) return [clamp(start, 0, 0, n), clamp(stop, n, 0, n), st];
+  return [clamp(start, n - 1, -1, n - 1), clamp(stop, -1, -1, n - 1), st];
+}
+
+export function normalizeAxes(axis: PyValue, rank: number, span: Span): number[] {
+  if (axis === null || axis === undefined) return Array.from({ length: rank }, (_, i) => i);
+  const list = axis instanceof PyTuple || axis instanceof PyList ? axis.items : [axis];
+  return list.map((v) => {
+    if (typeof v !== 'bigint') throw new CompileError(`TypeError: axis must be an int or tuple of ints, got ${typeName(v)}`, span);
+    const a = Number(v);
+    const n = a < 0 ? a + rank : a;
+    if (n < 0 || n >= rank) throw new CompileError(`ValueError: axis ${a} is out of bounds for array of dimension ${rank}`, span);
+    return n;
+  });
+}
+
+export function broadcastShapes(a: readonly number[], b: readonly number[], span: Span): number[] {
+  const n = Math.max(a.length, b.length);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = a[a.length - n + i] ?? 1;
+    const y = b[b.length - n + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1) {
+      throw new CompileError(`ValueError: Incompatible shapes for broadcasting: shapes=[${fmtShape(a)}, ${fmtShape(b)}]`, span);
+    }
+    out.push(x === 1 ? y : x);
+  }
+  return out;
+}
+
+const KIND: Record<DType, number> = { bool: 0, uint32: 1, int32: 1, float32: 2 };
+
+/** JAX's dtype promotion for the dtypes we have, honouring weak types (Python scalars). */
+export function promote(a: AVal, b: AVal): DType {
+  if (a.weak && !b.weak) return KIND[a.dtype] <= KIND[b.dtype] ? b.dtype : a.dtype;
+  if (b.weak && !a.weak) return KIND[b.dtype] <= KIND[a.dtype] ? a.dtype : b.dtype;
+  if (a.dtype === b.dtype) return a.dtype;
+  const k = Math.max(KIND[a.dtype], KIND[b.dtype]);
+  if (k === 2) return 'float32';
+  if (k === 1) return a.dtype === 'uint32' && b.dtype === 'uint32' ? 'uint32' : 'int32';
+  return 'bool';
+}
+
+export function castScalar(v: number, dtype: DType): number {
+  switch (dtype) {
+    case 'float32':
+      return Math.fround(v);
+    case 'int32':
+      return Math.trunc(v) | 0;
+    case 'uint32':
+      return Math.trunc(v) >>> 0;
+    case 'bool':
+      return v ? 1 : 0;
+  }
+}
+
+/** The JAX dtype a NumPy dtype becomes with x64 disabled. */
+export function jaxDtype(d: NdArray['dtype']): DType {
+  return d === 'float64' || d === 'float32' ? 'float32' : d === 'bool' ? 'bool' : 'int32';
+}
+
+/** A nested list/tuple of static numbers as a NumPy array, or null if any leaf is not static. */
+export function staticNd(v: PyValue): NdArray | null {
+  const shape: number[] = [];
+  const data: number[] = [];
+  let kind = 0; // 0 bool, 1 int, 2 float
+  const walk = (x: PyValue, depth: number): boolean => {
+    if (x instanceof PyList || (x instanceof PyTuple && !x.cls)) {
+      if (shape.length <= depth) shape.push(x.items.length);
+      else if (shape[depth] !== x.items.length) return false;
+      return x.items.every((i) => walk(i, depth + 1));
+    }
+    if (depth !== shape.length) return false;
+    if (typeof x === 'boolean') data.push(x ? 1 : 0);
+    else if (typeof x === 'bigint') {
+      kind = Math.max(kind, 1);
+      data.push(Number(x));
+    } else if (typeof x === 'number') {
+      kind = 2;
+      data.push(x);
+    } else if (x instanceof NpScalar) {
+      kind = Math.max(kind, x.dtype.startsWith('float') ? 2 : x.dtype === 'bool' ? 0 : 1);
+      data.push(x.value);
+    } else return false;
+    return true;
+  };
+  if (!walk(v, 0)) return null;
+  return new NdArray(shape, kind === 2 ? 'float64' : kind === 1 ? 'int64' : 'bool', data);
+}

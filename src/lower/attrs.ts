@@ -1,0 +1,130 @@
+// Attribute access: module members, array properties and methods
+// (`x.shape`, `x.reshape(...)`), container methods (`xs.append`), NamedTuple fields.
+import { CompileError } from '../diagnostics.js';
+import type * as A from '../parser/ast.js';
+import type { DType } from '../ir/types.js';
+import { normalizeAxes } from './arrays.js';
+import { NeedsStatic, type Interp } from './interp.js';
+import { ndAstype, ndReshape } from './numpy_static.js';
+import {
+  HostArray, NdArray, PyBoundMethod, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple, Tracer,
+  isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+import { truthy } from './pyops.js';
+
+const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
+
+/** Integers from `reshape(2, 3)` or `reshape((2, 3))`. */
+export function shapeArgs(ip: Interp, args: PyValue[], span: A.Span): number[] {
+  const items = args.length === 1 && (args[0] instanceof PyTuple || args[0] instanceof PyList) ? (args[0] as PyTuple).items : args;
+  return items.map((v) => {
+    v = ip.static(v, 'a shape', span);
+    if (typeof v !== 'bigint') throw new CompileError(`TypeError: Shapes must be 1D sequences of concrete values of integer type, got ${typeName(v)}`, span);
+    return Number(v);
+  });
+}
+
+export function dtypeArg(v: PyValue | undefined, span: A.Span): DType | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name;
+  if (typeof v === 'string') return dtypeArg(new PyDType(v as PyDType['name']), span);
+  throw new CompileError(`TypeError: data type ${typeName(v)} not understood`, span);
+}
+
+const method = (self: PyValue, name: string, fn: (c: CallArgs) => PyValue): PyBoundMethod => new PyBoundMethod(self, name, fn);
+
+export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue {
+  const missing = (): CompileError =>
+    new CompileError(
+      obj instanceof PyModule ? `AttributeError: module '${obj.name}' has no attribute '${name}'` : `AttributeError: '${typeName(obj)}' object has no attribute '${name}'`,
+      span,
+    );
+  if (obj instanceof PyModule) {
+    const v = obj.attrs.get(name);
+    if (v === undefined) throw missing();
+    return v;
+  }
+  if (isArray(obj)) return arrayAttr(ip, obj, name, span) ?? (() => { throw missing(); })();
+  if (obj instanceof NdArray) {
+    switch (name) {
+      case 'shape': return shapeTuple(obj.shape);
+      case 'ndim': return BigInt(obj.shape.length);
+      case 'size': return BigInt(obj.data.length);
+      case 'dtype': return new PyDType(obj.dtype);
+      case 'reshape': return method(obj, name, (c) => ndReshape(obj, shapeArgs(ip, c.args, c.span), c.span));
+      case 'astype': return method(obj, name, (c) => ndAstype(obj, (c.args[0] as PyDType).name as NdArray['dtype']));
+    }
+    throw missing();
+  }
+  if (obj instanceof PyTuple && obj.cls) {
+    const i = obj.cls.fields.indexOf(name);
+    if (i >= 0) return obj.items[i]!;
+    if (name === '_fields') return new PyTuple(obj.cls.fields);
+  }
+  if (obj instanceof PyDict) {
+    switch (name) {
+      case 'keys': return method(obj, name, () => new PyList(obj.keys()));
+      case 'values': return method(obj, name, () => new PyList(obj.values()));
+      case 'items': return method(obj, name, () => new PyList([...obj.entries.values()].map(([k, v]) => new PyTuple([k, v]))));
+      case 'get': return method(obj, name, (c) => obj.get(c.args[0]!) ?? c.args[1] ?? null);
+    }
+  }
+  if (obj instanceof PyList) {
+    const mutate = (c: CallArgs): void => {
+      if (ip.dynamicDepth > 0) throw new NeedsStatic(`list.${name} inside a loop that runs on the host`, c.span);
+    };
+    switch (name) {
+      case 'append': return method(obj, name, (c) => (mutate(c), obj.items.push(c.args[0]!), null));
+      case 'extend': return method(obj, name, (c) => (mutate(c), obj.items.push(...(c.args[0] as PyList).items), null));
+      case 'pop': return method(obj, name, (c) => (mutate(c), obj.items.pop() ?? null));
+    }
+  }
+  if (typeof obj === 'string') {
+    switch (name) {
+      case 'join': return method(obj, name, (c) => {
+        const items = (c.args[0] as PyList).items;
+        if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
+        throw new CompileError('TypeError: sequence item: expected str instance', c.span);
+      });
+      case 'upper': return method(obj, name, () => obj.toUpperCase());
+      case 'lower': return method(obj, name, () => obj.toLowerCase());
+      case 'strip': return method(obj, name, () => obj.trim());
+    }
+  }
+  if (obj instanceof PyDevice) {
+    if (name === 'id') return BigInt(obj.id);
+  }
+  if (obj instanceof PyDType && name === 'name') return obj.name;
+  if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
+  throw missing();
+}
+
+function arrayAttr(ip: Interp, x: Tracer | HostArray, name: string, span: A.Span): PyValue | undefined {
+  const aval = x instanceof Tracer ? x.aval : x.aval;
+  const ops = ip.ops;
+  const axisKw = (c: CallArgs): PyValue => c.kwargs.get('axis') ?? c.args[0] ?? null;
+  const keep = (c: CallArgs): boolean => truthy(c.kwargs.get('keepdims') ?? false, c.span);
+  switch (name) {
+    case 'shape': return shapeTuple(aval.shape);
+    case 'ndim': return BigInt(aval.shape.length);
+    case 'size': return BigInt(aval.shape.reduce((a, b) => a * b, 1));
+    case 'dtype': return new PyDType(aval.dtype);
+    case 'T': return ops.transpose(x, null, span);
+    case 'reshape': return method(x, name, (c) => ops.reshape(x, shapeArgs(ip, c.args, c.span), c.span));
+    case 'transpose': return method(x, name, (c) => ops.transpose(x, c.args.length ? shapeArgs(ip, c.args, c.span) : null, c.span));
+    case 'astype': return method(x, name, (c) => ops.convert(ops.asArray(x, c.span), dtypeArg(c.args[0], c.span)!, c.span));
+    case 'sum': return method(x, name, (c) => ops.reduce('reduce_sum', x, axisKw(c), keep(c), c.span));
+    case 'max': return method(x, name, (c) => ops.reduce('reduce_max', x, axisKw(c), keep(c), c.span));
+    case 'min': return method(x, name, (c) => ops.reduce('reduce_min', x, axisKw(c), keep(c), c.span));
+    case 'prod': return method(x, name, (c) => ops.reduce('reduce_prod', x, axisKw(c), keep(c), c.span));
+    case 'mean': return method(x, name, (c) => ops.mean(x, axisKw(c), keep(c), c.span));
+    case 'squeeze': return method(x, name, (c) => {
+      const axes = c.args.length ? normalizeAxes(c.args[0]!, aval.shape.length, c.span) : aval.shape.flatMap((d, i) => (d === 1 ? [i] : []));
+      return ops.reshape(x, aval.shape.filter((_, i) => !axes.includes(i)), c.span);
+    });
+    case 'flatten':
+    case 'ravel': return method(x, name, (c) => ops.reshape(x, [-1], c.span));
+    case 'block_until_ready': return method(x, name, () => x);
+  }
+  return undefined;
+}

@@ -1,0 +1,427 @@
+// Expression evaluation: Python semantics for static values, array operators
+// traced into IR, and host expressions for values known only at run time.
+import { CompileError } from '../diagnostics.js';
+import type { HExpr } from '../ir/host.js';
+import type * as A from '../parser/ast.js';
+import * as ipArrays from './arrays.js';
+import { getAttr } from './attrs.js';
+import { staticBinary, staticCompare, truthy } from './pyops.js';
+import { formatFString } from './format.js';
+import { ELLIPSIS, hexpr, Interp, NeedsStatic, PySlice } from './interp.js';
+import {
+  HostScalar,
+  NdArray,
+  PyDict,
+  PyFunction,
+  PyList,
+  PyTuple,
+  Scope,
+  isArray,
+  typeName,
+  type PyValue,
+} from './values.js';
+import { ndBinary, ndIndex } from './numpy_static.js';
+
+const ARRAY_BINOPS: Record<string, string> = {
+  '+': 'add',
+  '-': 'sub',
+  '*': 'mul',
+  '/': 'div',
+  '&': 'and',
+  '|': 'or',
+  '^': 'xor',
+};
+const ARRAY_CMP: Record<string, string> = { '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+
+export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
+  switch (e.kind) {
+    case 'Constant': {
+      const v = e.value;
+      if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') return v;
+      if ('ellipsis' in v) return ELLIPSIS;
+      throw new CompileError('complex numbers are not supported', e.span);
+    }
+    case 'Name': {
+      const v = scope.lookup(e.id);
+      if (v === undefined) throw new CompileError(`NameError: name '${e.id}' is not defined`, e.span);
+      return v;
+    }
+    case 'JoinedStr':
+      return textValue(formatFString(ip, e, scope));
+    case 'Tuple':
+      return new PyTuple(evalList(ip, e.elts, scope));
+    case 'List':
+      return new PyList(evalList(ip, e.elts, scope));
+    case 'Set':
+      throw new CompileError('set literals are not supported', e.span);
+    case 'Dict': {
+      const d = new PyDict();
+      e.keys.forEach((k, i) => {
+        const v = evalExpr(ip, e.values[i]!, scope);
+        if (k === null) {
+          if (!(v instanceof PyDict)) throw new CompileError(`TypeError: '${typeName(v)}' object is not a mapping`, e.values[i]!.span);
+          v.entries.forEach(([kk, vv]) => d.set(kk, vv));
+        } else d.set(ip.static(evalExpr(ip, k, scope), 'a dict key', k.span), v);
+      });
+      return d;
+    }
+    case 'BinOp':
+      return binop(ip, e.op, evalExpr(ip, e.left, scope), evalExpr(ip, e.right, scope), e.span);
+    case 'UnaryOp': {
+      const x = evalExpr(ip, e.operand, scope);
+      return unaryop(ip, e.op, x, e.span);
+    }
+    case 'BoolOp': {
+      let v: PyValue = null;
+      for (const x of e.values) {
+        v = evalExpr(ip, x, scope);
+        const t = truthyStatic(ip, v, x.span);
+        if (e.op === 'and' ? !t : t) return v;
+      }
+      return v;
+    }
+    case 'Compare': {
+      let left = evalExpr(ip, e.left, scope);
+      let result: PyValue = true;
+      for (let i = 0; i < e.ops.length; i++) {
+        const right = evalExpr(ip, e.comparators[i]!, scope);
+        const r = compare(ip, e.ops[i]!, left, right, e.span);
+        if (e.ops.length === 1) return r;
+        if (!truthyStatic(ip, r, e.span)) return false;
+        result = r;
+        left = right;
+      }
+      return result;
+    }
+    case 'IfExp': {
+      const t = evalExpr(ip, e.test, scope);
+      return truthyStatic(ip, t, e.test.span) ? evalExpr(ip, e.body, scope) : evalExpr(ip, e.orelse, scope);
+    }
+    case 'Attribute':
+      return getAttr(ip, evalExpr(ip, e.value, scope), e.attr, e.attrSpan);
+    case 'Subscript':
+      return subscript(ip, evalExpr(ip, e.value, scope), evalSliceExpr(ip, e.slice, scope), e.span);
+    case 'Slice':
+      return evalSliceExpr(ip, e, scope);
+    case 'Call':
+      return evalCall(ip, e, scope);
+    case 'Lambda': {
+      const defaults = new Map<string, PyValue>();
+      for (const p of e.params) if (p.default) defaults.set(p.name, evalExpr(ip, p.default, scope));
+      return new PyFunction('<lambda>', e, scope, defaults);
+    }
+    case 'ListComp':
+    case 'GeneratorExp': {
+      const out: PyValue[] = [];
+      comprehension(ip, e.generators, scope, (s) => out.push(evalExpr(ip, e.elt, s)));
+      return new PyList(out);
+    }
+    case 'DictComp': {
+      const d = new PyDict();
+      comprehension(ip, e.generators, scope, (s) => d.set(ip.static(evalExpr(ip, e.key, s), 'a dict key', e.key.span), evalExpr(ip, e.value, s)));
+      return d;
+    }
+    case 'SetComp':
+      throw new CompileError('set comprehensions are not supported', e.span);
+    case 'Starred':
+      throw new CompileError("SyntaxError: can't use starred expression here", e.span);
+    case 'NamedExpr': {
+      const v = evalExpr(ip, e.value, scope);
+      scope.vars.set(e.target.id, v);
+      return v;
+    }
+    case 'Await':
+      throw new CompileError("'await' is not supported", e.span);
+  }
+}
+
+function textValue(t: ReturnType<typeof formatFString>): PyValue {
+  const s = t.static;
+  return s !== null ? s : new HostScalar(t.toExpr(), 'str');
+}
+
+export function evalList(ip: Interp, elts: A.Expr[], scope: Scope): PyValue[] {
+  const out: PyValue[] = [];
+  for (const x of elts) {
+    if (x.kind === 'Starred') out.push(...iterate(ip, evalExpr(ip, x.value, scope), x.span));
+    else out.push(evalExpr(ip, x, scope));
+  }
+  return out;
+}
+
+function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: (s: Scope) => void): void {
+  const inner = new Scope(scope);
+  ip.frames.push(inner);
+  try {
+    const loop = (i: number): void => {
+      if (i === gens.length) return body(inner);
+      const g = gens[i]!;
+      for (const item of iterate(ip, evalExpr(ip, g.iter, i === 0 ? scope : inner), g.iter.span)) {
+        assignTarget(ip, g.target, item, inner);
+        if (g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))) loop(i + 1);
+      }
+    };
+    loop(0);
+  } finally {
+    ip.frames.pop();
+  }
+}
+
+/** The items of an iterable known at compile time. */
+export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
+  v = ip.static(v, 'the iterable of this loop', span);
+  if (v instanceof PyList || v instanceof PyTuple) return [...v.items];
+  if (v instanceof PyDict) return v.keys();
+  if (typeof v === 'string') return [...v];
+  if (v && typeof v === 'object' && v.typeName === 'range') {
+    const r = v as unknown as { start: bigint; stop: bigint; step: bigint; length: number };
+    return Array.from({ length: r.length }, (_, i) => r.start + BigInt(i) * r.step);
+  }
+  if (v instanceof NdArray) return Array.from({ length: v.shape[0] ?? 0 }, (_, i) => ndIndex(v, [{ kind: 'int', value: i }]));
+  if (isArray(v)) {
+    const n = ip.ops.aval(v, span).shape[0];
+    if (n === undefined) throw new CompileError('TypeError: iteration over a 0-d array', span);
+    return Array.from({ length: n }, (_, i) => ip.ops.index(v, [{ kind: 'int', value: i }], span));
+  }
+  throw new CompileError(`TypeError: '${typeName(v)}' object is not iterable`, span);
+}
+
+export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): void {
+  switch (t.kind) {
+    case 'Name':
+      scope.vars.set(t.id, v);
+      return;
+    case 'Tuple':
+    case 'List': {
+      const items = iterate(ip, v, t.span);
+      const star = t.elts.findIndex((x) => x.kind === 'Starred');
+      if (star < 0) {
+        if (items.length !== t.elts.length) {
+          throw new CompileError(
+            items.length > t.elts.length
+              ? `ValueError: too many values to unpack (expected ${t.elts.length})`
+              : `ValueError: not enough values to unpack (expected ${t.elts.length}, got ${items.length})`,
+            t.span,
+          );
+        }
+        t.elts.forEach((x, i) => assignTarget(ip, x, items[i]!, scope));
+      } else {
+        const after = t.elts.length - star - 1;
+        t.elts.slice(0, star).forEach((x, i) => assignTarget(ip, x, items[i]!, scope));
+        assignTarget(ip, (t.elts[star] as A.Starred).value, new PyList(items.slice(star, items.length - after)), scope);
+        t.elts.slice(star + 1).forEach((x, i) => assignTarget(ip, x, items[items.length - after + i]!, scope));
+      }
+      return;
+    }
+    case 'Subscript': {
+      const obj = evalExpr(ip, t.value, scope);
+      const key = evalSliceExpr(ip, t.slice, scope);
+      if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
+      if (obj instanceof PyDict) obj.set(ip.static(key, 'a dict key', t.slice.span), v);
+      else if (obj instanceof PyList) {
+        const i = Number(ip.static(key, 'a list index', t.slice.span));
+        obj.items[i < 0 ? i + obj.items.length : i] = v;
+      } else if (isArray(obj)) {
+        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
+      } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
+      return;
+    }
+    case 'Attribute':
+      throw new CompileError('assigning to attributes is not supported', t.span);
+    case 'Starred':
+      throw new CompileError('SyntaxError: starred assignment target must be in a list or tuple', t.span);
+    default:
+      throw new CompileError(`SyntaxError: cannot assign to ${t.kind.toLowerCase()}`, t.span);
+  }
+}
+
+function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
+  if (e.kind === 'Slice') {
+    const part = (x: A.Expr | null): number | null => {
+      if (!x) return null;
+      const v = ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span);
+      if (v === null) return null;
+      if (typeof v !== 'bigint' && typeof v !== 'boolean') throw new CompileError('TypeError: slice indices must be integers or None or have an __index__ method', x.span);
+      return Number(v);
+    };
+    return new PySlice(part(e.lower), part(e.upper), part(e.step));
+  }
+  if (e.kind === 'Tuple') return new PyTuple(e.elts.map((x) => evalSliceExpr(ip, x, scope)));
+  return evalExpr(ip, e, scope);
+}
+
+export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span): PyValue {
+  if (isArray(obj)) return ip.ops.index(obj, ip.indexItems(key, span), span);
+  if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span));
+  if (obj instanceof PyDict) {
+    const v = obj.get(ip.static(key, 'a dict key', span));
+    if (v === undefined) throw new CompileError(`KeyError: ${ip.repr(key, span).static}`, span);
+    return v;
+  }
+  if (obj instanceof PyList || obj instanceof PyTuple || typeof obj === 'string') {
+    const items = typeof obj === 'string' ? [...obj] : obj.items;
+    key = ip.static(key, 'a list index', span);
+    if (key instanceof PySlice) {
+      const { sliceIndices } = ipArrays;
+      const [s, e, st] = sliceIndices(key.start, key.stop, key.step, items.length);
+      const out: PyValue[] = [];
+      for (let i = s; st > 0 ? i < e : i > e; i += st) out.push(items[i]!);
+      if (typeof obj === 'string') return out.join('');
+      return obj instanceof PyList ? new PyList(out) : new PyTuple(out);
+    }
+    if (typeof key !== 'bigint' && typeof key !== 'boolean') {
+      throw new CompileError(`TypeError: ${typeName(obj)} indices must be integers or slices, not ${typeName(key)}`, span);
+    }
+    let i = Number(key);
+    if (i < 0) i += items.length;
+    if (i < 0 || i >= items.length) throw new CompileError(`IndexError: ${typeName(obj) === 'str' ? 'string' : typeName(obj)} index out of range`, span);
+    return items[i]!;
+  }
+  throw new CompileError(`TypeError: '${typeName(obj)}' object is not subscriptable`, span);
+}
+
+
+export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  if (isArray(a) || isArray(b)) {
+    if (a instanceof HostScalar || b instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
+    if (op === '@') return ip.ops.matmul(a, b, span);
+    if (op === '**') return ip.ops.power(a, b, span);
+    if (op === '//') return floorDivide(ip, a, b, span);
+    if (op === '%') return remainder(ip, a, b, span);
+    const prim = ARRAY_BINOPS[op];
+    if (!prim) throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
+    return ip.ops.binary(prim, a, b, span);
+  }
+  if (a instanceof NdArray || b instanceof NdArray) return ndBinary(op, a, b, span);
+  if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
+  return staticBinary(op, a, b, span);
+}
+
+function floorDivide(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  const q = ip.ops.binary('div', a, b, span);
+  const t = ip.ops.unary('floor', q, span);
+  const dt = ipArrays.promote(ip.ops.aval(a, span), ip.ops.aval(b, span));
+  return dt === 'float32' ? t : ip.ops.convert(t, dt, span);
+}
+
+function remainder(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  // jnp.remainder: x - floor(x / y) * y, sign follows the divisor
+  const r = ip.ops.binary('rem', a, b, span);
+  const zero = ip.ops.compare('ne', r, 0n, span);
+  const signDiffers = ip.ops.compare('ne', ip.ops.compare('lt', r, 0n, span), ip.ops.compare('lt', b, 0n, span), span);
+  const fix = ip.ops.binary('and', zero, signDiffers, span);
+  const adj = ip.ops.binary('add', r, b, span);
+  const t = ip.trace();
+  const out = t.builder.bind1('select_n', [fix.atom, r.atom, adj.atom], {}, span);
+  return ip.ops.tracer(out);
+}
+
+function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  const ta = hostType(a, span);
+  const tb = hostType(b, span);
+  if (ta === 'str' || tb === 'str') {
+    if (op === '+' && ta === 'str' && tb === 'str') return new HostScalar({ k: 'concat', parts: [hexpr(a), hexpr(b)] }, 'str');
+    throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${ta}' and '${tb}'`, span);
+  }
+  const isInt = ta !== 'float' && tb !== 'float';
+  const x = hexpr(a);
+  const y = hexpr(b);
+  const call = (fn: string): HExpr => ({ k: 'call', callee: `jx.${fn}`, args: [x, y] });
+  switch (op) {
+    case '+':
+    case '-':
+    case '*':
+      return new HostScalar({ k: 'bin', op, a: x, b: y }, isInt ? 'int' : 'float');
+    case '/':
+      return new HostScalar({ k: 'bin', op: '/', a: x, b: y }, 'float');
+    case '//':
+      return new HostScalar(call('floordiv'), isInt ? 'int' : 'float');
+    case '%':
+      return new HostScalar(call('mod'), isInt ? 'int' : 'float');
+    case '**':
+      return new HostScalar({ k: 'bin', op: '**', a: x, b: y }, isInt ? 'int' : 'float');
+    default:
+      throw new CompileError(`operator ${op} on values computed at run time is not supported`, span);
+  }
+}
+
+function hostType(v: PyValue, span: A.Span): 'int' | 'float' | 'bool' | 'str' {
+  if (v instanceof HostScalar) return v.type;
+  if (typeof v === 'bigint') return 'int';
+  if (typeof v === 'number') return 'float';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'str';
+  throw new CompileError(`TypeError: unsupported operand type: '${typeName(v)}'`, span);
+}
+
+function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyValue {
+  if (op === 'not') {
+    if (x instanceof HostScalar) return new HostScalar({ k: 'unary', op: '!', x: x.expr }, 'bool');
+    return !truthyStatic(ip, x, span);
+  }
+  if (isArray(x)) {
+    if (op === '-') return ip.ops.unary('neg', x, span);
+    if (op === '+') return x;
+    return ip.ops.unary('not', x, span);
+  }
+  if (x instanceof NdArray) return ndBinary('*', x, op === '-' ? -1n : 1n, span);
+  if (x instanceof HostScalar) {
+    if (op === '-') return new HostScalar({ k: 'unary', op: '-', x: x.expr }, x.type === 'bool' ? 'int' : x.type);
+    return x;
+  }
+  if (op === '-') return staticBinary('*', x, -1n, span);
+  if (op === '+') return staticBinary('+', 0n, x, span);
+  if (typeof x === 'bigint' || typeof x === 'boolean') return ~BigInt(x);
+  throw new CompileError(`TypeError: bad operand type for unary ${op}: '${typeName(x)}'`, span);
+}
+
+export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  if (op === 'is' || op === 'is not') {
+    const same = a === b || (a === null && b === null);
+    return op === 'is' ? same : !same;
+  }
+  if ((isArray(a) || isArray(b)) && ARRAY_CMP[op]) return ip.ops.compare(ARRAY_CMP[op]!, a, b, span);
+  if (a instanceof HostScalar || b instanceof HostScalar) {
+    const jsop = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' }[op as string];
+    if (!jsop) throw new NeedsStatic(`'${op}' on a value computed at run time`, span);
+    return new HostScalar({ k: 'bin', op: jsop, a: hexpr(a), b: hexpr(b) }, 'bool');
+  }
+  return staticCompare(op, a, b, span);
+}
+
+/** Python truthiness of a value that must be known at compile time (or a host bool in host code). */
+export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
+  if (isArray(v)) {
+    throw new CompileError(
+      'TracerBoolConversionError: Attempted boolean conversion of traced array. The truth value of an array depends on values known only when the program runs.',
+      span,
+    );
+  }
+  return truthy(ip.static(v, 'this condition', span), span);
+}
+
+function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {
+  const fn = evalExpr(ip, e.func, scope);
+  const args: PyValue[] = [];
+  const argExprs: (A.Expr | null)[] = [];
+  for (const a of e.args) {
+    if (a.kind === 'Starred') {
+      const items = iterate(ip, evalExpr(ip, a.value, scope), a.span);
+      args.push(...items);
+      argExprs.push(...items.map(() => null));
+    } else {
+      args.push(evalExpr(ip, a, scope));
+      argExprs.push(a);
+    }
+  }
+  const kwargs = new Map<string, PyValue>();
+  for (const k of e.keywords) {
+    const v = evalExpr(ip, k.value, scope);
+    if (k.arg === null) {
+      if (!(v instanceof PyDict)) throw new CompileError('TypeError: argument after ** must be a mapping', k.span);
+      v.entries.forEach(([kk, vv]) => kwargs.set(String(kk), vv));
+    } else kwargs.set(k.arg, v);
+  }
+  return ip.call(fn, { args, kwargs, span: e.span, argExprs });
+}
+

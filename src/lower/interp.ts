@@ -1,0 +1,485 @@
+// The partial evaluator: runs the Python module at compile time. Static values
+// are computed; array operations are traced into IR (host segments, jit, pmap,
+// vmap bodies); host-dynamic values and prints become the host program.
+import { CompileError } from '../diagnostics.js';
+import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
+import type { Func } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { dce } from '../passes/simplify.js';
+import { ArrayOps, type IndexItem } from './arrays.js';
+import { evalExpr } from './expr.js';
+import { reprOf, strOf } from './format.js';
+import { execBlock } from './stmt.js';
+import { Text } from './text.js';
+import { callTransformed } from './transforms.js';
+import { Trace } from './trace.js';
+import {
+  HostArray,
+  HostScalar,
+  NdArray,
+  NpScalar,
+  PyBoundMethod,
+  PyBuiltin,
+  PyClass,
+  PyDevice,
+  PyDType,
+  PyDict,
+  PyFunction,
+  PyList,
+  PyObject,
+  PyPartial,
+  PyTransformed,
+  PyTuple,
+  Scope,
+  Tracer,
+  isArray,
+  typeName,
+  type CallArgs,
+  type PyValue,
+} from './values.js';
+
+export class BreakSignal {}
+export class ContinueSignal {}
+export class ReturnSignal {
+  constructor(readonly value: PyValue) {}
+}
+
+/** Thrown where a value must be known at compile time but is only known at run time. */
+export class NeedsStatic extends Error {
+  constructor(
+    message: string,
+    readonly span: A.Span,
+  ) {
+    super(message);
+  }
+}
+
+const JS_RESERVED = new Set(
+  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+    'import in instanceof new null return super switch this throw true try typeof var void while with yield let static ' +
+    'implements interface package private protected public await arguments eval undefined NaN Infinity constructor ' +
+    '__proto__ prototype rt jx main deviceCount').split(' '),
+);
+
+export interface LowerOptions {
+  file: string;
+  /** Overrides the device count the program would get (XLA_FLAGS or the default of 4). */
+  devices?: number;
+}
+
+export class Interp {
+  readonly ops: ArrayOps;
+  readonly builtins = new Scope(null);
+  readonly globals = new Scope(this.builtins);
+  /** Active function scopes (for liveness when flushing host segments). */
+  readonly frames: Scope[] = [this.globals];
+  private traces: Trace[] = [];
+  private hostTrace: Trace;
+  private out: HStmt[][] = [[]];
+  private names = new Set<string>();
+  readonly programs: HostProgram['programs'] = [];
+  private programNames = new Set<string>();
+  deviceCount = 4;
+  deviceCountFrozen = false;
+  private segmentCount = 0;
+  /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
+  dynamicDepth = 0;
+  private constants = new Map<NdArray, HostArray>();
+  /** `os.environ`, read when the device count is first needed (as XLA reads XLA_FLAGS). */
+  environ: PyDict | null = null;
+  /** Python names the current assignment binds, to name host variables after them. */
+  nameHints: string[] = [];
+
+  constructor(readonly options: LowerOptions) {
+    this.hostTrace = new Trace('segment', 'segment', null);
+    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd) });
+    if (options.devices) {
+      this.deviceCount = options.devices;
+      this.deviceCountFrozen = true;
+    }
+  }
+
+  // ------------------------------------------------------------ traces and host code
+
+  trace(): Trace {
+    return this.traces.length ? this.traces[this.traces.length - 1]! : this.hostTrace;
+  }
+
+  get atHost(): boolean {
+    return this.traces.length === 0;
+  }
+
+  withTrace<T>(t: Trace, fn: () => T): T {
+    this.traces.push(t);
+    try {
+      return fn();
+    } finally {
+      this.traces.pop();
+    }
+  }
+
+  emit(s: HStmt): void {
+    this.out[this.out.length - 1]!.push(s);
+  }
+
+  /** Collect the statements emitted by `fn` instead of appending them. */
+  collect(fn: () => void): HStmt[] {
+    this.out.push([]);
+    try {
+      fn();
+      return this.out[this.out.length - 1]!;
+    } finally {
+      this.out.pop();
+    }
+  }
+
+  freshName(hint: string): string {
+    let base = hint.replace(/[^A-Za-z0-9_$]/g, '_') || 'tmp';
+    if (/^[0-9]/.test(base)) base = `_${base}`;
+    if (JS_RESERVED.has(base)) base = `${base}_`;
+    let name = base;
+    for (let i = 1; this.names.has(name); i++) name = `${base}_${i}`;
+    this.names.add(name);
+    return name;
+  }
+
+  programName(hint: string): string {
+    let base = hint.replace(/[^A-Za-z0-9_$]/g, '_') || 'program';
+    if (JS_RESERVED.has(base)) base = `${base}_`;
+    let name = base;
+    for (let i = 1; this.programNames.has(name) || this.names.has(name); i++) name = `${base}_${i}`;
+    this.programNames.add(name);
+    this.names.add(name);
+    return name;
+  }
+
+  addProgram(name: string, func: Func, kind: 'jit' | 'pmap' | 'segment'): void {
+    this.programs.push({ name, func: dce(func), kind });
+  }
+
+  /** A compile-time NumPy array as a device constant created by the host program. */
+  constant(nd: NdArray): HostArray {
+    let h = this.constants.get(nd);
+    if (h) return h;
+    const dtype = nd.dtype === 'float64' || nd.dtype === 'float32' ? 'float32' : nd.dtype === 'bool' ? 'bool' : 'int32';
+    const name = this.freshName('constant');
+    this.emit({
+      k: 'const',
+      names: [name],
+      value: {
+        k: 'call',
+        callee: 'rt.constant',
+        args: [{ k: 'array', items: nd.shape.map((d) => ({ k: 'lit', value: d })) }, { k: 'lit', value: dtype }, { k: 'array', items: nd.data.map((v) => ({ k: 'lit', value: v })) }],
+      },
+    });
+    h = new HostArray(name, { shape: nd.shape, dtype });
+    // inside a dynamic region the constant's statement is emitted there; only cache at top level
+    if (this.out.length === 1) this.constants.set(nd, h);
+    return h;
+  }
+
+  /**
+   * Materialise the pending host segment: every traced array still reachable
+   * from a Python variable (or `roots`) becomes a host variable.
+   */
+  flush(roots: PyValue[] = []): void {
+    const t = this.hostTrace;
+    if (!t.builder.eqns.length) {
+      // nothing computed; tracers here can only be captured params
+      this.resolveParams(roots);
+      this.hostTrace = new Trace('segment', 'segment', null);
+      return;
+    }
+    const live = this.liveTracers(t, roots);
+    const outputs: { tracer: Tracer; name: string }[] = [];
+    const seen = new Map<string, Tracer>();
+    for (const [tracer, hint] of live) {
+      const a = tracer.atom;
+      if (a.kind === 'var' && t.builder.params.includes(a)) {
+        tracer.materialized = t.captured[t.builder.params.indexOf(a)] as HostArray;
+        continue;
+      }
+      const key = a.kind === 'var' ? `v${a.id}` : `l${a.value}:${a.aval.dtype}`;
+      const same = seen.get(key);
+      if (same) {
+        tracer.materialized = same.materialized;
+        continue;
+      }
+      seen.set(key, tracer);
+      outputs.push({ tracer, name: this.freshName(hint) });
+      tracer.materialized = new HostArray(outputs[outputs.length - 1]!.name, { shape: a.aval.shape, dtype: a.aval.dtype });
+    }
+    if (outputs.length) {
+      const results = outputs.map(({ tracer }) => {
+        const a = tracer.atom;
+        return a.kind === 'lit' ? t.builder.bind1('broadcast_in_dim', [{ ...a, aval: { shape: [], dtype: a.aval.dtype } }], { shape: [], broadcast_dimensions: [] }) : a;
+      });
+      const name = this.programName(`compute_${outputs[0]!.name}`);
+      this.addProgram(name, t.builder.finish(results), 'segment');
+      this.segmentCount++;
+      this.emit({
+        k: 'const',
+        names: outputs.map((o) => o.name),
+        destructure: true,
+        value: {
+          k: 'call',
+          callee: 'rt.call',
+          await: true,
+          args: [{ k: 'program', name }, { k: 'array', items: t.captured.map((c) => ({ k: 'var', name: (c as HostArray).name })) }],
+        },
+      });
+    }
+    this.hostTrace = new Trace('segment', 'segment', null);
+  }
+
+  private resolveParams(roots: PyValue[]): void {
+    const t = this.hostTrace;
+    for (const [tracer] of this.liveTracers(t, roots)) {
+      const a = tracer.atom;
+      if (a.kind === 'var' && t.builder.params.includes(a)) tracer.materialized = t.captured[t.builder.params.indexOf(a)] as HostArray;
+    }
+  }
+
+  /** Tracers of trace `t` reachable from the frames and `roots`, with a variable name for each. */
+  private liveTracers(t: Trace, roots: PyValue[]): Map<Tracer, string> {
+    const found = new Map<Tracer, string>();
+    const seen = new Set<object>();
+    const visit = (v: PyValue, name: string): void => {
+      if (!(v instanceof PyObject) || seen.has(v)) return;
+      seen.add(v);
+      if (v instanceof Tracer) {
+        if (v.trace === t && !v.materialized && !found.has(v)) found.set(v, name);
+      } else if (v instanceof PyTuple || v instanceof PyList) {
+        const fields = v instanceof PyTuple && v.cls ? v.cls.fields : null;
+        v.items.forEach((x, i) => visit(x, fields ? `${name}_${fields[i]}` : name));
+      } else if (v instanceof PyDict) {
+        for (const [k, x] of v.entries.values()) visit(x, typeof k === 'string' ? `${name}_${k}` : name);
+      } else if (v instanceof PyPartial) {
+        v.args.forEach((x) => visit(x, name));
+        v.kwargs.forEach((x) => visit(x, name));
+      } else if (v instanceof PyFunction) {
+        visitScope(v.closure);
+      } else if (v instanceof PyBoundMethod) {
+        visit(v.self, name);
+      }
+    };
+    const visitScope = (s: Scope): void => {
+      for (let sc: Scope | null = s; sc && sc !== this.builtins; sc = sc.parent) {
+        if (seen.has(sc)) return;
+        seen.add(sc);
+        for (const [n, v] of sc.vars) visit(v, n);
+      }
+    };
+    roots.forEach((r) => visit(r, 'value'));
+    for (let i = this.frames.length - 1; i >= 0; i--) visitScope(this.frames[i]!);
+    return found;
+  }
+
+  /** A host variable holding the array value `v` (flushing or creating a constant as needed). */
+  hostArray(v: PyValue, span: A.Span): HostArray {
+    if (v instanceof HostArray) return v;
+    if (v instanceof Tracer) {
+      if (!v.materialized) {
+        if (v.trace !== this.hostTrace) throw new CompileError('internal: a traced value escaped its trace', span);
+        this.flush([v]);
+      }
+      return v.materialized!;
+    }
+    if (v instanceof NdArray) return this.constant(v);
+    const t = this.withTrace(this.hostTrace, () => this.ops.asArray(v, span));
+    this.traces.length === 0 && this.flush([t]);
+    return this.hostArray(t, span);
+  }
+
+  finishModule(): HStmt[] {
+    this.flush();
+    return this.out[0]!;
+  }
+
+  // ------------------------------------------------------------ errors
+
+  static(v: PyValue, what: string, span: A.Span): Exclude<PyValue, HostScalar> {
+    if (v instanceof HostScalar) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
+    return v;
+  }
+
+  error(msg: string, span: A.Span): CompileError {
+    return new CompileError(msg, span);
+  }
+
+  // ------------------------------------------------------------ calling
+
+  call(fn: PyValue, call: CallArgs): PyValue {
+    if (fn instanceof PyBuiltin || fn instanceof PyBoundMethod) return fn.fn(call);
+    if (fn instanceof PyFunction) return this.callFunction(fn, call);
+    if (fn instanceof PyPartial) {
+      const kwargs = new Map(fn.kwargs);
+      call.kwargs.forEach((v, k) => kwargs.set(k, v));
+      return this.call(fn.fn, { ...call, args: [...fn.args, ...call.args], kwargs });
+    }
+    if (fn instanceof PyTransformed) return callTransformed(this, fn, call);
+    if (fn instanceof PyDType) return this.convertDType(fn, call);
+    if (fn instanceof PyClass && fn.kind === 'namedtuple') return this.constructNamedTuple(fn, call);
+    throw this.error(`TypeError: '${typeName(fn)}' object is not callable`, call.span);
+  }
+
+
+  private constructNamedTuple(cls: PyClass, call: CallArgs): PyValue {
+    const items: PyValue[] = [];
+    cls.fields.forEach((f, i) => {
+      if (i < call.args.length) items.push(call.args[i]!);
+      else if (call.kwargs.has(f)) items.push(call.kwargs.get(f)!);
+      else if (cls.defaults.has(f)) items.push(cls.defaults.get(f)!);
+      else throw this.error(`TypeError: ${cls.name}.__new__() missing 1 required positional argument: '${f}'`, call.span);
+    });
+    if (call.args.length > cls.fields.length) {
+      throw this.error(`TypeError: ${cls.name}.__new__() takes ${cls.fields.length + 1} positional arguments but ${call.args.length + 1} were given`, call.span);
+    }
+    return new PyTuple(items, cls);
+  }
+
+  callFunction(fn: PyFunction, call: CallArgs): PyValue {
+    const scope = new Scope(fn.closure);
+    this.bindParams(fn, scope, call);
+    this.frames.push(scope);
+    try {
+      if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
+      try {
+        this.execBlock(fn.def.body, scope);
+      } catch (e) {
+        if (e instanceof ReturnSignal) return e.value;
+        throw e;
+      }
+      return null;
+    } finally {
+      this.frames.pop();
+    }
+  }
+
+  private bindParams(fn: PyFunction, scope: Scope, call: CallArgs): void {
+    const params = fn.def.params;
+    const name = fn.name;
+    let pos = 0;
+    const kwargs = new Map(call.kwargs);
+    for (const p of params) {
+      if (p.star === '*') {
+        scope.vars.set(p.name, new PyTuple(call.args.slice(pos)));
+        pos = call.args.length;
+      } else if (p.star === '**') {
+        const d = new PyDict();
+        kwargs.forEach((v, k) => d.set(k, v));
+        kwargs.clear();
+        scope.vars.set(p.name, d);
+      } else if (!p.kwOnly && pos < call.args.length) {
+        if (kwargs.has(p.name)) throw this.error(`TypeError: ${name}() got multiple values for argument '${p.name}'`, call.span);
+        scope.vars.set(p.name, call.args[pos++]!);
+      } else if (kwargs.has(p.name)) {
+        scope.vars.set(p.name, kwargs.get(p.name)!);
+        kwargs.delete(p.name);
+      } else if (fn.defaults.has(p.name)) {
+        scope.vars.set(p.name, fn.defaults.get(p.name)!);
+      } else {
+        throw this.error(`TypeError: ${name}() missing 1 required positional argument: '${p.name}'`, call.span);
+      }
+    }
+    if (pos < call.args.length) {
+      const n = params.filter((p) => p.star === '' && !p.kwOnly).length;
+      throw this.error(`TypeError: ${name}() takes ${n} positional argument${n === 1 ? '' : 's'} but ${call.args.length} were given`, call.span);
+    }
+    for (const k of kwargs.keys()) throw this.error(`TypeError: ${name}() got an unexpected keyword argument '${k}'`, call.span);
+  }
+
+  execBlock(body: A.Stmt[], scope: Scope): void {
+    execBlock(this, body, scope);
+  }
+  eval(e: A.Expr, scope: Scope): PyValue {
+    return evalExpr(this, e, scope);
+  }
+  str(v: PyValue, span: A.Span): Text {
+    return strOf(this, v, span);
+  }
+  repr(v: PyValue, span: A.Span): Text {
+    return reprOf(this, v, span);
+  }
+
+  /** `jnp.float32(x)` converts to a JAX array; `np.float32(x)` makes a NumPy scalar. */
+  private convertDType(d: PyDType, call: CallArgs): PyValue {
+    const x = call.args[0] ?? 0n;
+    if (d.numpy) {
+      const v = this.static(x, 'a NumPy scalar', call.span);
+      if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') {
+        const n = Number(v);
+        return new NpScalar(d.name === 'uint32' ? 'int64' : d.name, d.name === 'float32' ? Math.fround(n) : d.name.startsWith('int') ? Math.trunc(n) : n);
+      }
+      throw this.error(`np.${d.name}() of a ${typeName(v)} is not supported`, call.span);
+    }
+    const dt = d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name;
+    return this.ops.asArray(x, call.span, dt);
+  }
+
+  /** Mark the emitted-code position, to undo a failed attempt at lowering a host loop. */
+  checkpoint(): { lens: number[]; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace } {
+    return { lens: this.out.map((o) => o.length), programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace };
+  }
+
+  rollback(c: ReturnType<Interp['checkpoint']>): void {
+    this.out.length = c.lens.length;
+    c.lens.forEach((n, i) => (this.out[i]!.length = n));
+    this.programs.length = c.programs;
+    this.names = c.names;
+    this.programNames = c.programNames;
+    this.hostTrace = new Trace('segment', 'segment', null);
+  }
+
+  // ------------------------------------------------------------ indexing helpers shared by expr and api
+  indexItems(v: PyValue, span: A.Span): IndexItem[] {
+    const items = v instanceof PyTuple && !v.cls ? v.items : [v];
+    return items.map((it): IndexItem => {
+      it = this.static(it, 'an array index', span);
+      if (it === null) return { kind: 'none' };
+      if (typeof it === 'bigint' || typeof it === 'boolean') return { kind: 'int', value: Number(it) };
+      if (it instanceof PySlice) return { kind: 'slice', start: it.start, stop: it.stop, step: it.step };
+      if (it instanceof PyEllipsis) return { kind: 'ellipsis' };
+      if (isArray(it)) throw this.error('indexing with an array (gather) is not supported yet; use static integer or slice indices', span);
+      throw this.error(`IndexError: only integers, slices (\`:\`), ellipsis (\`...\`), numpy.newaxis (\`None\`) and integer or boolean arrays are valid indices`, span);
+    });
+  }
+
+  devices(): PyList {
+    if (!this.deviceCountFrozen) {
+      const flags = this.environ?.get('XLA_FLAGS');
+      const m = typeof flags === 'string' ? /--xla_force_host_platform_device_count=(\d+)/.exec(flags) : null;
+      if (m) this.deviceCount = Number(m[1]);
+    }
+    this.deviceCountFrozen = true;
+    return new PyList(Array.from({ length: this.deviceCount }, (_, i) => new PyDevice(i)));
+  }
+}
+
+export class PySlice extends PyObject {
+  readonly typeName = 'slice';
+  constructor(
+    readonly start: number | null,
+    readonly stop: number | null,
+    readonly step: number | null,
+  ) {
+    super();
+  }
+}
+
+export class PyEllipsis extends PyObject {
+  readonly typeName = 'ellipsis';
+}
+export const ELLIPSIS = new PyEllipsis();
+
+/** Kinds of Python numbers for arithmetic. */
+export const isNum = (v: PyValue): v is bigint | number | boolean =>
+  typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean';
+
+export function hexpr(v: PyValue): HExpr {
+  if (v instanceof HostScalar) return v.expr;
+  if (typeof v === 'bigint') return { k: 'lit', value: Number(v) };
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return { k: 'lit', value: v };
+  throw new Error(`internal: no host expression for ${typeName(v)}`);
+}
+

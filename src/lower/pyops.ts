@@ -1,0 +1,142 @@
+// Python arithmetic, comparison and truthiness on static values: ints are
+// bigints (arbitrary precision, floor division), floats are numbers.
+import { CompileError } from '../diagnostics.js';
+import type * as A from '../parser/ast.js';
+import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
+
+const toNum = (v: bigint | number | boolean): number => (typeof v === 'number' ? v : Number(v));
+const isIntLike = (v: PyValue): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
+
+export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  if (a instanceof NpScalar) a = a.dtype.startsWith('float') ? a.value : BigInt(a.value);
+  if (b instanceof NpScalar) b = b.dtype.startsWith('float') ? b.value : BigInt(b.value);
+  const bad = (): CompileError =>
+    new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
+  if (isIntLike(a) && isIntLike(b)) {
+    const x = BigInt(a);
+    const y = BigInt(b);
+    switch (op) {
+      case '+': return x + y;
+      case '-': return x - y;
+      case '*': return x * y;
+      case '/':
+        if (y === 0n) throw new CompileError('ZeroDivisionError: division by zero', span);
+        return Number(x) / Number(y);
+      case '//': {
+        if (y === 0n) throw new CompileError('ZeroDivisionError: integer division or modulo by zero', span);
+        const q = x / y;
+        return (x % y !== 0n && (x < 0n) !== (y < 0n)) ? q - 1n : q;
+      }
+      case '%': {
+        if (y === 0n) throw new CompileError('ZeroDivisionError: integer modulo by zero', span);
+        const r = x % y;
+        return r !== 0n && (r < 0n) !== (y < 0n) ? r + y : r;
+      }
+      case '**': return y >= 0n ? x ** y : Number(x) ** Number(y);
+      case '<<': return x << y;
+      case '>>': return x >> y;
+      case '&': return x & y;
+      case '|': return x | y;
+      case '^': return x ^ y;
+      default: throw bad();
+    }
+  }
+  if ((typeof a === 'number' || isIntLike(a)) && (typeof b === 'number' || isIntLike(b))) {
+    const x = toNum(a);
+    const y = toNum(b);
+    switch (op) {
+      case '+': return x + y;
+      case '-': return x - y;
+      case '*': return x * y;
+      case '/':
+        if (y === 0) throw new CompileError('ZeroDivisionError: float division by zero', span);
+        return x / y;
+      case '//':
+        if (y === 0) throw new CompileError('ZeroDivisionError: float floor division by zero', span);
+        return Math.floor(x / y);
+      case '%': {
+        if (y === 0) throw new CompileError('ZeroDivisionError: float modulo', span);
+        const r = x % y;
+        return r !== 0 && (r < 0) !== (y < 0) ? r + y : r;
+      }
+      case '**': return x ** y;
+      default: throw bad();
+    }
+  }
+  if (typeof a === 'string' && typeof b === 'string' && op === '+') return a + b;
+  if (op === '*' && (typeof a === 'string' || a instanceof PyList || a instanceof PyTuple) && isIntLike(b)) return repeat(a, Number(b));
+  if (op === '*' && (typeof b === 'string' || b instanceof PyList || b instanceof PyTuple) && isIntLike(a)) return repeat(b, Number(a));
+  if (op === '+' && a instanceof PyList && b instanceof PyList) return new PyList([...a.items, ...b.items]);
+  if (op === '+' && a instanceof PyTuple && b instanceof PyTuple && !a.cls && !b.cls) return new PyTuple([...a.items, ...b.items]);
+  throw bad();
+}
+
+function repeat(v: string | PyList | PyTuple, n: number): PyValue {
+  if (typeof v === 'string') return v.repeat(Math.max(0, n));
+  const items: PyValue[] = [];
+  for (let i = 0; i < n; i++) items.push(...v.items);
+  return v instanceof PyList ? new PyList(items) : new PyTuple(items);
+}
+
+export function staticEquals(a: PyValue, b: PyValue): boolean {
+  if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
+    return toNum(a) === toNum(b);
+  }
+  if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
+  if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    return a.items.length === b.items.length && a.items.every((x, i) => staticEquals(x, b.items[i]!));
+  }
+  if (a instanceof PyDict && b instanceof PyDict) {
+    return a.entries.size === b.entries.size && [...a.entries].every(([k, [, v]]) => b.entries.has(k) && staticEquals(v, b.entries.get(k)![1]));
+  }
+  return a === b;
+}
+
+export function staticCompare(op: A.CmpOpName, a: PyValue, b: PyValue, span: A.Span): boolean {
+  switch (op) {
+    case '==': return staticEquals(a, b);
+    case '!=': return !staticEquals(a, b);
+    case 'in':
+    case 'not in': {
+      let found: boolean;
+      if (b instanceof PyList || b instanceof PyTuple) found = b.items.some((x) => staticEquals(x, a));
+      else if (b instanceof PyDict) found = b.keys().some((x) => staticEquals(x, a));
+      else if (typeof b === 'string' && typeof a === 'string') found = b.includes(a);
+      else throw new CompileError(`TypeError: argument of type '${typeName(b)}' is not iterable`, span);
+      return op === 'in' ? found : !found;
+    }
+    default: {
+      const c = order(a, b, op, span);
+      return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
+    }
+  }
+}
+
+function order(a: PyValue, b: PyValue, op: string, span: A.Span): number {
+  if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
+    const x = toNum(a);
+    const y = toNum(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    for (let i = 0; i < Math.min(a.items.length, b.items.length); i++) {
+      if (!staticEquals(a.items[i]!, b.items[i]!)) return order(a.items[i]!, b.items[i]!, op, span);
+    }
+    return a.items.length - b.items.length;
+  }
+  throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, span);
+}
+
+export function truthy(v: PyValue, span: A.Span): boolean {
+  if (v === null) return false;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return v !== 0n;
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'string') return v.length > 0;
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.length > 0;
+  if (v instanceof PyDict) return v.entries.size > 0;
+  if (v instanceof NpScalar) return v.value !== 0;
+  if (v.typeName === 'numpy.ndarray') throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
+  return true;
+}

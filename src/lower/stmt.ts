@@ -1,0 +1,369 @@
+// Statement execution. Static control flow runs at compile time; a host `for`
+// over a range stays a TS loop (its loop-carried arrays and numbers become
+// `let` variables) unless the body needs the index at compile time, in which
+// case it is unrolled.
+import { CompileError } from '../diagnostics.js';
+import type { HExpr, HStmt } from '../ir/host.js';
+import type * as A from '../parser/ast.js';
+import { assignTarget, binop, evalExpr, iterate, truthyStatic } from './expr.js';
+import { BreakSignal, ContinueSignal, hexpr, type Interp, NeedsStatic, ReturnSignal } from './interp.js';
+import { importModule } from './api.js';
+import {
+  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyValue,
+} from './values.js';
+import { staticEquals } from './pyops.js';
+
+export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
+  for (const s of body) {
+    execStmt(ip, s, scope);
+  }
+}
+
+function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
+  switch (s.kind) {
+    case 'ExprStmt':
+      evalExpr(ip, s.value, scope);
+      return;
+    case 'Assign': {
+      const t0 = s.targets[0]!;
+      ip.nameHints = t0.kind === 'Name' ? [t0.id] : t0.kind === 'Tuple' && t0.elts.every((x) => x.kind === 'Name') ? t0.elts.map((x) => (x as A.Name).id) : [];
+      let v: PyValue;
+      try {
+        v = evalExpr(ip, s.value, scope);
+      } finally {
+        ip.nameHints = [];
+      }
+      for (const t of s.targets) assignTarget(ip, t, v, scope);
+      return;
+    }
+    case 'AugAssign': {
+      const cur = evalExpr(ip, s.target, scope);
+      const v = binop(ip, s.op, cur, evalExpr(ip, s.value, scope), s.span);
+      assignTarget(ip, s.target, v, scope);
+      return;
+    }
+    case 'AnnAssign':
+      if (s.value) assignTarget(ip, s.target, evalExpr(ip, s.value, scope), scope);
+      return;
+    case 'FunctionDef': {
+      const defaults = new Map<string, PyValue>();
+      for (const p of s.params) if (p.default) defaults.set(p.name, evalExpr(ip, p.default, scope));
+      let fn: PyValue = new PyFunction(s.name, s, scope, defaults);
+      for (let i = s.decorators.length - 1; i >= 0; i--) {
+        const d = s.decorators[i]!;
+        fn = ip.call(evalExpr(ip, d, scope), { args: [fn], kwargs: new Map(), span: d.span });
+      }
+      scope.vars.set(s.name, fn);
+      return;
+    }
+    case 'ClassDef':
+      scope.vars.set(s.name, classDef(ip, s, scope));
+      return;
+    case 'Return':
+      throw new ReturnSignal(s.value ? evalExpr(ip, s.value, scope) : null);
+    case 'If': {
+      const test = evalExpr(ip, s.test, scope);
+      if (test instanceof HostScalar) return dynamicIf(ip, s, test, scope);
+      execBlock(ip, truthyStatic(ip, test, s.test.span) ? s.body : s.orelse, scope);
+      return;
+    }
+    case 'For':
+      return execFor(ip, s, scope);
+    case 'While': {
+      let guard = 0;
+      while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
+        if (++guard > 1_000_000) throw new CompileError('while loop did not finish at compile time', s.span);
+        try {
+          execBlock(ip, s.body, scope);
+        } catch (e) {
+          if (e instanceof BreakSignal) return;
+          if (!(e instanceof ContinueSignal)) throw e;
+        }
+      }
+      execBlock(ip, s.orelse, scope);
+      return;
+    }
+    case 'Pass':
+      return;
+    case 'Break':
+      throw new BreakSignal();
+    case 'Continue':
+      throw new ContinueSignal();
+    case 'Import':
+      for (const a of s.names) {
+        const mod = importModule(ip, a.name, a.span);
+        if (a.asname) scope.vars.set(a.asname, mod);
+        else {
+          const top = a.name.split('.')[0]!;
+          scope.vars.set(top, importModule(ip, top, a.span));
+        }
+      }
+      return;
+    case 'ImportFrom': {
+      if (s.level) throw new CompileError('relative imports are not supported', s.span);
+      const mod = importModule(ip, s.module!, s.span);
+      for (const a of s.names) {
+        if (a.name === '*') throw new CompileError("'from ... import *' is not supported", a.span);
+        let v = mod.attrs.get(a.name);
+        if (v === undefined) {
+          try {
+            v = importModule(ip, `${s.module}.${a.name}`, a.span);
+          } catch {
+            throw new CompileError(`ImportError: cannot import name '${a.name}' from '${s.module}'`, a.span);
+          }
+        }
+        scope.vars.set(a.asname ?? a.name, v);
+      }
+      return;
+    }
+    case 'Assert': {
+      const t = evalExpr(ip, s.test, scope);
+      if (!truthyStatic(ip, t, s.test.span)) {
+        const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.span).static ?? '' : '';
+        throw new CompileError(`AssertionError${msg ? `: ${msg}` : ''}`, s.span);
+      }
+      return;
+    }
+    case 'Del':
+      for (const t of s.targets) {
+        if (t.kind === 'Name') scope.vars.delete(t.id);
+        else throw new CompileError('del of this target is not supported', t.span);
+      }
+      return;
+    case 'Global':
+    case 'Nonlocal':
+      throw new CompileError(`'${s.kind.toLowerCase()}' statements are not supported`, s.span);
+    case 'Raise':
+      throw new CompileError('raise statements are not supported', s.span);
+    case 'With':
+      throw new CompileError("'with' statements are not supported", s.span);
+    case 'Try':
+      throw new CompileError("'try' statements are not supported", s.span);
+  }
+}
+
+function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
+  const bases = s.bases.map((b) => evalExpr(ip, b, scope));
+  const isNT = bases.some((b) => b instanceof PyClass && b.name === 'NamedTuple');
+  if (!isNT) throw new CompileError(`class '${s.name}': only typing.NamedTuple subclasses are supported`, s.nameSpan);
+  const fields: string[] = [];
+  const defaults = new Map<string, PyValue>();
+  for (const st of s.body) {
+    if (st.kind === 'AnnAssign' && st.target.kind === 'Name') {
+      fields.push(st.target.id);
+      if (st.value) defaults.set(st.target.id, evalExpr(ip, st.value, scope));
+    } else if (st.kind === 'ExprStmt' && st.value.kind === 'Constant' && typeof st.value.value === 'string') {
+      // docstring
+    } else if (st.kind !== 'Pass') {
+      throw new CompileError('only annotated fields are supported in a NamedTuple class body', st.span);
+    }
+  }
+  return new PyClass(s.name, fields, defaults, 'namedtuple');
+}
+
+// ------------------------------------------------------------------ host loops
+
+/** Names a block assigns (so a host loop knows what it carries). */
+function assignedNames(body: A.Stmt[]): Set<string> {
+  const out = new Set<string>();
+  const target = (t: A.Expr): void => {
+    if (t.kind === 'Name') out.add(t.id);
+    else if (t.kind === 'Tuple' || t.kind === 'List') t.elts.forEach(target);
+    else if (t.kind === 'Starred') target(t.value);
+  };
+  const walk = (ss: A.Stmt[]): void => {
+    for (const s of ss) {
+      if (s.kind === 'Assign') s.targets.forEach(target);
+      else if (s.kind === 'AugAssign' || s.kind === 'AnnAssign') target(s.target);
+      else if (s.kind === 'For') {
+        target(s.target);
+        walk(s.body);
+        walk(s.orelse);
+      } else if (s.kind === 'If' || s.kind === 'While') {
+        walk(s.body);
+        walk(s.orelse);
+      } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
+    }
+  };
+  walk(body);
+  return out;
+}
+
+function execFor(ip: Interp, s: A.For, scope: Scope): void {
+  const iter = evalExpr(ip, s.iter, scope);
+  if (ip.atHost && iter instanceof PyRange && iter.length > 1) {
+    const checkpoint = ip.checkpoint();
+    const saved = new Map(scope.vars);
+    try {
+      hostLoop(ip, s, iter, scope);
+      return;
+    } catch (e) {
+      if (!(e instanceof NeedsStatic)) throw e;
+      ip.rollback(checkpoint);
+      scope.vars.clear();
+      saved.forEach((v, k) => scope.vars.set(k, v));
+      if (ip.dynamicDepth > 0 || iter.length > 100_000) throw e;
+    }
+  }
+  for (const item of iterate(ip, iter, s.iter.span)) {
+    assignTarget(ip, s.target, item, scope);
+    try {
+      execBlock(ip, s.body, scope);
+    } catch (e) {
+      if (e instanceof BreakSignal) return;
+      if (!(e instanceof ContinueSignal)) throw e;
+    }
+  }
+  execBlock(ip, s.orelse, scope);
+}
+
+/** A leaf of a loop-carried value: array or host scalar, held in a TS `let`. */
+interface Carried {
+  name: string; // Python variable
+  leaves: { letName: string; init: PyValue }[];
+  rebuild: (leaves: PyValue[]) => PyValue;
+}
+
+function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
+  if (s.orelse.length) throw new NeedsStatic('for ... else', s.span);
+  ip.flush();
+  const names = assignedNames(s.body);
+  const carried: Carried[] = [];
+  for (const n of names) {
+    const v = scope.vars.get(n);
+    if (v === undefined) continue;
+    const leaves: { letName: string; init: PyValue }[] = [];
+    const rebuild = flattenCarry(ip, v, n, leaves);
+    carried.push({ name: n, leaves, rebuild });
+  }
+  const decls: HStmt[] = [];
+  for (const c of carried) {
+    for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
+    scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+  }
+  const index = ip.freshName(s.target.kind === 'Name' ? s.target.id : 'i');
+  ip.dynamicDepth++;
+  let body: HStmt[];
+  const newNames: string[] = [];
+  try {
+    body = ip.collect(() => {
+      assignTarget(ip, s.target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      try {
+        execBlock(ip, s.body, scope);
+      } catch (e) {
+        if (e instanceof BreakSignal || e instanceof ContinueSignal) throw new NeedsStatic('break/continue in a host loop', s.span);
+        throw e;
+      }
+      ip.flush();
+      // write back carried values
+      for (const c of carried) {
+        const now = scope.vars.get(c.name)!;
+        const leaves: { letName: string; init: PyValue }[] = [];
+        flattenCarry(ip, now, c.name, leaves, false);
+        if (leaves.length !== c.leaves.length) throw new NeedsStatic(`the structure of '${c.name}' changes in the loop`, s.span);
+        leaves.forEach((l, i) => {
+          const want = c.leaves[i]!;
+          checkSameType(want.init, l.init, c.name, s.span);
+          const val = hexprOfLeaf(ip, l.init, s.span);
+          if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
+        });
+      }
+      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (s.target.kind === 'Name' ? s.target.id : '')) newNames.push(n);
+    });
+  } finally {
+    ip.dynamicDepth--;
+  }
+  for (const d of decls) ip.emit(d);
+  ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  for (const c of carried) scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+  // names first bound inside the loop body are not visible after it as host values
+  for (const n of newNames) {
+    const v = scope.vars.get(n);
+    if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
+  }
+}
+
+function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
+  if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+    const i = out.length;
+    out.push({ letName: fresh ? ip.freshName(name) : '', init: v });
+    return (leaves) => leaves[i]!;
+  }
+  if (v instanceof PyTuple || v instanceof PyList) {
+    const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, fresh));
+    return (leaves) => (v instanceof PyList ? new PyList(fns.map((f) => f(leaves))) : new PyTuple(fns.map((f) => f(leaves)), v.cls));
+  }
+  if (v instanceof PyDict) {
+    const entries = [...v.entries.values()].map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, fresh)] as const);
+    return (leaves) => {
+      const d = new PyDict();
+      for (const [k, f] of entries) d.set(k, f(leaves));
+      return d;
+    };
+  }
+  return () => v;
+}
+
+function leafInit(v: PyValue): HExpr {
+  if (v instanceof HostArray) return { k: 'var', name: v.name };
+  if (v instanceof Tracer) return { k: 'var', name: v.materialized!.name };
+  return hexpr(v);
+}
+
+function asLoopValue(letName: string, init: PyValue): PyValue {
+  if (isArray(init)) {
+    const aval = init instanceof Tracer ? init.aval : init.aval;
+    return new HostArray(letName, { shape: aval.shape, dtype: aval.dtype });
+  }
+  const type = init instanceof HostScalar ? init.type : typeof init === 'bigint' ? 'int' : typeof init === 'number' ? 'float' : typeof init === 'boolean' ? 'bool' : 'str';
+  return new HostScalar({ k: 'var', name: letName }, type);
+}
+
+function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void {
+  if (isArray(a) !== isArray(b)) throw new NeedsStatic(`'${name}' changes between an array and a Python value in the loop`, span);
+  if (isArray(a) && isArray(b)) {
+    const x = a instanceof Tracer ? a.aval : a.aval;
+    const y = b instanceof Tracer ? b.aval : b.aval;
+    if (x.dtype !== y.dtype || x.shape.length !== y.shape.length || x.shape.some((d, i) => d !== y.shape[i])) {
+      throw new CompileError(`the loop changes '${name}' from ${x.dtype}[${x.shape.join(',')}] to ${y.dtype}[${y.shape.join(',')}]; a host loop must keep each carried array's shape and dtype`, span);
+    }
+  }
+}
+
+function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
+  if (isArray(v)) return { k: 'var', name: ip.hostArray(v, span).name };
+  return hexpr(v);
+}
+
+// ------------------------------------------------------------------ dynamic if
+
+function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope): void {
+  if (!ip.atHost) throw new CompileError('internal: a host value reached a traced function', s.span);
+  ip.flush();
+  const names = assignedNames([...s.body, ...s.orelse]);
+  const before = new Map<string, PyValue | undefined>([...names].map((n) => [n, scope.vars.get(n)]));
+  // Branches may only rebind names to values that need no merge (the same static value).
+  const run = (body: A.Stmt[]): HStmt[] =>
+    ip.collect(() => {
+      execBlock(ip, body, scope);
+      ip.flush();
+    });
+  ip.dynamicDepth++;
+  try {
+    const thenS = run(s.body);
+    const afterThen = new Map([...names].map((n) => [n, scope.vars.get(n)]));
+    for (const [n, v] of before) (v === undefined ? scope.vars.delete(n) : scope.vars.set(n, v));
+    const elseS = run(s.orelse);
+    for (const n of names) {
+      const a = afterThen.get(n);
+      const b = scope.vars.get(n);
+      if (a !== b && !(a !== undefined && b !== undefined && !isArray(a) && !isArray(b) && !(a instanceof HostScalar) && staticEquals(a, b))) {
+        throw new NeedsStatic(`'${n}' is assigned differently in the branches of an if on a run-time value`, s.span);
+      }
+    }
+    ip.emit({ k: 'if', test: test.expr, then: thenS, else: elseS });
+  } finally {
+    ip.dynamicDepth--;
+  }
+}
+

@@ -1,0 +1,280 @@
+// Python values as the lowering sees them, by binding time:
+//   static        — JS primitives (bigint = int, number = float, string, boolean,
+//                   null = None) and the objects below (tuples, lists, dicts,
+//                   functions, modules, NumPy arrays computed at compile time)
+//   host-dynamic  — HostScalar: a number/string known only when the program runs
+//   device arrays — Tracer (inside a trace) and HostArray (a host TS variable)
+import type { Expr, FunctionDef, Lambda, Span } from '../parser/ast.js';
+import type { HExpr } from '../ir/host.js';
+import type { Atom, AVal } from '../ir/types.js';
+import type { Trace } from './trace.js';
+
+export type PyValue = null | boolean | bigint | number | string | PyObject;
+
+export abstract class PyObject {
+  abstract readonly typeName: string;
+}
+
+export class PyTuple extends PyObject {
+  readonly typeName: string = 'tuple';
+  constructor(
+    readonly items: PyValue[],
+    /** Set for instances of a NamedTuple class. */
+    readonly cls: PyClass | null = null,
+  ) {
+    super();
+  }
+}
+
+export class PyList extends PyObject {
+  readonly typeName = 'list';
+  constructor(public items: PyValue[]) {
+    super();
+  }
+}
+
+/** Dict keys are static: str, int, float, bool, None, or tuples of them. */
+export class PyDict extends PyObject {
+  readonly typeName = 'dict';
+  readonly entries = new Map<string, [PyValue, PyValue]>();
+  get(key: PyValue): PyValue | undefined {
+    return this.entries.get(dictKey(key))?.[1];
+  }
+  set(key: PyValue, value: PyValue): void {
+    this.entries.set(dictKey(key), [key, value]);
+  }
+  keys(): PyValue[] {
+    return [...this.entries.values()].map(([k]) => k);
+  }
+  values(): PyValue[] {
+    return [...this.entries.values()].map(([, v]) => v);
+  }
+}
+
+export function dictKey(k: PyValue): string {
+  if (k === null) return 'None';
+  if (typeof k === 'bigint') return `i${k}`;
+  if (typeof k === 'number') return Number.isInteger(k) ? `i${k}` : `f${k}`;
+  if (typeof k === 'boolean') return `i${k ? 1 : 0}`;
+  if (typeof k === 'string') return `s${k}`;
+  if (k instanceof PyTuple) return `(${k.items.map(dictKey).join(',')})`;
+  throw new TypeError(`unhashable type: '${k.typeName}'`);
+}
+
+export class PyRange extends PyObject {
+  readonly typeName = 'range';
+  constructor(
+    readonly start: bigint,
+    readonly stop: bigint,
+    readonly step: bigint,
+  ) {
+    super();
+  }
+  get length(): number {
+    const { start, stop, step } = this;
+    if (step > 0n) return stop > start ? Number((stop - start + step - 1n) / step) : 0;
+    return start > stop ? Number((start - stop - step - 1n) / -step) : 0;
+  }
+}
+
+/** A name → value scope: a function's locals, or the module's globals. */
+export class Scope {
+  readonly vars = new Map<string, PyValue>();
+  constructor(readonly parent: Scope | null) {}
+  lookup(name: string): PyValue | undefined {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      if (s.vars.has(name)) return s.vars.get(name);
+    }
+    return undefined;
+  }
+}
+
+export class PyFunction extends PyObject {
+  readonly typeName = 'function';
+  constructor(
+    readonly name: string,
+    readonly def: FunctionDef | Lambda,
+    readonly closure: Scope,
+    readonly defaults: Map<string, PyValue>,
+  ) {
+    super();
+  }
+}
+
+export interface CallArgs {
+  args: PyValue[];
+  kwargs: Map<string, PyValue>;
+  span: Span;
+  /** Source expressions of the positional arguments, when known (for names in generated code). */
+  argExprs?: (Expr | null)[];
+}
+
+export class PyBuiltin extends PyObject {
+  readonly typeName = 'builtin_function_or_method';
+  constructor(
+    readonly name: string,
+    readonly fn: (call: CallArgs) => PyValue,
+  ) {
+    super();
+  }
+}
+
+export class PyModule extends PyObject {
+  readonly typeName = 'module';
+  constructor(
+    readonly name: string,
+    readonly attrs: Map<string, PyValue>,
+  ) {
+    super();
+  }
+}
+
+/** A class: NamedTuple subclasses, and the marker classes of the API (types, dtypes). */
+export class PyClass extends PyObject {
+  readonly typeName = 'type';
+  constructor(
+    readonly name: string,
+    readonly fields: string[],
+    readonly defaults: Map<string, PyValue>,
+    readonly kind: 'namedtuple' | 'marker',
+  ) {
+    super();
+  }
+}
+
+/** A dtype object such as jnp.float32 (callable: converts). */
+export class PyDType extends PyObject {
+  readonly typeName = 'dtype';
+  constructor(
+    readonly name: 'float32' | 'float64' | 'int32' | 'int64' | 'uint32' | 'bool',
+    /** NumPy's (np.float32) rather than jax.numpy's. */
+    readonly numpy = false,
+  ) {
+    super();
+  }
+}
+
+export class PyDevice extends PyObject {
+  readonly typeName = 'Device';
+  constructor(readonly id: number) {
+    super();
+  }
+}
+
+/** `functools.partial(f, *args, **kwargs)` */
+export class PyPartial extends PyObject {
+  readonly typeName = 'functools.partial';
+  constructor(
+    readonly fn: PyValue,
+    readonly args: PyValue[],
+    readonly kwargs: Map<string, PyValue>,
+  ) {
+    super();
+  }
+}
+
+/** A method bound to its receiver (`xs.append`, `x.reshape`). */
+export class PyBoundMethod extends PyObject {
+  readonly typeName = 'method';
+  constructor(
+    readonly self: PyValue,
+    readonly name: string,
+    readonly fn: (call: CallArgs) => PyValue,
+  ) {
+    super();
+  }
+}
+
+/** The result of `jax.pmap` / `jax.vmap` / `jax.jit` applied to a function. */
+export class PyTransformed extends PyObject {
+  readonly typeName = 'function';
+  constructor(
+    readonly transform: 'pmap' | 'vmap' | 'jit',
+    readonly fn: PyValue,
+    readonly options: Map<string, PyValue>,
+    readonly name: string,
+  ) {
+    super();
+  }
+}
+
+/** A NumPy array computed at compile time (NumPy's own dtypes: float64, int64, ...). */
+export class NdArray extends PyObject {
+  readonly typeName = 'numpy.ndarray';
+  constructor(
+    readonly shape: number[],
+    readonly dtype: 'float64' | 'float32' | 'int64' | 'int32' | 'bool',
+    readonly data: number[],
+  ) {
+    super();
+  }
+}
+
+/** A NumPy scalar (np.float32(0.5), an element of an NdArray). */
+export class NpScalar extends PyObject {
+  readonly typeName = 'numpy.generic';
+  constructor(
+    readonly dtype: NdArray['dtype'],
+    readonly value: number,
+  ) {
+    super();
+  }
+}
+
+/** A device array inside a trace: an IR atom of that trace. */
+export class Tracer extends PyObject {
+  readonly typeName = 'ArrayImpl';
+  /** Set when the trace (a host segment) was flushed and this value kept. */
+  materialized: HostArray | null = null;
+  constructor(
+    readonly trace: Trace,
+    readonly atom: Atom,
+  ) {
+    super();
+  }
+  get aval(): AVal {
+    return this.atom.aval;
+  }
+}
+
+/** A device array held in a host (TS) variable. */
+export class HostArray extends PyObject {
+  readonly typeName = 'ArrayImpl';
+  constructor(
+    readonly name: string,
+    readonly aval: AVal,
+  ) {
+    super();
+  }
+}
+
+/** A value known only at run time on the host: a loop index, `float(loss)`, a formatted string. */
+export class HostScalar extends PyObject {
+  constructor(
+    readonly expr: HExpr,
+    readonly type: 'int' | 'float' | 'bool' | 'str',
+  ) {
+    super();
+  }
+  get typeName(): string {
+    return this.type;
+  }
+}
+
+export const isArray = (v: PyValue): v is Tracer | HostArray => v instanceof Tracer || v instanceof HostArray;
+
+export function typeName(v: PyValue): string {
+  if (v === null) return 'NoneType';
+  switch (typeof v) {
+    case 'boolean':
+      return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'float';
+    case 'string':
+      return 'str';
+  }
+  if (v instanceof PyTuple && v.cls) return v.cls.name;
+  return v.typeName;
+}

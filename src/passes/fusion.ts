@@ -1,0 +1,151 @@
+// Fusion and buffer planning: Func → Program.
+// Each equation is either materialised (its own kernel writing a buffer) or
+// inlined into its single consumer as an expression. Elementwise and movement
+// ops inline; reductions and dots materialise unless their consumer is an
+// elementwise op of the same shape (then they become its prologue). Buffers
+// are reused once their last reader has run.
+import type { BufRef, KExpr, Kernel, KernelBuffer, Program, Step } from '../ir/kernel.js';
+import { isElementwise } from '../ir/primitives.js';
+import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { sameShape, size } from '../ir/types.js';
+import { delinearize, linearize, type IExpr } from './index_math.js';
+import { elementRule } from './index_rules.js';
+
+const COLLECTIVES = new Set(['psum', 'pmax', 'pmin']);
+const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'dot_general', 'argmax', 'argmin']);
+
+export function fuse(f: Func): Program {
+  const producer = new Map<number, Eqn>();
+  const uses = new Map<number, number>();
+  const consumers = new Map<number, Eqn[]>();
+  for (const e of f.eqns) {
+    for (const o of e.outputs) producer.set(o.id, e);
+    for (const a of e.inputs) {
+      if (a.kind !== 'var') continue;
+      uses.set(a.id, (uses.get(a.id) ?? 0) + 1);
+      consumers.set(a.id, [...(consumers.get(a.id) ?? []), e]);
+    }
+  }
+  for (const r of f.results) if (r.kind === 'var') uses.set(r.id, (uses.get(r.id) ?? 0) + 100);
+
+  // Decide what inlines; `expensive` marks expressions that contain a reduction.
+  const inline = new Set<number>();
+  const expensive = new Set<number>();
+  for (const e of f.eqns) {
+    const out = e.outputs[0]!;
+    const isColl = COLLECTIVES.has(e.prim);
+    const exp = EXPENSIVE.has(e.prim) || e.inputs.some((a) => a.kind === 'var' && inline.has(a.id) && expensive.has(a.id));
+    if (exp) expensive.add(out.id);
+    if (isColl || e.outputs.length !== 1 || uses.get(out.id) !== 1) continue;
+    const consumer = consumers.get(out.id)![0]!;
+    if (COLLECTIVES.has(consumer.prim)) continue;
+    if (exp && !(isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape))) continue;
+    inline.add(out.id);
+  }
+
+  // Build one step per materialised equation; operands are named by var id
+  // until buffers are planned.
+  const kernels: Kernel[] = [];
+  const pending: PendingStep[] = [];
+  for (const e of f.eqns) {
+    const out = e.outputs[0]!;
+    if (inline.has(out.id)) continue;
+    if (COLLECTIVES.has(e.prim)) {
+      const src = e.inputs[0]!;
+      if (src.kind !== 'var') throw new Error('internal: collective of a literal');
+      pending.push({ kind: 'collective', prim: e.prim, params: e.params, reads: [src], out });
+      continue;
+    }
+    const { kernel, reads } = buildKernel(`${f.name}_k${kernels.length}_${e.prim}`, e, inline, producer);
+    kernels.push(kernel);
+    pending.push({ kind: 'kernel', kernel: kernels.length - 1, reads, out });
+  }
+  return planBuffers(f, kernels, pending);
+}
+
+type PendingStep =
+  | { kind: 'kernel'; kernel: number; reads: Var[]; out: Var }
+  | { kind: 'collective'; prim: string; params: Record<string, unknown>; reads: Var[]; out: Var };
+
+/** The kernel computing `e`'s output, with inlined producers folded in. */
+function buildKernel(name: string, e: Eqn, inline: Set<number>, producer: Map<number, Eqn>): { kernel: Kernel; reads: Var[] } {
+  const out = e.outputs[0]!;
+  const reads: Var[] = [];
+  let loops = 0;
+  let usesDevice = false;
+  const operandOf = (a: Atom, idx: IExpr[]): KExpr => {
+    if (a.kind === 'lit') return { op: 'const', value: a.value, dtype: a.aval.dtype };
+    if (inline.has(a.id)) return elementOf(producer.get(a.id)!, idx);
+    let k = reads.findIndex((v) => v.id === a.id);
+    if (k < 0) k = reads.push(a) - 1;
+    return { op: 'load', input: k, index: linearize(idx, a.aval.shape), dtype: a.aval.dtype };
+  };
+  const elementOf = (eq: Eqn, idx: IExpr[]): KExpr => {
+    const rule = elementRule(eq.prim);
+    if (!rule) throw new Error(`internal: no element rule for primitive '${eq.prim}'`);
+    if (eq.prim === 'axis_index') usesDevice = true;
+    return rule({ operand: (i, ix) => operandOf(eq.inputs[i]!, ix), freshLoop: () => loops++ }, eq, idx);
+  };
+  const n = size(out.aval.shape);
+  const gid: IExpr = { op: 'gid', dtype: 'int32', bound: n };
+  const body = elementOf(e, delinearize(gid, out.aval.shape));
+  const kernel: Kernel = {
+    name,
+    inputs: reads.map((v) => ({ dtype: v.aval.dtype, size: size(v.aval.shape) })),
+    output: { dtype: out.aval.dtype, size: n },
+    body,
+    usesDevice,
+  };
+  return { kernel, reads };
+}
+
+/** Assign buffers to step outputs, reusing a buffer once its last reader has run. */
+function planBuffers(f: Func, kernels: Kernel[], pending: PendingStep[]): Program {
+  const paramIndex = new Map<number, number>(f.params.map((p, i) => [p.id, i]));
+  const resultIds = new Set(f.results.filter((r): r is Var => r.kind === 'var').map((r) => r.id));
+  const lastRead = new Map<number, number>();
+  pending.forEach((s, i) => s.reads.forEach((v) => lastRead.set(v.id, i)));
+  const buffers: KernelBuffer[] = [];
+  const bufOf = new Map<number, number>();
+  const free: number[] = [];
+  const refOf = (v: Var): BufRef => {
+    const p = paramIndex.get(v.id);
+    if (p !== undefined) return { kind: 'param', index: p };
+    const b = bufOf.get(v.id);
+    if (b === undefined) throw new Error(`internal: var ${v.id} read before it is computed`);
+    return { kind: 'buf', index: b };
+  };
+  const steps: Step[] = pending.map((s, i) => {
+    const want: KernelBuffer = { dtype: s.out.aval.dtype, size: size(s.out.aval.shape) };
+    let b = -1;
+    if (!resultIds.has(s.out.id)) {
+      const k = free.findIndex((x) => buffers[x]!.dtype === want.dtype && buffers[x]!.size === want.size);
+      if (k >= 0) b = free.splice(k, 1)[0]!;
+    }
+    if (b < 0) b = buffers.push(want) - 1;
+    const inputs = s.reads.map(refOf);
+    bufOf.set(s.out.id, b);
+    for (const v of s.reads) {
+      const ob = bufOf.get(v.id);
+      if (lastRead.get(v.id) === i && ob !== undefined && !resultIds.has(v.id)) free.push(ob);
+    }
+    return s.kind === 'kernel'
+      ? { kind: 'kernel', kernel: s.kernel, inputs, output: b }
+      : { kind: 'collective', prim: s.prim, params: s.params, input: inputs[0]!, output: b };
+  });
+  const results: BufRef[] = f.results.map((r) => {
+    if (r.kind === 'lit') throw new Error('internal: literal result must be materialised by the tracer');
+    return refOf(r);
+  });
+  return {
+    name: f.name,
+    params: f.params.map((p) => ({ dtype: p.aval.dtype, size: size(p.aval.shape) })),
+    paramShapes: f.params.map((p) => [...p.aval.shape]),
+    buffers,
+    kernels,
+    steps,
+    results,
+    resultShapes: f.results.map((r) => [...r.aval.shape]),
+    axisSize: f.axisEnv?.reduce((a, x) => a * x.size, 1) ?? 0,
+  };
+}

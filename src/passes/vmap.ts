@@ -1,0 +1,154 @@
+// The vmap pass: batching rules per primitive. Given a Func and which of its
+// parameters carry a batch dimension (always at axis 0 here), produce a Func
+// whose batched parameters and all results have a leading batch axis.
+import { FuncBuilder } from '../ir/builder.js';
+import type { DotDims } from '../ir/primitives.js';
+import { isElementwise } from '../ir/primitives.js';
+import type { Atom, Eqn, Func, Params } from '../ir/types.js';
+
+/** A value in the batched program: its atom and whether axis 0 is the batch axis. */
+interface BVal {
+  atom: Atom;
+  batched: boolean;
+}
+
+interface BatchCtx {
+  b: FuncBuilder;
+  size: number;
+  bind(prim: string, inputs: Atom[], params: Params): Atom;
+  /** Give an unbatched value a leading batch axis by broadcasting. */
+  materialize(v: BVal): Atom;
+}
+
+type BatchRule = (ctx: BatchCtx, eqn: Eqn, ins: BVal[]) => BVal;
+
+const shift = (xs: readonly number[]): number[] => xs.map((d) => d + 1);
+
+export const BATCH_RULES: Record<string, BatchRule> = {
+  broadcast_in_dim: (c, e, [x]) => ({
+    atom: c.bind('broadcast_in_dim', [x!.atom], {
+      ...e.params,
+      shape: [c.size, ...(e.params['shape'] as number[])],
+      broadcast_dimensions: [0, ...shift(e.params['broadcast_dimensions'] as number[])],
+    }),
+    batched: true,
+  }),
+  reshape: (c, e, [x]) => ({
+    atom: c.bind('reshape', [x!.atom], { ...e.params, new_sizes: [c.size, ...(e.params['new_sizes'] as number[])] }),
+    batched: true,
+  }),
+  transpose: (c, e, [x]) => ({
+    atom: c.bind('transpose', [x!.atom], { permutation: [0, ...shift(e.params['permutation'] as number[])] }),
+    batched: true,
+  }),
+  squeeze: (c, e, [x]) => ({
+    atom: c.bind('squeeze', [x!.atom], { dimensions: shift(e.params['dimensions'] as number[]) }),
+    batched: true,
+  }),
+  rev: (c, e, [x]) => ({ atom: c.bind('rev', [x!.atom], { dimensions: shift(e.params['dimensions'] as number[]) }), batched: true }),
+  slice: (c, e, [x]) => {
+    const strides = e.params['strides'] as number[] | null;
+    return {
+      atom: c.bind('slice', [x!.atom], {
+        start_indices: [0, ...(e.params['start_indices'] as number[])],
+        limit_indices: [c.size, ...(e.params['limit_indices'] as number[])],
+        strides: strides ? [1, ...strides] : null,
+      }),
+      batched: true,
+    };
+  },
+  concatenate: (c, e, ins) => ({
+    atom: c.bind('concatenate', ins.map((v) => c.materialize(v)), { dimension: (e.params['dimension'] as number) + 1 }),
+    batched: true,
+  }),
+  dot_general: (c, e, [l, r]) => {
+    const dn = e.params['dimension_numbers'] as DotDims;
+    const [lc, rc] = dn.contract;
+    const [lb, rb] = dn.batch;
+    const lr = l!.atom.aval.shape.length - (l!.batched ? 1 : 0);
+    if (l!.batched && r!.batched) {
+      const dims: DotDims = { contract: [shift(lc), shift(rc)], batch: [[0, ...shift(lb)], [0, ...shift(rb)]] };
+      return { atom: c.bind('dot_general', [l!.atom, r!.atom], { ...e.params, dimension_numbers: dims }), batched: true };
+    }
+    // one side batched: its batch axis becomes a free dimension; move it to the front
+    const lhsB = l!.batched;
+    const dims: DotDims = lhsB
+      ? { contract: [shift(lc), rc], batch: [shift(lb), rb] }
+      : { contract: [lc, shift(rc)], batch: [lb, shift(rb)] };
+    const out = c.bind('dot_general', [l!.atom, r!.atom], { ...e.params, dimension_numbers: dims });
+    const nb = lb.length;
+    const lfree = lr - lc.length - lb.length;
+    const pos = lhsB ? nb : nb + lfree;
+    return { atom: moveToFront(c, out, pos), batched: true };
+  },
+  iota: (c, e) => ({ atom: c.bind('iota', [], e.params), batched: false }),
+  axis_index: (c, e) => ({ atom: c.bind('axis_index', [], e.params), batched: false }),
+};
+
+for (const p of ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'argmax', 'argmin']) {
+  BATCH_RULES[p] = (c, e, [x]) => ({
+    atom: c.bind(p, [x!.atom], { ...e.params, axes: shift(e.params['axes'] as number[]) }),
+    batched: true,
+  });
+}
+
+function moveToFront(c: BatchCtx, a: Atom, pos: number): Atom {
+  if (pos === 0) return a;
+  const r = a.aval.shape.length;
+  const perm = [pos, ...Array.from({ length: r }, (_, i) => i).filter((i) => i !== pos)];
+  return c.bind('transpose', [a], { permutation: perm });
+}
+
+/** Elementwise ops: broadcast unbatched array operands; scalars (rank-0 literals) stay. */
+function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal {
+  const atoms = ins.map((v, i) => {
+    if (v.batched) return v.atom;
+    // select_n's predicate may be a scalar
+    if (e.prim === 'select_n' && i === 0 && v.atom.aval.shape.length === 0) return v.atom;
+    return c.materialize(v);
+  });
+  return { atom: c.bind(e.prim, atoms, e.params), batched: true };
+}
+
+/**
+ * Batch `f` over a leading axis of size `size` on the parameters marked in
+ * `batched`. All results of the new Func carry the batch axis at 0.
+ */
+export function vmapFunc(f: Func, batched: boolean[], size: number): Func {
+  const b = new FuncBuilder(`${f.name}_batched`);
+  const env = new Map<number, BVal>();
+  f.params.forEach((p, i) => {
+    const isB = batched[i]!;
+    const atom = b.addParam(isB ? { shape: [size, ...p.aval.shape], dtype: p.aval.dtype } : p.aval, p.hint);
+    env.set(p.id, { atom, batched: isB });
+  });
+  const ctx: BatchCtx = {
+    b,
+    size,
+    bind: (prim, inputs, params) => b.bind1(prim, inputs, params),
+    materialize: (v) => {
+      if (v.batched) return v.atom;
+      const a = v.atom.kind === 'lit' ? { ...v.atom, aval: { shape: [], dtype: v.atom.aval.dtype } } : v.atom;
+      const s = a.aval.shape;
+      return b.bind1('broadcast_in_dim', [a], { shape: [size, ...s], broadcast_dimensions: s.map((_, i) => i + 1) });
+    },
+  };
+  const read = (a: Atom): BVal => (a.kind === 'lit' ? { atom: a, batched: false } : env.get(a.id)!);
+  for (const e of f.eqns) {
+    const ins = e.inputs.map(read);
+    let out: BVal;
+    if (!ins.some((v) => v.batched)) {
+      out = { atom: b.bind1(e.prim, ins.map((v) => v.atom), e.params, e.span), batched: false };
+    } else if (isElementwise(e.prim)) {
+      out = elementwiseRule(ctx, e, ins);
+    } else {
+      const rule = BATCH_RULES[e.prim];
+      if (!rule) throw new Error(`vmap: no batching rule for primitive '${e.prim}'`);
+      out = rule(ctx, e, ins);
+    }
+    env.set(e.outputs[0]!.id, out);
+  }
+  const results = f.results.map((r) => ctx.materialize(read(r)));
+  return b.finish(results, f.axisEnv);
+}
+
