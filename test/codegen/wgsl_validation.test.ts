@@ -1,0 +1,27 @@
+// Every WGSL kernel the fixtures produce must pass Dawn's validation.
+import { describe, expect, it } from 'vitest';
+import { WebGpuBackend } from '../../runtime/webgpu/backend.js';
+import { compileFixture, goldenFixtures, webgpuBackend } from '../helpers/fixtures.js';
+import { PENDING } from '../golden/golden.test.js';
+
+describe('WGSL validation (Dawn)', () => {
+  for (const f of goldenFixtures().filter((x) => !PENDING[x])) {
+    it(f, async () => {
+      const backend = await webgpuBackend();
+      if (!(backend instanceof WebGpuBackend)) return;
+      const device = backend.gpu;
+      for (const p of compileFixture(f).programs) {
+        for (const [i, code] of p.wgsl.entries()) {
+          device.pushErrorScope('validation');
+          const module = device.createShaderModule({ code });
+          const info = await module.getCompilationInfo();
+          device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+          const err = await device.popErrorScope();
+          const errors = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+          expect(errors, `${p.name} kernel ${i}:\n${code}`).toEqual([]);
+          expect(err?.message ?? null, `${p.name} kernel ${i}`).toBeNull();
+        }
+      }
+    });
+  }
+});
