@@ -64,6 +64,7 @@ export function installBuiltins(ip: Interp): void {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
     const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
     const sepS = sep.static ?? ' ';
+    if (ip.atHost) ip.flush(c.args);
     const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
     if (ip.atHost) ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
     else throw new CompileError('print inside a traced function prints tracers in JAX; use jax.debug.print (not supported yet)', c.span);

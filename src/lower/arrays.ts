@@ -42,6 +42,7 @@ export class ArrayOps {
   }
 
   aval(v: PyValue, span: Span): AVal {
+    if (v instanceof Tracer || v instanceof HostArray) return v.aval;
     return this.atom(v, span).aval;
   }
 

@@ -96,6 +96,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   }
   if (obj instanceof PyDType && name === 'name') return obj.name;
   if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
+  if (obj instanceof PyFunction && name === '__doc__') return obj.def.kind === 'FunctionDef' ? obj.def.docstring : null;
   throw missing();
 }
 

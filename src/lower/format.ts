@@ -61,7 +61,8 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
 
 /** format(v, spec) as Python does it (f"{v:spec}"). */
 export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Text {
-  if (spec === '') return strOf(ip, v, span);
+  // f"{x}" of a 0-d array formats it as a Python scalar (a float32 shows its float64 repr)
+  if (spec === '' && !(isArray(v) && ip.ops.aval(v, span).shape.length === 0)) return strOf(ip, v, span);
   if (isArray(v)) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.length !== 0) throw new CompileError('TypeError: unsupported format string passed to ArrayImpl.__format__', span);
@@ -84,12 +85,15 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
 
 export function formatFString(ip: Interp, e: A.JoinedStr, scope: Scope): Text {
   let out = new Text([]);
-  for (const part of e.values) {
+  // evaluate every field first, so that their arrays are materialised together
+  const values = e.values.map((part) => (part.kind === 'Constant' ? null : evalExpr(ip, part.value, scope)));
+  if (ip.atHost) ip.flush(values);
+  for (const [i, part] of e.values.entries()) {
     if (part.kind === 'Constant') {
       out = out.concat(String(part.value));
       continue;
     }
-    const v = evalExpr(ip, part.value, scope);
+    const v = values[i]!;
     if (part.selfDoc) out = out.concat(part.selfDoc);
     const specText = part.formatSpec ? formatFString(ip, part.formatSpec, scope) : Text.of('');
     const spec = specText.static;

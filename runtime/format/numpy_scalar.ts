@@ -1,0 +1,69 @@
+// NumPy 2 scalar printing: str(np.float32(x)) / repr → 'np.float32(0.60576403)',
+// np.float64, the integer scalars ('np.int64(3)') and np.True_ / np.False_.
+// Also the dtype vocabulary shared by the array printers.
+
+import { formatFloatPositional, formatFloatScientific } from './dragon4.js';
+
+/** NumPy / JAX dtypes the printers know. */
+export type NpDType =
+  | 'float32' | 'float64'
+  | 'int8' | 'int16' | 'int32' | 'int64'
+  | 'uint8' | 'uint16' | 'uint32' | 'uint64'
+  | 'bool';
+
+/** One scalar element as the printers take it. */
+export type ScalarValue = number | bigint | boolean;
+
+export function isFloatDType(dtype: NpDType): dtype is 'float32' | 'float64' {
+  return dtype === 'float32' || dtype === 'float64';
+}
+
+export function isIntDType(dtype: NpDType): boolean {
+  return !isFloatDType(dtype) && dtype !== 'bool';
+}
+
+/** Element to JS number for float dtypes (float32 values rounded to float32). */
+export function toFloat(v: ScalarValue, dtype: 'float32' | 'float64'): number {
+  const n = typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+  return dtype === 'float32' ? Math.fround(n) : n;
+}
+
+/** Element to bigint for integer dtypes (numbers truncated toward zero). */
+export function toBigInt(v: ScalarValue): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  return BigInt(Math.trunc(v));
+}
+
+/** Element to boolean for the bool dtype. */
+export function toBool(v: ScalarValue): boolean {
+  return typeof v === 'bigint' ? v !== 0n : Boolean(v);
+}
+
+/**
+ * str() of a NumPy float scalar: shortest repr digits, positional for
+ * 1e-4 <= |x| < 1e16 (float64) or < 1e6 (float32, NumPy >= 2.3), else scientific.
+ */
+export function npFloatStr(x: number, dtype: 'float32' | 'float64'): string {
+  const v = dtype === 'float32' ? Math.fround(x) : x;
+  if (Number.isNaN(v)) return 'nan';
+  const maxPositional = dtype === 'float32' ? 1e6 : 1e16;
+  const a = Math.abs(v);
+  const positional = v === 0 || (a < maxPositional && a >= 1e-4);
+  return positional
+    ? formatFloatPositional(v, dtype, { trim: '0' })
+    : formatFloatScientific(v, dtype, { trim: '-' });
+}
+
+/** str() of a NumPy scalar of any supported dtype ('0.60576403', '3', 'True'). */
+export function npScalarStr(v: ScalarValue, dtype: NpDType): string {
+  if (isFloatDType(dtype)) return npFloatStr(toFloat(v, dtype), dtype);
+  if (dtype === 'bool') return toBool(v) ? 'True' : 'False';
+  return toBigInt(v).toString();
+}
+
+/** repr() of a NumPy 2 scalar: 'np.float32(0.60576403)', 'np.int64(3)', 'np.True_'. */
+export function npScalarRepr(v: ScalarValue, dtype: NpDType): string {
+  if (dtype === 'bool') return toBool(v) ? 'np.True_' : 'np.False_';
+  return `np.${dtype}(${npScalarStr(v, dtype)})`;
+}

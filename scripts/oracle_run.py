@@ -1,0 +1,37 @@
+"""Oracle runner for jaxts goldens: runs ONE fixture program under real JAX, as `python FILE` would.
+
+Usage: python scripts/oracle_run.py path/to/fixture.py
+Invoked by scripts/oracle.sh, one fresh process per fixture. The caller sets JAX_PLATFORMS=cpu and a
+default XLA_FLAGS; a program that assigns os.environ["XLA_FLAGS"] before its first JAX computation wins,
+because importing jax does not initialize a backend (flags are read when the first backend is created).
+"""
+import os
+import runpy
+import sys
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print("usage: oracle_run.py FIXTURE.py", file=sys.stderr)
+        return 2
+    path = os.path.abspath(sys.argv[1])
+    fixture_dir = os.path.dirname(path)
+    os.chdir(fixture_dir)
+    # Make the program see itself as the script being run.
+    sys.argv = [path]
+    sys.path.insert(0, fixture_dir)
+
+    # The ONLY compatibility shim: old lessons call jax.tree_map, which JAX 0.6 removed in favour of
+    # jax.tree.map. Importing jax here does not initialize any backend, so the program's own XLA_FLAGS
+    # assignment still takes effect.
+    import jax
+
+    if not hasattr(jax, "tree_map"):
+        jax.tree_map = jax.tree.map  # type: ignore[attr-defined]
+
+    runpy.run_path(path, run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
