@@ -31,15 +31,17 @@ describe('printer', () => {
     const x = b.addParam(f32(4, 2));
     const y = b.bind1('integer_pow', [x], { y: 2 });
     const z = b.bind1('add', [y, b.bind1('sin', [x])]);
-    const w = b.bind1('mul', [z, lit(2, 'float32')]);
+    const two = b.bind1('broadcast_in_dim', [lit(2, 'float32')], { shape: [4, 2], broadcast_dimensions: [] });
+    const w = b.bind1('mul', [z, two]);
     expect(printFunc(b.finish([w]))).toBe(
       [
         'f = { lambda ; a:f32[4,2]. let',
         '    b:f32[4,2] = integer_pow[y=2] a',
         '    c:f32[4,2] = sin a',
         '    d:f32[4,2] = add b c',
-        '    e:f32[4,2] = mul d 2.0:f32[]',
-        '  in (e,) }',
+        '    e:f32[4,2] = broadcast_in_dim[shape=(4, 2) broadcast_dimensions=()] 2.0:f32[]',
+        '    f:f32[4,2] = mul d e',
+        '  in (f,) }',
       ].join('\n'),
     );
   });

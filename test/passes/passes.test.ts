@@ -36,10 +36,17 @@ describe('fusion', () => {
     const x = b.addParam({ shape: [8], dtype: 'int32' });
     const r = b.bind1('reshape', [x], { new_sizes: [4, 2] });
     const c = b.bind1('convert_element_type', [r], { new_dtype: 'float32' });
-    const y = b.bind1('add', [b.bind1('integer_pow', [c], { y: 2 }), b.bind1('sin', [c])]);
+    const y = b.bind1('sin', [b.bind1('integer_pow', [c], { y: 2 })]);
     const p = fuse(dce(b.finish([y])));
     expect(p.kernels).toHaveLength(1);
     expect(p.steps).toEqual([{ kind: 'kernel', kernel: 0, inputs: [{ kind: 'param', index: 0 }], output: 0 }]);
+  });
+  it('materialises a value read twice', () => {
+    const b = new FuncBuilder('f');
+    const x = b.addParam(f32(8));
+    const c = b.bind1('cos', [x]);
+    const p = fuse(b.finish([b.bind1('add', [b.bind1('integer_pow', [c], { y: 2 }), b.bind1('sin', [c])])]));
+    expect(p.kernels.map((k) => k.name)).toEqual(['f_k0_cos', 'f_k1_add']);
   });
   it('gives a broadcast reduction its own kernel, and reuses dead buffers', () => {
     const b = new FuncBuilder('f');

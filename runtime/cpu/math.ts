@@ -1,0 +1,424 @@
+// Float32 elementwise math for the CPU (plain JS) backend: every function takes
+// and returns float32 values held in JS doubles.
+//
+// Where XLA's CPU backend (jaxlib 0.10.2, x86-64 with FMA) evaluates a function
+// with its own polynomial/rational approximation, the same operations are
+// replayed here in float32 arithmetic (Math.fround after every step, and an
+// exact float32 fused multiply-add where LLVM contracts a multiply and an add
+// into `vfmadd`), so results are bit-identical to jax on such a machine:
+//   exp32, expm1_32, log32, log1p32, tanh32, logistic32, erf32, erfInv32.
+// The sequences were read from XLA's optimized LLVM IR and x86 assembly
+// (XLA_FLAGS=--xla_dump_to) and checked against jax on millions of inputs.
+// sin32, cos32, tan32 and pow32 call glibc's sinf/cosf/tanf/powf in XLA; here
+// they are float64 Math.* rounded to float32 (within 1 ulp of correctly rounded).
+//
+// Subnormals: XLA CPU runs with flush-to-zero/denormals-are-zero; these
+// functions do not flush (a subnormal input is treated as its value and a
+// subnormal result is returned), which is the only place results may differ
+// from jax beyond the functions noted above.
+//
+// Naming: float32 function `name` is `name32`, or `name_32` when the name ends
+// in a digit (expm1_32). CPU_MATH_FUNCTIONS maps the WGSL names (jx_ prefix
+// dropped) to these implementations.
+
+const fr = Math.fround;
+
+// ---------------------------------------------------------------------------
+// Bit helpers
+
+const f32buf = new Float32Array(1);
+const u32buf = new Uint32Array(f32buf.buffer);
+
+/** Bit pattern of a float32 value. */
+export function f32ToBits(x: number): number {
+  f32buf[0] = x;
+  return u32buf[0]!;
+}
+
+/** Float32 value of a bit pattern. */
+export function bitsToF32(b: number): number {
+  u32buf[0] = b >>> 0;
+  return f32buf[0]!;
+}
+
+const FLT_MIN_NORMAL = 1.1754943508222875e-38; // 2^-126
+
+/**
+ * Correctly rounded float32 fused multiply-add a*b+c (a, b, c float32).
+ * a*b is exact in float64; the float64 sum is fixed up when it lands exactly
+ * on a float32 rounding midpoint (the only case where double rounding errs).
+ */
+export function fma32(a: number, b: number, c: number): number {
+  const p = a * b;
+  const s = p + c;
+  const r = fr(s);
+  if (r === s || !Number.isFinite(r) || !Number.isFinite(s)) return r;
+  // TwoSum error of p + c
+  const bb = s - p;
+  const e = p - (s - bb) + (c - bb);
+  if (e === 0) return r;
+  const r2 = 2 * s - r; // the other float32 neighbour when s is a midpoint
+  if (r2 !== r && fr(r2) === r2) return e > 0 ? Math.max(r, r2) : Math.min(r, r2);
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// log (XLA CPU: Eigen/Cephes plog_float, FMA-contracted as LLVM does on x86)
+
+const LOG_SQRTHF = bitsToF32(0x3f3504f3);
+const LOG_P0 = bitsToF32(0x3d9021bb);
+const LOG_P1 = bitsToF32(0xbdebd1b8);
+const LOG_P2 = bitsToF32(0x3def251a);
+const LOG_P3 = bitsToF32(0xbdfe5d4f);
+const LOG_P4 = bitsToF32(0x3e11e9bf);
+const LOG_P5 = bitsToF32(0xbe2aae50);
+const LOG_P6 = bitsToF32(0x3e4cceac);
+const LOG_P7 = bitsToF32(0xbe7ffffc);
+const LOG_P8 = bitsToF32(0x3eaaaaaa);
+const LOG_Q1 = bitsToF32(0xb95e8083); // -2.12194440e-4
+const LOG_Q2 = bitsToF32(0x3f318000); // 0.693359375
+const LN2_F32_SUM = 24 * Math.LN2; // for the subnormal rescale below
+
+function xlaLogCore(x: number): number {
+  // x: float32 > 0 finite normal (the caller handles the rest)
+  const v = x > FLT_MIN_NORMAL ? x : FLT_MIN_NORMAL;
+  const bits = f32ToBits(v);
+  let e = fr(((bits >>> 23) - 127) + 1);
+  const m = bitsToF32((bits & 0x807fffff) | 0x3f000000);
+  const mask = m < LOG_SQRTHF;
+  const tmp = mask ? m : 0;
+  let xm = fr(m - 1);
+  if (mask) e = fr(e - 1);
+  xm = fr(xm + tmp);
+  const x2 = fr(xm * xm);
+  const x3 = fr(x2 * xm);
+  let y = fma32(LOG_P0, xm, LOG_P1);
+  let y1 = fma32(LOG_P3, xm, LOG_P4);
+  let y2 = fma32(LOG_P6, xm, LOG_P7);
+  y = fma32(y, xm, LOG_P2);
+  y1 = fma32(y1, xm, LOG_P5);
+  y2 = fma32(y2, xm, LOG_P8);
+  y = fma32(y, x3, y1);
+  y = fma32(y, x3, y2);
+  y = fma32(y, x3, fr(e * LOG_Q1));
+  const xr = fma32(-0.5, x2, xm);
+  const r = fr(y + xr);
+  return fma32(e, LOG_Q2, r);
+}
+
+/** Natural log, float32, bit-exact with XLA CPU for normal inputs. */
+export function log32(x: number): number {
+  if (Number.isNaN(x) || x < 0) return NaN;
+  if (x === 0) return -Infinity;
+  if (x === Infinity) return Infinity;
+  if (x < FLT_MIN_NORMAL) {
+    // subnormal: log(x * 2^24) - 24 ln 2 (XLA flushes these to zero: -inf)
+    return fr(xlaLogCore(fr(x * 16777216)) - LN2_F32_SUM);
+  }
+  return xlaLogCore(x);
+}
+
+// ---------------------------------------------------------------------------
+// log1p (XLA elemental emitter: Cephes rational for |x| < sqrt(2)-1, else log(1+x))
+
+const L1P_THRESHOLD = bitsToF32(0x3ed413cd); // 0.41421356
+const L1P_N0 = fr(4.5270000862445199635215e-5);
+const L1P_N = [0x3eff40c5, 0x40d284fa, 0x41ef4b9c, 0x4273cc76, 0x426473ad, 0x41a05101].map(bitsToF32);
+const L1P_D = [0x417101ad, 0x42a6185b, 0x435dc32d, 0x439a8ca3, 0x43586d8a, 0x42707982].map(bitsToF32);
+
+/** log(1+x), float32, bit-exact with XLA CPU's log-plus-one (normal range). */
+export function log1p32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (Math.abs(x) < L1P_THRESHOLD) {
+    const x2 = fr(x * x);
+    let d = fr(fr(x * 0) + 1);
+    let n = fr(fr(x * 0) + L1P_N0);
+    for (let i = 0; i < 6; i++) {
+      d = fma32(d, x, L1P_D[i]!);
+      n = fma32(n, x, L1P_N[i]!);
+    }
+    const ratio = fr(n / d);
+    const x3 = fr(x * x2);
+    const t = fma32(-0.5, x2, fr(x3 * ratio));
+    return fr(x + t);
+  }
+  return log32(fr(x + 1));
+}
+
+// ---------------------------------------------------------------------------
+// exp (XLA CPU polynomial exp; clamps to [-87.8, 88.8], scale 2^n with n in [-127, 127])
+
+const EXP_LOG2E = bitsToF32(0x3fb8aa3b);
+const EXP_C1 = bitsToF32(0x3f318000);
+const EXP_C2 = bitsToF32(0xb95e8083);
+const EXP_P = [0x39506967, 0x3ab743ce, 0x3c088908, 0x3d2aa9c1, 0x3e2aaaaa].map(bitsToF32);
+const EXP_LO = fr(-87.8);
+const EXP_HI = fr(88.8);
+
+/** The XLA exp sequence; returns [p, n] with exp(x) = p * 2^n (n integer-valued float). */
+function xlaExpParts(x: number): [number, number] {
+  let v = x < EXP_LO ? EXP_LO : x;
+  v = v > EXP_HI ? EXP_HI : v;
+  let fx = Math.floor(fma32(v, EXP_LOG2E, 0.5));
+  fx = fx < -127 ? -127 : fx > 127 ? 127 : fx;
+  let r = fma32(-fx, EXP_C1, v);
+  r = fma32(-fx, EXP_C2, r);
+  let y = fma32(r, EXP_P[0]!, EXP_P[1]!);
+  y = fma32(y, r, EXP_P[2]!);
+  y = fma32(y, r, EXP_P[3]!);
+  y = fma32(y, r, EXP_P[4]!);
+  y = fma32(y, r, 0.5);
+  const r2 = fr(r * r);
+  y = fma32(y, r2, r);
+  y = fr(y + 1);
+  return [y, fx];
+}
+
+function xlaExp(x: number): number {
+  const [y, n] = xlaExpParts(x);
+  const scale = n === -127 ? 0 : 2 ** n; // bits (n+127)<<23: n = -127 gives +0
+  return fr(y * scale);
+}
+
+const EXP_UNDERFLOW = fr(-103.97208); // exp(x) < 2^-150 below this
+const EXP_XLA_MIN = fr(-87.33654); // XLA's sequence is exact-scaled above this
+
+/** exp, float32; bit-exact with XLA CPU where the result is a normal number. */
+export function exp32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (x >= EXP_XLA_MIN) return xlaExp(x);
+  // Subnormal results (XLA returns 0 here): exp(x) = exp(x + 24 ln2) * 2^-24.
+  if (x < EXP_UNDERFLOW) return 0;
+  return fr(Math.exp(x)); // float64 exp, single rounding into the subnormal range
+}
+
+// ---------------------------------------------------------------------------
+// tanh (XLA CPU: Eigen's rational x*P(x^2)/Q(x^2), clamped to +-7.9988)
+
+const TANH_CLAMP = bitsToF32(0x40fff644);
+const TANH_P = [0xa59f25c0, 0x2a61337e, 0xaebd37ff, 0x335c0041, 0x3779434a, 0x3a270ded, 0x3ba059dc].map(bitsToF32);
+const TANH_Q = [0x35a0d3d8, 0x38f895d6, 0x3b14aa05, 0x3ba059dd].map(bitsToF32);
+const TANH_SMALL = fr(4e-4);
+
+function xlaTanh(x: number): number {
+  const ax = Math.abs(x);
+  if (ax >= 20) return x > 0 ? 1 : -1;
+  if (ax < TANH_SMALL) return x;
+  const v = x < -TANH_CLAMP ? -TANH_CLAMP : x > TANH_CLAMP ? TANH_CLAMP : x;
+  const v2 = fr(v * v);
+  let p = fma32(v2, TANH_P[0]!, TANH_P[1]!);
+  for (let i = 2; i < 7; i++) p = fma32(v2, p, TANH_P[i]!);
+  p = fr(v * p);
+  let q = fma32(v2, TANH_Q[0]!, TANH_Q[1]!);
+  q = fma32(v2, q, TANH_Q[2]!);
+  q = fma32(v2, q, TANH_Q[3]!);
+  return fr(p / q);
+}
+
+/** tanh, float32, bit-exact with XLA CPU. */
+export function tanh32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  return xlaTanh(x);
+}
+
+// ---------------------------------------------------------------------------
+// expm1 (XLA: exp(x)-1 for |x| > 0.5, else tanh(x/2) * (exp(x)+1))
+
+/** exp(x)-1, float32, bit-exact with XLA CPU (normal range). */
+export function expm1_32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  const h = fr(x * 0.5);
+  if (h === 0) return x; // keeps -0 and subnormals
+  if (x >= EXP_XLA_MIN || Math.abs(x) <= 0.5) {
+    const e = xlaExp(x);
+    if (Math.abs(x) > 0.5) return fr(e - 1);
+    return fr(xlaTanh(h) * fr(e + 1));
+  }
+  return -1; // x < -87.3: exp(x) - 1 rounds to -1
+}
+
+// ---------------------------------------------------------------------------
+// logistic (jax.nn.sigmoid lowers to 1 / (exp(-x) + 1))
+
+/** Logistic sigmoid 1/(1+exp(-x)), float32, bit-exact with XLA CPU (normal range). */
+export function logistic32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  // subnormal results (XLA flushes them to 0): 1 + exp(x) rounds to 1 there
+  if (x < EXP_XLA_MIN) return exp32(x);
+  return fr(1 / fr(exp32(-x) + 1));
+}
+
+// ---------------------------------------------------------------------------
+// erf (XLA CPU: x*P(x^2)/Q(x^2) with explicit fma, +-1 for |x| >= 3.8325)
+
+const ERF_BIG = bitsToF32(0x407547cb);
+const ERF_P = [0x39702d51, 0x3b5f5da2, 0x3d50b6eb, 0x3e3da740, 0x3f906eba].map(bitsToF32);
+const ERF_Q = [0xb3fd3906, 0x37c588df, 0x3a856d28, 0x3c6687d4, 0x3de34c21, 0x3efeb44a, 0x3f800000].map(bitsToF32);
+
+/** erf, float32, bit-exact with XLA CPU (normal range). */
+export function erf32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (Math.abs(x) >= ERF_BIG) return x > 0 ? 1 : -1;
+  const x2 = fr(x * x);
+  let p = fma32(x2, ERF_P[0]!, ERF_P[1]!);
+  for (let i = 2; i < 5; i++) p = fma32(x2, p, ERF_P[i]!);
+  p = fr(x * p);
+  let q = fma32(x2, ERF_Q[0]!, ERF_Q[1]!);
+  for (let i = 2; i < 7; i++) q = fma32(x2, q, ERF_Q[i]!);
+  return fr(p / q);
+}
+
+// ---------------------------------------------------------------------------
+// erf_inv (XLA/StableHLO ErfInv32, Giles; uses XLA's log1p)
+
+const ERFINV_A = [
+  2.81022636e-8, 3.43273939e-7, -3.5233877e-6, -4.39150654e-6, 0.00021858087, -0.00125372503, -0.00417768164,
+  0.246640727, 1.50140941,
+].map(fr);
+const ERFINV_B = [
+  -0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+  1.00167406, 2.83297682,
+].map(fr);
+
+/**
+ * Inverse error function, float32, bit-exact with XLA CPU (x86-64 with FMA):
+ * w = -log1p(-x*x); w < 5 ? poly_a(w - 2.5) : poly_b(sqrt(w) - 3); result p*x;
+ * |x| == 1 gives +-inf, |x| > 1 NaN.
+ */
+export function erfInv32(x: number): number {
+  const l = log1p32(fr(x * -x));
+  let w: number;
+  let c: number[];
+  if (l > -5) {
+    w = fr(-2.5 - l);
+    c = ERFINV_A;
+  } else {
+    w = fr(fr(Math.sqrt(-l)) + -3);
+    c = ERFINV_B;
+  }
+  let p = fma32(c[0]!, w, c[1]!);
+  for (let i = 2; i < 9; i++) p = fma32(p, w, c[i]!);
+  if (Math.abs(x) === 1) p = Infinity;
+  return fr(x * p);
+}
+
+// ---------------------------------------------------------------------------
+// Functions XLA CPU takes from glibc (sinf, cosf, tanf, powf)
+
+/** sin, float32 (float64 Math.sin rounded). */
+export function sin32(x: number): number {
+  return fr(Math.sin(x));
+}
+
+/** cos, float32 (float64 Math.cos rounded). */
+export function cos32(x: number): number {
+  return fr(Math.cos(x));
+}
+
+/** tan, float32 (float64 Math.tan rounded). */
+export function tan32(x: number): number {
+  return fr(Math.tan(x));
+}
+
+/**
+ * pow, float32, with C99/IEEE special cases (which XLA's powf follows and JS's
+ * Math.pow does not): pow(1, y) = 1 and pow(-1, +-inf) = 1 even for NaN/inf y.
+ */
+export function pow32(x: number, y: number): number {
+  if (x === 1) return 1;
+  if (x === -1 && (y === Infinity || y === -Infinity)) return 1;
+  return fr(Math.pow(x, y));
+}
+
+// ---------------------------------------------------------------------------
+// float64 erf / erfc / erfinv (references for tests; not float32 kernels)
+
+const TWO_OVER_SQRTPI = 1.1283791670955126;
+
+/** erfc for x >= 2 by Lentz's continued fraction. */
+function erfcCF(x: number): number {
+  // erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))
+  const tiny = 1e-300;
+  let f = x;
+  let C = x;
+  let D = 0;
+  for (let n = 1; n < 500; n++) {
+    const a = n / 2;
+    D = x + a * D;
+    D = D === 0 ? tiny : 1 / D;
+    C = x + a / C;
+    if (C === 0) C = tiny;
+    const delta = C * D;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-17) break;
+  }
+  return Math.exp(-x * x) / (Math.sqrt(Math.PI) * f);
+}
+
+/** erf in float64 (Taylor series below 2.5, continued fraction above; ~1e-15 relative). */
+export function erf64(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  const ax = Math.abs(x);
+  if (ax >= 2.5) {
+    const r = 1 - erfcCF(ax);
+    return x < 0 ? -r : r;
+  }
+  const z = x * x;
+  let term = x;
+  let sum = x;
+  for (let n = 1; n < 200; n++) {
+    term *= -z / n;
+    const add = term / (2 * n + 1);
+    sum += add;
+    if (Math.abs(add) < 1e-18 * Math.abs(sum)) break;
+  }
+  return sum * TWO_OVER_SQRTPI;
+}
+
+/** erfc in float64. */
+export function erfc64(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (x >= 2.5) return erfcCF(x);
+  if (x <= -2.5) return 2 - erfcCF(-x);
+  return 1 - erf64(x);
+}
+
+/** Inverse erf in float64 (Newton iterations on erf64/erfc64). */
+export function erfInv64(x: number): number {
+  if (Number.isNaN(x) || x < -1 || x > 1) return NaN;
+  if (x === 1) return Infinity;
+  if (x === -1) return -Infinity;
+  if (x === 0) return x;
+  const s = x < 0 ? -1 : 1;
+  const ax = Math.abs(x);
+  // initial guess from the float32 algorithm, then Newton on the better-conditioned form
+  let y = Math.abs(erfInv32(fr(ax)));
+  if (!Number.isFinite(y)) y = 5;
+  if (y === 0) y = ax / TWO_OVER_SQRTPI;
+  for (let i = 0; i < 6; i++) {
+    const d = TWO_OVER_SQRTPI * Math.exp(-y * y);
+    // f = erf(y) - ax, in the form that does not cancel
+    const f = ax > 0.5 ? 1 - ax - erfc64(y) : erf64(y) - ax;
+    const step = f / d;
+    y -= step;
+    if (Math.abs(step) <= 1e-17 * y) break;
+  }
+  return s * y;
+}
+
+// ---------------------------------------------------------------------------
+
+/** Unary float32 functions keyed by their WGSL names without the `jx_` prefix. */
+export const CPU_MATH_FUNCTIONS: Readonly<Record<string, (x: number) => number>> = {
+  exp: exp32,
+  log: log32,
+  log1p: log1p32,
+  expm1: expm1_32,
+  sin: sin32,
+  cos: cos32,
+  tan: tan32,
+  tanh: tanh32,
+  logistic: logistic32,
+  erf: erf32,
+  erf_inv: erfInv32,
+};

@@ -1,0 +1,684 @@
+// WGSL float32 math library for generated kernels: exp, log, log1p, expm1, sin,
+// cos, tan, tanh, logistic, erf, erf_inv and pow as `jx_*` functions.
+//
+// WGSL's built-in transcendentals are far too imprecise (and log(0), log(<0),
+// tanh(large) are wrong on SwiftShader), so everything here is built from
+// + - * /, sqrt, floor, comparisons, select, bitcast and integer ops only.
+// Design rules, so results stay within ~1-2 ulp on any conforming device:
+//  - NaN/inf/sign/zero/subnormal classification is done on the bit pattern
+//    (NaN comparisons are unreliable: on SwiftShader `x != x` is false for NaN),
+//    and NaN/inf are produced at run time through jx_f32(bits) (a constant
+//    NaN/inf is a shader-creation error).
+//  - Subnormal inputs are read through integer normalisation and subnormal
+//    results are assembled with integer rounding (jx_ldexp), because devices
+//    may flush denormals (SwiftShader flushes both inputs and results).
+//  - Products that must be exact use operands split into 12-bit halves with a
+//    bit mask (so FMA contraction cannot change them); argument reduction for
+//    sin/cos/tan is a Payne-Hanek reduction in 32-bit integer arithmetic, exact
+//    for every float32 input; divisions that dominate the error go through
+//    jx_div, which corrects the quotient with an exact residual (WGSL allows
+//    2.5 ulp for `/`).
+//  - Optimisers may fold algebraic identities (SwiftShader's SPIR-V optimiser
+//    turns x - ((1 + x) - 1) into 0), so no result depends on an error-free
+//    transformation surviving: rounding errors that matter are recovered with
+//    integer-derived scalings (jx_add1_err) or 12-bit masked splits, and the
+//    few remaining Fast2Sum corrections are optional refinements. Generic
+//    reassociation of unrelated terms is assumed not to happen.
+// jx_erf_inv is XLA's ErfInv32 (Giles) on top of jx_log1p, as jax uses it.
+
+interface MathFn {
+  deps: readonly string[];
+  code: string;
+}
+
+/** Public functions this module provides (in the order they are documented). */
+export const WGSL_MATH_FUNCTIONS: readonly string[] = [
+  'jx_exp',
+  'jx_log',
+  'jx_log1p',
+  'jx_expm1',
+  'jx_sin',
+  'jx_cos',
+  'jx_tan',
+  'jx_tanh',
+  'jx_logistic',
+  'jx_erf',
+  'jx_erf_inv',
+  'jx_pow',
+];
+
+/** WGSL literal for a float32 value (exact: the shortest double repr of the float32). */
+function f32lit(v: number): string {
+  const r = Math.fround(v);
+  if (!Number.isFinite(r)) throw new Error(`f32lit: ${v}`);
+  const s = String(r);
+  return /[.eE]/.test(s) ? s : `${s}.0`;
+}
+
+// --- pow's log2 table: c_i = 1 + i/32 (i = -9..13), invc_i = 1/c_i rounded to 12
+// significant bits (so m_hi * invc_i is exact; invc = 1 at i = 0), and
+// G_i = -log2(invc_i) as a 12-bit head (so e + head is exact) plus a float tail.
+const hi12 = (v: number) => {
+  const b = new Float32Array([v]);
+  new Uint32Array(b.buffer)[0]! &= 0xfffff000;
+  return b[0]!;
+};
+const POW_TABLE = (() => {
+  const invc: number[] = [];
+  const ghi: number[] = [];
+  const glo: number[] = [];
+  for (let i = -9; i <= 13; i++) {
+    const v = 1 / (1 + i / 32);
+    const k = v >= 1 ? 11 : 12;
+    const ic = i === 0 ? 1 : Math.round(v * 2 ** k) / 2 ** k;
+    const g = -Math.log2(ic);
+    const h = hi12(g);
+    invc.push(ic);
+    ghi.push(h);
+    glo.push(Math.fround(g - h));
+  }
+  return { invc, ghi, glo };
+})();
+const LOG2E_HI = hi12(Math.LOG2E);
+const LOG2E_LO = Math.fround(Math.LOG2E - LOG2E_HI);
+
+const arr = (xs: number[]) => xs.map(f32lit).join(', ');
+
+const FUNCS: Record<string, MathFn> = {
+  jx_f32: {
+    deps: [],
+    code: `// float32 from bits, evaluated at run time (a const NaN/inf is a shader-creation error)
+fn jx_f32(b: u32) -> f32 { return bitcast<f32>(b); }`,
+  },
+  jx_isnan: {
+    deps: [],
+    code: `fn jx_isnan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }`,
+  },
+  jx_nan: {
+    deps: ['jx_f32'],
+    code: `fn jx_nan() -> f32 { return jx_f32(0x7fc00000u); }`,
+  },
+  jx_copysign: {
+    deps: [],
+    code: `fn jx_copysign(mag: f32, s: f32) -> f32 {
+  return bitcast<f32>((bitcast<u32>(mag) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}`,
+  },
+  jx_exp2i: {
+    deps: [],
+    code: `// 2^k for k in [-126, 127]
+fn jx_exp2i(k: i32) -> f32 { return bitcast<f32>(u32(k + 127) << 23u); }`,
+  },
+  jx_ldexp: {
+    deps: [],
+    code: `// y * 2^k for finite, normal, nonzero y: exact, or correctly rounded into the
+// subnormal range; overflow gives +-inf. Integer-only, so flush-to-zero cannot bite.
+fn jx_ldexp(y: f32, k: i32) -> f32 {
+  let u = bitcast<u32>(y);
+  let s = u & 0x80000000u;
+  let e = i32((u >> 23u) & 0xffu) + k;
+  if (e >= 255) { return bitcast<f32>(s | 0x7f800000u); }
+  if (e >= 1) { return bitcast<f32>(s | (u32(e) << 23u) | (u & 0x007fffffu)); }
+  let sh = 1 - e;
+  if (sh > 25) { return bitcast<f32>(s); }
+  let shu = u32(sh);
+  let m = (u & 0x007fffffu) | 0x00800000u;
+  let q = m >> shu;
+  let rem = m & ((1u << shu) - 1u);
+  let half = 1u << (shu - 1u);
+  let up = select(0u, 1u, rem > half || (rem == half && (q & 1u) == 1u));
+  return bitcast<f32>(s | (q + up));
+}`,
+  },
+  jx_split_exp: {
+    deps: [],
+    code: `struct jx_mexp { m: f32, e: i32 }
+// |x| = m * 2^e with m in [1, 2), from the bits of |x| (finite, nonzero; subnormals included)
+fn jx_split_exp(ax: u32) -> jx_mexp {
+  var e = i32(ax >> 23u);
+  var mb = ax & 0x007fffffu;
+  if (e == 0) {
+    let s = countLeadingZeros(mb) - 8u;
+    mb = (mb << s) & 0x007fffffu;
+    e = 1 - i32(s);
+  }
+  return jx_mexp(bitcast<f32>(mb | 0x3f800000u), e - 127);
+}`,
+  },
+  jx_hi12: {
+    deps: [],
+    code: `// the upper 12 significant bits of x (x - jx_hi12(x) is exact and has <= 12 bits)
+fn jx_hi12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }`,
+  },
+  jx_add1_err: {
+    deps: [],
+    code: `// (1 + x) - up exactly, for up = fl(1 + x) and x in [-0.5, 2^23]. Worked in units of
+// ulp(up) with scalings built from up's bits, so no optimiser can fold it to zero
+// the way it folds x - ((1 + x) - 1).
+fn jx_add1_err(x: f32, up: f32) -> f32 {
+  let eb = bitcast<u32>(up) & 0x7f800000u;
+  let g = bitcast<f32>(eb - 0x0b800000u);
+  let invg = bitcast<f32>(0x8a800000u - eb);
+  let uu = f32((bitcast<u32>(up) & 0x007fffffu) | 0x00800000u);
+  return ((invg - uu) + x * invg) * g;
+}`,
+  },
+  jx_div: {
+    deps: ['jx_hi12'],
+    code: `// a / b to ~0.5 ulp whatever the device's division accuracy (normal-range operands):
+// the residual a - q*b is formed exactly from 12-bit pieces.
+fn jx_div(a: f32, b: f32) -> f32 {
+  let q = a / b;
+  let qh = jx_hi12(q);
+  let ql = q - qh;
+  let bh = jx_hi12(b);
+  let bl = b - bh;
+  let r = (((a - qh * bh) - qh * bl) - ql * bh) - ql * bl;
+  return q + r / b;
+}`,
+  },
+  jx_mul_tiny: {
+    deps: ['jx_split_exp', 'jx_ldexp'],
+    code: `// x * c for tiny (possibly subnormal) x and c in [0.5, 2), correct without denormal support
+fn jx_mul_tiny(x: f32, c: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax == 0u) { return x; }
+  let me = jx_split_exp(ax);
+  let y = jx_ldexp(me.m * c, me.e);
+  return bitcast<f32>(bitcast<u32>(y) | (bitcast<u32>(x) & 0x80000000u));
+}`,
+  },
+
+  // ---------------------------------------------------------------- exp
+  jx_exp_core: {
+    deps: ['jx_add1_err'],
+    code: `struct jx_expr { k: i32, hi: f32, lo: f32 }
+// exp(x) = (hi + lo) * 2^k for |x| <= 104: Cody-Waite x = k ln2 + rh + rl (k*C1 exact),
+// minimax e^r - 1 on |r| <= ln2/2 with the linear part unrounded, lo = rounding error of 1 + p
+fn jx_exp_core(x: f32) -> jx_expr {
+  let k = floor(x * 1.44269504 + 0.5);
+  let rh = x - k * 0.693359375;
+  let rl = k * 2.12194440e-4;
+  let r = rh + rl;
+  let q = (r * r) * (0.500000012 + r * (0.166666655 + r * (0.0416657959 + r * (0.00833345190 + r * (0.00139819995 + r * 0.000198756915)))));
+  let p = rh + (rl + q);
+  let hi = 1.0 + p;
+  return jx_expr(i32(k), hi, jx_add1_err(p, hi));
+}`,
+  },
+  jx_exp: {
+    deps: ['jx_f32', 'jx_ldexp', 'jx_exp_core'],
+    code: `// exp; integer scaling handles overflow and subnormal results
+fn jx_exp(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return x; }
+  if (u >= 0x42b17218u && u <= 0x7f800000u) { return jx_f32(0x7f800000u); }
+  if (u >= 0xc2d00000u) { return 0.0; }
+  if (ax < 0x33000000u) { return 1.0; }
+  let c = jx_exp_core(x);
+  return jx_ldexp(c.hi + c.lo, c.k);
+}`,
+  },
+
+  // ---------------------------------------------------------------- log family
+  jx_log_core: {
+    deps: [],
+    code: `// log(1+f) + fe*ln2 + c for f in [sqrt(1/2)-1, sqrt(2)-1] (fdlibm logf kernel,
+// ln2 split so fe*C1 is exact)
+fn jx_log_core(f: f32, fe: f32, c: f32) -> f32 {
+  let s = f / (2.0 + f);
+  let z = s * s;
+  let w = z * z;
+  let rr = z * (0.66666662693 + w * 0.28498786688) + w * (0.40000972152 + w * 0.24279078841);
+  let hfsq = 0.5 * f * f;
+  let lo = fe * -2.12194440e-4 + (c + s * (hfsq + rr));
+  // fe*C1 + f as an exact pair (Fast2Sum: |fe*C1| >= |f| unless fe == 0)
+  let a = fe * 0.693359375;
+  let sh = a + f;
+  let sl = f - (sh - a);
+  return sh + ((sl - hfsq) + lo);
+}`,
+  },
+  jx_log: {
+    deps: ['jx_f32', 'jx_nan', 'jx_split_exp', 'jx_log_core'],
+    code: `fn jx_log(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return jx_nan(); }
+  if (ax == 0u) { return jx_f32(0xff800000u); }
+  if (u >= 0x80000000u) { return jx_nan(); }
+  if (u == 0x7f800000u) { return x; }
+  let me = jx_split_exp(ax);
+  var m = me.m;
+  var e = me.e;
+  if (m > 1.41421356) { m = m * 0.5; e = e + 1; }
+  return jx_log_core(m - 1.0, f32(e), 0.0);
+}`,
+  },
+  jx_log1p: {
+    deps: ['jx_f32', 'jx_nan', 'jx_split_exp', 'jx_log_core', 'jx_add1_err'],
+    code: `// log1p: the log kernel directly on x near 0; elsewhere log(u), u = fl(1+x), plus the
+// correction (1+x-u)/u
+fn jx_log1p(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return jx_nan(); }
+  if (u == 0xbf800000u) { return jx_f32(0xff800000u); }
+  if (u > 0xbf800000u) { return jx_nan(); }
+  if (u == 0x7f800000u) { return x; }
+  if (ax < 0x33800000u) { return x; }
+  if (x > -0.292893219 && x < 0.414213538) { return jx_log_core(x, 0.0, 0.0); }
+  let up = 1.0 + x;
+  var c = 0.0;
+  if (x >= -0.5 && x <= 8388608.0) { c = jx_add1_err(x, up); }
+  let me = jx_split_exp(bitcast<u32>(up));
+  var m = me.m;
+  var e = me.e;
+  if (m > 1.41421356) { m = m * 0.5; e = e + 1; }
+  return jx_log_core(m - 1.0, f32(e), c / up);
+}`,
+  },
+
+  // ---------------------------------------------------------------- expm1
+  jx_expm1_poly: {
+    deps: [],
+    code: `// expm1(r) for r in [-0.35, 0.7] (Taylor to degree 11)
+fn jx_expm1_poly(r: f32) -> f32 {
+  let q = 0.5 + r * (0.166666667 + r * (0.0416666667 + r * (0.00833333333 + r * (0.00138888889
+    + r * (0.000198412698 + r * (2.48015873e-5 + r * (2.75573192e-6 + r * (2.75573192e-7 + r * 2.50521084e-8))))))));
+  return r + (r * r) * q;
+}`,
+  },
+  jx_expm1: {
+    deps: ['jx_f32', 'jx_nan', 'jx_exp2i', 'jx_ldexp', 'jx_expm1_poly'],
+    code: `fn jx_expm1(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return jx_nan(); }
+  if (u >= 0x42b17218u && u <= 0x7f800000u) { return jx_f32(0x7f800000u); }
+  if (u >= 0xc18c0000u) { return -1.0; }
+  if (ax < 0x33000000u) { return x; }
+  if (x > -0.346573591 && x < 0.7) { return jx_expm1_poly(x); }
+  let k = floor(x * 1.44269504 + 0.5);
+  let rh = x - k * 0.693359375;
+  let rl = k * 2.12194440e-4;
+  let r = rh + rl;
+  let c = rl - (r - rh);
+  let p = jx_expm1_poly(r);
+  let pc = p + c * (1.0 + p);
+  let ki = i32(k);
+  if (ki > 24) {
+    return jx_ldexp(1.0 + (pc - jx_exp2i(max(-ki, -126))), ki);
+  }
+  let t = jx_exp2i(ki);
+  return (t - 1.0) + t * pc;
+}`,
+  },
+
+  // ---------------------------------------------------------------- tanh, logistic
+  jx_tanh: {
+    deps: ['jx_nan', 'jx_copysign', 'jx_expm1', 'jx_div'],
+    code: `fn jx_tanh(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return jx_nan(); }
+  if (ax >= 0x41120000u) { return jx_copysign(1.0, x); }
+  if (ax < 0x39800000u) { return x; }
+  let a = bitcast<f32>(ax);
+  if (a < 0.55) {
+    let z = x * x;
+    return x + (x * z) * (-0.333333164 + z * (0.133325443 + z * (-0.0538475476 + z * (0.021050714 + z * -0.00624284893))));
+  }
+  let t = jx_expm1(2.0 * a);
+  return jx_copysign(jx_div(t, t + 2.0), x);
+}`,
+  },
+  jx_logistic: {
+    deps: ['jx_nan', 'jx_exp', 'jx_exp_core', 'jx_exp2i', 'jx_div', 'jx_add1_err'],
+    code: `// logistic(x) = 1/(1+e) for x >= 0, e/(1+e) for x < 0, e = exp(-|x|) carried as a
+// float pair, 1 + e as the exact pair s + sl
+fn jx_logistic(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return jx_nan(); }
+  if (u < 0x80000000u && u >= 0x418c0000u) { return 1.0; }
+  if (u >= 0xc1a00000u) { return jx_exp(x); }
+  if (ax < 0x33000000u) { return 0.5; }
+  let c = jx_exp_core(-bitcast<f32>(ax));
+  let sc = jx_exp2i(c.k);
+  let eh = c.hi * sc;
+  let el = c.lo * sc;
+  let s = 1.0 + eh;
+  let sl = jx_add1_err(eh, s) + el;
+  var nh = 1.0;
+  var nl = 0.0;
+  if (u >= 0x80000000u) { nh = eh; nl = el; }
+  let q = jx_div(nh, s);
+  return q + (nl - q * sl) / s;
+}`,
+  },
+
+  // ---------------------------------------------------------------- sin, cos, tan
+  jx_umul: {
+    deps: [],
+    code: `// full 32x32 -> 64-bit product as (lo, hi)
+fn jx_umul(a: u32, b: u32) -> vec2<u32> {
+  let al = a & 0xffffu;
+  let ah = a >> 16u;
+  let bl = b & 0xffffu;
+  let bh = b >> 16u;
+  let ll = al * bl;
+  let lh = al * bh;
+  let hl = ah * bl;
+  let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+  return vec2<u32>(a * b, ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u));
+}`,
+  },
+  jx_trig_reduce: {
+    deps: ['jx_umul', 'jx_exp2i'],
+    code: `// 2/pi in 32-bit words, after one word of leading zeros
+const JX_TWO_OVER_PI = array<u32, 10>(0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u,
+  0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au);
+struct jx_trig { q: u32, hi: f32, lo: f32 }
+// x = q*pi/2 + (hi + lo), |hi + lo| <= pi/4, for finite x. Payne-Hanek in integers:
+// exact for every float32 (the result carries ~48 bits of the reduced argument).
+fn jx_trig_reduce(x: f32) -> jx_trig {
+  let u = bitcast<u32>(x);
+  let ax = u & 0x7fffffffu;
+  if (ax <= 0x3f490fdbu) { return jx_trig(0u, x, 0.0); }
+  // |x| = m * 2^E; only bits E-1 .. E+94 of 2/pi matter modulo 4
+  let big_e = i32(ax >> 23u) - 150;
+  let m = (ax & 0x007fffffu) | 0x00800000u;
+  let j = u32(big_e + 30);
+  let w = j >> 5u;
+  let sh = j & 31u;
+  let t0 = JX_TWO_OVER_PI[w];
+  let t1 = JX_TWO_OVER_PI[w + 1u];
+  let t2 = JX_TWO_OVER_PI[w + 2u];
+  let t3 = JX_TWO_OVER_PI[w + 3u];
+  var b2 = t0;
+  var b1 = t1;
+  var b0 = t2;
+  if (sh != 0u) {
+    b2 = (t0 << sh) | (t1 >> (32u - sh));
+    b1 = (t1 << sh) | (t2 >> (32u - sh));
+    b0 = (t2 << sh) | (t3 >> (32u - sh));
+  }
+  // m * (b2:b1:b0) mod 2^96 = quadrant (2 bits) . fraction (94 bits)
+  let p0 = jx_umul(m, b0);
+  let p1 = jx_umul(m, b1);
+  var f0 = p0.x;
+  var f1 = p1.x + p0.y;
+  let top = m * b2 + p1.y + select(0u, 1u, f1 < p1.x);
+  var q = top >> 30u;
+  var f2 = top & 0x3fffffffu;
+  var neg = false;
+  if ((f2 & 0x20000000u) != 0u) {
+    // fraction >= 1/2: next quadrant, fraction - 1 (negate the 94-bit value)
+    q = q + 1u;
+    neg = true;
+    f0 = ~f0 + 1u;
+    let c0 = select(0u, 1u, f0 == 0u);
+    f1 = ~f1 + c0;
+    let c1 = select(0u, 1u, f1 == 0u && c0 == 1u);
+    f2 = (~f2 + c1) & 0x3fffffffu;
+  }
+  // normalise the 96-bit fraction so its leading one is bit 95
+  var ws = 0u;
+  if (f2 == 0u) { f2 = f1; f1 = f0; f0 = 0u; ws = 32u; }
+  if (f2 == 0u) { f2 = f1; f1 = f0; f0 = 0u; ws = 64u; }
+  if (f2 == 0u) { return jx_trig(q & 3u, 0.0, 0.0); }
+  let s = countLeadingZeros(f2);
+  var hi32 = f2;
+  if (s != 0u) { hi32 = (f2 << s) | (f1 >> (32u - s)); }
+  // radians = hi32 * 2^(-30-lz) quarter turns * pi/2, pi/2 = 0xc90fdaa2 * 2^-31
+  let pr = jx_umul(hi32, 0xc90fdaa2u);
+  var ph = pr.y;
+  var pl = pr.x;
+  var e2 = 0;
+  if ((ph & 0x80000000u) == 0u) {
+    ph = (ph << 1u) | (pl >> 31u);
+    pl = pl << 1u;
+    e2 = 1;
+  }
+  let sc = -61 - i32(ws + s) - e2;
+  var hi = f32(ph >> 8u) * jx_exp2i(sc + 40);
+  var lo = f32(((ph & 0xffu) << 16u) | (pl >> 16u)) * jx_exp2i(max(sc + 16, -126));
+  if (neg != ((u & 0x80000000u) != 0u)) {
+    hi = -hi;
+    lo = -lo;
+  }
+  if ((u & 0x80000000u) != 0u) { q = 0u - q; }
+  return jx_trig(q & 3u, hi, lo);
+}`,
+  },
+  jx_sin_poly: {
+    deps: [],
+    code: `// sin(r + rl), |r| <= pi/4, |rl| <= ulp(r)
+fn jx_sin_poly(r: f32, rl: f32) -> f32 {
+  let z = r * r;
+  let s = (r * z) * (-0.166666672 + z * (0.0083333794 + z * (-0.000198530761 + z * 2.83274471e-6)));
+  return r + (s + rl * (1.0 - 0.5 * z));
+}`,
+  },
+  jx_cos_poly: {
+    deps: ['jx_hi12', 'jx_add1_err'],
+    code: `// cos(r + rl), |r| <= pi/4; r*r/2 is formed exactly from 12-bit halves
+fn jx_cos_poly(r: f32, rl: f32) -> f32 {
+  let z = r * r;
+  let c = (z * z) * (0.0416666679 + z * (-0.001388898 + z * (2.48220022e-5 + z * -2.88774373e-7)));
+  let rh = jx_hi12(r);
+  let rt = r - rh;
+  let hz = 0.5 * (rh * rh);
+  let hzl = rh * rt + 0.5 * (rt * rt);
+  let w = 1.0 - hz;
+  return w + ((jx_add1_err(-hz, w) - hzl) + (c - r * rl));
+}`,
+  },
+  jx_sin: {
+    deps: ['jx_nan', 'jx_trig_reduce', 'jx_sin_poly', 'jx_cos_poly'],
+    code: `fn jx_sin(x: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax >= 0x7f800000u) { return jx_nan(); }
+  if (ax < 0x39800000u) { return x; }
+  let t = jx_trig_reduce(x);
+  var r: f32;
+  if ((t.q & 1u) == 0u) { r = jx_sin_poly(t.hi, t.lo); } else { r = jx_cos_poly(t.hi, t.lo); }
+  return select(r, -r, (t.q & 2u) != 0u);
+}`,
+  },
+  jx_cos: {
+    deps: ['jx_nan', 'jx_trig_reduce', 'jx_sin_poly', 'jx_cos_poly'],
+    code: `fn jx_cos(x: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax >= 0x7f800000u) { return jx_nan(); }
+  if (ax < 0x39800000u) { return 1.0; }
+  let t = jx_trig_reduce(x);
+  var r: f32;
+  if ((t.q & 1u) == 0u) { r = jx_cos_poly(t.hi, t.lo); } else { r = jx_sin_poly(t.hi, t.lo); }
+  return select(r, -r, ((t.q + 1u) & 2u) != 0u);
+}`,
+  },
+  jx_tan: {
+    deps: ['jx_nan', 'jx_trig_reduce', 'jx_div'],
+    code: `fn jx_tan(x: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax >= 0x7f800000u) { return jx_nan(); }
+  if (ax < 0x39800000u) { return x; }
+  let t = jx_trig_reduce(x);
+  let r = t.hi;
+  let z = r * r;
+  let t3 = (r * z) * (0.333333492 + z * (0.133326724 + z * (0.054059457 + z * (0.0212826468
+    + z * (0.0108381836 + z * (8.30642821e-5 + z * 0.00438084453))))));
+  let th = r + t3;
+  let tl = (t3 - (th - r)) + t.lo * (1.0 + th * th);
+  if ((t.q & 1u) == 0u) { return th + tl; }
+  // -1/(th + tl) = q + q^2 tl with q = -1/th
+  let qq = jx_div(-1.0, th);
+  return qq + (qq * qq) * tl;
+}`,
+  },
+
+  // ---------------------------------------------------------------- erf, erf_inv
+  jx_erf: {
+    deps: ['jx_nan', 'jx_copysign', 'jx_mul_tiny', 'jx_exp', 'jx_div'],
+    code: `// erf: x + x*P(x^2) below 1; 1 - exp(-x^2)*erfcx(x) above (erfcx as a polynomial in 1/x)
+fn jx_erf(x: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return jx_nan(); }
+  if (ax >= 0x407c0000u) { return jx_copysign(1.0, x); }
+  if (ax < 0x32000000u) { return jx_mul_tiny(x, 1.12837917); }
+  let a = bitcast<f32>(ax);
+  if (a < 1.0) {
+    let z = x * x;
+    return x + x * (0.128379166 + z * (-0.37612626 + z * (0.112835787 + z * (-0.0268533472
+      + z * (0.0051871622 + z * (-0.00079978531 + z * 7.80690316e-5))))));
+  }
+  let v = jx_div(1.0, a) - 0.6;
+  let ex = 0.296287477 + v * (0.390983999 + v * (-0.175582245 + v * (0.0411295965 + v * (0.0296230298
+    + v * (-0.0538975932 + v * (0.0478412323 + v * (-0.0253487956 + v * (-0.000722171506
+    + v * (0.021189265 + v * (-0.0384591036 + v * 0.0346249565))))))))));
+  let erfc = jx_exp(-(a * a)) * ex;
+  return jx_copysign(1.0 - erfc, x);
+}`,
+  },
+  jx_erf_inv: {
+    deps: ['jx_f32', 'jx_nan', 'jx_copysign', 'jx_log1p', 'jx_mul_tiny'],
+    code: `// XLA's ErfInv32 (Giles): w = -log1p(-x*x); polynomial in w-2.5 (w < 5) or sqrt(w)-3
+fn jx_erf_inv(x: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax > 0x3f800000u) { return jx_nan(); }
+  if (ax == 0x3f800000u) { return jx_copysign(jx_f32(0x7f800000u), x); }
+  let w0 = -jx_log1p(-(x * x));
+  var p: f32;
+  if (w0 < 5.0) {
+    let w = w0 - 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+  } else {
+    let w = sqrt(w0) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+  }
+  if (ax < 0x01000000u) { return jx_mul_tiny(x, p); }
+  return p * x;
+}`,
+  },
+
+  // ---------------------------------------------------------------- pow
+  jx_pow: {
+    deps: ['jx_f32', 'jx_nan', 'jx_split_exp', 'jx_hi12', 'jx_ldexp'],
+    code: `const JX_POW_INVC = array<f32, 23>(${arr(POW_TABLE.invc)});
+const JX_POW_G_HI = array<f32, 23>(${arr(POW_TABLE.ghi)});
+const JX_POW_G_LO = array<f32, 23>(${arr(POW_TABLE.glo)});
+// pow(x, y) = 2^(y log2|x|), C99 special cases, sign from odd integer y.
+// log2|x| = J + q1 + q2 + rest with J = e + G_hi and the q's exact products; its
+// 12-bit head hh makes y_hi * hh exact, so T = y log2|x| is reduced to k + r with
+// ~2^-33 relative accuracy using only exact products and Sterbenz subtractions.
+fn jx_pow(x: f32, y: f32) -> f32 {
+  let ux = bitcast<u32>(x);
+  let uy = bitcast<u32>(y);
+  let ax = ux & 0x7fffffffu;
+  let ay = uy & 0x7fffffffu;
+  if (ay == 0u || ux == 0x3f800000u) { return 1.0; }
+  if (ax > 0x7f800000u || ay > 0x7f800000u) { return jx_nan(); }
+  // y integer class: 0 not an integer, 1 odd, 2 even
+  let ey = i32(ay >> 23u) - 127;
+  var yint = 0u;
+  if (ey >= 24) {
+    yint = 2u;
+  } else if (ey >= 0) {
+    let mant = (ay & 0x007fffffu) | 0x00800000u;
+    let fb = u32(23 - ey);
+    if ((mant & ((1u << fb) - 1u)) == 0u) { yint = select(2u, 1u, ((mant >> fb) & 1u) == 1u); }
+  }
+  let yneg = uy >= 0x80000000u;
+  let sgn = select(0u, ux & 0x80000000u, yint == 1u);
+  if (ay == 0x7f800000u) {
+    if (ax == 0x3f800000u) { return 1.0; }
+    return select(0.0, jx_f32(0x7f800000u), (ax > 0x3f800000u) != yneg);
+  }
+  if (ax == 0u) { return jx_f32(sgn | select(0u, 0x7f800000u, yneg)); }
+  if (ax == 0x7f800000u) { return jx_f32(sgn | select(0x7f800000u, 0u, yneg)); }
+  if (ux >= 0x80000000u && yint == 0u) { return jx_nan(); }
+  if (uy == 0x3f800000u) { return x; }
+  let me = jx_split_exp(ax);
+  var m = me.m;
+  var e = me.e;
+  if (m > 1.41421356) { m = m * 0.5; e = e + 1; }
+  let idx = u32(i32(floor((m - 1.0) * 32.0 + 0.5)) + 9);
+  let invc = JX_POW_INVC[idx];
+  // t = m*invc - 1 = ta + tb (both exact) = th + tt (th: 12-bit head)
+  let mh = jx_hi12(m);
+  let ta = mh * invc - 1.0;
+  let tb = (m - mh) * invc;
+  let t = ta + tb;
+  let th = jx_hi12(t);
+  var tt = (ta - th) + tb;
+  if (abs(t) < 0.00048828125) { tt = t - th; }
+  // log(1+t) = th + p2 + w, p2 = -th^2/2 exact
+  let p2 = -0.5 * (th * th);
+  let w = ((tt - th * tt) - 0.5 * (tt * tt))
+    + (t * t * t) * (0.333333333 + t * (-0.25 + t * (0.2 + t * -0.166666667)));
+  let jj = f32(e) + JX_POW_G_HI[idx];
+  let p2h = jx_hi12(p2);
+  let q1 = ${f32lit(LOG2E_HI)} * th;
+  let q2 = ${f32lit(LOG2E_HI)} * p2h;
+  let rest = JX_POW_G_LO[idx] + ((${f32lit(LOG2E_LO)} * (th + p2) + ${f32lit(LOG2E_HI)} * (p2 - p2h)) + 1.44269504 * w);
+  let hh = jx_hi12(jj + (q1 + (q2 + rest)));
+  let d = (((jj - hh) + q1) + q2) + rest;
+  // T = y log2|x| = yh*hh (exact) + bt
+  let yh = jx_hi12(y);
+  let big = yh * hh;
+  let bt = (y - yh) * hh + y * d;
+  let tq = big + bt;
+  if (tq > 129.0) { return jx_f32(sgn | 0x7f800000u); }
+  if (tq < -151.0) { return jx_f32(sgn); }
+  let k = floor(tq + 0.5);
+  let z = ((big - k) + bt) * 0.693147181;
+  let p = z + (z * z) * (0.500000012 + z * (0.166666655 + z * (0.0416657959 + z * (0.00833345190 + z * (0.00139819995 + z * 0.000198756915)))));
+  let res = jx_ldexp(1.0 + p, i32(k));
+  return bitcast<f32>(bitcast<u32>(res) | sgn);
+}`,
+  },
+};
+
+/**
+ * WGSL source defining the requested functions (names with or without the
+ * `jx_` prefix, public or helper) and everything they depend on, each exactly
+ * once, dependencies first.
+ */
+export function wgslMathSource(names: string[]): string {
+  const out: string[] = [];
+  const done = new Set<string>();
+  const visiting = new Set<string>();
+  const visit = (raw: string) => {
+    const name = raw.startsWith('jx_') ? raw : `jx_${raw}`;
+    if (done.has(name)) return;
+    const fn = FUNCS[name];
+    if (!fn) throw new Error(`wgslMathSource: unknown function '${raw}'`);
+    if (visiting.has(name)) throw new Error(`wgslMathSource: dependency cycle at '${name}'`);
+    visiting.add(name);
+    for (const d of fn.deps) visit(d);
+    visiting.delete(name);
+    done.add(name);
+    out.push(fn.code);
+  };
+  for (const n of names) visit(n);
+  return out.length ? `${out.join('\n\n')}\n` : '';
+}

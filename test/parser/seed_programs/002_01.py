@@ -1,0 +1,2 @@
+import jax
+jax.devices()

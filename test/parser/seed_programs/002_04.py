@@ -1,0 +1,1 @@
+Array([11., 20., 29.], dtype=float32)

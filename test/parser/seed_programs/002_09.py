@@ -1,0 +1,1 @@
+jax.vmap(convolve)(xs, ws)

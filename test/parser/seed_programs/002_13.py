@@ -1,0 +1,1 @@
+jax.pmap(convolve)(xs, jax.pmap(convolve)(xs, ws))

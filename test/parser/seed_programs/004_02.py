@@ -1,0 +1,4 @@
+def f(arr):
+    return arr**2
+
+jax.pmap(f)(x)
