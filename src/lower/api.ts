@@ -216,16 +216,11 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     fn(prim, (c) => ops.reduce(prim, c.args[0]!, arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
   const shapeOf = (v: PyValue, span: A.Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs(ip, [v], span));
 
-  const jnpDtype = (name: 'float32' | 'int32' | 'uint32' | 'bool'): PyValue => {
-    const d = dt(name);
-    return d;
-  };
-
   const jnp = mod('jax.numpy', {
-    float32: jnpDtype('float32'),
-    int32: jnpDtype('int32'),
-    uint32: jnpDtype('uint32'),
-    bool_: jnpDtype('bool'),
+    float32: dt('float32'),
+    int32: dt('int32'),
+    uint32: dt('uint32'),
+    bool_: dt('bool'),
     float64: dt('float64'),
     int64: dt('int64'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker'),

@@ -101,18 +101,17 @@ export function formatFString(ip: Interp, e: A.JoinedStr, scope: Scope): Text {
     const conv = part.conversion ?? (part.selfDoc && !spec ? 'r' : null);
     if (conv === 'r' || conv === 'a') {
       const r = reprOf(ip, v, part.span);
-      out = out.concat(spec ? formatTextAsStr(r, spec, part.span) : r);
+      out = out.concat(spec ? formatTextAsStr(r, spec) : r);
     } else if (conv === 's') {
       const s = strOf(ip, v, part.span);
-      out = out.concat(spec ? formatTextAsStr(s, spec, part.span) : s);
+      out = out.concat(spec ? formatTextAsStr(s, spec) : s);
     } else out = out.concat(formatOf(ip, v, spec, part.span));
   }
   return out;
 }
 
-function formatTextAsStr(t: Text, spec: string, span: A.Span): Text {
+function formatTextAsStr(t: Text, spec: string): Text {
   const s = t.static;
   if (s !== null) return Text.of(formatValue(s, spec));
   return new Text([call('jx.format', [t.toExpr(), { k: 'lit', value: spec }, { k: 'lit', value: 'str' }])]);
-  void span;
 }

@@ -101,7 +101,7 @@ function mappedSize(ip: Interp, leaves: PyValue[], axes: (number | null)[], what
 
 const opt = (c: CallArgs, name: string, i: number, def: PyValue): PyValue => (c.kwargs.has(name) ? c.kwargs.get(name)! : i < c.args.length ? c.args[i]! : def);
 
-function transformOf(ip: Interp, kind: 'pmap' | 'vmap' | 'jit', c: CallArgs, names: string[], defaults: PyValue[]): PyValue {
+function transformOf(kind: 'pmap' | 'vmap' | 'jit', c: CallArgs, names: string[], defaults: PyValue[]): PyValue {
   const target = c.args[0];
   const options = new Map<string, PyValue>();
   names.forEach((n, i) => options.set(n, opt(c, n, i + 1, defaults[i]!)));
@@ -113,15 +113,14 @@ function transformOf(ip: Interp, kind: 'pmap' | 'vmap' | 'jit', c: CallArgs, nam
     throw new CompileError(`jax.${kind} needs a function`, c.span);
   }
   const name = target && typeof target === 'object' && 'name' in target ? String((target as { name: string }).name) : kind;
-  void ip;
   return new PyTransformed(kind, target, options, name);
 }
 
 const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 
-export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf(ip, 'pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
-export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf(ip, 'vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
-export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf(ip, 'jit', c, ['static_argnums'], [null]);
+export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
+export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
+export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jit', c, ['static_argnums'], [null]);
 
 // ------------------------------------------------------------------ calls
 
@@ -158,7 +157,7 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
   const flat = flatten(args);
   const inSpec = fn.options.get('in_axes')!;
-  const axes0 = inSpec instanceof PyTuple || inSpec instanceof PyList ? axesFor(ip, inSpec, args, 'pmap in_axes', call.span) : axesFor(ip, inSpec, args, 'pmap in_axes', call.span);
+  const axes0 = axesFor(ip, inSpec, args, 'pmap in_axes', call.span);
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'pmap', call.span);
   const nDev = ip.devices().items.length;
   if (size > nDev) {
