@@ -105,8 +105,7 @@ function checkTarget(e: A.Expr, ctx: TargetCtx): void {
     }
     case 'Starred':
       if (ctx === 'del') fail('cannot delete starred', e.span);
-      fail('starred assignment target must be in a list or tuple', e.span);
-    // eslint-disable-next-line no-fallthrough
+      return fail('starred assignment target must be in a list or tuple', e.span);
     default:
       fail(`cannot ${ctx === 'del' ? 'delete' : 'assign to'} ${describe(e)}`, e.span);
   }
@@ -218,8 +217,14 @@ class PythonParser extends EmbeddedActionsParser {
   /** Generator expressions written without their own parentheses, as `f(x for x in y)`. */
   private bareGens = new WeakSet<A.Expr>();
 
-  constructor() {
-    super(T.ALL_TOKENS, { maxLookahead: 3, recoveryEnabled: false, errorMessageProvider: messages });
+  /** `validate` runs Chevrotain's grammar checks (ambiguities, …): slow, so only in tests. */
+  constructor(validate = false) {
+    super(T.ALL_TOKENS, {
+      maxLookahead: 2,
+      recoveryEnabled: false,
+      skipValidations: !validate,
+      errorMessageProvider: messages,
+    });
     this.performSelfAnalysis();
   }
 
@@ -1790,6 +1795,11 @@ class PythonParser extends EmbeddedActionsParser {
 // ------------------------------------------------------------ entry point
 
 let instance: PythonParser | null = null;
+
+/** Builds a parser with Chevrotain's grammar validations on; throws if the grammar is ill-formed. */
+export function validateGrammar(): void {
+  new PythonParser(true);
+}
 
 const LINE_START = new Set([T.Newline, T.Indent, T.Dedent]);
 
