@@ -110,9 +110,10 @@ class Layout {
     const indents = [0];
     const altIndents = [0];
     let atLineStart = true;
-    let errIdx = 0;
+    // Chevrotain reports bad characters separately; the first one is thrown in source order.
+    const badChar = errors[0];
     for (const t of tokens) {
-      if (errIdx < errors.length && errors[errIdx]!.offset < t.startOffset) this.lexError(errors[errIdx]!);
+      if (badChar && badChar.offset < t.startOffset) this.lexError(badChar);
       if (t.tokenType === NL) {
         if (brackets.length === 0 && !atLineStart) {
           this.out.push(this.mk(Newline, t.startOffset, t.startOffset + t.image.length));
@@ -126,7 +127,7 @@ class Layout {
       }
       this.token(t, brackets, 'code');
     }
-    if (errIdx < errors.length) this.lexError(errors[errIdx]!);
+    if (badChar) this.lexError(badChar);
     const n = this.src.length;
     // A backslash continuation right before the end of input continues nothing.
     const cont = /\\(?:\r\n|\r|\n)[ \t\f]*$/.exec(this.src);
@@ -237,8 +238,10 @@ class Layout {
     const start = t.startOffset;
     const end = start + t.image.length;
     if (!info.terminated) {
+      if (info.prefix.includes('f')) this.unclosedField(start + info.prefixLen + info.quoteLen, end);
       const line = this.lines.pos(Math.max(start, end - 1)).line;
-      const kind = info.quoteLen === 3 ? 'unterminated triple-quoted string literal' : 'unterminated string literal';
+      const what = info.prefix.includes('f') ? 'f-string' : 'string';
+      const kind = info.quoteLen === 3 ? `unterminated triple-quoted ${what} literal` : `unterminated ${what} literal`;
       this.fail(`${kind} (detected at line ${line})`, start, end);
     }
     const raw = info.prefix.includes('r');
@@ -255,6 +258,42 @@ class Layout {
     if ('message' in r) this.fail(r.message, r.start, r.end);
     t.payload = { value: r.value, bytes } satisfies StringValue;
     this.out.push(t);
+  }
+
+  /** In an unterminated f-string body [p, end): reports a replacement field left open, as CPython 3.12 does. */
+  private unclosedField(p: number, end: number): void {
+    const src = this.src;
+    let open = -1;
+    let depth = 0;
+    while (p < end) {
+      const c = src[p]!;
+      if (open < 0) {
+        if (c === '\\') p += 2;
+        else if (c === '{' && src[p + 1] === '{') p += 2;
+        else {
+          if (c === '{') open = p;
+          depth = 0;
+          p++;
+        }
+        continue;
+      }
+      if (c === '"' || c === "'") {
+        const e = nestedStringEnd(src, open + 1, p, end);
+        if (e < 0) {
+          const line = this.lines.pos(Math.max(p, end - 1)).line;
+          this.fail(`unterminated string literal (detected at line ${line})`, p, end);
+        }
+        p = e;
+        continue;
+      }
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') {
+        if (depth > 0) depth--;
+        else if (c === '}') open = -1;
+      }
+      p++;
+    }
+    if (open >= 0) this.fail("'{' was never closed", open, open + 1);
   }
 
   /** Lexes the expression of an f-string field, src[start, end), into `out`. */

@@ -195,6 +195,7 @@ const messages: IParserErrorMessageProvider = {
     if (expected === T.Colon) return "expected ':'";
     if (expected === T.Indent) return 'expected an indented block';
     if (expected === T.Else) return "expected 'else' after 'if' expression";
+    if (expected === T.LParen) return "expected '('";
     return 'invalid syntax';
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
