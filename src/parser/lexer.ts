@@ -476,7 +476,17 @@ class FStringSplitter {
  */
 export function lex(source: string, lines: LineMap = new LineMap(source)): IToken[] {
   try {
-    return new Layout(source, lines).run();
+    const tokens = new Layout(source, lines).run();
+    // Fill in Chevrotain's line/column fields (1-based; end = last character, inclusive).
+    for (const t of tokens) {
+      const s = lines.pos(t.startOffset);
+      const e = t.image.length > 0 ? lines.pos(t.startOffset + t.image.length - 1) : { line: s.line, col: s.col - 1 };
+      t.startLine = s.line;
+      t.startColumn = s.col;
+      t.endLine = e.line;
+      t.endColumn = e.col;
+    }
+    return tokens;
   } catch (e) {
     if (e instanceof CompileError) throw e;
     // Defensive: the lexer promises CompileError only (e.g. on stack exhaustion).

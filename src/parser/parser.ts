@@ -165,7 +165,7 @@ type ParamItem =
 
 /** One call argument. */
 type ArgItem =
-  | { kind: 'pos'; value: A.Expr; bareGen: boolean }
+  | { kind: 'pos'; value: A.Expr }
   | { kind: 'star'; value: A.Starred }
   | { kind: 'kw'; kw: A.Keyword };
 
@@ -1374,10 +1374,10 @@ class PythonParser extends EmbeddedActionsParser {
           const value = this.SUBRULE(this.namedExpression);
           const gens = this.OPTION(() => this.SUBRULE(this.compFor));
           return this.ACTION((): ArgItem => {
-            if (!gens) return { kind: 'pos', value, bareGen: false };
+            if (!gens) return { kind: 'pos', value };
             const g: A.Expr = { kind: 'GeneratorExp', elt: value, generators: gens, span: this.from(st) };
             this.bareGens.add(g);
-            return { kind: 'pos', value: g, bareGen: true };
+            return { kind: 'pos', value: g };
           });
         },
       },

@@ -70,6 +70,15 @@ describe('lexer: basic tokens', () => {
     expect([one!.startOffset, one!.endOffset]).toEqual([5, 6]);
   });
 
+  it('fills in 1-based lines and columns', () => {
+    const ts = lex('a = 1\nif b:\n    "x\\ny"\n');
+    const str = ts.find((t) => t.tokenType.name === 'String')!;
+    expect([str.startLine, str.startColumn, str.endLine, str.endColumn]).toEqual([3, 5, 3, 10]);
+    const indent = ts.find((t) => t.tokenType.name === 'INDENT')!;
+    expect([indent.startLine, indent.startColumn]).toEqual([3, 5]);
+    for (const t of ts) expect(Number.isInteger(t.startLine) && Number.isInteger(t.startColumn)).toBe(true);
+  });
+
   it('produces only NEWLINE/DEDENT for empty and comment-only input', () => {
     expect(toks('')).toBe('');
     expect(toks('\n\n  \n# c\n   # d')).toBe('');
