@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm ci
-[ -f dist/cli.js ] || npm run build
+npm run build --silent
 bash scripts/setup-webgpu.sh
 npx tsc --noEmit -p .
 npx vitest run "$@"

@@ -4,6 +4,7 @@
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { exprKey } from '../ir/kernel.js';
 import type { DType } from '../ir/types.js';
+import { LetScopes } from './let_scopes.js';
 import { f32Literal } from './literals.js';
 
 /** Runtime float32 math used by CPU kernels (runtime/cpu/math.ts), by primitive. */
@@ -32,23 +33,7 @@ export function jsLiteral(value: number, dtype: DType): string {
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the math helpers it calls. */
 export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed: string[] } {
   const mathUsed = new Set<string>();
-  const lines: string[] = [];
-  const scopes: Map<string, string>[] = [new Map()];
-  let tmp = 0;
-  let indent = '    ';
-  const lookup = (key: string): string | undefined => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const v = scopes[i]!.get(key);
-      if (v) return v;
-    }
-    return undefined;
-  };
-  const bind = (key: string, text: string): string => {
-    const name = `t${tmp++}`;
-    lines.push(`${indent}const ${name} = ${text};`);
-    scopes[scopes.length - 1]!.set(key, name);
-    return name;
-  };
+  const lets = new LetScopes('    ', (name, text) => `const ${name} = ${text};`);
   const emit = (e: KExpr): string => {
     switch (e.op) {
       case 'const':
@@ -61,36 +46,30 @@ export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed:
         return 'device';
     }
     const key = exprKey(e);
-    const found = lookup(key);
+    const found = lets.lookup(key);
     if (found) return found;
     switch (e.op) {
       case 'load': {
         const raw = `in${e.input}[${emit(e.index)}]`;
-        return bind(key, e.dtype === 'bool' ? `${raw} !== 0` : raw);
+        return lets.bind(key, e.dtype === 'bool' ? `${raw} !== 0` : raw);
       }
       case 'un':
-        return bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
+        return lets.bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
       case 'bin':
-        return bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
+        return lets.bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
       case 'select':
-        return bind(key, `${emit(e.cond)} ? ${emit(e.a)} : ${emit(e.b)}`);
+        return lets.bind(key, `${emit(e.cond)} ? ${emit(e.a)} : ${emit(e.b)}`);
       case 'cast':
-        return bind(key, cast(emit(e.x), e.x.dtype, e.dtype));
+        return lets.bind(key, cast(emit(e.x), e.x.dtype, e.dtype));
       case 'reduce': {
         const acc = `acc${e.id}`;
         const init =
           e.fn === 'sum' ? jsLiteral(0, e.dtype) : e.fn === 'prod' ? jsLiteral(1, e.dtype) : reduceInit(e.fn, e.dtype);
-        lines.push(`${indent}let ${acc} = ${init};`);
-        lines.push(`${indent}for (let r${e.id} = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
-        const outer = indent;
-        indent += '  ';
-        scopes.push(new Map());
-        const v = emit(e.body);
-        lines.push(`${indent}${acc} = ${combine(e.fn, acc, v, e.dtype)};`);
-        scopes.pop();
-        indent = outer;
-        lines.push(`${indent}}`);
-        scopes[scopes.length - 1]!.set(key, acc);
+        lets.line(`let ${acc} = ${init};`);
+        lets.line(`for (let r${e.id} = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
+        lets.nested(() => lets.line(`${acc} = ${combine(e.fn, acc, emit(e.body), e.dtype)};`));
+        lets.line('}');
+        lets.alias(key, acc);
         return acc;
       }
     }
@@ -103,7 +82,7 @@ export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed:
     ins.length ? `  const [${ins.join(', ')}] = ins as [${ins.map(() => 'jx.CpuBuffer').join(', ')}];` : '',
     k.usesDevice ? '' : '  void device;',
     `  for (let gid = 0; gid < ${k.output.size}; gid++) {`,
-    ...lines,
+    ...lets.lines,
     `    out[gid] = ${store};`,
     `  }`,
     `}`,

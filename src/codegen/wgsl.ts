@@ -4,6 +4,7 @@
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { exprKey } from '../ir/kernel.js';
 import type { DType } from '../ir/types.js';
+import { LetScopes } from './let_scopes.js';
 import { f32Literal } from './literals.js';
 import { wgslMathSource } from './wgsl_math.js';
 
@@ -45,24 +46,7 @@ export function literal(value: number, dtype: DType): string {
 
 export function renderWgsl(k: Kernel): string {
   const mathUsed = new Set<string>();
-  const lines: string[] = [];
-  const scopes: Map<string, string>[] = [new Map()];
-  let tmp = 0;
-  let indent = '  ';
-
-  const lookup = (key: string): string | undefined => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const v = scopes[i]!.get(key);
-      if (v) return v;
-    }
-    return undefined;
-  };
-  const bind = (key: string, text: string, dtype: DType): string => {
-    const name = `t${tmp++}`;
-    lines.push(`${indent}let ${name}: ${valueType(dtype)} = ${text};`);
-    scopes[scopes.length - 1]!.set(key, name);
-    return name;
-  };
+  const lets = new LetScopes('  ', (name, text) => `let ${name} = ${text};`);
 
   const emit = (e: KExpr): string => {
     switch (e.op) {
@@ -76,41 +60,36 @@ export function renderWgsl(k: Kernel): string {
         return 'device[0]';
     }
     const key = exprKey(e);
-    const found = lookup(key);
+    const found = lets.lookup(key);
     if (found) return found;
     switch (e.op) {
       case 'load': {
         const raw = `in${e.input}[${emit(e.index)}]`;
-        return bind(key, e.dtype === 'bool' ? `(${raw} != 0u)` : raw, e.dtype);
+        return lets.bind(key, e.dtype === 'bool' ? `(${raw} != 0u)` : raw);
       }
       case 'un':
-        return bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed), e.dtype);
+        return lets.bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
       case 'bin':
-        return bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed), e.dtype);
+        return lets.bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
       case 'select': {
         const c = emit(e.cond);
         const a = emit(e.a);
         const b = emit(e.b);
-        return bind(key, `select(${b}, ${a}, ${c})`, e.dtype);
+        return lets.bind(key, `select(${b}, ${a}, ${c})`);
       }
       case 'cast':
-        return bind(key, cast(emit(e.x), e.x.dtype, e.dtype), e.dtype);
+        return lets.bind(key, cast(emit(e.x), e.x.dtype, e.dtype));
       case 'reduce': {
         const acc = `acc${e.id}`;
         const init = e.fn === 'sum' ? literal(0, e.dtype) : e.fn === 'prod' ? literal(1, e.dtype) : reduceInit(e.fn, e.dtype);
-        lines.push(`${indent}var ${acc}: ${valueType(e.dtype)} = ${init};`);
-        lines.push(`${indent}for (var r${e.id}: i32 = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
-        const outer = indent;
-        indent += '  ';
-        scopes.push(new Map());
-        const v = emit(e.body);
-        const combine =
-          e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : `${e.fn}(${acc}, ${v})`;
-        lines.push(`${indent}${acc} = ${combine};`);
-        scopes.pop();
-        indent = outer;
-        lines.push(`${indent}}`);
-        scopes[scopes.length - 1]!.set(key, acc);
+        lets.line(`var ${acc}: ${valueType(e.dtype)} = ${init};`);
+        lets.line(`for (var r${e.id}: i32 = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
+        lets.nested(() => {
+          const v = emit(e.body);
+          lets.line(`${acc} = ${e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : `${e.fn}(${acc}, ${v})`};`);
+        });
+        lets.line('}');
+        lets.alias(key, acc);
         return acc;
       }
     }
@@ -132,7 +111,7 @@ export function renderWgsl(k: Kernel): string {
     `fn main(@builtin(global_invocation_id) g: vec3<u32>) {`,
     `  let gid = i32(g.x + g.y * ${rowThreads}u);`,
     `  if (gid >= ${k.output.size}) { return; }`,
-    ...lines,
+    ...lets.lines,
     `  out[gid] = ${store};`,
     `}`,
     '',

@@ -472,10 +472,6 @@ export class PyEllipsis extends PyObject {
 }
 export const ELLIPSIS = new PyEllipsis();
 
-/** Kinds of Python numbers for arithmetic. */
-export const isNum = (v: PyValue): v is bigint | number | boolean =>
-  typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean';
-
 export function hexpr(v: PyValue): HExpr {
   if (v instanceof HostScalar) return v.expr;
   if (typeof v === 'bigint') return { k: 'lit', value: Number(v) };
