@@ -20,6 +20,7 @@ export const REDUCE = ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod'] 
 const ELEMENTWISE = new Set<string>([
   ...UNARY_FLOAT, ...UNARY_ANY, ...BINARY_ARITH, ...BINARY_LOGIC, ...COMPARE,
   'not', 'integer_pow', 'convert_element_type', 'select_n', 'is_finite',
+  'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'bitcast_convert_type', 'threefry2x32',
 ]);
 
 /** True for primitives that map element i of the inputs to element i of the output. */
@@ -180,9 +181,62 @@ SHAPE_RULES['dot_general'] = ([a, b], p) => {
   return [{ shape, dtype: sameDtypes('dot_general', [a!, b!]) }];
 };
 
-// Collectives over named (pmap) axes: per-device shapes.
+// Collectives over named (pmap) axes, with JAX's param names. Shapes are per
+// device. `axes` / `axis_name` list the mapped axis names; `axis_size` is the
+// product of their sizes.
+//   psum/pmax/pmin   {axes}                          same shape
+//   all_gather       {axis_name, axis_size, all_gather_dimension, tiled}
+//   psum_scatter     {axis_name, axis_size, scatter_dimension, tiled}
+//   ppermute         {axis_name, perm: [src, dst][]}  same shape
+//   axis_index       {axis_name}                     i32[]
 for (const p of ['psum', 'pmax', 'pmin']) SHAPE_RULES[p] = (xs) => xs.map((x) => ({ shape: x.shape, dtype: x.dtype }));
+SHAPE_RULES['ppermute'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+SHAPE_RULES['all_gather'] = ([x], p) => {
+  const n = p['axis_size'] as number;
+  const d = p['all_gather_dimension'] as number;
+  const shape = [...x!.shape];
+  if (p['tiled']) shape[d] = shape[d]! * n;
+  else shape.splice(d, 0, n);
+  return [{ shape, dtype: x!.dtype }];
+};
+SHAPE_RULES['psum_scatter'] = ([x], p) => {
+  const n = p['axis_size'] as number;
+  const d = p['scatter_dimension'] as number;
+  const shape = [...x!.shape];
+  if (p['tiled']) {
+    if (shape[d]! % n !== 0) throw new ShapeError(`psum_scatter: dimension ${d} of size ${shape[d]} is not divisible by the axis size ${n}`);
+    shape[d] = shape[d]! / n;
+  } else {
+    if (shape[d] !== n) throw new ShapeError(`psum_scatter: dimension ${d} of size ${shape[d]} must equal the axis size ${n} when tiled=False`);
+    shape.splice(d, 1);
+  }
+  return [{ shape, dtype: x!.dtype }];
+};
 SHAPE_RULES['axis_index'] = () => [{ shape: [], dtype: 'int32' }];
+
+// Bitwise shifts (XLA semantics: a shift by >= 32 bits gives 0, or the sign fill
+// for an arithmetic right shift) and bit reinterpretation.
+for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic']) {
+  SHAPE_RULES[p] = (xs) => {
+    const d = sameDtypes(p, xs);
+    if (d !== 'int32' && d !== 'uint32') throw new ShapeError(`${p} does not accept dtype ${d}.`);
+    return [{ shape: sameShapes(p, xs), dtype: d }];
+  };
+}
+SHAPE_RULES['bitcast_convert_type'] = ([x], p) => {
+  const to = p['new_dtype'] as DType;
+  if (x!.dtype === 'bool' || to === 'bool') throw new ShapeError('bitcast_convert_type does not accept bool.');
+  return [{ shape: x!.shape, dtype: to }];
+};
+
+// threefry2x32: JAX's counter-based PRNG block, elementwise over four
+// same-shape uint32 arrays (key words k0 k1, counter words x0 x1) with two
+// uint32 results.
+SHAPE_RULES['threefry2x32'] = (xs) => {
+  for (const x of xs) if (x.dtype !== 'uint32') throw new ShapeError('threefry2x32 requires uint32 arguments.');
+  const shape = sameShapes('threefry2x32', xs);
+  return [{ shape, dtype: 'uint32' }, { shape, dtype: 'uint32' }];
+};
 
 export function shapeRule(prim: string): ShapeRule {
   const r = SHAPE_RULES[prim];

@@ -20,7 +20,8 @@ interface BatchCtx {
   materialize(v: BVal): Atom;
 }
 
-type BatchRule = (ctx: BatchCtx, eqn: Eqn, ins: BVal[]) => BVal;
+/** A batching rule returns one BVal per output of the equation (or the single one). */
+type BatchRule = (ctx: BatchCtx, eqn: Eqn, ins: BVal[]) => BVal | BVal[];
 
 const shift = (xs: readonly number[]): number[] => xs.map((d) => d + 1);
 
@@ -100,14 +101,14 @@ function moveToFront(c: BatchCtx, a: Atom, pos: number): Atom {
 }
 
 /** Elementwise ops: broadcast unbatched array operands; scalars (rank-0 literals) stay. */
-function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal {
+function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
   const atoms = ins.map((v, i) => {
     if (v.batched) return v.atom;
     // select_n's predicate may be a scalar
     if (e.prim === 'select_n' && i === 0 && v.atom.aval.shape.length === 0) return v.atom;
     return c.materialize(v);
   });
-  return { atom: c.bind(e.prim, atoms, e.params), batched: true };
+  return c.b.bind(e.prim, atoms, e.params).map((atom) => ({ atom, batched: true }));
 }
 
 /**
@@ -136,17 +137,18 @@ export function vmapFunc(f: Func, batched: boolean[], size: number): Func {
   const read = (a: Atom): BVal => (a.kind === 'lit' ? { atom: a, batched: false } : env.get(a.id)!);
   for (const e of f.eqns) {
     const ins = e.inputs.map(read);
-    let out: BVal;
+    let outs: BVal[];
     if (!ins.some((v) => v.batched)) {
-      out = { atom: b.bind1(e.prim, ins.map((v) => v.atom), e.params, e.span), batched: false };
+      outs = b.bind(e.prim, ins.map((v) => v.atom), e.params, e.span).map((atom) => ({ atom, batched: false }));
     } else if (isElementwise(e.prim)) {
-      out = elementwiseRule(ctx, e, ins);
+      outs = elementwiseRule(ctx, e, ins);
     } else {
       const rule = BATCH_RULES[e.prim];
       if (!rule) throw new Error(`vmap: no batching rule for primitive '${e.prim}'`);
-      out = rule(ctx, e, ins);
+      const r = rule(ctx, e, ins);
+      outs = Array.isArray(r) ? r : [r];
     }
-    env.set(e.outputs[0]!.id, out);
+    e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
   }
   const results = f.results.map((r) => ctx.materialize(read(r)));
   return b.finish(results, f.axisEnv);
