@@ -23,7 +23,8 @@ export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: nu
 
 export type StepSpec =
   | { kind: 'kernel'; kernel: number; inputs: BufRef[]; output: number }
-  | { kind: 'collective'; prim: string; params: Record<string, unknown>; input: BufRef; output: number };
+  /** Communication: each device's `output` = all devices' `input` buffers, concatenated in device order. */
+  | { kind: 'gather'; input: BufRef; output: number };
 
 export interface ProgramSpec {
   name: string;

@@ -4,7 +4,6 @@ import type { HostProgram } from './ir/host.js';
 import { printFunc } from './ir/printer.js';
 import { lower } from './lower/index.js';
 import { parse } from './parser/index.js';
-import { dce } from './passes/simplify.js';
 
 export interface CompileOptions {
   /** The file name used in diagnostics and generated comments. */
@@ -31,7 +30,7 @@ export function compile(source: string, options: CompileOptions): CompileResult 
 
 /** The jaxpr-like text of every array program (`--dump ir`). */
 export function dumpIr(r: CompileResult): string {
-  return r.hostProgram.programs.map((p) => `# ${p.kind} ${p.name}\n${printFunc(dce({ ...p.func, name: p.name }))}`).join('\n\n') + '\n';
+  return r.hostProgram.programs.map((p) => `# ${p.kind} ${p.name}\n${printFunc({ ...p.func, name: p.name })}`).join('\n\n') + '\n';
 }
 
 /** Every kernel's WGSL (`--dump kernels`). */

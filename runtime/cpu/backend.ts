@@ -1,7 +1,6 @@
 // The CPU backend: buffers are typed arrays and kernels are the generated JS
 // loops. Simulated devices each own their arrays.
 import type { Backend, DeviceBuffer } from '../backend.js';
-import { runCollective } from '../collectives.js';
 import type { CpuBuffer, DType, ProgramSpec } from '../program.js';
 import { newCpuBuffer } from '../program.js';
 
@@ -58,8 +57,7 @@ export class CpuBackend implements Backend {
         devices.forEach((dev, d) => k.cpu(step.inputs.map((r) => arr(d, r)), temps[d]![step.output]!, dev));
       } else {
         const ins = devices.map((_, d) => arr(d, step.input));
-        const outs = devices.map((_, d) => temps[d]![step.output]!);
-        runCollective(step.prim, step.params, ins, outs);
+        devices.forEach((_, d) => ins.forEach((x, k) => temps[d]![step.output]!.set(x, k * x.length)));
       }
     }
     return devices.map((dev, d) =>

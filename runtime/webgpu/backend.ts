@@ -136,7 +136,15 @@ export class WebGpuBackend implements Backend {
           pass!.dispatchWorkgroups(gx, gy);
         });
       } else {
-        throw new Error(`collective '${step.prim}' is not yet supported on the WebGPU backend`);
+        // gather: copy every device's input into every device's output (copies sit between passes)
+        pass?.end();
+        pass = null;
+        const n = program.buffers[step.output]!.size / devices.length;
+        if (n) {
+          devices.forEach((_, d) =>
+            devices.forEach((_, k) => enc.copyBufferToBuffer(at(k, step.input).buffer, 0, temps[d]![step.output]!.buffer, k * n * 4, n * 4)),
+          );
+        }
       }
     }
     pass?.end();

@@ -2,7 +2,7 @@
 // semantics come from Math.fround after every float operation; int32 from
 // `| 0` and Math.imul. Transcendentals call the runtime's float32 math.
 import type { KExpr, Kernel } from '../ir/kernel.js';
-import { exprKey } from '../ir/kernel.js';
+import { callKey, exprKey } from '../ir/kernel.js';
 import type { DType } from '../ir/types.js';
 import { LetScopes } from './let_scopes.js';
 import { f32Literal } from './literals.js';
@@ -21,6 +21,11 @@ export const JS_MATH_FNS: Record<string, string> = {
   erf: 'erf32',
   erf_inv: 'erfInv32',
   pow: 'pow32',
+};
+
+/** Runtime helpers with several results (KExpr 'call'), returning an array. */
+export const JS_CALL_FNS: Record<string, string> = {
+  threefry2x32: 'threefry2x32',
 };
 
 export function jsLiteral(value: number, dtype: DType): string {
@@ -54,6 +59,12 @@ export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed:
         return lets.bind(key, e.dtype === 'bool' ? `${raw} !== 0` : raw);
       }
       case 'un':
+        if (e.fn === 'bitcast_convert_type') {
+          const b = e.dtype === 'float32' ? 'bitsToF32' : e.x.dtype === 'float32' ? 'f32ToBits' : null;
+          if (b) mathUsed.add(b);
+          const bits = b ? `${b}(${emit(e.x)})` : emit(e.x);
+          return lets.bind(key, e.dtype === 'int32' ? `${bits} | 0` : e.dtype === 'uint32' ? `${bits} >>> 0` : bits);
+        }
         return lets.bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
       case 'bin':
         return lets.bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
@@ -71,6 +82,17 @@ export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed:
         lets.line('}');
         lets.alias(key, acc);
         return acc;
+      }
+      case 'call': {
+        const ck = callKey(e);
+        let tuple = lets.lookup(ck);
+        if (!tuple) {
+          const f = JS_CALL_FNS[e.fn];
+          if (!f) throw new Error(`internal: no JS helper for '${e.fn}'`);
+          mathUsed.add(f);
+          tuple = lets.bind(ck, `${f}(${e.args.map(emit).join(', ')})`);
+        }
+        return lets.bind(key, `${tuple}[${e.part}]`);
       }
     }
   };
@@ -179,13 +201,30 @@ function binary(fn: string, a: string, b: string, dtype: DType, mathUsed: Set<st
     case 'ge':
       return `${a} >= ${b}`;
     case 'and':
-      return dtype === 'bool' ? `${a} && ${b}` : `${a} & ${b}`;
     case 'or':
-      return dtype === 'bool' ? `${a} || ${b}` : `${a} | ${b}`;
-    case 'xor':
-      return dtype === 'bool' ? `${a} !== ${b}` : `${a} ^ ${b}`;
+    case 'xor': {
+      if (dtype === 'bool') return `${a} ${{ and: '&&', or: '||', xor: '!==' }[fn]} ${b}`;
+      const v = `${a} ${{ and: '&', or: '|', xor: '^' }[fn]} ${b}`;
+      return dtype === 'uint32' ? `(${v}) >>> 0` : v;
+    }
+    case 'shift_left':
+    case 'shift_right_logical':
+    case 'shift_right_arithmetic':
+      return shift(fn, a, b, dtype);
   }
   throw new Error(`internal: no JS lowering for binary '${fn}'`);
+}
+
+/** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
+function shift(fn: string, a: string, b: string, dtype: DType): string {
+  const wrap = dtype === 'uint32' ? '>>> 0' : '| 0';
+  const op = fn === 'shift_left' ? '<<' : fn === 'shift_right_logical' ? '>>>' : '>>';
+  const value = `(${a} ${op} ${b}) ${wrap}`;
+  const amount = /^\d+$/.test(b) ? Number(b) : null;
+  if (amount !== null && amount < 32) return value;
+  const over = fn === 'shift_right_arithmetic' ? `(${a} ${dtype === 'uint32' ? '>= 2147483648' : '< 0'} ? ${dtype === 'uint32' ? 4294967295 : -1} : 0)` : '0';
+  const inRange = dtype === 'uint32' ? `${b} < 32` : `${b} >= 0 && ${b} < 32`;
+  return `(${inRange} ? ${value} : ${over})`;
 }
 
 function cast(x: string, from: DType, to: DType): string {

@@ -1,5 +1,6 @@
-// Exact float32 literals for generated WGSL and JS: the shortest decimal that
-// rounds back to the same float32, or a bit pattern for inf/NaN.
+// Exact float32 literals for generated WGSL and JS: for WGSL the shortest
+// decimal that rounds back to the same float32 (an `f` literal), for JS the
+// double equal to the float32; a bit pattern or name for inf/NaN.
 
 /** Shortest decimal string that parses back to the float32 value `v`. */
 export function f32Shortest(v: number): string {
@@ -17,8 +18,10 @@ export function f32Literal(v: number, lang: 'wgsl' | 'js'): string {
   if (Number.isNaN(x)) return lang === 'wgsl' ? 'bitcast<f32>(0x7fc00000u)' : 'NaN';
   if (x === Infinity) return lang === 'wgsl' ? 'bitcast<f32>(0x7f800000u)' : 'Infinity';
   if (x === -Infinity) return lang === 'wgsl' ? 'bitcast<f32>(0xff800000u)' : '-Infinity';
+  // JS: the double that equals the float32 exactly (the shortest float32 digits
+  // would parse to a different double, e.g. 1.4142135 ≠ fround(Math.SQRT2))
+  if (lang === 'js') return Object.is(x, -0) ? '-0' : String(x);
   const s = f32Shortest(x);
-  if (lang === 'js') return s;
   // WGSL: an abstract-float literal with an f suffix; exponent form needs a mantissa with '.'
   return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
 }

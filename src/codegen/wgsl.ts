@@ -2,7 +2,7 @@
 // output, then (when the kernel reads it) the device index. Every expression
 // node becomes a `let`, shared when the same subexpression appears twice.
 import type { KExpr, Kernel } from '../ir/kernel.js';
-import { exprKey } from '../ir/kernel.js';
+import { callKey, exprKey } from '../ir/kernel.js';
 import type { DType } from '../ir/types.js';
 import { LetScopes } from './let_scopes.js';
 import { f32Literal } from './literals.js';
@@ -68,6 +68,7 @@ export function renderWgsl(k: Kernel): string {
         return lets.bind(key, e.dtype === 'bool' ? `(${raw} != 0u)` : raw);
       }
       case 'un':
+        if (e.fn === 'bitcast_convert_type') return lets.bind(key, `bitcast<${valueType(e.dtype)}>(${emit(e.x)})`);
         return lets.bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
       case 'bin':
         return lets.bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
@@ -82,6 +83,7 @@ export function renderWgsl(k: Kernel): string {
       case 'reduce': {
         const acc = `acc${e.id}`;
         const init = e.fn === 'sum' ? literal(0, e.dtype) : e.fn === 'prod' ? literal(1, e.dtype) : reduceInit(e.fn, e.dtype);
+        if (init.startsWith('jx_f32')) mathUsed.add('jx_f32');
         lets.line(`var ${acc}: ${valueType(e.dtype)} = ${init};`);
         lets.line(`for (var r${e.id}: i32 = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
         lets.nested(() => {
@@ -91,6 +93,16 @@ export function renderWgsl(k: Kernel): string {
         lets.line('}');
         lets.alias(key, acc);
         return acc;
+      }
+      case 'call': {
+        const ck = callKey(e);
+        let tuple = lets.lookup(ck);
+        if (!tuple) {
+          const f = `jx_${e.fn}`;
+          mathUsed.add(f);
+          tuple = lets.bind(ck, `${f}(${e.args.map(emit).join(', ')})`);
+        }
+        return lets.bind(key, `${tuple}[${e.part}]`);
       }
     }
   };
@@ -121,7 +133,8 @@ export function renderWgsl(k: Kernel): string {
 }
 
 function reduceInit(fn: 'max' | 'min', dtype: DType): string {
-  if (dtype === 'float32') return fn === 'max' ? 'bitcast<f32>(0xff800000u)' : 'bitcast<f32>(0x7f800000u)';
+  // ∓inf through jx_f32: a constant inf is a shader-creation error
+  if (dtype === 'float32') return fn === 'max' ? 'jx_f32(0xff800000u)' : 'jx_f32(0x7f800000u)';
   if (dtype === 'int32') return fn === 'max' ? 'i32(-2147483647 - 1)' : '2147483647i';
   if (dtype === 'uint32') return fn === 'max' ? '0u' : '4294967295u';
   return fn === 'max' ? 'false' : 'true';
@@ -179,8 +192,28 @@ function binary(fn: string, a: string, b: string, dtype: DType, mathUsed: Set<st
       return `(${a} | ${b})`;
     case 'xor':
       return dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`;
+    case 'shift_left':
+    case 'shift_right_logical':
+    case 'shift_right_arithmetic':
+      return shift(fn, a, b, dtype);
   }
   throw new Error(`internal: no WGSL lowering for binary '${fn}'`);
+}
+
+/** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
+function shift(fn: string, a: string, b: string, dtype: DType): string {
+  const t = valueType(dtype);
+  // WGSL shifts take a u32 amount; logical/arithmetic right shifts follow the operand's signedness
+  const value =
+    fn === 'shift_left'
+      ? `(${a} << u32(${b}))`
+      : fn === 'shift_right_logical'
+        ? dtype === 'uint32' ? `(${a} >> u32(${b}))` : `i32(u32(${a}) >> u32(${b}))`
+        : dtype === 'int32' ? `(${a} >> u32(${b}))` : `u32(i32(${a}) >> u32(${b}))`;
+  const m = /^(\d+)[iu]$/.exec(b);
+  if (m && Number(m[1]) < 32) return value;
+  const over = fn === 'shift_right_arithmetic' ? `${t}(i32(${a}) >> 31u)` : literal(0, dtype);
+  return `select(${over}, ${value}, u32(${b}) < 32u)`;
 }
 
 function cast(x: string, from: DType, to: DType): string {

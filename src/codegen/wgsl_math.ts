@@ -656,6 +656,26 @@ fn jx_pow(x: f32, y: f32) -> f32 {
   return bitcast<f32>(bitcast<u32>(res) | sgn);
 }`,
   },
+  // JAX's threefry2x32 block (20 rounds, key schedule with 0x1BD11BDA).
+  jx_threefry2x32: {
+    deps: [],
+    code: `fn jx_rotl(x: u32, r: u32) -> u32 { return (x << r) | (x >> (32u - r)); }
+fn jx_threefry2x32(k0: u32, k1: u32, c0: u32, c1: u32) -> vec2<u32> {
+  var ks = array<u32, 3>(k0, k1, k0 ^ k1 ^ 0x1BD11BDAu);
+  var rot = array<u32, 8>(13u, 15u, 26u, 6u, 17u, 29u, 16u, 24u);
+  var x0 = c0 + k0;
+  var x1 = c1 + k1;
+  for (var g = 0u; g < 5u; g++) {
+    for (var r = 0u; r < 4u; r++) {
+      x0 += x1;
+      x1 = jx_rotl(x1, rot[(g % 2u) * 4u + r]) ^ x0;
+    }
+    x0 += ks[(g + 1u) % 3u];
+    x1 += ks[(g + 2u) % 3u] + g + 1u;
+  }
+  return vec2<u32>(x0, x1);
+}`,
+  },
 };
 
 /**

@@ -19,6 +19,11 @@ export type KExpr =
   /** cond ? a : b */
   | { op: 'select'; cond: KExpr; a: KExpr; b: KExpr; dtype: DType }
   | { op: 'cast'; x: KExpr; dtype: DType }
+  /**
+   * A pure helper with several results (threefry2x32 → two words); `part`
+   * picks one. Both parts of one call share a single evaluation.
+   */
+  | { op: 'call'; fn: string; args: KExpr[]; part: number; dtype: DType }
   | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType };
 
 export type ReduceFn = 'sum' | 'max' | 'min' | 'prod';
@@ -42,8 +47,11 @@ export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: nu
 
 export type Step =
   | { kind: 'kernel'; kernel: number; inputs: BufRef[]; output: number }
-  /** A collective over the program's mapped axis: runs across all devices' buffers. */
-  | { kind: 'collective'; prim: string; params: Record<string, unknown>; input: BufRef; output: number };
+  /**
+   * The one communication step (src/passes/collectives.ts): every device
+   * receives all devices' `input` buffers, concatenated in device order.
+   */
+  | { kind: 'gather'; input: BufRef; output: number };
 
 /**
  * A compiled program: a Func after fusion and buffer planning. It runs once
@@ -85,5 +93,12 @@ export function exprKey(e: KExpr): string {
       return `cast:${e.dtype}(${exprKey(e.x)})`;
     case 'reduce':
       return `red${e.fn}${e.id}:${e.extent}(${exprKey(e.body)})`;
+    case 'call':
+      return `${callKey(e)}.${e.part}`;
   }
+}
+
+/** Key of a helper call without its `part`: both parts share one evaluation. */
+export function callKey(e: Extract<KExpr, { op: 'call' }>): string {
+  return `call:${e.fn}(${e.args.map(exprKey).join(',')})`;
 }

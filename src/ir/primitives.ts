@@ -184,10 +184,10 @@ SHAPE_RULES['dot_general'] = ([a, b], p) => {
 // Collectives over named (pmap) axes, with JAX's param names. Shapes are per
 // device. `axes` / `axis_name` list the mapped axis names; `axis_size` is the
 // product of their sizes.
-//   psum/pmax/pmin   {axes}                          same shape
+//   psum/pmax/pmin   {axes, axis_size}               same shape
 //   all_gather       {axis_name, axis_size, all_gather_dimension, tiled}
 //   psum_scatter     {axis_name, axis_size, scatter_dimension, tiled}
-//   ppermute         {axis_name, perm: [src, dst][]}  same shape
+//   ppermute         {axis_name, axis_size, perm: [src, dst][]}  same shape
 //   axis_index       {axis_name}                     i32[]
 for (const p of ['psum', 'pmax', 'pmin']) SHAPE_RULES[p] = (xs) => xs.map((x) => ({ shape: x.shape, dtype: x.dtype }));
 SHAPE_RULES['ppermute'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
@@ -214,6 +214,20 @@ SHAPE_RULES['psum_scatter'] = ([x], p) => {
 };
 SHAPE_RULES['axis_index'] = () => [{ shape: [], dtype: 'int32' }];
 
+// dynamic_slice(operand, *start_indices) {slice_sizes}: starts are int32
+// scalars, clamped (as in XLA) so the slice stays inside the operand.
+SHAPE_RULES['dynamic_slice'] = ([x, ...starts], p) => {
+  const sizes = p['slice_sizes'] as number[];
+  if (starts.length !== x!.shape.length || sizes.length !== x!.shape.length) {
+    throw new ShapeError('dynamic_slice: need one start index and one slice size per operand dimension.');
+  }
+  for (const s of starts) if (s.shape.length !== 0 || (s.dtype !== 'int32' && s.dtype !== 'uint32')) throw new ShapeError('dynamic_slice: start indices must be integer scalars.');
+  sizes.forEach((n, i) => {
+    if (n < 0 || n > x!.shape[i]!) throw new ShapeError(`dynamic_slice: slice size ${n} does not fit dimension ${i} of size ${x!.shape[i]}.`);
+  });
+  return [{ shape: sizes, dtype: x!.dtype }];
+};
+
 // Bitwise shifts (XLA semantics: a shift by >= 32 bits gives 0, or the sign fill
 // for an arithmetic right shift) and bit reinterpretation.
 for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic']) {
@@ -236,6 +250,23 @@ SHAPE_RULES['threefry2x32'] = (xs) => {
   for (const x of xs) if (x.dtype !== 'uint32') throw new ShapeError('threefry2x32 requires uint32 arguments.');
   const shape = sameShapes('threefry2x32', xs);
   return [{ shape, dtype: 'uint32' }, { shape, dtype: 'uint32' }];
+};
+
+// pad(operand, padding_value) {padding_config: [lo, hi, interior] per dim}:
+// lo/hi may be negative (cropping); interior inserts values between elements.
+// The transpose of slice.
+SHAPE_RULES['pad'] = ([x, v], p) => {
+  const config = p['padding_config'] as [number, number, number][];
+  if (v!.shape.length !== 0) throw new ShapeError('pad: padding_value must be a scalar.');
+  if (config.length !== x!.shape.length) throw new ShapeError('pad: padding_config must have one entry per operand dimension.');
+  const shape = x!.shape.map((n, i) => {
+    const [lo, hi, interior] = config[i]!;
+    if (interior < 0) throw new ShapeError(`pad: interior padding must be non-negative, got ${interior}.`);
+    const d = lo + hi + n + Math.max(0, n - 1) * interior;
+    if (d < 0) throw new ShapeError(`Dimension size after padding is not at least 0, got result shape ${fmt(x!.shape)} with padding ${lo}, ${hi}, ${interior}.`);
+    return d;
+  });
+  return [{ shape, dtype: sameDtypes('pad', [x!, v!]) }];
 };
 
 export function shapeRule(prim: string): ShapeRule {

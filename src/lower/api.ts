@@ -7,12 +7,16 @@ import type { DType } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { dtypeArg, getAttr, shapeArgs } from './attrs.js';
 import { binop, iterate } from './expr.js';
-import { formatOf, reprOf, strOf } from './format.js';
+import { formatOf, reprOf, strOf, textValue } from './format.js';
 import type { Interp } from './interp.js';
 import { ndArange, ndFrom, ndReshape, ndStack } from './numpy_static.js';
+import { numpyRandomModule } from './numpy_random.js';
 import { truthy } from './pyops.js';
 import { Text } from './text.js';
-import { pmapOf, vmapOf, jitOf } from './transforms.js';
+import { filterIterator, mapIterator } from './iterators.js';
+import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
+import { randomModule } from './lib_random.js';
+import { laxModule } from './lib_lax.js';
 import {
   HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDict, PyDType, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, type CallArgs, type PyValue,
@@ -106,6 +110,8 @@ export function installBuiltins(ip: Interp): void {
       c.kwargs.forEach((v, k) => d.set(k, v));
       return d;
     }),
+    map: fn('map', (c) => mapIterator(ip, c)),
+    filter: fn('filter', (c) => filterIterator(ip, c)),
     zip: fn('zip', (c) => {
       const lists = c.args.map((a) => iterate(ip, a, c.span));
       const n = Math.min(...lists.map((l) => l.length));
@@ -146,11 +152,6 @@ export function installBuiltins(ip: Interp): void {
     False: false,
   };
   for (const [k, v] of Object.entries(entries)) b.set(k, v);
-}
-
-function textValue(t: Text): PyValue {
-  const s = t.static;
-  return s !== null ? s : new HostScalar(t.toExpr(), 'str');
 }
 
 function roundHalfEven(v: number): number {
@@ -196,7 +197,8 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
       if (!/^[+-]?\d+$/.test(t)) throw new CompileError(`ValueError: invalid literal for int() with base 10: ${reprOf(ip, v, span).static}`, span);
       return BigInt(t);
     }
-    const f = Number(t);
+    const inf = /^([+-]?)inf(inity)?$/i.exec(t);
+    const f = inf ? (inf[1] === '-' ? -Infinity : Infinity) : Number(t);
     if (Number.isNaN(f) && !/^[+-]?nan$/i.test(t)) throw new CompileError(`ValueError: could not convert string to float: ${reprOf(ip, v, span).static}`, span);
     return f;
   }
@@ -297,6 +299,8 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     pmap: fn('pmap', (c) => pmapOf(ip, c)),
     vmap: fn('vmap', (c) => vmapOf(ip, c)),
     jit: fn('jit', (c) => jitOf(ip, c)),
+    grad: fn('grad', (c) => gradOf(ip, c)),
+    value_and_grad: fn('value_and_grad', (c) => valueAndGradOf(ip, c)),
     devices: fn('devices', () => ip.devices()),
     local_devices: fn('local_devices', () => ip.devices()),
     device_count: fn('device_count', () => BigInt(ip.devices().items.length)),
@@ -305,6 +309,7 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     process_index: fn('process_index', () => 0n),
     block_until_ready: fn('block_until_ready', (c) => c.args[0]!),
     Array: new PyClass('Array', [], new Map(), 'marker'),
+    random: randomModule(ip),
   });
   const environ = new PyDict();
   const os = mod('os', { environ });
@@ -325,6 +330,7 @@ function buildModules(ip: Interp): Map<string, PyModule> {
   });
   const npDtype = (name: NdArray['dtype']): PyDType => new PyDType(name, true);
   const np = mod('numpy', {
+    random: numpyRandomModule(ip),
     float32: npDtype('float32'),
     float64: npDtype('float64'),
     int32: npDtype('int32'),
@@ -351,12 +357,13 @@ function buildModules(ip: Interp): Map<string, PyModule> {
       return new NdArray(s, 'float64', new Array(s.reduce((a, b) => a * b, 1)).fill(1));
     }),
   });
-  const lax = mod('jax.lax', {});
+  const lax = laxModule(ip);
   jaxMod.attrs.set('lax', lax);
   return new Map([
     ['jax', jaxMod],
     ['jax.numpy', jnp],
     ['jax.lax', lax],
+    ['jax.random', jaxMod.attrs.get('random') as PyModule],
     ['numpy', np],
     ['os', os],
     ['functools', functools],

@@ -5,7 +5,7 @@ import { CompileError } from '../diagnostics.js';
 import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { dce } from '../passes/simplify.js';
+import { simplify } from '../passes/simplify.js';
 import { ArrayOps, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
@@ -154,7 +154,7 @@ export class Interp {
   }
 
   addProgram(name: string, func: Func, kind: 'jit' | 'pmap' | 'segment'): void {
-    this.programs.push({ name, func: dce(func), kind });
+    this.programs.push({ name, func: simplify(func), kind });
   }
 
   /** A compile-time NumPy array as a device constant created by the host program. */

@@ -10,11 +10,12 @@ import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { sameShape, size } from '../ir/types.js';
 import { delinearize, linearize, type IExpr } from './index_math.js';
 import { elementRule } from './index_rules.js';
+import { isDeviceGather, lowerCollectives } from './collectives.js';
 
-const COLLECTIVES = new Set(['psum', 'pmax', 'pmin']);
 const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'dot_general', 'argmax', 'argmin']);
 
-export function fuse(f: Func): Program {
+export function fuse(func: Func): Program {
+  const f = lowerCollectives(func);
   const producer = new Map<number, Eqn>();
   const uses = new Map<number, number>();
   const consumers = new Map<number, Eqn[]>();
@@ -28,67 +29,73 @@ export function fuse(f: Func): Program {
   }
   for (const r of f.results) if (r.kind === 'var') uses.set(r.id, (uses.get(r.id) ?? 0) + 100);
 
-  // Decide what inlines; `expensive` marks expressions that contain a reduction.
+  // Decide what inlines (per output var); `expensive` marks expressions that
+  // contain a reduction.
   const inline = new Set<number>();
   const expensive = new Set<number>();
   for (const e of f.eqns) {
-    const out = e.outputs[0]!;
-    const isColl = COLLECTIVES.has(e.prim);
+    const isColl = isDeviceGather(e);
     const exp = EXPENSIVE.has(e.prim) || e.inputs.some((a) => a.kind === 'var' && inline.has(a.id) && expensive.has(a.id));
-    if (exp) expensive.add(out.id);
-    if (isColl || e.outputs.length !== 1 || uses.get(out.id) !== 1) continue;
-    const consumer = consumers.get(out.id)![0]!;
-    if (COLLECTIVES.has(consumer.prim)) continue;
-    if (exp && !(isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape))) continue;
-    inline.add(out.id);
+    for (const out of e.outputs) {
+      if (exp) expensive.add(out.id);
+      if (isColl || uses.get(out.id) !== 1) continue;
+      const consumer = consumers.get(out.id)![0]!;
+      if (isDeviceGather(consumer)) continue;
+      if (exp && !(isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape))) continue;
+      inline.add(out.id);
+    }
   }
 
-  // Build one step per materialised equation; operands are named by var id
+  // Build one step per materialised output; operands are named by var id
   // until buffers are planned.
   const kernels: Kernel[] = [];
   const pending: PendingStep[] = [];
   for (const e of f.eqns) {
-    const out = e.outputs[0]!;
-    if (inline.has(out.id)) continue;
-    if (COLLECTIVES.has(e.prim)) {
+    if (isDeviceGather(e)) {
       const src = e.inputs[0]!;
-      if (src.kind !== 'var') throw new Error('internal: collective of a literal');
-      pending.push({ kind: 'collective', prim: e.prim, params: e.params, reads: [src], out });
+      if (src.kind !== 'var') throw new Error('internal: all_gather of a literal');
+      pending.push({ kind: 'gather', reads: [src], out: e.outputs[0]! });
       continue;
     }
-    const { kernel, reads } = buildKernel(`${f.name}_k${kernels.length}_${e.prim}`, e, inline, producer);
-    kernels.push(kernel);
-    pending.push({ kind: 'kernel', kernel: kernels.length - 1, reads, out });
+    e.outputs.forEach((out, j) => {
+      if (inline.has(out.id) || !uses.get(out.id)) return;
+      const { kernel, reads } = buildKernel(`${f.name}_k${kernels.length}_${e.prim}`, e, j, inline, producer);
+      kernels.push(kernel);
+      pending.push({ kind: 'kernel', kernel: kernels.length - 1, reads, out });
+    });
   }
   return planBuffers(f, kernels, pending);
 }
 
 type PendingStep =
   | { kind: 'kernel'; kernel: number; reads: Var[]; out: Var }
-  | { kind: 'collective'; prim: string; params: Record<string, unknown>; reads: Var[]; out: Var };
+  | { kind: 'gather'; reads: Var[]; out: Var };
 
-/** The kernel computing `e`'s output, with inlined producers folded in. */
-function buildKernel(name: string, e: Eqn, inline: Set<number>, producer: Map<number, Eqn>): { kernel: Kernel; reads: Var[] } {
-  const out = e.outputs[0]!;
+/** The kernel computing `e`'s output `outIndex`, with inlined producers folded in. */
+function buildKernel(name: string, e: Eqn, outIndex: number, inline: Set<number>, producer: Map<number, Eqn>): { kernel: Kernel; reads: Var[] } {
+  const out = e.outputs[outIndex]!;
   const reads: Var[] = [];
   let loops = 0;
   let usesDevice = false;
   const operandOf = (a: Atom, idx: IExpr[]): KExpr => {
     if (a.kind === 'lit') return { op: 'const', value: a.value, dtype: a.aval.dtype };
-    if (inline.has(a.id)) return elementOf(producer.get(a.id)!, idx);
+    if (inline.has(a.id)) {
+      const eq = producer.get(a.id)!;
+      return elementOf(eq, idx, eq.outputs.findIndex((o) => o.id === a.id));
+    }
     let k = reads.findIndex((v) => v.id === a.id);
     if (k < 0) k = reads.push(a) - 1;
     return { op: 'load', input: k, index: linearize(idx, a.aval.shape), dtype: a.aval.dtype };
   };
-  const elementOf = (eq: Eqn, idx: IExpr[]): KExpr => {
+  const elementOf = (eq: Eqn, idx: IExpr[], j: number): KExpr => {
     const rule = elementRule(eq.prim);
     if (!rule) throw new Error(`internal: no element rule for primitive '${eq.prim}'`);
     if (eq.prim === 'axis_index') usesDevice = true;
-    return rule({ operand: (i, ix) => operandOf(eq.inputs[i]!, ix), freshLoop: () => loops++ }, eq, idx);
+    return rule({ operand: (i, ix) => operandOf(eq.inputs[i]!, ix), freshLoop: () => loops++ }, eq, idx, j);
   };
   const n = size(out.aval.shape);
   const gid: IExpr = { op: 'gid', dtype: 'int32', bound: n };
-  const body = elementOf(e, delinearize(gid, out.aval.shape));
+  const body = elementOf(e, delinearize(gid, out.aval.shape), outIndex);
   const kernel: Kernel = {
     name,
     inputs: reads.map((v) => ({ dtype: v.aval.dtype, size: size(v.aval.shape) })),
@@ -131,7 +138,7 @@ function planBuffers(f: Func, kernels: Kernel[], pending: PendingStep[]): Progra
     }
     return s.kind === 'kernel'
       ? { kind: 'kernel', kernel: s.kernel, inputs, output: b }
-      : { kind: 'collective', prim: s.prim, params: s.params, input: inputs[0]!, output: b };
+      : { kind: 'gather', input: inputs[0]!, output: b };
   });
   const results: BufRef[] = f.results.map((r) => {
     if (r.kind === 'lit') throw new Error('internal: literal result must be materialised by the tracer');

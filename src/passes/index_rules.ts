@@ -5,7 +5,7 @@
 import type { KExpr, ReduceFn } from '../ir/kernel.js';
 import { BINARY_ARITH, BINARY_LOGIC, COMPARE, type DotDims, UNARY_ANY, UNARY_FLOAT } from '../ir/primitives.js';
 import type { DType, Eqn } from '../ir/types.js';
-import { delinearize, iadd, iconst, imul, isub, linearize, type IExpr } from './index_math.js';
+import { delinearize, iadd, iconst, idiv, imod, imul, isub, linearize, type IExpr } from './index_math.js';
 
 export interface RuleCtx {
   /** Element of operand `i` at multi-index `idx`. */
@@ -14,11 +14,12 @@ export interface RuleCtx {
   freshLoop(): number;
 }
 
-export type ElementRule = (ctx: RuleCtx, eqn: Eqn, idx: IExpr[]) => KExpr;
+/** Element `idx` of output `out` (0 except for multi-output primitives) of `eqn`. */
+export type ElementRule = (ctx: RuleCtx, eqn: Eqn, idx: IExpr[], out: number) => KExpr;
 
 export const ELEMENT_RULES: Record<string, ElementRule> = {};
 
-const outDtype = (e: Eqn): DType => e.outputs[0]!.aval.dtype;
+const outDtype = (e: Eqn, out = 0): DType => e.outputs[out]!.aval.dtype;
 
 for (const p of [...UNARY_FLOAT, ...UNARY_ANY, 'not', 'is_finite']) {
   ELEMENT_RULES[p] = (ctx, e, idx) =>
@@ -188,6 +189,59 @@ ELEMENT_RULES['dot_general'] = (ctx, e, idx) => {
 };
 
 ELEMENT_RULES['axis_index'] = () => ({ op: 'device', dtype: 'int32' });
+
+ELEMENT_RULES['dynamic_slice'] = (ctx, e, idx) => {
+  const shape = e.inputs[0]!.aval.shape;
+  const sizes = e.params['slice_sizes'] as number[];
+  return ctx.operand(
+    0,
+    idx.map((x, d) => {
+      if (sizes[d] === shape[d]) return x; // the clamped start is 0
+      const s = ctx.operand(d + 1, []);
+      const lo: KExpr = { op: 'bin', fn: 'max', a: s.dtype === 'int32' ? s : { op: 'cast', x: s, dtype: 'int32' }, b: iconst(0), dtype: 'int32' };
+      const start: KExpr = lo.a.op === 'const' ? iconst(Math.min(Math.max(lo.a.value, 0), shape[d]! - sizes[d]!)) : { op: 'bin', fn: 'min', a: lo, b: iconst(shape[d]! - sizes[d]!), dtype: 'int32' };
+      return iadd(x, start);
+    }),
+  );
+};
+
+for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic']) {
+  ELEMENT_RULES[p] = (ctx, e, idx) => ({ op: 'bin', fn: p, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
+}
+
+ELEMENT_RULES['bitcast_convert_type'] = (ctx, e, idx) => {
+  const x = ctx.operand(0, idx);
+  return x.dtype === outDtype(e) ? x : { op: 'un', fn: 'bitcast_convert_type', x, dtype: outDtype(e) };
+};
+
+ELEMENT_RULES['threefry2x32'] = (ctx, e, idx, out) => ({
+  op: 'call',
+  fn: 'threefry2x32',
+  args: [0, 1, 2, 3].map((i) => ctx.operand(i, idx)),
+  part: out,
+  dtype: outDtype(e, out),
+});
+
+// pad: operand element (j - lo) / (interior + 1) where that is a whole in-range index, else the padding value.
+ELEMENT_RULES['pad'] = (ctx, e, idx) => {
+  const inShape = e.inputs[0]!.aval.shape;
+  const config = e.params['padding_config'] as [number, number, number][];
+  const conds: KExpr[] = [];
+  const inIdx = idx.map((x, d) => {
+    const [lo, hi, interior] = config[d]!;
+    const j = lo >= 0 ? isub(x, lo) : iadd(x, iconst(-lo));
+    if (lo > 0) conds.push({ op: 'bin', fn: 'ge', a: j, b: iconst(0), dtype: 'bool' });
+    const step = interior + 1;
+    if (step > 1) conds.push({ op: 'bin', fn: 'eq', a: imod(j, step), b: iconst(0), dtype: 'bool' });
+    const i = step > 1 ? idiv(j, step) : j;
+    if (hi > 0) conds.push({ op: 'bin', fn: 'lt', a: i, b: iconst(inShape[d]!), dtype: 'bool' });
+    return i;
+  });
+  const inside = ctx.operand(0, inIdx);
+  if (!conds.length) return inside;
+  const cond = conds.reduce((a, b): KExpr => ({ op: 'bin', fn: 'and', a, b, dtype: 'bool' }));
+  return { op: 'select', cond, a: inside, b: ctx.operand(1, []), dtype: outDtype(e) };
+};
 
 export function elementRule(prim: string): ElementRule | undefined {
   return ELEMENT_RULES[prim];

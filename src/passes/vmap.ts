@@ -84,6 +84,27 @@ export const BATCH_RULES: Record<string, BatchRule> = {
   },
   iota: (c, e) => ({ atom: c.bind('iota', [], e.params), batched: false }),
   axis_index: (c, e) => ({ atom: c.bind('axis_index', [], e.params), batched: false }),
+  // collectives over a pmap axis act on each vmapped element alike
+  psum: (c, e, [x]) => ({ atom: c.bind('psum', [x!.atom], e.params), batched: true }),
+  pmax: (c, e, [x]) => ({ atom: c.bind('pmax', [x!.atom], e.params), batched: true }),
+  pmin: (c, e, [x]) => ({ atom: c.bind('pmin', [x!.atom], e.params), batched: true }),
+  ppermute: (c, e, [x]) => ({ atom: c.bind('ppermute', [x!.atom], e.params), batched: true }),
+  all_gather: (c, e, [x]) => ({
+    atom: c.bind('all_gather', [x!.atom], { ...e.params, all_gather_dimension: (e.params['all_gather_dimension'] as number) + 1 }),
+    batched: true,
+  }),
+  psum_scatter: (c, e, [x]) => ({
+    atom: c.bind('psum_scatter', [x!.atom], { ...e.params, scatter_dimension: (e.params['scatter_dimension'] as number) + 1 }),
+    batched: true,
+  }),
+  dynamic_slice: (c, e, [x, ...starts]) => {
+    if (starts.some((s) => s.batched)) throw new Error('vmap: dynamic_slice with batched start indices is not supported');
+    const zero: Atom = { kind: 'lit', value: 0, aval: { shape: [], dtype: 'int32' } };
+    return {
+      atom: c.bind('dynamic_slice', [x!.atom, zero, ...starts.map((s) => s.atom)], { slice_sizes: [c.size, ...(e.params['slice_sizes'] as number[])] }),
+      batched: true,
+    };
+  },
 };
 
 for (const p of ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'argmax', 'argmin']) {
@@ -92,6 +113,19 @@ for (const p of ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'argma
     batched: true,
   });
 }
+
+// pad: no padding on the batch axis; a batched padding value goes through a mask, as in JAX
+BATCH_RULES['pad'] = (c, e, [x, v]) => {
+  const config = [[0, 0, 0], ...(e.params['padding_config'] as [number, number, number][])];
+  const operand = c.materialize(x!);
+  if (!v!.batched) return { atom: c.bind('pad', [operand, v!.atom], { padding_config: config }), batched: true };
+  const dtype = operand.aval.dtype;
+  const padded = c.bind('pad', [operand, { kind: 'lit', value: 0, aval: { shape: [], dtype } }], { padding_config: config });
+  const trues = c.bind('broadcast_in_dim', [{ kind: 'lit', value: 1, aval: { shape: [], dtype: 'bool' } }], { shape: [...operand.aval.shape], broadcast_dimensions: [] });
+  const mask = c.bind('pad', [trues, { kind: 'lit', value: 0, aval: { shape: [], dtype: 'bool' } }], { padding_config: config });
+  const fill = c.bind('broadcast_in_dim', [v!.atom], { shape: [...padded.aval.shape], broadcast_dimensions: [0] });
+  return { atom: c.bind('select_n', [mask, fill, padded], {}), batched: true };
+};
 
 function moveToFront(c: BatchCtx, a: Atom, pos: number): Atom {
   if (pos === 0) return a;

@@ -8,13 +8,8 @@ import { compileFixture, cpuBackend, goldenFixtures, ROOT, runOn, webgpuBackend 
 
 /** Fixtures that need a feature of a later issue; they are skipped, with the reason. */
 export const PENDING: Record<string, string> = {
-  'fixtures/seed000/04_sharded_data.py': 'jax.random (issue 3)',
   'fixtures/constructs/print_arrays.py': 'weak_type in array reprs',
-  'fixtures/constructs/print_large.py': 'summarised float rows',
-  'fixtures/constructs/python_control.py': 'map()',
-  'fixtures/constructs/python_formatting.py': "printf-style '%' string formatting",
   'fixtures/constructs/namedtuple_params.py': 'string leaves in vmapped pytrees',
-  'fixtures/constructs/reductions.py': "XLA's pairwise float reduction order",
 };
 
 const expected = (f: string): string => readFileSync(join(ROOT, f.replace(/\.py$/, '.out')), 'utf8');

@@ -1,0 +1,188 @@
+// jax.random with JAX 0.10's defaults: raw uint32[2] threefry keys and
+// `jax_threefry_partitionable=True`. Every function is the same sequence of
+// primitives JAX traces (see jax/_src/random/core.py), so the bits are
+// identical and floats match to the ulp given the same erf_inv/log1p.
+//   random bits of element i (row-major) = y0 ^ y1 of threefry(key, (0, i))
+//   split(key, n)[i]                      = threefry(key, (0, i))
+//   fold_in(key, d)                       = threefry(key, (0, d))
+import { CompileError } from '../diagnostics.js';
+import type { DType } from '../ir/types.js';
+import type { Span } from '../parser/ast.js';
+import { dtypeArg, shapeArgs } from './attrs.js';
+import type { Interp } from './interp.js';
+import { NdArray, NpScalar, PyBuiltin, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+
+type Fn = (c: CallArgs) => PyValue;
+
+function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
+  if (i < c.args.length) return c.args[i]!;
+  if (c.kwargs.has(name)) return c.kwargs.get(name)!;
+  if (def !== undefined) return def;
+  throw new CompileError(`TypeError: missing required argument '${name}'`, c.span);
+}
+
+/** Random-number generation on traced uint32 key arrays. */
+class Random {
+  constructor(private readonly ip: Interp) {}
+
+  private get ops() {
+    return this.ip.ops;
+  }
+
+  /** `PRNGKey(seed)`: [0, seed mod 2^32] with x64 disabled. */
+  prngKey(seed: PyValue, span: Span): Tracer {
+    const s = this.ip.static(seed, 'the PRNG seed', span);
+    if (typeof s === 'bigint') {
+      const lo = Number(BigInt.asUintN(32, s));
+      const key = this.ops.asArray(new NdArray([2], 'int64', [0, lo | 0]), span);
+      return this.ops.convert(key, 'uint32', span);
+    }
+    throw new CompileError(`TypeError: PRNGKey accepts a scalar integer seed, got ${String(s)}`, span);
+  }
+
+  /** A raw key: a uint32 array of shape (2,). */
+  keyData(v: PyValue, what: string, span: Span): Tracer {
+    const k = this.ops.asArray(v, span);
+    const s = k.aval.shape;
+    if (k.aval.dtype !== 'uint32' || s.length !== 1 || s[0] !== 2) {
+      throw new CompileError(
+        `TypeError: ${what} accepts a single key, but was given a key array of shape (${s.join(', ')}${s.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching.`,
+        span,
+      );
+    }
+    return k;
+  }
+
+  private word(key: Tracer, i: number, span: Span): Tracer {
+    return this.ops.index(key, [{ kind: 'int', value: i }], span);
+  }
+
+  /** threefry2x32 over broadcast operands: the two output words. */
+  private threefry(key: Tracer, c0: PyValue, c1: PyValue, shape: readonly number[], span: Span): [Tracer, Tracer] {
+    const atoms = [this.word(key, 0, span), this.word(key, 1, span), c0, c1].map((v) =>
+      this.ops.broadcastTo(this.ops.asArray(v, span, 'uint32').atom, shape, span),
+    );
+    const outs = this.ip.trace().builder.bind('threefry2x32', atoms, {}, span);
+    return [this.ops.tracer(outs[0]!), this.ops.tracer(outs[1]!)];
+  }
+
+  /** JAX's iota_2x32_shape: the row-major index of every element as (hi, lo) words. */
+  private counters(shape: readonly number[], span: Span): [PyValue, Tracer] {
+    const n = shape.reduce((a, b) => a * b, 1);
+    if (n > 0xffffffff) throw new CompileError('jaxts: random arrays of 2^32 or more elements are not supported', span);
+    const lo = this.ops.reshape(this.ops.arange(0, n, 1, 'uint32', span), [...shape], span);
+    return [0n, lo];
+  }
+
+  /** `_random_bits(key, 32, shape)`. */
+  bits(key: Tracer, shape: readonly number[], span: Span): Tracer {
+    const [hi, lo] = this.counters(shape, span);
+    const [y0, y1] = this.threefry(key, hi, lo, shape, span);
+    return this.ops.binary('xor', y0, y1, span);
+  }
+
+  split(key: Tracer, shape: number[], span: Span): Tracer {
+    const [hi, lo] = this.counters(shape, span);
+    const [y0, y1] = this.threefry(key, hi, lo, shape, span);
+    return this.ops.stack([y0, y1], shape.length, span);
+  }
+
+  foldIn(key: Tracer, data: PyValue, span: Span): Tracer {
+    const d = typeof data === 'bigint' ? BigInt.asUintN(32, data) : data;
+    const [y0, y1] = this.threefry(key, 0n, d, [], span);
+    return this.ops.stack([y0, y1], 0, span);
+  }
+
+  uniform(key: Tracer, shape: number[], dtype: DType, minval: PyValue, maxval: PyValue, span: Span): Tracer {
+    if (dtype !== 'float32') throw new CompileError('TypeError: uniform only accepts floating point dtypes.', span);
+    const o = this.ops;
+    const lo = o.asArray(minval, span, 'float32');
+    const hi = o.asArray(maxval, span, 'float32');
+    const bits = this.bits(key, shape, span);
+    const floatBits = o.binary('or', o.binary('shift_right_logical', bits, 9n, span), 0x3f800000n, span);
+    const one = new NpScalar('float32', 1);
+    const floats = o.binary('sub', this.bitcast(floatBits, 'float32', span), one, span);
+    const scaled = o.binary('add', o.binary('mul', floats, o.binary('sub', hi, lo, span), span), lo, span);
+    return o.binary('max', lo, scaled, span);
+  }
+
+  normal(key: Tracer, shape: number[], dtype: DType, span: Span): Tracer {
+    if (dtype !== 'float32') throw new CompileError('TypeError: normal only accepts floating point dtypes.', span);
+    const lo = new NpScalar('float32', -0.99999994); // nextafter(-1, 0) in float32
+    const u = this.uniform(key, shape, 'float32', lo, new NpScalar('float32', 1), span);
+    const sqrt2 = new NpScalar('float32', Math.SQRT2);
+    return this.ops.binary('mul', sqrt2, this.ops.unary('erf_inv', u, span), span);
+  }
+
+  randint(key: Tracer, shape: number[], minval: PyValue, maxval: PyValue, dtype: DType, span: Span): Tracer {
+    if (dtype !== 'int32' && dtype !== 'uint32') throw new CompileError(`TypeError: randint only accepts integer dtypes, got ${dtype}`, span);
+    const o = this.ops;
+    const lo = o.convert(o.asArray(minval, span), dtype, span);
+    const hi = o.convert(o.asArray(maxval, span), dtype, span);
+    const keys = this.split(key, [2], span);
+    const higher = this.bits(o.index(keys, [{ kind: 'int', value: 0 }], span), shape, span);
+    const lower = this.bits(o.index(keys, [{ kind: 'int', value: 1 }], span), shape, span);
+    let span_ = o.convert(o.binary('sub', hi, lo, span), 'uint32', span);
+    span_ = this.select(o.compare('le', hi, lo, span), o.full([], 1, 'uint32', span), span_, span);
+    let mult = o.binary('rem', o.full([], 65536, 'uint32', span), span_, span);
+    mult = o.binary('rem', o.binary('mul', mult, mult, span), span_, span);
+    let off = o.binary('add', o.binary('mul', o.binary('rem', higher, span_, span), mult, span), o.binary('rem', lower, span_, span), span);
+    off = o.binary('rem', off, span_, span);
+    return o.binary('add', lo, o.convert(off, dtype, span), span);
+  }
+
+  bernoulli(key: Tracer, p: PyValue, shape: number[] | null, span: Span): Tracer {
+    const prob = this.ops.asArray(p, span, 'float32');
+    const u = this.uniform(key, shape ?? [...prob.aval.shape], 'float32', 0, 1, span);
+    return this.ops.compare('lt', u, prob, span);
+  }
+
+  private bitcast(x: Tracer, dtype: DType, span: Span): Tracer {
+    return this.ops.tracer(this.ops.bind('bitcast_convert_type', [x.atom], { new_dtype: dtype }, span));
+  }
+
+  /** lax.select(pred, on_true, on_false) with scalar operands broadcast. */
+  private select(pred: Tracer, onTrue: Tracer, onFalse: Tracer, span: Span): Tracer {
+    const shape = pred.aval.shape;
+    const t = this.ops.broadcastTo(onTrue.atom, shape, span);
+    const f = this.ops.broadcastTo(onFalse.atom, shape, span);
+    return this.ops.tracer(this.ops.bind('select_n', [pred.atom, f, t], {}, span));
+  }
+}
+
+/** The `jax.random` module. */
+export function randomModule(ip: Interp): PyModule {
+  const r = new Random(ip);
+  const shapeOf = (c: CallArgs, i: number, name: string, def?: PyValue): number[] => {
+    const v = arg(c, i, name, def);
+    if (typeof v === 'bigint') {
+      throw new CompileError(`TypeError: Shapes must be 1D sequences of concrete values of integer type, got ${v}.`, c.span);
+    }
+    return shapeArgs(ip, [v], c.span);
+  };
+  const dtypeOf = (c: CallArgs, i: number, def: DType): DType => {
+    const d = arg(c, i, 'dtype', null);
+    return d === null ? def : (dtypeArg(d, c.span) ?? def);
+  };
+  const key = (c: CallArgs, what: string): Tracer => r.keyData(arg(c, 0, 'key'), what, c.span);
+  const entries: Record<string, Fn> = {
+    PRNGKey: (c) => r.prngKey(arg(c, 0, 'seed'), c.span),
+    split: (c) => {
+      const num = arg(c, 1, 'num', 2n);
+      const shape = typeof num === 'bigint' ? [Number(num)] : shapeArgs(ip, [num], c.span);
+      return r.split(key(c, 'split'), shape, c.span);
+    },
+    fold_in: (c) => r.foldIn(key(c, 'fold_in'), arg(c, 1, 'data'), c.span),
+    bits: (c) => r.bits(key(c, 'bits'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span),
+    uniform: (c) =>
+      r.uniform(key(c, 'uniform'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, 'float32'), arg(c, 3, 'minval', 0), arg(c, 4, 'maxval', 1), c.span),
+    normal: (c) => r.normal(key(c, 'normal'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, 'float32'), c.span),
+    randint: (c) =>
+      r.randint(key(c, 'randint'), shapeOf(c, 1, 'shape'), arg(c, 2, 'minval'), arg(c, 3, 'maxval'), dtypeOf(c, 4, 'int32'), c.span),
+    bernoulli: (c) => {
+      const shape = arg(c, 2, 'shape', null);
+      return r.bernoulli(key(c, 'bernoulli'), arg(c, 1, 'p', 0.5), shape === null ? null : shapeArgs(ip, [shape], c.span), c.span);
+    },
+  };
+  return new PyModule('jax.random', new Map(Object.entries(entries).map(([k, f]) => [k, new PyBuiltin(k, f)])));
+}
