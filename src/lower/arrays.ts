@@ -17,7 +17,7 @@ export interface ArrayContext {
   constant(nd: NdArray): HostArray;
 }
 
-const fmtShape = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+export const fmtShape = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
 
 export class ArrayOps {
   constructor(private readonly ctx: ArrayContext) {}

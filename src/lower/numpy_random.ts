@@ -1,0 +1,612 @@
+// NumPy's legacy global RNG (`np.random.seed`, `normal`, `uniform`, `rand`,
+// `randn`, `random`, `randint`, `choice`, `permutation`), run inside the
+// compiler: NumPy values are compile-time values, so the draws become
+// constants. Bit-identical with NumPy's RandomState: MT19937 with Knuth's
+// init_genrand (int seeds) or init_by_array (sequence seeds), 53-bit doubles,
+// the polar Box–Muller Gaussian with its cached second value, and masked
+// rejection sampling for integers. The Gaussian needs glibc's `log`, which is
+// correctly rounded where JS Math.log is not, so `log` here is evaluated in
+// double-double arithmetic and rounded once.
+import { CompileError } from '../diagnostics.js';
+import type * as A from '../parser/ast.js';
+import { fmtShape } from './arrays.js';
+import { shapeArgs } from './attrs.js';
+import { NeedsStatic, type Interp } from './interp.js';
+import { ndBinary, ndFrom } from './numpy_static.js';
+import {
+  NdArray, NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+
+// ------------------------------------------------------------ correctly rounded log
+
+type DD = readonly [hi: number, lo: number];
+
+function twoSum(a: number, b: number): DD {
+  const s = a + b;
+  const bb = s - a;
+  return [s, a - (s - bb) + (b - bb)];
+}
+
+function quickTwoSum(a: number, b: number): DD {
+  const s = a + b;
+  return [s, b - (s - a)];
+}
+
+function twoProd(a: number, b: number): DD {
+  const p = a * b;
+  const t = 134217729 * a; // Dekker split at 2^27 + 1
+  const ah = t - (t - a);
+  const al = a - ah;
+  const u = 134217729 * b;
+  const bh = u - (u - b);
+  const bl = b - bh;
+  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
+}
+
+function ddAdd(a: DD, b: DD): DD {
+  const [s, e] = twoSum(a[0], b[0]);
+  const [t, f] = twoSum(a[1], b[1]);
+  const [s2, e2] = quickTwoSum(s, e + t);
+  return quickTwoSum(s2, e2 + f);
+}
+
+function ddMul(a: DD, b: DD): DD {
+  const [p, e] = twoProd(a[0], b[0]);
+  return quickTwoSum(p, e + (a[0] * b[1] + a[1] * b[0]));
+}
+
+function ddDiv(a: DD, b: DD): DD {
+  const q1 = a[0] / b[0];
+  let r = ddAdd(a, ddMul(b, [-q1, 0]));
+  const q2 = r[0] / b[0];
+  r = ddAdd(r, ddMul(b, [-q2, 0]));
+  const q3 = r[0] / b[0];
+  const [s, e] = quickTwoSum(q1, q2);
+  return ddAdd([s, e], [q3, 0]);
+}
+
+/** ln 2 to 106 bits. */
+const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
+/** 1/(2j+1) as double-doubles: the atanh series of log. */
+const ODD_RECIPROCALS: DD[] = Array.from({ length: 11 }, (_, j) => {
+  const d = 2 * j + 1;
+  const hi = 1 / d;
+  const [p, e] = twoProd(hi, d);
+  return [hi, (1 - p - e) / d] as DD;
+});
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+
+/**
+ * Natural log, correctly rounded (as glibc's `log` is in practice; JS Math.log
+ * is off by one ulp on a few percent of inputs). x = 2^k m with m in [√½, √2),
+ * log m = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, summed in double-double.
+ */
+export function log(x: number): number {
+  if (!(x > 0) || x === Infinity) return x === 0 ? -Infinity : x === Infinity ? x : NaN;
+  if (x === 1) return 0;
+  let k = 0;
+  if (x < 2.2250738585072014e-308) {
+    x *= 18014398509481984; // 2^54
+    k = -54;
+  }
+  f64[0] = x;
+  k += ((u32[1]! >>> 20) & 0x7ff) - 1023;
+  u32[1] = (u32[1]! & 0x000fffff) | 0x3ff00000;
+  let m = f64[0];
+  if (m > Math.SQRT2) {
+    m /= 2;
+    k += 1;
+  }
+  const s = ddDiv([m - 1, 0], twoSum(m, 1));
+  const s2 = ddMul(s, s);
+  // terms j >= 11 are below 2^-55 of the sum: plain doubles are enough there
+  let tail = 0;
+  for (let j = 21; j >= 11; j--) tail = tail * s2[0] + 1 / (2 * j + 1);
+  let acc: DD = [tail, 0];
+  for (let j = 10; j >= 0; j--) acc = ddAdd(ddMul(acc, s2), ODD_RECIPROCALS[j]!);
+  const lm = ddMul(s, acc);
+  const r = ddAdd(ddMul(LN2, [k, 0]), [2 * lm[0], 2 * lm[1]]);
+  return r[0] + r[1];
+}
+
+// ------------------------------------------------------------ MT19937 and NumPy's legacy distributions
+
+const N = 624;
+const M = 397;
+
+/** The state of one legacy RandomState: the MT19937 key and the cached Gaussian. */
+export class MT19937 {
+  private readonly key = new Uint32Array(N);
+  private pos = N;
+  private hasGauss = false;
+  private gaussNext = 0;
+
+  /** `seed(int)`: Knuth's init_genrand, 0 <= s < 2^32. */
+  seed(s: number): void {
+    const key = this.key;
+    key[0] = s >>> 0;
+    for (let i = 1; i < N; i++) {
+      const p = key[i - 1]!;
+      key[i] = (Math.imul(1812433253, p ^ (p >>> 30)) + i) >>> 0;
+    }
+    this.pos = N;
+    this.hasGauss = false;
+    this.gaussNext = 0;
+  }
+
+  /** `seed([a, b, ...])`: init_by_array of the 32-bit words. */
+  seedByArray(init: readonly number[]): void {
+    this.seed(19650218);
+    const mt = this.key;
+    let i = 1;
+    let j = 0;
+    for (let k = Math.max(N, init.length); k > 0; k--) {
+      const p = mt[i - 1]!;
+      mt[i] = ((mt[i]! ^ Math.imul(p ^ (p >>> 30), 1664525)) + init[j]! + j) >>> 0;
+      i++;
+      j++;
+      if (i >= N) {
+        mt[0] = mt[N - 1]!;
+        i = 1;
+      }
+      if (j >= init.length) j = 0;
+    }
+    for (let k = N - 1; k > 0; k--) {
+      const p = mt[i - 1]!;
+      mt[i] = ((mt[i]! ^ Math.imul(p ^ (p >>> 30), 1566083941)) - i) >>> 0;
+      i++;
+      if (i >= N) {
+        mt[0] = mt[N - 1]!;
+        i = 1;
+      }
+    }
+    mt[0] = 0x80000000;
+  }
+
+  private generate(): void {
+    const key = this.key;
+    const mix = (a: number, b: number, c: number): number => {
+      const y = (a & 0x80000000) | (b & 0x7fffffff);
+      return (c ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0)) >>> 0;
+    };
+    let i = 0;
+    for (; i < N - M; i++) key[i] = mix(key[i]!, key[i + 1]!, key[i + M]!);
+    for (; i < N - 1; i++) key[i] = mix(key[i]!, key[i + 1]!, key[i + M - N]!);
+    key[N - 1] = mix(key[N - 1]!, key[0]!, key[M - 1]!);
+    this.pos = 0;
+  }
+
+  nextUint32(): number {
+    if (this.pos === N) this.generate();
+    let y = this.key[this.pos++]!;
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    return (y ^ (y >>> 18)) >>> 0;
+  }
+
+  nextUint64(): bigint {
+    const hi = this.nextUint32();
+    return (BigInt(hi) << 32n) | BigInt(this.nextUint32());
+  }
+
+  /** random_sample: a 53-bit double in [0, 1). */
+  nextDouble(): number {
+    const a = this.nextUint32() >>> 5;
+    const b = this.nextUint32() >>> 6;
+    return (a * 67108864 + b) / 9007199254740992;
+  }
+
+  /** legacy_gauss: polar Box–Muller, the second value kept for the next call. */
+  gauss(): number {
+    if (this.hasGauss) {
+      this.hasGauss = false;
+      const g = this.gaussNext;
+      this.gaussNext = 0;
+      return g;
+    }
+    let x1: number, x2: number, r2: number;
+    do {
+      x1 = 2 * this.nextDouble() - 1;
+      x2 = 2 * this.nextDouble() - 1;
+      r2 = x1 * x1 + x2 * x2;
+    } while (r2 >= 1 || r2 === 0);
+    const f = Math.sqrt((-2 * log(r2)) / r2);
+    this.gaussNext = f * x1;
+    this.hasGauss = true;
+    return f * x2;
+  }
+
+  /** An integer in [0, rng] by masked rejection (random_bounded_uint64 with use_masked). */
+  bounded(rng: bigint): bigint {
+    if (rng === 0n) return 0n;
+    if (rng <= 0xffffffffn) {
+      const r = Number(rng);
+      if (r === 0xffffffff) return BigInt(this.nextUint32());
+      const mask = maskOf(r);
+      let v: number;
+      while ((v = (this.nextUint32() & mask) >>> 0) > r);
+      return BigInt(v);
+    }
+    if (rng === 0xffffffffffffffffn) return this.nextUint64();
+    let mask = rng;
+    for (let sh = 1n; sh <= 32n; sh *= 2n) mask |= mask >> sh;
+    let v: bigint;
+    while ((v = this.nextUint64() & mask) > rng);
+    return v;
+  }
+
+  /** random_interval: an integer in [0, max], as shuffle draws it. */
+  interval(max: number): number {
+    if (max === 0) return 0;
+    if (max <= 0xffffffff) {
+      const mask = maskOf(max);
+      let v: number;
+      while ((v = (this.nextUint32() & mask) >>> 0) > max);
+      return v;
+    }
+    return Number(this.bounded(BigInt(max)));
+  }
+}
+
+/** The smallest all-ones mask >= r (r < 2^32). */
+function maskOf(r: number): number {
+  let m = r;
+  m |= m >>> 1;
+  m |= m >>> 2;
+  m |= m >>> 4;
+  m |= m >>> 8;
+  m |= m >>> 16;
+  return m >>> 0;
+}
+
+// ------------------------------------------------------------ the `np.random` module
+
+const states = new WeakMap<Interp, MT19937>();
+
+/** The global RandomState of one compilation; unseeded, it starts from fresh entropy, as NumPy's does. */
+function stateOf(ip: Interp): MT19937 {
+  let st = states.get(ip);
+  if (!st) {
+    st = new MT19937();
+    st.seedByArray(Array.from(crypto.getRandomValues(new Uint32Array(N))));
+    states.set(ip, st);
+  }
+  return st;
+}
+
+type Num = number | NdArray;
+type Fn = (c: CallArgs) => PyValue;
+
+/** Positional-or-keyword arguments by name, as a Python signature binds them. */
+function bind(c: CallArgs, fname: string, names: string[]): (PyValue | undefined)[] {
+  if (c.args.length > names.length) {
+    throw new CompileError(`TypeError: ${fname}() takes at most ${names.length} positional arguments (${c.args.length} given)`, c.span);
+  }
+  for (const k of c.kwargs.keys()) {
+    if (!names.includes(k)) throw new CompileError(`TypeError: ${fname}() got an unexpected keyword argument '${k}'`, c.span);
+  }
+  return names.map((n, i) => (i < c.args.length ? c.args[i] : c.kwargs.get(n)));
+}
+
+export function numpyRandomModule(ip: Interp): PyModule {
+  /** Every draw changes the compile-time state: not possible in a loop that stays a loop at run time. */
+  const rng = (fname: string, span: A.Span): MT19937 => {
+    if (ip.dynamicDepth > 0) throw new NeedsStatic(`np.random.${fname} inside a loop that runs on the host`, span);
+    return stateOf(ip);
+  };
+  const value = (v: PyValue, what: string, span: A.Span): ReturnType<Interp['static']> => {
+    if (isArray(v)) {
+      throw new CompileError(`np.random: ${what} is a JAX array; NumPy's RNG runs at compile time and needs NumPy values or Python numbers`, span);
+    }
+    return ip.static(v, what, span);
+  };
+  const pyInt = (v: PyValue, what: string, span: A.Span): bigint => {
+    v = value(v, what, span);
+    if (typeof v === 'bigint') return v;
+    if (typeof v === 'boolean') return v ? 1n : 0n;
+    if (v instanceof NpScalar && !v.dtype.startsWith('float')) return BigInt(v.value);
+    throw new CompileError(`TypeError: '${typeName(v)}' object cannot be interpreted as an integer`, span);
+  };
+  const numParam = (v: PyValue, what: string, span: A.Span): Num => {
+    v = value(v, what, span);
+    if (typeof v === 'bigint' || typeof v === 'boolean' || typeof v === 'number') return Number(v);
+    if (v instanceof NpScalar) return v.value;
+    const nd = ndFrom(v, span);
+    return nd.shape.length ? nd : nd.data[0]!;
+  };
+  /** `size`: None, an int, or a sequence of ints. */
+  const sizeOf = (v: PyValue | undefined, span: A.Span): number[] | null => {
+    if (v === undefined || v === null) return null;
+    v = value(v, 'size', span);
+    let s: number[];
+    if (v instanceof PyTuple || v instanceof PyList) s = shapeArgs(ip, [v], span);
+    else if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) s = [Number(pyInt(v, 'size', span))];
+    else {
+      const shown = typeof v === 'number' ? String(v).replace(/^(-?\d+)$/, '$1.0') : typeName(v);
+      throw new CompileError(`TypeError: expected a sequence of integers or a single integer, got '${shown}'`, span);
+    }
+    if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', span);
+    return s;
+  };
+  const dimsOf = (c: CallArgs): number[] => {
+    if (c.kwargs.size) throw new CompileError(`TypeError: got an unexpected keyword argument '${[...c.kwargs.keys()][0]}'`, c.span);
+    const s = c.args.map((a) => Number(pyInt(a, 'a dimension', c.span)));
+    if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', c.span);
+    return s;
+  };
+  const f64 = (shape: number[] | null, draw: () => number): PyValue =>
+    shape === null ? draw() : new NdArray(shape, 'float64', Array.from({ length: prod(shape) }, draw));
+
+  /**
+   * A continuous distribution with float parameters (NumPy's `cont`): a Python float when
+   * every parameter is a scalar and size is None, else a float64 array, parameters broadcast.
+   */
+  const cont = (span: A.Span, params: Num[], size: number[] | null, draw: (...p: number[]) => number): PyValue => {
+    if (params.every((p) => typeof p === 'number') && size === null) return draw(...(params as number[]));
+    const shapes = params.map((p) => (typeof p === 'number' ? [] : p.shape));
+    const full = broadcastArgs(size ? [size, ...shapes] : shapes, span);
+    if (size && full.join() !== size.join()) throw new CompileError(`ValueError: size ${fmtShape(size)} is too small for parameters broadcast to ${fmtShape(full)}`, span);
+    const at = params.map((p) => (typeof p === 'number' ? () => p : broadcastReader(p, full)));
+    return new NdArray(full, 'float64', Array.from({ length: prod(full) }, (_, i) => draw(...at.map((g) => g(i)))));
+  };
+  const anyOf = (p: Num, pred: (x: number) => boolean): boolean => (typeof p === 'number' ? pred(p) : p.data.some(pred));
+
+  const normal: Fn = (c) => {
+    const [loc, scale, size] = bind(c, 'normal', ['loc', 'scale', 'size']);
+    const l = numParam(loc ?? 0, 'loc', c.span);
+    const s = numParam(scale ?? 1, 'scale', c.span);
+    if (anyOf(s, (x) => x < 0)) throw new CompileError('ValueError: scale < 0', c.span);
+    const sz = sizeOf(size, c.span);
+    const st = rng('normal', c.span);
+    return cont(c.span, [l, s], sz, (m, sd) => m! + sd! * st.gauss());
+  };
+  const uniform: Fn = (c) => {
+    const [low, high, size] = bind(c, 'uniform', ['low', 'high', 'size']);
+    const lo = numParam(low ?? 0, 'low', c.span);
+    const hi = numParam(high ?? 1, 'high', c.span);
+    const range = typeof lo === 'number' && typeof hi === 'number' ? hi - lo : ndBinary('-', hi, lo, c.span);
+    if (anyOf(range, (x) => !Number.isFinite(x))) throw new CompileError('OverflowError: Range exceeds valid bounds', c.span);
+    const sz = sizeOf(size, c.span);
+    const st = rng('uniform', c.span);
+    return cont(c.span, [lo, range], sz, (a, r) => a! + r! * st.nextDouble());
+  };
+  const sample = (name: string): Fn => (c) => {
+    const [size] = bind(c, name, ['size']);
+    const sz = sizeOf(size, c.span);
+    const st = rng(name, c.span);
+    return f64(sz, () => st.nextDouble());
+  };
+  const standardNormal: Fn = (c) => {
+    const [size] = bind(c, 'standard_normal', ['size']);
+    const sz = sizeOf(size, c.span);
+    const st = rng('standard_normal', c.span);
+    return f64(sz, () => st.gauss());
+  };
+
+  const randint: Fn = (c) => {
+    const [low, high, size, dtype] = bind(c, 'randint', ['low', 'high', 'size', 'dtype']);
+    const dt = intDType(dtype, c.span);
+    const bound = (v: PyValue, what: string): bigint => {
+      v = value(v, what, c.span);
+      if (typeof v === 'number' || (v instanceof NpScalar && v.dtype.startsWith('float'))) {
+        const x = typeof v === 'number' ? v : v.value;
+        if (!Number.isFinite(x)) throw new CompileError(`${Number.isNaN(x) ? 'ValueError' : 'OverflowError'}: cannot convert float ${x} to integer`, c.span);
+        return BigInt(Math.trunc(x));
+      }
+      if (v instanceof NdArray || v instanceof PyList || v instanceof PyTuple) throw new CompileError('np.random.randint with array bounds is not supported at compile time', c.span);
+      return pyInt(v, what, c.span);
+    };
+    let lo = bound(low ?? null, 'low');
+    let hi: bigint;
+    if (high === undefined || high === null) [lo, hi] = [0n, lo];
+    else hi = bound(high, 'high');
+    hi -= 1n;
+    const bits = dt.dtype === 'int32' ? 31n : 63n;
+    if (lo < -(1n << bits)) throw new CompileError(`ValueError: low is out of bounds for ${dt.dtype}`, c.span);
+    if (hi > (1n << bits) - 1n) throw new CompileError(`ValueError: high is out of bounds for ${dt.dtype}`, c.span);
+    if (lo > hi) throw new CompileError(`ValueError: ${lo === 0n ? 'high <= 0' : 'low >= high'}`, c.span);
+    const sz = sizeOf(size, c.span);
+    const st = rng('randint', c.span);
+    const draw = (): bigint => lo + st.bounded(hi - lo);
+    if (sz === null) return dt.python ? draw() : new NpScalar(dt.dtype, Number(draw()));
+    return new NdArray(sz, dt.dtype, Array.from({ length: prod(sz) }, () => Number(draw())));
+  };
+
+  /** A shuffled copy: legacy shuffle swaps i with random_interval(i) for i = n-1 … 1. */
+  const shuffledIndices = (st: MT19937, n: number): number[] => {
+    const idx = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = st.interval(i);
+      [idx[i], idx[j]] = [idx[j]!, idx[i]!];
+    }
+    return idx;
+  };
+  const permutation: Fn = (c) => {
+    const [x] = bind(c, 'permutation', ['x']);
+    const v = value(x ?? null, 'x', c.span);
+    if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
+      const n = Number(pyInt(v, 'x', c.span));
+      return new NdArray([Math.max(n, 0)], 'int64', shuffledIndices(rng('permutation', c.span), Math.max(n, 0)));
+    }
+    const nd = ndFrom(v, c.span);
+    if (!nd.shape.length) throw new CompileError('IndexError: x must be an integer or at least 1-dimensional', c.span);
+    return takeRows(nd, shuffledIndices(rng('permutation', c.span), nd.shape[0]!));
+  };
+
+  const choice: Fn = (c) => {
+    const [a, size, replace, p] = bind(c, 'choice', ['a', 'size', 'replace', 'p']);
+    const av = value(a ?? null, 'a', c.span);
+    const pool = typeof av === 'bigint' || typeof av === 'boolean' || (av instanceof NpScalar && !av.dtype.startsWith('float')) ? null : ndFrom(av, c.span);
+    if (pool && pool.shape.length !== 1) {
+      throw new CompileError(pool.shape.length ? 'ValueError: a must be 1-dimensional' : 'ValueError: a must be 1-dimensional or an integer', c.span);
+    }
+    const popSize = pool ? pool.shape[0]! : Number(pyInt(av, 'a', c.span));
+    const shape = sizeOf(size, c.span);
+    const count = shape ? prod(shape) : 1;
+    if (popSize <= 0 && count !== 0) {
+      throw new CompileError(pool ? "ValueError: 'a' cannot be empty unless no samples are taken" : 'ValueError: a must be greater than 0 unless no samples are taken', c.span);
+    }
+    let probs: number[] | null = null;
+    if (p !== undefined && p !== null) {
+      const pn = ndFrom(value(p, 'p', c.span), c.span, 'float64');
+      if (pn.shape.length !== 1) throw new CompileError('ValueError: p must be 1-dimensional', c.span);
+      if (pn.data.length !== popSize) throw new CompileError("ValueError: 'a' and 'p' must have same size", c.span);
+      if (pn.data.some((x) => Number.isNaN(x))) throw new CompileError('ValueError: probabilities contain NaN', c.span);
+      if (pn.data.some((x) => x < 0)) throw new CompileError('ValueError: probabilities are not non-negative', c.span);
+      if (Math.abs(kahanSum(pn.data) - 1) > 1.4901161193847656e-8) throw new CompileError('ValueError: probabilities do not sum to 1', c.span);
+      probs = [...pn.data];
+    }
+    const rep = replace === undefined ? true : value(replace, 'replace', c.span);
+    let idx: number[];
+    if (rep !== false && rep !== 0n) {
+      const st = rng('choice', c.span);
+      idx = Array.from({ length: count }, probs ? ((cdf) => () => searchRight(cdf, st.nextDouble()))(normalizedCdf(probs)) : () => Number(st.bounded(BigInt(popSize - 1))));
+    } else {
+      if (count > popSize) throw new CompileError("ValueError: Cannot take a larger sample than population when 'replace=False'", c.span);
+      if (probs && probs.filter((x) => x > 0).length < count) throw new CompileError('ValueError: Fewer non-zero entries in p than size', c.span);
+      const st = rng('choice', c.span);
+      if (!probs) idx = shuffledIndices(st, popSize).slice(0, count);
+      else {
+        idx = [];
+        while (idx.length < count) {
+          const xs = Array.from({ length: count - idx.length }, () => st.nextDouble());
+          for (const i of idx) probs[i] = 0;
+          const cdf = normalizedCdf(probs);
+          const fresh: number[] = [];
+          for (const x of xs) {
+            const j = searchRight(cdf, x);
+            if (!fresh.includes(j)) fresh.push(j);
+          }
+          idx.push(...fresh);
+        }
+      }
+    }
+    if (!pool) return shape === null ? BigInt(idx[0]!) : new NdArray(shape, 'int64', idx);
+    if (shape === null) return new NpScalar(pool.dtype, pool.data[idx[0]!]!);
+    return new NdArray(shape, pool.dtype, idx.map((i) => pool.data[i]!));
+  };
+
+  const seed: Fn = (c) => {
+    const [s] = bind(c, 'seed', ['seed']);
+    const v = value(s ?? null, 'seed', c.span);
+    if (v === null) throw new CompileError('np.random.seed() without a seed draws OS entropy; jaxts runs NumPy\'s RNG at compile time and needs a fixed seed', c.span);
+    const st = rng('seed', c.span);
+    if (typeof v === 'bigint' || typeof v === 'boolean' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
+      const n = pyInt(v, 'seed', c.span);
+      if (n < 0n || n > 0xffffffffn) throw new CompileError('ValueError: Seed must be between 0 and 2**32 - 1', c.span);
+      st.seed(Number(n));
+      return null;
+    }
+    const nd = ndFrom(v, c.span);
+    if (nd.dtype.startsWith('float')) {
+      throw new CompileError("TypeError: Cannot cast scalar from dtype('float64') to dtype('int64') according to the rule 'safe'", c.span);
+    }
+    if (!nd.data.length) throw new CompileError('ValueError: Seed must be non-empty', c.span);
+    if (nd.shape.length !== 1) throw new CompileError('ValueError: Seed array must be 1-d', c.span);
+    if (nd.data.some((x) => x < 0 || x > 0xffffffff)) throw new CompileError('ValueError: Seed must be between 0 and 2**32 - 1', c.span);
+    st.seedByArray(nd.data);
+    return null;
+  };
+
+  const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
+  return new PyModule(
+    'numpy.random',
+    new Map<string, PyValue>([
+      ['seed', fn('seed', seed)],
+      ['normal', fn('normal', normal)],
+      ['uniform', fn('uniform', uniform)],
+      ['standard_normal', fn('standard_normal', standardNormal)],
+      ['randn', fn('randn', (c) => { const s = dimsOf(c); const st = rng('randn', c.span); return f64(s.length ? s : null, () => st.gauss()); })],
+      ['rand', fn('rand', (c) => { const s = dimsOf(c); const st = rng('rand', c.span); return f64(s.length ? s : null, () => st.nextDouble()); })],
+      ['random', fn('random', sample('random'))],
+      ['random_sample', fn('random_sample', sample('random_sample'))],
+      ['ranf', fn('ranf', sample('ranf'))],
+      ['sample', fn('sample', sample('sample'))],
+      ['randint', fn('randint', randint)],
+      ['choice', fn('choice', choice)],
+      ['permutation', fn('permutation', permutation)],
+    ]),
+  );
+}
+
+const prod = (s: readonly number[]): number => s.reduce((a, b) => a * b, 1);
+
+/** Element i (row-major in `shape`) of x broadcast to `shape`. */
+function broadcastReader(x: NdArray, shape: readonly number[]): (i: number) => number {
+  const pad = shape.length - x.shape.length;
+  const strides = shape.map((_, k) => (k < pad || x.shape[k - pad] === 1 ? 0 : prod(x.shape.slice(k - pad + 1))));
+  const dims = shape.map((_, k) => prod(shape.slice(k + 1)));
+  return (i) => {
+    let off = 0;
+    for (let k = 0; k < shape.length; k++) off += Math.floor(i / dims[k]!) % shape[k]! * strides[k]!;
+    return x.data[off]!;
+  };
+}
+
+/** np.broadcast of several shapes, failing with NumPy's message (MultiIter's first conflicting pair). */
+function broadcastArgs(shapes: readonly (readonly number[])[], span: A.Span): number[] {
+  const nd = Math.max(0, ...shapes.map((s) => s.length));
+  const out: number[] = [];
+  for (let i = 0; i < nd; i++) {
+    let d = 1;
+    let src = 0;
+    shapes.forEach((s, j) => {
+      const t = s[i + s.length - nd] ?? 1;
+      if (t === 1) return;
+      if (d === 1) [d, src] = [t, j];
+      else if (d !== t) {
+        throw new CompileError(
+          `ValueError: shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg ${src} with shape ${fmtShape(shapes[src]!)} and arg ${j} with shape ${fmtShape(s)}.`,
+          span,
+        );
+      }
+    });
+    out.push(d);
+  }
+  return out;
+}
+
+function takeRows(x: NdArray, rows: number[]): NdArray {
+  const w = prod(x.shape.slice(1));
+  return new NdArray(x.shape, x.dtype, rows.flatMap((r) => x.data.slice(r * w, (r + 1) * w)));
+}
+
+function intDType(d: PyValue | undefined, span: A.Span): { dtype: 'int64' | 'int32'; python: boolean } {
+  if (d === undefined || (d instanceof PyBuiltin && d.name === 'int')) return { dtype: 'int64', python: true };
+  const name = d instanceof PyDType ? d.name : typeof d === 'string' ? d : null;
+  if (name === 'int64' || name === 'int32') return { dtype: name, python: false };
+  throw new CompileError(`np.random.randint with dtype ${name ?? typeName(d)} is not supported (int, int64 and int32 are)`, span);
+}
+
+function kahanSum(xs: readonly number[]): number {
+  let sum = 0;
+  let comp = 0;
+  for (const x of xs) {
+    const y = x - comp;
+    const t = sum + y;
+    comp = t - sum - y;
+    sum = t;
+  }
+  return sum;
+}
+
+/** cumsum(p) / cumsum(p)[-1], as `choice` builds its table. */
+function normalizedCdf(p: readonly number[]): number[] {
+  let acc = 0;
+  const cdf = p.map((x) => (acc += x));
+  return cdf.map((x) => x / acc);
+}
+
+/** searchsorted(cdf, u, side='right'). */
+function searchRight(cdf: readonly number[], u: number): number {
+  let lo = 0;
+  let hi = cdf.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cdf[mid]! <= u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
