@@ -15,9 +15,10 @@ export function f32Shortest(v: number): string {
 
 export function f32Literal(v: number, lang: 'wgsl' | 'js'): string {
   const x = Math.fround(v);
-  if (Number.isNaN(x)) return lang === 'wgsl' ? 'bitcast<f32>(0x7fc00000u)' : 'NaN';
-  if (x === Infinity) return lang === 'wgsl' ? 'bitcast<f32>(0x7f800000u)' : 'Infinity';
-  if (x === -Infinity) return lang === 'wgsl' ? 'bitcast<f32>(0xff800000u)' : '-Infinity';
+  // WGSL: through the run-time bitcast helper jx_f32 (a constant inf/NaN is a shader-creation error)
+  if (Number.isNaN(x)) return lang === 'wgsl' ? 'jx_f32(0x7fc00000u)' : 'NaN';
+  if (x === Infinity) return lang === 'wgsl' ? 'jx_f32(0x7f800000u)' : 'Infinity';
+  if (x === -Infinity) return lang === 'wgsl' ? 'jx_f32(0xff800000u)' : '-Infinity';
   // JS: the double that equals the float32 exactly (the shortest float32 digits
   // would parse to a different double, e.g. 1.4142135 ≠ fround(Math.SQRT2))
   if (lang === 'js') return Object.is(x, -0) ? '-0' : String(x);

@@ -108,6 +108,7 @@ export function renderWgsl(k: Kernel): string {
   };
 
   const value = emit(k.body);
+  if ([...lets.lines, value].some((l) => l.includes('jx_f32('))) mathUsed.add('jx_f32');
   const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : value;
   const bindings = k.inputs.map(
     (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,

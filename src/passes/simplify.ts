@@ -18,31 +18,45 @@ export function dce(f: Func): Func {
 }
 
 /**
- * XLA's AlgebraicSimplifier rewrites `A / Const` (a constant or a broadcast of
- * one, A not constant) into `A * (1 / Const)` for floats, so `x / 7` and
- * `jnp.mean` round like a multiplication by the float32 reciprocal.
+ * XLA's AlgebraicSimplifier rewrites a division by a broadcast (or by a
+ * constant) into a multiplication by the reciprocal of the smaller operand:
+ * `A / broadcast(b)` → `A * broadcast(1 / b)`. So `x / 7`, `jnp.mean` and
+ * `x / x.sum(axis=1, keepdims=True)` round like a multiplication by the
+ * float32 reciprocal, and we must do the same to print what JAX prints.
  */
-export function divByConstant(f: Func): Func {
-  const constant = new Map<number, number>(); // var id → the scalar it broadcasts
+export function divByBroadcast(f: Func): Func {
+  const broadcastOf = new Map<number, Eqn>(); // var id → the broadcast_in_dim producing it
   let nextId = 0;
   const seen = (v: Var) => (nextId = Math.max(nextId, v.id + 1));
   f.params.forEach(seen);
   f.eqns.forEach((e) => e.outputs.forEach(seen));
-  const scalarOf = (a: Atom): number | undefined => (a.kind === 'lit' ? a.value : constant.get(a.id));
+  const fresh = (aval: Var['aval']): Var => ({ kind: 'var', id: nextId++, aval });
+  const source = (a: Atom): Atom | undefined => (a.kind === 'lit' ? a : broadcastOf.get(a.id)?.inputs[0]);
   const eqns: Eqn[] = [];
   for (const e of f.eqns) {
-    if (e.prim === 'broadcast_in_dim' && e.inputs[0]!.kind === 'lit') constant.set(e.outputs[0]!.id, e.inputs[0]!.value);
+    if (e.prim === 'broadcast_in_dim') broadcastOf.set(e.outputs[0]!.id, e);
     const [a, b] = e.inputs;
-    const c = b && scalarOf(b);
-    if (e.prim !== 'div' || e.outputs[0]!.aval.dtype !== 'float32' || c === undefined || scalarOf(a!) !== undefined) {
+    const s = e.prim === 'div' && e.outputs[0]!.aval.dtype === 'float32' ? source(b!) : undefined;
+    const aSrc = a && source(a);
+    if (!s || (s.kind === 'lit' && aSrc?.kind === 'lit')) {
       eqns.push(e);
       continue;
     }
-    const recip = Math.fround(1 / Math.fround(c));
-    let r: Atom = { kind: 'lit', value: recip, aval: { shape: [], dtype: 'float32' } };
-    if (b!.aval.shape.length) {
-      const v: Var = { kind: 'var', id: nextId++, aval: b!.aval };
-      eqns.push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [v], params: { shape: [...b!.aval.shape], broadcast_dimensions: [] } });
+    let r: Atom;
+    if (s.kind === 'lit') {
+      r = { kind: 'lit', value: Math.fround(1 / Math.fround(s.value)), aval: { shape: [], dtype: 'float32' } };
+    } else {
+      // 1 / b on the broadcast's (smaller) operand
+      const ones = fresh(s.aval);
+      const one: Atom = { kind: 'lit', value: 1, aval: { shape: [], dtype: 'float32' } };
+      eqns.push({ prim: 'broadcast_in_dim', inputs: [one], outputs: [ones], params: { shape: [...s.aval.shape], broadcast_dimensions: [] } });
+      r = fresh(s.aval);
+      eqns.push({ prim: 'div', inputs: [s.aval.shape.length ? ones : one, s], outputs: [r], params: {} });
+    }
+    if (b!.kind === 'var') {
+      const v = fresh(b!.aval);
+      const params = s.kind === 'lit' ? { shape: [...b!.aval.shape], broadcast_dimensions: [] } : broadcastOf.get(b!.id)!.params;
+      eqns.push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [v], params });
       r = v;
     }
     eqns.push({ ...e, prim: 'mul', inputs: [a!, r] });
@@ -51,4 +65,4 @@ export function divByConstant(f: Func): Func {
 }
 
 /** The simplifications every program gets before fusion. */
-export const simplify = (f: Func): Func => dce(divByConstant(f));
+export const simplify = (f: Func): Func => dce(divByBroadcast(f));
