@@ -1,7 +1,7 @@
 // Helpers generated host code calls on values known only at run time:
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
-import { arrayFormat, formatValue, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyStrRepr } from './format/index.js';
+import { arrayFormat, formatValue, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import type { JArray } from './runtime.js';
 
 /** str(x) of a jax.Array (NumPy's str of its value). */
@@ -17,8 +17,13 @@ export async function repr(x: JArray): Promise<string> {
 /** format(x, spec) of a jax.Array. */
 export async function formatArray(x: JArray, spec: string): Promise<string> {
   const data = await x.data();
+  return raisingPython(() => arrayFormat({ dtype: x.dtype, shape: x.shape, data }, spec));
+}
+
+/** `f()`, with a formatter's Python exception thrown as an Error whose message reads as Python's. */
+function raisingPython<T>(f: () => T): T {
   try {
-    return arrayFormat({ dtype: x.dtype, shape: x.shape, data }, spec);
+    return f();
   } catch (e) {
     if (e instanceof PyFormatError) throw new Error(`${e.pyType}: ${e.message}`);
     throw e;
@@ -51,12 +56,12 @@ export function pyRepr(v: number | string | boolean, type: HostType): string {
 
 /** format(v, spec) of a host value of a known Python type. */
 export function format(v: number | string | boolean, spec: string, type: HostType): string {
-  try {
-    return formatValue(py(v, type), spec);
-  } catch (e) {
-    if (e instanceof PyFormatError) throw new Error(`${e.pyType}: ${e.message}`);
-    throw e;
-  }
+  return raisingPython(() => formatValue(py(v, type), spec));
+}
+
+/** One printf-style conversion (`directive` such as '%-8.3f') of a host value: `directive % v`. */
+export function printf(v: number | string | boolean, directive: string, type: HostType): string {
+  return raisingPython(() => pyPercentFormat(directive, py(v, type)));
 }
 
 /** Python's `//` on host numbers. */

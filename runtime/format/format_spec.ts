@@ -7,7 +7,7 @@ import { isPyObjectLike, pyStr, pyTypeName, PyInt, type PyValue } from './python
 
 /** A Python exception raised while formatting; `message` is Python's text. */
 export class PyFormatError extends Error {
-  constructor(readonly pyType: 'ValueError' | 'TypeError' | 'OverflowError', message: string) {
+  constructor(readonly pyType: 'ValueError' | 'TypeError' | 'OverflowError' | 'KeyError', message: string) {
     super(message);
     this.name = pyType;
   }

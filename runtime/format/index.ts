@@ -25,5 +25,9 @@ export {
   PyFormatError, parseFormatSpec, formatValue, formatFloat, formatInt, formatBool, formatStr, type FormatSpec,
 } from './format_spec.js';
 export {
+  scanPrintf, formatPrintfArg, printfSpecText, printfTypeError, pyPercentFormat, asciiEscape,
+  type PrintfSpec, type PrintfArgs, type PrintfPart,
+} from './printf.js';
+export {
   jaxRepr, jaxStr, arrayFormat, JaxArrayObject, NumpyArrayObject, NumpyScalar, type JaxReprOptions,
 } from './jax_array.js';

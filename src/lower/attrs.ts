@@ -7,10 +7,11 @@ import { normalizeAxes } from './arrays.js';
 import { NeedsStatic, type Interp } from './interp.js';
 import { ndAstype, ndReshape } from './numpy_static.js';
 import {
-  HostArray, NdArray, PyBoundMethod, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple, Tracer,
+  HostArray, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple, Tracer,
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 import { truthy } from './pyops.js';
+import { strFormat, textValue } from './format.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -89,12 +90,14 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'upper': return method(obj, name, () => obj.toUpperCase());
       case 'lower': return method(obj, name, () => obj.toLowerCase());
       case 'strip': return method(obj, name, () => obj.trim());
+      case 'format': return method(obj, name, (c) => textValue(strFormat(ip, obj, c)));
     }
   }
   if (obj instanceof PyDevice) {
     if (name === 'id') return BigInt(obj.id);
   }
   if (obj instanceof PyDType && name === 'name') return obj.name;
+  if (obj instanceof PyClass && (name === '__name__' || name === '__qualname__')) return obj.name;
   if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
   if (obj instanceof PyFunction && name === '__doc__') return obj.def.kind === 'FunctionDef' ? obj.def.docstring : null;
   throw missing();

@@ -6,13 +6,15 @@ import type * as A from '../parser/ast.js';
 import * as ipArrays from './arrays.js';
 import { getAttr } from './attrs.js';
 import { staticBinary, staticCompare, truthy } from './pyops.js';
-import { formatFString } from './format.js';
+import { formatFString, textValue } from './format.js';
+import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, NeedsStatic, PySlice } from './interp.js';
 import {
   HostScalar,
   NdArray,
   PyDict,
   PyFunction,
+  PyIterator,
   PyList,
   PyTuple,
   Scope,
@@ -135,11 +137,6 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   }
 }
 
-function textValue(t: ReturnType<typeof formatFString>): PyValue {
-  const s = t.static;
-  return s !== null ? s : new HostScalar(t.toExpr(), 'str');
-}
-
 export function evalList(ip: Interp, elts: A.Expr[], scope: Scope): PyValue[] {
   const out: PyValue[] = [];
   for (const x of elts) {
@@ -156,7 +153,7 @@ function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: 
     const loop = (i: number): void => {
       if (i === gens.length) return body(inner);
       const g = gens[i]!;
-      for (const item of iterate(ip, evalExpr(ip, g.iter, i === 0 ? scope : inner), g.iter.span)) {
+      for (const item of iterItems(ip, evalExpr(ip, g.iter, i === 0 ? scope : inner), g.iter.span)) {
         assignTarget(ip, g.target, item, inner);
         if (g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))) loop(i + 1);
       }
@@ -167,9 +164,15 @@ function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: 
   }
 }
 
+/** The items of an iterable known at compile time, pulled one by one from a lazy iterator (map, filter). */
+export function iterItems(ip: Interp, v: PyValue, span: A.Span): Iterable<PyValue> {
+  return v instanceof PyIterator ? v : iterate(ip, v, span);
+}
+
 /** The items of an iterable known at compile time. */
 export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   v = ip.static(v, 'the iterable of this loop', span);
+  if (v instanceof PyIterator) return [...v];
   if (v instanceof PyList || v instanceof PyTuple) return [...v.items];
   if (v instanceof PyDict) return v.keys();
   if (typeof v === 'string') return [...v];
@@ -282,6 +285,9 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
 
 
 export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  if (op === '%' && (typeof a === 'string' || (a instanceof HostScalar && a.type === 'str'))) {
+    return percentFormat(ip, ip.static(a, 'a format string', span) as string, b, span);
+  }
   if (isArray(a) || isArray(b)) {
     if (a instanceof HostScalar || b instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
     if (op === '@') return ip.ops.matmul(a, b, span);

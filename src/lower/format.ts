@@ -5,17 +5,24 @@ import { CompileError } from '../diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import {
-  formatValue, npScalarRepr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyStrRepr,
+  asciiEscape, formatValue, npScalarRepr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyStrRepr,
 } from '../../runtime/format/index.js';
-import { evalExpr } from './expr.js';
+import { getAttr } from './attrs.js';
+import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import {
-  HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule,
-  PyTransformed, PyTuple, Scope, isArray, typeName, type PyValue,
+  HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  PyTransformed, PyTuple, Scope, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 const call = (callee: string, args: HExpr[], isAwait = false): HExpr => ({ k: 'call', callee, args, await: isAwait });
+
+/** A Text as a Python str: static when it is known now, else a host string. */
+export function textValue(t: Text): PyValue {
+  const s = t.static;
+  return s !== null ? s : new HostScalar(t.toExpr(), 'str');
+}
 
 export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'string') return Text.of(v);
@@ -53,10 +60,21 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   }
   if (v instanceof PyFunction || v instanceof PyTransformed) return Text.of(`<function ${v.name}>`);
   if (v instanceof PyBuiltin) return Text.of(`<built-in function ${v.name}>`);
+  if (v instanceof PyIterator) return Text.of(`<${v.typeName} object at 0x${v.address.toString(16)}>`);
   if (v instanceof PyBoundMethod) return Text.of(`<bound method ${v.name}>`);
   if (v instanceof PyModule) return Text.of(`<module '${v.name}'>`);
   if (v instanceof PyClass) return Text.of(`<class '${v.kind === 'namedtuple' ? '__main__.' : ''}${v.name}'>`);
   return Text.of(`<${typeName(v)} object>`);
+}
+
+/** `f()`, with the runtime formatter's Python exceptions reported as compile errors at `span`. */
+export function pyErrors<T>(span: A.Span, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof PyFormatError) throw new CompileError(`${e.pyType}: ${e.message}`, span);
+    throw e;
+  }
 }
 
 /** format(v, spec) as Python does it (f"{v:spec}"). */
@@ -69,16 +87,11 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
     return new Text([call('jx.formatArray', [{ k: 'var', name: ip.hostArray(v, span).name }, { k: 'lit', value: spec }], true)]);
   }
   if (v instanceof HostScalar) return new Text([call('jx.format', [v.expr, { k: 'lit', value: spec }, { k: 'lit', value: v.type }])]);
-  try {
-    if (v instanceof NpScalar) {
-      return Text.of(formatValue(v.dtype.startsWith('float') ? v.value : v.dtype === 'bool' ? v.value !== 0 : BigInt(v.value), spec));
-    }
-    if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') {
-      return Text.of(formatValue(v, spec));
-    }
-  } catch (e) {
-    if (e instanceof PyFormatError) throw new CompileError(`${e.pyType}: ${e.message}`, span);
-    throw e;
+  if (v instanceof NpScalar) {
+    return Text.of(pyErrors(span, () => formatValue(v.dtype.startsWith('float') ? v.value : v.dtype === 'bool' ? v.value !== 0 : BigInt(v.value), spec)));
+  }
+  if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') {
+    return Text.of(pyErrors(span, () => formatValue(v, spec)));
   }
   throw new CompileError(`TypeError: unsupported format string passed to ${typeName(v)}.__format__`, span);
 }
@@ -98,20 +111,113 @@ export function formatFString(ip: Interp, e: A.JoinedStr, scope: Scope): Text {
     const specText = part.formatSpec ? formatFString(ip, part.formatSpec, scope) : Text.of('');
     const spec = specText.static;
     if (spec === null) throw new CompileError('a format spec computed at run time is not supported', part.span);
-    const conv = part.conversion ?? (part.selfDoc && !spec ? 'r' : null);
-    if (conv === 'r' || conv === 'a') {
-      const r = reprOf(ip, v, part.span);
-      out = out.concat(spec ? formatTextAsStr(r, spec) : r);
-    } else if (conv === 's') {
-      const s = strOf(ip, v, part.span);
-      out = out.concat(spec ? formatTextAsStr(s, spec) : s);
-    } else out = out.concat(formatOf(ip, v, spec, part.span));
+    out = out.concat(formatField(ip, v, part.conversion ?? (part.selfDoc && !spec ? 'r' : null), spec, part.span));
   }
   return out;
 }
 
-function formatTextAsStr(t: Text, spec: string): Text {
+/** One replacement field of an f-string or str.format: `{v!conv:spec}`. */
+function formatField(ip: Interp, v: PyValue, conv: string | null, spec: string, span: A.Span): Text {
+  if (conv === 'r' || conv === 'a' || conv === 's') {
+    let t = conv === 's' ? strOf(ip, v, span) : reprOf(ip, v, span);
+    // ascii(): the repr of a value known only at run time (an array) is ASCII already
+    if (conv === 'a' && t.static !== null) t = Text.of(asciiEscape(t.static));
+    return spec ? formatTextAsStr(t, spec, span) : t;
+  }
+  return formatOf(ip, v, spec, span);
+}
+
+/** `fmt.format(*args, **kwargs)`, Python's str.format. */
+export function strFormat(ip: Interp, fmt: string, c: CallArgs): Text {
+  const span = c.span;
+  const fail = (msg: string): CompileError => new CompileError(msg, span);
+  let auto: number | null = null; // the next automatic field number; -1 once a field was numbered by hand
+  const field = (name: string): PyValue => {
+    const m = /^([^.[]*)(.*)$/s.exec(name)!;
+    let v: PyValue;
+    if (m[1] === '' || /^\d+$/.test(m[1]!)) {
+      if (m[1] === '') {
+        if (auto === -1) throw fail('ValueError: cannot switch from manual field specification to automatic field numbering');
+        auto ??= 0;
+      } else if (auto !== null && auto !== -1) {
+        throw fail('ValueError: cannot switch from automatic field numbering to manual field specification');
+      } else auto = -1;
+      const i = m[1] === '' ? auto!++ : Number(m[1]);
+      if (i >= c.args.length) throw fail(`IndexError: Replacement index ${i} out of range for positional args tuple`);
+      v = c.args[i]!;
+    } else {
+      v = c.kwargs.get(m[1]!) ?? (() => { throw fail(`KeyError: ${pyStrRepr(m[1]!)}`); })();
+    }
+    for (let rest = m[2]!; rest; ) {
+      const part = /^\.([^.[]+)|^\[([^\]]+)\]/.exec(rest);
+      if (!part) {
+        throw fail(
+          rest[0] === '.' || rest.startsWith('[]') ? 'ValueError: Empty attribute in format string'
+            : rest[0] === '[' ? "ValueError: Missing ']' in format string"
+              : "ValueError: Only '.' or '[' may follow ']' in format field specifier",
+        );
+      }
+      v = part[1] !== undefined ? getAttr(ip, v, part[1], span) : subscript(ip, v, /^\d+$/.test(part[2]!) ? BigInt(part[2]!) : part[2]!, span);
+      rest = rest.slice(part[0].length);
+    }
+    return v;
+  };
+  const expand = (text: string, depth: number): Text => {
+    if (depth <= 0) throw fail('ValueError: Max string recursion exceeded');
+    let out = new Text([]);
+    const cs = Array.from(text);
+    for (let i = 0; i < cs.length; ) {
+      const ch = cs[i++]!;
+      if (ch === '}') {
+        if (cs[i] !== '}') throw fail("ValueError: Single '}' encountered in format string");
+        out = out.concat(cs[i++]!);
+      } else if (ch !== '{') out = out.concat(ch);
+      else if (i >= cs.length) throw fail("ValueError: Single '{' encountered in format string");
+      else if (cs[i] === '{') out = out.concat(cs[i++]!);
+      else {
+        // field name up to '!', ':' or '}' ('[...]' may hold any of them)
+        const start = i;
+        let end = '';
+        for (; i < cs.length; i++) {
+          if (cs[i] === '{') throw fail("ValueError: unexpected '{' in field name");
+          if (cs[i] === '[') while (i < cs.length && cs[i] !== ']') i++;
+          if (cs[i] === '}' || cs[i] === ':' || cs[i] === '!') break;
+        }
+        const name = cs.slice(start, i).join('');
+        end = cs[i++] ?? '';
+        let conv: string | null = null;
+        let spec = '';
+        if (end === '!') {
+          if (i >= cs.length) throw fail('ValueError: end of string while looking for conversion specifier');
+          conv = cs[i++]!;
+          end = cs[i++] ?? '';
+          if (end !== '}' && end !== ':') throw fail(end ? "ValueError: expected ':' after conversion specifier" : 'ValueError: unmatched \'{\' in format spec');
+        }
+        if (end === ':') {
+          let depthCount = 1;
+          const specStart = i;
+          for (; i < cs.length; i++) {
+            if (cs[i] === '{') depthCount++;
+            else if (cs[i] === '}' && --depthCount === 0) break;
+          }
+          if (depthCount) throw fail("ValueError: unmatched '{' in format spec");
+          spec = cs.slice(specStart, i++).join('');
+        } else if (end !== '}') throw fail("ValueError: expected '}' before end of string");
+        const v = field(name);
+        if (conv !== null && !'rsa'.includes(conv)) throw fail(`ValueError: Unknown conversion specifier ${conv}`);
+        const specText = spec.includes('{') ? expand(spec, depth - 1).static : spec;
+        if (specText === null) throw fail('a format spec computed at run time is not supported');
+        out = out.concat(formatField(ip, v, conv, specText, span));
+      }
+    }
+    return out;
+  };
+  if (ip.atHost) ip.flush([...c.args, ...c.kwargs.values()]);
+  return expand(fmt, 2);
+}
+
+function formatTextAsStr(t: Text, spec: string, span: A.Span): Text {
   const s = t.static;
-  if (s !== null) return Text.of(formatValue(s, spec));
+  if (s !== null) return Text.of(pyErrors(span, () => formatValue(s, spec)));
   return new Text([call('jx.format', [t.toExpr(), { k: 'lit', value: spec }, { k: 'lit', value: 'str' }])]);
 }

@@ -5,7 +5,7 @@
 import { CompileError } from '../diagnostics.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
-import { assignTarget, binop, evalExpr, iterate, truthyStatic } from './expr.js';
+import { assignTarget, binop, evalExpr, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, NeedsStatic, ReturnSignal } from './interp.js';
 import { importModule } from './api.js';
 import {
@@ -205,7 +205,7 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       if (ip.dynamicDepth > 0 || iter.length > 100_000) throw e;
     }
   }
-  for (const item of iterate(ip, iter, s.iter.span)) {
+  for (const item of iterItems(ip, iter, s.iter.span)) {
     assignTarget(ip, s.target, item, scope);
     try {
       execBlock(ip, s.body, scope);

@@ -77,6 +77,24 @@ export class PyRange extends PyObject {
   }
 }
 
+let iteratorCount = 0;
+
+/** A lazy iterator (`map(...)`, `filter(...)`): each item is computed when a loop pulls it, once. */
+export class PyIterator extends PyObject implements Iterable<PyValue> {
+  /** A stand-in for CPython's id(), for the repr's `at 0x...`. */
+  readonly address = 0x7f3a5c000000 + 0x40 * iteratorCount++;
+  constructor(
+    readonly typeName: 'map' | 'filter',
+    private readonly items: Iterator<PyValue>,
+  ) {
+    super();
+  }
+  [Symbol.iterator](): Iterator<PyValue> {
+    // no return(): leaving a loop early must not close the iterator (Python resumes it later)
+    return { next: () => this.items.next() };
+  }
+}
+
 /** A name → value scope: a function's locals, or the module's globals. */
 export class Scope {
   readonly vars = new Map<string, PyValue>();
