@@ -9,9 +9,9 @@ export async function str(x: JArray): Promise<string> {
   return jaxStr({ dtype: x.dtype, shape: x.shape, data: await x.data() });
 }
 
-/** repr(x) of a jax.Array: `Array([...], dtype=float32)`. */
-export async function repr(x: JArray): Promise<string> {
-  return jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() });
+/** repr(x) of a jax.Array: `Array([...], dtype=float32)`; `weakType` (known at compile time) adds `weak_type=True`. */
+export async function repr(x: JArray, weakType = false): Promise<string> {
+  return jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() }, { weakType });
 }
 
 /** format(x, spec) of a jax.Array. */

@@ -12,7 +12,7 @@ export class FuncBuilder {
   constructor(readonly name: string) {}
 
   newVar(aval: AVal, hint?: string): Var {
-    const v: Var = { kind: 'var', id: this.nextId++, aval: { shape: aval.shape, dtype: aval.dtype } };
+    const v: Var = { kind: 'var', id: this.nextId++, aval: aval.weak ? { shape: aval.shape, dtype: aval.dtype, weak: true } : { shape: aval.shape, dtype: aval.dtype } };
     if (hint) v.hint = hint;
     return v;
   }
@@ -29,7 +29,8 @@ export class FuncBuilder {
       inputs.map((a) => a.aval),
       params,
     );
-    const outputs = outAvals.map((a) => this.newVar(a));
+    const weak = weakResult(prim, inputs, params);
+    const outputs = outAvals.map((a) => this.newVar(weak ? { ...a, weak } : a));
     const eqn: Eqn = { prim, inputs, outputs, params };
     if (span) eqn.span = span;
     this.eqns.push(eqn);
@@ -56,6 +57,16 @@ export class FuncBuilder {
     if (axisEnv && axisEnv.length) f.axisEnv = axisEnv;
     return f;
   }
+}
+
+/** Primitives whose result is never weakly typed (JAX strips weak_type for them). */
+const STRONG = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'is_finite', 'iota', 'argmax', 'argmin', 'threefry2x32', 'axis_index', 'bitcast_convert_type']);
+
+/** JAX's standard weak-type rule: a result is weak when all its inputs are. */
+function weakResult(prim: string, inputs: Atom[], params: Params): boolean {
+  if (prim === 'convert_element_type') return params['weak_type'] === true;
+  if (STRONG.has(prim) || !inputs.length) return false;
+  return inputs.every((a) => a.aval.weak === true);
 }
 
 export const lit = (value: number, dtype: AVal['dtype'], weak = false): Lit => ({

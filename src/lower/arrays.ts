@@ -69,7 +69,7 @@ export class ArrayOps {
     }
     const a = this.atom(v, span);
     let x: Atom = a;
-    if (a.kind === 'lit') x = this.bind('broadcast_in_dim', [{ ...a, aval: { shape: [], dtype: a.aval.dtype } }], { shape: [], broadcast_dimensions: [] }, span);
+    if (a.kind === 'lit') x = this.bind('broadcast_in_dim', [a], { shape: [], broadcast_dimensions: [] }, span);
     const t = this.tracer(x);
     return dtype ? this.convert(t, dtype, span) : t;
   }
@@ -82,7 +82,6 @@ export class ArrayOps {
   private convertAtom(a: Atom, dtype: DType, span: Span): Atom {
     if (a.aval.dtype === dtype && !a.aval.weak) return a;
     if (a.kind === 'lit') return lit(castScalar(a.value, dtype), dtype);
-    if (a.aval.dtype === dtype) return a;
     return this.bind('convert_element_type', [a], { new_dtype: dtype, weak_type: false }, span);
   }
 
@@ -151,7 +150,7 @@ export class ArrayOps {
     const s = a.aval.shape;
     if (s.length === shape.length && s.every((d, i) => d === shape[i])) return a;
     const offset = shape.length - s.length;
-    const input = a.kind === 'lit' ? { ...a, aval: { shape: [], dtype: a.aval.dtype } } : a;
+    const input = a;
     return this.bind('broadcast_in_dim', [input], { shape: [...shape], broadcast_dimensions: s.map((_, i) => i + offset) }, span);
   }
 

@@ -41,7 +41,12 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'bigint') return Text.of(v.toString());
   if (typeof v === 'number') return Text.of(pyFloatRepr(v));
   if (typeof v === 'string') return Text.of(pyStrRepr(v));
-  if (isArray(v)) return new Text([call('jx.repr', [{ k: 'var', name: ip.hostArray(v, span).name }], true)]);
+  if (isArray(v)) {
+    const h = ip.hostArray(v, span);
+    const args: HExpr[] = [{ k: 'var', name: h.name }];
+    if (h.aval.weak) args.push({ k: 'lit', value: true });
+    return new Text([call('jx.repr', args, true)]);
+  }
   if (v instanceof HostScalar) return new Text([call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }])]);
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));

@@ -207,7 +207,7 @@ export class Interp {
       }
       seen.set(key, tracer);
       outputs.push({ tracer, name: this.freshName(hint) });
-      tracer.materialized = new HostArray(outputs[outputs.length - 1]!.name, { shape: a.aval.shape, dtype: a.aval.dtype });
+      tracer.materialized = new HostArray(outputs[outputs.length - 1]!.name, a.aval);
     }
     if (outputs.length) {
       const results = outputs.map(({ tracer }) => {
