@@ -34,6 +34,20 @@ export function dtypeArg(v: PyValue | undefined, span: A.Span): DType | undefine
 
 const method = (self: PyValue, name: string, fn: (c: CallArgs) => PyValue): PyBoundMethod => new PyBoundMethod(self, name, fn);
 
+function strArg(c: CallArgs, i: number): string {
+  const v = c.args[i];
+  if (typeof v !== 'string') throw new CompileError(`TypeError: must be str, not ${typeName(v ?? null)}`, c.span);
+  return v;
+}
+
+function stripChars(s: string, chars: string, left: boolean, right: boolean): string {
+  let a = 0;
+  let b = s.length;
+  while (left && a < b && chars.includes(s[a]!)) a++;
+  while (right && b > a && chars.includes(s[b - 1]!)) b--;
+  return s.slice(a, b);
+}
+
 export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue {
   const missing = (): CompileError =>
     new CompileError(
@@ -61,6 +75,25 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     const i = obj.cls.fields.indexOf(name);
     if (i >= 0) return obj.items[i]!;
     if (name === '_fields') return new PyTuple(obj.cls.fields);
+    if (name === '_replace') {
+      const cls = obj.cls;
+      return method(obj, name, (c) => {
+        const items = [...obj.items];
+        for (const [k, v] of c.kwargs) {
+          const j = cls.fields.indexOf(k);
+          if (j < 0) throw new CompileError(`ValueError: Got unexpected field names: ['${k}']`, c.span);
+          items[j] = v;
+        }
+        return new PyTuple(items, cls);
+      });
+    }
+    if (name === '_asdict') {
+      return method(obj, name, () => {
+        const d = new PyDict();
+        obj.cls!.fields.forEach((f, j) => d.set(f, obj.items[j]!));
+        return d;
+      });
+    }
   }
   if (obj instanceof PyDict) {
     switch (name) {
@@ -89,7 +122,22 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       });
       case 'upper': return method(obj, name, () => obj.toUpperCase());
       case 'lower': return method(obj, name, () => obj.toLowerCase());
-      case 'strip': return method(obj, name, () => obj.trim());
+      case 'strip': return method(obj, name, (c) => (c.args.length ? stripChars(obj, strArg(c, 0), true, true) : obj.trim()));
+      case 'lstrip': return method(obj, name, (c) => (c.args.length ? stripChars(obj, strArg(c, 0), true, false) : obj.trimStart()));
+      case 'rstrip': return method(obj, name, (c) => (c.args.length ? stripChars(obj, strArg(c, 0), false, true) : obj.trimEnd()));
+      case 'title': return method(obj, name, () => obj.toLowerCase().replace(/(^|[^\p{L}])(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase()));
+      case 'capitalize': return method(obj, name, () => obj.charAt(0).toUpperCase() + obj.slice(1).toLowerCase());
+      case 'replace': return method(obj, name, (c) => obj.split(strArg(c, 0)).join(strArg(c, 1)));
+      case 'startswith': return method(obj, name, (c) => obj.startsWith(strArg(c, 0)));
+      case 'endswith': return method(obj, name, (c) => obj.endsWith(strArg(c, 0)));
+      case 'find': return method(obj, name, (c) => BigInt(obj.indexOf(strArg(c, 0))));
+      case 'count': return method(obj, name, (c) => BigInt(obj.split(strArg(c, 0)).length - 1));
+      case 'split': return method(obj, name, (c) => new PyList(c.args.length && c.args[0] !== null ? obj.split(strArg(c, 0)) : obj.trim().split(/\s+/).filter((s) => s !== '')));
+      case 'zfill': return method(obj, name, (c) => {
+        const w = Number(c.args[0]);
+        const sign = /^[+-]/.test(obj) ? obj[0]! : '';
+        return sign + obj.slice(sign.length).padStart(w - sign.length, '0');
+      });
       case 'format': return method(obj, name, (c) => textValue(strFormat(ip, obj, c)));
     }
   }

@@ -8,7 +8,6 @@ import { compileFixture, cpuBackend, goldenFixtures, ROOT, runOn, webgpuBackend 
 
 /** Fixtures that need a feature of a later issue; they are skipped, with the reason. */
 export const PENDING: Record<string, string> = {
-  'fixtures/constructs/namedtuple_params.py': 'string leaves in vmapped pytrees',
 };
 
 const expected = (f: string): string => readFileSync(join(ROOT, f.replace(/\.py$/, '.out')), 'utf8');
