@@ -19,7 +19,7 @@ export const REDUCE = ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod'] 
 
 const ELEMENTWISE = new Set<string>([
   ...UNARY_FLOAT, ...UNARY_ANY, ...BINARY_ARITH, ...BINARY_LOGIC, ...COMPARE,
-  'not', 'integer_pow', 'convert_element_type', 'select_n', 'is_finite',
+  'not', 'integer_pow', 'convert_element_type', 'select_n', 'is_finite', 'stop_gradient',
   'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'bitcast_convert_type', 'threefry2x32',
 ]);
 
@@ -61,6 +61,8 @@ for (const p of UNARY_FLOAT) {
 for (const p of UNARY_ANY) SHAPE_RULES[p] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
 SHAPE_RULES['not'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
 SHAPE_RULES['is_finite'] = ([x]) => [{ shape: x!.shape, dtype: 'bool' }];
+// stop_gradient: the identity whose cotangent is zero
+SHAPE_RULES['stop_gradient'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
 SHAPE_RULES['integer_pow'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
 for (const p of [...BINARY_ARITH, ...BINARY_LOGIC]) {
   SHAPE_RULES[p] = (xs) => [{ shape: sameShapes(p, xs), dtype: sameDtypes(p, xs) }];

@@ -17,6 +17,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
 import { randomModule } from './lib_random.js';
 import { laxModule } from './lib_lax.js';
+import { jnpExtras, nnModule, scipyModule, treeModules } from './lib_nn.js';
 import {
   HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDict, PyDType, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, type CallArgs, type PyValue,
@@ -292,6 +293,10 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     true_divide: bin('div'),
     maximum: bin('max'),
     minimum: bin('min'),
+    greater: fn('greater', (c) => ops.compare('gt', c.args[0]!, c.args[1]!, c.span)),
+    less: fn('less', (c) => ops.compare('lt', c.args[0]!, c.args[1]!, c.span)),
+    equal: fn('equal', (c) => ops.compare('eq', c.args[0]!, c.args[1]!, c.span)),
+    ...jnpExtras(ip),
   });
   // jnp.float32(x) converts, as a dtype object called
   const jaxMod = mod('jax', {
@@ -358,10 +363,30 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     }),
   });
   const lax = laxModule(ip);
+  lax.attrs.set('stop_gradient', fn('stop_gradient', (c) => {
+    const x = ops.asArray(c.args[0]!, c.span);
+    return ops.tracer(ops.bind('stop_gradient', [x.atom], {}, c.span));
+  }));
   jaxMod.attrs.set('lax', lax);
+  const nn = nnModule(ip);
+  const scipy = scipyModule(ip);
+  const trees = treeModules(ip);
+  jaxMod.attrs.set('nn', nn);
+  jaxMod.attrs.set('scipy', scipy);
+  jaxMod.attrs.set('tree', trees.tree);
+  jaxMod.attrs.set('tree_util', trees.treeUtil);
+  // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
+  jaxMod.attrs.set('tree_map', trees.map);
+  jaxMod.attrs.set('device_get', fn('device_get', (c) => c.args[0]!));
   return new Map([
     ['jax', jaxMod],
     ['jax.numpy', jnp],
+    ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
+    ['jax.nn', nn],
+    ['jax.scipy', scipy],
+    ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
+    ['jax.tree', trees.tree],
+    ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],
     ['jax.random', jaxMod.attrs.get('random') as PyModule],
     ['numpy', np],

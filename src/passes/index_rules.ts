@@ -190,6 +190,8 @@ ELEMENT_RULES['dot_general'] = (ctx, e, idx) => {
 
 ELEMENT_RULES['axis_index'] = () => ({ op: 'device', dtype: 'int32' });
 
+ELEMENT_RULES['stop_gradient'] = (ctx, _e, idx) => ctx.operand(0, idx);
+
 ELEMENT_RULES['dynamic_slice'] = (ctx, e, idx) => {
   const shape = e.inputs[0]!.aval.shape;
   const sizes = e.params['slice_sizes'] as number[];
