@@ -96,8 +96,10 @@ export class ArrayOps {
     if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
       throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
     }
-    a = this.convertAtom(a, dtype, span);
-    b = this.convertAtom(b, dtype, span);
+    // weak op weak stays weak (JAX converts only to a different dtype then)
+    const weak = a.aval.weak === true && b.aval.weak === true;
+    if (!(weak && a.aval.dtype === dtype)) a = this.convertAtom(a, dtype, span);
+    if (!(weak && b.aval.dtype === dtype)) b = this.convertAtom(b, dtype, span);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span);
     a = this.broadcastTo(a, shape, span);
     b = this.broadcastTo(b, shape, span);

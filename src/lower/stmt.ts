@@ -294,7 +294,9 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
     return (leaves) => (v instanceof PyList ? new PyList(fns.map((f) => f(leaves))) : new PyTuple(fns.map((f) => f(leaves)), v.cls));
   }
   if (v instanceof PyDict) {
-    const entries = [...v.entries.values()].map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, fresh)] as const);
+    // in key order, as JAX flattens dicts: the same dict built in another order is the same carry
+    const sorted = [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+    const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, fresh)] as const);
     return (leaves) => {
       const d = new PyDict();
       for (const [k, f] of entries) d.set(k, f(leaves));

@@ -1,16 +1,19 @@
-// jax.pmap, jax.vmap and jax.jit: trace the wrapped function with abstract
-// arguments, then either emit a host call of the compiled program (pmap and
-// jit at host level) or inline the (batched) result into the current trace.
+// jax.pmap, jax.vmap, jax.jit, jax.grad and jax.value_and_grad: trace the
+// wrapped function with abstract arguments, then either emit a host call of
+// the compiled program (pmap and jit at host level) or inline the (batched,
+// differentiated) result into the current trace.
 import { CompileError } from '../diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { Atom, AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
+import { vjpFunc } from '../passes/autodiff.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
+import { truthy } from './pyops.js';
 import { Trace } from './trace.js';
 import {
-  HostArray, HostScalar, NdArray, PyDict, PyList, PyTransformed, PyTuple, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -29,13 +32,12 @@ export function flatten(v: PyValue): Flat {
       return (ls) => (x instanceof PyList ? new PyList(fs.map((f) => f(ls))) : new PyTuple(fs.map((f) => f(ls)), x.cls));
     }
     if (x instanceof PyDict) {
-      // JAX flattens dicts in sorted key order
-      const entries = [...x.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+      // JAX flattens dicts in sorted key order, and rebuilds them in that order
+      const entries = [...x.entries.values()].sort(([a], [b]) => compareKeys(a, b));
       const fs = entries.map(([k, y]) => [k, build(y)] as const);
       return (ls) => {
         const d = new PyDict();
-        const byKey = new Map(fs.map(([k, f]) => [k, f(ls)]));
-        for (const [k] of x.entries.values()) d.set(k, byKey.get(k)!);
+        for (const [k, f] of fs) d.set(k, f(ls));
         return d;
       };
     }
@@ -46,6 +48,13 @@ export function flatten(v: PyValue): Flat {
   };
   const f = build(v);
   return { leaves, unflatten: f };
+}
+
+function compareKeys(a: PyValue, b: PyValue): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Broadcast an axis spec (int / None / nested tuple) over the leaves of `v`. */
@@ -101,7 +110,7 @@ function mappedSize(ip: Interp, leaves: PyValue[], axes: (number | null)[], what
 
 const opt = (c: CallArgs, name: string, i: number, def: PyValue): PyValue => (c.kwargs.has(name) ? c.kwargs.get(name)! : i < c.args.length ? c.args[i]! : def);
 
-function transformOf(kind: 'pmap' | 'vmap' | 'jit', c: CallArgs, names: string[], defaults: PyValue[]): PyValue {
+function transformOf(kind: PyTransformed['transform'], c: CallArgs, names: string[], defaults: PyValue[]): PyValue {
   const target = c.args[0];
   const options = new Map<string, PyValue>();
   names.forEach((n, i) => options.set(n, opt(c, n, i + 1, defaults[i]!)));
@@ -121,11 +130,14 @@ const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
 export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
 export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jit', c, ['static_argnums'], [null]);
+const GRAD_OPTIONS = ['argnums', 'has_aux', 'holomorphic', 'allow_int'];
+export const gradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('grad', c, GRAD_OPTIONS, [0n, false, false, false]);
+export const valueAndGradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('value_and_grad', c, GRAD_OPTIONS, [0n, false, false, false]);
 
 // ------------------------------------------------------------------ calls
 
 export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
-  if (call.kwargs.size && fn.transform !== 'jit') {
+  if (call.kwargs.size && (fn.transform === 'pmap' || fn.transform === 'vmap')) {
     throw new CompileError(`${fn.transform}-transformed functions take positional arguments only here`, call.span);
   }
   switch (fn.transform) {
@@ -135,6 +147,9 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
       return callVmap(ip, fn, call);
     case 'jit':
       return callJit(ip, fn, call);
+    case 'grad':
+    case 'value_and_grad':
+      return callGrad(ip, fn, call);
   }
 }
 
@@ -232,6 +247,10 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   return rebuild(outs);
 }
 
+/** Can `v` become an array argument (an array, NumPy value or Python number)? */
+const isArrayLike = (v: PyValue): boolean =>
+  isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
+
 function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
   const flat = flatten(args);
@@ -239,16 +258,22 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
   const parent = ip.trace();
   const t = new Trace(fn.name, 'vmap', parent, parent.axisEnv);
+  // an unmapped leaf that is not array-like (a string field of a NamedTuple) passes through as a static value
+  const isStatic = flat.leaves.map((l, i) => axes[i] === null && !isArrayLike(l));
   const params = flat.leaves.map((l, i) => {
+    if (isStatic[i]) return l;
     const a = avalOf(ip, l, call.span);
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
   const { results, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
   const func = t.builder.finish(results, t.axisEnv);
-  const batched = [...axes.map((a) => a !== null), ...t.captured.map(() => false)];
+  const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
   const bf = vmapFunc(func, batched, size);
   const argAtoms = [
-    ...flat.leaves.map((l, i) => (axes[i] === null ? ip.ops.atom(l, call.span) : ip.ops.moveAxis(ip.ops.asArray(l, call.span), axes[i]!, 0, call.span).atom)),
+    ...flat.leaves.flatMap((l, i) => {
+      if (isStatic[i]) return [];
+      return [axes[i] === null ? ip.ops.atom(l, call.span) : ip.ops.moveAxis(ip.ops.asArray(l, call.span), axes[i]!, 0, call.span).atom];
+    }),
     ...t.captured.map((c) => ip.ops.atom(c, call.span)),
   ];
   const outs = parent.builder.inline(bf, argAtoms);
@@ -261,4 +286,106 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return ip.ops.moveAxis(ip.ops.tracer(o), 0, n, call.span);
   });
   return rebuild(moved);
+}
+
+/** The argnums option as a list of argument positions (and whether it was a single int). */
+function argnumsOf(ip: Interp, fn: PyTransformed, nArgs: number, span: A.Span): { nums: number[]; single: boolean } {
+  const spec = fn.options.get('argnums')!;
+  const items = spec instanceof PyTuple || spec instanceof PyList ? spec.items : [spec];
+  const nums = items.map((v) => {
+    if (typeof v !== 'bigint') throw new CompileError(`TypeError: argnums must be an int or a tuple of ints, got ${typeName(v)}`, span);
+    return Number(v);
+  });
+  const max = Math.max(...nums);
+  if (max >= nArgs) {
+    const shown = spec instanceof PyTuple || spec instanceof PyList ? `(${nums.join(', ')}${nums.length === 1 ? ',' : ''})` : String(nums[0]);
+    throw new CompileError(
+      `TypeError: differentiating with respect to argnums=${shown} requires at least ${max + 1} positional arguments to be passed by the caller, but got only ${nArgs} positional arguments.`,
+      span,
+    );
+  }
+  return { nums: nums.map((n) => (n < 0 ? n + nArgs : n)), single: !(spec instanceof PyTuple || spec instanceof PyList) };
+}
+
+/**
+ * jax.grad / jax.value_and_grad: trace the function with the argnums leaves
+ * as parameters (other arguments pass through as they are; arrays among them
+ * are captured), differentiate with vjpFunc, and inline the result into the
+ * current trace. The gradients rebuild the argnums arguments' pytrees.
+ */
+function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
+  const name = fn.transform;
+  const span = call.span;
+  for (const opt of ['holomorphic', 'allow_int']) {
+    if (truthy(fn.options.get(opt)!, span)) throw new CompileError(`jax.${name}: ${opt}=True is not supported`, span);
+  }
+  const hasAux = truthy(fn.options.get('has_aux')!, span);
+  const { nums, single } = argnumsOf(ip, fn, call.args.length, span);
+  const parent = ip.trace();
+  const t = new Trace(fn.name, 'grad', parent, parent.axisEnv);
+  const flats = nums.map((i) => flatten(call.args[i]!));
+  const diffLeaves = flats.flatMap((fl) => fl.leaves);
+  const args = [...call.args];
+  flats.forEach((fl, k) => {
+    args[nums[k]!] = fl.unflatten(
+      fl.leaves.map((l) => {
+        const a = avalOf(ip, l, span);
+        if (a.dtype !== 'float32') {
+          throw new CompileError(
+            `TypeError: grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${a.dtype}. If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.`,
+            span,
+          );
+        }
+        return new Tracer(t, t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a));
+      }),
+    );
+  });
+  const { main, aux } = ip.withTrace(t, () => {
+    const out = ip.call(fn.fn, { args, kwargs: call.kwargs, span });
+    let mainV = out;
+    let auxFlat: Flat | null = null;
+    if (hasAux) {
+      if (!((out instanceof PyTuple && !out.cls) || out instanceof PyList) || out.items.length !== 2) {
+        throw new CompileError(`TypeError: expected function with aux output to return a two-element tuple, but got type ${typeName(out)}`, span);
+      }
+      mainV = out.items[0]!;
+      auxFlat = flatten(out.items[1]!);
+    }
+    if (!isArray(mainV) && !(mainV instanceof NdArray) && typeof mainV !== 'number' && typeof mainV !== 'bigint' && typeof mainV !== 'boolean') {
+      throw new CompileError(`TypeError: Gradient only defined for scalar-output functions. Output was ${ip.repr(mainV, span).static ?? typeName(mainV)}.`, span);
+    }
+    const m = ip.ops.asArray(mainV, span);
+    const shape = m.aval.shape;
+    if (shape.length) {
+      throw new CompileError(`TypeError: Gradient only defined for scalar-output functions. Output had shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}).`, span);
+    }
+    if (m.aval.dtype !== 'float32') {
+      throw new CompileError(
+        `TypeError: grad requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got ${m.aval.dtype}. For differentiation of functions with integer outputs, use jax.vjp directly.`,
+        span,
+      );
+    }
+    const auxAtoms = (auxFlat?.leaves ?? []).map((l) => {
+      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'number' && typeof l !== 'bigint' && typeof l !== 'boolean') {
+        throw new CompileError(`TypeError: the auxiliary output contains a ${typeName(l)}, which is not a valid JAX type`, span);
+      }
+      return ip.ops.asArray(l, span).atom;
+    });
+    return { main: m.atom, aux: { atoms: auxAtoms, flat: auxFlat } };
+  });
+  const func = t.builder.finish([main, ...aux.atoms], t.axisEnv);
+  const vf = vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` });
+  const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
+  const outs = parent.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
+  const value = outs[0]!;
+  const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;
+  let k = 1 + aux.atoms.length;
+  const grads = flats.map((fl) => {
+    const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
+    k += fl.leaves.length;
+    return g;
+  });
+  const g = single ? grads[0]! : new PyTuple(grads);
+  if (name === 'grad') return hasAux ? new PyTuple([g, auxV]) : g;
+  return new PyTuple([hasAux ? new PyTuple([value, auxV]) : value, g]);
 }

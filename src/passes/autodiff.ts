@@ -1,0 +1,582 @@
+// Reverse-mode autodiff on the array IR, JAX's way: linearize, then transpose.
+//
+// `vjpFunc` walks a Func forward once. Each equation is re-bound (its primal
+// value) and, when an input carries a tangent, its JVP rule (JVP_RULES, keyed
+// by primitive name) records the output tangent as *linear* equations over
+// tangent placeholders (`Lin`). Whatever a rule computes from primals only
+// (cos x for sin, 1 - ans for tanh) is bound at once as an ordinary equation:
+// the residuals, as JAX's linearize gets them by partial evaluation. The
+// linear equations are then transposed in reverse order (TRANSPOSE_RULES)
+// from a cotangent seed of 1.0 on the first result, fan-out accumulated with
+// `add` in JAX's order (existing + new).
+//
+// Rules mirror jax/_src/lax/lax.py (special.py, slicing.py, parallel.py)
+// operation for operation, so that float32 results match JAX to the ulp. Zero
+// tangents and cotangents stay symbolic (null) and cost nothing; a gradient
+// that is zero everywhere becomes a broadcast of a literal 0. Where JAX relies
+// on implicit rank-0 broadcasting (`mul 2.0:f32[] x`), constants here are
+// broadcasts of a literal — the same values.
+import { FuncBuilder, lit } from '../ir/builder.js';
+import type { DotDims } from '../ir/primitives.js';
+import { shapeRule } from '../ir/primitives.js';
+import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
+import { isFloat } from '../ir/types.js';
+import { dce } from './simplify.js';
+
+/** A tangent (or, in the transpose, the value whose cotangent flows back): a placeholder. */
+export interface Lin {
+  kind: 'lin';
+  id: number;
+  aval: AVal;
+}
+/** A tangent, or null for JAX's symbolic Zero. */
+export type Tan = Lin | null;
+/** An operand of a linear equation: a tangent, or a primal value (a residual or constant). */
+export type LAtom = Atom | Lin;
+
+export interface LinEqn {
+  prim: string;
+  inputs: LAtom[];
+  params: Params;
+  outputs: Lin[];
+}
+
+export interface JvpCtx {
+  /** Bind `prim`: a linear equation when an input is a tangent, else a primal equation now. */
+  op(prim: string, inputs: LAtom[], params?: Params): LAtom;
+  opN(prim: string, inputs: LAtom[], params?: Params): LAtom[];
+  /** The equation being differentiated, bound on its primal inputs (JAX's `primitive.bind(*primals)`). */
+  primal(): Atom[];
+  /** Run the JVP of another primitive (for rules written in terms of others, like reduce_prod). */
+  jvp(prim: string, xs: Atom[], ts: Tan[], params: Params): JvpOut;
+}
+
+export interface JvpOut {
+  outs: Atom[];
+  tans: Tan[];
+}
+
+export type JvpRule = (c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn) => JvpOut;
+
+export interface TransposeCtx {
+  bind(prim: string, inputs: Atom[], params?: Params): Atom;
+}
+
+/** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
+export type TransposeRule = (c: TransposeCtx, cts: (Atom | null)[], e: LinEqn) => (Atom | null)[];
+
+const isLin = (a: LAtom | null | undefined): a is Lin => !!a && a.kind === 'lin';
+
+function castValue(v: number, dtype: DType): number {
+  if (dtype === 'float32') return Math.fround(v);
+  if (dtype === 'bool') return v ? 1 : 0;
+  return dtype === 'uint32' ? v >>> 0 : v | 0;
+}
+
+type Binder = (prim: string, inputs: Atom[], params: Params) => LAtom;
+
+/** A constant shaped like `a` (JAX's `_const(x, v)`, `full_like`): a literal, broadcast unless scalar. */
+function full(op: Binder, a: AVal, v: number): Atom {
+  const l = lit(castValue(v, a.dtype), a.dtype);
+  return a.shape.length ? (op('broadcast_in_dim', [l], { shape: [...a.shape], broadcast_dimensions: [] }) as Atom) : l;
+}
+
+// ------------------------------------------------------------------ rule helpers
+
+/** JAX's `ad.defjvp`/`defjvp2`: one rule per input, applied to its nonzero tangent; results summed. */
+type PartialJvp = (c: JvpCtx, g: Lin, xs: Atom[], ans: Atom, p: Params) => LAtom | null;
+
+function defjvp(...rules: (PartialJvp | null)[]): JvpRule {
+  return (c, xs, ts, e) => {
+    const outs = c.primal();
+    let acc: Tan = null;
+    rules.forEach((r, i) => {
+      const t = ts[i];
+      if (r && t) acc = addTangents(c, acc, asTan(r(c, t, xs, outs[0]!, e.params)));
+    });
+    return { outs, tans: [acc] };
+  };
+}
+
+const asTan = (x: LAtom | null): Tan => (isLin(x) ? x : null);
+
+/** JAX's `add_tangents`. */
+function addTangents(c: JvpCtx, a: Tan, b: Tan): Tan {
+  if (!a) return b;
+  if (!b) return a;
+  return c.op('add', [a, b]) as Lin;
+}
+
+/** JAX's `ad.deflinear2`: the primitive applied to the tangents (zeros instantiated where mixed). */
+const linear: JvpRule = (c, xs, ts, e) => {
+  const outs = c.primal();
+  if (ts.every((t) => !t)) return { outs, tans: outs.map(() => null) };
+  const ins = ts.map((t, i) => t ?? full(c.op, xs[i]!.aval, 0));
+  return { outs, tans: c.opN(e.prim, ins, e.params).map(asTan) };
+};
+
+/** JAX's `ad.defjvp_zero`. */
+const zero: JvpRule = (c) => {
+  const outs = c.primal();
+  return { outs, tans: outs.map(() => null) };
+};
+
+// Shorthands for the primitives rules are written in.
+const mul = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('mul', [a, b]);
+const add = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('add', [a, b]);
+const sub = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('sub', [a, b]);
+const div = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('div', [a, b]);
+const neg = (c: JvpCtx, a: LAtom): LAtom => c.op('neg', [a]);
+const un = (c: JvpCtx, prim: string, a: LAtom): LAtom => c.op(prim, [a]);
+const square = (c: JvpCtx, a: LAtom): LAtom => c.op('integer_pow', [a], { y: 2 }); // lax.square lowers to x * x too
+const k = (c: JvpCtx, like: LAtom, v: number): Atom => full(c.op, like.aval, v);
+/** lax.select(pred, on_true, on_false) */
+const select = (c: JvpCtx, pred: LAtom, onTrue: LAtom, onFalse: LAtom): LAtom => c.op('select_n', [pred, onFalse, onTrue]);
+
+/** JAX's `_balanced_eq(x, z, y)`: 1 where x == z, halved where y == z too (ties share the gradient). */
+function balancedEq(c: JvpCtx, x: Atom, z: Atom, y: Atom): LAtom {
+  return div(c, select(c, c.op('eq', [x, z]), k(c, z, 1), k(c, z, 0)), select(c, c.op('eq', [y, z]), k(c, z, 2), k(c, z, 1)));
+}
+
+/** JAX's `_replace_zero(x)`: x with zeros replaced by ones. */
+const replaceZero = (c: JvpCtx, x: Atom): LAtom => select(c, c.op('eq', [x, k(c, x, 0)]), k(c, x, 1), x);
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+const argsort = (xs: readonly number[]): number[] => range(xs.length).sort((a, b) => xs[a]! - xs[b]!);
+
+// ------------------------------------------------------------------ JVP rules
+
+export const JVP_RULES: Record<string, JvpRule> = {
+  // unary float math: lax.py / special.py
+  sin: defjvp((c, g, [x]) => mul(c, g, un(c, 'cos', x!))),
+  cos: defjvp((c, g, [x]) => neg(c, mul(c, g, un(c, 'sin', x!)))),
+  tan: defjvp((c, g, [x], ans) => mul(c, g, add(c, k(c, x!, 1), square(c, ans)))),
+  exp: defjvp((c, g, _xs, ans) => mul(c, g, ans)),
+  log: defjvp((c, g, [x]) => div(c, g, x!)),
+  log1p: defjvp((c, g, [x]) => div(c, g, add(c, x!, k(c, x!, 1)))),
+  expm1: defjvp((c, g, _xs, ans) => mul(c, g, add(c, ans, k(c, ans, 1)))),
+  tanh: defjvp((c, g, [x], ans) => mul(c, add(c, g, mul(c, g, ans)), sub(c, k(c, x!, 1), ans))),
+  logistic: defjvp((c, g, _xs, ans) => mul(c, g, mul(c, ans, sub(c, k(c, ans, 1), ans)))),
+  sqrt: defjvp((c, g, [x], ans) => mul(c, g, div(c, k(c, x!, 0.5), ans))),
+  rsqrt: defjvp((c, g, [x], ans) => mul(c, g, mul(c, k(c, x!, -0.5), div(c, ans, x!)))),
+  erf: defjvp((c, g, [x]) => mul(c, k(c, x!, 2 / Math.sqrt(Math.PI)), mul(c, g, un(c, 'exp', neg(c, square(c, x!)))))),
+  erf_inv: defjvp((c, g, [x], ans) => mul(c, k(c, x!, Math.sqrt(Math.PI) / 2), mul(c, g, un(c, 'exp', square(c, ans))))),
+
+  neg: linear,
+  copy: linear,
+  sign: zero,
+  floor: zero,
+  ceil: zero,
+  round: zero,
+  is_finite: zero,
+  abs: defjvp((c, g, [x]) => select(c, c.op('ge', [x!, k(c, x!, 0)]), g, neg(c, g))),
+
+  integer_pow: defjvp((c, g, [x], _ans, p) => {
+    const y = p['y'] as number;
+    if (y === 0) return null;
+    if (y === 1) return g;
+    if (y === 2) return mul(c, g, mul(c, k(c, x!, y), x!));
+    return mul(c, g, mul(c, k(c, x!, y), c.op('integer_pow', [x!], { y: y - 1 })));
+  }),
+
+  convert_element_type: (c, xs, ts, e) => {
+    const outs = c.primal();
+    const to = e.params['new_dtype'] as DType;
+    if (!ts[0] || !isFloat(to) || !isFloat(xs[0]!.aval.dtype)) return { outs, tans: [null] };
+    return { outs, tans: [asTan(c.op('convert_element_type', [ts[0]], e.params))] };
+  },
+
+  // binary arithmetic
+  add: (c, _xs, [xd, yd]) => {
+    const outs = c.primal();
+    if (xd && yd) return { outs, tans: [c.op('add', [xd, yd]) as Lin] };
+    return { outs, tans: [xd ?? yd ?? null] };
+  },
+  sub: (c, _xs, [xd, yd]) => {
+    const outs = c.primal();
+    if (xd && yd) return { outs, tans: [c.op('sub', [xd, yd]) as Lin] };
+    return { outs, tans: [xd ?? (yd ? (neg(c, yd) as Lin) : null)] };
+  },
+  mul: defjvp(
+    (c, g, [, y]) => mul(c, g, y!),
+    (c, g, [x]) => mul(c, x!, g),
+  ),
+  div: defjvp(
+    (c, g, [, y]) => div(c, g, y!),
+    (c, g, [x, y]) => mul(c, mul(c, neg(c, g), x!), c.op('integer_pow', [y!], { y: -2 })),
+  ),
+  rem: defjvp(
+    (_c, g) => g,
+    (c, g, [x, y]) => mul(c, neg(c, g), mul(c, un(c, 'sign', div(c, x!, y!)), un(c, 'floor', un(c, 'abs', div(c, x!, y!))))),
+  ),
+  pow: defjvp(
+    (c, g, [x, y]) => mul(c, g, mul(c, y!, c.op('pow', [x!, sub(c, y!, k(c, y!, 1))]))),
+    (c, g, [x], ans) => mul(c, g, mul(c, un(c, 'log', replaceZero(c, x!)), ans)),
+  ),
+  max: defjvp(
+    (c, g, [x, y], ans) => mul(c, g, balancedEq(c, x!, ans, y!)),
+    (c, g, [x, y], ans) => mul(c, g, balancedEq(c, y!, ans, x!)),
+  ),
+  atan2: defjvp(
+    (c, g, [x, y]) => mul(c, g, div(c, y!, add(c, square(c, x!), square(c, y!)))),
+    (c, g, [x, y]) => mul(c, g, div(c, neg(c, x!), add(c, square(c, x!), square(c, y!)))),
+  ),
+
+  select_n: (c, xs, ts) => {
+    const outs = c.primal();
+    const cases = ts.slice(1);
+    const some = cases.find(isLin);
+    if (!some) return { outs, tans: [null] };
+    const z = full(c.op, some.aval, 0);
+    return { outs, tans: [asTan(c.op('select_n', [xs[0]!, ...cases.map((t) => t ?? z)]))] };
+  },
+
+  // structure (all linear)
+  broadcast_in_dim: linear,
+  reshape: linear,
+  transpose: linear,
+  squeeze: linear,
+  rev: linear,
+  slice: linear,
+  pad: linear,
+  concatenate: linear,
+  reduce_sum: linear,
+
+  reduce_max: (c, xs, ts, e) => chooser(c, xs, ts, e),
+
+  reduce_prod: (c, xs, ts, e) => reduceProdJvp(c, xs[0]!, ts[0]!, e.params['axes'] as number[]),
+
+  dot_general: defjvp(
+    (c, g, [, y], _ans, p) => c.op('dot_general', [g, y!], p),
+    (c, g, [x], _ans, p) => c.op('dot_general', [x!, g], p),
+  ),
+
+  // collectives (parallel.py): linear, except pmax/pmin which JAX cannot differentiate
+  psum: linear,
+  all_gather: linear,
+  psum_scatter: linear,
+  ppermute: linear,
+};
+JVP_RULES['min'] = JVP_RULES['max']!;
+JVP_RULES['reduce_min'] = JVP_RULES['reduce_max']!;
+// integer/bool-valued results never carry a tangent (vjpFunc skips them), listed for completeness
+for (const p of ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or', 'xor', 'not', 'iota', 'argmax', 'argmin', 'axis_index',
+  'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'bitcast_convert_type', 'threefry2x32']) {
+  JVP_RULES[p] = zero;
+}
+// stop_gradient: float-valued, but its tangent is zero by definition
+JVP_RULES['stop_gradient'] = zero;
+
+/** JAX's `_reduce_chooser_jvp_rule` (reduce_max, reduce_min): the gradient is split among the tied maxima. */
+function chooser(c: JvpCtx, [x]: Atom[], [g]: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  const axes = e.params['axes'] as number[];
+  const shape = x!.aval.shape;
+  // JAX compares with reshape(ans, keepdims shape) broadcasting implicitly; here the broadcast is explicit
+  const kept = range(shape.length).filter((d) => !axes.includes(d));
+  const ansB = c.op('broadcast_in_dim', [outs[0]!], { shape: [...shape], broadcast_dimensions: kept });
+  const ind = c.op('convert_element_type', [c.op('eq', [x!, ansB])], { new_dtype: g!.aval.dtype, weak_type: false });
+  const counts = c.op('reduce_sum', [ind], { axes, out_sharding: null });
+  return { outs, tans: [asTan(div(c, c.op('reduce_sum', [mul(c, g!, ind)], { axes, out_sharding: null }), counts))] };
+}
+
+/**
+ * JAX's `_reduce_prod_jvp_rule`: reduced axes moved to the front and
+ * flattened, then a tree of pairwise products (padding odd halves with 1),
+ * differentiated step by step. The primal value comes from the tree too.
+ */
+function reduceProdJvp(c: JvpCtx, x: Atom, t: Tan, axes: number[]): JvpOut {
+  const shape = x.aval.shape;
+  const nonAxes = range(shape.length).filter((d) => !axes.includes(d));
+  const perm = [...axes, ...nonAxes];
+  const n = axes.reduce((p, d) => p * shape[d]!, 1);
+  const rest = nonAxes.map((d) => shape[d]!);
+  let cur: JvpOut = { outs: [x], tans: [t] };
+  const step = (prim: string, ins: JvpOut[], params: Params): JvpOut =>
+    c.jvp(prim, ins.map((v) => v.outs[0]!), ins.map((v) => v.tans[0] ?? null), params);
+  if (perm.some((d, i) => d !== i)) cur = step('transpose', [cur], { permutation: perm });
+  const newShape = [n, ...rest];
+  if (newShape.length !== shape.length || newShape.some((d, i) => d !== cur.outs[0]!.aval.shape[i])) {
+    cur = step('reshape', [cur], { new_sizes: newShape, dimensions: null });
+  }
+  const one: JvpOut = { outs: [lit(1, x.aval.dtype)], tans: [null] };
+  while (cur.outs[0]!.aval.shape[0]! > 1) {
+    const m = cur.outs[0]!.aval.shape[0]!;
+    const n1 = (m + 1) >> 1;
+    const sl = (a: number, b: number): Params => ({ start_indices: [a, ...rest.map(() => 0)], limit_indices: [b, ...rest], strides: null });
+    const x1 = step('slice', [cur], sl(0, n1));
+    let x2 = step('slice', [cur], sl(n1, m));
+    if (m - n1 !== n1) x2 = step('pad', [x2, one], { padding_config: [[0, 1, 0], ...rest.map(() => [0, 0, 0])] });
+    cur = step('mul', [x1, x2], {});
+  }
+  if (cur.outs[0]!.aval.shape[0] === 0) {
+    return { outs: [full(c.op, { shape: rest, dtype: x.aval.dtype }, 1)], tans: [null] };
+  }
+  return step('squeeze', [cur], { dimensions: [0] });
+}
+
+// ------------------------------------------------------------------ transpose rules
+
+/** Apply `f` to the cotangent for the (single) output, giving the one linear input's cotangent. */
+const unaryT =
+  (f: (c: TransposeCtx, ct: Atom, e: LinEqn) => Atom): TransposeRule =>
+  (c, [ct], e) => [f(c, ct!, e)];
+
+const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
+
+function reshapeT(c: TransposeCtx, ct: Atom, shape: readonly number[]): Atom {
+  return same(ct.aval.shape, shape) ? ct : c.bind('reshape', [ct], { new_sizes: [...shape], dimensions: null });
+}
+
+function transposeT(c: TransposeCtx, ct: Atom, perm: number[]): Atom {
+  return perm.every((d, i) => d === i) ? ct : c.bind('transpose', [ct], { permutation: perm });
+}
+
+/** lax.expand_dims: a broadcast_in_dim adding unit axes at `dims` of `shape`. */
+function expandDims(c: TransposeCtx, x: Atom, shape: readonly number[], dims: number[]): Atom {
+  if (!dims.length) return x;
+  return c.bind('broadcast_in_dim', [x], { shape: [...shape], broadcast_dimensions: range(shape.length).filter((d) => !dims.includes(d)) });
+}
+
+function reduceSum(c: TransposeCtx, x: Atom, axes: number[]): Atom {
+  return axes.length ? c.bind('reduce_sum', [x], { axes, out_sharding: null }) : x;
+}
+
+const zerosLike = (c: TransposeCtx, a: AVal): Atom => full(c.bind, a, 0);
+
+/** JAX's `_dot_general_transpose_lhs` (and, swapped, `_rhs`). */
+function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims, params: Params, swapAns: boolean): Atom {
+  const [xContract, yContract] = dn.contract;
+  const [xBatch, yBatch] = dn.batch;
+  const xKept = range(x.shape.length).filter((d) => !xContract.includes(d) && !xBatch.includes(d));
+  const yKept = range(y.aval.shape.length).filter((d) => !yContract.includes(d) && !yBatch.includes(d));
+  const nb = xBatch.length;
+  const ansBatch = range(nb);
+  const ansY = swapAns ? yKept.map((_, i) => nb + i) : yKept.map((_, i) => nb + xKept.length + i);
+  const dims: DotDims = { contract: [ansY, yKept], batch: [ansBatch, [...yBatch]] };
+  const xContractSortedByY = argsort(yContract).map((i) => xContract[i]!);
+  const unsortedAxes = [...xBatch, ...xKept, ...xContractSortedByY];
+  const out = c.bind('dot_general', [g, y], { ...params, dimension_numbers: dims });
+  return transposeT(c, out, argsort(unsortedAxes));
+}
+
+/** all_gather ↔ psum_scatter: the other collective over the same axis and dimension. */
+function renamedCollective(to: string, fromDim: string, toDim: string): TransposeRule {
+  return unaryT((c, ct, e) =>
+    c.bind(to, [ct], { axis_name: e.params['axis_name'], axis_size: e.params['axis_size'], [toDim]: e.params[fromDim], tiled: e.params['tiled'] }),
+  );
+}
+
+export const TRANSPOSE_RULES: Record<string, TransposeRule> = {
+  neg: unaryT((c, ct) => c.bind('neg', [ct])),
+  copy: unaryT((c, ct) => c.bind('copy', [ct])),
+  add: (_c, [ct], e) => e.inputs.map((a) => (isLin(a) ? ct! : null)),
+  sub: (c, [ct], e) => [isLin(e.inputs[0]) ? ct! : null, isLin(e.inputs[1]) ? c.bind('neg', [ct!]) : null],
+  mul: (c, [ct], e) => {
+    const [x, y] = e.inputs;
+    return isLin(x) ? [c.bind('mul', [ct!, y as Atom]), null] : [null, c.bind('mul', [x as Atom, ct!])];
+  },
+  div: (c, [ct], e) => [c.bind('div', [ct!, e.inputs[1] as Atom]), null],
+  convert_element_type: (c, [ct], e) => {
+    const from = e.inputs[0]!.aval.dtype;
+    return [ct!.aval.dtype === from ? ct! : c.bind('convert_element_type', [ct!], { new_dtype: from, weak_type: false })];
+  },
+  select_n: (c, [ct], e) => {
+    const which = e.inputs[0] as Atom;
+    const zeros = zerosLike(c, ct!.aval);
+    const cases = e.inputs.slice(1);
+    if (which.aval.dtype === 'bool') {
+      if (cases.length === 1) return [null, ct!];
+      return [null, isLin(cases[0]) ? c.bind('select_n', [which, ct!, zeros]) : null, isLin(cases[1]) ? c.bind('select_n', [which, zeros, ct!]) : null];
+    }
+    return [null, ...cases.map((a, i) => (isLin(a) ? c.bind('select_n', [c.bind('eq', [which, full(c.bind, which.aval, i)]), zeros, ct!]) : null))];
+  },
+
+  broadcast_in_dim: unaryT((c, ct, e) => {
+    const opShape = e.inputs[0]!.aval.shape;
+    const bdimsAll = e.params['broadcast_dimensions'] as number[];
+    const unitDims = range(opShape.length).filter((i) => opShape[i] === 1);
+    const bdims = bdimsAll.filter((_, i) => !unitDims.includes(i));
+    const axes = range(ct.aval.shape.length).filter((d) => !bdims.includes(d));
+    return expandDims(c, reduceSum(c, ct, axes), opShape, unitDims);
+  }),
+  reshape: unaryT((c, ct, e) => reshapeT(c, ct, e.inputs[0]!.aval.shape)),
+  transpose: unaryT((c, ct, e) => transposeT(c, ct, argsort(e.params['permutation'] as number[]))),
+  squeeze: unaryT((c, ct, e) => {
+    const shape = e.inputs[0]!.aval.shape;
+    const dims = (e.params['dimensions'] as number[]).map((d) => (d < 0 ? d + shape.length : d));
+    return expandDims(c, ct, shape, dims);
+  }),
+  rev: unaryT((c, ct, e) => c.bind('rev', [ct], e.params)),
+  slice: unaryT((c, ct, e) => {
+    const shape = e.inputs[0]!.aval.shape;
+    const start = e.params['start_indices'] as number[];
+    const limit = e.params['limit_indices'] as number[];
+    const strides = e.params['strides'] as number[] | null;
+    let pads: [number, number, number][];
+    if (!strides || strides.every((s) => s === 1)) {
+      pads = start.map((s, i) => [s, shape[i]! - limit[i]!, 0]);
+    } else {
+      const ctShape = ct.aval.shape;
+      pads = start.map((s, i) => {
+        const real = s + (ctShape[i] === 0 ? 0 : 1 + (ctShape[i]! - 1) * strides[i]!);
+        return [s, shape[i]! - real, strides[i]! - 1];
+      });
+    }
+    return c.bind('pad', [ct, lit(0, ct.aval.dtype)], { padding_config: pads });
+  }),
+  pad: (c, [ct], e) => {
+    const config = e.params['padding_config'] as [number, number, number][];
+    const unpadded = c.bind('pad', [ct!, lit(0, ct!.aval.dtype)], { padding_config: config.map(([lo, hi]) => [-lo, -hi, 0]) });
+    const tOp = c.bind('slice', [unpadded], {
+      start_indices: config.map(() => 0),
+      limit_indices: [...unpadded.aval.shape],
+      strides: config.map(([, , interior]) => interior + 1),
+    });
+    const total = (a: Atom): Atom => reduceSum(c, a, range(a.aval.shape.length));
+    const tPad = isLin(e.inputs[1]) ? c.bind('sub', [total(ct!), total(tOp)]) : null;
+    return [isLin(e.inputs[0]) ? tOp : null, tPad];
+  },
+  concatenate: (c, [ct], e) => {
+    const dim = e.params['dimension'] as number;
+    const shape = ct!.aval.shape;
+    let off = 0;
+    return e.inputs.map((a) => {
+      const n = a.aval.shape[dim]!;
+      const start = shape.map((_, d) => (d === dim ? off : 0));
+      const limit = shape.map((s, d) => (d === dim ? off + n : s));
+      off += n;
+      return isLin(a) ? c.bind('slice', [ct!], { start_indices: start, limit_indices: limit, strides: null }) : null;
+    });
+  },
+  reduce_sum: unaryT((c, ct, e) => {
+    const shape = e.inputs[0]!.aval.shape;
+    const axes = e.params['axes'] as number[];
+    return c.bind('broadcast_in_dim', [ct], { shape: [...shape], broadcast_dimensions: range(shape.length).filter((d) => !axes.includes(d)) });
+  }),
+  dot_general: (c, [ct], e) => {
+    const [x, y] = e.inputs;
+    const dn = e.params['dimension_numbers'] as DotDims;
+    if (isLin(x)) return [dotTransposeLhs(c, ct!, x.aval, y as Atom, dn, e.params, false), null];
+    const swapped: DotDims = { contract: [dn.contract[1], dn.contract[0]], batch: [dn.batch[1], dn.batch[0]] };
+    return [null, dotTransposeLhs(c, ct!, y!.aval, x as Atom, swapped, e.params, true)];
+  },
+
+  // collectives: psum's transpose is a psum (psum = psum + pbroadcast under pmap)
+  psum: (c, cts, e) => {
+    const all = cts.map((ct, i) => ct ?? zerosLike(c, e.outputs[i]!.aval));
+    return all.length === 1 ? [c.bind('psum', all, e.params)] : all.map((a) => c.bind('psum', [a], e.params));
+  },
+  all_gather: renamedCollective('psum_scatter', 'all_gather_dimension', 'scatter_dimension'),
+  psum_scatter: renamedCollective('all_gather', 'scatter_dimension', 'all_gather_dimension'),
+  ppermute: unaryT((c, ct, e) =>
+    c.bind('ppermute', [ct], { ...e.params, perm: (e.params['perm'] as [number, number][]).map(([s, d]) => [d, s]) }),
+  ),
+};
+
+// ------------------------------------------------------------------ the pass
+
+export interface VjpOptions {
+  /** Name of the new Func (default: `<name>_vjp`). */
+  name?: string;
+}
+
+/**
+ * The VJP of `f` with respect to the parameters marked in `wrt` (float
+ * arrays): a Func with the same parameters whose results are
+ * `[...f.results, ...cotangents of the wrt parameters]`. `f.results[0]` (a
+ * float32 scalar) is differentiated with a seed of 1.0; the other results
+ * pass through (`has_aux`).
+ */
+export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
+  const out0 = f.results[0];
+  if (!out0 || out0.aval.shape.length !== 0 || !isFloat(out0.aval.dtype)) {
+    throw new Error('vjpFunc: the first result must be a float32 scalar');
+  }
+  const b = new FuncBuilder(opts.name ?? `${f.name}_vjp`);
+  const env = new Map<number, Atom>();
+  const tan = new Map<number, Lin>();
+  const linEqns: LinEqn[] = [];
+  let nextLin = 0;
+  const newLin = (a: AVal): Lin => ({ kind: 'lin', id: nextLin++, aval: { shape: a.shape, dtype: a.dtype } });
+  const seeds = f.params.map((p, i) => {
+    env.set(p.id, b.addParam(p.aval, p.hint));
+    if (!wrt[i]) return null;
+    if (!isFloat(p.aval.dtype)) throw new Error(`vjpFunc: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
+    const t = newLin(p.aval);
+    tan.set(p.id, t);
+    return t;
+  });
+  const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
+
+  const opN = (prim: string, inputs: LAtom[], params: Params = {}): LAtom[] => {
+    if (!inputs.some(isLin)) return b.bind(prim, inputs as Atom[], params);
+    const outputs = shapeRule(prim)(inputs.map((a) => a.aval), params).map(newLin);
+    linEqns.push({ prim, inputs, params, outputs });
+    return outputs;
+  };
+  const jvpOf = (prim: string, xs: Atom[], ts: Tan[], params: Params, span?: Eqn['span']): JvpOut => {
+    const e: Eqn = { prim, inputs: xs, outputs: [], params };
+    if (span) e.span = span;
+    const primal = (): Atom[] => b.bind(prim, xs, params, span);
+    if (ts.every((t) => !t)) {
+      const outs = primal();
+      return { outs, tans: outs.map(() => null) };
+    }
+    const rule = JVP_RULES[prim];
+    if (!rule) throw new Error(`Differentiation rule for '${prim}' not implemented`);
+    const ctx: JvpCtx = { op: (p, i, q) => opN(p, i, q)[0]!, opN, primal, jvp: (p, x, t, q) => jvpOf(p, x, t, q) };
+    return rule(ctx, xs, ts, e);
+  };
+
+  // forward: primal values, residuals, and the linear program
+  for (const e of f.eqns) {
+    const xs = e.inputs.map(read);
+    const ts = e.inputs.map((a) => (a.kind === 'var' ? (tan.get(a.id) ?? null) : null));
+    const anyFloat = e.outputs.some((o) => isFloat(o.aval.dtype));
+    const r = jvpOf(e.prim, xs, anyFloat ? ts : ts.map(() => null), e.params, e.span);
+    e.outputs.forEach((o, i) => {
+      env.set(o.id, r.outs[i]!);
+      const t = r.tans[i];
+      if (t && isFloat(o.aval.dtype)) tan.set(o.id, t);
+    });
+  }
+
+  // backward: transpose the linear equations in reverse
+  const ct = new Map<number, Atom>();
+  const accum = (l: Lin, x: Atom): void => {
+    const prev = ct.get(l.id);
+    ct.set(l.id, prev ? b.bind1('add', [prev, x]) : x);
+  };
+  const tOut = out0.kind === 'var' ? tan.get(out0.id) : undefined;
+  if (tOut) accum(tOut, lit(1, out0.aval.dtype));
+  const tctx: TransposeCtx = { bind: (p, i, q = {}) => b.bind1(p, i, q) };
+  for (let i = linEqns.length - 1; i >= 0; i--) {
+    const e = linEqns[i]!;
+    const cts = e.outputs.map((o) => {
+      const v = ct.get(o.id) ?? null;
+      ct.delete(o.id);
+      return v;
+    });
+    if (cts.every((v) => !v)) continue;
+    const rule = TRANSPOSE_RULES[e.prim];
+    if (!rule) throw new Error(`internal: no transpose rule for linear primitive '${e.prim}'`);
+    const res = rule(tctx, cts, e);
+    e.inputs.forEach((a, j) => {
+      const r = res[j];
+      if (isLin(a) && r) accum(a, r);
+    });
+  }
+
+  const grads = f.params.flatMap((p, i) => {
+    const s = seeds[i];
+    if (!s) return [];
+    let g = ct.get(s.id) ?? lit(0, p.aval.dtype);
+    if (g.kind === 'lit') g = b.bind1('broadcast_in_dim', [g], { shape: [...p.aval.shape], broadcast_dimensions: [] });
+    // a cotangent takes its primal's weak type, as JAX's vjp casts it
+    const weak = p.aval.weak === true;
+    if ((g.aval.weak === true) !== weak) g = b.bind1('convert_element_type', [g], { new_dtype: p.aval.dtype, weak_type: weak });
+    return [g];
+  });
+  return dce(b.finish([...f.results.map(read), ...grads], f.axisEnv));
+}
