@@ -88,7 +88,9 @@ export function renderWgsl(k: Kernel): string {
         lets.line(`for (var r${e.id}: i32 = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
         lets.nested(() => {
           const v = emit(e.body);
-          lets.line(`${acc} = ${e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : `${e.fn}(${acc}, ${v})`};`);
+          const combined =
+            e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : e.dtype === 'bool' ? `${acc} ${e.fn === 'max' ? '||' : '&&'} ${v}` : `${e.fn}(${acc}, ${v})`;
+          lets.line(`${acc} = ${combined};`);
         });
         lets.line('}');
         lets.alias(key, acc);
@@ -184,6 +186,7 @@ function binary(fn: string, a: string, b: string, dtype: DType, mathUsed: Set<st
   switch (fn) {
     case 'max':
     case 'min':
+      if (dtype === 'bool') return `(${a} ${fn === 'max' ? '||' : '&&'} ${b})`;
       return `${fn}(${a}, ${b})`;
     case 'atan2':
       return `atan2(${a}, ${b})`;

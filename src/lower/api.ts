@@ -97,9 +97,10 @@ export function installBuiltins(ip: Interp): void {
       if (xs[2] === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
       return new PyRange(xs[0]!, xs[1]!, xs[2] ?? 1n);
     }),
-    str: fn('str', (c) => textValue(c.args.length ? strOf(ip, c.args[0]!, c.span) : Text.of(''))),
-    repr: fn('repr', (c) => textValue(reprOf(ip, c.args[0]!, c.span))),
-    format: fn('format', (c) => textValue(formatOf(ip, c.args[0]!, String(c.args[1] ?? ''), c.span))),
+    // flush first: the arrays inside a container (a tuple of fresh results) must all be materialised together
+    str: fn('str', (c) => (ip.atHost && ip.flush(c.args), textValue(c.args.length ? strOf(ip, c.args[0]!, c.span) : Text.of('')))),
+    repr: fn('repr', (c) => (ip.atHost && ip.flush(c.args), textValue(reprOf(ip, c.args[0]!, c.span)))),
+    format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, c.args[0]!, String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
     bool: fn('bool', (c) => truthy(ip.static(c.args[0] ?? false, 'bool()', c.span), c.span)),
@@ -147,12 +148,21 @@ export function installBuiltins(ip: Interp): void {
       const names = cls instanceof PyTuple ? cls.items : [cls];
       return names.some((n) => n instanceof PyBuiltin && n.name === typeName(c.args[0]!));
     }),
-    type: fn('type', (c) => new PyClass(typeName(c.args[0]!), [], new Map(), 'marker')),
+    type: fn('type', (c) => classOf(c.args[0]!)),
     None: null,
     True: true,
     False: false,
   };
   for (const [k, v] of Object.entries(entries)) b.set(k, v);
+}
+
+/** type(v): the class object, qualified by module where Python prints one. */
+function classOf(v: PyValue): PyClass {
+  if (isArray(v)) return new PyClass('ArrayImpl', [], new Map(), 'marker', 'jaxlib._jax');
+  if (v instanceof NdArray) return new PyClass('ndarray', [], new Map(), 'marker', 'numpy');
+  if (v instanceof NpScalar) return new PyClass(v.dtype, [], new Map(), 'marker', 'numpy');
+  if (v instanceof PyTuple && v.cls) return v.cls;
+  return new PyClass(typeName(v), [], new Map(), 'marker');
 }
 
 function roundHalfEven(v: number): number {

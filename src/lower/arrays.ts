@@ -74,8 +74,9 @@ export class ArrayOps {
     return dtype ? this.convert(t, dtype, span) : t;
   }
 
+  /** An explicit conversion (astype, dtype=...): the result is strongly typed, as in JAX. */
   convert(x: Tracer, dtype: DType, span: Span): Tracer {
-    if (x.aval.dtype === dtype) return x;
+    if (x.aval.dtype === dtype && !x.aval.weak) return x;
     return this.tracer(this.convertAtom(x.atom, dtype, span));
   }
 

@@ -68,7 +68,7 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return d;
     }
     case 'BinOp':
-      return binop(ip, e.op, evalExpr(ip, e.left, scope), evalExpr(ip, e.right, scope), e.span);
+      return ip.holding((hold) => binop(ip, e.op, hold(evalExpr(ip, e.left, scope)), evalExpr(ip, e.right, scope), e.span));
     case 'UnaryOp': {
       const x = evalExpr(ip, e.operand, scope);
       return unaryop(ip, e.op, x, e.span);
@@ -138,12 +138,14 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
 }
 
 export function evalList(ip: Interp, elts: A.Expr[], scope: Scope): PyValue[] {
-  const out: PyValue[] = [];
-  for (const x of elts) {
-    if (x.kind === 'Starred') out.push(...iterate(ip, evalExpr(ip, x.value, scope), x.span));
-    else out.push(evalExpr(ip, x, scope));
-  }
-  return out;
+  return ip.holding((hold) => {
+    const out: PyValue[] = [];
+    for (const x of elts) {
+      if (x.kind === 'Starred') out.push(...iterate(ip, evalExpr(ip, x.value, scope), x.span).map(hold));
+      else out.push(hold(evalExpr(ip, x, scope)));
+    }
+    return out;
+  });
 }
 
 function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: (s: Scope) => void): void {
@@ -407,27 +409,29 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
 }
 
 function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {
-  const fn = evalExpr(ip, e.func, scope);
-  const args: PyValue[] = [];
-  const argExprs: (A.Expr | null)[] = [];
-  for (const a of e.args) {
-    if (a.kind === 'Starred') {
-      const items = iterate(ip, evalExpr(ip, a.value, scope), a.span);
-      args.push(...items);
-      argExprs.push(...items.map(() => null));
-    } else {
-      args.push(evalExpr(ip, a, scope));
-      argExprs.push(a);
+  return ip.holding((hold) => {
+    const fn = hold(evalExpr(ip, e.func, scope));
+    const args: PyValue[] = [];
+    const argExprs: (A.Expr | null)[] = [];
+    for (const a of e.args) {
+      if (a.kind === 'Starred') {
+        const items = iterate(ip, evalExpr(ip, a.value, scope), a.span);
+        args.push(...items.map(hold));
+        argExprs.push(...items.map(() => null));
+      } else {
+        args.push(hold(evalExpr(ip, a, scope)));
+        argExprs.push(a);
+      }
     }
-  }
-  const kwargs = new Map<string, PyValue>();
-  for (const k of e.keywords) {
-    const v = evalExpr(ip, k.value, scope);
-    if (k.arg === null) {
-      if (!(v instanceof PyDict)) throw new CompileError('TypeError: argument after ** must be a mapping', k.span);
-      v.entries.forEach(([kk, vv]) => kwargs.set(String(kk), vv));
-    } else kwargs.set(k.arg, v);
-  }
-  return ip.call(fn, { args, kwargs, span: e.span, argExprs });
+    const kwargs = new Map<string, PyValue>();
+    for (const k of e.keywords) {
+      const v = hold(evalExpr(ip, k.value, scope));
+      if (k.arg === null) {
+        if (!(v instanceof PyDict)) throw new CompileError('TypeError: argument after ** must be a mapping', k.span);
+        v.entries.forEach(([kk, vv]) => kwargs.set(String(kk), vv));
+      } else kwargs.set(k.arg, v);
+    }
+    return ip.call(fn, { args, kwargs, span: e.span, argExprs });
+  });
 }
 

@@ -68,7 +68,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof PyIterator) return Text.of(`<${v.typeName} object at 0x${v.address.toString(16)}>`);
   if (v instanceof PyBoundMethod) return Text.of(`<bound method ${v.name}>`);
   if (v instanceof PyModule) return Text.of(`<module '${v.name}'>`);
-  if (v instanceof PyClass) return Text.of(`<class '${v.kind === 'namedtuple' ? '__main__.' : ''}${v.name}'>`);
+  if (v instanceof PyClass) return Text.of(`<class '${v.kind === 'namedtuple' ? '__main__.' : v.module ? `${v.module}.` : ''}${v.name}'>`);
   return Text.of(`<${typeName(v)} object>`);
 }
 

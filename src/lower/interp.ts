@@ -85,6 +85,23 @@ export class Interp {
   /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
   dynamicDepth = 0;
   private constants = new Map<NdArray, HostArray>();
+  /**
+   * Values evaluated but not yet consumed (earlier call arguments and operands
+   * while later ones evaluate): roots for `flush`, like a VM's operand stack.
+   */
+  readonly held: PyValue[] = [];
+
+  /** Run `fn` with `hold` callable to keep values alive across flushes until `fn` returns. */
+  holding<T>(fn: (hold: <V extends PyValue>(v: V) => V) => T): T {
+    const n = this.held.length;
+    try {
+      return fn((v) => (this.held.push(v), v));
+    } finally {
+      this.held.length = n;
+    }
+  }
+  /** `const constant = rt.constant(...)` statements, hoisted to the top of main() (constants are pure data). */
+  private constantStmts: { nd: NdArray; stmt: HStmt }[] = [];
   /** `os.environ`, read when the device count is first needed (as XLA reads XLA_FLAGS). */
   environ: PyDict | null = null;
   /** Python names the current assignment binds, to name host variables after them. */
@@ -163,7 +180,7 @@ export class Interp {
     if (h) return h;
     const dtype = nd.dtype === 'float64' || nd.dtype === 'float32' ? 'float32' : nd.dtype === 'bool' ? 'bool' : 'int32';
     const name = this.freshName('constant');
-    this.emit({
+    const stmt: HStmt = {
       k: 'const',
       names: [name],
       value: {
@@ -171,10 +188,10 @@ export class Interp {
         callee: 'rt.constant',
         args: [{ k: 'array', items: nd.shape.map((d) => ({ k: 'lit', value: d })) }, { k: 'lit', value: dtype }, { k: 'array', items: nd.data.map((v) => ({ k: 'lit', value: v })) }],
       },
-    });
+    };
+    this.constantStmts.push({ nd, stmt });
     h = new HostArray(name, { shape: nd.shape, dtype });
-    // inside a dynamic region the constant's statement is emitted there; only cache at top level
-    if (this.out.length === 1) this.constants.set(nd, h);
+    this.constants.set(nd, h);
     return h;
   }
 
@@ -271,6 +288,7 @@ export class Interp {
       }
     };
     roots.forEach((r) => visit(r, 'value'));
+    this.held.forEach((r) => visit(r, 'value'));
     for (let i = this.frames.length - 1; i >= 0; i--) visitScope(this.frames[i]!);
     return found;
   }
@@ -293,7 +311,7 @@ export class Interp {
 
   finishModule(): HStmt[] {
     this.flush();
-    return this.out[0]!;
+    return [...this.constantStmts.map((c) => c.stmt), ...this.out[0]!];
   }
 
   // ------------------------------------------------------------ errors
@@ -418,13 +436,14 @@ export class Interp {
   }
 
   /** Mark the emitted-code position, to undo a failed attempt at lowering a host loop. */
-  checkpoint(): { lens: number[]; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace } {
-    return { lens: this.out.map((o) => o.length), programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace };
+  checkpoint(): { lens: number[]; constants: number; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace } {
+    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace };
   }
 
   rollback(c: ReturnType<Interp['checkpoint']>): void {
     this.out.length = c.lens.length;
     c.lens.forEach((n, i) => (this.out[i]!.length = n));
+    for (const { nd } of this.constantStmts.splice(c.constants)) this.constants.delete(nd);
     this.programs.length = c.programs;
     this.names = c.names;
     this.programNames = c.programNames;

@@ -191,6 +191,8 @@ export function jnpExtras(ip: Interp): Record<string, PyValue> {
     },
     clip: (c) => nn.clip(arg(c, 0, 'x'), arg(c, 1, 'min', null), arg(c, 2, 'max', null), c.span),
     isfinite: (c) => ops.tracer(ops.bind('is_finite', [ops.asArray(arg(c, 0, 'x'), c.span, 'float32').atom], {}, c.span)),
+    all: (c) => ops.reduce('reduce_min', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
+    any: (c) => ops.reduce('reduce_max', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
     logaddexp: (c) => nn.logsumexp(ops.stack([arg(c, 0, 'x1'), arg(c, 1, 'x2')], 0, c.span), 0n, false, c.span),
   };
   const linalg = module('jax.numpy.linalg', {

@@ -155,6 +155,8 @@ export class PyClass extends PyObject {
     readonly fields: string[],
     readonly defaults: Map<string, PyValue>,
     readonly kind: 'namedtuple' | 'marker',
+    /** The defining module for classes that print qualified (`<class 'numpy.ndarray'>`). */
+    readonly module?: string,
   ) {
     super();
   }
