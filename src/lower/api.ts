@@ -16,6 +16,7 @@ import { Text } from './text.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
 import { randomModule } from './lib_random.js';
+import { arg } from './modules.js';
 import { laxModule } from './lib_lax.js';
 import { jnpExtras, nnModule, scipyModule, treeModules } from './lib_nn.js';
 import {
@@ -27,13 +28,6 @@ type Fn = (c: CallArgs) => PyValue;
 
 const mod = (name: string, entries: Record<string, PyValue>): PyModule => new PyModule(name, new Map(Object.entries(entries)));
 const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
-
-function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
-  if (i < c.args.length) return c.args[i]!;
-  if (c.kwargs.has(name)) return c.kwargs.get(name)!;
-  if (def !== undefined) return def;
-  throw new CompileError(`TypeError: missing required argument '${name}'`, c.span);
-}
 
 function int(ip: Interp, v: PyValue, what: string, span: A.Span): number {
   v = ip.static(v, what, span);
@@ -373,10 +367,6 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     }),
   });
   const lax = laxModule(ip);
-  lax.attrs.set('stop_gradient', fn('stop_gradient', (c) => {
-    const x = ops.asArray(c.args[0]!, c.span);
-    return ops.tracer(ops.bind('stop_gradient', [x.atom], {}, c.span));
-  }));
   jaxMod.attrs.set('lax', lax);
   const nn = nnModule(ip);
   const scipy = scipyModule(ip);

@@ -149,6 +149,24 @@ export class ArrayOps {
     return this.tracer(this.bind(prim, [this.broadcastTo(a, shape, span), this.broadcastTo(b, shape, span)], {}, span));
   }
 
+  /** lax.select(pred, on_true, on_false): the branches are broadcast to the predicate's shape. */
+  select(pred: Tracer, onTrue: Tracer, onFalse: Tracer, span: Span): Tracer {
+    const shape = pred.aval.shape;
+    const t = this.broadcastTo(onTrue.atom, shape, span);
+    const f = this.broadcastTo(onFalse.atom, shape, span);
+    return this.tracer(this.bind('select_n', [pred.atom, f, t], {}, span));
+  }
+
+  /** lax.bitcast_convert_type. */
+  bitcast(x: PyValue, dtype: DType, span: Span): Tracer {
+    return this.tracer(this.bind('bitcast_convert_type', [this.asArray(x, span).atom], { new_dtype: dtype }, span));
+  }
+
+  /** lax.stop_gradient: the identity whose cotangent is zero. */
+  stopGradient(x: PyValue, span: Span): Tracer {
+    return this.tracer(this.bind('stop_gradient', [this.asArray(x, span).atom], {}, span));
+  }
+
   broadcastTo(a: Atom, shape: readonly number[], span: Span): Atom {
     const s = a.aval.shape;
     if (s.length === shape.length && s.every((d, i) => d === shape[i])) return a;

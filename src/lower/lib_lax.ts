@@ -7,14 +7,8 @@ import { dtypeArg } from './attrs.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
-import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
-
-function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
-  if (i < c.args.length) return c.args[i]!;
-  if (c.kwargs.has(name)) return c.kwargs.get(name)!;
-  if (def !== undefined) return def;
-  throw new CompileError(`TypeError: missing required argument '${name}'`, c.span);
-}
+import { arg, builtinModule } from './modules.js';
+import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
 function axesOf(ip: Interp, v: PyValue, span: Span): { names: string[]; size: number } {
@@ -113,12 +107,12 @@ export function laxModule(ip: Interp): PyModule {
       return ops.tracer(ops.bind('axis_index', [], { axis_name: names }, c.span));
     },
     bitcast_convert_type: (c) => {
-      const x = ops.asArray(arg(c, 0, 'operand'), c.span);
       const to = dtypeArg(arg(c, 1, 'new_dtype'), c.span);
       if (!to) throw new CompileError('TypeError: bitcast_convert_type needs a dtype', c.span);
-      return ops.tracer(ops.bind('bitcast_convert_type', [x.atom], { new_dtype: to }, c.span));
+      return ops.bitcast(arg(c, 0, 'operand'), to, c.span);
     },
+    stop_gradient: (c) => ops.stopGradient(arg(c, 0, 'x'), c.span),
     erf_inv: (c) => ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
   };
-  return new PyModule('jax.lax', new Map(Object.entries(entries).map(([k, f]) => [k, new PyBuiltin(k, f)])));
+  return builtinModule('jax.lax', entries);
 }

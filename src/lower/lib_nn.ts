@@ -5,7 +5,8 @@
 import { CompileError } from '../diagnostics.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
-import { normalizeAxes } from './arrays.js';
+import { broadcastShapes, normalizeAxes, promote } from './arrays.js';
+import { arg, builtinModule } from './modules.js';
 import { dtypeArg, shapeArgs } from './attrs.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
@@ -13,19 +14,6 @@ import { flatten } from './transforms.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
-
-function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
-  if (i < c.args.length) return c.args[i]!;
-  if (c.kwargs.has(name)) return c.kwargs.get(name)!;
-  if (def !== undefined) return def;
-  throw new CompileError(`TypeError: missing required argument '${name}'`, c.span);
-}
-
-const module = (name: string, entries: Record<string, Fn | PyValue>): PyModule =>
-  new PyModule(
-    name,
-    new Map(Object.entries(entries).map(([k, f]) => [k, typeof f === 'function' ? new PyBuiltin(k, f as Fn) : f])),
-  );
 
 /** Array helpers shared by the functions below. */
 class NnOps {
@@ -35,16 +23,6 @@ class NnOps {
     return this.ip.ops;
   }
 
-  stopGradient(x: PyValue, span: Span): Tracer {
-    const a = this.ops.asArray(x, span);
-    return this.ops.tracer(this.ops.bind('stop_gradient', [a.atom], {}, span));
-  }
-
-  /** lax.select(pred, on_true, on_false) on same-shape operands. */
-  select(pred: Tracer, onTrue: Tracer, onFalse: Tracer, span: Span): Tracer {
-    return this.ops.tracer(this.ops.bind('select_n', [pred.atom, onFalse.atom, onTrue.atom], {}, span));
-  }
-
   /** jnp.where(c, x, y): promotion and broadcasting as a binary op. */
   where(c: PyValue, x: PyValue, y: PyValue, span: Span): Tracer {
     const o = this.ops;
@@ -52,13 +30,13 @@ class NnOps {
     // promote x and y together (add's rules), then broadcast all three
     const xa = o.atom(x, span);
     const ya = o.atom(y, span);
-    const dtype = promoteAtoms(xa.aval, ya.aval);
+    const dtype = promote(xa.aval, ya.aval);
     const xs = o.convert(o.asArray(x, span), dtype, span);
     const ys = o.convert(o.asArray(y, span), dtype, span);
-    let shape = broadcast(cond.aval.shape, xs.aval.shape, span);
-    shape = broadcast(shape, ys.aval.shape, span);
+    let shape = broadcastShapes(cond.aval.shape, xs.aval.shape, span);
+    shape = broadcastShapes(shape, ys.aval.shape, span);
     const b = (t: Tracer) => o.tracer(o.broadcastTo(t.atom, shape, span));
-    return this.select(b(cond), b(xs), b(ys), span);
+    return o.select(b(cond), b(xs), b(ys), span);
   }
 
   /** argmax/argmin: the first index of the extreme value (a NaN counts as the extreme, as in XLA). */
@@ -80,7 +58,7 @@ class NnOps {
     }
     const iota = o.tracer(o.bind('iota', [], { dtype: 'int32', shape: [...a.aval.shape], dimension: ax, sharding: null }, span));
     const big = o.tracer(o.broadcastTo(o.asArray(BigInt(n), span, 'int32').atom, a.aval.shape, span));
-    const idx = this.select(hit, iota, big, span);
+    const idx = o.select(hit, iota, big, span);
     return o.reduce('reduce_min', idx, BigInt(ax), keepdims && axis !== null, span);
   }
 
@@ -90,7 +68,7 @@ class NnOps {
     const o = this.ops;
     const a = o.asArray(x, span);
     const zero = o.tracer(o.broadcastTo(o.asArray(0, span, a.aval.dtype).atom, a.aval.shape, span));
-    return this.select(o.compare('gt', a, 0, span), a, zero, span);
+    return o.select(o.compare('gt', a, 0, span), a, zero, span);
   }
 
   /** jax.nn.softmax (JAX's _softmax: exp(x - stop_gradient(max)) / sum). */
@@ -98,7 +76,7 @@ class NnOps {
     const o = this.ops;
     const a = o.asArray(x, span, 'float32');
     const m = o.reduce('reduce_max', a, axis, true, span);
-    const un = o.unary('exp', o.binary('sub', a, this.stopGradient(m, span), span), span);
+    const un = o.unary('exp', o.binary('sub', a, o.stopGradient(m, span), span), span);
     return o.binary('div', un, o.reduce('reduce_sum', un, axis, true, span), span);
   }
 
@@ -107,7 +85,7 @@ class NnOps {
     const o = this.ops;
     const a = o.asArray(x, span, 'float32');
     const m = o.reduce('reduce_max', a, axis, true, span);
-    const shifted = o.binary('sub', a, this.stopGradient(m, span), span);
+    const shifted = o.binary('sub', a, o.stopGradient(m, span), span);
     const lse = o.unary('log', o.reduce('reduce_sum', o.unary('exp', shifted, span), axis, true, span), span);
     return o.binary('sub', shifted, lse, span);
   }
@@ -120,7 +98,7 @@ class NnOps {
     const dimsV = new PyTuple(dims.map(BigInt));
     let amax = o.reduce('reduce_max', a, dimsV, keepdims, span);
     const finite = o.tracer(o.bind('is_finite', [amax.atom], {}, span));
-    amax = this.stopGradient(this.select(finite, amax, o.tracer(o.broadcastTo(o.asArray(0, span, 'float32').atom, amax.aval.shape, span)), span), span);
+    amax = o.stopGradient(o.select(finite, amax, o.tracer(o.broadcastTo(o.asArray(0, span, 'float32').atom, amax.aval.shape, span)), span), span);
     let withDims = amax;
     if (!keepdims) for (const d of dims) withDims = o.expandDims(withDims, d, span);
     const expA = o.unary('exp', o.binary('sub', a, o.tracer(o.broadcastTo(withDims.atom, a.aval.shape, span)), span), span);
@@ -153,25 +131,6 @@ class NnOps {
   }
 }
 
-function promoteAtoms(a: { dtype: DType; weak?: boolean }, b: { dtype: DType; weak?: boolean }): DType {
-  const kind = { bool: 0, uint32: 1, int32: 1, float32: 2 } as const;
-  if (a.weak && !b.weak) return kind[a.dtype] <= kind[b.dtype] ? b.dtype : a.dtype;
-  if (b.weak && !a.weak) return kind[b.dtype] <= kind[a.dtype] ? a.dtype : b.dtype;
-  if (a.dtype === b.dtype) return a.dtype;
-  return kind[a.dtype] === 2 || kind[b.dtype] === 2 ? 'float32' : kind[a.dtype] || kind[b.dtype] ? 'int32' : 'bool';
-}
-
-function broadcast(a: readonly number[], b: readonly number[], span: Span): number[] {
-  const n = Math.max(a.length, b.length);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = a[a.length - n + i] ?? 1;
-    const y = b[b.length - n + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1) throw new CompileError(`ValueError: Incompatible shapes for broadcasting: (${a.join(', ')}) and (${b.join(', ')})`, span);
-    out.push(x === 1 ? y : x);
-  }
-  return out;
-}
 
 /** jax.numpy functions beyond the core set in api.ts. */
 export function jnpExtras(ip: Interp): Record<string, PyValue> {
@@ -195,7 +154,7 @@ export function jnpExtras(ip: Interp): Record<string, PyValue> {
     any: (c) => ops.reduce('reduce_max', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
     logaddexp: (c) => nn.logsumexp(ops.stack([arg(c, 0, 'x1'), arg(c, 1, 'x2')], 0, c.span), 0n, false, c.span),
   };
-  const linalg = module('jax.numpy.linalg', {
+  const linalg = builtinModule('jax.numpy.linalg', {
     norm: (c) => {
       const ord = arg(c, 1, 'ord', null);
       if (ord !== null) throw new CompileError('jaxts: jnp.linalg.norm supports ord=None only', c.span);
@@ -210,7 +169,7 @@ export function nnModule(ip: Interp): PyModule {
   const nn = new NnOps(ip);
   const o = ip.ops;
   const axisOf = (c: CallArgs, i: number): PyValue => arg(c, i, 'axis', -1n);
-  return module('jax.nn', {
+  return builtinModule('jax.nn', {
     relu: (c) => nn.relu(arg(c, 0, 'x'), c.span),
     sigmoid: (c) => o.unary('logistic', arg(c, 0, 'x'), c.span),
     softmax: (c) => nn.softmax(arg(c, 0, 'x'), axisOf(c, 1), c.span),
@@ -232,7 +191,7 @@ export function nnModule(ip: Interp): PyModule {
 /** jax.scipy (special.logsumexp) */
 export function scipyModule(ip: Interp): PyModule {
   const nn = new NnOps(ip);
-  const special = module('jax.scipy.special', {
+  const special = builtinModule('jax.scipy.special', {
     logsumexp: (c) => {
       if (c.kwargs.has('b') || c.kwargs.has('return_sign')) throw new CompileError('jaxts: logsumexp supports a, axis and keepdims only', c.span);
       return nn.logsumexp(arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span);
@@ -240,7 +199,7 @@ export function scipyModule(ip: Interp): PyModule {
     erf: (c) => ip.ops.unary('erf', arg(c, 0, 'x'), c.span),
     erfinv: (c) => ip.ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
   });
-  return module('jax.scipy', { special });
+  return builtinModule('jax.scipy', { special });
 }
 
 /** jax.tree / jax.tree_util: map and leaves over pytrees (dicts in sorted key order, lists, tuples, NamedTuples). */
@@ -261,8 +220,8 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
   const leaves: Fn = (c) => new PyList(flatten(arg(c, 0, 'tree')).leaves);
   const entries = { map, leaves };
   return {
-    tree: module('jax.tree', entries),
-    treeUtil: module('jax.tree_util', { tree_map: map, tree_leaves: leaves }),
+    tree: builtinModule('jax.tree', entries),
+    treeUtil: builtinModule('jax.tree_util', { tree_map: map, tree_leaves: leaves }),
     map: new PyBuiltin('tree_map', map),
   };
 }

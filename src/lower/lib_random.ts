@@ -10,16 +10,10 @@ import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import { dtypeArg, shapeArgs } from './attrs.js';
 import type { Interp } from './interp.js';
-import { NdArray, NpScalar, PyBuiltin, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+import { arg, builtinModule } from './modules.js';
+import { NdArray, NpScalar, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
-
-function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
-  if (i < c.args.length) return c.args[i]!;
-  if (c.kwargs.has(name)) return c.kwargs.get(name)!;
-  if (def !== undefined) return def;
-  throw new CompileError(`TypeError: missing required argument '${name}'`, c.span);
-}
 
 /** Random-number generation on traced uint32 key arrays. */
 class Random {
@@ -101,7 +95,7 @@ class Random {
     const bits = this.bits(key, shape, span);
     const floatBits = o.binary('or', o.binary('shift_right_logical', bits, 9n, span), 0x3f800000n, span);
     const one = new NpScalar('float32', 1);
-    const floats = o.binary('sub', this.bitcast(floatBits, 'float32', span), one, span);
+    const floats = o.binary('sub', o.bitcast(floatBits, 'float32', span), one, span);
     const scaled = o.binary('add', o.binary('mul', floats, o.binary('sub', hi, lo, span), span), lo, span);
     return o.binary('max', lo, scaled, span);
   }
@@ -123,7 +117,7 @@ class Random {
     const higher = this.bits(o.index(keys, [{ kind: 'int', value: 0 }], span), shape, span);
     const lower = this.bits(o.index(keys, [{ kind: 'int', value: 1 }], span), shape, span);
     let span_ = o.convert(o.binary('sub', hi, lo, span), 'uint32', span);
-    span_ = this.select(o.compare('le', hi, lo, span), o.full([], 1, 'uint32', span), span_, span);
+    span_ = o.select(o.compare('le', hi, lo, span), o.full([], 1, 'uint32', span), span_, span);
     let mult = o.binary('rem', o.full([], 65536, 'uint32', span), span_, span);
     mult = o.binary('rem', o.binary('mul', mult, mult, span), span_, span);
     let off = o.binary('add', o.binary('mul', o.binary('rem', higher, span_, span), mult, span), o.binary('rem', lower, span_, span), span);
@@ -137,17 +131,6 @@ class Random {
     return this.ops.compare('lt', u, prob, span);
   }
 
-  private bitcast(x: Tracer, dtype: DType, span: Span): Tracer {
-    return this.ops.tracer(this.ops.bind('bitcast_convert_type', [x.atom], { new_dtype: dtype }, span));
-  }
-
-  /** lax.select(pred, on_true, on_false) with scalar operands broadcast. */
-  private select(pred: Tracer, onTrue: Tracer, onFalse: Tracer, span: Span): Tracer {
-    const shape = pred.aval.shape;
-    const t = this.ops.broadcastTo(onTrue.atom, shape, span);
-    const f = this.ops.broadcastTo(onFalse.atom, shape, span);
-    return this.ops.tracer(this.ops.bind('select_n', [pred.atom, f, t], {}, span));
-  }
 }
 
 /** The `jax.random` module. */
@@ -184,5 +167,5 @@ export function randomModule(ip: Interp): PyModule {
       return r.bernoulli(key(c, 'bernoulli'), arg(c, 1, 'p', 0.5), shape === null ? null : shapeArgs(ip, [shape], c.span), c.span);
     },
   };
-  return new PyModule('jax.random', new Map(Object.entries(entries).map(([k, f]) => [k, new PyBuiltin(k, f)])));
+  return builtinModule('jax.random', entries);
 }
