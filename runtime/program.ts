@@ -23,8 +23,12 @@ export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: nu
 
 export type StepSpec =
   | { kind: 'kernel'; kernel: number; inputs: BufRef[]; output: number }
-  /** Communication: each device's `output` = all devices' `input` buffers, concatenated in device order. */
-  | { kind: 'gather'; input: BufRef; output: number };
+  /**
+   * Communication: each device's `output` = all devices' `input` buffers,
+   * concatenated in device order; with `groups` (lists of positions in the
+   * run's device list), the buffers of the device's own group, in group order.
+   */
+  | { kind: 'gather'; input: BufRef; output: number; groups?: number[][] };
 
 export interface ProgramSpec {
   name: string;

@@ -1,6 +1,7 @@
 // The runtime object generated code talks to: simulated devices, arrays and
-// their placement (one device, or sharded along an axis across devices),
-// program calls (single device and pmap), and the output sink.
+// their placement (one device; stacked along an axis across devices, as pmap
+// leaves them; or laid out over a device mesh, as NamedSharding places them),
+// program calls (single device, pmap, SPMD over a mesh), and the output sink.
 import type { Backend, DeviceBuffer } from './backend.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
@@ -10,16 +11,31 @@ export interface Device {
   readonly platform: 'cpu' | 'webgpu';
 }
 
+/**
+ * An array's placement on a device mesh (a NamedSharding): the device at each
+ * mesh position (row-major, mesh axis 0 slowest), the mesh's axis sizes, and
+ * for each array dimension the mesh axes (indices) that split it, major to
+ * minor. The device at position p holds the block its coordinates select;
+ * axes that split no dimension replicate the array.
+ */
+export interface Layout {
+  readonly devices: readonly number[];
+  readonly mesh: readonly number[];
+  readonly dims: readonly (readonly number[])[];
+}
+
 /** A device array: global shape and dtype, stored whole on one device or in shards. */
 export class JArray {
   constructor(
     readonly rt: Runtime,
     readonly shape: readonly number[],
     readonly dtype: DType,
-    /** One buffer per device holding it; a single buffer when not sharded. */
+    /** One buffer per device holding it (per mesh position with a layout); a single buffer when not sharded. */
     readonly shards: readonly DeviceBuffer[],
-    /** The axis split across `shards`, or null when `shards[0]` holds the whole array. */
+    /** The axis split across `shards` (pmap's stacking), or null. */
     readonly shardAxis: number | null,
+    /** The mesh layout, when `shards` are the blocks of a NamedSharding (then shardAxis is null). */
+    readonly layout: Layout | null = null,
   ) {}
 
   get size(): number {
@@ -28,9 +44,69 @@ export class JArray {
 
   /** The elements in row-major order (a readback). */
   async data(): Promise<CpuBuffer> {
+    if (this.layout) return this.layoutData(this.layout);
     if (this.shardAxis === null) return this.rt.backend.read(this.shards[0]!);
     const parts = await Promise.all(this.shards.map((s) => this.rt.backend.read(s)));
     return stackAlong(parts, this.shape, this.shardAxis, this.dtype);
+  }
+
+  private async layoutData(layout: Layout): Promise<CpuBuffer> {
+    if (isReplicated(layout)) return this.rt.backend.read(this.shards[0]!);
+    const out = newCpuBuffer(this.dtype, this.size);
+    const done = new Set<string>();
+    for (let p = 0; p < layout.devices.length; p++) {
+      const block = blockOf(layout, this.shape, p);
+      const key = block.start.join(',');
+      if (done.has(key)) continue;
+      done.add(key);
+      copyBlock(await this.rt.backend.read(this.shards[p]!), block.size, out, this.shape, block.start, true);
+    }
+    return out;
+  }
+}
+
+const isReplicated = (l: Layout): boolean => l.dims.every((d) => d.length === 0);
+
+const sameLayout = (a: Layout, b: Layout): boolean =>
+  a.devices.length === b.devices.length && a.devices.every((d, i) => d === b.devices[i]) &&
+  a.mesh.length === b.mesh.length && a.mesh.every((s, i) => s === b.mesh[i]) &&
+  a.dims.length === b.dims.length && a.dims.every((d, i) => d.length === b.dims[i]!.length && d.every((x, j) => x === b.dims[i]![j]));
+
+/** The block of an array of `shape` held at mesh position `p`: its start and size per dimension. */
+function blockOf(layout: Layout, shape: readonly number[], p: number): { start: number[]; size: number[] } {
+  const coords = layout.mesh.map((s, i) => Math.floor(p / layout.mesh.slice(i + 1).reduce((a, b) => a * b, 1)) % s);
+  const start: number[] = [];
+  const size: number[] = [];
+  shape.forEach((n, d) => {
+    const axes = layout.dims[d] ?? [];
+    const count = axes.reduce((c, a) => c * layout.mesh[a]!, 1);
+    const index = axes.reduce((k, a) => k * layout.mesh[a]! + coords[a]!, 0);
+    size.push(n / count);
+    start.push(index * (n / count));
+  });
+  return { start, size };
+}
+
+/**
+ * Copy between a block (row-major, `blockSize`) and the whole array (`shape`)
+ * at `start`: into the whole array when `toWhole`, else out of it.
+ */
+function copyBlock(block: CpuBuffer, blockSize: readonly number[], whole: CpuBuffer, shape: readonly number[], start: readonly number[], toWhole: boolean): void {
+  const rank = shape.length;
+  const n = blockSize.reduce((a, b) => a * b, 1);
+  if (!n) return;
+  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+  const inner = rank ? blockSize[rank - 1]! : 1;
+  const idx = blockSize.map(() => 0);
+  for (let b = 0; b < n; b += inner) {
+    let w = 0;
+    for (let d = 0; d < rank; d++) w += (start[d]! + idx[d]!) * strides[d]!;
+    if (toWhole) whole.set(block.subarray(b, b + inner), w);
+    else block.set(whole.subarray(w, w + inner), b);
+    for (let d = rank - 2; d >= 0; d--) {
+      if (++idx[d]! < blockSize[d]!) break;
+      idx[d] = 0;
+    }
   }
 }
 
@@ -100,8 +176,49 @@ export class Runtime {
     return new JArray(this, shape, dtype, [this.backend.upload(0, dtype, data)], null);
   }
 
+  /** A mesh layout (generated code creates each once, at the top of main()). */
+  layout(devices: number[], mesh: number[], dims: number[][]): Layout {
+    return { devices, mesh, dims };
+  }
+
+  /** jax.device_put(x, NamedSharding): `x` laid out over the mesh (`x` itself when it already is). */
+  async devicePut(x: JArray, layout: Layout): Promise<JArray> {
+    if (x.layout && sameLayout(x.layout, layout)) return x;
+    let shards: DeviceBuffer[];
+    if (isReplicated(layout)) {
+      const src = await this.whole(x, layout.devices[0]!);
+      shards = layout.devices.map((d, p) => (p === 0 ? src : this.backend.copy(src, d)));
+    } else {
+      const data = await x.data();
+      shards = layout.devices.map((d, p) => {
+        const block = blockOf(layout, x.shape, p);
+        const part = newCpuBuffer(x.dtype, block.size.reduce((a, b) => a * b, 1));
+        copyBlock(part, block.size, data, x.shape, block.start, false);
+        return this.backend.upload(d, x.dtype, part);
+      });
+    }
+    return new JArray(this, x.shape, x.dtype, shards, null, layout);
+  }
+
+  /**
+   * Run a partitioned (SPMD) program on every device of a mesh: each argument
+   * is first laid out as `inLayouts[i]` asks (a no-op when it already is), and
+   * result j comes back laid out as `outLayouts[j]`.
+   */
+  async spmd(program: ProgramSpec, args: JArray[], inLayouts: Layout[], outLayouts: Layout[], shapes: number[][]): Promise<JArray[]> {
+    const placed = await Promise.all(args.map((a, i) => this.devicePut(a, inLayouts[i]!)));
+    const devices = [...(inLayouts[0] ?? outLayouts[0]!).devices];
+    const outs = this.backend.run(program, devices, devices.map((_, p) => placed.map((a) => a.shards[p]!)));
+    return outLayouts.map((l, j) => new JArray(this, shapes[j]!, outs[0]![j]!.dtype, devices.map((_, p) => outs[p]![j]!), null, l));
+  }
+
   /** The whole array in one buffer on `device` (gathering shards if needed). */
   private async whole(x: JArray, device: number): Promise<DeviceBuffer> {
+    if (x.layout) {
+      if (!isReplicated(x.layout)) return this.backend.upload(device, x.dtype, await x.data());
+      const b = x.shards[x.layout.devices.indexOf(device)] ?? x.shards[0]!;
+      return b.device === device ? b : this.backend.copy(b, device);
+    }
     if (x.shardAxis === null) {
       const b = x.shards[0]!;
       return b.device === device ? b : this.backend.copy(b, device);

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { compile, dumpIr, dumpKernels, type CompileResult } from './compile.js';
+import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileResult } from './compile.js';
 import { CompileError, formatDiagnostic } from './diagnostics.js';
 import { loadCompiled } from './run.js';
 import { createNodeRuntime, type BackendChoice } from '../runtime/node.js';
@@ -49,12 +49,13 @@ async function main(): Promise<void> {
           .positional('file', { type: 'string', demandOption: true })
           .option('o', { alias: 'out', type: 'string', describe: 'output directory', default: '.' })
           .option('devices', { type: 'number', describe: 'number of simulated devices (overrides XLA_FLAGS)' })
-          .option('dump', { choices: ['ir', 'kernels'] as const, describe: 'print the array IR or the WGSL kernels' }),
+          .option('dump', { choices: ['ir', 'spmd', 'kernels'] as const, describe: 'print the array IR, the partitioned per-device programs with their collectives, or the WGSL kernels' }),
       (args) => {
         const r = compileFile(args.file, args.devices);
         if (!r) return;
         if (args.dump === 'ir') process.stdout.write(dumpIr(r));
         if (args.dump === 'kernels') process.stdout.write(dumpKernels(r));
+        if (args.dump === 'spmd') process.stdout.write(dumpSpmd(r));
         const dir = resolve(args.o);
         mkdirSync(dir, { recursive: true });
         const base = basename(args.file).replace(/\.py$/, '');

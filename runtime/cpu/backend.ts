@@ -54,10 +54,14 @@ export class CpuBackend implements Backend {
     for (const step of program.steps) {
       if (step.kind === 'kernel') {
         const k = program.kernels[step.kernel]!;
-        devices.forEach((dev, d) => k.cpu(step.inputs.map((r) => arr(d, r)), temps[d]![step.output]!, dev));
+        // a kernel's device index is the device's position in this run (its mesh position)
+        devices.forEach((_, d) => k.cpu(step.inputs.map((r) => arr(d, r)), temps[d]![step.output]!, d));
       } else {
-        const ins = devices.map((_, d) => arr(d, step.input));
-        devices.forEach((_, d) => ins.forEach((x, k) => temps[d]![step.output]!.set(x, k * x.length)));
+        const groups = step.groups ?? [devices.map((_, d) => d)];
+        for (const g of groups) {
+          const ins = g.map((d) => arr(d, step.input));
+          for (const d of g) ins.forEach((x, k) => temps[d]![step.output]!.set(x, k * x.length));
+        }
       }
     }
     return devices.map((dev, d) =>

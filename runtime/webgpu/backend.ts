@@ -6,6 +6,7 @@ import type { BufRef, CpuBuffer, DType, KernelSpec, ProgramSpec } from '../progr
 import { MAX_WORKGROUPS_X, newCpuBuffer, WORKGROUP_SIZE } from '../program.js';
 
 const USAGE = 0x0080 /* STORAGE */ | 0x0004 /* COPY_SRC */ | 0x0008; /* COPY_DST */
+const COMPUTE = 0x4; /* GPUShaderStage.COMPUTE */
 
 class GpuDeviceBuffer implements DeviceBuffer {
   constructor(
@@ -92,7 +93,12 @@ export class WebGpuBackend implements Backend {
     let p = this.pipelines.get(k);
     if (!p) {
       const module = this.gpu.createShaderModule({ code: k.wgsl, label: k.name });
-      p = this.gpu.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: k.name });
+      // an explicit layout: 'auto' would drop bindings the compiler proves unused (a folded branch)
+      const entries: GPUBindGroupLayoutEntry[] = k.inputs.map((_, i) => ({ binding: i, visibility: COMPUTE, buffer: { type: 'read-only-storage' } }));
+      entries.push({ binding: k.inputs.length, visibility: COMPUTE, buffer: { type: 'storage' } });
+      if (k.usesDevice) entries.push({ binding: k.inputs.length + 1, visibility: COMPUTE, buffer: { type: 'read-only-storage' } });
+      const layout = this.gpu.createPipelineLayout({ bindGroupLayouts: [this.gpu.createBindGroupLayout({ entries, label: k.name })] });
+      p = this.gpu.createComputePipeline({ layout, compute: { module, entryPoint: 'main' }, label: k.name });
       this.pipelines.set(k, p);
     }
     return p;
@@ -128,10 +134,11 @@ export class WebGpuBackend implements Backend {
         const gy = Math.ceil(groups / MAX_WORKGROUPS_X);
         pass ??= enc.beginComputePass();
         pass.setPipeline(pipeline);
-        devices.forEach((dev, d) => {
+        devices.forEach((_, d) => {
           const entries: GPUBindGroupEntry[] = step.inputs.map((r, i) => ({ binding: i, resource: { buffer: at(d, r).buffer } }));
           entries.push({ binding: step.inputs.length, resource: { buffer: temps[d]![step.output]!.buffer } });
-          if (k.usesDevice) entries.push({ binding: step.inputs.length + 1, resource: { buffer: this.deviceIndexBuffer(dev) } });
+          // a kernel's device index is the device's position in this run (its mesh position)
+          if (k.usesDevice) entries.push({ binding: step.inputs.length + 1, resource: { buffer: this.deviceIndexBuffer(d) } });
           pass!.setBindGroup(0, this.gpu.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
           pass!.dispatchWorkgroups(gx, gy);
         });
@@ -139,11 +146,12 @@ export class WebGpuBackend implements Backend {
         // gather: copy every device's input into every device's output (copies sit between passes)
         pass?.end();
         pass = null;
-        const n = program.buffers[step.output]!.size / devices.length;
+        const groups = step.groups ?? [devices.map((_, d) => d)];
+        const n = program.buffers[step.output]!.size / groups[0]!.length;
         if (n) {
-          devices.forEach((_, d) =>
-            devices.forEach((_, k) => enc.copyBufferToBuffer(at(k, step.input).buffer, 0, temps[d]![step.output]!.buffer, k * n * 4, n * 4)),
-          );
+          for (const g of groups) {
+            g.forEach((d) => g.forEach((src, k) => enc.copyBufferToBuffer(at(src, step.input).buffer, 0, temps[d]![step.output]!.buffer, k * n * 4, n * 4)));
+          }
         }
       }
     }

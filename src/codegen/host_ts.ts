@@ -38,7 +38,8 @@ export function renderStmts(body: HStmt[], indent: string): string[] {
       case 'const':
       case 'let': {
         const lhs = s.destructure ? `[${s.names.join(', ')}]` : s.names[0]!;
-        out.push(`${indent}${s.k} ${lhs}${s.value ? ` = ${stripParens(renderExpr(s.value))}` : ''};`);
+        const type = s.type && !s.value ? `!: ${s.type}` : '';
+        out.push(`${indent}${s.k} ${lhs}${type}${s.value ? ` = ${stripParens(renderExpr(s.value))}` : ''};`);
         break;
       }
       case 'assign':

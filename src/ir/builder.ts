@@ -47,6 +47,7 @@ export class FuncBuilder {
     const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
     for (const e of f.eqns) {
       const outs = this.bind(e.prim, e.inputs.map(read), e.params, e.span);
+      if (e.transposed) this.eqns[this.eqns.length - 1]!.transposed = true;
       e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
     }
     return f.results.map(read);

@@ -1,6 +1,7 @@
 // The host program: what runs on the CPU around the array programs — host
 // loops, prints, program calls. A small statement/expression tree that
 // src/codegen/host_ts.ts renders as TypeScript.
+import type { SpmdProgram } from '../passes/spmd.js';
 import type { Func } from './types.js';
 
 export type HExpr =
@@ -18,7 +19,8 @@ export type HExpr =
   | { k: 'cond'; test: HExpr; then: HExpr; else: HExpr };
 
 export type HStmt =
-  | { k: 'const' | 'let'; names: string[]; value: HExpr | null; destructure?: boolean }
+  /** `type`: a declared type for a `let` without a value, assigned before any read (`let loss!: jx.JArray`). */
+  | { k: 'const' | 'let'; names: string[]; value: HExpr | null; destructure?: boolean; type?: string }
   | { k: 'assign'; name: string; value: HExpr }
   | { k: 'expr'; e: HExpr }
   | { k: 'for'; v: string; start: HExpr; stop: HExpr; step: HExpr; body: HStmt[] }
@@ -34,6 +36,13 @@ export interface HostProgram {
   /** The number of simulated devices (XLA_FLAGS in the source, or the CLI's --devices). */
   deviceCount: number;
   /** Array programs in the order they were traced; `kind` says how the host calls them. */
-  programs: { name: string; func: Func; kind: 'jit' | 'pmap' | 'segment' }[];
+  programs: {
+    name: string;
+    /** The program as it runs on each device (for SPMD programs, the partitioned per-device Func). */
+    func: Func;
+    kind: 'jit' | 'pmap' | 'segment';
+    /** Set for programs partitioned over a mesh: the global program, shardings, and the per-device one. */
+    spmd?: SpmdProgram;
+  }[];
   body: HStmt[];
 }

@@ -50,8 +50,10 @@ export type Step =
   /**
    * The one communication step (src/passes/collectives.ts): every device
    * receives all devices' `input` buffers, concatenated in device order.
+   * With `groups` (lists of device positions), each device receives only its
+   * group's buffers, in the group's order.
    */
-  | { kind: 'gather'; input: BufRef; output: number };
+  | { kind: 'gather'; input: BufRef; output: number; groups?: number[][] };
 
 /**
  * A compiled program: a Func after fusion and buffer planning. It runs once

@@ -190,6 +190,9 @@ SHAPE_RULES['dot_general'] = ([a, b], p) => {
 //   all_gather       {axis_name, axis_size, all_gather_dimension, tiled}
 //   psum_scatter     {axis_name, axis_size, scatter_dimension, tiled}
 //   ppermute         {axis_name, axis_size, perm: [src, dst][]}  same shape
+//   all_to_all       {axis_name, axis_size, split_axis, concat_axis, tiled}
+//                    tiled: dimension split_axis is cut into axis_size blocks, block k goes to
+//                    device k, and the received blocks are concatenated along concat_axis
 //   axis_index       {axis_name}                     i32[]
 for (const p of ['psum', 'pmax', 'pmin']) SHAPE_RULES[p] = (xs) => xs.map((x) => ({ shape: x.shape, dtype: x.dtype }));
 SHAPE_RULES['ppermute'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
@@ -212,6 +215,17 @@ SHAPE_RULES['psum_scatter'] = ([x], p) => {
     if (shape[d] !== n) throw new ShapeError(`psum_scatter: dimension ${d} of size ${shape[d]} must equal the axis size ${n} when tiled=False`);
     shape.splice(d, 1);
   }
+  return [{ shape, dtype: x!.dtype }];
+};
+SHAPE_RULES['all_to_all'] = ([x], p) => {
+  const n = p['axis_size'] as number;
+  const split = p['split_axis'] as number;
+  const concat = p['concat_axis'] as number;
+  if (!p['tiled']) throw new ShapeError('all_to_all: only tiled=True is supported');
+  const shape = [...x!.shape];
+  if (shape[split]! % n !== 0) throw new ShapeError(`all_to_all: dimension ${split} of size ${shape[split]} is not divisible by the axis size ${n}`);
+  shape[split] = shape[split]! / n;
+  shape[concat] = shape[concat]! * n;
   return [{ shape, dtype: x!.dtype }];
 };
 SHAPE_RULES['axis_index'] = () => [{ shape: [], dtype: 'int32' }];

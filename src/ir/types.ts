@@ -39,6 +39,14 @@ export interface Eqn {
   outputs: Var[];
   params: Params;
   span?: Span;
+  /**
+   * Set on a dot_general made by autodiff's transpose rule (a weight
+   * gradient). In JAX such a dot carries out_sharding = the primal operand's
+   * sharding, so in Explicit sharding mode it does not raise when both
+   * contracting dimensions are sharded: its result is unsharded on those
+   * axes (an all-reduce). Not a param: it does not print.
+   */
+  transposed?: true;
 }
 
 export interface Func {

@@ -16,11 +16,12 @@ import { Text } from './text.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
 import { randomModule } from './lib_random.js';
-import { arg } from './modules.js';
+import { arg, builtinModule } from './modules.js';
+import { deviceArrayOf, shardingEntries } from './lib_sharding.js';
 import { laxModule } from './lib_lax.js';
 import { jnpExtras, nnModule, scipyModule, treeModules } from './lib_nn.js';
 import {
-  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDict, PyDType, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDict, PyDType, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -79,6 +80,7 @@ export function installBuiltins(ip: Interp): void {
         return BigInt(s[0]!);
       }
       if (v instanceof NdArray) return BigInt(v.shape[0]!);
+      if (v instanceof PyDeviceArray) return BigInt(v.shape[0]!);
       if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
       if (v instanceof PyDict) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
@@ -378,6 +380,10 @@ function buildModules(ip: Interp): Map<string, PyModule> {
   // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
   jaxMod.attrs.set('tree_map', trees.map);
   jaxMod.attrs.set('device_get', fn('device_get', (c) => c.args[0]!));
+  const sharding = shardingEntries(ip);
+  const shardingMod = builtinModule('jax.sharding', sharding.sharding);
+  jaxMod.attrs.set('sharding', shardingMod);
+  for (const [k, f] of Object.entries(sharding.jax)) jaxMod.attrs.set(k, fn(k, f));
   return new Map([
     ['jax', jaxMod],
     ['jax.numpy', jnp],
@@ -388,6 +394,7 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     ['jax.tree', trees.tree],
     ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],
+    ['jax.sharding', shardingMod],
     ['jax.random', jaxMod.attrs.get('random') as PyModule],
     ['numpy', np],
     ['os', os],
@@ -399,7 +406,8 @@ function buildModules(ip: Interp): Map<string, PyModule> {
 function npArray(ip: Interp, c: CallArgs): PyValue {
   const v = c.args[0]!;
   const d = c.kwargs.get('dtype') ?? c.args[1];
-  if (v instanceof PyList && v.items.some((x) => x instanceof Object && x.typeName === 'Device')) return v;
+  if ((v instanceof PyList || v instanceof PyTuple) && v.items.some((x) => x instanceof PyDevice)) return deviceArrayOf(ip, v, c.span);
+  if (v instanceof PyDeviceArray) return v;
   if (isArray(v)) throw new CompileError('np.array of a device array (a readback into NumPy) is not supported yet', c.span);
   return ndFrom(v, c.span, d instanceof PyDType ? (d.name as NdArray['dtype']) : undefined);
 }

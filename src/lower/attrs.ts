@@ -11,6 +11,7 @@ import {
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 import { truthy } from './pyops.js';
+import { shardingAttr } from './lib_sharding.js';
 import { strFormat, textValue } from './format.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
@@ -59,6 +60,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     if (v === undefined) throw missing();
     return v;
   }
+  const sh = shardingAttr(ip, obj, name, span);
+  if (sh !== undefined) return sh;
   if (isArray(obj)) return arrayAttr(ip, obj, name, span) ?? (() => { throw missing(); })();
   if (obj instanceof NdArray) {
     switch (name) {

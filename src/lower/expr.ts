@@ -9,9 +9,11 @@ import { staticBinary, staticCompare, truthy } from './pyops.js';
 import { formatFString, textValue } from './format.js';
 import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, NeedsStatic, PySlice } from './interp.js';
+import { deviceItems } from './lib_sharding.js';
 import {
   HostScalar,
   NdArray,
+  PyDeviceArray,
   PyDict,
   PyFunction,
   PyIterator,
@@ -183,6 +185,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
     return Array.from({ length: r.length }, (_, i) => r.start + BigInt(i) * r.step);
   }
   if (v instanceof NdArray) return Array.from({ length: v.shape[0] ?? 0 }, (_, i) => ndIndex(v, [{ kind: 'int', value: i }]));
+  if (v instanceof PyDeviceArray) return deviceItems(ip, v).items;
   if (isArray(v)) {
     const n = ip.ops.aval(v, span).shape[0];
     if (n === undefined) throw new CompileError('TypeError: iteration over a 0-d array', span);

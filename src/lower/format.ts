@@ -11,6 +11,7 @@ import { getAttr } from './attrs.js';
 import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
+import { shardingText } from './lib_sharding.js';
 import {
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, isArray, typeName, type CallArgs, type PyValue,
@@ -32,6 +33,8 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceStr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(v.name);
+  const sh = shardingText(v, false);
+  if (sh) return sh;
   return reprOf(ip, v, span);
 }
 
@@ -52,6 +55,8 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
+  const sh = shardingText(v, true);
+  if (sh) return sh;
   if (v instanceof PyTuple) {
     if (v.cls) {
       return Text.of(`${v.cls.name}(`).concat(Text.join(v.items.map((x, i) => Text.of(`${v.cls!.fields[i]}=`).concat(reprOf(ip, x, span))), ', '), ')');

@@ -6,6 +6,8 @@ import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { simplify } from '../passes/simplify.js';
+import type { SpmdProgram } from '../passes/spmd.js';
+import { meshOf, spmdCall } from './lib_sharding.js';
 import { ArrayOps, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
@@ -101,7 +103,9 @@ export class Interp {
     }
   }
   /** `const constant = rt.constant(...)` statements, hoisted to the top of main() (constants are pure data). */
-  private constantStmts: { nd: NdArray; stmt: HStmt }[] = [];
+  private constantStmts: { nd: NdArray | string; stmt: HStmt }[] = [];
+  /** Hoisted host values other than arrays (mesh layouts), by a key describing them. */
+  private hoistedNames = new Map<string, string>();
   /** `os.environ`, read when the device count is first needed (as XLA reads XLA_FLAGS). */
   environ: PyDict | null = null;
   /** Python names the current assignment binds, to name host variables after them. */
@@ -174,6 +178,21 @@ export class Interp {
     this.programs.push({ name, func: simplify(func), kind });
   }
 
+  /** A program partitioned over a mesh: its per-device Func runs on every device (src/passes/spmd.ts). */
+  addSpmdProgram(name: string, kind: 'jit' | 'segment', program: SpmdProgram): void {
+    this.programs.push({ name, func: program.local, kind, spmd: program });
+  }
+
+  /** `const NAME = value` at the top of main(), once per `key` (pure values such as mesh layouts). */
+  hoisted(key: string, hint: string, value: HExpr): string {
+    let name = this.hoistedNames.get(key);
+    if (name) return name;
+    name = this.freshName(hint);
+    this.hoistedNames.set(key, name);
+    this.constantStmts.push({ nd: key, stmt: { k: 'const', names: [name], value } });
+    return name;
+  }
+
   /** A compile-time NumPy array as a device constant created by the host program. */
   constant(nd: NdArray): HostArray {
     let h = this.constants.get(nd);
@@ -232,19 +251,21 @@ export class Interp {
         return a.kind === 'lit' ? t.builder.bind1('broadcast_in_dim', [{ ...a, aval: { shape: [], dtype: a.aval.dtype } }], { shape: [], broadcast_dimensions: [] }) : a;
       });
       const name = this.programName(`compute_${outputs[0]!.name}`);
-      this.addProgram(name, t.builder.finish(results), 'segment');
+      const func = t.builder.finish(results);
+      const args = t.captured as HostArray[];
+      const mesh = meshOf(args, null);
+      let value: HExpr;
+      if (mesh) {
+        // eager ops on arrays laid out over a mesh run partitioned, as jit does
+        const call = spmdCall(this, name, 'segment', func, args, mesh, null);
+        value = call.value;
+        outputs.forEach((o, i) => (o.tracer.materialized!.sharding = call.shardings[i]!));
+      } else {
+        this.addProgram(name, func, 'segment');
+        value = { k: 'call', callee: 'rt.call', await: true, args: [{ k: 'program', name }, { k: 'array', items: args.map((c) => ({ k: 'var', name: c.name })) }] };
+      }
       this.segmentCount++;
-      this.emit({
-        k: 'const',
-        names: outputs.map((o) => o.name),
-        destructure: true,
-        value: {
-          k: 'call',
-          callee: 'rt.call',
-          await: true,
-          args: [{ k: 'program', name }, { k: 'array', items: t.captured.map((c) => ({ k: 'var', name: (c as HostArray).name })) }],
-        },
-      });
+      this.emit({ k: 'const', names: outputs.map((o) => o.name), destructure: true, value });
     }
     this.hostTrace = new Trace('segment', 'segment', null);
   }
@@ -443,7 +464,10 @@ export class Interp {
   rollback(c: ReturnType<Interp['checkpoint']>): void {
     this.out.length = c.lens.length;
     c.lens.forEach((n, i) => (this.out[i]!.length = n));
-    for (const { nd } of this.constantStmts.splice(c.constants)) this.constants.delete(nd);
+    for (const { nd } of this.constantStmts.splice(c.constants)) {
+      if (typeof nd === 'string') this.hoistedNames.delete(nd);
+      else this.constants.delete(nd);
+    }
     this.programs.length = c.programs;
     this.names = c.names;
     this.programNames = c.programNames;

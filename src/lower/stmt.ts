@@ -9,9 +9,10 @@ import { assignTarget, binop, evalExpr, iterItems, truthyStatic } from './expr.j
 import { BreakSignal, ContinueSignal, hexpr, type Interp, NeedsStatic, ReturnSignal } from './interp.js';
 import { importModule } from './api.js';
 import {
-  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyValue,
+  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue,
 } from './values.js';
 import { staticEquals } from './pyops.js';
+import { meshStr } from './lib_sharding.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   for (const s of body) {
@@ -220,7 +221,7 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
 /** A leaf of a loop-carried value: array or host scalar, held in a TS `let`. */
 interface Carried {
   name: string; // Python variable
-  leaves: { letName: string; init: PyValue }[];
+  leaves: { letName: string; init: PyValue; after?: PyNamedSharding | null }[];
   rebuild: (leaves: PyValue[]) => PyValue;
 }
 
@@ -245,6 +246,7 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   ip.dynamicDepth++;
   let body: HStmt[];
   const newNames: string[] = [];
+  const lastValues = new Map<string, HostArray>();
   try {
     body = ip.collect(() => {
       assignTarget(ip, s.target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
@@ -265,21 +267,45 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
           const want = c.leaves[i]!;
           checkSameType(want.init, l.init, c.name, s.span);
           const val = hexprOfLeaf(ip, l.init, s.span);
+          // the placement must stay the same; JAX may spell it differently after a step (P('x', None) → P('x',))
+          if (!sameSharding(want.init, l.init)) throw new NeedsStatic(`the sharding of '${c.name}' changes in the loop`, s.span);
+          want.after = shardingOf(l.init);
           if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
         });
       }
       for (const n of names) if (!carried.some((c) => c.name === n) && n !== (s.target.kind === 'Name' ? s.target.id : '')) newNames.push(n);
+      // an array first bound in the body stays visible after the loop (its last value), as in Python
+      if (r.length > 0) {
+        for (const n of newNames) {
+          const v = scope.vars.get(n);
+          if (!isArray(v ?? null)) continue;
+          const h = ip.hostArray(v!, s.span);
+          const letName = ip.freshName(n);
+          ip.emit({ k: 'assign', name: letName, value: { k: 'var', name: h.name } });
+          const after = new HostArray(letName, h.aval);
+          after.sharding = h.sharding;
+          lastValues.set(n, after);
+        }
+      }
     });
   } finally {
     ip.dynamicDepth--;
   }
   for (const d of decls) ip.emit(d);
+  for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
   ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
-  for (const c of carried) scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+  for (const c of carried) {
+    const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
+    // after at least one step, arrays carry the sharding the step gave them
+    if (r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
+    scope.vars.set(c.name, c.rebuild(values));
+  }
   // names first bound inside the loop body are not visible after it as host values
   for (const n of newNames) {
     const v = scope.vars.get(n);
-    if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
+    const last = lastValues.get(n);
+    if (last) scope.vars.set(n, last);
+    else if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
   }
 }
 
@@ -315,10 +341,25 @@ function leafInit(v: PyValue): HExpr {
 function asLoopValue(letName: string, init: PyValue): PyValue {
   if (isArray(init)) {
     const aval = init instanceof Tracer ? init.aval : init.aval;
-    return new HostArray(letName, { shape: aval.shape, dtype: aval.dtype });
+    const h = new HostArray(letName, { shape: aval.shape, dtype: aval.dtype });
+    h.sharding = (init instanceof Tracer ? init.materialized : init)?.sharding ?? null;
+    return h;
   }
   const type = init instanceof HostScalar ? init.type : typeof init === 'bigint' ? 'int' : typeof init === 'number' ? 'float' : typeof init === 'boolean' ? 'bool' : 'str';
   return new HostScalar({ k: 'var', name: letName }, type);
+}
+
+const shardingOf = (v: PyValue): PyNamedSharding | null => (v instanceof Tracer ? v.materialized : v instanceof HostArray ? v : null)?.sharding ?? null;
+
+/** Do two carried values have the same placement (both on one device, or equivalent NamedShardings)? */
+function sameSharding(a: PyValue, b: PyValue): boolean {
+  const x = shardingOf(a);
+  const y = shardingOf(b);
+  if (!x || !y) return x === y;
+  if (meshStr(x.mesh) !== meshStr(y.mesh) || x.mesh.devices.ids.join() !== y.mesh.devices.ids.join()) return false;
+  const rank = Math.max(x.spec.entries.length, y.spec.entries.length);
+  const dims = (s: PyNamedSharding): string => JSON.stringify(Array.from({ length: rank }, (_, d) => s.spec.entries[d] ?? null));
+  return dims(x) === dims(y);
 }
 
 function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void {

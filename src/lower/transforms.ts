@@ -12,6 +12,7 @@ import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { Trace } from './trace.js';
+import { meshOf, spmdCall } from './lib_sharding.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -236,13 +237,23 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const { results, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
-  ip.addProgram(name, func, 'jit');
   const arrayLeaves = flat.leaves.filter((l) => isArray(l) || l instanceof NdArray);
   ip.flush([...arrayLeaves, ...t.captured]);
-  const argNames = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span).name);
-  const outs = emitCall(ip, fn.name, results.map((r) => r.aval), results.map((r) => [...r.aval.shape]), {
+  const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
+  const avals = results.map((r) => r.aval);
+  const shapes = results.map((r) => [...r.aval.shape]);
+  const mesh = meshOf(hostArgs, call.span);
+  if (mesh) {
+    // arrays laid out over a mesh: partition the program (GSPMD) and run it on every device
+    const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span);
+    const outs = emitCall(ip, fn.name, avals, shapes, spmd.value);
+    outs.forEach((o, i) => (o.sharding = spmd.shardings[i]!));
+    return rebuild(outs);
+  }
+  ip.addProgram(name, func, 'jit');
+  const outs = emitCall(ip, fn.name, avals, shapes, {
     k: 'call', callee: 'rt.call', await: true,
-    args: [{ k: 'program', name }, { k: 'array', items: argNames.map((n) => ({ k: 'var', name: n })) }],
+    args: [{ k: 'program', name }, { k: 'array', items: hostArgs.map((a) => ({ k: 'var', name: a.name })) }],
   });
   return rebuild(outs);
 }

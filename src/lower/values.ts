@@ -260,9 +260,53 @@ export class Tracer extends PyObject {
 /** A device array held in a host (TS) variable. */
 export class HostArray extends PyObject {
   readonly typeName = 'ArrayImpl';
+  /** Its NamedSharding when it is laid out over a mesh (device_put, or a result of an SPMD program); null: on one device. */
+  sharding: PyNamedSharding | null = null;
   constructor(
     readonly name: string,
     readonly aval: AVal,
+  ) {
+    super();
+  }
+}
+
+/** `np.array(jax.devices())` and its reshapes: a NumPy array of devices (ids, row-major). */
+export class PyDeviceArray extends PyObject {
+  readonly typeName = 'numpy.ndarray';
+  constructor(
+    readonly shape: number[],
+    readonly ids: number[],
+  ) {
+    super();
+  }
+}
+
+/** jax.sharding.Mesh: devices arranged on named axes; `explicit` for Explicit axis types (jax.make_mesh). */
+export class PyMesh extends PyObject {
+  readonly typeName = 'Mesh';
+  constructor(
+    readonly devices: PyDeviceArray,
+    readonly axisNames: string[],
+    readonly explicit: boolean,
+  ) {
+    super();
+  }
+}
+
+/** jax.sharding.PartitionSpec: per dimension None, a mesh axis name, or a tuple of them. */
+export class PyPartitionSpec extends PyObject {
+  readonly typeName = 'PartitionSpec';
+  constructor(readonly entries: (string | string[] | null)[]) {
+    super();
+  }
+}
+
+/** jax.sharding.NamedSharding(mesh, spec). */
+export class PyNamedSharding extends PyObject {
+  readonly typeName = 'NamedSharding';
+  constructor(
+    readonly mesh: PyMesh,
+    readonly spec: PyPartitionSpec,
   ) {
     super();
   }

@@ -59,7 +59,8 @@ export interface JvpOut {
 export type JvpRule = (c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn) => JvpOut;
 
 export interface TransposeCtx {
-  bind(prim: string, inputs: Atom[], params?: Params): Atom;
+  /** `mark.transposed`: flag the equation as a transposed dot_general (see Eqn.transposed). */
+  bind(prim: string, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
 }
 
 /** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
@@ -255,6 +256,7 @@ export const JVP_RULES: Record<string, JvpRule> = {
   psum: linear,
   all_gather: linear,
   psum_scatter: linear,
+  all_to_all: linear,
   ppermute: linear,
 };
 JVP_RULES['min'] = JVP_RULES['max']!;
@@ -356,7 +358,7 @@ function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims
   const dims: DotDims = { contract: [ansY, yKept], batch: [ansBatch, [...yBatch]] };
   const xContractSortedByY = argsort(yContract).map((i) => xContract[i]!);
   const unsortedAxes = [...xBatch, ...xKept, ...xContractSortedByY];
-  const out = c.bind('dot_general', [g, y], { ...params, dimension_numbers: dims });
+  const out = c.bind('dot_general', [g, y], { ...params, dimension_numbers: dims }, { transposed: true });
   return transposeT(c, out, argsort(unsortedAxes));
 }
 
@@ -469,6 +471,10 @@ export const TRANSPOSE_RULES: Record<string, TransposeRule> = {
   },
   all_gather: renamedCollective('psum_scatter', 'all_gather_dimension', 'scatter_dimension'),
   psum_scatter: renamedCollective('all_gather', 'scatter_dimension', 'all_gather_dimension'),
+  // all_to_all moves blocks from split_axis to concat_axis; its transpose moves them back
+  all_to_all: unaryT((c, ct, e) =>
+    c.bind('all_to_all', [ct], { ...e.params, split_axis: e.params['concat_axis'], concat_axis: e.params['split_axis'] }),
+  ),
   ppermute: unaryT((c, ct, e) =>
     c.bind('ppermute', [ct], { ...e.params, perm: (e.params['perm'] as [number, number][]).map(([s, d]) => [d, s]) }),
   ),
@@ -550,7 +556,13 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   };
   const tOut = out0.kind === 'var' ? tan.get(out0.id) : undefined;
   if (tOut) accum(tOut, lit(1, out0.aval.dtype));
-  const tctx: TransposeCtx = { bind: (p, i, q = {}) => b.bind1(p, i, q) };
+  const tctx: TransposeCtx = {
+    bind: (p, i, q = {}, mark) => {
+      const v = b.bind1(p, i, q);
+      if (mark?.transposed) b.eqns[b.eqns.length - 1]!.transposed = true;
+      return v;
+    },
+  };
   for (let i = linEqns.length - 1; i >= 0; i--) {
     const e = linEqns[i]!;
     const cts = e.outputs.map((o) => {

@@ -11,6 +11,7 @@ import { sameShape, size } from '../ir/types.js';
 import { delinearize, linearize, type IExpr } from './index_math.js';
 import { elementRule } from './index_rules.js';
 import { isDeviceGather, lowerCollectives } from './collectives.js';
+import { replicaGroups } from '../ir/sharding.js';
 
 const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'dot_general', 'argmax', 'argmin']);
 
@@ -54,7 +55,8 @@ export function fuse(func: Func): Program {
     if (isDeviceGather(e)) {
       const src = e.inputs[0]!;
       if (src.kind !== 'var') throw new Error('internal: all_gather of a literal');
-      pending.push({ kind: 'gather', reads: [src], out: e.outputs[0]! });
+      const groups = gatherGroups(f, e.params['axis_name'] as string[]);
+      pending.push(groups ? { kind: 'gather', reads: [src], out: e.outputs[0]!, groups } : { kind: 'gather', reads: [src], out: e.outputs[0]! });
       continue;
     }
     e.outputs.forEach((out, j) => {
@@ -69,7 +71,14 @@ export function fuse(func: Func): Program {
 
 type PendingStep =
   | { kind: 'kernel'; kernel: number; reads: Var[]; out: Var }
-  | { kind: 'gather'; reads: Var[]; out: Var };
+  | { kind: 'gather'; reads: Var[]; out: Var; groups?: number[][] };
+
+/** The device groups of a gather over `names`, or null when it spans every device of the program's axes. */
+function gatherGroups(f: Func, names: readonly string[]): number[][] | null {
+  const env = f.axisEnv ?? [];
+  if (env.length === names.length && env.every((a, i) => a.name === names[i])) return null;
+  return replicaGroups({ axes: env, explicit: false }, names);
+}
 
 /** The kernel computing `e`'s output `outIndex`, with inlined producers folded in. */
 function buildKernel(name: string, e: Eqn, outIndex: number, inline: Set<number>, producer: Map<number, Eqn>): { kernel: Kernel; reads: Var[] } {
@@ -138,7 +147,9 @@ function planBuffers(f: Func, kernels: Kernel[], pending: PendingStep[]): Progra
     }
     return s.kind === 'kernel'
       ? { kind: 'kernel', kernel: s.kernel, inputs, output: b }
-      : { kind: 'gather', input: inputs[0]!, output: b };
+      : s.groups
+        ? { kind: 'gather', input: inputs[0]!, output: b, groups: s.groups }
+        : { kind: 'gather', input: inputs[0]!, output: b };
   });
   const results: BufRef[] = f.results.map((r) => {
     if (r.kind === 'lit') throw new Error('internal: literal result must be materialised by the tracer');

@@ -97,6 +97,14 @@ export const BATCH_RULES: Record<string, BatchRule> = {
     atom: c.bind('psum_scatter', [x!.atom], { ...e.params, scatter_dimension: (e.params['scatter_dimension'] as number) + 1 }),
     batched: true,
   }),
+  all_to_all: (c, e, [x]) => ({
+    atom: c.bind('all_to_all', [x!.atom], {
+      ...e.params,
+      split_axis: (e.params['split_axis'] as number) + 1,
+      concat_axis: (e.params['concat_axis'] as number) + 1,
+    }),
+    batched: true,
+  }),
   dynamic_slice: (c, e, [x, ...starts]) => {
     if (starts.some((s) => s.batched)) throw new Error('vmap: dynamic_slice with batched start indices is not supported');
     const zero: Atom = { kind: 'lit', value: 0, aval: { shape: [], dtype: 'int32' } };

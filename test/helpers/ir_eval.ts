@@ -2,8 +2,13 @@
 // primitives on plain row-major arrays in float64 (or, with `f32`, rounding
 // every float result with Math.fround). Each simulated device has its own
 // copy of every value, so collectives (psum, all_gather, psum_scatter,
-// ppermute, axis_index) can be evaluated too.
+// ppermute, all_to_all, axis_index) can be evaluated too. With a Func's
+// axisEnv naming several axes (a device mesh), device d is mesh position d
+// (row-major, axis 0 slowest) and a collective over some axes runs in the
+// groups `replicaGroups` gives; axis_index over axes is the device's index
+// in its group.
 import type { DotDims } from '../../src/ir/primitives.js';
+import { replicaGroups } from '../../src/ir/sharding.js';
 import { castScalar } from '../../src/lower/arrays.js';
 import { strides } from '../../src/passes/index_math.js';
 import type { Atom, DType, Eqn, Func } from '../../src/ir/types.js';
@@ -249,7 +254,13 @@ const RULES: Record<string, Rule> = {
     });
     return [{ shape, data }];
   },
-  axis_index: (_e, _ins, device) => [{ shape: [], data: [device] }],
+  dynamic_slice: (e, [x, ...starts]) => {
+    const sizes = e.params['slice_sizes'] as number[];
+    const st = starts.map((s, d) => Math.min(Math.max(s.data[0]!, 0), x!.shape[d]! - sizes[d]!));
+    const data: number[] = [];
+    each(sizes, (idx) => data.push(at(x!, idx.map((v, d) => v + st[d]!))));
+    return [{ shape: [...sizes], data }];
+  },
 };
 for (const [p, f] of Object.entries(UNARY)) RULES[p] = (e, [x]) => [map1(e, x!, f)];
 for (const [p, f] of Object.entries(BINARY)) {
@@ -277,10 +288,10 @@ function argReduce(e: Eqn, x: Arr, better: (a: number, b: number) => boolean): A
   return { shape, data };
 }
 
-/** Collectives: from every device's operand, every device's result. */
-function collective(e: Eqn, xs: Arr[]): Arr[] {
+/** Collectives: from every device's operand (one group, in group order), every device's result. */
+function collective(e: Eqn, xs: Arr[], out = 0): Arr[] {
   const n = xs.length;
-  const shape = [...e.outputs[0]!.aval.shape];
+  const shape = [...e.outputs[out]!.aval.shape];
   switch (e.prim) {
     case 'psum':
     case 'pmax':
@@ -324,11 +335,47 @@ function collective(e: Eqn, xs: Arr[]): Arr[] {
       for (const [s, t] of perm) out[t] = { shape, data: [...xs[s]!.data] };
       return out.slice(0, n);
     }
+    case 'all_to_all': {
+      // tiled: block k of split_axis goes to device k; received blocks concatenate along concat_axis in device order
+      const split = e.params['split_axis'] as number;
+      const concat = e.params['concat_axis'] as number;
+      const inConcat = xs[0]!.shape[concat]!;
+      return xs.map((_, k) => {
+        const data: number[] = [];
+        each(shape, (idx) => {
+          const src = Math.floor(idx[concat]! / inConcat);
+          const local = [...idx];
+          local[concat] = idx[concat]! % inConcat;
+          local[split] = k * shape[split]! + idx[split]!;
+          data.push(at(xs[src]!, local));
+        });
+        return { shape, data };
+      });
+    }
   }
   throw new Error(`ir_eval: no rule for collective '${e.prim}'`);
 }
 
-const COLLECTIVES = new Set(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute']);
+const COLLECTIVES = new Set(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all']);
+
+/**
+ * The device groups a collective over `names` runs in: from `f.axisEnv` as a
+ * mesh when it names them and has one device per mesh position, else one
+ * group of all devices (a one-axis pmap).
+ */
+function groupsOf(f: Func, names: readonly string[], devices: number): number[][] {
+  const env = f.axisEnv ?? [];
+  const total = env.reduce((n, a) => n * a.size, 1);
+  if (env.length && total === devices && names.every((n) => env.some((a) => a.name === n))) {
+    return replicaGroups({ axes: env, explicit: false }, names);
+  }
+  return [Array.from({ length: devices }, (_, i) => i)];
+}
+
+const axisNames = (e: Eqn): string[] => {
+  const n = e.params['axes'] ?? e.params['axis_name'];
+  return Array.isArray(n) ? (n as string[]) : typeof n === 'string' ? [n] : [];
+};
 
 /** Evaluate `f` on each device's arguments in lockstep; returns each device's results. */
 export function evalSpmd(f: Func, args: Arr[][], opts: EvalOptions = {}): Arr[][] {
@@ -338,8 +385,17 @@ export function evalSpmd(f: Func, args: Arr[][], opts: EvalOptions = {}): Arr[][
   for (const e of f.eqns) {
     let outs: Arr[][];
     if (COLLECTIVES.has(e.prim)) {
-      const res = collective(e, envs.map((env) => read(env, e.inputs[0]!)));
-      outs = res.map((r) => [r]);
+      outs = envs.map(() => []);
+      for (const g of groupsOf(f, axisNames(e), envs.length)) {
+        // a multi-operand psum reduces each operand on its own
+        e.inputs.forEach((a, k) => {
+          const res = collective(e, g.map((dev) => read(envs[dev]!, a)), k);
+          g.forEach((dev, r) => (outs[dev]![k] = res[r]!));
+        });
+      }
+    } else if (e.prim === 'axis_index') {
+      outs = envs.map(() => []);
+      for (const g of groupsOf(f, axisNames(e), envs.length)) g.forEach((dev, r) => (outs[dev]![0] = { shape: [], data: [r] }));
     } else {
       const rule = RULES[e.prim];
       if (!rule) throw new Error(`ir_eval: no rule for '${e.prim}'`);

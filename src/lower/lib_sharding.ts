@@ -1,0 +1,404 @@
+// jax.sharding at compile time: Mesh, jax.make_mesh, PartitionSpec (P),
+// NamedSharding, jax.device_put, arrays' `.sharding`, their printing as JAX
+// prints them, and the host side of calling a program over sharded arrays
+// (partitioned by src/passes/spmd.ts, run by the runtime's `rt.spmd`).
+import { CompileError } from '../diagnostics.js';
+import type { HExpr } from '../ir/host.js';
+import type { DimShardings, MeshShape } from '../ir/sharding.js';
+import { replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
+import type { Func } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { partition, type SpmdProgram } from '../passes/spmd.js';
+import { simplify } from '../passes/simplify.js';
+import type { Interp } from './interp.js';
+import { arg } from './modules.js';
+import { Text } from './text.js';
+import {
+  HostArray, PyBuiltin, PyClass, PyDeviceArray, PyModule, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+
+// ------------------------------------------------------------ printing
+
+const pyStr = (s: string): string => `'${s}'`;
+const tupleRepr = (items: string[]): string => `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
+const axisTypes = (m: PyMesh): string => tupleRepr(m.axisNames.map(() => (m.explicit ? 'Explicit' : 'Auto')));
+
+/** str(mesh): `Mesh('data': 4, 'model': 2, axis_types=(Auto, Auto))` */
+export function meshStr(m: PyMesh): string {
+  const sizes = m.devices.shape;
+  return `Mesh(${m.axisNames.map((n, i) => `${pyStr(n)}: ${sizes[i]}`).join(', ')}, axis_types=${axisTypes(m)})`;
+}
+
+/** repr(mesh): `Mesh(axis_sizes=(4, 2), axis_names=('data', 'model'), axis_types=(Auto, Auto))` */
+export function meshRepr(m: PyMesh): string {
+  return `Mesh(axis_sizes=${tupleRepr(m.devices.shape.map(String))}, axis_names=${tupleRepr(m.axisNames.map(pyStr))}, axis_types=${axisTypes(m)})`;
+}
+
+/** repr(P(...)): `P('data', None)`, `P()`, `P(('a', 'b'), None)`, `P('x',)` */
+export function specRepr(p: PyPartitionSpec): string {
+  const items = p.entries.map((e) => (e === null ? 'None' : typeof e === 'string' ? pyStr(e) : tupleRepr(e.map(pyStr))));
+  return items.length ? `P(${items.join(', ')}${items.length === 1 ? ',' : ''})` : 'P()';
+}
+
+export function shardingRepr(s: PyNamedSharding): string {
+  return `NamedSharding(mesh=${meshStr(s.mesh)}, spec=${specRepr(s.spec)}, memory_kind=device)`;
+}
+
+/** str/repr of an array of devices, as NumPy prints an object array. */
+export function deviceArrayText(d: PyDeviceArray, repr: boolean): Text {
+  const dev = (id: number): Text => new Text([{ k: 'call', callee: 'rt.deviceRepr', args: [{ k: 'lit', value: id }] }]);
+  const rows = (shape: number[], ids: number[], depth: number): Text => {
+    if (shape.length <= 1) return Text.of('[').concat(Text.join(ids.map(dev), repr ? ', ' : ' '), ']');
+    const n = shape[0]!;
+    const step = ids.length / n;
+    const sub = Array.from({ length: n }, (_, i) => rows(shape.slice(1), ids.slice(i * step, (i + 1) * step), depth + 1));
+    return Text.of('[').concat(Text.join(sub, `${repr ? ',' : ''}\n${' '.repeat(depth + 1 + (repr ? 6 : 0))}`), ']');
+  };
+  const body = rows(d.shape, d.ids, 0);
+  return repr ? Text.of('array(').concat(body, ', dtype=object)') : body;
+}
+
+/** Static str()/repr() of the sharding objects, or null for other values. */
+export function shardingText(v: PyValue, repr: boolean): Text | null {
+  if (v instanceof PyMesh) return Text.of(repr ? meshRepr(v) : meshStr(v));
+  if (v instanceof PyPartitionSpec) return Text.of(specRepr(v));
+  if (v instanceof PyNamedSharding) return Text.of(shardingRepr(v));
+  if (v instanceof PyDeviceArray) return deviceArrayText(v, repr);
+  return null;
+}
+
+// ------------------------------------------------------------ shardings as the passes see them
+
+export const meshShape = (m: PyMesh): MeshShape => ({ axes: m.axisNames.map((name, i) => ({ name, size: m.devices.shape[i]! })), explicit: m.explicit });
+
+/** The sharding's mesh axes per dimension of a rank-`rank` array (checked as JAX checks device_put). */
+export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Span | null): DimShardings {
+  const rank = shape.length;
+  if (s.spec.entries.length > rank) {
+    throw new CompileError(
+      `ValueError: One of device_put args is incompatible with its sharding annotation ${shardingRepr(s)}: Sharding ${shardingRepr(s)} is only valid for values of rank at least ${s.spec.entries.length}, but was applied to a value of rank ${rank}.`,
+      span,
+    );
+  }
+  const dims = shape.map((_, d) => {
+    const e = s.spec.entries[d] ?? null;
+    return e === null ? [] : typeof e === 'string' ? [e] : e;
+  });
+  const sizes = meshShape(s.mesh);
+  dims.forEach((axes, d) => {
+    const n = axes.reduce((k, a) => k * sizes.axes.find((x) => x.name === a)!.size, 1);
+    if (shape[d]! % n !== 0) {
+      const factors = dims.map((ax) => ax.reduce((k, a) => k * sizes.axes.find((x) => x.name === a)!.size, 1));
+      throw new CompileError(
+        `IndivisibleError: Sharding ${shardingRepr(s)} implies that array axis ${d} is partitioned ${n} times, but the dimension size is ${shape[d]} (full shape: ${tupleRepr(shape.map(String))}, per-dimension tiling factors: [${factors.join(', ')}] should evenly divide the shape)`,
+        span,
+      );
+    }
+  });
+  return dims;
+}
+
+/**
+ * The NamedSharding JAX reports for a program result with mesh axes `dims`:
+ * the first argument's own sharding object when it is equivalent (same rank
+ * and placement; JAX keeps the user's spelling), else a spec built from the
+ * dims — rank-long under Explicit axes (sharding in types), trailing Nones
+ * trimmed under Auto axes (XLA's sharding converted back).
+ */
+export function resultSharding(mesh: PyMesh, dims: DimShardings, first: { sharding: PyNamedSharding; rank: number } | null): PyNamedSharding {
+  if (first && first.rank === dims.length && sameShardings(normDims(first.sharding, first.rank), dims)) return first.sharding;
+  const entries: (string | string[] | null)[] = dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
+  if (!mesh.explicit) while (entries.length && entries[entries.length - 1] === null) entries.pop();
+  return new PyNamedSharding(mesh, new PyPartitionSpec(entries));
+}
+
+const normDims = (s: PyNamedSharding, rank: number): DimShardings =>
+  Array.from({ length: rank }, (_, d) => {
+    const e = s.spec.entries[d] ?? null;
+    return e === null ? [] : typeof e === 'string' ? [e] : e;
+  });
+
+const sameMesh = (a: PyMesh, b: PyMesh): boolean =>
+  a === b || (a.axisNames.join() === b.axisNames.join() && a.devices.ids.join() === b.devices.ids.join() && a.devices.shape.join() === b.devices.shape.join() && a.explicit === b.explicit);
+
+/** The host constant holding a layout for `rt.devicePut` / `rt.spmd` (created once at the top of main()). */
+function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
+  const axisIndex = (a: string): number => mesh.axisNames.indexOf(a);
+  const dimsIdx = dims.map((d) => d.map(axisIndex));
+  const key = `${mesh.devices.ids.join(',')}|${mesh.devices.shape.join(',')}|${JSON.stringify(dimsIdx)}`;
+  const hint = dims.every((d) => !d.length) ? 'replicated' : `sharded_${dims.map((d) => (d.length ? d.join('_') : 'none')).join('_')}`;
+  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
+  const name = ip.hoisted(key, hint, {
+    k: 'call',
+    callee: 'rt.layout',
+    args: [
+      { k: 'array', items: mesh.devices.ids.map(lit) },
+      { k: 'array', items: mesh.devices.shape.map(lit) },
+      { k: 'array', items: dimsIdx.map((d) => ({ k: 'array', items: d.map(lit) })) },
+    ],
+  });
+  return { k: 'var', name };
+}
+
+// ------------------------------------------------------------ device_put and SPMD calls
+
+/** jax.device_put(x, sharding) at host level, over a pytree of arrays. */
+function devicePut(ip: Interp, c: CallArgs): PyValue {
+  const x = arg(c, 0, 'x');
+  const target = c.args[1] ?? c.kwargs.get('device') ?? null;
+  if (!(target instanceof PyNamedSharding)) {
+    if (target === null || (target && typeof target === 'object' && target.typeName === 'Device')) return x;
+    throw new CompileError(`jax.device_put: placing on a ${typeName(target)} is not supported (use a NamedSharding or a device)`, c.span);
+  }
+  // inside jit a device_put is a sharding constraint: the values are unchanged
+  if (!ip.atHost) return x;
+  const put = (leaf: PyValue, hint: string): PyValue => {
+    if (leaf instanceof PyTuple || leaf instanceof PyList) {
+      const items = leaf.items.map((x, i) => put(x, leaf instanceof PyTuple && leaf.cls ? `${hint}_${leaf.cls.fields[i]}` : hint));
+      return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+    }
+    if (leaf instanceof PyDict) {
+      const d = new PyDict();
+      for (const [k, v] of leaf.entries.values()) d.set(k, put(v, typeof k === 'string' ? `${hint}_${k}` : hint));
+      return d;
+    }
+    if (leaf === null) return null;
+    const h = ip.hostArray(ip.ops.asArray(leaf, c.span), c.span);
+    const dims = dimsOf(target, h.aval.shape, c.span);
+    const name = ip.freshName(hint || h.name);
+    ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, target.mesh, dims)] } });
+    const out = new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
+    out.sharding = target;
+    return out;
+  };
+  return put(x, ip.nameHints.length === 1 ? ip.nameHints[0]! : '');
+}
+
+/** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
+export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
+  let mesh: PyMesh | null = null;
+  for (const a of args) {
+    const m = a.sharding?.mesh;
+    if (!m) continue;
+    if (mesh && !sameMesh(mesh, m)) {
+      throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got argument ${a.name} of ${meshStr(m)} and another argument of ${meshStr(mesh)}.`, span);
+    }
+    mesh = m;
+  }
+  return mesh;
+}
+
+/**
+ * Partition `func` (a jit body or host segment) over the arguments' mesh and
+ * return the host call `rt.spmd(...)` plus each result's sharding. Arguments
+ * without a sharding are free: propagation picks their layout.
+ */
+export function spmdCall(ip: Interp, name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null): { value: HExpr; shardings: PyNamedSharding[] } {
+  const shape = meshShape(mesh);
+  const fixed = args.map((a) => (a.sharding ? dimsOf(a.sharding, a.aval.shape, span) : null));
+  let program: SpmdProgram;
+  try {
+    program = partition(simplify(func), shape, fixed);
+  } catch (e) {
+    // a rule's error without a location of its own is reported at the call
+    if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span, e.notes);
+    throw e;
+  }
+  ip.addSpmdProgram(name, kind, program);
+  const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
+  const shardings = program.outShardings.map((d) => resultSharding(mesh, d, firstArg));
+  const value: HExpr = {
+    k: 'call',
+    callee: 'rt.spmd',
+    await: true,
+    args: [
+      { k: 'program', name },
+      { k: 'array', items: args.map((a) => ({ k: 'var', name: a.name })) },
+      { k: 'array', items: program.inShardings.map((d) => layoutVar(ip, mesh, d)) },
+      { k: 'array', items: program.outShardings.map((d) => layoutVar(ip, mesh, d)) },
+      { k: 'array', items: func.results.map((r) => ({ k: 'array', items: r.aval.shape.map((n) => ({ k: 'lit', value: n })) })) },
+    ],
+  };
+  return { value, shardings };
+}
+
+// ------------------------------------------------------------ attributes and modules
+
+/** Attributes of the sharding objects and of arrays' `.sharding`; undefined when `name` is not one. */
+export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue | undefined {
+  if (obj instanceof PyMesh) {
+    const sizes = obj.devices.shape;
+    switch (name) {
+      case 'axis_names': return new PyTuple(obj.axisNames);
+      case 'devices': return obj.devices;
+      case 'size': return BigInt(obj.devices.ids.length);
+      case 'shape': {
+        const d = new PyDict();
+        obj.axisNames.forEach((n, i) => d.set(n, BigInt(sizes[i]!)));
+        return d;
+      }
+      case 'axis_sizes': return new PyTuple(sizes.map((s) => BigInt(s)));
+    }
+  }
+  if (obj instanceof PyNamedSharding) {
+    if (name === 'mesh') return obj.mesh;
+    if (name === 'spec') return obj.spec;
+  }
+  if (obj instanceof PyDeviceArray) {
+    switch (name) {
+      case 'shape': return new PyTuple(obj.shape.map((s) => BigInt(s)));
+      case 'ndim': return BigInt(obj.shape.length);
+      case 'size': return BigInt(obj.ids.length);
+      case 'reshape':
+      case 'flatten':
+      case 'ravel':
+        return new PyBuiltin(name, (c) => reshapeDevices(ip, obj, name === 'reshape' ? c.args : [-1n], c.span));
+      case 'tolist':
+        return new PyBuiltin(name, () => deviceItems(ip, obj));
+    }
+  }
+  if (isArray(obj) && name === 'sharding') {
+    const h = ip.hostArray(obj, span);
+    if (!h.sharding) throw new CompileError('x.sharding of an array on a single device (SingleDeviceSharding) is not supported; place it with jax.device_put(x, NamedSharding(...))', span);
+    return h.sharding;
+  }
+  return undefined;
+}
+
+function reshapeDevices(ip: Interp, d: PyDeviceArray, args: PyValue[], span: A.Span): PyDeviceArray {
+  const items = args.length === 1 && (args[0] instanceof PyTuple || args[0] instanceof PyList) ? (args[0] as PyTuple).items : args;
+  const dims = items.map((v) => {
+    if (typeof v !== 'bigint') throw new CompileError(`TypeError: 'tuple' object cannot be interpreted as an integer, got ${typeName(v)}`, span);
+    return Number(v);
+  });
+  const n = d.ids.length;
+  const known = dims.filter((x) => x !== -1).reduce((a, b) => a * b, 1);
+  const shape = dims.map((x) => (x === -1 ? n / known : x));
+  if (shape.reduce((a, b) => a * b, 1) !== n || shape.some((x) => !Number.isInteger(x))) {
+    throw new CompileError(`ValueError: cannot reshape array of size ${n} into shape ${tupleRepr(dims.map(String))}`, span);
+  }
+  return new PyDeviceArray(shape, d.ids);
+}
+
+/** Iterating an array of devices: devices (1-D) or rows. */
+export function deviceItems(ip: Interp, d: PyDeviceArray): PyList {
+  const devices = ip.devices().items;
+  if (d.shape.length <= 1) return new PyList(d.ids.map((i) => devices[i]!));
+  const n = d.shape[0]!;
+  const step = d.ids.length / n;
+  return new PyList(Array.from({ length: n }, (_, i) => new PyDeviceArray(d.shape.slice(1), d.ids.slice(i * step, (i + 1) * step))));
+}
+
+const axisNamesArg = (v: PyValue, span: A.Span): string[] => {
+  const items = v instanceof PyTuple || v instanceof PyList ? v.items : [v];
+  return items.map((x) => {
+    if (typeof x !== 'string') throw new CompileError(`TypeError: mesh axis names must be strings, got ${typeName(x)}`, span);
+    return x;
+  });
+};
+
+const EXPLICIT = new PyClass('Explicit', [], new Map(), 'marker', 'jax.sharding.AxisType');
+const AUTO = new PyClass('Auto', [], new Map(), 'marker', 'jax.sharding.AxisType');
+
+/** axis_types=(AxisType.Explicit, ...): all Explicit or all Auto (mixed meshes are not supported). */
+function explicitArg(v: PyValue | undefined, def: boolean, span: A.Span): boolean {
+  if (v === undefined || v === null) return def;
+  const items = v instanceof PyTuple || v instanceof PyList ? v.items : [v];
+  const kinds = new Set(items.map((x) => (x === EXPLICIT ? 'e' : x === AUTO ? 'a' : '?')));
+  if (kinds.has('?') || kinds.size !== 1) throw new CompileError('axis_types: only all-Explicit or all-Auto meshes are supported (jax.sharding.AxisType.Explicit / .Auto)', span);
+  return kinds.has('e');
+}
+
+function newMesh(ip: Interp, c: CallArgs): PyMesh {
+  let devices = arg(c, 0, 'devices');
+  if (devices instanceof PyList || devices instanceof PyTuple) devices = deviceArrayOf(ip, devices, c.span);
+  if (!(devices instanceof PyDeviceArray)) throw new CompileError(`TypeError: Mesh needs an array of devices (np.array(jax.devices())), got ${typeName(devices)}`, c.span);
+  const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
+  if (names.length !== devices.shape.length) {
+    throw new CompileError(`ValueError: Mesh requires the ndim of its first argument (\`devices\`) to equal the length of its second argument (\`axis_names\`), but got devices.ndim == ${devices.shape.length} and len(axis_names) == ${names.length}.`, c.span);
+  }
+  return new PyMesh(devices, names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], false, c.span));
+}
+
+/** `np.array(devices)`: a list of devices as an array of devices. */
+export function deviceArrayOf(ip: Interp, v: PyList | PyTuple, span: A.Span): PyDeviceArray {
+  const ids = v.items.map((d) => {
+    if (!(d && typeof d === 'object' && d.typeName === 'Device')) throw new CompileError(`TypeError: expected a device, got ${typeName(d)}`, span);
+    return (d as unknown as { id: number }).id;
+  });
+  return new PyDeviceArray([ids.length], ids);
+}
+
+function makeMesh(ip: Interp, c: CallArgs): PyMesh {
+  const shapeV = arg(c, 0, 'axis_shapes');
+  const items = shapeV instanceof PyTuple || shapeV instanceof PyList ? shapeV.items : [shapeV];
+  const shape = items.map((x) => {
+    if (typeof x !== 'bigint') throw new CompileError(`TypeError: axis_shapes must be ints, got ${typeName(x)}`, c.span);
+    return Number(x);
+  });
+  const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
+  if (names.length !== shape.length) throw new CompileError(`ValueError: len(axis_shapes)=${shape.length} should be equal to len(axis_names)=${names.length}`, c.span);
+  const n = shape.reduce((a, b) => a * b, 1);
+  const have = ip.devices().items.length;
+  if (n > have) throw new CompileError(`ValueError: Number of devices ${have} must be >= the product of mesh_shape ${tupleRepr(shape.map(String))}`, c.span);
+  return new PyMesh(new PyDeviceArray(shape, Array.from({ length: n }, (_, i) => i)), names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], true, c.span));
+}
+
+function partitionSpec(c: CallArgs): PyPartitionSpec {
+  return new PyPartitionSpec(
+    c.args.map((v) => {
+      if (v === null || typeof v === 'string') return v;
+      if (v instanceof PyTuple || v instanceof PyList) return axisNamesArg(v, c.span);
+      throw new CompileError(`TypeError: PartitionSpec entries must be None, a mesh axis name or a tuple of them, got ${typeName(v)}`, c.span);
+    }),
+  );
+}
+
+function namedSharding(c: CallArgs): PyNamedSharding {
+  const mesh = arg(c, 0, 'mesh');
+  const spec = arg(c, 1, 'spec');
+  if (!(mesh instanceof PyMesh)) throw new CompileError(`TypeError: NamedSharding needs a Mesh, got ${typeName(mesh)}`, c.span);
+  if (!(spec instanceof PyPartitionSpec)) throw new CompileError(`TypeError: NamedSharding needs a PartitionSpec, got ${typeName(spec)}`, c.span);
+  const used = new Set<string>();
+  for (const e of spec.entries) {
+    for (const a of e === null ? [] : typeof e === 'string' ? [e] : e) {
+      if (!mesh.axisNames.includes(a)) throw new CompileError(`ValueError: Resource axis: ${a} of ${specRepr(spec)} is not found in mesh: ${tupleRepr(mesh.axisNames.map(pyStr))}.`, c.span);
+      if (used.has(a)) throw new CompileError(`DuplicateSpecError: A single NamedSharding spec specification can map every mesh axis to at most one positional dimension, but ${specRepr(spec)} has duplicate entries for \`${a}\``, c.span);
+      used.add(a);
+    }
+  }
+  return new PyNamedSharding(mesh, spec);
+}
+
+/** jax.typeof(x) printed: `float32[8@dp,4]` (the sharding shows under Explicit axes). */
+function typeOf(ip: Interp, c: CallArgs): PyValue {
+  const x = arg(c, 0, 'x');
+  const a = ip.ops.aval(x, c.span);
+  const h = isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
+  const dims = h?.sharding?.mesh.explicit ? dimsOf(h.sharding, a.shape, c.span) : replicated(a.shape.length);
+  return shardedTypeStr(a.dtype, a.shape, dims);
+}
+
+/** Entries of the `jax.sharding` module, and the `jax.*` aliases (make_mesh, NamedSharding, P, device_put). */
+export function shardingEntries(ip: Interp): { sharding: Record<string, ((c: CallArgs) => PyValue) | PyValue>; jax: Record<string, (c: CallArgs) => PyValue> } {
+  const AxisType = new Map<string, PyValue>([
+    ['Explicit', EXPLICIT],
+    ['Auto', AUTO],
+  ]);
+  return {
+    sharding: {
+      Mesh: (c) => newMesh(ip, c),
+      NamedSharding: (c) => namedSharding(c),
+      PartitionSpec: (c) => partitionSpec(c),
+      AxisType: new PyModule('jax.sharding.AxisType', AxisType),
+    },
+    jax: {
+      make_mesh: (c) => makeMesh(ip, c),
+      NamedSharding: (c) => namedSharding(c),
+      P: (c) => partitionSpec(c),
+      device_put: (c) => devicePut(ip, c),
+      typeof: (c) => typeOf(ip, c),
+    },
+  };
+}
