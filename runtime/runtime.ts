@@ -212,6 +212,13 @@ export class Runtime {
     return outLayouts.map((l, j) => new JArray(this, shapes[j]!, outs[0]![j]!.dtype, devices.map((_, p) => outs[p]![j]!), null, l));
   }
 
+  /** x.addressable_shards[p].data: the block the device at mesh position `p` holds, as an array on that device. */
+  async shard(x: JArray, p: number): Promise<JArray> {
+    if (!x.layout) throw new Error('internal: shard() of an array without a mesh layout');
+    const block = blockOf(x.layout, x.shape, p);
+    return new JArray(this, block.size, x.dtype, [x.shards[p]!], null);
+  }
+
   /** The whole array in one buffer on `device` (gathering shards if needed). */
   private async whole(x: JArray, device: number): Promise<DeviceBuffer> {
     if (x.layout) {

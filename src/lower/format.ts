@@ -33,7 +33,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceStr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(v.name);
-  const sh = shardingText(v, false);
+  const sh = shardingText(ip, v, false);
   if (sh) return sh;
   return reprOf(ip, v, span);
 }
@@ -55,7 +55,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
-  const sh = shardingText(v, true);
+  const sh = shardingText(ip, v, true);
   if (sh) return sh;
   if (v instanceof PyTuple) {
     if (v.cls) {

@@ -14,9 +14,50 @@ import type { Interp } from './interp.js';
 import { arg } from './modules.js';
 import { Text } from './text.js';
 import {
-  HostArray, PyBuiltin, PyClass, PyDeviceArray, PyModule, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  HostArray, PyBuiltin, PyClass, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
+
+/** A Python slice object (as in a shard's `index`): `slice(0, 2, None)`. */
+export class PySlice extends PyObject {
+  readonly typeName = 'slice';
+  constructor(
+    readonly start: number | null,
+    readonly stop: number | null,
+  ) {
+    super();
+  }
+}
+
+/** The sharding of an array on one device (device 0: where jaxts puts unsharded arrays). */
+export class PySingleDeviceSharding extends PyObject {
+  readonly typeName = 'SingleDeviceSharding';
+}
+
+/** One element of `x.addressable_shards`: the block a device holds. */
+export class PyShard extends PyObject {
+  readonly typeName = 'Shard';
+  private data: HostArray | null = null;
+  constructor(
+    readonly array: HostArray,
+    /** Mesh position of the device. */
+    readonly position: number,
+    readonly device: number,
+    readonly index: PySlice[],
+    readonly replicaId: number,
+  ) {
+    super();
+  }
+  /** The block as an array on its device (`rt.shard(x, position)`), emitted on first use. */
+  dataArray(ip: Interp): HostArray {
+    if (this.data) return this.data;
+    const name = ip.freshName(`${this.array.name}_shard${this.position}`);
+    ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.shard', await: true, args: [{ k: 'var', name: this.array.name }, { k: 'lit', value: this.position }] } });
+    const shape = this.index.map((s, d) => (s.start === null ? this.array.aval.shape[d]! : s.stop! - s.start));
+    this.data = new HostArray(name, { shape, dtype: this.array.aval.dtype });
+    return this.data;
+  }
+}
 
 // ------------------------------------------------------------ printing
 
@@ -59,8 +100,19 @@ export function deviceArrayText(d: PyDeviceArray, repr: boolean): Text {
   return repr ? Text.of('array(').concat(body, ', dtype=object)') : body;
 }
 
+const sliceRepr = (s: PySlice): string => `slice(${s.start ?? 'None'}, ${s.stop ?? 'None'}, None)`;
+
 /** Static str()/repr() of the sharding objects, or null for other values. */
-export function shardingText(v: PyValue, repr: boolean): Text | null {
+export function shardingText(ip: Interp, v: PyValue, repr: boolean): Text | null {
+  if (v instanceof PySlice) return Text.of(sliceRepr(v));
+  if (v instanceof PySingleDeviceSharding) {
+    return Text.of('SingleDeviceSharding(device=').concat(new Text([{ k: 'call', callee: 'rt.deviceRepr', args: [{ k: 'lit', value: 0 }] }]), ', memory_kind=device)');
+  }
+  if (v instanceof PyShard) {
+    const dev = new Text([{ k: 'call', callee: 'rt.deviceRepr', args: [{ k: 'lit', value: v.device }] }]);
+    const data = new Text([{ k: 'call', callee: 'jx.str', await: true, args: [{ k: 'var', name: v.dataArray(ip).name }] }]);
+    return Text.of('Shard(device=').concat(dev, `, index=${tupleRepr(v.index.map(sliceRepr))}, replica_id=${v.replicaId}, data=`, data, ')');
+  }
   if (v instanceof PyMesh) return Text.of(repr ? meshRepr(v) : meshStr(v));
   if (v instanceof PyPartitionSpec) return Text.of(specRepr(v));
   if (v instanceof PyNamedSharding) return Text.of(shardingRepr(v));
@@ -101,13 +153,13 @@ export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Spa
 
 /**
  * The NamedSharding JAX reports for a program result with mesh axes `dims`:
- * the first argument's own sharding object when it is equivalent (same rank
- * and placement; JAX keeps the user's spelling), else a spec built from the
+ * under Auto axes, the first argument's own sharding object when it is
+ * equivalent (same rank and placement; JAX keeps the user's spelling), else a spec built from the
  * dims — rank-long under Explicit axes (sharding in types), trailing Nones
  * trimmed under Auto axes (XLA's sharding converted back).
  */
 export function resultSharding(mesh: PyMesh, dims: DimShardings, first: { sharding: PyNamedSharding; rank: number } | null): PyNamedSharding {
-  if (first && first.rank === dims.length && sameShardings(normDims(first.sharding, first.rank), dims)) return first.sharding;
+  if (!mesh.explicit && first && first.rank === dims.length && sameShardings(normDims(first.sharding, first.rank), dims)) return first.sharding;
   const entries: (string | string[] | null)[] = dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
   if (!mesh.explicit) while (entries.length && entries[entries.length - 1] === null) entries.pop();
   return new PyNamedSharding(mesh, new PyPartitionSpec(entries));
@@ -258,12 +310,52 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
         return new PyBuiltin(name, () => deviceItems(ip, obj));
     }
   }
+  if (obj instanceof PyShard) {
+    switch (name) {
+      case 'device': return ip.devices().items[obj.device]!;
+      case 'index': return new PyTuple(obj.index);
+      case 'replica_id': return BigInt(obj.replicaId);
+      case 'data': return obj.dataArray(ip);
+    }
+  }
+  if (obj instanceof PySlice) {
+    if (name === 'start') return obj.start === null ? null : BigInt(obj.start);
+    if (name === 'stop') return obj.stop === null ? null : BigInt(obj.stop);
+    if (name === 'step') return null;
+  }
+  if (isArray(obj) && name === 'addressable_shards') {
+    const h = ip.hostArray(obj, span);
+    if (!h.sharding) throw new CompileError('x.addressable_shards of an array on a single device is not supported; place it with jax.device_put(x, NamedSharding(...))', span);
+    return new PyList(shardsOf(h, h.sharding, span));
+  }
   if (isArray(obj) && name === 'sharding') {
     const h = ip.hostArray(obj, span);
-    if (!h.sharding) throw new CompileError('x.sharding of an array on a single device (SingleDeviceSharding) is not supported; place it with jax.device_put(x, NamedSharding(...))', span);
-    return h.sharding;
+    return h.sharding ?? new PySingleDeviceSharding();
   }
   return undefined;
+}
+
+/** The shards of `h` in mesh order: each device's block (index) and its replica number among devices holding the same block. */
+function shardsOf(h: HostArray, s: PyNamedSharding, span: A.Span): PyShard[] {
+  const shape = h.aval.shape;
+  const dims = dimsOf(s, shape, span);
+  const sizes = s.mesh.devices.shape;
+  const strides = sizes.map((_, i) => sizes.slice(i + 1).reduce((a, b) => a * b, 1));
+  const seen = new Map<string, number>();
+  return s.mesh.devices.ids.map((device, p) => {
+    const coords = sizes.map((n, i) => Math.floor(p / strides[i]!) % n);
+    const index = shape.map((n, d) => {
+      const axes = dims[d]!.map((a) => s.mesh.axisNames.indexOf(a));
+      if (!axes.length) return new PySlice(null, null);
+      const count = axes.reduce((k, a) => k * sizes[a]!, 1);
+      const k = axes.reduce((acc, a) => acc * sizes[a]! + coords[a]!, 0);
+      return new PySlice(k * (n / count), (k + 1) * (n / count));
+    });
+    const key = index.map(sliceRepr).join();
+    const replica = seen.get(key) ?? 0;
+    seen.set(key, replica + 1);
+    return new PyShard(h, p, device, index, replica);
+  });
 }
 
 function reshapeDevices(ip: Interp, d: PyDeviceArray, args: PyValue[], span: A.Span): PyDeviceArray {
