@@ -69,6 +69,17 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/cli.js')))('CLI', () => {
     expect(readdirSync(out).sort()).toEqual(['02_pmap_f.kernels.ts', '02_pmap_f.ts']);
   });
 
+  it('dumps the partitioned step of seed 001 block 1: one combined gradient all-reduce, no all-gather', () => {
+    const out = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const dump = execFileSync('node', [cli, 'compile', join(ROOT, 'fixtures/seed001/01_mesh_linear_regression.py'), '-o', out, '--dump', 'spmd'], { encoding: 'utf8' });
+    const step = dump.split('\n\n').find((s) => s.startsWith('# spmd train_step'))!;
+    expect(step).toContain('on mesh (data=4), auto axes');
+    expect(step).toContain('f32[256@data,32]');
+    const collectives = step.split('\n').filter((l) => /= (psum|all_gather|psum_scatter|all_to_all|ppermute)\[/.test(l));
+    expect(collectives).toHaveLength(1);
+    expect(collectives[0]).toMatch(/psum\[axes=\(data,\) axis_size=4 replica_groups=\{\{0,1,2,3\}\}\]/);
+  });
+
   it('runs a lesson on the CPU backend', () => {
     const text = execFileSync('node', [cli, 'run', join(ROOT, 'fixtures/seed004/pmap_square.py'), '--backend', 'cpu'], { encoding: 'utf8' });
     expect(text).toBe(readFileSync(join(ROOT, 'fixtures/seed004/pmap_square.out'), 'utf8'));
