@@ -5,7 +5,7 @@
 import { CompileError } from '../diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
+import { axesSize, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { partition, type SpmdProgram } from '../passes/spmd.js';
@@ -133,15 +133,12 @@ export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Spa
       span,
     );
   }
-  const dims = shape.map((_, d) => {
-    const e = s.spec.entries[d] ?? null;
-    return e === null ? [] : typeof e === 'string' ? [e] : e;
-  });
+  const dims = specAxes(s, rank);
   const sizes = meshShape(s.mesh);
   dims.forEach((axes, d) => {
-    const n = axes.reduce((k, a) => k * sizes.axes.find((x) => x.name === a)!.size, 1);
+    const n = axesSize(sizes, axes);
     if (shape[d]! % n !== 0) {
-      const factors = dims.map((ax) => ax.reduce((k, a) => k * sizes.axes.find((x) => x.name === a)!.size, 1));
+      const factors = dims.map((ax) => axesSize(sizes, ax));
       throw new CompileError(
         `IndivisibleError: Sharding ${shardingRepr(s)} implies that array axis ${d} is partitioned ${n} times, but the dimension size is ${shape[d]} (full shape: ${tupleRepr(shape.map(String))}, per-dimension tiling factors: [${factors.join(', ')}] should evenly divide the shape)`,
         span,
@@ -159,13 +156,14 @@ export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Spa
  * trimmed under Auto axes (XLA's sharding converted back).
  */
 export function resultSharding(mesh: PyMesh, dims: DimShardings, first: { sharding: PyNamedSharding; rank: number } | null): PyNamedSharding {
-  if (!mesh.explicit && first && first.rank === dims.length && sameShardings(normDims(first.sharding, first.rank), dims)) return first.sharding;
+  if (!mesh.explicit && first && first.rank === dims.length && sameShardings(specAxes(first.sharding, first.rank), dims)) return first.sharding;
   const entries: (string | string[] | null)[] = dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
   if (!mesh.explicit) while (entries.length && entries[entries.length - 1] === null) entries.pop();
   return new PyNamedSharding(mesh, new PyPartitionSpec(entries));
 }
 
-const normDims = (s: PyNamedSharding, rank: number): DimShardings =>
+/** The mesh axes per dimension of a rank-`rank` array that `s` names (missing trailing entries: whole). */
+export const specAxes = (s: PyNamedSharding, rank: number): DimShardings =>
   Array.from({ length: rank }, (_, d) => {
     const e = s.spec.entries[d] ?? null;
     return e === null ? [] : typeof e === 'string' ? [e] : e;

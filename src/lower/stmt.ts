@@ -12,7 +12,8 @@ import {
   HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue,
 } from './values.js';
 import { staticEquals } from './pyops.js';
-import { meshStr } from './lib_sharding.js';
+import { meshStr, specAxes } from './lib_sharding.js';
+import { sameShardings } from '../ir/sharding.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   for (const s of body) {
@@ -358,8 +359,7 @@ function sameSharding(a: PyValue, b: PyValue): boolean {
   if (!x || !y) return x === y;
   if (meshStr(x.mesh) !== meshStr(y.mesh) || x.mesh.devices.ids.join() !== y.mesh.devices.ids.join()) return false;
   const rank = Math.max(x.spec.entries.length, y.spec.entries.length);
-  const dims = (s: PyNamedSharding): string => JSON.stringify(Array.from({ length: rank }, (_, d) => s.spec.entries[d] ?? null));
-  return dims(x) === dims(y);
+  return sameShardings(specAxes(x, rank), specAxes(y, rank));
 }
 
 function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void {
