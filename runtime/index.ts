@@ -1,6 +1,8 @@
-// jaxts/runtime: what generated code imports. Independent of the compiler and
-// free of Node imports (runtime/node.ts adds Node's WebGPU and stdout).
-export { Runtime, JArray, type Device, type RuntimeOptions } from './runtime.js';
+// jaxts/runtime: what generated code and applications import. Independent of
+// the compiler and free of Node imports, so it bundles for the browser
+// (runtime/node.ts, jaxts/node, adds Node's WebGPU and stdout).
+export { Runtime, JArray, JArray as Array, type Device, type RuntimeOptions } from './runtime.js';
+export { createRuntime, runtime, array, arg, staticArg, fromMain, type CreateRuntimeOptions } from './app.js';
 export type { Backend, DeviceBuffer } from './backend.js';
 export { CpuBackend } from './cpu/backend.js';
 export { WebGpuBackend, createWebGpuBackend } from './webgpu/backend.js';

@@ -1,10 +1,9 @@
 // Creating a Runtime in Node: WebGPU through the `webgpu` package (Dawn),
 // falling back to the CPU backend when there is no adapter.
+// Imports go through ./index.js only: dist/node.js imports dist/runtime.js
+// (scripts/build.mjs), so both entries share one Runtime and Array class.
 import { existsSync } from 'node:fs';
-import type { Backend } from './backend.js';
-import { CpuBackend } from './cpu/backend.js';
-import { Runtime } from './runtime.js';
-import { createWebGpuBackend } from './webgpu/backend.js';
+import { CpuBackend, createWebGpuBackend, Runtime, type Backend } from './index.js';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 

@@ -3,6 +3,7 @@
 // leaves them; or laid out over a device mesh, as NamedSharding places them),
 // program calls (single device, pmap, SPMD over a mesh), and the output sink.
 import type { Backend, DeviceBuffer } from './backend.js';
+import { jaxStr } from './format/index.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
 
@@ -24,10 +25,18 @@ export interface Layout {
   readonly dims: readonly (readonly number[])[];
 }
 
-/** A device array: global shape and dtype, stored whole on one device or in shards. */
+/**
+ * A device array: global shape and dtype, stored whole on one device or in
+ * shards. Applications see it as jaxts/runtime's `Array`: `shape`, `dtype`,
+ * `await data()`, and `toString()` printing as NumPy prints the value.
+ */
 export class JArray {
+  /** The elements once read back (arrays never change, so one readback serves every later read). */
+  private host: CpuBuffer | null = null;
+
   constructor(
-    readonly rt: Runtime,
+    /** The runtime whose devices hold the shards; null for an array made on the host (`array()`), not yet on a device. */
+    readonly rt: Runtime | null,
     readonly shape: readonly number[],
     readonly dtype: DType,
     /** One buffer per device holding it (per mesh position with a layout); a single buffer when not sharded. */
@@ -42,16 +51,39 @@ export class JArray {
     return this.shape.reduce((a, b) => a * b, 1);
   }
 
-  /** The elements in row-major order (a readback). */
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  /** An array made on the host from its elements (row-major); a runtime uploads it when a program first takes it. */
+  static fromHost(shape: readonly number[], dtype: DType, data: CpuBuffer): JArray {
+    const a = new JArray(null, shape, dtype, [], null);
+    a.host = data;
+    return a;
+  }
+
+  /** The elements in row-major order (a readback the first time). */
   async data(): Promise<CpuBuffer> {
-    if (this.layout) return this.layoutData(this.layout);
-    if (this.shardAxis === null) return this.rt.backend.read(this.shards[0]!);
-    const parts = await Promise.all(this.shards.map((s) => this.rt.backend.read(s)));
+    this.host ??= await this.read();
+    return this.host;
+  }
+
+  /** str(x) as NumPy prints it, once the values are on the host (after `await x.data()`, or for arrays made on the host). */
+  toString(): string {
+    if (!this.host) return `Array(shape=(${this.shape.join(', ')}${this.shape.length === 1 ? ',' : ''}), dtype=${this.dtype}) on the device; await .data() before printing`;
+    return jaxStr({ dtype: this.dtype, shape: this.shape, data: this.host });
+  }
+
+  private async read(): Promise<CpuBuffer> {
+    const rt = this.rt!;
+    if (this.layout) return this.layoutData(rt, this.layout);
+    if (this.shardAxis === null) return rt.backend.read(this.shards[0]!);
+    const parts = await Promise.all(this.shards.map((s) => rt.backend.read(s)));
     return stackAlong(parts, this.shape, this.shardAxis, this.dtype);
   }
 
-  private async layoutData(layout: Layout): Promise<CpuBuffer> {
-    if (isReplicated(layout)) return this.rt.backend.read(this.shards[0]!);
+  private async layoutData(rt: Runtime, layout: Layout): Promise<CpuBuffer> {
+    if (isReplicated(layout)) return rt.backend.read(this.shards[0]!);
     const out = newCpuBuffer(this.dtype, this.size);
     const done = new Set<string>();
     for (let p = 0; p < layout.devices.length; p++) {
@@ -59,7 +91,7 @@ export class JArray {
       const key = block.start.join(',');
       if (done.has(key)) continue;
       done.add(key);
-      copyBlock(await this.rt.backend.read(this.shards[p]!), block.size, out, this.shape, block.start, true);
+      copyBlock(await rt.backend.read(this.shards[p]!), block.size, out, this.shape, block.start, true);
     }
     return out;
   }
@@ -174,6 +206,11 @@ export class Runtime {
     const data = newCpuBuffer(dtype, values.length);
     data.set(values);
     return new JArray(this, shape, dtype, [this.backend.upload(0, dtype, data)], null);
+  }
+
+  /** `x` held by this runtime's devices: arrays made on the host, or by another runtime, are uploaded to device 0. */
+  async adopt(x: JArray): Promise<JArray> {
+    return x.rt === this ? x : this.constant(x.shape, x.dtype, await x.data());
   }
 
   /** A mesh layout (generated code creates each once, at the top of main()). */
