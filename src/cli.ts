@@ -1,12 +1,13 @@
 // The `jaxts` command: `jaxts compile FILE.py` and `jaxts run FILE.py`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileResult } from './compile.js';
 import { CompileError, formatDiagnostic } from './diagnostics.js';
 import { loadCompiled } from './run.js';
+import { servePlayground } from './playground.js';
 import { createNodeRuntime, type BackendChoice } from '../runtime/node.js';
 
 /** The runtime entry generated code is bundled against: dist/runtime.js next to this file, or the source. */
@@ -59,7 +60,9 @@ async function main(): Promise<void> {
         const dir = resolve(args.o);
         mkdirSync(dir, { recursive: true });
         const base = basename(args.file).replace(/\.py$/, '');
-        writeFileSync(join(dir, `${base}.ts`), r.host);
+        // the host file's source map points back at the .py lines
+        writeFileSync(join(dir, `${base}.ts`), `${r.host}//# sourceMappingURL=${base}.ts.map\n`);
+        writeFileSync(join(dir, `${base}.ts.map`), JSON.stringify({ ...r.hostMap, sources: [relative(dir, resolve(args.file))] }));
         writeFileSync(join(dir, `${base}.kernels.ts`), r.kernels);
       },
     )
@@ -83,6 +86,28 @@ async function main(): Promise<void> {
           process.stderr.write(`${basename(args.file)}: ${e instanceof Error ? e.message : String(e)}\n`);
           process.exitCode = 1;
         }
+      },
+    )
+    .command(
+      'playground',
+      'serve the in-browser playground: paste a lesson, compile and run it in the page',
+      (y) =>
+        y
+          .option('port', { type: 'number', describe: 'port to listen on (default 8080, or a free port when 8080 is taken)' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' }),
+      async (args) => {
+        let server;
+        try {
+          server = await servePlayground({ port: args.port, host: args.host });
+        } catch (e) {
+          process.stderr.write(`jaxts: error: cannot serve the playground: ${e instanceof Error ? e.message : String(e)}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(`jaxts playground: ${server.url} (Ctrl+C to stop)\n`);
+        process.stdout.write(`or open it as a file: ${server.fileUrl}\n`);
+        await new Promise<void>((ok) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => ok())));
+        await server.close();
       },
     )
     .demandCommand(1, 'jaxts: a command is required (compile or run)')

@@ -13,6 +13,8 @@ export interface CompileOptions {
   devices?: number;
   /** Module specifier generated code imports the runtime from. */
   runtimeImport?: string;
+  /** 'ts' (default) or 'js' (no type annotations: for running the output where nothing strips types). */
+  flavor?: 'ts' | 'js';
 }
 
 export interface CompileResult extends GeneratedModule {
@@ -26,7 +28,7 @@ export function compile(source: string, options: CompileOptions): CompileResult 
   const mod = parse(source);
   const hostProgram = lower(mod, { file: options.file, devices: options.devices });
   const baseName = options.file.replace(/^.*[\\/]/, '').replace(/\.py$/, '');
-  return { ...generate(hostProgram, baseName, options.runtimeImport), hostProgram, baseName };
+  return { ...generate(hostProgram, baseName, { runtimeImport: options.runtimeImport, flavor: options.flavor, source }), hostProgram, baseName };
 }
 
 /** The jaxpr-like text of every array program (`--dump ir`). */

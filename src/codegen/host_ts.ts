@@ -1,6 +1,12 @@
-// Host program → the TypeScript of `main()`: host loops stay loops, program
-// calls are awaited, prints go through the runtime.
+// Host program → the TypeScript of `main()` and of the exported functions:
+// host loops stay loops, program calls are awaited, prints go through the
+// runtime. Each rendered line can report the Python line it came from.
 import type { HExpr, HStmt } from '../ir/host.js';
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** An object key or member name as JS needs it written. */
+export const propertyKey = (key: string): string => (IDENT.test(key) ? key : JSON.stringify(key));
 
 export function renderExpr(e: HExpr): string {
   switch (e.k) {
@@ -11,7 +17,7 @@ export function renderExpr(e: HExpr): string {
     case 'var':
       return e.name;
     case 'program':
-      return e.name;
+      return `programs.${e.name}`;
     case 'call': {
       const c = `${e.callee}(${e.args.map(renderExpr).join(', ')})`;
       return e.await ? `(await ${c})` : c;
@@ -26,53 +32,79 @@ export function renderExpr(e: HExpr): string {
       return `[${e.items.map(renderExpr).join(', ')}]`;
     case 'index':
       return `${renderExpr(e.x)}[${e.index}]`;
+    case 'member':
+      return IDENT.test(e.key) ? `${renderExpr(e.x)}.${e.key}` : `${renderExpr(e.x)}[${JSON.stringify(e.key)}]`;
+    case 'object':
+      return e.entries.length ? `{ ${e.entries.map(([k, v]) => `${propertyKey(k)}: ${stripParens(renderExpr(v))}`).join(', ')} }` : '{}';
     case 'cond':
       return `(${renderExpr(e.test)} ? ${renderExpr(e.then)} : ${renderExpr(e.else)})`;
   }
 }
 
-export function renderStmts(body: HStmt[], indent: string): string[] {
-  const out: string[] = [];
+export interface RenderOptions {
+  /** TypeScript (declared types kept) or plain JS. */
+  types: boolean;
+}
+
+/** A rendered line and the 1-based Python line it came from (undefined: none). */
+export interface Line {
+  text: string;
+  line: number | undefined;
+}
+
+export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions): Line[] {
+  const out: Line[] = [];
   for (const s of body) {
+    const own = (text: string): void => void out.push({ text, line: s.line });
+    const nested = (stmts: HStmt[]): void => void out.push(...renderStmts(stmts, indent + '  ', opts));
     switch (s.k) {
       case 'const':
       case 'let': {
         const lhs = s.destructure ? `[${s.names.join(', ')}]` : s.names[0]!;
-        const type = s.type && !s.value ? `!: ${s.type}` : '';
-        out.push(`${indent}${s.k} ${lhs}${type}${s.value ? ` = ${stripParens(renderExpr(s.value))}` : ''};`);
+        const type = s.type && !s.value && opts.types ? `!: ${s.type}` : '';
+        own(`${indent}${s.k} ${lhs}${type}${s.value ? ` = ${stripParens(renderExpr(s.value))}` : ''};`);
         break;
       }
       case 'assign':
-        out.push(`${indent}${s.name} = ${stripParens(renderExpr(s.value))};`);
+        own(`${indent}${s.name} = ${stripParens(renderExpr(s.value))};`);
         break;
       case 'expr':
-        out.push(`${indent}${stripParens(renderExpr(s.e))};`);
+        own(`${indent}${stripParens(renderExpr(s.e))};`);
         break;
       case 'for': {
         const step = s.step.k === 'lit' ? Number(s.step.value) : null;
         const inc = step === 1 ? `${s.v}++` : `${s.v} += ${renderExpr(s.step)}`;
         const cmp = step !== null && step < 0 ? '>' : '<';
-        out.push(`${indent}for (let ${s.v} = ${renderExpr(s.start)}; ${s.v} ${cmp} ${renderExpr(s.stop)}; ${inc}) {`);
-        out.push(...renderStmts(s.body, indent + '  '));
-        out.push(`${indent}}`);
+        own(`${indent}for (let ${s.v} = ${renderExpr(s.start)}; ${s.v} ${cmp} ${renderExpr(s.stop)}; ${inc}) {`);
+        nested(s.body);
+        own(`${indent}}`);
         break;
       }
       case 'while':
-        out.push(`${indent}while (${renderExpr(s.test)}) {`, ...renderStmts(s.body, indent + '  '), `${indent}}`);
+        own(`${indent}while (${renderExpr(s.test)}) {`);
+        nested(s.body);
+        own(`${indent}}`);
         break;
       case 'if':
-        out.push(`${indent}if (${stripParens(renderExpr(s.test))}) {`, ...renderStmts(s.then, indent + '  '));
-        if (s.else.length) out.push(`${indent}} else {`, ...renderStmts(s.else, indent + '  '));
-        out.push(`${indent}}`);
+        own(`${indent}if (${stripParens(renderExpr(s.test))}) {`);
+        nested(s.then);
+        if (s.else.length) {
+          own(`${indent}} else {`);
+          nested(s.else);
+        }
+        own(`${indent}}`);
         break;
       case 'break':
-        out.push(`${indent}break;`);
+        own(`${indent}break;`);
         break;
       case 'continue':
-        out.push(`${indent}continue;`);
+        own(`${indent}continue;`);
+        break;
+      case 'return':
+        own(`${indent}return ${stripParens(renderExpr(s.value))};`);
         break;
       case 'comment':
-        out.push(`${indent}// ${s.text}`);
+        own(`${indent}// ${s.text}`);
         break;
     }
   }

@@ -36,7 +36,7 @@ export function jsLiteral(value: number, dtype: DType): string {
 }
 
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the math helpers it calls. */
-export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed: string[] } {
+export function renderJs(k: Kernel, fnName: string, types = true): { source: string; mathUsed: string[] } {
   const mathUsed = new Set<string>();
   const lets = new LetScopes('    ', (name, text) => `const ${name} = ${text};`);
   const emit = (e: KExpr): string => {
@@ -100,8 +100,8 @@ export function renderJs(k: Kernel, fnName: string): { source: string; mathUsed:
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [
-    `function ${fnName}(ins: jx.CpuBuffer[], out: jx.CpuBuffer, device: number): void {`,
-    ins.length ? `  const [${ins.join(', ')}] = ins as [${ins.map(() => 'jx.CpuBuffer').join(', ')}];` : '',
+    types ? `function ${fnName}(ins: jx.CpuBuffer[], out: jx.CpuBuffer, device: number): void {` : `function ${fnName}(ins, out, device) {`,
+    ins.length ? `  const [${ins.join(', ')}] = ins${types ? ` as [${ins.map(() => 'jx.CpuBuffer').join(', ')}]` : ''};` : '',
     k.usesDevice ? '' : '  void device;',
     `  for (let gid = 0; gid < ${k.output.size}; gid++) {`,
     ...lets.lines,

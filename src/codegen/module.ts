@@ -1,42 +1,90 @@
-// Assembles the generated files: FILE.ts (the host driver, one `main()`) and
-// FILE.kernels.ts (each array program: its WGSL kernels, their CPU versions,
-// buffer plan and steps).
-import type { HostProgram } from '../ir/host.js';
+// Assembles the generated files: FILE.ts (the host driver: `main()`, the
+// script body, and one exported async function per exported Python
+// function), FILE.kernels.ts (each array program: its WGSL kernels, their
+// CPU versions, buffer plan and steps), FILE.d.py.ts (the types an
+// application sees importing FILE.py), and the source map of FILE.ts.
+import { walkHost, type BoundaryType, type HostExport, type HostProgram } from '../ir/host.js';
 import type { Program } from '../ir/kernel.js';
+import { printFunc } from '../ir/printer.js';
 import { fuse } from '../passes/fusion.js';
-import { renderStmts } from './host_ts.js';
+import { propertyKey, renderStmts, type Line } from './host_ts.js';
 import { renderJs } from './js.js';
+import { lineSourceMap, type SourceMapV3 } from './sourcemap.js';
 import { renderWgsl } from './wgsl.js';
-
-/** Does the host code call runtime helpers (`jx.str`, ...), or only the runtime object? */
-function usesHelpers(body: HostProgram['body']): boolean {
-  return JSON.stringify(body).includes('"callee":"jx.');
-}
 
 /** Runtime helpers a CPU kernel may call, exported by jaxts/runtime. */
 const CPU_HELPERS = ['roundHalfEven32', 'f32ToI32', 'f32ToU32'];
 
+export interface GenerateOptions {
+  /** Module specifier the generated code imports the runtime from (default 'jaxts/runtime'). */
+  runtimeImport?: string;
+  /** 'ts' (default): TypeScript; 'js': the same code without type annotations (for running it where nothing strips types, as the playground does). */
+  flavor?: 'ts' | 'js';
+  /** The Python source, embedded in the source map. */
+  source?: string;
+}
+
 export interface GeneratedModule {
-  /** FILE.ts */
+  /** FILE.ts (FILE.js for the 'js' flavor) */
   host: string;
   /** FILE.kernels.ts */
   kernels: string;
+  /** FILE.d.py.ts: declarations for `import ... from './FILE.py'` (TypeScript's allowArbitraryExtensions). */
+  dts: string;
+  /** Maps lines of `host` to the Python lines they came from. */
+  hostMap: SourceMapV3;
   /** The fused programs, for --dump kernels and tests. */
   programs: { name: string; program: Program; wgsl: string[] }[];
 }
 
-export function generate(hp: HostProgram, baseName: string, runtimeImport = 'jaxts/runtime'): GeneratedModule {
-  const programs = hp.programs.map(({ name, func }) => {
+export function generate(hp: HostProgram, baseName: string, opts: GenerateOptions = {}): GeneratedModule {
+  const runtimeImport = opts.runtimeImport ?? 'jaxts/runtime';
+  const types = opts.flavor !== 'js';
+  const unique = dedupePrograms(hp);
+  const programs = unique.map(({ name, func }) => {
     const program = fuse({ ...func, name });
     return { name, program, wgsl: program.kernels.map(renderWgsl) };
   });
+  const kernels = renderKernelsFile(hp, programs, runtimeImport, types);
+  const { text: host, lines } = renderHostFile(hp, baseName, runtimeImport, types, programs.length > 0);
+  const hostMap = lineSourceMap(`${baseName}.${types ? 'ts' : 'js'}`, hp.file, opts.source ?? '', lines);
+  return { host, kernels, dts: renderDts(hp, baseName, runtimeImport), hostMap, programs };
+}
+
+/**
+ * Programs that came out the same (one jit function called from several
+ * places, an export beside main()'s call) are emitted once; references to a
+ * duplicate are pointed at the first.
+ */
+function dedupePrograms(hp: HostProgram): HostProgram['programs'] {
+  const first = new Map<string, string>();
+  const alias = new Map<string, string>();
+  const unique: HostProgram['programs'] = [];
+  for (const p of hp.programs) {
+    const key = `${p.kind}\n${printFunc({ ...p.func, name: '_' })}`;
+    const same = first.get(key);
+    if (same) alias.set(p.name, same);
+    else {
+      first.set(key, p.name);
+      unique.push(p);
+    }
+  }
+  if (alias.size) {
+    for (const body of [hp.body, ...hp.exports.map((x) => x.body)]) {
+      walkHost(body, { expr: (e) => void (e.k === 'program' && alias.has(e.name) && (e.name = alias.get(e.name)!)) });
+    }
+  }
+  return unique;
+}
+
+function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'], runtimeImport: string, types: boolean): string {
   const helpers = new Set<string>();
   const kernelFns: string[] = [];
   const specs: string[] = [];
   for (const { name, program, wgsl } of programs) {
     const kernels = program.kernels.map((k, i) => {
       const fnName = `${name}_kernel${i}`;
-      const { source, mathUsed } = renderJs(k, fnName);
+      const { source, mathUsed } = renderJs(k, fnName, types);
       mathUsed.forEach((m) => helpers.add(m));
       CPU_HELPERS.forEach((h) => source.includes(`${h}(`) && helpers.add(h));
       kernelFns.push(source);
@@ -53,7 +101,7 @@ export function generate(hp: HostProgram, baseName: string, runtimeImport = 'jax
     });
     specs.push(
       [
-        `export const ${name}: jx.ProgramSpec = {`,
+        `export const ${name}${types ? ': jx.ProgramSpec' : ''} = {`,
         `  name: ${JSON.stringify(name)},`,
         `  params: ${JSON.stringify(program.params)},`,
         `  buffers: ${JSON.stringify(program.buffers)},`,
@@ -67,29 +115,111 @@ export function generate(hp: HostProgram, baseName: string, runtimeImport = 'jax
       ].join('\n'),
     );
   }
-  const helperImport = helpers.size ? `import { ${[...helpers].sort().join(', ')} } from '${runtimeImport}';\n` : '';
-  const kernelsFile = [
+  return [
     `// Generated by jaxts from ${hp.file}: the array programs and their kernels. Do not edit.`,
-    `import type * as jx from '${runtimeImport}';`,
-    helperImport,
+    types ? `import type * as jx from '${runtimeImport}';` : '',
+    helpers.size ? `import { ${[...helpers].sort().join(', ')} } from '${runtimeImport}';\n` : '',
     ...kernelFns.map((f) => f + '\n'),
     ...specs.map((s) => s + '\n'),
-  ].join('\n');
-  const progNames = programs.map((p) => p.name);
-  const host = [
+  ]
+    .filter((l, i) => l !== '' || i > 1)
+    .join('\n');
+}
+
+function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string, types: boolean, hasPrograms: boolean): { text: string; lines: (number | undefined)[] } {
+  const out: Line[] = [];
+  const text = (...ls: string[]): void => ls.forEach((t) => out.push({ text: t, line: undefined }));
+  const t = (s: string): string => (types ? s : '');
+  text(
     `// Generated by jaxts from ${hp.file}. Do not edit.`,
-    `import ${usesHelpers(hp.body) ? '' : 'type '}* as jx from '${runtimeImport}';`,
-    progNames.length ? `import { ${progNames.join(', ')} } from './${baseName}.kernels.js';` : '',
+    `import * as jx from '${runtimeImport}';`,
+    ...(hasPrograms ? [`import * as programs from './${baseName}.kernels.js';`] : []),
     '',
     `/** The number of devices the program runs on (XLA_FLAGS in the source, else 4). */`,
     `export const deviceCount = ${hp.deviceCount};`,
     '',
-    `export async function main(rt: jx.Runtime): Promise<void> {`,
-    ...renderStmts(hp.body, '  '),
-    `}`,
+  );
+  if (hp.scriptState.length) {
+    text(
+      `/** Arrays the script computes that exported functions read (set when main() finishes). */`,
+      `const script${t(`: { ${hp.scriptState.map((n) => `${n}?: jx.JArray`).join('; ')} }`)} = {};`,
+      '',
+    );
+  }
+  text(
+    `/** Runs the script's top level on \`runtime\` (default: a WebGPU runtime, else the CPU one), printing what it prints. */`,
+    `export async function main(runtime${t('?: jx.Runtime')})${t(': Promise<void>')} {`,
+    `  const rt = await jx.runtime(deviceCount, runtime);`,
+  );
+  out.push(...renderStmts(hp.body, '  ', { types }));
+  hp.scriptState.forEach((n) => text(`  script.${n} = ${n};`));
+  text('}');
+  for (const x of hp.exports) {
+    const params = x.params.map((p) => `${p.name}${t(`: ${tsType(p.type, true)}`)}`).join(', ');
+    const returns = x.returns ? tsType(x.returns, false) : 'void';
+    text('', `/** ${signatureDoc(x)}: ${hp.file}:${x.line}, compiled for the types of the script's first call. */`);
+    out.push({ text: `export async function ${x.name}(${params})${t(`: Promise<${returns}>`)} {`, line: x.line });
+    out.push(...renderStmts(x.body, '  ', { types }));
+    out.push({ text: '}', line: x.line });
+  }
+  if (hp.unexported.length) {
+    text('', `// Not exported (a top-level function is exported for the types of the script's first call of it):`);
+    hp.unexported.forEach((u) => text(`//   ${u.name}: ${u.reason.replace(/\n/g, ' ')}`));
+  }
+  text('');
+  return { text: out.map((l) => l.text).join('\n'), lines: out.map((l) => l.line) };
+}
+
+/** The TS type of a value crossing the module boundary; a 0-d array parameter also takes a number. */
+function tsType(b: BoundaryType, param: boolean): string {
+  switch (b.k) {
+    case 'array':
+      return param && b.shape.length === 0 ? 'jx.Array | number' : 'jx.Array';
+    case 'literal':
+      return JSON.stringify(b.value);
+    case 'scalar':
+      return b.type;
+    case 'tuple':
+      return `[${b.items.map((i) => tsType(i, param)).join(', ')}]`;
+    case 'object':
+      return `{ ${b.fields.map(([k, v]) => `${propertyKey(k)}: ${tsType(v, param)}`).join('; ')} }`;
+  }
+}
+
+const SHORT: Record<string, string> = { float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' };
+
+/** A boundary type as JAX abbreviates array types: `{w: f32[32], b: f32[]}`. */
+function shapeDoc(b: BoundaryType): string {
+  switch (b.k) {
+    case 'array':
+      return `${SHORT[b.dtype] ?? b.dtype}[${b.shape.join(',')}]`;
+    case 'literal':
+      return JSON.stringify(b.value);
+    case 'scalar':
+      return b.type;
+    case 'tuple':
+      return `(${b.items.map(shapeDoc).join(', ')}${b.items.length === 1 ? ',' : ''})`;
+    case 'object':
+      return `{${b.fields.map(([k, v]) => `${k}: ${shapeDoc(v)}`).join(', ')}}`;
+  }
+}
+
+const signatureDoc = (x: HostExport): string =>
+  `${x.pyName}(${x.params.map((p) => `${p.name}: ${shapeDoc(p.type)}`).join(', ')}) -> ${x.returns ? shapeDoc(x.returns) : 'None'}`;
+
+function renderDts(hp: HostProgram, baseName: string, runtimeImport: string): string {
+  return [
+    `// Types of ${baseName}.py as jaxts compiles it (\`import { main } from './${baseName}.py'\`). Generated; do not edit.`,
+    `import type * as jx from '${runtimeImport}';`,
     '',
-  ]
-    .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
-    .join('\n');
-  return { host, kernels: kernelsFile, programs };
+    `/** The number of devices the program runs on (XLA_FLAGS in the source, else 4). */`,
+    `export declare const deviceCount: number;`,
+    `/** Runs the script's top level on \`runtime\` (default: a WebGPU runtime, else the CPU one), printing what it prints. */`,
+    `export declare function main(runtime?: jx.Runtime): Promise<void>;`,
+    ...hp.exports.flatMap((x) => [
+      `/** ${signatureDoc(x)} (${baseName}.py:${x.line}) */`,
+      `export declare function ${x.name}(${x.params.map((p) => `${p.name}: ${tsType(p.type, true)}`).join(', ')}): Promise<${x.returns ? tsType(x.returns, false) : 'void'}>;`,
+    ]),
+    '',
+  ].join('\n');
 }

@@ -16,9 +16,14 @@ export type HExpr =
   | { k: 'unary'; op: string; x: HExpr }
   | { k: 'array'; items: HExpr[] }
   | { k: 'index'; x: HExpr; index: number }
+  /** `x.key` (or `x["key"]` when the key is not an identifier). */
+  | { k: 'member'; x: HExpr; key: string }
+  /** An object literal `{ key: value, ... }` (a dict or NamedTuple crossing to the application). */
+  | { k: 'object'; entries: [string, HExpr][] }
   | { k: 'cond'; test: HExpr; then: HExpr; else: HExpr };
 
-export type HStmt =
+/** Every statement may carry the 1-based line of the Python statement it came from (for source maps). */
+export type HStmt = (
   /** `type`: a declared type for a `let` without a value, assigned before any read (`let loss!: jx.JArray`). */
   | { k: 'const' | 'let'; names: string[]; value: HExpr | null; destructure?: boolean; type?: string }
   | { k: 'assign'; name: string; value: HExpr }
@@ -28,8 +33,34 @@ export type HStmt =
   | { k: 'if'; test: HExpr; then: HStmt[]; else: HStmt[] }
   | { k: 'break' }
   | { k: 'continue' }
-  | { k: 'comment'; text: string };
+  | { k: 'return'; value: HExpr }
+  | { k: 'comment'; text: string }
+) & { line?: number };
 
+/** A value's type where it crosses between an exported function and the application. */
+export type BoundaryType =
+  | { k: 'array'; shape: readonly number[]; dtype: string }
+  /** A Python constant the function was compiled for (the caller passes that value; a result is that value). */
+  | { k: 'literal'; value: string | number | boolean | null }
+  /** A number, string or bool known only at run time. */
+  | { k: 'scalar'; type: 'number' | 'string' | 'boolean' }
+  | { k: 'tuple'; items: BoundaryType[] }
+  | { k: 'object'; fields: [string, BoundaryType][] };
+
+/**
+ * A top-level Python function as the compiled module exports it: an async
+ * function compiled for the argument types of the script's first call of it.
+ */
+export interface HostExport {
+  /** The exported name (the Python name; `_` appended where that is reserved in JS or by the module). */
+  name: string;
+  pyName: string;
+  /** 1-based line of the Python `def` (or of the assignment binding the name). */
+  line: number;
+  params: { name: string; type: BoundaryType }[];
+  returns: BoundaryType | null;
+  body: HStmt[];
+}
 export interface HostProgram {
   /** Source file the program came from. */
   file: string;
@@ -45,4 +76,42 @@ export interface HostProgram {
     spmd?: SpmdProgram;
   }[];
   body: HStmt[];
+  exports: HostExport[];
+  /** Top-level functions that are not exported, with the reason (a comment at the end of the module). */
+  unexported: { name: string; reason: string }[];
+  /** Variables of main() that exported functions read (kept in the module's `script` object when main() ends). */
+  scriptState: string[];
+}
+
+/** Visit every statement (nested ones too, after their parent) and every expression (nested ones too) of `body`. */
+export function walkHost(body: HStmt[], visit: { stmt?: (s: HStmt) => void; expr?: (e: HExpr) => void }): void {
+  const expr = (e: HExpr): void => {
+    visit.expr?.(e);
+    switch (e.k) {
+      case 'call': e.args.forEach(expr); break;
+      case 'concat': e.parts.forEach(expr); break;
+      case 'bin': expr(e.a); expr(e.b); break;
+      case 'unary': case 'index': case 'member': expr(e.x); break;
+      case 'array': e.items.forEach(expr); break;
+      case 'object': e.entries.forEach(([, v]) => expr(v)); break;
+      case 'cond': expr(e.test); expr(e.then); expr(e.else); break;
+      case 'lit': case 'var': case 'program': break;
+    }
+  };
+  const stmts = (ss: HStmt[]): void => {
+    for (const s of ss) {
+      visit.stmt?.(s);
+      switch (s.k) {
+        case 'const': case 'let': if (s.value) expr(s.value); break;
+        case 'assign': expr(s.value); break;
+        case 'expr': expr(s.e); break;
+        case 'for': expr(s.start); expr(s.stop); expr(s.step); stmts(s.body); break;
+        case 'while': expr(s.test); stmts(s.body); break;
+        case 'if': expr(s.test); stmts(s.then); stmts(s.else); break;
+        case 'return': expr(s.value); break;
+        case 'break': case 'continue': case 'comment': break;
+      }
+    }
+  };
+  stmts(body);
 }

@@ -13,6 +13,7 @@ import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
+import { CallLog } from './exports.js';
 import { callTransformed } from './transforms.js';
 import { Trace } from './trace.js';
 import {
@@ -60,8 +61,11 @@ const JS_RESERVED = new Set(
   ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
     'import in instanceof new null return super switch this throw true try typeof var void while with yield let static ' +
     'implements interface package private protected public await arguments eval undefined NaN Infinity constructor ' +
-    '__proto__ prototype rt jx main deviceCount').split(' '),
+    '__proto__ prototype rt jx main deviceCount runtime programs script').split(' '),
 );
+
+/** Is `name` unusable as a JS identifier of generated code (a reserved word, or a name the module itself uses)? */
+export const isReservedName = (name: string): boolean => JS_RESERVED.has(name);
 
 export interface LowerOptions {
   file: string;
@@ -87,6 +91,10 @@ export class Interp {
   /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
   dynamicDepth = 0;
   private constants = new Map<NdArray, HostArray>();
+  /** The Python name `name` is used as is (an exported function's parameter): generated names avoid it. */
+  reserveName(name: string): void {
+    this.names.add(name);
+  }
   /**
    * Values evaluated but not yet consumed (earlier call arguments and operands
    * while later ones evaluate): roots for `flush`, like a VM's operand stack.
@@ -110,6 +118,10 @@ export class Interp {
   environ: PyDict | null = null;
   /** Python names the current assignment binds, to name host variables after them. */
   nameHints: string[] = [];
+  /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
+  line: number | undefined = undefined;
+  /** Argument types of each top-level function's first call, for the module's exports. */
+  readonly callLog = new CallLog();
 
   constructor(readonly options: LowerOptions) {
     this.hostTrace = new Trace('segment', 'segment', null);
@@ -140,7 +152,28 @@ export class Interp {
   }
 
   emit(s: HStmt): void {
+    if (s.line === undefined && this.line !== undefined) s.line = this.line;
     this.out[this.out.length - 1]!.push(s);
+  }
+
+  /**
+   * Lower `fn` as the body of a function of its own (an export): its host
+   * statements, constants and hoisted values are its own, not main()'s.
+   */
+  separateScope(line: number, fn: () => void): { constants: HStmt[]; body: HStmt[] } {
+    this.flush();
+    const saved = { constantStmts: this.constantStmts, constants: this.constants, hoistedNames: this.hoistedNames, line: this.line };
+    this.constantStmts = [];
+    this.constants = new Map();
+    this.hoistedNames = new Map();
+    this.line = line;
+    try {
+      const body = this.collect(fn);
+      return { constants: this.constantStmts.map((c) => c.stmt), body };
+    } finally {
+      Object.assign(this, saved);
+      this.hostTrace = new Trace('segment', 'segment', null);
+    }
   }
 
   /** Collect the statements emitted by `fn` instead of appending them. */
@@ -350,6 +383,7 @@ export class Interp {
 
   call(fn: PyValue, call: CallArgs): PyValue {
     if (fn instanceof PyBuiltin || fn instanceof PyBoundMethod) return fn.fn(call);
+    if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(this, fn, call);
     if (fn instanceof PyFunction) return this.callFunction(fn, call);
     if (fn instanceof PyPartial) {
       const kwargs = new Map(fn.kwargs);

@@ -16,8 +16,14 @@ import { meshStr, specAxes } from './lib_sharding.js';
 import { sameShardings } from '../ir/sharding.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
-  for (const s of body) {
-    execStmt(ip, s, scope);
+  const outer = ip.line;
+  try {
+    for (const s of body) {
+      ip.line = s.span.start.line;
+      execStmt(ip, s, scope);
+    }
+  } finally {
+    ip.line = outer;
   }
 }
 

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompileError, formatDiagnostic } from '../../src/diagnostics.js';
 import { compile } from '../../src/compile.js';
@@ -60,13 +60,17 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/cli.js')))('CLI', () => {
     expect(status).toBe(2);
   });
 
-  it('compiles to FILE.ts and FILE.kernels.ts and dumps readable IR', () => {
+  it('compiles to FILE.ts (with its source map) and FILE.kernels.ts and dumps readable IR', () => {
     const out = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
     const ir = execFileSync('node', [cli, 'compile', join(ROOT, 'fixtures/seed000/02_pmap_f.py'), '-o', out, '--dump', 'ir'], { encoding: 'utf8' });
     expect(ir).toContain('{ lambda ;');
     expect(ir).toMatch(/integer_pow\[y=2\]/);
     expect(ir).toContain('sin');
-    expect(readdirSync(out).sort()).toEqual(['02_pmap_f.kernels.ts', '02_pmap_f.ts']);
+    expect(readdirSync(out).sort()).toEqual(['02_pmap_f.kernels.ts', '02_pmap_f.ts', '02_pmap_f.ts.map']);
+    expect(readFileSync(join(out, '02_pmap_f.ts'), 'utf8')).toMatch(/\/\/# sourceMappingURL=02_pmap_f\.ts\.map\n$/);
+    const map = JSON.parse(readFileSync(join(out, '02_pmap_f.ts.map'), 'utf8')) as { sources: string[]; mappings: string };
+    expect(map.sources).toEqual([relative(out, join(ROOT, 'fixtures/seed000/02_pmap_f.py'))]);
+    expect(map.mappings).toMatch(/[A-Za-z]/);
   });
 
   it('dumps the partitioned step of seed 001 block 1: one combined gradient all-reduce, no all-gather', () => {

@@ -1,0 +1,245 @@
+// Exported functions: each top-level Python function the script calls becomes
+// an async function of the compiled module, compiled for the argument types
+// of the script's first call of it (as `jax.jit(f).lower(*args)` fixes them
+// ahead of time). An application then calls it with arrays of those shapes,
+// as often as it likes, without compiling again.
+import { walkHost, type BoundaryType, type HExpr, type HostExport, type HStmt } from '../ir/host.js';
+import type { AVal } from '../ir/types.js';
+import type { Span } from '../parser/ast.js';
+import type { Interp } from './interp.js';
+import {
+  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyFunction, PyList, PyPartial, PyTransformed, PyTuple, Tracer,
+  typeName, type PyClass, type PyNamedSharding, type PyValue, type CallArgs,
+} from './values.js';
+
+/** An argument as a call site saw it: arrays by type, Python constants by value. */
+type Abstract =
+  | { k: 'array'; aval: AVal; sharding: PyNamedSharding | null }
+  | { k: 'static'; value: null | boolean | bigint | number | string }
+  | { k: 'scalar'; value: HostScalar }
+  | { k: 'tuple'; items: Abstract[]; cls: PyClass | null }
+  | { k: 'list'; items: Abstract[] }
+  | { k: 'dict'; entries: [string, Abstract][] };
+
+interface Signature {
+  args: Abstract[];
+  kwargs: [string, Abstract][];
+  span: Span;
+  /** Called from the script's top level (preferred over a call inside a traced function). */
+  atHost: boolean;
+}
+
+/** The argument types of the first call of each function (a reason when one cannot cross to JS). */
+export class CallLog {
+  private first = new Map<PyValue, Signature | string>();
+  private hostCalled = new Set<PyValue>();
+  enabled = true;
+
+  record(ip: Interp, fn: PyFunction | PyTransformed, call: CallArgs): void {
+    if (!this.enabled || this.hostCalled.has(fn)) return;
+    if (this.first.has(fn) && !ip.atHost) return;
+    if (![...ip.globals.vars.values()].includes(fn)) return;
+    if (ip.atHost) this.hostCalled.add(fn);
+    try {
+      this.first.set(fn, { args: call.args.map(abstractOf), kwargs: [...call.kwargs].map(([k, v]) => [k, abstractOf(v)]), span: call.span, atHost: ip.atHost });
+    } catch (e) {
+      this.first.set(fn, e instanceof Unexportable ? e.message : String(e));
+    }
+  }
+
+  get(fn: PyValue): Signature | string | undefined {
+    return this.first.get(fn);
+  }
+}
+
+class Unexportable extends Error {}
+
+function abstractOf(v: PyValue): Abstract {
+  if (v instanceof HostArray) return { k: 'array', aval: v.aval, sharding: v.sharding };
+  if (v instanceof Tracer) return { k: 'array', aval: v.aval, sharding: v.materialized?.sharding ?? null };
+  if (v instanceof NdArray) return { k: 'array', aval: { shape: v.shape, dtype: v.dtype === 'float64' || v.dtype === 'float32' ? 'float32' : v.dtype === 'bool' ? 'bool' : 'int32' }, sharding: null };
+  if (v instanceof NpScalar) return { k: 'static', value: v.value };
+  if (v === null || typeof v !== 'object') return { k: 'static', value: v };
+  if (v instanceof HostScalar) return { k: 'scalar', value: v };
+  if (v instanceof PyTuple) return { k: 'tuple', items: v.items.map(abstractOf), cls: v.cls };
+  if (v instanceof PyList) return { k: 'list', items: v.items.map(abstractOf) };
+  if (v instanceof PyDict) {
+    const keys = v.keys();
+    if (!keys.every((k) => typeof k === 'string')) throw new Unexportable('a dict argument has keys that are not strings');
+    return { k: 'dict', entries: keys.map((k, i) => [k as string, abstractOf(v.values()[i]!)]) };
+  }
+  throw new Unexportable(`an argument is a ${typeName(v)}, which cannot come from JS`);
+}
+
+/** Python names an exported function cannot take: JS reserved words and the module's own names. */
+const MODULE_NAMES = new Set(['main', 'deviceCount', 'programs', 'script', 'jx', 'rt']);
+
+/** The positional parameter names of a callable, through jit/grad/pmap wrappers and partials. */
+function paramNames(fn: PyValue): string[] {
+  if (fn instanceof PyFunction) return fn.def.params.filter((p) => p.star === '').map((p) => p.name);
+  if (fn instanceof PyTransformed) return paramNames(fn.fn);
+  if (fn instanceof PyPartial) return paramNames(fn.fn).slice(fn.args.length).filter((n) => !fn.kwargs.has(n));
+  return [];
+}
+
+function defLine(fn: PyValue): number | null {
+  if (fn instanceof PyFunction) return fn.def.span.start.line;
+  if (fn instanceof PyTransformed || fn instanceof PyPartial) return defLine(fn.fn);
+  return null;
+}
+
+/** Export every top-level function the script called; the others are listed with the reason. */
+export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string) => boolean): { exports: HostExport[]; unexported: { name: string; reason: string }[] } {
+  log.enabled = false;
+  const exports: HostExport[] = [];
+  const unexported: { name: string; reason: string }[] = [];
+  for (const [pyName, fn] of ip.globals.vars) {
+    if (!(fn instanceof PyFunction || fn instanceof PyTransformed || fn instanceof PyPartial) || pyName.startsWith('_')) continue;
+    const sig = log.get(fn);
+    if (sig === undefined) {
+      unexported.push({ name: pyName, reason: 'the script never calls it, so its argument types are unknown' });
+      continue;
+    }
+    if (typeof sig === 'string') {
+      unexported.push({ name: pyName, reason: sig });
+      continue;
+    }
+    const name = isReserved(pyName) || MODULE_NAMES.has(pyName) ? `${pyName}_` : pyName;
+    const cp = ip.checkpoint();
+    try {
+      exports.push(lowerExport(ip, name, pyName, fn, sig, isReserved));
+    } catch (e) {
+      ip.rollback(cp);
+      const msg = e instanceof Error ? e.message : String(e);
+      unexported.push({ name: pyName, reason: `it does not compile on its own: ${msg.split('\n')[0]}` });
+    }
+  }
+  return { exports, unexported };
+}
+
+function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig: Signature, isReserved: (name: string) => boolean): HostExport {
+  const names = paramNames(fn);
+  const params: HostExport['params'] = [];
+  const line = defLine(fn) ?? sig.span.start.line;
+  let returns: BoundaryType | null = null;
+  // the TS parameters are the Python names; the body's own names are made unique against them
+  const tsParams = [...sig.args.map((_, i) => names[i] ?? `arg${i}`), ...sig.kwargs.map(([k]) => k)].map((p) => {
+    const n = isReserved(p) ? `${p}_` : p;
+    ip.reserveName(n);
+    return n;
+  });
+  const { constants, body } = ip.separateScope(line, () => {
+    const bind = (a: Abstract, access: HExpr, path: string, hint: string): { value: PyValue; type: BoundaryType } => {
+      switch (a.k) {
+        case 'array': {
+          const v = ip.freshName(hint);
+          ip.emit({
+            k: 'const', names: [v],
+            value: { k: 'call', callee: 'jx.arg', await: true, args: [{ k: 'var', name: 'rt' }, access, lit(a.aval.shape.map((d) => ({ k: 'lit', value: d }))), { k: 'lit', value: a.aval.dtype }, { k: 'lit', value: path }, { k: 'lit', value: name }] },
+          });
+          const h = new HostArray(v, a.aval);
+          h.sharding = a.sharding;
+          return { value: h, type: { k: 'array', shape: a.aval.shape, dtype: a.aval.dtype } };
+        }
+        case 'static': {
+          const js = typeof a.value === 'bigint' ? Number(a.value) : a.value;
+          ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.staticArg', args: [access, { k: 'lit', value: js }, { k: 'lit', value: path }, { k: 'lit', value: name }] } });
+          return { value: a.value, type: { k: 'literal', value: js } };
+        }
+        case 'scalar':
+          return { value: new HostScalar(access, a.value.type), type: { k: 'scalar', type: a.value.type === 'str' ? 'string' : a.value.type === 'bool' ? 'boolean' : 'number' } };
+        case 'tuple':
+        case 'list': {
+          const fields = a.k === 'tuple' ? a.cls?.fields : undefined;
+          const items = a.items.map((x, i) =>
+            fields ? bind(x, { k: 'member', x: access, key: fields[i]! }, `${path}.${fields[i]}`, `${hint}_${fields[i]}`) : bind(x, { k: 'index', x: access, index: i }, `${path}[${i}]`, `${hint}_${i}`),
+          );
+          const values = items.map((x) => x.value);
+          return {
+            value: a.k === 'list' ? new PyList(values) : new PyTuple(values, a.cls),
+            type: fields ? { k: 'object', fields: items.map((x, i) => [fields[i]!, x.type]) } : { k: 'tuple', items: items.map((x) => x.type) },
+          };
+        }
+        case 'dict': {
+          const d = new PyDict();
+          const fields: [string, BoundaryType][] = [];
+          for (const [key, x] of a.entries) {
+            const b = bind(x, { k: 'member', x: access, key }, /^[A-Za-z_]\w*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`, `${hint}_${key}`);
+            d.set(key, b.value);
+            fields.push([key, b.type]);
+          }
+          return { value: d, type: { k: 'object', fields } };
+        }
+      }
+    };
+    const args = sig.args.map((a, i) => {
+      const b = bind(a, { k: 'var', name: tsParams[i]! }, tsParams[i]!, tsParams[i]!);
+      params.push({ name: tsParams[i]!, type: b.type });
+      return b.value;
+    });
+    const kwargs = new Map(
+      sig.kwargs.map(([k, a], j) => {
+        const p = tsParams[sig.args.length + j]!;
+        const b = bind(a, { k: 'var', name: p }, p, p);
+        params.push({ name: p, type: b.type });
+        return [k, b.value];
+      }),
+    );
+    const result = ip.holding((hold) => hold(ip.call(fn, { args, kwargs, span: sig.span })));
+    ip.flush([result]);
+    const out = crossing(ip, result, sig.span);
+    returns = out?.type ?? null;
+    if (out) ip.emit({ k: 'return', value: out.expr });
+  });
+  const rt: HStmt = { k: 'const', names: ['rt'], line, value: { k: 'call', callee: 'jx.runtime', await: true, args: [{ k: 'var', name: 'deviceCount' }] } };
+  return { name, pyName, line, params, returns, body: [rt, ...constants, ...body] };
+}
+
+const lit = (items: HExpr[]): HExpr => ({ k: 'array', items });
+
+/** A result as the application receives it: arrays, numbers and strings; tuples as arrays, dicts as objects. Null for None. */
+function crossing(ip: Interp, v: PyValue, span: Span): { expr: HExpr; type: BoundaryType } | null {
+  if (v === null) return null;
+  const go = (x: PyValue): { expr: HExpr; type: BoundaryType } => {
+    if (x instanceof HostArray || x instanceof Tracer || x instanceof NdArray) {
+      const h = ip.hostArray(x, span);
+      return { expr: { k: 'var', name: h.name }, type: { k: 'array', shape: h.aval.shape, dtype: h.aval.dtype } };
+    }
+    if (x instanceof HostScalar) return { expr: x.expr, type: { k: 'scalar', type: x.type === 'str' ? 'string' : x.type === 'bool' ? 'boolean' : 'number' } };
+    if (x instanceof NpScalar) return { expr: { k: 'lit', value: x.value }, type: { k: 'literal', value: x.value } };
+    if (x === null || typeof x !== 'object') {
+      const js = typeof x === 'bigint' ? Number(x) : x;
+      return { expr: { k: 'lit', value: js }, type: { k: 'literal', value: js } };
+    }
+    if (x instanceof PyTuple && x.cls) {
+      const items = x.items.map(go);
+      return { expr: { k: 'object', entries: items.map((it, i) => [x.cls!.fields[i]!, it.expr]) }, type: { k: 'object', fields: items.map((it, i) => [x.cls!.fields[i]!, it.type]) } };
+    }
+    if (x instanceof PyTuple || x instanceof PyList) {
+      const items = x.items.map(go);
+      return { expr: { k: 'array', items: items.map((it) => it.expr) }, type: { k: 'tuple', items: items.map((it) => it.type) } };
+    }
+    if (x instanceof PyDict && x.keys().every((k) => typeof k === 'string')) {
+      const items = x.values().map(go);
+      const keys = x.keys() as string[];
+      return { expr: { k: 'object', entries: items.map((it, i) => [keys[i]!, it.expr]) }, type: { k: 'object', fields: items.map((it, i) => [keys[i]!, it.type]) } };
+    }
+    throw new Error(`it returns a ${typeName(x)}, which cannot cross to JS`);
+  };
+  return go(v);
+}
+
+/** Names an exported function's body reads but does not declare: variables of main() (or nothing, when the export stands alone). */
+export function freeVariables(body: HStmt[], bound: Iterable<string>): string[] {
+  const declared = new Set(bound);
+  const used = new Set<string>();
+  walkHost(body, {
+    stmt: (s) => {
+      if (s.k === 'const' || s.k === 'let') s.names.forEach((n) => declared.add(n));
+      else if (s.k === 'for') declared.add(s.v);
+      else if (s.k === 'assign') used.add(s.name);
+    },
+    expr: (e) => void (e.k === 'var' && used.add(e.name)),
+  });
+  return [...used].filter((n) => !declared.has(n));
+}
