@@ -38,6 +38,12 @@ export interface ProgramSpec {
   steps: StepSpec[];
   results: BufRef[];
   resultShapes: number[][];
+  /**
+   * jax_debug_nans: the last `nanChecks.length` results are float
+   * intermediates (the primitive and Python line of each), checked for NaN
+   * after the call; the caller gets the results before them.
+   */
+  nanChecks?: { prim: string; line: number | null }[];
 }
 
 export const WORKGROUP_SIZE = 64;

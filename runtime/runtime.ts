@@ -7,6 +7,16 @@ import { jaxStr } from './format/index.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
 
+/** An error a Python program raises at run time; `line` (1-based) is where in the Python source, when the runtime knows. */
+export class PythonError extends Error {
+  constructor(
+    message: string,
+    readonly line: number | null,
+  ) {
+    super(message);
+  }
+}
+
 export interface Device {
   readonly id: number;
   readonly platform: 'cpu' | 'webgpu';
@@ -174,6 +184,8 @@ export interface RuntimeOptions {
 
 export class Runtime {
   readonly deviceList: Device[];
+  /** pmap placements made of each array (by mapped axis and device count), kept while the array lives. */
+  private placed = new WeakMap<JArray, Map<string, DeviceBuffer[]>>();
 
   constructor(
     readonly backend: Backend,
@@ -275,7 +287,24 @@ export class Runtime {
   async call(program: ProgramSpec, args: JArray[]): Promise<JArray[]> {
     const bufs = await Promise.all(args.map((a) => this.whole(a, 0)));
     const [outs] = this.backend.run(program, [0], [bufs]);
-    return outs!.map((b, i) => new JArray(this, program.resultShapes[i]!, b.dtype, [b], null));
+    return this.checkNans(program, outs!.map((b, i) => new JArray(this, program.resultShapes[i]!, b.dtype, [b], null)));
+  }
+
+  /**
+   * jax_debug_nans: raise JAX's FloatingPointError for the first checked
+   * intermediate that holds a NaN (with the Python line of its primitive);
+   * the caller gets the results before the checked ones.
+   */
+  private async checkNans(program: ProgramSpec, outs: JArray[]): Promise<JArray[]> {
+    const checks = program.nanChecks;
+    if (!checks) return outs;
+    const n = outs.length - checks.length;
+    for (let i = 0; i < checks.length; i++) {
+      if ((await outs[n + i]!.data()).some(Number.isNaN)) {
+        throw new PythonError(`FloatingPointError: invalid value (nan) encountered in ${checks[i]!.prim}`, checks[i]!.line);
+      }
+    }
+    return outs.slice(0, n);
   }
 
   /**
@@ -300,21 +329,31 @@ export class Runtime {
       shards.forEach((s, d) => perDevice[d]!.push(s));
     }
     const outs = this.backend.run(program, devices, perDevice);
-    return program.results.map((_, j) => {
+    return this.checkNans(program, program.results.map((_, j) => {
       const local = program.resultShapes[j]!;
-      const axis = outAxes[j]!;
+      const axis = outAxes[j] ?? 0; // a NaN-checked intermediate (jax_debug_nans) stacks along 0
       const shape = [...local.slice(0, axis), axisSize, ...local.slice(axis)];
       return new JArray(this, shape, outs[0]![j]!.dtype, devices.map((d) => outs[d]![j]!), axis);
-    });
+    }));
   }
 
   /** Device d's buffer for one pmap argument. */
   private async shardsFor(x: JArray, axis: number | null, n: number): Promise<DeviceBuffer[]> {
+    if (x.shardAxis === axis && x.shards.length === n && x.shards.every((s, d) => s.device === d)) return [...x.shards];
+    // arrays never change: an argument the host passes to every step (a dataset) is split over the devices once
+    let byPlacement = this.placed.get(x);
+    if (!byPlacement) this.placed.set(x, (byPlacement = new Map()));
+    const key = `${axis}/${n}`;
+    let shards = byPlacement.get(key);
+    if (!shards) byPlacement.set(key, (shards = await this.splitFor(x, axis, n)));
+    return shards;
+  }
+
+  private async splitFor(x: JArray, axis: number | null, n: number): Promise<DeviceBuffer[]> {
     if (axis === null) {
       const src = await this.whole(x, 0);
       return Array.from({ length: n }, (_, d) => (d === 0 ? src : this.backend.copy(src, d)));
     }
-    if (x.shardAxis === axis && x.shards.length === n && x.shards.every((s, d) => s.device === d)) return [...x.shards];
     if (axis === 0) {
       const src = await this.whole(x, 0);
       const chunk = x.size / n;

@@ -64,15 +64,21 @@ export function printf(v: number | string | boolean, directive: string, type: Ho
   return raisingPython(() => pyPercentFormat(directive, py(v, type)));
 }
 
+/** Python's `/` on host numbers; `floats`: an operand is a float (Python words the error by type). */
+export function truediv(a: number, b: number, floats = false): number {
+  if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float division by zero' : 'division by zero'}`);
+  return a / b;
+}
+
 /** Python's `//` on host numbers. */
-export function floordiv(a: number, b: number): number {
-  if (b === 0) throw new Error('ZeroDivisionError: integer division or modulo by zero');
+export function floordiv(a: number, b: number, floats = false): number {
+  if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float floor division by zero' : 'integer division or modulo by zero'}`);
   return Math.floor(a / b);
 }
 
 /** Python's `%` on host numbers (the sign follows the divisor). */
-export function mod(a: number, b: number): number {
-  if (b === 0) throw new Error('ZeroDivisionError: integer modulo by zero');
+export function mod(a: number, b: number, floats = false): number {
+  if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float modulo' : 'integer modulo by zero'}`);
   const r = a % b;
   return r !== 0 && r < 0 !== b < 0 ? r + b : r;
 }

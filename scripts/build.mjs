@@ -18,7 +18,7 @@ const runtimeAsDist = {
   },
 };
 
-const external = ['chevrotain', 'yargs', 'yargs/helpers', 'esbuild', 'webgpu'];
+const external = ['esbuild', 'webgpu'];
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', external, plugins: [runtimeAsDist] }),

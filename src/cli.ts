@@ -1,12 +1,12 @@
 // The `jaxts` command: `jaxts compile FILE.py` and `jaxts run FILE.py`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileResult } from './compile.js';
+import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileOptions, type CompileResult } from './compile.js';
 import { CompileError, formatDiagnostic } from './diagnostics.js';
-import { loadCompiled } from './run.js';
+import { importCompiledJs, loadCompiled, pythonLine } from './run.js';
 import { servePlayground } from './playground.js';
 import { createNodeRuntime, type BackendChoice } from '../runtime/node.js';
 
@@ -17,7 +17,7 @@ function runtimeEntry(): string {
   return existsSync(built) ? built : resolve(here, '../runtime/index.ts');
 }
 
-function compileFile(file: string, devices: number | undefined): CompileResult | null {
+function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport'> = {}): CompileResult | null {
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -27,7 +27,7 @@ function compileFile(file: string, devices: number | undefined): CompileResult |
     return null;
   }
   try {
-    return compile(source, { file, devices });
+    return compile(source, { file, devices, ...output });
   } catch (e) {
     if (e instanceof CompileError) {
       process.stderr.write(formatDiagnostic(file, source, e));
@@ -36,6 +36,19 @@ function compileFile(file: string, devices: number | undefined): CompileResult |
     }
     throw e;
   }
+}
+
+/** Write every file or none: each goes to a temporary name first, and all are renamed once all are written. */
+function writeAll(dir: string, files: Record<string, string>): void {
+  mkdirSync(dir, { recursive: true });
+  const temps: [string, string][] = Object.keys(files).map((name) => [join(dir, `.${name}.${process.pid}.tmp`), join(dir, name)]);
+  try {
+    temps.forEach(([tmp], i) => writeFileSync(tmp, Object.values(files)[i]!));
+  } catch (e) {
+    temps.forEach(([tmp]) => rmSync(tmp, { force: true }));
+    throw e;
+  }
+  temps.forEach(([tmp, path]) => renameSync(tmp, path));
 }
 
 async function main(): Promise<void> {
@@ -58,12 +71,14 @@ async function main(): Promise<void> {
         if (args.dump === 'kernels') process.stdout.write(dumpKernels(r));
         if (args.dump === 'spmd') process.stdout.write(dumpSpmd(r));
         const dir = resolve(args.o);
-        mkdirSync(dir, { recursive: true });
+        // names come from the file's base name only, so nothing lands outside `dir`
         const base = basename(args.file).replace(/\.py$/, '');
-        // the host file's source map points back at the .py lines
-        writeFileSync(join(dir, `${base}.ts`), `${r.host}//# sourceMappingURL=${base}.ts.map\n`);
-        writeFileSync(join(dir, `${base}.ts.map`), JSON.stringify({ ...r.hostMap, sources: [relative(dir, resolve(args.file))] }));
-        writeFileSync(join(dir, `${base}.kernels.ts`), r.kernels);
+        writeAll(dir, {
+          // the host file's source map points back at the .py lines
+          [`${base}.ts`]: `${r.host}//# sourceMappingURL=${encodeURIComponent(`${base}.ts.map`)}\n`,
+          [`${base}.ts.map`]: JSON.stringify({ ...r.hostMap, sources: [relative(dir, resolve(args.file))] }),
+          [`${base}.kernels.ts`]: r.kernels,
+        });
       },
     )
     .command(
@@ -75,15 +90,22 @@ async function main(): Promise<void> {
           .option('backend', { choices: ['auto', 'webgpu', 'cpu'] as const, default: 'auto' as const })
           .option('devices', { type: 'number', describe: 'number of simulated devices (overrides XLA_FLAGS)' }),
       async (args) => {
-        const r = compileFile(args.file, args.devices);
+        // with the built runtime the JS output is imported as it is; from the sources it is bundled
+        const entry = runtimeEntry();
+        const direct = entry.endsWith('.js');
+        const r = compileFile(args.file, args.devices, direct ? { flavor: 'js', runtimeImport: pathToFileURL(entry).href } : {});
         if (!r) return;
-        const prog = await loadCompiled(r, runtimeEntry());
+        process.setSourceMapsEnabled(true);
+        const prog = direct ? await importCompiledJs(r) : await loadCompiled(r, entry);
         const rt = await createNodeRuntime({ backend: args.backend as BackendChoice, devices: prog.deviceCount });
         try {
           await prog.main(rt);
           await rt.sync();
         } catch (e) {
-          process.stderr.write(`${basename(args.file)}: ${e instanceof Error ? e.message : String(e)}\n`);
+          // the runtime knows the line of a NaN check's primitive; otherwise the stack's source map has it
+          const known = (e as { line?: unknown }).line;
+          const line = typeof known === 'number' ? known : pythonLine(e, r.baseName);
+          process.stderr.write(`${args.file}${line ? `:${line}` : ''}: ${e instanceof Error ? e.message : String(e)}\n`);
           process.exitCode = 1;
         }
       },

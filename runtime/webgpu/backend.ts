@@ -27,6 +27,9 @@ export class WebGpuBackend implements Backend {
   private pipelines = new WeakMap<KernelSpec, GPUComputePipeline>();
   private deviceIndex = new Map<number, GPUBuffer>();
   private errors: string[] = [];
+  /** Set once the GPUDevice is lost: every later call fails with it instead of waiting forever. */
+  private lostMessage: string | null = null;
+  private readonly lost: Promise<never>;
 
   constructor(
     readonly gpu: GPUDevice,
@@ -35,9 +38,27 @@ export class WebGpuBackend implements Backend {
     gpu.addEventListener('uncapturederror', (ev) => {
       this.errors.push((ev as GPUUncapturedErrorEvent).error.message);
     });
+    this.lost = gpu.lost.then((info) => {
+      this.lostMessage = `the WebGPU device was lost (${info.reason}${info.message ? `: ${info.message}` : ''}); create a new runtime`;
+      throw new Error(this.lostMessage);
+    });
+    this.lost.catch(() => {}); // observed by the calls that race it
   }
 
-  private alloc(device: number, dtype: DType, size: number, owned: boolean): GpuDeviceBuffer {
+  private checkAlive(): void {
+    if (this.lostMessage) throw new Error(this.lostMessage);
+  }
+
+  /** A buffer of `size` elements; `what` names it in the error when it exceeds the device's binding limit. */
+  private alloc(device: number, dtype: DType, size: number, owned: boolean, what = 'an array'): GpuDeviceBuffer {
+    this.checkAlive();
+    const limit = this.gpu.limits.maxStorageBufferBindingSize;
+    if (size * 4 > limit) {
+      throw new Error(
+        `${what} of ${size} ${dtype} elements (${size * 4} bytes) is larger than this WebGPU device's maxStorageBufferBindingSize ` +
+          `(${limit} bytes); use smaller arrays or the CPU backend`,
+      );
+    }
     const buffer = this.gpu.createBuffer({ size: Math.max(4, size * 4), usage: USAGE });
     const b = new GpuDeviceBuffer(device, dtype, size, buffer);
     if (owned) reclaim.register(b, buffer);
@@ -81,7 +102,7 @@ export class WebGpuBackend implements Backend {
     const enc = this.gpu.createCommandEncoder();
     enc.copyBufferToBuffer(b.buffer, 0, staging, 0, b.size * 4);
     this.gpu.queue.submit([enc.finish()]);
-    await staging.mapAsync(0x0001 /* READ */);
+    await Promise.race([staging.mapAsync(0x0001 /* READ */), this.lost]);
     out.set(new (out.constructor as new (b: ArrayBuffer) => CpuBuffer)(staging.getMappedRange().slice(0)));
     staging.unmap();
     staging.destroy();
@@ -117,7 +138,7 @@ export class WebGpuBackend implements Backend {
   run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][] {
     const resultBufs = new Set(program.results.filter((r) => r.kind === 'buf').map((r) => r.index));
     const temps = devices.map((dev) =>
-      program.buffers.map((b, i) => this.alloc(dev, b.dtype, b.size, resultBufs.has(i))),
+      program.buffers.map((b, i) => this.alloc(dev, b.dtype, b.size, resultBufs.has(i), `${program.name}: buffer ${i}`)),
     );
     const at = (d: number, r: BufRef): GpuDeviceBuffer =>
       r.kind === 'param' ? gpuBuf(args[d]![r.index]!) : temps[d]![r.index]!;
@@ -163,7 +184,8 @@ export class WebGpuBackend implements Backend {
   }
 
   async sync(): Promise<void> {
-    await this.gpu.queue.onSubmittedWorkDone();
+    this.checkAlive();
+    await Promise.race([this.gpu.queue.onSubmittedWorkDone(), this.lost]);
     this.throwErrors();
   }
 

@@ -2,16 +2,23 @@
 // host loops stay loops, program calls are awaited, prints go through the
 // runtime. Each rendered line can report the Python line it came from.
 import type { HExpr, HStmt } from '../ir/host.js';
+import { commentText, jsString } from './literals.js';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** An object key or member name as JS needs it written. */
-export const propertyKey = (key: string): string => (IDENT.test(key) ? key : JSON.stringify(key));
+/**
+ * An object-literal key as JS needs it written. `__proto__` (bare or quoted) would set the prototype
+ * instead of defining a property, so it is written as a computed key.
+ */
+export const propertyKey = (key: string): string => (key === '__proto__' ? `[${jsString(key)}]` : IDENT.test(key) ? key : jsString(key));
+
+/** A property name in a TS type literal (no prototype semantics there). */
+export const typeKey = (key: string): string => (IDENT.test(key) ? key : jsString(key));
 
 export function renderExpr(e: HExpr): string {
   switch (e.k) {
     case 'lit':
-      if (typeof e.value === 'string') return JSON.stringify(e.value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+      if (typeof e.value === 'string') return jsString(e.value);
       if (typeof e.value === 'number') return Object.is(e.value, -0) ? '-0' : Number.isFinite(e.value) ? String(e.value) : e.value > 0 ? 'Infinity' : e.value < 0 ? '-Infinity' : 'NaN';
       return String(e.value);
     case 'var':
@@ -33,7 +40,7 @@ export function renderExpr(e: HExpr): string {
     case 'index':
       return `${renderExpr(e.x)}[${e.index}]`;
     case 'member':
-      return IDENT.test(e.key) ? `${renderExpr(e.x)}.${e.key}` : `${renderExpr(e.x)}[${JSON.stringify(e.key)}]`;
+      return IDENT.test(e.key) ? `${renderExpr(e.x)}.${e.key}` : `${renderExpr(e.x)}[${jsString(e.key)}]`;
     case 'object':
       return e.entries.length ? `{ ${e.entries.map(([k, v]) => `${propertyKey(k)}: ${stripParens(renderExpr(v))}`).join(', ')} }` : '{}';
     case 'cond':
@@ -104,7 +111,7 @@ export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions):
         own(`${indent}return ${stripParens(renderExpr(s.value))};`);
         break;
       case 'comment':
-        own(`${indent}// ${s.text}`);
+        own(`${indent}// ${commentText(s.text)}`);
         break;
     }
   }

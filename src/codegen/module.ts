@@ -5,10 +5,12 @@
 // application sees importing FILE.py), and the source map of FILE.ts.
 import { walkHost, type BoundaryType, type HostExport, type HostProgram } from '../ir/host.js';
 import type { Program } from '../ir/kernel.js';
+import type { NanCheck } from '../lower/debug_nans.js';
 import { printFunc } from '../ir/printer.js';
 import { fuse } from '../passes/fusion.js';
-import { propertyKey, renderStmts, type Line } from './host_ts.js';
-import { renderJs } from './js.js';
+import { renderStmts, typeKey, type Line } from './host_ts.js';
+import { commentText, jsJson, jsSpecifier, jsString } from './literals.js';
+import { JS_CALL_FNS, JS_MATH_FNS, renderJs } from './js.js';
 import { lineSourceMap, type SourceMapV3 } from './sourcemap.js';
 import { renderWgsl } from './wgsl.js';
 
@@ -34,21 +36,54 @@ export interface GeneratedModule {
   /** Maps lines of `host` to the Python lines they came from. */
   hostMap: SourceMapV3;
   /** The fused programs, for --dump kernels and tests. */
-  programs: { name: string; program: Program; wgsl: string[] }[];
+  programs: { name: string; program: Program; wgsl: string[]; nanChecks?: NanCheck[] }[];
 }
 
 export function generate(hp: HostProgram, baseName: string, opts: GenerateOptions = {}): GeneratedModule {
   const runtimeImport = opts.runtimeImport ?? 'jaxts/runtime';
   const types = opts.flavor !== 'js';
-  const unique = dedupePrograms(hp);
-  const programs = unique.map(({ name, func }) => {
+  const unique = renameClashingPrograms(hp, dedupePrograms(hp));
+  const programs = unique.map(({ name, func, nanChecks }) => {
     const program = fuse({ ...func, name });
-    return { name, program, wgsl: program.kernels.map(renderWgsl) };
+    return { name, program, wgsl: program.kernels.map(renderWgsl), nanChecks };
   });
   const kernels = renderKernelsFile(hp, programs, runtimeImport, types);
   const { text: host, lines } = renderHostFile(hp, baseName, runtimeImport, types, programs.length > 0);
   const hostMap = lineSourceMap(`${baseName}.${types ? 'ts' : 'js'}`, hp.file, opts.source ?? '', lines);
   return { host, kernels, dts: renderDts(hp, baseName, runtimeImport), hostMap, programs };
+}
+
+/**
+ * Names the kernels module binds or its kernels read besides the programs: the runtime import and helpers,
+ * and JS globals. A program (named after a Python function) must not take one.
+ */
+const KERNEL_MODULE_NAMES = new Set([
+  'jx', 'Math', 'Number', 'NaN', 'Infinity', 'undefined', 'bitsToF32', 'f32ToBits',
+  ...CPU_HELPERS, ...Object.values(JS_MATH_FNS), ...Object.values(JS_CALL_FNS),
+]);
+
+/**
+ * Programs named like something else of the kernels module (`@jax.jit def exp32(x)` beside the helper
+ * exp32, or a program `f_kernel0` beside program f's first kernel function) get a trailing `_`;
+ * references to them follow.
+ */
+function renameClashingPrograms(hp: HostProgram, unique: HostProgram['programs']): HostProgram['programs'] {
+  const taken = new Set(unique.map((p) => p.name));
+  const renamed = new Map<string, string>();
+  const out = unique.map((p) => {
+    if (!KERNEL_MODULE_NAMES.has(p.name) && !/_kernel\d+$/.test(p.name)) return p;
+    let name = `${p.name}_`;
+    while (taken.has(name) || KERNEL_MODULE_NAMES.has(name)) name += '_';
+    taken.add(name);
+    renamed.set(p.name, name);
+    return { ...p, name };
+  });
+  if (renamed.size) {
+    for (const body of [hp.body, ...hp.exports.map((x) => x.body)]) {
+      walkHost(body, { expr: (e) => void (e.k === 'program' && renamed.has(e.name) && (e.name = renamed.get(e.name)!)) });
+    }
+  }
+  return out;
 }
 
 /**
@@ -81,7 +116,7 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
   const helpers = new Set<string>();
   const kernelFns: string[] = [];
   const specs: string[] = [];
-  for (const { name, program, wgsl } of programs) {
+  for (const { name, program, wgsl, nanChecks } of programs) {
     const kernels = program.kernels.map((k, i) => {
       const fnName = `${name}_kernel${i}`;
       const { source, mathUsed } = renderJs(k, fnName, types);
@@ -90,11 +125,11 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
       kernelFns.push(source);
       return [
         `    {`,
-        `      name: ${JSON.stringify(k.name)},`,
+        `      name: ${jsString(k.name)},`,
         `      wgsl: \`\n${wgsl[i]}\`,`,
         `      cpu: ${fnName},`,
-        `      inputs: ${JSON.stringify(k.inputs)},`,
-        `      output: ${JSON.stringify(k.output)},`,
+        `      inputs: ${jsJson(k.inputs)},`,
+        `      output: ${jsJson(k.output)},`,
         `      usesDevice: ${k.usesDevice},`,
         `    },`,
       ].join('\n');
@@ -102,23 +137,24 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
     specs.push(
       [
         `export const ${name}${types ? ': jx.ProgramSpec' : ''} = {`,
-        `  name: ${JSON.stringify(name)},`,
-        `  params: ${JSON.stringify(program.params)},`,
-        `  buffers: ${JSON.stringify(program.buffers)},`,
+        `  name: ${jsString(name)},`,
+        `  params: ${jsJson(program.params)},`,
+        `  buffers: ${jsJson(program.buffers)},`,
         `  kernels: [`,
         ...kernels,
         `  ],`,
-        `  steps: ${JSON.stringify(program.steps)},`,
-        `  results: ${JSON.stringify(program.results)},`,
-        `  resultShapes: ${JSON.stringify(program.resultShapes)},`,
+        `  steps: ${jsJson(program.steps)},`,
+        `  results: ${jsJson(program.results)},`,
+        `  resultShapes: ${jsJson(program.resultShapes)},`,
+        ...(nanChecks ? [`  nanChecks: ${jsJson(nanChecks)},`] : []),
         `};`,
       ].join('\n'),
     );
   }
   return [
-    `// Generated by jaxts from ${hp.file}: the array programs and their kernels. Do not edit.`,
-    types ? `import type * as jx from '${runtimeImport}';` : '',
-    helpers.size ? `import { ${[...helpers].sort().join(', ')} } from '${runtimeImport}';\n` : '',
+    `// Generated by jaxts from ${commentText(hp.file)}: the array programs and their kernels. Do not edit.`,
+    types ? `import type * as jx from ${jsSpecifier(runtimeImport)};` : '',
+    helpers.size ? `import { ${[...helpers].sort().join(', ')} } from ${jsSpecifier(runtimeImport)};\n` : '',
     ...kernelFns.map((f) => f + '\n'),
     ...specs.map((s) => s + '\n'),
   ]
@@ -131,9 +167,9 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
   const text = (...ls: string[]): void => ls.forEach((t) => out.push({ text: t, line: undefined }));
   const t = (s: string): string => (types ? s : '');
   text(
-    `// Generated by jaxts from ${hp.file}. Do not edit.`,
-    `import * as jx from '${runtimeImport}';`,
-    ...(hasPrograms ? [`import * as programs from './${baseName}.kernels.js';`] : []),
+    `// Generated by jaxts from ${commentText(hp.file)}. Do not edit.`,
+    `import * as jx from ${jsSpecifier(runtimeImport)};`,
+    ...(hasPrograms ? [`import * as programs from ${jsSpecifier(`./${baseName}.kernels.js`)};`] : []),
     '',
     `/** The number of devices the program runs on (XLA_FLAGS in the source, else 4). */`,
     `export const deviceCount = ${hp.deviceCount};`,
@@ -157,14 +193,14 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
   for (const x of hp.exports) {
     const params = x.params.map((p) => `${p.name}${t(`: ${tsType(p.type, true)}`)}`).join(', ');
     const returns = x.returns ? tsType(x.returns, false) : 'void';
-    text('', `/** ${signatureDoc(x)}: ${hp.file}:${x.line}, compiled for the types of the script's first call. */`);
+    text('', `/** ${commentText(`${signatureDoc(x)}: ${hp.file}:${x.line}`)}, compiled for the types of the script's first call. */`);
     out.push({ text: `export async function ${x.name}(${params})${t(`: Promise<${returns}>`)} {`, line: x.line });
     out.push(...renderStmts(x.body, '  ', { types }));
     out.push({ text: '}', line: x.line });
   }
   if (hp.unexported.length) {
     text('', `// Not exported (a top-level function is exported for the types of the script's first call of it):`);
-    hp.unexported.forEach((u) => text(`//   ${u.name}: ${u.reason.replace(/\n/g, ' ')}`));
+    hp.unexported.forEach((u) => text(`//   ${commentText(`${u.name}: ${u.reason.replace(/\r?\n/g, ' ')}`)}`));
   }
   text('');
   return { text: out.map((l) => l.text).join('\n'), lines: out.map((l) => l.line) };
@@ -176,13 +212,13 @@ function tsType(b: BoundaryType, param: boolean): string {
     case 'array':
       return param && b.shape.length === 0 ? 'jx.Array | number' : 'jx.Array';
     case 'literal':
-      return JSON.stringify(b.value);
+      return typeof b.value === 'string' ? jsString(b.value) : typeof b.value === 'number' && !Number.isFinite(b.value) ? 'number' : JSON.stringify(b.value);
     case 'scalar':
       return b.type;
     case 'tuple':
       return `[${b.items.map((i) => tsType(i, param)).join(', ')}]`;
     case 'object':
-      return `{ ${b.fields.map(([k, v]) => `${propertyKey(k)}: ${tsType(v, param)}`).join('; ')} }`;
+      return `{ ${b.fields.map(([k, v]) => `${typeKey(k)}: ${tsType(v, param)}`).join('; ')} }`;
   }
 }
 
@@ -194,7 +230,7 @@ function shapeDoc(b: BoundaryType): string {
     case 'array':
       return `${SHORT[b.dtype] ?? b.dtype}[${b.shape.join(',')}]`;
     case 'literal':
-      return JSON.stringify(b.value);
+      return typeof b.value === 'string' ? jsString(b.value) : typeof b.value === 'number' ? String(b.value) : JSON.stringify(b.value);
     case 'scalar':
       return b.type;
     case 'tuple':
@@ -209,15 +245,15 @@ const signatureDoc = (x: HostExport): string =>
 
 function renderDts(hp: HostProgram, baseName: string, runtimeImport: string): string {
   return [
-    `// Types of ${baseName}.py as jaxts compiles it (\`import { main } from './${baseName}.py'\`). Generated; do not edit.`,
-    `import type * as jx from '${runtimeImport}';`,
+    `// Types of ${commentText(baseName)}.py as jaxts compiles it (\`import { main } from './${commentText(baseName)}.py'\`). Generated; do not edit.`,
+    `import type * as jx from ${jsSpecifier(runtimeImport)};`,
     '',
     `/** The number of devices the program runs on (XLA_FLAGS in the source, else 4). */`,
     `export declare const deviceCount: number;`,
     `/** Runs the script's top level on \`runtime\` (default: a WebGPU runtime, else the CPU one), printing what it prints. */`,
     `export declare function main(runtime?: jx.Runtime): Promise<void>;`,
     ...hp.exports.flatMap((x) => [
-      `/** ${signatureDoc(x)} (${baseName}.py:${x.line}) */`,
+      `/** ${commentText(`${signatureDoc(x)} (${baseName}.py:${x.line})`)} */`,
       `export declare function ${x.name}(${x.params.map((p) => `${p.name}: ${tsType(p.type, true)}`).join(', ')}): Promise<${x.returns ? tsType(x.returns, false) : 'void'}>;`,
     ]),
     '',

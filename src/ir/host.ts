@@ -1,6 +1,7 @@
 // The host program: what runs on the CPU around the array programs — host
 // loops, prints, program calls. A small statement/expression tree that
 // src/codegen/host_ts.ts renders as TypeScript.
+import type { NanCheck } from '../lower/debug_nans.js';
 import type { SpmdProgram } from '../passes/spmd.js';
 import type { Func } from './types.js';
 
@@ -74,6 +75,8 @@ export interface HostProgram {
     kind: 'jit' | 'pmap' | 'segment';
     /** Set for programs partitioned over a mesh: the global program, shardings, and the per-device one. */
     spmd?: SpmdProgram;
+    /** Under jax_debug_nans: the trailing results are float intermediates, checked for NaN after each call. */
+    nanChecks?: NanCheck[];
   }[];
   body: HStmt[];
   exports: HostExport[];

@@ -72,8 +72,40 @@ export interface Program {
   axisSize: number;
 }
 
+/**
+ * Hash-consing of expression keys: each node's key names its children by the
+ * number of their own key, so a key's length does not grow with the tree.
+ * Trees share subtrees (integer_pow squares `x` then squares the square): a
+ * key spelling out the whole tree would double in length at each level.
+ * Equal keys still mean structurally equal trees (by induction on the
+ * children). Ids only grow, so that refreshing the tables never reuses one.
+ */
+let keyOf = new WeakMap<KExpr, string>();
+let internedKeys = new Map<string, number>();
+let nextKeyId = 0;
+
 /** Structural key of an expression, for CSE and pattern matching. */
 export function exprKey(e: KExpr): string {
+  const known = keyOf.get(e);
+  if (known !== undefined) return known;
+  const full = localKey(e);
+  let id = internedKeys.get(full);
+  if (id === undefined) {
+    if (internedKeys.size >= 1 << 20) {
+      keyOf = new WeakMap();
+      internedKeys = new Map();
+    }
+    id = nextKeyId++;
+    internedKeys.set(full, id);
+  }
+  // a leaf keeps its readable key; an inner node is `#id`
+  const key = e.op === 'const' || e.op === 'gid' || e.op === 'rvar' || e.op === 'device' ? full : `#${id}`;
+  keyOf.set(e, key);
+  return key;
+}
+
+/** The key of `e` in terms of its children's keys. */
+function localKey(e: KExpr): string {
   switch (e.op) {
     case 'const':
       return `c${e.dtype}:${Object.is(e.value, -0) ? '-0' : e.value}`;

@@ -63,7 +63,10 @@ SHAPE_RULES['not'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
 SHAPE_RULES['is_finite'] = ([x]) => [{ shape: x!.shape, dtype: 'bool' }];
 // stop_gradient: the identity whose cotangent is zero
 SHAPE_RULES['stop_gradient'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
-SHAPE_RULES['integer_pow'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+SHAPE_RULES['integer_pow'] = ([x]) => {
+  if (x!.dtype === 'bool') throw new ShapeError('integer_pow does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.');
+  return [{ shape: x!.shape, dtype: x!.dtype }];
+};
 for (const p of [...BINARY_ARITH, ...BINARY_LOGIC]) {
   SHAPE_RULES[p] = (xs) => [{ shape: sameShapes(p, xs), dtype: sameDtypes(p, xs) }];
 }
@@ -106,6 +109,9 @@ SHAPE_RULES['reshape'] = ([x], p) => {
 
 SHAPE_RULES['transpose'] = ([x], p) => {
   const perm = p['permutation'] as number[];
+  if (perm.length !== x!.shape.length || [...perm].sort((a, b) => a - b).some((d, i) => d !== i)) {
+    throw new ShapeError(`transpose permutation isn't a permutation of operand dimensions, got permutation (${perm.join(', ')}${perm.length === 1 ? ',' : ''}) for operand shape ${fmt(x!.shape)}.`);
+  }
   return [{ shape: perm.map((i) => x!.shape[i]!), dtype: x!.dtype }];
 };
 

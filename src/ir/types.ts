@@ -67,6 +67,8 @@ export const isFloat = (d: DType): boolean => d === 'float32';
 export const isInt = (d: DType): boolean => d === 'int32' || d === 'uint32';
 
 export const avalStr = (a: AVal): string => `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
+/** An array type as JAX's error messages write it: `float32[3,4]`, `bool[]`. */
+export const jaxTypeStr = (a: AVal): string => `${a.dtype}[${a.shape.join(',')}]`;
 
 export function shortDtype(d: DType): string {
   switch (d) {

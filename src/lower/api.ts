@@ -3,7 +3,7 @@
 // what is static and what is traced.
 import { CompileError } from '../diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { DType } from '../ir/types.js';
+import { jaxTypeStr, type DType } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { dtypeArg, getAttr, shapeArgs } from './attrs.js';
 import { binop, iterate } from './expr.js';
@@ -17,6 +17,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
 import { randomModule } from './lib_random.js';
 import { arg, builtinModule } from './modules.js';
+import { checkItems, checkShape } from './limits.js';
 import { deviceArrayOf, shardingEntries } from './lib_sharding.js';
 import { laxModule } from './lib_lax.js';
 import { jnpExtras, nnModule, scipyModule, treeModules } from './lib_nn.js';
@@ -64,23 +65,30 @@ export function installBuiltins(ip: Interp): void {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
     const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
     const sepS = sep.static ?? ' ';
-    if (ip.atHost) ip.flush(c.args);
+    // before formatting the arguments: a traced array has no values to format
+    if (!ip.atHost) throw new CompileError('print inside a traced function prints tracers in JAX; use jax.debug.print (not supported yet)', c.span);
+    ip.flush(c.args);
     const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
-    if (ip.atHost) ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
-    else throw new CompileError('print inside a traced function prints tracers in JAX; use jax.debug.print (not supported yet)', c.span);
+    ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
     return null;
   };
   const entries: Record<string, PyValue> = {
     print: fn('print', printFn),
     len: fn('len', (c) => {
-      const v = c.args[0]!;
+      const v = arg(c, 0, 'obj');
       if (isArray(v)) {
         const s = ip.ops.aval(v, c.span).shape;
         if (!s.length) throw new CompileError('TypeError: len() of unsized object', c.span);
         return BigInt(s[0]!);
       }
-      if (v instanceof NdArray) return BigInt(v.shape[0]!);
-      if (v instanceof PyDeviceArray) return BigInt(v.shape[0]!);
+      if (v instanceof NdArray) {
+        if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
+        return BigInt(v.shape[0]!);
+      }
+      if (v instanceof PyDeviceArray) {
+        if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
+        return BigInt(v.shape[0]!);
+      }
       if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
       if (v instanceof PyDict) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
@@ -88,6 +96,7 @@ export function installBuiltins(ip: Interp): void {
       throw new CompileError(`TypeError: object of type '${typeName(v)}' has no len()`, c.span);
     }),
     range: fn('range', (c) => {
+      if (c.args.length < 1 || c.args.length > 3) throw new CompileError(`TypeError: range expected ${c.args.length ? 'at most 3 arguments' : 'at least 1 argument'}, got ${c.args.length}`, c.span);
       const xs = c.args.map((a) => BigInt(int(ip, a, 'a range bound', c.span)));
       if (xs.length === 1) return new PyRange(0n, xs[0]!, 1n);
       if (xs[2] === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
@@ -95,8 +104,8 @@ export function installBuiltins(ip: Interp): void {
     }),
     // flush first: the arrays inside a container (a tuple of fresh results) must all be materialised together
     str: fn('str', (c) => (ip.atHost && ip.flush(c.args), textValue(c.args.length ? strOf(ip, c.args[0]!, c.span) : Text.of('')))),
-    repr: fn('repr', (c) => (ip.atHost && ip.flush(c.args), textValue(reprOf(ip, c.args[0]!, c.span)))),
-    format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, c.args[0]!, String(c.args[1] ?? ''), c.span)))),
+    repr: fn('repr', (c) => (ip.atHost && ip.flush(c.args), textValue(reprOf(ip, arg(c, 0, 'obj'), c.span)))),
+    format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
     bool: fn('bool', (c) => truthy(ip.static(c.args[0] ?? false, 'bool()', c.span), c.span)),
@@ -112,15 +121,15 @@ export function installBuiltins(ip: Interp): void {
     filter: fn('filter', (c) => filterIterator(ip, c)),
     zip: fn('zip', (c) => {
       const lists = c.args.map((a) => iterate(ip, a, c.span));
-      const n = Math.min(...lists.map((l) => l.length));
+      const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
       return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
     }),
     enumerate: fn('enumerate', (c) => {
       const start = c.args[1] !== undefined ? BigInt(int(ip, c.args[1], 'start', c.span)) : 0n;
-      return new PyList(iterate(ip, c.args[0]!, c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
+      return new PyList(iterate(ip, arg(c, 0, 'iterable'), c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
     }),
     sum: fn('sum', (c) => {
-      const items = iterate(ip, c.args[0]!, c.span);
+      const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
       let acc: PyValue = c.args[1] ?? 0n;
       for (const x of items) acc = binop(ip, '+', acc, x, c.span);
       return acc;
@@ -128,23 +137,23 @@ export function installBuiltins(ip: Interp): void {
     min: fn('min', (c) => minmax(ip, c, -1)),
     max: fn('max', (c) => minmax(ip, c, 1)),
     abs: fn('abs', (c) => {
-      const v = c.args[0]!;
+      const v = arg(c, 0, 'x');
       if (isArray(v)) return ip.ops.unary('abs', v, c.span);
       if (typeof v === 'bigint') return v < 0n ? -v : v;
       return Math.abs(num(ip, v, 'abs()', c.span));
     }),
     round: fn('round', (c) => {
-      const v = num(ip, c.args[0]!, 'round()', c.span);
-      if (c.args.length < 2) return BigInt(roundHalfEven(v));
+      const v = num(ip, arg(c, 0, 'number'), 'round()', c.span);
+      if (c.args.length < 2) return BigInt(roundHalfEven(finiteForInt(v, c.span)));
       const d = int(ip, c.args[1]!, 'ndigits', c.span);
-      return Number(v.toFixed(d));
+      return roundDigits(v, d);
     }),
     isinstance: fn('isinstance', (c) => {
-      const cls = c.args[1]!;
+      const cls = arg(c, 1, 'class_or_tuple');
       const names = cls instanceof PyTuple ? cls.items : [cls];
-      return names.some((n) => n instanceof PyBuiltin && n.name === typeName(c.args[0]!));
+      return names.some((n) => n instanceof PyBuiltin && n.name === typeName(arg(c, 0, 'obj')));
     }),
-    type: fn('type', (c) => classOf(c.args[0]!)),
+    type: fn('type', (c) => classOf(arg(c, 0, 'object'))),
     None: null,
     True: true,
     False: false,
@@ -159,6 +168,27 @@ function classOf(v: PyValue): PyClass {
   if (v instanceof NpScalar) return new PyClass(v.dtype, [], new Map(), 'marker', 'numpy');
   if (v instanceof PyTuple && v.cls) return v.cls;
   return new PyClass(typeName(v), [], new Map(), 'marker');
+}
+
+/** round(v, d) of a float (toFixed takes only 0 <= d <= 100). */
+function roundDigits(v: number, d: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  if (d >= 0 && d <= 100) return Number(v.toFixed(d));
+  if (d > 100) {
+    // significant digits kept: beyond a double's, v is its own rounding; none, a signed zero
+    const sig = d + Math.floor(Math.log10(Math.abs(v))) + 1;
+    return sig > 100 ? v : sig <= 0 ? v * 0 : Number(v.toPrecision(sig));
+  }
+  if (-d > 308) return v * 0;
+  const m = 10 ** -d;
+  return roundHalfEven(v / m) * m;
+}
+
+/** A float about to become a Python int: NaN and infinities have no int (Python's errors). */
+function finiteForInt(v: number, span: A.Span): number {
+  if (Number.isNaN(v)) throw new CompileError('ValueError: cannot convert float NaN to integer', span);
+  if (!Number.isFinite(v)) throw new CompileError('OverflowError: cannot convert float infinity to integer', span);
+  return v;
 }
 
 function roundHalfEven(v: number): number {
@@ -179,16 +209,36 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
   return best;
 }
 
+/** jax.config.update(name, value): the options a lesson's output depends on. */
+function configUpdate(ip: Interp, c: CallArgs): null {
+  const name = ip.static(arg(c, 0, 'name'), 'a config option name', c.span);
+  const value = ip.static(arg(c, 1, 'val'), 'a config value', c.span);
+  switch (name) {
+    case 'jax_debug_nans':
+      ip.flush(); // operations before the call ran without the check
+      ip.debugNans = Boolean(value);
+      return null;
+    case 'jax_enable_x64':
+      if (value) throw new CompileError('NotImplementedError: jax_enable_x64 is not supported by jaxts (arrays are 32-bit, as JAX makes them by default)', c.span);
+      return null;
+    case 'jax_platform_name':
+    case 'jax_platforms':
+    case 'jax_default_matmul_precision':
+      return null; // jaxts picks its backend at run time; float32 matmuls are what it computes
+    default:
+      throw new CompileError(`NotImplementedError: jax.config option ${typeof name === 'string' ? name : String(name)} is not supported by jaxts`, c.span);
+  }
+}
+
 /** int(x) / float(x): static conversion, or a readback of a 0-d array. */
 function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): PyValue {
   if (isArray(v)) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.length !== 0) throw new CompileError(`TypeError: only length-1 arrays can be converted to Python scalars`, span);
     if (!ip.atHost) {
-      throw new CompileError(
-        `ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: the ${kind}() function was called on a traced array`,
-        span,
-      );
+      throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}`, span, [
+        `The problem arose with the \`${kind}\` function. If trying to convert the data type of a value, try using \`x.astype(${kind})\` or \`jnp.array(x, ${kind})\` instead.`,
+      ]);
     }
     const h = ip.hostArray(v, span);
     const e: HExpr = { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true };
@@ -210,7 +260,7 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
     return f;
   }
   const n = num(ip, v, `${kind}()`, span);
-  return kind === 'int' ? BigInt(Math.trunc(n)) : n;
+  return kind === 'int' ? BigInt(Math.trunc(finiteForInt(n, span))) : n;
 }
 
 // ------------------------------------------------------------------ modules
@@ -219,10 +269,10 @@ function buildModules(ip: Interp): Map<string, PyModule> {
   const ops = ip.ops;
   const dt = (name: PyDType['name']): PyDType => new PyDType(name);
   const dtypeOf = (c: CallArgs, i: number): DType | undefined => dtypeArg(c.kwargs.get('dtype') ?? c.args[i], c.span);
-  const un = (prim: string): PyBuiltin => fn(prim, (c) => ops.unary(prim, c.args[0]!, c.span));
-  const bin = (prim: string): PyBuiltin => fn(prim, (c) => ops.binary(prim, c.args[0]!, c.args[1]!, c.span));
+  const un = (prim: string): PyBuiltin => fn(prim, (c) => ops.unary(prim, arg(c, 0, 'x'), c.span));
+  const bin = (prim: string): PyBuiltin => fn(prim, (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span));
   const red = (prim: 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod'): PyBuiltin =>
-    fn(prim, (c) => ops.reduce(prim, c.args[0]!, arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
+    fn(prim, (c) => ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
   const shapeOf = (v: PyValue, span: A.Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs(ip, [v], span));
 
   const jnp = mod('jax.numpy', {
@@ -238,43 +288,46 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     inf: Infinity,
     nan: NaN,
     arange: fn('arange', (c) => {
+      if (c.args.length < 1) throw new CompileError("TypeError: arange() missing required argument 'start' (pos 1)", c.span);
       const nums = c.args.map((a) => ip.static(a, 'an arange bound', c.span));
       const isF = nums.some((n) => typeof n === 'number');
       const vals = nums.map((n) => num(ip, n, 'an arange bound', c.span));
       const [start, stop, step] = vals.length === 1 ? [0, vals[0]!, 1] : [vals[0]!, vals[1]!, vals[2] ?? 1];
+      if (step === 0) throw new CompileError('ZeroDivisionError: division by zero', c.span);
+      if (!Number.isFinite((stop - start) / step)) throw new CompileError('ValueError: Maximum allowed size exceeded', c.span);
       const dtype = dtypeOf(c, 99) ?? (isF ? 'float32' : 'int32');
       return ops.arange(start, stop, step, dtype, c.span);
     }),
-    array: fn('array', (c) => ops.asArray(c.args[0]!, c.span, dtypeOf(c, 1))),
-    asarray: fn('asarray', (c) => ops.asArray(c.args[0]!, c.span, dtypeOf(c, 1))),
-    zeros: fn('zeros', (c) => ops.full(shapeOf(c.args[0]!, c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span)),
-    ones: fn('ones', (c) => ops.full(shapeOf(c.args[0]!, c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span)),
-    full: fn('full', (c) => ops.full(shapeOf(c.args[0]!, c.span), num(ip, c.args[1]!, 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof c.args[1] === 'bigint' ? 'int32' : 'float32'), c.span)),
+    array: fn('array', (c) => ops.asArray(arg(c, 0, 'object'), c.span, dtypeOf(c, 1))),
+    asarray: fn('asarray', (c) => ops.asArray(arg(c, 0, 'object'), c.span, dtypeOf(c, 1))),
+    zeros: fn('zeros', (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span)),
+    ones: fn('ones', (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span)),
+    full: fn('full', (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), num(ip, arg(c, 1, 'fill_value'), 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof c.args[1] === 'bigint' ? 'int32' : 'float32'), c.span)),
     zeros_like: fn('zeros_like', (c) => {
-      const a = ops.aval(c.args[0]!, c.span);
+      const a = ops.aval(arg(c, 0, 'a'), c.span);
       return ops.full([...a.shape], 0, dtypeOf(c, 1) ?? a.dtype, c.span);
     }),
     ones_like: fn('ones_like', (c) => {
-      const a = ops.aval(c.args[0]!, c.span);
+      const a = ops.aval(arg(c, 0, 'a'), c.span);
       return ops.full([...a.shape], 1, dtypeOf(c, 1) ?? a.dtype, c.span);
     }),
-    reshape: fn('reshape', (c) => ops.reshape(c.args[0]!, shapeArgs(ip, [arg(c, 1, 'shape')], c.span), c.span)),
-    transpose: fn('transpose', (c) => ops.transpose(c.args[0]!, c.args[1] ? shapeArgs(ip, [c.args[1]], c.span) : null, c.span)),
-    stack: fn('stack', (c) => ops.stack(iterate(ip, c.args[0]!, c.span), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
-    concatenate: fn('concatenate', (c) => ops.concatenate(iterate(ip, c.args[0]!, c.span), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
+    reshape: fn('reshape', (c) => ops.reshape(arg(c, 0, 'a'), shapeArgs(ip, [arg(c, 1, 'shape')], c.span), c.span)),
+    transpose: fn('transpose', (c) => ops.transpose(arg(c, 0, 'a'), c.args[1] ? shapeArgs(ip, [c.args[1]], c.span) : null, c.span)),
+    stack: fn('stack', (c) => ops.stack(iterate(ip, arg(c, 0, 'arrays'), c.span), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
+    concatenate: fn('concatenate', (c) => ops.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
     expand_dims: fn('expand_dims', (c) => {
-      const x = ops.asArray(c.args[0]!, c.span);
+      const x = ops.asArray(arg(c, 0, 'a'), c.span);
       const ax = int(ip, arg(c, 1, 'axis'), 'axis', c.span);
       return ops.expandDims(x, ax < 0 ? ax + x.aval.shape.length + 1 : ax, c.span);
     }),
-    squeeze: fn('squeeze', (c) => getAttrCall(ip, c.args[0]!, 'squeeze', c.args.slice(1), c.span)),
-    dot: fn('dot', (c) => ops.dot(c.args[0]!, c.args[1]!, c.span)),
-    matmul: fn('matmul', (c) => ops.matmul(c.args[0]!, c.args[1]!, c.span)),
+    squeeze: fn('squeeze', (c) => getAttrCall(ip, arg(c, 0, 'a'), 'squeeze', c.args.slice(1), c.span)),
+    dot: fn('dot', (c) => ops.dot(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span)),
+    matmul: fn('matmul', (c) => ops.matmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span)),
     sum: red('reduce_sum'),
     max: red('reduce_max'),
     min: red('reduce_min'),
     prod: red('reduce_prod'),
-    mean: fn('mean', (c) => ops.mean(c.args[0]!, arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span)),
+    mean: fn('mean', (c) => ops.mean(arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span)),
     sin: un('sin'),
     cos: un('cos'),
     tan: un('tan'),
@@ -290,8 +343,8 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     ceil: un('ceil'),
     sign: un('sign'),
     negative: un('neg'),
-    square: fn('square', (c) => ops.power(c.args[0]!, 2n, c.span)),
-    power: fn('power', (c) => ops.power(c.args[0]!, c.args[1]!, c.span)),
+    square: fn('square', (c) => ops.power(arg(c, 0, 'x'), 2n, c.span)),
+    power: fn('power', (c) => ops.power(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
     add: bin('add'),
     subtract: bin('sub'),
     multiply: bin('mul'),
@@ -299,9 +352,9 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     true_divide: bin('div'),
     maximum: bin('max'),
     minimum: bin('min'),
-    greater: fn('greater', (c) => ops.compare('gt', c.args[0]!, c.args[1]!, c.span)),
-    less: fn('less', (c) => ops.compare('lt', c.args[0]!, c.args[1]!, c.span)),
-    equal: fn('equal', (c) => ops.compare('eq', c.args[0]!, c.args[1]!, c.span)),
+    greater: fn('greater', (c) => ops.compare('gt', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    less: fn('less', (c) => ops.compare('lt', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    equal: fn('equal', (c) => ops.compare('eq', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
     ...jnpExtras(ip),
   });
   // jnp.float32(x) converts, as a dtype object called
@@ -312,21 +365,22 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     jit: fn('jit', (c) => jitOf(ip, c)),
     grad: fn('grad', (c) => gradOf(ip, c)),
     value_and_grad: fn('value_and_grad', (c) => valueAndGradOf(ip, c)),
-    devices: fn('devices', () => ip.devices()),
-    local_devices: fn('local_devices', () => ip.devices()),
-    device_count: fn('device_count', () => BigInt(ip.devices().items.length)),
-    local_device_count: fn('local_device_count', () => BigInt(ip.devices().items.length)),
+    devices: fn('devices', (c) => ip.devices(c.span)),
+    local_devices: fn('local_devices', (c) => ip.devices(c.span)),
+    device_count: fn('device_count', (c) => BigInt(ip.devices(c.span).items.length)),
+    local_device_count: fn('local_device_count', (c) => BigInt(ip.devices(c.span).items.length)),
     process_count: fn('process_count', () => 1n),
     process_index: fn('process_index', () => 0n),
-    block_until_ready: fn('block_until_ready', (c) => c.args[0]!),
+    block_until_ready: fn('block_until_ready', (c) => arg(c, 0, 'x')),
     Array: new PyClass('Array', [], new Map(), 'marker'),
     random: randomModule(ip),
+    config: mod('jax.config', { update: fn('update', (c) => configUpdate(ip, c)) }),
   });
   const environ = new PyDict();
   const os = mod('os', { environ });
   ip.environ = environ;
   const functools = mod('functools', {
-    partial: fn('partial', (c) => new PyPartial(c.args[0]!, c.args.slice(1), c.kwargs)),
+    partial: fn('partial', (c) => new PyPartial(arg(c, 0, 'func'), c.args.slice(1), c.kwargs)),
   });
   const marker = (n: string): PyClass => new PyClass(n, [], new Map(), 'marker');
   const typing = mod('typing', {
@@ -349,22 +403,28 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     ndarray: marker('ndarray'),
     pi: Math.PI,
     arange: fn('arange', (c) => {
+      if (c.args.length < 1) throw new CompileError("TypeError: arange() missing required argument 'start' (pos 1)", c.span);
       const nums = c.args.map((a) => ip.static(a, 'an arange bound', c.span));
       const isF = nums.some((n) => typeof n === 'number');
       const vals = nums.map((n) => num(ip, n, 'an arange bound', c.span));
       const [start, stop, step] = vals.length === 1 ? [0, vals[0]!, 1] : [vals[0]!, vals[1]!, vals[2] ?? 1];
+      if (step === 0) throw new CompileError('ZeroDivisionError: division by zero', c.span);
+      if (!Number.isFinite((stop - start) / step)) throw new CompileError('ValueError: Maximum allowed size exceeded', c.span);
+      checkItems(Math.ceil((stop - start) / step), 'a NumPy array', c.span);
       return ndArange(start, stop, step, isF);
     }),
     array: fn('array', (c) => npArray(ip, c)),
     asarray: fn('asarray', (c) => npArray(ip, c)),
-    stack: fn('stack', (c) => ndStack(iterate(ip, c.args[0]!, c.span).map((x) => ndFrom(x, c.span)), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
-    reshape: fn('reshape', (c) => ndReshape(ndFrom(c.args[0]!, c.span), shapeArgs(ip, [c.args[1]!], c.span), c.span)),
+    stack: fn('stack', (c) => ndStack(iterate(ip, arg(c, 0, 'arrays'), c.span).map((x) => ndFrom(x, c.span)), int(ip, arg(c, 1, 'axis', 0n), 'axis', c.span), c.span)),
+    reshape: fn('reshape', (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), shapeArgs(ip, [arg(c, 1, 'newshape')], c.span), c.span)),
     zeros: fn('zeros', (c) => {
-      const s = shapeOf(c.args[0]!, c.span);
+      const s = shapeOf(arg(c, 0, 'shape'), c.span);
+      checkShape(s, c.span);
       return new NdArray(s, 'float64', new Array(s.reduce((a, b) => a * b, 1)).fill(0));
     }),
     ones: fn('ones', (c) => {
-      const s = shapeOf(c.args[0]!, c.span);
+      const s = shapeOf(arg(c, 0, 'shape'), c.span);
+      checkShape(s, c.span);
       return new NdArray(s, 'float64', new Array(s.reduce((a, b) => a * b, 1)).fill(1));
     }),
   });
@@ -379,7 +439,7 @@ function buildModules(ip: Interp): Map<string, PyModule> {
   jaxMod.attrs.set('tree_util', trees.treeUtil);
   // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
   jaxMod.attrs.set('tree_map', trees.map);
-  jaxMod.attrs.set('device_get', fn('device_get', (c) => c.args[0]!));
+  jaxMod.attrs.set('device_get', fn('device_get', (c) => arg(c, 0, 'x')));
   const sharding = shardingEntries(ip);
   const shardingMod = builtinModule('jax.sharding', sharding.sharding);
   jaxMod.attrs.set('sharding', shardingMod);
@@ -404,7 +464,7 @@ function buildModules(ip: Interp): Map<string, PyModule> {
 }
 
 function npArray(ip: Interp, c: CallArgs): PyValue {
-  const v = c.args[0]!;
+  const v = arg(c, 0, 'object');
   const d = c.kwargs.get('dtype') ?? c.args[1];
   if ((v instanceof PyList || v instanceof PyTuple) && v.items.some((x) => x instanceof PyDevice)) return deviceArrayOf(ip, v, c.span);
   if (v instanceof PyDeviceArray) return v;

@@ -9,6 +9,7 @@ import type { Atom, AVal, DType, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
 import type { Trace } from './trace.js';
 import { HostArray, NdArray, NpScalar, PyTuple, PyList, Tracer, type PyValue, typeName } from './values.js';
+import { checkTracedOps } from './limits.js';
 
 /** What the lowering provides to array operations. */
 export interface ArrayContext {
@@ -47,8 +48,10 @@ export class ArrayOps {
   }
 
   bind(prim: string, inputs: Atom[], params: Params, span: Span): Atom {
+    const builder = this.ctx.trace().builder;
+    checkTracedOps(builder.eqns.length, span);
     try {
-      return this.ctx.trace().builder.bind1(prim, inputs, params, span);
+      return builder.bind1(prim, inputs, params, span);
     } catch (e) {
       if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
       throw e;
@@ -101,7 +104,7 @@ export class ArrayOps {
     const weak = a.aval.weak === true && b.aval.weak === true;
     if (!(weak && a.aval.dtype === dtype)) a = this.convertAtom(a, dtype, span);
     if (!(weak && b.aval.dtype === dtype)) b = this.convertAtom(b, dtype, span);
-    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
     a = this.broadcastTo(a, shape, span);
     b = this.broadcastTo(b, shape, span);
     return this.tracer(this.bind(prim, [a, b], {}, span));
@@ -111,8 +114,12 @@ export class ArrayOps {
   power(x: PyValue, y: PyValue, span: Span): Tracer {
     if (typeof y === 'bigint' || (typeof y === 'boolean')) {
       const n = Number(y);
-      const a = this.atom(x, span);
+      // integer_pow multiplies by repeated squaring over the exponent's bits, which a double holds exactly up to 2**53
+      if (!Number.isSafeInteger(n)) throw new CompileError(`OverflowError: the exponent ${y} is too large for integer_pow (at most 2**53 - 1)`, span);
+      let a = this.atom(x, span);
       if (a.kind === 'lit') return this.power(this.asArray(x, span), y, span);
+      // jnp.power (and jnp.square) promote bool to int first (promote_dtypes_numeric)
+      if (a.aval.dtype === 'bool') a = this.convertAtom(a, 'int32', span);
       if (n < 0 && a.aval.dtype !== 'float32') {
         throw new CompileError('ValueError: Integers to negative integer powers are not allowed.', span);
       }
@@ -120,6 +127,10 @@ export class ArrayOps {
     }
     const ax = this.atom(x, span);
     const ay = this.atom(y, span);
+    if (ax.aval.dtype === 'bool' || ay.aval.dtype === 'bool') {
+      const numeric = (v: PyValue, a: Atom): PyValue => (a.aval.dtype === 'bool' ? this.tracer(this.convertAtom(a, 'int32', span)) : v);
+      return this.power(numeric(x, ax), numeric(y, ay), span);
+    }
     if (promote(ax.aval, ay.aval) !== 'float32') return this.binary('pow', x, y, span);
     return this.binary('pow', this.convertLike(x, 'float32', span), this.convertLike(y, 'float32', span), span);
   }
@@ -145,7 +156,7 @@ export class ArrayOps {
     const dtype = promote(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span);
     b = this.convertAtom(b, dtype, span);
-    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
     return this.tracer(this.bind(prim, [this.broadcastTo(a, shape, span), this.broadcastTo(b, shape, span)], {}, span));
   }
 
@@ -200,7 +211,11 @@ export class ArrayOps {
     const a = this.asArray(x, span).atom;
     const r = a.aval.shape.length;
     const p = perm ? perm.map((d) => (d < 0 ? d + r : d)) : Array.from({ length: r }, (_, i) => r - 1 - i);
-    if (p.every((d, i) => d === i)) return this.tracer(a);
+    // jnp.transpose canonicalizes each axis first (lax.transpose then checks the permutation)
+    perm?.forEach((d, i) => {
+      if (!(p[i]! >= 0 && p[i]! < r)) throw new CompileError(`ValueError: axis ${d} is out of bounds for array of dimension ${r}`, span);
+    });
+    if (p.length === r && p.every((d, i) => d === i)) return this.tracer(a);
     return this.tracer(this.bind('transpose', [a], { permutation: p }, span));
   }
 
@@ -213,6 +228,8 @@ export class ArrayOps {
   }
 
   expandDims(x: Tracer, axis: number, span: Span): Tracer {
+    const rank = x.aval.shape.length + 1;
+    if (!(axis >= 0 && axis < rank)) throw new CompileError(`ValueError: axis ${axis} is out of bounds for array of dimension ${rank}`, span);
     const shape = [...x.aval.shape];
     shape.splice(axis, 0, 1);
     return this.tracer(this.bind('broadcast_in_dim', [x.atom], { shape, broadcast_dimensions: x.aval.shape.map((_, i) => (i < axis ? i : i + 1)) }, span));
@@ -233,11 +250,14 @@ export class ArrayOps {
   }
 
   concatenate(items: PyValue[], axis: number, span: Span, dtype?: DType): Tracer {
+    if (!items.length) throw new CompileError('ValueError: Need at least one array to concatenate.', span);
     const arrs = items.map((v) => this.asArray(v, span));
     const dt = dtype ?? arrs.map((a) => a.aval).reduce((p, c) => ({ shape: [], dtype: promote(p, c) })).dtype;
     const conv = arrs.map((a) => this.convert(a, dt, span));
     const r = conv[0]!.aval.shape.length;
+    if (r === 0) throw new CompileError('ValueError: Zero-dimensional arrays cannot be concatenated.', span);
     const ax = axis < 0 ? axis + r : axis;
+    if (!(ax >= 0 && ax < r)) throw new CompileError(`ValueError: axis ${axis} is out of bounds for array of dimension ${r}`, span);
     if (conv.length === 1) return conv[0]!;
     return this.tracer(this.bind('concatenate', conv.map((c) => c.atom), { dimension: ax }, span));
   }
@@ -315,6 +335,9 @@ export class ArrayOps {
 
   arange(start: number, stop: number, step: number, dtype: DType, span: Span): Tracer {
     const n = Math.max(0, Math.ceil((stop - start) / step));
+    if (dtype !== 'float32' && !(Number.isInteger(start) && Number.isInteger(step))) {
+      throw new CompileError(`arange with a non-integer start or step and dtype ${dtype} is not supported`, span);
+    }
     let x: Tracer = this.tracer(this.bind('iota', [], { dtype, shape: [n], dimension: 0, sharding: null }, span));
     if (step !== 1) x = this.binary('mul', x, dtype === 'float32' ? step : BigInt(step), span);
     if (start !== 0) x = this.binary('add', x, dtype === 'float32' ? start : BigInt(start), span);
@@ -403,7 +426,8 @@ export type IndexItem =
 /** Python's slice.indices(n). */
 export function sliceIndices(start: number | null, stop: number | null, step: number | null, n: number): [number, number, number] {
   const st = step ?? 1;
-  if (st === 0) throw new Error('slice step cannot be zero');
+  // evalSliceExpr reports a zero step at its source (ValueError: slice step cannot be zero)
+  if (st === 0) throw new Error('internal: slice step cannot be zero');
   const clamp = (v: number | null, def: number, lo: number, hi: number): number => {
     if (v === null) return def;
     let x = v < 0 ? v + n : v;
@@ -427,14 +451,18 @@ export function normalizeAxes(axis: PyValue, rank: number, span: Span): number[]
   });
 }
 
-export function broadcastShapes(a: readonly number[], b: readonly number[], span: Span): number[] {
+/** The broadcast shape of `a` and `b`; `op` (a lax primitive such as 'add') words the error as JAX's binary ops do. */
+export function broadcastShapes(a: readonly number[], b: readonly number[], span: Span, op?: string): number[] {
   const n = Math.max(a.length, b.length);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const x = a[a.length - n + i] ?? 1;
     const y = b[b.length - n + i] ?? 1;
     if (x !== y && x !== 1 && y !== 1) {
-      throw new CompileError(`ValueError: Incompatible shapes for broadcasting: shapes=[${fmtShape(a)}, ${fmtShape(b)}]`, span);
+      throw new CompileError(
+        op ? `TypeError: ${op} got incompatible shapes for broadcasting: ${fmtShape(a)}, ${fmtShape(b)}.` : `ValueError: Incompatible shapes for broadcasting: shapes=[${fmtShape(a)}, ${fmtShape(b)}]`,
+        span,
+      );
     }
     out.push(x === 1 ? y : x);
   }
@@ -477,13 +505,17 @@ export function staticNd(v: PyValue): NdArray | null {
   const shape: number[] = [];
   const data: number[] = [];
   let kind = 0; // 0 bool, 1 int, 2 float
+  // the depth of the scalars: a list there, or a scalar elsewhere, is ragged ([1.5, [1, 2]])
+  let leafDepth = -1;
   const walk = (x: PyValue, depth: number): boolean => {
     if (x instanceof PyList || (x instanceof PyTuple && !x.cls)) {
+      if (leafDepth >= 0 && depth >= leafDepth) return false;
       if (shape.length <= depth) shape.push(x.items.length);
       else if (shape[depth] !== x.items.length) return false;
       return x.items.every((i) => walk(i, depth + 1));
     }
-    if (depth !== shape.length) return false;
+    if (depth !== shape.length || (leafDepth >= 0 && depth !== leafDepth)) return false;
+    leafDepth = depth;
     if (typeof x === 'boolean') data.push(x ? 1 : 0);
     else if (typeof x === 'bigint') {
       kind = Math.max(kind, 1);
@@ -498,5 +530,7 @@ export function staticNd(v: PyValue): NdArray | null {
     return true;
   };
   if (!walk(v, 0)) return null;
+  // NumPy's dtype of an empty list is float64
+  if (!data.length) kind = 2;
   return new NdArray(shape, kind === 2 ? 'float64' : kind === 1 ? 'int64' : 'bool', data);
 }

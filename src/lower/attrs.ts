@@ -6,11 +6,16 @@ import type { DType } from '../ir/types.js';
 import { normalizeAxes } from './arrays.js';
 import { NeedsStatic, type Interp } from './interp.js';
 import { ndAstype, ndReshape } from './numpy_static.js';
+import { JAX_NAMES } from './jax_names.js';
+import { suggestName } from './suggest.js';
 import {
   HostArray, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple, Tracer,
-  isArray, typeName, type CallArgs, type PyValue,
+  checkDictKey, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 import { truthy } from './pyops.js';
+import { arg } from './modules.js';
+import { checkItems } from './limits.js';
+import { iterate } from './expr.js';
 import { shardingAttr } from './lib_sharding.js';
 import { strFormat, textValue } from './format.js';
 
@@ -29,7 +34,11 @@ export function shapeArgs(ip: Interp, args: PyValue[], span: A.Span): number[] {
 export function dtypeArg(v: PyValue | undefined, span: A.Span): DType | undefined {
   if (v === undefined || v === null) return undefined;
   if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name;
-  if (typeof v === 'string') return dtypeArg(new PyDType(v as PyDType['name']), span);
+  if (typeof v === 'string') {
+    const name = v === 'bool_' ? 'bool' : v;
+    if (!['float32', 'float64', 'int32', 'int64', 'uint32', 'bool'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
+    return dtypeArg(new PyDType(name as PyDType['name']), span);
+  }
   throw new CompileError(`TypeError: data type ${typeName(v)} not understood`, span);
 }
 
@@ -49,12 +58,28 @@ function stripChars(s: string, chars: string, left: boolean, right: boolean): st
   return s.slice(a, b);
 }
 
+/**
+ * A module attribute jaxts lacks: one the pinned JAX (or NumPy) has is "not
+ * supported", with the nearest supported name; any other is Python's
+ * AttributeError with its "Did you mean" suggestion.
+ */
+function missingModuleAttr(mod: PyModule, name: string, span: A.Span): CompileError {
+  const real = JAX_NAMES[mod.name];
+  if (real?.includes(name)) {
+    const supported = [...mod.attrs.keys()].filter((k) => !k.startsWith('_')).sort();
+    // Python's suggestion, else the longest supported name inside this one (nanmean → mean)
+    const inside = supported.filter((k) => k.length >= 3 && name.includes(k)).sort((a, b) => b.length - a.length)[0];
+    const near = suggestName(name, supported) ?? inside;
+    const hint = near ? ` (the nearest supported: ${mod.name}.${near})` : '';
+    return new CompileError(`NotImplementedError: ${mod.name}.${name} is not supported by jaxts${hint}`, span);
+  }
+  const guess = suggestName(name, real ?? [...mod.attrs.keys()].sort());
+  return new CompileError(`AttributeError: module '${mod.name}' has no attribute '${name}'${guess ? `. Did you mean: '${guess}'?` : ''}`, span);
+}
+
 export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue {
   const missing = (): CompileError =>
-    new CompileError(
-      obj instanceof PyModule ? `AttributeError: module '${obj.name}' has no attribute '${name}'` : `AttributeError: '${typeName(obj)}' object has no attribute '${name}'`,
-      span,
-    );
+    obj instanceof PyModule ? missingModuleAttr(obj, name, span) : new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, span);
   if (obj instanceof PyModule) {
     const v = obj.attrs.get(name);
     if (v === undefined) throw missing();
@@ -70,7 +95,12 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'size': return BigInt(obj.data.length);
       case 'dtype': return new PyDType(obj.dtype);
       case 'reshape': return method(obj, name, (c) => ndReshape(obj, shapeArgs(ip, c.args, c.span), c.span));
-      case 'astype': return method(obj, name, (c) => ndAstype(obj, (c.args[0] as PyDType).name as NdArray['dtype']));
+      case 'astype': return method(obj, name, (c) => {
+        const d = arg(c, 0, 'dtype');
+        const name = d instanceof PyDType ? d.name : dtypeArg(d, c.span);
+        if (name === undefined) throw new CompileError(`TypeError: data type ${typeName(d)} not understood`, c.span);
+        return ndAstype(obj, name as NdArray['dtype']);
+      });
     }
     throw missing();
   }
@@ -103,7 +133,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'keys': return method(obj, name, () => new PyList(obj.keys()));
       case 'values': return method(obj, name, () => new PyList(obj.values()));
       case 'items': return method(obj, name, () => new PyList([...obj.entries.values()].map(([k, v]) => new PyTuple([k, v]))));
-      case 'get': return method(obj, name, (c) => obj.get(c.args[0]!) ?? c.args[1] ?? null);
+      case 'get': return method(obj, name, (c) => obj.get(checkDictKey(arg(c, 0, 'key'), c.span)) ?? c.args[1] ?? null);
     }
   }
   if (obj instanceof PyList) {
@@ -111,15 +141,20 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       if (ip.dynamicDepth > 0) throw new NeedsStatic(`list.${name} inside a loop that runs on the host`, c.span);
     };
     switch (name) {
-      case 'append': return method(obj, name, (c) => (mutate(c), obj.items.push(c.args[0]!), null));
-      case 'extend': return method(obj, name, (c) => (mutate(c), obj.items.push(...(c.args[0] as PyList).items), null));
+      case 'append': return method(obj, name, (c) => (mutate(c), obj.items.push(arg(c, 0, 'object')), null));
+      case 'extend': return method(obj, name, (c) => {
+        mutate(c);
+        // a loop, not push(...items): a long iterable would overflow the call's arguments
+        for (const x of iterate(ip, arg(c, 0, 'iterable'), c.span)) obj.items.push(x);
+        return null;
+      });
       case 'pop': return method(obj, name, (c) => (mutate(c), obj.items.pop() ?? null));
     }
   }
   if (typeof obj === 'string') {
     switch (name) {
       case 'join': return method(obj, name, (c) => {
-        const items = (c.args[0] as PyList).items;
+        const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
         if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
         throw new CompileError('TypeError: sequence item: expected str instance', c.span);
       });
@@ -137,7 +172,10 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'count': return method(obj, name, (c) => BigInt(obj.split(strArg(c, 0)).length - 1));
       case 'split': return method(obj, name, (c) => new PyList(c.args.length && c.args[0] !== null ? obj.split(strArg(c, 0)) : obj.trim().split(/\s+/).filter((s) => s !== '')));
       case 'zfill': return method(obj, name, (c) => {
-        const w = Number(c.args[0]);
+        const wv = arg(c, 0, 'width');
+        if (typeof wv !== 'bigint' && typeof wv !== 'boolean') throw new CompileError(`TypeError: '${typeName(wv)}' object cannot be interpreted as an integer`, c.span);
+        const w = Number(wv);
+        checkItems(w, 'a str', c.span);
         const sign = /^[+-]/.test(obj) ? obj[0]! : '';
         return sign + obj.slice(sign.length).padStart(w - sign.length, '0');
       });

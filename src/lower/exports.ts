@@ -38,7 +38,6 @@ export class CallLog {
   record(ip: Interp, fn: PyFunction | PyTransformed, call: CallArgs): void {
     if (!this.enabled || this.hostCalled.has(fn)) return;
     if (this.first.has(fn) && !ip.atHost) return;
-    if (![...ip.globals.vars.values()].includes(fn)) return;
     if (ip.atHost) this.hostCalled.add(fn);
     try {
       this.first.set(fn, { args: call.args.map(abstractOf), kwargs: [...call.kwargs].map(([k, v]) => [k, abstractOf(v)]), span: call.span, atHost: ip.atHost });
@@ -71,8 +70,11 @@ function abstractOf(v: PyValue): Abstract {
   throw new Unexportable(`an argument is a ${typeName(v)}, which cannot come from JS`);
 }
 
-/** Python names an exported function cannot take: JS reserved words and the module's own names. */
-const MODULE_NAMES = new Set(['main', 'deviceCount', 'programs', 'script', 'jx', 'rt']);
+/**
+ * Python names an exported function cannot take: JS reserved words and the module's own names, and `then`
+ * (a module namespace with a `then` export is a thenable: `await import()` of the module would call it).
+ */
+const MODULE_NAMES = new Set(['main', 'deviceCount', 'programs', 'script', 'jx', 'rt', 'then']);
 
 /** The positional parameter names of a callable, through jit/grad/pmap wrappers and partials. */
 function paramNames(fn: PyValue): string[] {
@@ -104,7 +106,9 @@ export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string
       unexported.push({ name: pyName, reason: sig });
       continue;
     }
-    const name = isReserved(pyName) || MODULE_NAMES.has(pyName) ? `${pyName}_` : pyName;
+    // a reserved name gets trailing `_`s until it names no other Python global (`delete` beside `delete_`)
+    let name = pyName;
+    while (isReserved(name) || MODULE_NAMES.has(name) || (name !== pyName && (ip.globals.vars.has(name) || exports.some((x) => x.name === name)))) name += '_';
     const cp = ip.checkpoint();
     try {
       exports.push(lowerExport(ip, name, pyName, fn, sig, isReserved));
@@ -123,11 +127,15 @@ function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig:
   const line = defLine(fn) ?? sig.span.start.line;
   let returns: BoundaryType | null = null;
   // the TS parameters are the Python names; the body's own names are made unique against them
-  const tsParams = [...sig.args.map((_, i) => names[i] ?? `arg${i}`), ...sig.kwargs.map(([k]) => k)].map((p) => {
-    const n = isReserved(p) ? `${p}_` : p;
+  const pyParams = [...sig.args.map((_, i) => names[i] ?? `arg${i}`), ...sig.kwargs.map(([k]) => k)];
+  const tsParams: string[] = [];
+  for (const p of pyParams) {
+    // a reserved name gets trailing `_`s until it is no other parameter's name (`new` beside `new_`)
+    let n = p;
+    while (isReserved(n) || (n !== p && (pyParams.includes(n) || tsParams.includes(n)))) n += '_';
     ip.reserveName(n);
-    return n;
-  });
+    tsParams.push(n);
+  }
   const { constants, body } = ip.separateScope(line, () => {
     const bind = (a: Abstract, access: HExpr, path: string, hint: string): { value: PyValue; type: BoundaryType } => {
       switch (a.k) {

@@ -2,6 +2,7 @@
 // traced into IR, and host expressions for values known only at run time.
 import { CompileError } from '../diagnostics.js';
 import type { HExpr } from '../ir/host.js';
+import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import * as ipArrays from './arrays.js';
 import { getAttr } from './attrs.js';
@@ -13,18 +14,22 @@ import { deviceItems } from './lib_sharding.js';
 import {
   HostScalar,
   NdArray,
+  NpScalar,
   PyDeviceArray,
   PyDict,
   PyFunction,
   PyIterator,
   PyList,
+  PyObject,
   PyTuple,
   Scope,
+  checkDictKey,
   isArray,
   typeName,
   type PyValue,
 } from './values.js';
 import { ndBinary, ndIndex } from './numpy_static.js';
+import { checkItems } from './limits.js';
 
 const ARRAY_BINOPS: Record<string, string> = {
   '+': 'add',
@@ -65,7 +70,7 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
         if (k === null) {
           if (!(v instanceof PyDict)) throw new CompileError(`TypeError: '${typeName(v)}' object is not a mapping`, e.values[i]!.span);
           v.entries.forEach(([kk, vv]) => d.set(kk, vv));
-        } else d.set(ip.static(evalExpr(ip, k, scope), 'a dict key', k.span), v);
+        } else d.set(checkDictKey(ip.static(evalExpr(ip, k, scope), 'a dict key', k.span), k.span), v);
       });
       return d;
     }
@@ -122,7 +127,7 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'DictComp': {
       const d = new PyDict();
-      comprehension(ip, e.generators, scope, (s) => d.set(ip.static(evalExpr(ip, e.key, s), 'a dict key', e.key.span), evalExpr(ip, e.value, s)));
+      comprehension(ip, e.generators, scope, (s) => d.set(checkDictKey(ip.static(evalExpr(ip, e.key, s), 'a dict key', e.key.span), e.key.span), evalExpr(ip, e.value, s)));
       return d;
     }
     case 'SetComp':
@@ -143,7 +148,8 @@ export function evalList(ip: Interp, elts: A.Expr[], scope: Scope): PyValue[] {
   return ip.holding((hold) => {
     const out: PyValue[] = [];
     for (const x of elts) {
-      if (x.kind === 'Starred') out.push(...iterate(ip, evalExpr(ip, x.value, scope), x.span).map(hold));
+      // a loop, not push(...items): a long iterable would overflow the call's arguments
+      if (x.kind === 'Starred') for (const v of iterate(ip, evalExpr(ip, x.value, scope), x.span)) out.push(hold(v));
       else out.push(hold(evalExpr(ip, x, scope)));
     }
     return out;
@@ -157,15 +163,30 @@ function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: 
     const loop = (i: number): void => {
       if (i === gens.length) return body(inner);
       const g = gens[i]!;
-      for (const item of iterItems(ip, evalExpr(ip, g.iter, i === 0 ? scope : inner), g.iter.span)) {
-        assignTarget(ip, g.target, item, inner);
-        if (g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))) loop(i + 1);
-      }
+      // the items still to come are roots of any flush in the body (see holdItems)
+      ip.holding((hold) => {
+        const iter = evalExpr(ip, g.iter, i === 0 ? scope : inner);
+        for (const item of holdItems(iterItems(ip, iter, g.iter.span), iter, hold)) {
+          assignTarget(ip, g.target, item, inner);
+          if (g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))) loop(i + 1);
+        }
+      });
     };
     loop(0);
   } finally {
     ip.frames.pop();
   }
+}
+
+/**
+ * Keeps an iterable and its items (`items`, from iterItems) alive across
+ * flushes while a loop runs: a flush materialises only the arrays it can
+ * reach, and items not yet assigned to the loop variable are held only here.
+ */
+export function holdItems(items: Iterable<PyValue>, iterable: PyValue, hold: (v: PyValue) => PyValue): Iterable<PyValue> {
+  if (iterable instanceof PyObject) hold(iterable);
+  if (Array.isArray(items)) for (const x of items) if (x instanceof PyObject) hold(x);
+  return items;
 }
 
 /** The items of an iterable known at compile time, pulled one by one from a lazy iterator (map, filter). */
@@ -182,6 +203,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   if (typeof v === 'string') return [...v];
   if (v && typeof v === 'object' && v.typeName === 'range') {
     const r = v as unknown as { start: bigint; stop: bigint; step: bigint; length: number };
+    checkItems(r.length, 'a range', span);
     return Array.from({ length: r.length }, (_, i) => r.start + BigInt(i) * r.step);
   }
   if (v instanceof NdArray) return Array.from({ length: v.shape[0] ?? 0 }, (_, i) => ndIndex(v, [{ kind: 'int', value: i }]));
@@ -225,10 +247,13 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
       const obj = evalExpr(ip, t.value, scope);
       const key = evalSliceExpr(ip, t.slice, scope);
       if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
-      if (obj instanceof PyDict) obj.set(ip.static(key, 'a dict key', t.slice.span), v);
+      if (obj instanceof PyDict) obj.set(checkDictKey(ip.static(key, 'a dict key', t.slice.span), t.slice.span), v);
       else if (obj instanceof PyList) {
-        const i = Number(ip.static(key, 'a list index', t.slice.span));
-        obj.items[i < 0 ? i + obj.items.length : i] = v;
+        const k = ip.static(key, 'a list index', t.slice.span);
+        if (typeof k !== 'bigint' && typeof k !== 'boolean') throw new CompileError(`TypeError: list indices must be integers or slices, not ${typeName(k)}`, t.slice.span);
+        const i = Number(k) < 0 ? Number(k) + obj.items.length : Number(k);
+        if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
+        obj.items[i] = v;
       } else if (isArray(obj)) {
         throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
@@ -252,7 +277,12 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       if (typeof v !== 'bigint' && typeof v !== 'boolean') throw new CompileError('TypeError: slice indices must be integers or None or have an __index__ method', x.span);
       return Number(v);
     };
-    return new PySlice(part(e.lower), part(e.upper), part(e.step));
+    const lower = part(e.lower);
+    const upper = part(e.upper);
+    const step = part(e.step);
+    // a slice is only ever made to index with, where Python raises this
+    if (step === 0) throw new CompileError('ValueError: slice step cannot be zero', e.step!.span);
+    return new PySlice(lower, upper, step);
   }
   if (e.kind === 'Tuple') return new PyTuple(e.elts.map((x) => evalSliceExpr(ip, x, scope)));
   return evalExpr(ip, e, scope);
@@ -260,9 +290,9 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
 
 export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span): PyValue {
   if (isArray(obj)) return ip.ops.index(obj, ip.indexItems(key, span), span);
-  if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span));
+  if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span), span);
   if (obj instanceof PyDict) {
-    const v = obj.get(ip.static(key, 'a dict key', span));
+    const v = obj.get(checkDictKey(ip.static(key, 'a dict key', span), span));
     if (v === undefined) throw new CompileError(`KeyError: ${ip.repr(key, span).static}`, span);
     return v;
   }
@@ -337,14 +367,15 @@ function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyVa
   const isInt = ta !== 'float' && tb !== 'float';
   const x = hexpr(a);
   const y = hexpr(b);
-  const call = (fn: string): HExpr => ({ k: 'call', callee: `jx.${fn}`, args: [x, y] });
+  // Python words a division by zero by the operands' types: the float flag goes to the runtime
+  const call = (fn: string): HExpr => ({ k: 'call', callee: `jx.${fn}`, args: isInt ? [x, y] : [x, y, { k: 'lit', value: true }] });
   switch (op) {
     case '+':
     case '-':
     case '*':
       return new HostScalar({ k: 'bin', op, a: x, b: y }, isInt ? 'int' : 'float');
     case '/':
-      return new HostScalar({ k: 'bin', op: '/', a: x, b: y }, 'float');
+      return new HostScalar(call('truediv'), 'float');
     case '//':
       return new HostScalar(call('floordiv'), isInt ? 'int' : 'float');
     case '%':
@@ -395,7 +426,15 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   if (a instanceof HostScalar || b instanceof HostScalar) {
     const jsop = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' }[op as string];
     if (!jsop) throw new NeedsStatic(`'${op}' on a value computed at run time`, span);
-    return new HostScalar({ k: 'bin', op: jsop, a: hexpr(a), b: hexpr(b) }, 'bool');
+    const scalar = (v: PyValue): PyValue => (v instanceof NpScalar ? (v.dtype.startsWith('float') ? v.value : v.dtype === 'bool' ? v.value !== 0 : BigInt(v.value)) : v);
+    const x = scalar(a);
+    const y = scalar(b);
+    // a run-time number or str beside a container, function or module: never equal, not ordered (as in Python)
+    if ((x instanceof PyObject && !(x instanceof HostScalar)) || (y instanceof PyObject && !(y instanceof HostScalar))) {
+      if (op === '==' || op === '!=') return op === '!=';
+      throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(x)}' and '${typeName(y)}'`, span);
+    }
+    return new HostScalar({ k: 'bin', op: jsop, a: hexpr(x), b: hexpr(y) }, 'bool');
   }
   return staticCompare(op, a, b, span);
 }
@@ -403,10 +442,10 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
 /** Python truthiness of a value that must be known at compile time (or a host bool in host code). */
 export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
   if (isArray(v)) {
-    throw new CompileError(
-      'TracerBoolConversionError: Attempted boolean conversion of traced array. The truth value of an array depends on values known only when the program runs.',
-      span,
-    );
+    const aval = ip.ops.aval(v, span);
+    throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.`, span, [
+      'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
+    ]);
   }
   return truthy(ip.static(v, 'this condition', span), span);
 }
@@ -419,8 +458,10 @@ function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {
     for (const a of e.args) {
       if (a.kind === 'Starred') {
         const items = iterate(ip, evalExpr(ip, a.value, scope), a.span);
-        args.push(...items.map(hold));
-        argExprs.push(...items.map(() => null));
+        for (const v of items) {
+          args.push(hold(v));
+          argExprs.push(null);
+        }
       } else {
         args.push(hold(evalExpr(ip, a, scope)));
         argExprs.push(a);

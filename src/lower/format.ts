@@ -12,9 +12,10 @@ import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import { shardingText } from './lib_sharding.js';
+import { checkFormatSpec } from './limits.js';
 import {
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
-  PyTransformed, PyTuple, Scope, isArray, typeName, type CallArgs, type PyValue,
+  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue,
 } from './values.js';
 
 const call = (callee: string, args: HExpr[], isAwait = false): HExpr => ({ k: 'call', callee, args, await: isAwait });
@@ -25,9 +26,21 @@ export function textValue(t: Text): PyValue {
   return s !== null ? s : new HostScalar(t.toExpr(), 'str');
 }
 
+/**
+ * The host variable of an array to format. A tracer of a transformed function
+ * (jit, grad, vmap, pmap) has no values yet: JAX would give its description
+ * (`Traced<float32[3]>with<...>`), which jaxts does not reproduce.
+ */
+function hostArrayToFormat(ip: Interp, v: Tracer | HostArray, what: string, span: A.Span): HostArray {
+  if (v instanceof Tracer && !v.materialized && v.trace.kind !== 'segment') {
+    throw new CompileError(`${what} of a traced array inside a transformed function (jit, grad, vmap, pmap) is not supported: JAX gives the tracer's description, not its values (jax.debug.print prints values; not supported yet)`, span);
+  }
+  return ip.hostArray(v, span);
+}
+
 export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'string') return Text.of(v);
-  if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: ip.hostArray(v, span).name }], true)]);
+  if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
   if (v instanceof HostScalar) return new Text([v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }])]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
@@ -45,7 +58,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'number') return Text.of(pyFloatRepr(v));
   if (typeof v === 'string') return Text.of(pyStrRepr(v));
   if (isArray(v)) {
-    const h = ip.hostArray(v, span);
+    const h = hostArrayToFormat(ip, v, 'repr()', span);
     const args: HExpr[] = [{ k: 'var', name: h.name }];
     if (h.aval.weak) args.push({ k: 'lit', value: true });
     return new Text([call('jx.repr', args, true)]);
@@ -57,16 +70,15 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
   const sh = shardingText(ip, v, true);
   if (sh) return sh;
-  if (v instanceof PyTuple) {
-    if (v.cls) {
-      return Text.of(`${v.cls.name}(`).concat(Text.join(v.items.map((x, i) => Text.of(`${v.cls!.fields[i]}=`).concat(reprOf(ip, x, span))), ', '), ')');
+  if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {
+    // a container inside itself (xs.append(xs)) shows as [...], as in Python
+    if (reprActive.has(v)) return Text.of(v instanceof PyList ? '[...]' : v instanceof PyDict ? '{...}' : '(...)');
+    reprActive.add(v);
+    try {
+      return containerRepr(ip, v, span);
+    } finally {
+      reprActive.delete(v);
     }
-    return Text.of('(').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), v.items.length === 1 ? ',)' : ')');
-  }
-  if (v instanceof PyList) return Text.of('[').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), ']');
-  if (v instanceof PyDict) {
-    const items = [...v.entries.values()].map(([k, x]) => reprOf(ip, k, span).concat(': ', reprOf(ip, x, span)));
-    return Text.of('{').concat(Text.join(items, ', '), '}');
   }
   if (v instanceof PyFunction || v instanceof PyTransformed) return Text.of(`<function ${v.name}>`);
   if (v instanceof PyBuiltin) return Text.of(`<built-in function ${v.name}>`);
@@ -75,6 +87,21 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof PyModule) return Text.of(`<module '${v.name}'>`);
   if (v instanceof PyClass) return Text.of(`<class '${v.kind === 'namedtuple' ? '__main__.' : v.module ? `${v.module}.` : ''}${v.name}'>`);
   return Text.of(`<${typeName(v)} object>`);
+}
+
+/** The containers whose repr is being built (an inner occurrence is `[...]`). */
+const reprActive = new Set<PyTuple | PyList | PyDict>();
+
+function containerRepr(ip: Interp, v: PyTuple | PyList | PyDict, span: A.Span): Text {
+  if (v instanceof PyTuple) {
+    if (v.cls) {
+      return Text.of(`${v.cls.name}(`).concat(Text.join(v.items.map((x, i) => Text.of(`${v.cls!.fields[i]}=`).concat(reprOf(ip, x, span))), ', '), ')');
+    }
+    return Text.of('(').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), v.items.length === 1 ? ',)' : ')');
+  }
+  if (v instanceof PyList) return Text.of('[').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), ']');
+  const items = [...v.entries.values()].map(([k, x]) => reprOf(ip, k, span).concat(': ', reprOf(ip, x, span)));
+  return Text.of('{').concat(Text.join(items, ', '), '}');
 }
 
 /** `f()`, with the runtime formatter's Python exceptions reported as compile errors at `span`. */
@@ -89,12 +116,13 @@ export function pyErrors<T>(span: A.Span, f: () => T): T {
 
 /** format(v, spec) as Python does it (f"{v:spec}"). */
 export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Text {
+  checkFormatSpec(spec, span);
   // f"{x}" of a 0-d array formats it as a Python scalar (a float32 shows its float64 repr)
   if (spec === '' && !(isArray(v) && ip.ops.aval(v, span).shape.length === 0)) return strOf(ip, v, span);
   if (isArray(v)) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.length !== 0) throw new CompileError('TypeError: unsupported format string passed to ArrayImpl.__format__', span);
-    return new Text([call('jx.formatArray', [{ k: 'var', name: ip.hostArray(v, span).name }, { k: 'lit', value: spec }], true)]);
+    return new Text([call('jx.formatArray', [{ k: 'var', name: hostArrayToFormat(ip, v, 'format()', span).name }, { k: 'lit', value: spec }], true)]);
   }
   if (v instanceof HostScalar) return new Text([call('jx.format', [v.expr, { k: 'lit', value: spec }, { k: 'lit', value: v.type }])]);
   if (v instanceof NpScalar) {
@@ -227,6 +255,7 @@ export function strFormat(ip: Interp, fmt: string, c: CallArgs): Text {
 }
 
 function formatTextAsStr(t: Text, spec: string, span: A.Span): Text {
+  checkFormatSpec(spec, span);
   const s = t.static;
   if (s !== null) return Text.of(pyErrors(span, () => formatValue(s, spec)));
   return new Text([call('jx.format', [t.toExpr(), { k: 'lit', value: spec }, { k: 'lit', value: 'str' }])]);

@@ -2,6 +2,7 @@
 import { CompileError } from '../diagnostics.js';
 import type { HostProgram, HStmt } from '../ir/host.js';
 import type { Module } from '../parser/ast.js';
+import { checkStatementContext } from '../parser/context.js';
 import { installBuiltins } from './api.js';
 import { freeVariables, lowerExports } from './exports.js';
 import { Interp, isReservedName, NeedsStatic, type LowerOptions } from './interp.js';
@@ -11,6 +12,7 @@ import { BreakSignal, ContinueSignal, ReturnSignal } from './interp.js';
 export type { LowerOptions };
 
 export function lower(mod: Module, options: LowerOptions): HostProgram {
+  checkStatementContext(mod);
   const ip = new Interp(options);
   installBuiltins(ip);
   try {

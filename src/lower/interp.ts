@@ -13,6 +13,7 @@ import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
+import { withNanChecks } from './debug_nans.js';
 import { CallLog } from './exports.js';
 import { callTransformed } from './transforms.js';
 import { Trace } from './trace.js';
@@ -28,6 +29,7 @@ import {
   PyDType,
   PyDict,
   PyFunction,
+  PyIterator,
   PyList,
   PyObject,
   PyPartial,
@@ -40,6 +42,12 @@ import {
   type CallArgs,
   type PyValue,
 } from './values.js';
+
+/** Most simulated devices XLA_FLAGS may ask for (each has its own buffers and collectives run between them). */
+const MAX_DEVICES = 1024;
+
+/** Nested Python calls allowed at compile time (a deeper recursion is Python's RecursionError, not a JS stack overflow). */
+export const MAX_CALL_DEPTH = 100;
 
 export class BreakSignal {}
 export class ContinueSignal {}
@@ -57,11 +65,13 @@ export class NeedsStatic extends Error {
   }
 }
 
+// JS reserved words, names that mean something else as a binding (arguments, eval, __proto__, ...), the
+// generated module's own names, and globals generated code reads (Math.trunc, NaN, Infinity).
 const JS_RESERVED = new Set(
   ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
     'import in instanceof new null return super switch this throw true try typeof var void while with yield let static ' +
     'implements interface package private protected public await arguments eval undefined NaN Infinity constructor ' +
-    '__proto__ prototype rt jx main deviceCount runtime programs script').split(' '),
+    '__proto__ prototype rt jx main deviceCount runtime programs script Math Number').split(' '),
 );
 
 /** Is `name` unusable as a JS identifier of generated code (a reserved word, or a name the module itself uses)? */
@@ -83,6 +93,8 @@ export class Interp {
   private hostTrace: Trace;
   private out: HStmt[][] = [[]];
   private names = new Set<string>();
+  /** Per freshName base: the next suffix to try (every smaller one is taken). */
+  private nameSuffix = new Map<string, number>();
   readonly programs: HostProgram['programs'] = [];
   private programNames = new Set<string>();
   deviceCount = 4;
@@ -118,6 +130,8 @@ export class Interp {
   environ: PyDict | null = null;
   /** Python names the current assignment binds, to name host variables after them. */
   nameHints: string[] = [];
+  /** jax.config.update("jax_debug_nans", True) ran: programs made from now on check for NaNs (src/lower/debug_nans.ts). */
+  debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;
   /** Argument types of each top-level function's first call, for the module's exports. */
@@ -192,7 +206,13 @@ export class Interp {
     if (/^[0-9]/.test(base)) base = `_${base}`;
     if (JS_RESERVED.has(base)) base = `${base}_`;
     let name = base;
-    for (let i = 1; this.names.has(name); i++) name = `${base}_${i}`;
+    // resume after the suffixes known to be taken (base, base_1 … base_{k-1}): a scan from 1 each time made
+    // thousands of values with one hint (an unrolled loop) quadratic
+    let i = this.nameSuffix.get(base) ?? 1;
+    if (this.names.has(name)) {
+      for (name = `${base}_${i}`; this.names.has(name); ) name = `${base}_${++i}`;
+      this.nameSuffix.set(base, i + 1);
+    }
     this.names.add(name);
     return name;
   }
@@ -208,7 +228,12 @@ export class Interp {
   }
 
   addProgram(name: string, func: Func, kind: 'jit' | 'pmap' | 'segment'): void {
-    this.programs.push({ name, func: simplify(func), kind });
+    if (!this.debugNans) {
+      this.programs.push({ name, func: simplify(func), kind });
+      return;
+    }
+    const checked = withNanChecks(simplify(func));
+    this.programs.push({ name, func: checked.func, kind, nanChecks: checked.checks });
   }
 
   /** A program partitioned over a mesh: its per-device Func runs on every device (src/passes/spmd.ts). */
@@ -253,13 +278,17 @@ export class Interp {
    */
   flush(roots: PyValue[] = []): void {
     const t = this.hostTrace;
-    if (!t.builder.eqns.length) {
-      // nothing computed; tracers here can only be captured params
+    // nothing traced since the last flush: skip the walk over every live value (a print in a loop unrolled
+    // beside a growing list made each step cost the whole list)
+    if (!t.tracers && !t.builder.eqns.length && !t.builder.params.length) return;
+    const live = this.liveTracers(t, roots);
+    const isParam = (tr: Tracer): boolean => tr.atom.kind === 'var' && t.builder.params.includes(tr.atom);
+    if (!t.builder.eqns.length && [...live.keys()].every(isParam)) {
+      // nothing computed (a literal, such as a folded jnp.zeros(()), still needs a program to make it)
       this.resolveParams(roots);
       this.hostTrace = new Trace('segment', 'segment', null);
       return;
     }
-    const live = this.liveTracers(t, roots);
     const outputs: { tracer: Tracer; name: string }[] = [];
     const seen = new Map<string, Tracer>();
     for (const [tracer, hint] of live) {
@@ -332,6 +361,9 @@ export class Interp {
         visitScope(v.closure);
       } else if (v instanceof PyBoundMethod) {
         visit(v.self, name);
+      } else if (v instanceof PyIterator) {
+        // a map/filter not yet run through: the items it will pull
+        v.roots.forEach((x) => visit(x, name));
       }
     };
     const visitScope = (s: Scope): void => {
@@ -412,6 +444,9 @@ export class Interp {
   }
 
   callFunction(fn: PyFunction, call: CallArgs): PyValue {
+    // Python's own limit is 1000 frames; a Python call here (through jit, grad, vmap) takes up to ~3 KB of
+    // JS stack, and Node's default stack overflows near 250 such levels: stop well before that
+    if (this.frames.length > MAX_CALL_DEPTH) throw this.error('RecursionError: maximum recursion depth exceeded', call.span);
     const scope = new Scope(fn.closure);
     this.bindParams(fn, scope, call);
     this.frames.push(scope);
@@ -482,6 +517,9 @@ export class Interp {
       const v = this.static(x, 'a NumPy scalar', call.span);
       if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') {
         const n = Number(v);
+        if (d.name !== 'float32' && d.name !== 'float64' && d.name !== 'bool' && !Number.isFinite(n)) {
+          throw this.error(Number.isNaN(n) ? 'ValueError: cannot convert float NaN to integer' : 'OverflowError: cannot convert float infinity to integer', call.span);
+        }
         return new NpScalar(d.name === 'uint32' ? 'int64' : d.name, d.name === 'float32' ? Math.fround(n) : d.name.startsWith('int') ? Math.trunc(n) : n);
       }
       throw this.error(`np.${d.name}() of a ${typeName(v)} is not supported`, call.span);
@@ -504,6 +542,7 @@ export class Interp {
     }
     this.programs.length = c.programs;
     this.names = c.names;
+    this.nameSuffix.clear();
     this.programNames = c.programNames;
     this.hostTrace = new Trace('segment', 'segment', null);
   }
@@ -511,6 +550,7 @@ export class Interp {
   // ------------------------------------------------------------ indexing helpers shared by expr and api
   indexItems(v: PyValue, span: A.Span): IndexItem[] {
     const items = v instanceof PyTuple && !v.cls ? v.items : [v];
+    if (items.filter((it) => it instanceof PyEllipsis).length > 1) throw this.error("IndexError: an index can only have a single ellipsis ('...')", span);
     return items.map((it): IndexItem => {
       it = this.static(it, 'an array index', span);
       if (it === null) return { kind: 'none' };
@@ -522,11 +562,18 @@ export class Interp {
     });
   }
 
-  devices(): PyList {
+  /** The simulated devices; the first call fixes their number (`span`: where, for an XLA_FLAGS count out of range). */
+  devices(span: A.Span | null = null): PyList {
     if (!this.deviceCountFrozen) {
       const flags = this.environ?.get('XLA_FLAGS');
       const m = typeof flags === 'string' ? /--xla_force_host_platform_device_count=(\d+)/.exec(flags) : null;
-      if (m) this.deviceCount = Number(m[1]);
+      if (m) {
+        const n = Number(m[1]);
+        if (!(n >= 1 && n <= MAX_DEVICES)) {
+          throw new CompileError(`XLA_FLAGS: --xla_force_host_platform_device_count=${m[1]} is not a number of devices jaxts simulates (1 to ${MAX_DEVICES})`, span);
+        }
+        this.deviceCount = n;
+      }
     }
     this.deviceCountFrozen = true;
     return new PyList(Array.from({ length: this.deviceCount }, (_, i) => new PyDevice(i)));

@@ -14,7 +14,8 @@ export function mapIterator(ip: Interp, c: CallArgs): PyIterator {
   noKeywords('map', c);
   if (c.args.length < 2) throw new CompileError('TypeError: map() must have at least two arguments.', c.span);
   const fn = c.args[0]!;
-  const sources = c.args.slice(1).map((a) => iterItems(ip, a, c.span)[Symbol.iterator]());
+  const lists = c.args.slice(1).map((a) => iterItems(ip, a, c.span));
+  const sources = lists.map((l) => l[Symbol.iterator]());
   function* items(): Generator<PyValue> {
     for (;;) {
       const args: PyValue[] = [];
@@ -26,7 +27,7 @@ export function mapIterator(ip: Interp, c: CallArgs): PyIterator {
       yield ip.call(fn, { args, kwargs: new Map(), span: c.span });
     }
   }
-  return new PyIterator('map', items());
+  return new PyIterator('map', items(), [fn, ...lists.flatMap((l) => (Array.isArray(l) ? l : [l as PyIterator]))]);
 }
 
 /** filter(function or None, iterable): the items for which function(item) (or the item) is true. */
@@ -41,5 +42,5 @@ export function filterIterator(ip: Interp, c: CallArgs): PyIterator {
       if (truthyStatic(ip, keep, c.span)) yield x;
     }
   }
-  return new PyIterator('filter', items());
+  return new PyIterator('filter', items(), [fn, ...(Array.isArray(source) ? source : [source as PyIterator])]);
 }

@@ -11,7 +11,7 @@ import { arg, builtinModule } from './modules.js';
 import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
-function axesOf(ip: Interp, v: PyValue, span: Span): { names: string[]; size: number } {
+function axesOf(ip: Interp, v: PyValue, prim: string, span: Span): { names: string[]; size: number } {
   const items = v instanceof PyTuple || v instanceof PyList ? v.items : [v];
   const env = ip.trace().axisEnv;
   const names: string[] = [];
@@ -19,7 +19,7 @@ function axesOf(ip: Interp, v: PyValue, span: Span): { names: string[]; size: nu
   for (const it of items) {
     if (typeof it !== 'string') throw new CompileError('jaxts: collective axis names must be strings', span);
     const a = env.find((x) => x.name === it);
-    if (!a) throw new CompileError(`NameError: unbound axis name: ${it}`, span);
+    if (!a) throw new CompileError(`NameError: Found an unbound axis name: ${it}. To fix this, please call ${prim} under \`jax.shard_map\`.`, span, [`in jaxts: under jax.pmap(..., axis_name='${it}') or jax.vmap(..., axis_name='${it}')`]);
     if (a.size === 1) continue;
     names.push(it);
     size *= a.size;
@@ -42,7 +42,7 @@ export function laxModule(ip: Interp): PyModule {
   };
   /** psum/pmax/pmin of one leaf; a Python number is a constant: psum multiplies it by the axis size. */
   const reduce = (prim: 'psum' | 'pmax' | 'pmin', c: CallArgs) => {
-    const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), c.span);
+    const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), prim, c.span);
     return treeMap(arg(c, 0, 'x'), (leaf) => {
       if (!names.length) return leaf;
       if (!isArray(leaf) && (typeof leaf === 'bigint' || typeof leaf === 'number')) {
@@ -57,30 +57,32 @@ export function laxModule(ip: Interp): PyModule {
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),
     pmean: (c) => {
-      const { size } = axesOf(ip, arg(c, 1, 'axis_name'), c.span);
+      const { size } = axesOf(ip, arg(c, 1, 'axis_name'), 'pmean', c.span);
       const summed = reduce('psum', c);
       return treeMap(summed, (v) => ops.binary('div', v, BigInt(size), c.span));
     },
     all_gather: (c) => {
-      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), c.span);
+      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), 'all_gather', c.span);
       const axis = Number(ip.static(arg(c, 2, 'axis', 0n), 'all_gather axis', c.span));
       const tiled = truthy(ip.static(arg(c, 3, 'tiled', false), 'all_gather tiled', c.span), c.span);
       return treeMap(arg(c, 0, 'x'), (leaf) => {
         const x = ops.asArray(leaf, c.span);
         const r = x.aval.shape.length;
         const d = axis < 0 ? axis + r + (tiled ? 0 : 1) : axis;
+        // JAX's canonicalize_axis: a tiled gather concatenates along an existing axis, an untiled one inserts one
+        if (!(d >= 0 && d < r + (tiled ? 0 : 1))) throw new CompileError(`ValueError: axis ${axis} is out of bounds for array of dimension ${r + (tiled ? 0 : 1)}`, c.span);
         if (!names.length) return tiled ? x : ops.expandDims(x, d, c.span);
         return bind('all_gather', x, { axis_name: names, axis_size: size, all_gather_dimension: d, tiled }, c.span);
       });
     },
     psum_scatter: (c) => {
-      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), c.span);
+      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), 'psum_scatter', c.span);
       const dim = Number(ip.static(arg(c, 2, 'scatter_dimension', 0n), 'scatter_dimension', c.span));
       const tiled = truthy(ip.static(arg(c, 3, 'tiled', false), 'psum_scatter tiled', c.span), c.span);
       return treeMap(arg(c, 0, 'x'), (leaf) => bind('psum_scatter', leaf, { axis_name: names, axis_size: size, scatter_dimension: dim, tiled }, c.span));
     },
     ppermute: (c) => {
-      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), c.span);
+      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), 'ppermute', c.span);
       const permV = ip.static(arg(c, 2, 'perm'), 'ppermute perm', c.span);
       const pairs = (permV instanceof PyList || permV instanceof PyTuple ? permV.items : []).map((p) => {
         const xs = p instanceof PyTuple || p instanceof PyList ? p.items : [];
@@ -102,7 +104,7 @@ export function laxModule(ip: Interp): PyModule {
       return treeMap(arg(c, 0, 'x'), (leaf) => bind('ppermute', leaf, { axis_name: names, axis_size: size, perm: pairs }, c.span));
     },
     axis_index: (c) => {
-      const { names } = axesOf(ip, arg(c, 0, 'axis_name'), c.span);
+      const { names } = axesOf(ip, arg(c, 0, 'axis_name'), 'axis_index', c.span);
       if (!names.length) return ops.asArray(0n, c.span);
       return ops.tracer(ops.bind('axis_index', [], { axis_name: names }, c.span));
     },

@@ -11,7 +11,7 @@ import { dtypeArg, shapeArgs } from './attrs.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
-import { PyBuiltin, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+import { PyBuiltin, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer, typeName } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -46,6 +46,8 @@ class NnOps {
     if (axis === null) a = o.reshape(a, [-1], span);
     const rank = a.aval.shape.length;
     if (rank === 0) throw new CompileError(`ValueError: attempt to get arg${kind} of an empty sequence`, span);
+    // one axis (normalizeAxes takes tuples too; an empty one left none)
+    if (axis !== null && typeof axis !== 'bigint') throw new CompileError(`TypeError: '${typeName(axis)}' object cannot be interpreted as an integer`, span);
     const ax = normalizeAxes(axis === null ? 0n : axis, rank, span)[0]!;
     const n = a.aval.shape[ax]!;
     const ext = o.reduce(kind === 'max' ? 'reduce_max' : 'reduce_min', a, BigInt(ax), true, span);

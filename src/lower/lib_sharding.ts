@@ -6,7 +6,7 @@ import { CompileError } from '../diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
-import type { Func } from '../ir/types.js';
+import { jaxTypeStr, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { partition, type SpmdProgram } from '../passes/spmd.js';
 import { simplify } from '../passes/simplify.js';
@@ -15,7 +15,7 @@ import { arg } from './modules.js';
 import { Text } from './text.js';
 import {
   HostArray, PyBuiltin, PyClass, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
-  isArray, typeName, type CallArgs, type PyValue,
+  Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 /** A Python slice object (as in a shard's `index`): `slice(0, 2, None)`. */
@@ -321,6 +321,10 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
     if (name === 'stop') return obj.stop === null ? null : BigInt(obj.stop);
     if (name === 'step') return null;
   }
+  if (isArray(obj) && (name === 'addressable_shards' || name === 'sharding') && obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment') {
+    // JAX's wording: only concrete arrays have these; a tracer's placement is decided when the program is partitioned
+    throw new CompileError(`AttributeError: The '${name}' attribute is not available on traced array with shape ${jaxTypeStr(obj.aval)}.`, span);
+  }
   if (isArray(obj) && name === 'addressable_shards') {
     const h = ip.hostArray(obj, span);
     if (!h.sharding) throw new CompileError('x.addressable_shards of an array on a single device is not supported; place it with jax.device_put(x, NamedSharding(...))', span);
@@ -430,7 +434,7 @@ function makeMesh(ip: Interp, c: CallArgs): PyMesh {
   const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
   if (names.length !== shape.length) throw new CompileError(`ValueError: len(axis_shapes)=${shape.length} should be equal to len(axis_names)=${names.length}`, c.span);
   const n = shape.reduce((a, b) => a * b, 1);
-  const have = ip.devices().items.length;
+  const have = ip.devices(c.span).items.length;
   if (n > have) throw new CompileError(`ValueError: Number of devices ${have} must be >= the product of mesh_shape ${tupleRepr(shape.map(String))}`, c.span);
   return new PyMesh(new PyDeviceArray(shape, Array.from({ length: n }, (_, i) => i)), names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], true, c.span));
 }

@@ -11,6 +11,7 @@ import { CompileError } from '../diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { fmtShape } from './arrays.js';
 import { shapeArgs } from './attrs.js';
+import { checkItems, checkShape } from './limits.js';
 import { NeedsStatic, type Interp } from './interp.js';
 import { ndBinary, ndFrom } from './numpy_static.js';
 import {
@@ -328,12 +329,14 @@ export function numpyRandomModule(ip: Interp): PyModule {
       throw new CompileError(`TypeError: expected a sequence of integers or a single integer, got '${shown}'`, span);
     }
     if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', span);
+    checkShape(s, span);
     return s;
   };
   const dimsOf = (c: CallArgs): number[] => {
     if (c.kwargs.size) throw new CompileError(`TypeError: got an unexpected keyword argument '${[...c.kwargs.keys()][0]}'`, c.span);
     const s = c.args.map((a) => Number(pyInt(a, 'a dimension', c.span)));
     if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', c.span);
+    checkShape(s, c.span);
     return s;
   };
   const f64 = (shape: number[] | null, draw: () => number): PyValue =>
@@ -428,6 +431,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const v = value(x ?? null, 'x', c.span);
     if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
       const n = Number(pyInt(v, 'x', c.span));
+      checkItems(n, 'a NumPy array', c.span);
       return new NdArray([Math.max(n, 0)], 'int64', shuffledIndices(rng('permutation', c.span), Math.max(n, 0)));
     }
     const nd = ndFrom(v, c.span);
@@ -467,6 +471,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
       if (count > popSize) throw new CompileError("ValueError: Cannot take a larger sample than population when 'replace=False'", c.span);
       if (probs && probs.filter((x) => x > 0).length < count) throw new CompileError('ValueError: Fewer non-zero entries in p than size', c.span);
       const st = rng('choice', c.span);
+      if (!probs) checkItems(popSize, 'a NumPy array', c.span);
       if (!probs) idx = shuffledIndices(st, popSize).slice(0, count);
       else {
         idx = [];

@@ -43,6 +43,7 @@ export function ndReshape(x: NdArray, shape: number[], span: A.Span): NdArray {
 }
 
 export function ndStack(items: NdArray[], axis: number, span: A.Span): NdArray {
+  if (!items.length) throw new CompileError('ValueError: need at least one array to stack', span);
   const s0 = items[0]!.shape;
   if (items.some((x) => x.shape.join() !== s0.join())) throw new CompileError('ValueError: all input arrays must have the same shape', span);
   if (axis !== 0) throw new CompileError('np.stack with axis != 0 is not supported at compile time', span);
@@ -50,7 +51,11 @@ export function ndStack(items: NdArray[], axis: number, span: A.Span): NdArray {
   return new NdArray([items.length, ...s0], dtype, items.flatMap((x) => x.data));
 }
 
-export function ndIndex(x: NdArray, items: IndexItem[]): PyValue {
+export function ndIndex(x: NdArray, items: IndexItem[], span: A.Span | null = null): PyValue {
+  const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
+  if (consumed > x.shape.length) {
+    throw new CompileError(`IndexError: too many indices for array: array is ${x.shape.length}-dimensional, but ${consumed} were indexed`, span);
+  }
   // general path: compute the selected positions per axis
   const axes: { idx: number[]; keep: boolean }[] = [];
   let d = 0;
@@ -66,7 +71,11 @@ export function ndIndex(x: NdArray, items: IndexItem[]): PyValue {
       continue;
     }
     const n = x.shape[d++]!;
-    if (it.kind === 'int') axes.push({ idx: [it.value < 0 ? it.value + n : it.value], keep: false });
+    if (it.kind === 'int') {
+      const i = it.value < 0 ? it.value + n : it.value;
+      if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d - 1} with size ${n}`, span);
+      axes.push({ idx: [i], keep: false });
+    }
     else {
       const [s, e, st] = sliceIndices(it.start, it.stop, it.step, n);
       const idx: number[] = [];

@@ -8,6 +8,7 @@ import {
   asciiEscape, formatPrintfArg, printfSpecText, printfTypeError, scanPrintf, type PrintfArgs, type PrintfSpec,
 } from '../../runtime/format/index.js';
 import { subscript } from './expr.js';
+import { checkFormatWidth } from './limits.js';
 import { pyErrors, reprOf, strOf, textValue } from './format.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
@@ -48,6 +49,8 @@ const printfCall = (x: HExpr, spec: PrintfSpec, type: HostScalar['type']): Text 
   new Text([{ k: 'call', callee: 'jx.printf', args: [x, { k: 'lit', value: printfSpecText(spec) }, { k: 'lit', value: type }] }]);
 
 function conversion(ip: Interp, v: PyValue, spec: PrintfSpec, span: A.Span): Text {
+  checkFormatWidth(spec.width, span);
+  checkFormatWidth(spec.prec, span);
   if (isScalar(v)) return Text.of(formatPrintfArg(v, spec));
   if (v instanceof HostScalar) {
     formatPrintfArg(SAMPLE[v.type], spec);

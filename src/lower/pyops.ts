@@ -3,6 +3,7 @@
 import { CompileError } from '../diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
+import { checkIntBits, checkItems, intBits } from './limits.js';
 
 const toNum = (v: bigint | number | boolean): number => (typeof v === 'number' ? v : Number(v));
 const isIntLike = (v: PyValue): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
@@ -18,7 +19,9 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
     switch (op) {
       case '+': return x + y;
       case '-': return x - y;
-      case '*': return x * y;
+      case '*':
+        checkIntBits(intBits(x) + intBits(y), span);
+        return x * y;
       case '/':
         if (y === 0n) throw new CompileError('ZeroDivisionError: division by zero', span);
         return Number(x) / Number(y);
@@ -32,9 +35,17 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         const r = x % y;
         return r !== 0n && (r < 0n) !== (y < 0n) ? r + y : r;
       }
-      case '**': return y >= 0n ? x ** y : Number(x) ** Number(y);
-      case '<<': return x << y;
-      case '>>': return x >> y;
+      case '**':
+        if (y < 0n) return Number(x) ** Number(y);
+        if (x > 1n || x < -1n) checkIntBits(intBits(x) * Number(y), span);
+        return x ** y;
+      case '<<':
+        if (y < 0n) throw new CompileError('ValueError: negative shift count', span);
+        if (x !== 0n) checkIntBits(intBits(x) + Number(y), span);
+        return x << y;
+      case '>>':
+        if (y < 0n) throw new CompileError('ValueError: negative shift count', span);
+        return x >> y;
       case '&': return x & y;
       case '|': return x | y;
       case '^': return x ^ y;
@@ -63,18 +74,29 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
       default: throw bad();
     }
   }
-  if (typeof a === 'string' && typeof b === 'string' && op === '+') return a + b;
-  if (op === '*' && (typeof a === 'string' || a instanceof PyList || a instanceof PyTuple) && isIntLike(b)) return repeat(a, Number(b));
-  if (op === '*' && (typeof b === 'string' || b instanceof PyList || b instanceof PyTuple) && isIntLike(a)) return repeat(b, Number(a));
-  if (op === '+' && a instanceof PyList && b instanceof PyList) return new PyList([...a.items, ...b.items]);
-  if (op === '+' && a instanceof PyTuple && b instanceof PyTuple && !a.cls && !b.cls) return new PyTuple([...a.items, ...b.items]);
+  if (typeof a === 'string' && typeof b === 'string' && op === '+') {
+    checkItems(a.length + b.length, 'a str', span);
+    return a + b;
+  }
+  if (op === '*' && (typeof a === 'string' || a instanceof PyList || a instanceof PyTuple) && isIntLike(b)) return repeat(a, Number(b), span);
+  if (op === '*' && (typeof b === 'string' || b instanceof PyList || b instanceof PyTuple) && isIntLike(a)) return repeat(b, Number(a), span);
+  if (op === '+' && a instanceof PyList && b instanceof PyList) {
+    checkItems(a.items.length + b.items.length, 'a list', span);
+    return new PyList([...a.items, ...b.items]);
+  }
+  if (op === '+' && a instanceof PyTuple && b instanceof PyTuple && !a.cls && !b.cls) {
+    checkItems(a.items.length + b.items.length, 'a tuple', span);
+    return new PyTuple([...a.items, ...b.items]);
+  }
   throw bad();
 }
 
-function repeat(v: string | PyList | PyTuple, n: number): PyValue {
+function repeat(v: string | PyList | PyTuple, n: number, span: A.Span): PyValue {
+  const len = typeof v === 'string' ? v.length : v.items.length;
+  if (len && n > 0) checkItems(len * n, `a ${typeName(v)}`, span);
   if (typeof v === 'string') return v.repeat(Math.max(0, n));
   const items: PyValue[] = [];
-  for (let i = 0; i < n; i++) items.push(...v.items);
+  for (let i = 0; i < n; i++) for (const x of v.items) items.push(x);
   return v instanceof PyList ? new PyList(items) : new PyTuple(items);
 }
 
@@ -83,6 +105,8 @@ export function staticEquals(a: PyValue, b: PyValue): boolean {
     return toNum(a) === toNum(b);
   }
   if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
+  // the same container (Python compares items by identity first: xs.append(xs); xs == xs)
+  if (a === b) return true;
   if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     return a.items.length === b.items.length && a.items.every((x, i) => staticEquals(x, b.items[i]!));
   }

@@ -5,7 +5,7 @@
 import { CompileError } from '../diagnostics.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
-import { assignTarget, binop, evalExpr, iterItems, truthyStatic } from './expr.js';
+import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, NeedsStatic, ReturnSignal } from './interp.js';
 import { importModule } from './api.js';
 import {
@@ -14,6 +14,7 @@ import {
 import { staticEquals } from './pyops.js';
 import { meshStr, specAxes } from './lib_sharding.js';
 import { sameShardings } from '../ir/sharding.js';
+import { MAX_LOOP_STEPS } from './limits.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   const outer = ip.line;
@@ -80,7 +81,7 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'While': {
       let guard = 0;
       while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
-        if (++guard > 1_000_000) throw new CompileError('while loop did not finish at compile time', s.span);
+        if (++guard > MAX_LOOP_STEPS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
         try {
           execBlock(ip, s.body, scope);
         } catch (e) {
@@ -197,9 +198,26 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   return out;
 }
 
+/** Steps a host loop may run unrolled before the rest runs as a TS loop (see carryChanged). */
+const MAX_PEELED_STEPS = 2;
+
+/**
+ * A carried value changes its structure, kind or placement in a step. The
+ * first steps often do (params placed by the first jitted step), and then
+ * keep them: those steps run unrolled, the rest as a host loop.
+ */
+const carryChanges = new WeakSet<NeedsStatic>();
+function carryChanged(message: string, span: A.Span): NeedsStatic {
+  const e = new NeedsStatic(message, span);
+  carryChanges.add(e);
+  return e;
+}
+
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
-  const iter = evalExpr(ip, s.iter, scope);
-  if (ip.atHost && iter instanceof PyRange && iter.length > 1) {
+  let iter = evalExpr(ip, s.iter, scope);
+  for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
+    // flushed before the checkpoint: a rollback drops emitted statements but cannot un-materialize tracers
+    ip.flush();
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     try {
@@ -210,19 +228,40 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
-      if (ip.dynamicDepth > 0 || iter.length > 100_000) throw e;
+      if (ip.dynamicDepth > 0 || iter.length > MAX_LOOP_STEPS) throw e;
+      if (!carryChanges.has(e) || peeled >= MAX_PEELED_STEPS) break;
     }
-  }
-  for (const item of iterItems(ip, iter, s.iter.span)) {
-    assignTarget(ip, s.target, item, scope);
+    // the first step, unrolled; then the rest of the range
+    assignTarget(ip, s.target, iter.start, scope);
     try {
       execBlock(ip, s.body, scope);
     } catch (e) {
       if (e instanceof BreakSignal) return;
       if (!(e instanceof ContinueSignal)) throw e;
     }
+    iter = new PyRange(iter.start + iter.step, iter.stop, iter.step);
   }
-  execBlock(ip, s.orelse, scope);
+  const loopIter = iter;
+  const broke = ip.holding((hold) => {
+    // the items still to come are roots of any flush in the body (a print): arrays of the pending host segment
+    // that it would otherwise leave behind
+    const items = holdItems(iterItems(ip, loopIter, s.iter.span), loopIter, hold);
+    let steps = 0;
+    for (const item of items) {
+      if (++steps > MAX_LOOP_STEPS) {
+        throw new CompileError(`for loop runs more than ${MAX_LOOP_STEPS} steps at compile time (it is unrolled: a loop in a traced function, or one that needs its index at compile time)`, s.span);
+      }
+      assignTarget(ip, s.target, item, scope);
+      try {
+        execBlock(ip, s.body, scope);
+      } catch (e) {
+        if (e instanceof BreakSignal) return true;
+        if (!(e instanceof ContinueSignal)) throw e;
+      }
+    }
+    return false;
+  });
+  if (!broke) execBlock(ip, s.orelse, scope);
 }
 
 /** A leaf of a loop-carried value: array or host scalar, held in a TS `let`. */
@@ -269,13 +308,13 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
         flattenCarry(ip, now, c.name, leaves, false);
-        if (leaves.length !== c.leaves.length) throw new NeedsStatic(`the structure of '${c.name}' changes in the loop`, s.span);
+        if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
           const want = c.leaves[i]!;
           checkSameType(want.init, l.init, c.name, s.span);
           const val = hexprOfLeaf(ip, l.init, s.span);
           // the placement must stay the same; JAX may spell it differently after a step (P('x', None) → P('x',))
-          if (!sameSharding(want.init, l.init)) throw new NeedsStatic(`the sharding of '${c.name}' changes in the loop`, s.span);
+          if (!sameSharding(want.init, l.init)) throw carryChanged(`the sharding of '${c.name}' changes in the loop`, s.span);
           want.after = shardingOf(l.init);
           if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
         });
@@ -314,6 +353,8 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     if (last) scope.vars.set(n, last);
     else if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
   }
+  // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
+  if (s.target.kind === 'Name' && r.length > 0) scope.vars.set(s.target.id, r.start + BigInt(r.length - 1) * r.step);
 }
 
 function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
@@ -369,7 +410,7 @@ function sameSharding(a: PyValue, b: PyValue): boolean {
 }
 
 function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void {
-  if (isArray(a) !== isArray(b)) throw new NeedsStatic(`'${name}' changes between an array and a Python value in the loop`, span);
+  if (isArray(a) !== isArray(b)) throw carryChanged(`'${name}' changes between an array and a Python value in the loop`, span);
   if (isArray(a) && isArray(b)) {
     const x = a instanceof Tracer ? a.aval : a.aval;
     const y = b instanceof Tracer ? b.aval : b.aval;

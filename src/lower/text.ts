@@ -15,7 +15,8 @@ export class Text {
     const parts: TextPart[] = [];
     items.forEach((t, i) => {
       if (i) parts.push(sep);
-      parts.push(...t.parts);
+      // not push(...t.parts): a text of many parts (a long list's repr) would overflow the call's arguments
+      for (const p of t.parts) parts.push(p);
     });
     return new Text(parts);
   }

@@ -12,6 +12,8 @@ export class Trace {
   /** Outer values used inside, in parameter order after the declared parameters. */
   readonly captured: (HostArray | Tracer)[] = [];
   private captureVar = new Map<HostArray | Tracer, Var>();
+  /** Tracers made on this trace so far (none: a flush has nothing to look for). */
+  tracers = 0;
 
   constructor(
     name: string,

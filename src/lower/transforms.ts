@@ -13,6 +13,7 @@ import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { Trace } from './trace.js';
 import { meshOf, spmdCall } from './lib_sharding.js';
+import { checkTracedOps } from './limits.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -56,6 +57,16 @@ function compareKeys(a: PyValue, b: PyValue): number {
   const x = String(a);
   const y = String(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A tuple `in_axes` has one entry per positional argument (JAX's check and wording). */
+function checkInAxesArity(spec: PyValue, args: PyTuple, transform: 'pmap' | 'vmap', span: A.Span): void {
+  if ((spec instanceof PyTuple || spec instanceof PyList) && spec.items.length !== args.items.length) {
+    throw new CompileError(
+      `ValueError: ${transform} in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments passed to the function, but got len(in_axes)=${spec.items.length}, len(args)=${args.items.length}`,
+      span,
+    );
+  }
 }
 
 /** Broadcast an axis spec (int / None / nested tuple) over the leaves of `v`. */
@@ -173,9 +184,10 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
   const flat = flatten(args);
   const inSpec = fn.options.get('in_axes')!;
+  checkInAxesArity(inSpec, args, 'pmap', call.span);
   const axes0 = axesFor(ip, inSpec, args, 'pmap in_axes', call.span);
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'pmap', call.span);
-  const nDev = ip.devices().items.length;
+  const nDev = ip.devices(call.span).items.length;
   if (size > nDev) {
     throw new CompileError(`ValueError: compiling computation that requires ${size} logical devices, but only ${nDev} XLA devices are available (num_replicas=${size})`, call.span);
   }
@@ -223,7 +235,8 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
   const hints = ip.nameHints.length === avals.length ? ip.nameHints : avals.map((_, i) => (avals.length === 1 ? `${hint}_out` : `${hint}_out${i}`));
   const names = hints.map((h) => ip.freshName(h));
   ip.emit({ k: 'const', names, destructure: true, value });
-  return names.map((n, i) => new HostArray(n, { shape: shapes[i]!, dtype: avals[i]!.dtype }));
+  // a result keeps JAX's weak type (a Python scalar that met no typed array inside)
+  return names.map((n, i) => new HostArray(n, { shape: shapes[i]!, dtype: avals[i]!.dtype, ...(avals[i]!.weak ? { weak: true } : {}) }));
 }
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
@@ -265,6 +278,7 @@ const isArrayLike = (v: PyValue): boolean =>
 function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
   const flat = flatten(args);
+  checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
   const axes0 = axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span);
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
   const parent = ip.trace();
@@ -287,6 +301,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     }),
     ...t.captured.map((c) => ip.ops.atom(c, call.span)),
   ];
+  checkTracedOps(parent.builder.eqns.length + bf.eqns.length, call.span);
   const outs = parent.builder.inline(bf, argAtoms);
   const outSpec = fn.options.get('out_axes')!;
   const moved = outs.map((o, j) => {
@@ -363,7 +378,9 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
       auxFlat = flatten(out.items[1]!);
     }
     if (!isArray(mainV) && !(mainV instanceof NdArray) && typeof mainV !== 'number' && typeof mainV !== 'bigint' && typeof mainV !== 'boolean') {
-      throw new CompileError(`TypeError: Gradient only defined for scalar-output functions. Output was ${ip.repr(mainV, span).static ?? typeName(mainV)}.`, span);
+      // JAX shows the output; a traced array in it has no text here (format.ts), so then only its type
+      const shown = flatten(mainV).leaves.some(isArray) ? `a ${typeName(mainV)}` : ip.repr(mainV, span).static ?? typeName(mainV);
+      throw new CompileError(`TypeError: Gradient only defined for scalar-output functions. Output was ${shown}.`, span);
     }
     const m = ip.ops.asArray(mainV, span);
     const shape = m.aval.shape;
@@ -387,6 +404,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const func = t.builder.finish([main, ...aux.atoms], t.axisEnv);
   const vf = vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` });
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
+  checkTracedOps(parent.builder.eqns.length + vf.eqns.length, span);
   const outs = parent.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;
   const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;

@@ -4,6 +4,7 @@
 //                   functions, modules, NumPy arrays computed at compile time)
 //   host-dynamic  — HostScalar: a number/string known only when the program runs
 //   device arrays — Tracer (inside a trace) and HostArray (a host TS variable)
+import { CompileError } from '../diagnostics.js';
 import type { Expr, FunctionDef, Lambda, Span } from '../parser/ast.js';
 import type { HExpr } from '../ir/host.js';
 import type { Atom, AVal } from '../ir/types.js';
@@ -61,6 +62,16 @@ export function dictKey(k: PyValue): string {
   throw new TypeError(`unhashable type: '${k.typeName}'`);
 }
 
+/** `k` as a dict key written in the program: a key `dictKey` cannot take is Python's TypeError at `span`. */
+export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
+  const bad = (v: PyValue): PyValue | undefined =>
+    v === null || typeof v !== 'object' ? undefined : v instanceof PyTuple ? v.items.map(bad).find((x) => x !== undefined) : v;
+  const b = bad(k);
+  if (b === undefined) return k;
+  if (b instanceof PyList || b instanceof PyDict || b instanceof NdArray || isArray(b)) throw new CompileError(`TypeError: unhashable type: '${typeName(b)}'`, span);
+  throw new CompileError(`dict keys of type '${typeName(b)}' are not supported (use str, int, float, bool, None or tuples of them)`, span);
+}
+
 export class PyRange extends PyObject {
   readonly typeName = 'range';
   constructor(
@@ -86,6 +97,8 @@ export class PyIterator extends PyObject implements Iterable<PyValue> {
   constructor(
     readonly typeName: 'map' | 'filter',
     private readonly items: Iterator<PyValue>,
+    /** What the items are made from (the source iterables' items): kept alive across flushes until pulled. */
+    readonly roots: PyValue[] = [],
   ) {
     super();
   }
@@ -251,6 +264,7 @@ export class Tracer extends PyObject {
     readonly atom: Atom,
   ) {
     super();
+    trace.tracers++;
   }
   get aval(): AVal {
     return this.atom.aval;

@@ -8,6 +8,7 @@ import { LineMap } from './source.js';
 export type * from './ast.js';
 export { lex, type StringValue } from './lexer.js';
 export { LineMap } from './source.js';
+export { checkStatementContext } from './context.js';
 
 /** Parses a whole module. Throws CompileError (with a span) on any error. */
 export function parse(source: string): Module {

@@ -15,6 +15,14 @@ import { replicaGroups } from '../ir/sharding.js';
 
 const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'dot_general', 'argmax', 'argmin']);
 
+/**
+ * Longest chain of producers inlined into one kernel expression: a longer
+ * chain (a Python loop adding to an array thousands of times) is cut by
+ * materialising a buffer, so that kernel expressions, and the recursion that
+ * builds them, stay shallow.
+ */
+const MAX_INLINE_DEPTH = 64;
+
 export function fuse(func: Func): Program {
   const f = lowerCollectives(func);
   const producer = new Map<number, Eqn>();
@@ -34,12 +42,16 @@ export function fuse(func: Func): Program {
   // contain a reduction.
   const inline = new Set<number>();
   const expensive = new Set<number>();
+  // inlined producers below each var, along the longest chain
+  const depth = new Map<number, number>();
   for (const e of f.eqns) {
     const isColl = isDeviceGather(e);
     const exp = EXPENSIVE.has(e.prim) || e.inputs.some((a) => a.kind === 'var' && inline.has(a.id) && expensive.has(a.id));
+    const d = 1 + Math.max(0, ...e.inputs.map((a) => (a.kind === 'var' && inline.has(a.id) ? depth.get(a.id)! : 0)));
     for (const out of e.outputs) {
       if (exp) expensive.add(out.id);
-      if (isColl || uses.get(out.id) !== 1) continue;
+      depth.set(out.id, d);
+      if (isColl || uses.get(out.id) !== 1 || d >= MAX_INLINE_DEPTH) continue;
       const consumer = consumers.get(out.id)![0]!;
       if (isDeviceGather(consumer)) continue;
       if (exp && !(isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape))) continue;

@@ -37,10 +37,12 @@ ELEMENT_RULES['integer_pow'] = (ctx, e, idx) => {
   const mul = (a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn: 'mul', a, b, dtype });
   if (y === 0) return { op: 'const', value: 1, dtype };
   let acc: KExpr | null = null;
+  // arithmetic, not bit operators: those see only 32 bits (y = 2**31 or 2**40 would lose its bits)
   let n = Math.abs(y);
+  if (!Number.isSafeInteger(n)) throw new Error(`internal: integer_pow exponent ${y} is not a safe integer`);
   while (n > 0) {
-    if (n & 1) acc = acc ? mul(acc, x) : x;
-    n >>= 1;
+    if (n % 2 === 1) acc = acc ? mul(acc, x) : x;
+    n = Math.floor(n / 2);
     if (n > 0) x = mul(x, x);
   }
   return y < 0 ? { op: 'bin', fn: 'div', a: { op: 'const', value: 1, dtype }, b: acc!, dtype } : acc!;

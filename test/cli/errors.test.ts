@@ -1,9 +1,9 @@
 // Error fixtures: each bad program gives `file:line:col: error: …` with a code
 // frame at the expected position, through the CLI (exit code 1, no output files).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompileError, formatDiagnostic } from '../../src/diagnostics.js';
 import { compile } from '../../src/compile.js';
@@ -34,6 +34,16 @@ describe('error fixtures', () => {
 
 const cli = join(ROOT, 'bin/jaxts.js');
 describe.skipIf(!existsSync(join(ROOT, 'dist/cli.js')))('CLI', () => {
+  it('writes only inside the -o directory, whatever the path of the .py', () => {
+    const root = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const out = join(root, 'nested', 'out');
+    const src = join(root, '..', basename(root), 'prog.py');
+    writeFileSync(join(root, 'prog.py'), 'print(1)\n');
+    execFileSync('node', [cli, 'compile', src, '-o', out], { stdio: 'pipe' });
+    expect(readdirSync(out).sort()).toEqual(['prog.kernels.ts', 'prog.ts', 'prog.ts.map']);
+    expect(readdirSync(root).sort()).toEqual(['nested', 'prog.py']);
+  });
+
   it('reports a compile error with exit code 1 and writes no files', () => {
     const out = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
     let status = 0;
@@ -87,5 +97,43 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/cli.js')))('CLI', () => {
   it('runs a lesson on the CPU backend', () => {
     const text = execFileSync('node', [cli, 'run', join(ROOT, 'fixtures/seed004/pmap_square.py'), '--backend', 'cpu'], { encoding: 'utf8' });
     expect(text).toBe(readFileSync(join(ROOT, 'fixtures/seed004/pmap_square.out'), 'utf8'));
+  });
+
+  it('honours jax_debug_nans: the first NaN raises FloatingPointError naming the primitive and its line, on both backends', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const py = join(dir, 'nans.py');
+    const src = [
+      'import jax',
+      'import jax.numpy as jnp',
+      'print(jnp.log(jnp.array([-1.0])))  # before the option: no check',
+      'jax.config.update("jax_debug_nans", True)',
+      '',
+      '@jax.jit',
+      'def f(x):',
+      '    y = x * 2',
+      '    return jnp.log(y - 3.0)',
+      '',
+      'print(f(jnp.array([2.0, 4.0])))',
+      'print(f(jnp.array([1.0, 4.0])))',
+      'print("not reached")',
+    ];
+    writeFileSync(py, src.join('\n') + '\n');
+    for (const backend of ['cpu', 'webgpu']) {
+      const r = spawnSync('node', [cli, 'run', py, '--backend', backend], { encoding: 'utf8', env: { ...process.env } });
+      if (backend === 'webgpu' && /no WebGPU adapter/.test(r.stderr) && !process.env['CI']) continue;
+      expect(r.stdout).toBe('[nan]\n[0.       1.609438]\n');
+      expect(r.stderr).toBe(`${py}:9: FloatingPointError: invalid value (nan) encountered in log\n`);
+      expect(r.status).toBe(1);
+    }
+  });
+
+  it("names the Python line of a run-time error, in Python's words (exit 1)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const py = join(dir, 'zero.py');
+    writeFileSync(py, 'import jax.numpy as jnp\nx = float(jnp.zeros(()))\nprint(7 // 2, 7 % 3)\nprint(1 / (x - 0.0))\n');
+    const r = spawnSync('node', [cli, 'run', py, '--backend', 'cpu'], { encoding: 'utf8' });
+    expect(r.stdout).toBe('3 1\n');
+    expect(r.stderr).toBe(`${py}:4: ZeroDivisionError: float division by zero\n`);
+    expect(r.status).toBe(1);
   });
 });

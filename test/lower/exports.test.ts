@@ -143,6 +143,6 @@ print(jax.pmap(step, axis_name="i")(jnp.arange(4.0)))
 `).hostProgram;
     expect(hp.exports.map((x) => x.name)).toEqual([]);
     expect(hp.unexported[0]!.name).toBe('step');
-    expect(hp.unexported[0]!.reason).toMatch(/^it does not compile on its own: NameError: unbound axis name/);
+    expect(hp.unexported[0]!.reason).toMatch(/^it does not compile on its own: NameError: Found an unbound axis name: i\./);
   });
 });

@@ -2,7 +2,7 @@
 // offending token, for parser-level, layout-level and lexical errors.
 import { describe, expect, it } from 'vitest';
 import { CompileError } from '../../src/diagnostics.js';
-import { parse } from '../../src/parser/index.js';
+import { checkStatementContext, parse } from '../../src/parser/index.js';
 import { parseError } from './helpers.js';
 
 describe('syntax errors', () => {
@@ -90,5 +90,25 @@ describe('syntax errors', () => {
     const deep = parseError('x = ' + '-'.repeat(20000) + '1\n');
     expect(deep).toMatch(/too many nested expressions$/);
     expect(parse('x = -(-(-1))\n').body).toHaveLength(1);
+  });
+
+  it('reports return, break and continue outside their function or loop, as CPython compiles them', () => {
+    // parse() accepts them anywhere, as ast.parse does; lower() runs checkStatementContext first
+    const context = (src: string): string => {
+      try {
+        checkStatementContext(parse(src));
+      } catch (e) {
+        if (e instanceof CompileError) return `${e.span?.start.line}:${e.span?.start.col} ${e.message}`;
+        throw e;
+      }
+      return 'ok';
+    };
+    expect(context('return 5\n')).toBe("1:1 'return' outside function");
+    expect(context('class A:\n    return 1\n')).toBe("2:5 'return' outside function");
+    expect(context('def f():\n    break\n')).toBe("2:5 'break' outside loop");
+    // a function's body is not inside the loop around its definition
+    expect(context('for i in range(3):\n    def g():\n        continue\n    g()\n')).toBe("3:9 'continue' not properly in loop");
+    expect(context('for i in range(3):\n    pass\nelse:\n    break\n')).toBe("4:5 'break' outside loop");
+    expect(context('def f():\n    while True:\n        if x:\n            break\n        return 1\n')).toBe('ok');
   });
 });

@@ -4,6 +4,7 @@ import { FuncBuilder } from '../../src/ir/builder.js';
 import { fuse } from '../../src/passes/fusion.js';
 import { vmapFunc } from '../../src/passes/vmap.js';
 import { dce } from '../../src/passes/simplify.js';
+import { exprKey, type KExpr } from '../../src/ir/kernel.js';
 
 const f32 = (...shape: number[]) => ({ shape, dtype: 'float32' as const });
 
@@ -66,5 +67,21 @@ describe('fusion', () => {
     const p = fuse(b.finish([m]));
     expect(p.kernels).toHaveLength(1);
     expect(p.kernels[0]!.body.op).toBe('bin');
+  });
+  it('cuts a very long elementwise chain into kernels of bounded depth (no stack overflow)', () => {
+    const b = new FuncBuilder('f');
+    let x = b.addParam(f32(3));
+    for (let i = 0; i < 5000; i++) x = b.bind1('sin', [x]);
+    const p = fuse(b.finish([x]));
+    expect(p.kernels.length).toBeGreaterThanOrEqual(5000 / 64);
+    expect(p.kernels.length).toBeLessThanOrEqual(5000 / 63 + 1);
+  });
+  it('expands integer_pow with an exponent beyond 32 bits by squaring, with compact CSE keys', () => {
+    const b = new FuncBuilder('f');
+    const x = b.addParam({ shape: [4], dtype: 'int32' });
+    const p = fuse(b.finish([b.bind1('integer_pow', [x], { y: 2 ** 40 + 3 })]));
+    const muls = (e: KExpr): number => (e.op === 'bin' ? 1 + muls(e.a) : 0);
+    expect(muls(p.kernels[0]!.body)).toBe(2); // x^(2^40) * x^2 * x, the outermost chain
+    expect(exprKey(p.kernels[0]!.body).length).toBeLessThan(20);
   });
 });

@@ -1,0 +1,36 @@
+// Misspelled and unsupported JAX names: Python's "Did you mean" suggestion
+// (expected strings are CPython 3.11's, from the oracle venv), and the
+// "not supported by jaxts" message for names real JAX has.
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/compile.js';
+import { CompileError } from '../../src/diagnostics.js';
+import { JAX_NAMES } from '../../src/lower/jax_names.js';
+import { suggestName } from '../../src/lower/suggest.js';
+
+const errorOf = (src: string): string => {
+  try {
+    compile(src, { file: 'm.py' });
+  } catch (e) {
+    if (e instanceof CompileError) return e.message;
+    throw e;
+  }
+  return '';
+};
+
+describe('suggestions', () => {
+  it("suggests as CPython does for jax.numpy's names", () => {
+    const names = JAX_NAMES['jax.numpy']!;
+    const cases: [string, string | null][] = [
+      ['meen', 'mean'], ['zeross', 'zeros'], ['xyz', null], ['Sum', 'sum'], ['cumsun', 'cumsum'], ['linespace', 'linspace'], ['arang', 'arange'], ['tanhh', 'tanh'],
+    ];
+    for (const [name, want] of cases) expect(suggestName(name, names), name).toBe(want);
+  });
+
+  it('words a misspelling as Python and an unsupported JAX function as jaxts', () => {
+    expect(errorOf('import jax.numpy as jnp\nprint(jnp.meen(jnp.ones(3)))\n')).toBe("AttributeError: module 'jax.numpy' has no attribute 'meen'. Did you mean: 'mean'?");
+    expect(errorOf('import jax.numpy as jnp\nprint(jnp.xyz)\n')).toBe("AttributeError: module 'jax.numpy' has no attribute 'xyz'");
+    expect(errorOf('import jax.numpy as jnp\nprint(jnp.nanmean(jnp.ones(3)))\n')).toBe('NotImplementedError: jax.numpy.nanmean is not supported by jaxts (the nearest supported: jax.numpy.mean)');
+    expect(errorOf('import jax\nprint(jax.lax.fori_loop)\n')).toBe('NotImplementedError: jax.lax.fori_loop is not supported by jaxts');
+    expect(errorOf('import jax\njax.config.update("jax_enable_x64", True)\n')).toMatch(/^NotImplementedError: jax_enable_x64 is not supported by jaxts/);
+  });
+});
