@@ -4,6 +4,7 @@
 // checks an exported function makes on the arrays an application passes it.
 import type { Backend } from './backend.js';
 import { CpuBackend } from './cpu/backend.js';
+import { shapeRepr } from './format/index.js';
 import type { CpuBuffer, DType } from './program.js';
 import { newCpuBuffer } from './program.js';
 import { JArray, Runtime } from './runtime.js';
@@ -93,7 +94,6 @@ export function array(values: Nested | CpuBuffer, shape?: readonly number[], dty
 
 const isArray = (x: unknown): x is JArray => typeof x === 'object' && x !== null && 'shape' in x && 'dtype' in x && typeof (x as JArray).data === 'function';
 
-const shapeText = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
 
 /**
  * An argument of an exported function: `x` must be an array of the shape and
@@ -106,7 +106,7 @@ export async function arg(rt: Runtime, x: unknown, shape: readonly number[], dty
   if (!isArray(x)) throw new TypeError(`${fn}(): ${path} must be an Array (jaxts/runtime's array()), got ${x === null ? 'null' : typeof x}`);
   if (x.dtype !== dtype || x.shape.length !== shape.length || x.shape.some((n, i) => n !== shape[i])) {
     throw new TypeError(
-      `${fn}(): ${path} must be a ${dtype} array of shape ${shapeText(shape)}, as the script calls it, got a ${x.dtype} array of shape ${shapeText(x.shape)}; ` +
+      `${fn}(): ${path} must be a ${dtype} array of shape ${shapeRepr(shape)}, as the script calls it, got a ${x.dtype} array of shape ${shapeRepr(x.shape)}; ` +
         `jaxts compiles each function for the shapes the script passes it`,
     );
   }

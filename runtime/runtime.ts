@@ -3,7 +3,7 @@
 // leaves them; or laid out over a device mesh, as NamedSharding places them),
 // program calls (single device, pmap, SPMD over a mesh), and the output sink.
 import type { Backend, DeviceBuffer } from './backend.js';
-import { jaxStr } from './format/index.js';
+import { jaxStr, shapeRepr } from './format/index.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
 
@@ -80,7 +80,7 @@ export class JArray {
 
   /** str(x) as NumPy prints it, once the values are on the host (after `await x.data()`, or for arrays made on the host). */
   toString(): string {
-    if (!this.host) return `Array(shape=(${this.shape.join(', ')}${this.shape.length === 1 ? ',' : ''}), dtype=${this.dtype}) on the device; await .data() before printing`;
+    if (!this.host) return `Array(shape=${shapeRepr(this.shape)}, dtype=${this.dtype}) on the device; await .data() before printing`;
     return jaxStr({ dtype: this.dtype, shape: this.shape, data: this.host });
   }
 

@@ -15,14 +15,19 @@ export class CompileError extends Error {
   }
 }
 
+/** How many columns of its first line (`lineText`) a span underlines: to the line's end when it runs past it. */
+export function spanWidth({ start, end }: Span, lineText: string): number {
+  return end.line === start.line ? Math.max(1, end.col - start.col) : Math.max(1, lineText.length - start.col + 1);
+}
+
 /** Render one diagnostic with a code frame of the offending line. */
 export function formatDiagnostic(file: string, source: string, err: CompileError): string {
   if (!err.span) return `${file}: error: ${err.message}\n${err.notes.map((n) => `  note: ${n}\n`).join('')}`;
-  const { start, end } = err.span;
+  const { start } = err.span;
   const lines = source.split(/\r\n|\r|\n/);
   const lineText = lines[start.line - 1] ?? '';
   const gutter = String(start.line).length;
-  const width = end.line === start.line ? Math.max(1, end.col - start.col) : Math.max(1, lineText.length - start.col + 1);
+  const width = spanWidth(err.span, lineText);
   const frame =
     `${' '.repeat(gutter)} |\n` +
     `${start.line} | ${lineText}\n` +

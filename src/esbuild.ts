@@ -8,7 +8,7 @@ import { basename, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, PartialMessage, Plugin } from 'esbuild';
 import { compile, type CompileResult } from './compile.js';
-import { CompileError } from './diagnostics.js';
+import { CompileError, spanWidth } from './diagnostics.js';
 import { inlineSourceMapComment } from './codegen/sourcemap.js';
 
 export interface JaxtsPluginOptions {
@@ -68,9 +68,9 @@ function message(e: unknown, file: string, source: string): PartialMessage {
   if (!(e instanceof CompileError)) return { text: `jaxts: internal error: ${e instanceof Error ? e.message : String(e)}` };
   const notes = e.notes.map((text) => ({ text }));
   if (!e.span) return { text: e.message, location: { file }, notes };
-  const { start, end } = e.span;
+  const { start } = e.span;
   const lineText = source.split(/\r\n|\r|\n/)[start.line - 1] ?? '';
-  const length = end.line === start.line ? Math.max(1, end.col - start.col) : Math.max(1, lineText.length - start.col + 1);
+  const length = spanWidth(e.span, lineText);
   return { text: e.message, location: { file, line: start.line, column: start.col - 1, length, lineText }, notes };
 }
 

@@ -6,6 +6,7 @@
 import { walkHost, type BoundaryType, type HExpr, type HostExport, type HStmt } from '../ir/host.js';
 import type { AVal } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
+import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyDict, PyFunction, PyList, PyPartial, PyTransformed, PyTuple, Tracer,
@@ -56,7 +57,7 @@ class Unexportable extends Error {}
 function abstractOf(v: PyValue): Abstract {
   if (v instanceof HostArray) return { k: 'array', aval: v.aval, sharding: v.sharding };
   if (v instanceof Tracer) return { k: 'array', aval: v.aval, sharding: v.materialized?.sharding ?? null };
-  if (v instanceof NdArray) return { k: 'array', aval: { shape: v.shape, dtype: v.dtype === 'float64' || v.dtype === 'float32' ? 'float32' : v.dtype === 'bool' ? 'bool' : 'int32' }, sharding: null };
+  if (v instanceof NdArray) return { k: 'array', aval: { shape: v.shape, dtype: jaxDtype(v.dtype) }, sharding: null };
   if (v instanceof NpScalar) return { k: 'static', value: v.value };
   if (v === null || typeof v !== 'object') return { k: 'static', value: v };
   if (v instanceof HostScalar) return { k: 'scalar', value: v };

@@ -8,7 +8,7 @@ import type * as A from '../parser/ast.js';
 import { simplify } from '../passes/simplify.js';
 import type { SpmdProgram } from '../passes/spmd.js';
 import { meshOf, spmdCall } from './lib_sharding.js';
-import { ArrayOps, type IndexItem } from './arrays.js';
+import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
@@ -255,7 +255,7 @@ export class Interp {
   constant(nd: NdArray): HostArray {
     let h = this.constants.get(nd);
     if (h) return h;
-    const dtype = nd.dtype === 'float64' || nd.dtype === 'float32' ? 'float32' : nd.dtype === 'bool' ? 'bool' : 'int32';
+    const dtype = jaxDtype(nd.dtype);
     const name = this.freshName('constant');
     const stmt: HStmt = {
       k: 'const',
