@@ -18,7 +18,7 @@
 //                 `reps` back-to-back calls ended by one rt.sync(), per round (ms per step)
 //   perStep       per interval between two consecutive step calls, split into intervals
 //                 that print nothing ("silent") and intervals that print: program calls,
-//                 kernel dispatches (kernels × devices), backend copy/concat/upload/read
+//                 kernel dispatches (CPU: kernels × devices; WebGPU: dispatchWorkgroups calls), backend copy/concat/upload/read
 //                 calls, and on WebGPU queue.submit,
 //                 mapAsync (readbacks), writeBuffer (uploads), createBindGroup and
 //                 createBuffer counted by wrapping the Dawn objects (runtime/ is not modified)
@@ -75,7 +75,7 @@ async function load(path) {
 }
 
 if (phases) {
-  // where the time of `jaxts run FILE` goes, the CLI's steps done one by one (yargs aside)
+  // where the time of `node bin/jaxts.js run FILE` (the ES module path, no startup snapshot) goes, the CLI's steps done one by one
   const { mod, compileMs, bundleMs } = await load(file);
   const t0 = performance.now();
   const rt = await createNodeRuntime({ backend: backendKind, devices: mod.deviceCount });
@@ -106,7 +106,8 @@ const backend = rt.backend;
 const run = backend.run.bind(backend);
 backend.run = (program, devices, args) => {
   if (program.name === progName) stepDevices ??= devices.length;
-  c.dispatches += program.steps.filter((s) => s.kind === 'kernel').length * devices.length;
+  // the CPU backend runs each kernel once per device; on WebGPU, dispatchWorkgroups calls are counted below
+  if (backend.kind !== 'webgpu') c.dispatches += program.steps.filter((s) => s.kind === 'kernel').length * devices.length;
   return run(program, devices, args);
 };
 // the backend's other entry points (each is a submit of its own on WebGPU, or a writeBuffer)
@@ -135,6 +136,10 @@ if (backend.kind === 'webgpu') {
   patch(Object.getPrototypeOf(probe), 'mapAsync', () => c.maps++);
   probe.destroy();
   patch(Object.getPrototypeOf(gpu), 'createBindGroup', () => c.bindGroups++);
+  const probeEnc = gpu.createCommandEncoder();
+  const probePass = probeEnc.beginComputePass();
+  patch(Object.getPrototypeOf(probePass), 'dispatchWorkgroups', () => c.dispatches++);
+  probePass.end();
   patch(Object.getPrototypeOf(gpu), 'createBuffer', () => c.buffers++);
 }
 

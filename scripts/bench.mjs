@@ -18,7 +18,7 @@
 //   --budget S   an item stops taking more runs once its runs took S seconds in total (default 8;
 //                cold compiles: S/4), which keeps the default bench near 10 minutes on 2 cores
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -146,12 +146,23 @@ if (!existsSync(PY)) {
 // A snapshot of dist/ (inside the package, so that its bare imports resolve to node_modules):
 // other work rebuilding dist/ during the run does not change what is measured.
 mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
-const DIST = mkdtempSync(join(ROOT, 'node_modules/.cache/jaxts-bench-dist-'));
-for (const f of ['cli.js', 'index.js', 'node.js', 'runtime.js']) copyFileSync(join(ROOT, 'dist', f), join(DIST, f));
-process.on('exit', () => rmSync(DIST, { recursive: true, force: true }));
+// The launcher bin/jaxts.js is copied beside it, as in the package: run as a program it starts the
+// command from dist/snapshot/'s startup snapshot, the way `jaxts` runs from a shell or npx.
+const COPY = mkdtempSync(join(ROOT, 'node_modules/.cache/jaxts-bench-'));
+const DIST = join(COPY, 'dist');
+mkdirSync(join(DIST, 'snapshot'), { recursive: true });
+mkdirSync(join(COPY, 'bin'));
+for (const f of ['cli.js', 'index.js', 'node.js', 'runtime.js', ...readdirSync('dist/snapshot').filter((f) => f.endsWith('.blob')).map((f) => `snapshot/${f}`)]) {
+  copyFileSync(join(ROOT, 'dist', f), join(DIST, f));
+}
+copyFileSync(join(ROOT, 'bin/jaxts.js'), join(COPY, 'bin/jaxts.js'));
+chmodSync(join(COPY, 'bin/jaxts.js'), 0o755);
+process.on('exit', () => rmSync(COPY, { recursive: true, force: true }));
 process.on('SIGINT', () => process.exit(130));
 process.env.BENCH_DIST = DIST; // for scripts/bench-jaxts-step.mjs
-const CLI = join(DIST, 'cli.js'); // what bin/jaxts.js runs
+const JAXTS = join(COPY, 'bin/jaxts.js'); // the command as a shell runs it
+const CLI = join(DIST, 'cli.js'); // the command as an ES module, without the snapshot (`node bin/jaxts.js`)
+const SNAPSHOT = existsSync(join(DIST, `snapshot/cli-${process.version}.blob`));
 const { compile } = await import(pathToFileURL(join(DIST, 'index.js')).href);
 const jaxVersion = spawnSync(PY, ['-c', 'import jax, jaxlib; print(jax.__version__, jaxlib.__version__)'], { encoding: 'utf8', env: { ...process.env, ...PY_ENV } }).stdout.trim().split(' ');
 const adapter = json(process.execPath, ['scripts/bench-jaxts-step.mjs', '--describe']);
@@ -170,7 +181,7 @@ const kv = [
   ['runs', `${RUNS} per end-to-end / cold-compile figure: median and min–max; to keep the bench near 10 minutes an item stops early once its runs took ${BUDGET_S} s (cold compile: ${BUDGET_S / 4} s): see column n`],
   ['steady state', 'one process per backend; the step replayed with its first call\'s arguments (jax-js: fed back): 7 rounds of back-to-back calls + one sync; median and min–max over rounds'],
   ['mode', QUICK ? '--quick: 1 run, a subset of lessons and trainers' : 'full'],
-  ['jaxts', `dist/ as built at start (copied; \`jaxts run\` = node dist/cli.js run, as bin/jaxts.js does), commit ${spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()}${spawnSync('git', ['status', '--porcelain', 'src', 'runtime'], { encoding: 'utf8' }).stdout.trim() ? ' + uncommitted src/runtime changes' : ''}`],
+  ['jaxts', `dist/ as built at start (copied; \`jaxts run\` = bin/jaxts.js run, run as a program: ${SNAPSHOT ? 'Node started from the command\'s startup snapshot' : 'NO startup snapshot built, so the ES module path'}), commit ${spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()}${spawnSync('git', ['status', '--porcelain', 'src', 'runtime'], { encoding: 'utf8' }).stdout.trim() ? ' + uncommitted src/runtime changes' : ''}`],
 ];
 for (const [k, v] of kv) console.log(`${(k + ':').padEnd(19)} ${v}`);
 
@@ -179,8 +190,8 @@ section('1. end to end: `jaxts run FILE` vs `python FILE.py` under real JAX (wal
 const e2e = new Map();
 for (const [file, kind] of e2eFiles) {
   progress(`e2e ${file}`);
-  const cpu = wall(process.execPath, [CLI, 'run', file, '--backend', 'cpu']);
-  const gpu = wall(process.execPath, [CLI, 'run', file, '--backend', 'webgpu']);
+  const cpu = wall(JAXTS, ['run', file, '--backend', 'cpu']);
+  const gpu = wall(JAXTS, ['run', file, '--backend', 'webgpu']);
   const jax = wall(PY, ['scripts/oracle_run.py', file], PY_ENV);
   e2e.set(file, { kind, cpu, gpu, jax });
 }
@@ -193,14 +204,16 @@ console.log(table(
 progress('floors');
 const floors = [
   ['node -e 0', process.execPath, ['-e', '0'], {}],
-  ['node bin/jaxts.js --help (CLI module load)', process.execPath, [CLI, '--help'], {}],
+  ['jaxts --help (launcher + Node from the startup snapshot)', JAXTS, ['--help'], {}],
+  ['node dist/cli.js --help (no snapshot: ES module load)', process.execPath, [CLI, '--help'], {}],
   ['python -c "import jax"', PY, ['-c', 'import jax'], PY_ENV],
   ['python -c "import jax; jax.devices()" (+ XLA CPU client)', PY, ['-c', 'import jax; jax.devices()'], PY_ENV],
 ].map(([name, cmd, args, env]) => [name, wall(cmd, args, env)]);
 console.log('\nfloors (wall s): what every run pays before the program itself');
 console.log(table(['command', 'median', 'min–max', 'n'], floors.map(([n, w]) => [n, cell(w), range(w), w?.n])));
 
-console.log('\nwhere `jaxts run` goes (ms, one run each; the CLI\'s steps done in-process by scripts/bench-jaxts-step.mjs --phases; webgpu for the trainers only):');
+console.log('\nwhere the time of `node bin/jaxts.js run` (no snapshot) goes (ms, one run each; the CLI\'s steps done in-process by scripts/bench-jaxts-step.mjs --phases; webgpu for the trainers only);');
+console.log('from the startup snapshot, module load and the parser\'s construction are already done, and compile (1st) is partly warm:');
 const phaseRows = [];
 const trainerFiles = new Set(trainers.map(([f]) => f));
 for (const [file] of e2eFiles) {
@@ -261,7 +274,7 @@ if (lin) {
   const g = rep(lin.gpu);
   console.log(`linreg step: jaxts cpu / jax-js wasm = ${fr(ratio(c?.med, jw?.med))}; jaxts webgpu / jax-js webgpu = ${fr(ratio(g?.med, jg?.med))}; jaxts cpu / JAX = ${fr(ratio(c?.med, jaxMs(lin.jax)?.med))}`);
   const sil = lin.gpu.perStep?.silent;
-  if (sil) console.log(`jaxts webgpu linreg: per step ${sil.dispatches.min} dispatches (${lin.gpu.kernelsPerCall} kernels × ${lin.gpu.stepDevices} devices), ${sil.submits.min} queue.submit, ${sil.bindGroups.min} createBindGroup, ${sil.buffers.min} createBuffer.`);
+  if (sil) console.log(`jaxts webgpu linreg: per step ${sil.dispatches.min} dispatches (${lin.gpu.kernelsPerCall} kernels, each one dispatch for all ${lin.gpu.stepDevices} devices), ${sil.submits.min} queue.submit, ${sil.bindGroups.min} createBindGroup, ${sil.buffers.min} createBuffer.`);
 }
 for (const o of [jjWasm, jjGpu]) {
   if (o.error) console.log(`jax-js ${o.device}: ERROR ${o.error}`);
@@ -329,13 +342,13 @@ for (const [file] of e2eFiles) {
   } catch (e) {
     progress(`  compile error: ${e.message}`);
   }
-  const cold = wall(process.execPath, [CLI, 'compile', file, '-o', tmp], {}, BUDGET_S / 4);
+  const cold = wall(JAXTS, ['compile', file, '-o', tmp], {}, BUDGET_S / 4);
   compiles.set(file, { warm, cold });
   compileRows.push([short(file), warm ? fms(warm.med) : 'FAIL', warm ? `${fms(warm.min)}–${fms(warm.max)}` : '—', warm?.n, cellMs(cold), cold && !cold.failed ? `${fms(cold.min * 1e3)}–${fms(cold.max * 1e3)}` : '—', cold?.n]);
 }
 rmSync(tmp, { recursive: true, force: true });
 console.log(table(['program', 'warm in-process', 'min–max', 'n', 'cold CLI', 'min–max', 'n'], compileRows));
-console.log('warm: compile() from dist/index.js called repeatedly in one process (2 warm-up calls, then ≥ 7); cold: `node bin/jaxts.js compile FILE -o TMPDIR` wall time (node start + module load + compile + write).');
+console.log('warm: compile() from dist/index.js called repeatedly in one process (2 warm-up calls, then ≥ 7); cold: `jaxts compile FILE -o TMPDIR` wall time, bin/jaxts.js run as a program (node start from the startup snapshot + compile + write).');
 
 // ---------- 6. targets ----------
 section('6. targets (issue 6)');

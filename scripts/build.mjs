@@ -1,8 +1,8 @@
-// Builds dist/: the CLI, the programmatic API, the esbuild plugin, the
-// runtime (browser-safe) and its Node entry, the playground page (esbuild),
-// and their type declarations (tsc).
+// Builds dist/: the CLI (an ES module, and a V8 startup snapshot of it), the
+// programmatic API, the esbuild plugin, the runtime (browser-safe) and its
+// Node entry, the playground page (esbuild), and their type declarations (tsc).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 /**
@@ -21,7 +21,10 @@ const runtimeAsDist = {
 const external = ['esbuild', 'webgpu'];
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 await Promise.all([
-  esbuild.build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', external, plugins: [runtimeAsDist] }),
+  esbuild.build({ ...common, entryPoints: ['src/cli_main.ts'], outfile: 'dist/cli.js', external, plugins: [runtimeAsDist] }),
+  // the same command as one CommonJS script for `node --build-snapshot` (it imports the runtime at run time, by URL)
+  // (the playground's import.meta.url goes unused there: the CLI passes the page's folder)
+  esbuild.build({ ...common, format: 'cjs', sourcemap: false, entryPoints: ['src/cli_snapshot.ts'], outfile: 'dist/snapshot/cli.cjs', external, logOverride: { 'empty-import-meta': 'silent' } }),
   esbuild.build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', external }),
   esbuild.build({ ...common, entryPoints: ['src/esbuild.ts'], outfile: 'dist/esbuild.js', external }),
   esbuild.build({ ...common, entryPoints: ['runtime/index.ts'], outfile: 'dist/runtime.js', platform: 'neutral' }),
@@ -32,6 +35,14 @@ await Promise.all([
     .build({ entryPoints: ['playground/main.ts'], outfile: 'dist/playground/playground.js', bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, loader: { '.py': 'text' }, logLevel: 'warning' })
     .then(() => ['index.html', 'playground.css'].forEach((f) => copyFileSync(`playground/${f}`, `dist/playground/${f}`))),
 ]);
+
+// The startup snapshot bin/jaxts.js starts from, named by the Node version
+// that built it (a blob only loads into the Node that made it; the launcher
+// looks for its own version's). JAXTS_NO_SNAPSHOT=1 skips it.
+for (const f of readdirSync('dist/snapshot')) if (f.endsWith('.blob')) rmSync(`dist/snapshot/${f}`);
+if (!process.env.JAXTS_NO_SNAPSHOT) {
+  execFileSync(process.execPath, ['--snapshot-blob', `dist/snapshot/cli-${process.version}.blob`, '--build-snapshot', 'dist/snapshot/cli.cjs'], { stdio: 'inherit' });
+}
 
 // Declarations for jaxts, jaxts/runtime, jaxts/node and jaxts/esbuild (dist/types), when a source is newer than them.
 const stamp = 'dist/types/runtime/index.d.ts';

@@ -1,20 +1,140 @@
-// The `jaxts` command: `jaxts compile FILE.py` and `jaxts run FILE.py`.
+// The `jaxts` command: `jaxts compile FILE.py`, `jaxts run FILE.py` and
+// `jaxts playground`. The entries (src/cli_main.ts as an ES module,
+// src/cli_snapshot.ts from a V8 startup snapshot) call runCli with the
+// folder of the built files and a way to import ES modules.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import { basename, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileOptions, type CompileResult } from './compile.js';
 import { CompileError, formatDiagnostic } from './diagnostics.js';
-import { importCompiledJs, loadCompiled, pythonLine } from './run.js';
-import { servePlayground } from './playground.js';
-import { createNodeRuntime, type BackendChoice } from '../runtime/node.js';
+import { importCompiledJs, pythonLine } from './run.js';
+import type { BackendChoice, createNodeRuntime } from '../runtime/node.js';
 
-/** The runtime entry generated code is bundled against: dist/runtime.js next to this file, or the source. */
-function runtimeEntry(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const built = join(here, 'runtime.js');
-  return existsSync(built) ? built : resolve(here, '../runtime/index.ts');
+/** What an entry knows about where it runs. */
+export interface CliHost {
+  /** The folder of the built files (dist/): runtime.js, node.js, playground/. */
+  distDir: string;
+  /** import() of an ES module by URL (a startup snapshot cannot use its own import()). */
+  importModule: (url: string) => Promise<unknown>;
+}
+
+/** A wrong command line: printed with the usage, exit code 2. */
+class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+interface Command {
+  args: string; // the positional arguments, for the usage line
+  describe: string;
+  options: Options;
+  /** Each option's help line (its values and default). */
+  help: Record<string, string>;
+  run: (file: string | undefined, values: Record<string, string | boolean | undefined>, host: CliHost) => Promise<void>;
+}
+
+const DEVICES_HELP = 'number of simulated devices (overrides XLA_FLAGS)';
+
+const COMMANDS: Record<string, Command> = {
+  compile: {
+    args: '<file>',
+    describe: 'compile a Python JAX program to TypeScript + WGSL',
+    options: { out: { type: 'string', short: 'o' }, devices: { type: 'string' }, dump: { type: 'string' } },
+    help: {
+      '-o, --out DIR': 'output directory (default: .)',
+      '--devices N': DEVICES_HELP,
+      '--dump ir|spmd|kernels': 'print the array IR, the partitioned per-device programs with their collectives, or the WGSL kernels',
+    },
+    run: async (file, v) => compileCommand(file!, v),
+  },
+  run: {
+    args: '<file>',
+    describe: 'compile and run a Python JAX program',
+    options: { backend: { type: 'string' }, devices: { type: 'string' } },
+    help: { '--backend auto|webgpu|cpu': 'where the kernels run (default: auto, WebGPU when there is an adapter)', '--devices N': DEVICES_HELP },
+    run: (file, v, host) => runCommand(file!, v, host),
+  },
+  playground: {
+    args: '',
+    describe: 'serve the in-browser playground: paste a lesson, compile and run it in the page',
+    options: { port: { type: 'string' }, host: { type: 'string' } },
+    help: { '--port N': 'port to listen on (default 8080, or a free port when 8080 is taken)', '--host ADDR': 'address to listen on (default: 127.0.0.1)' },
+    run: (_file, v, host) => playgroundCommand(v, host),
+  },
+};
+
+function usage(command?: string): string {
+  if (command) {
+    const c = COMMANDS[command]!;
+    const rows = Object.entries({ ...c.help, '-h, --help': 'show this help' });
+    const w = Math.max(...rows.map(([k]) => k.length));
+    return [`usage: jaxts ${command}${c.args ? ` ${c.args}` : ''} [options]`, '', c.describe, '', 'options:', ...rows.map(([k, d]) => `  ${k.padEnd(w)}  ${d}`), ''].join('\n');
+  }
+  const w = Math.max(...Object.keys(COMMANDS).map((k) => k.length + COMMANDS[k]!.args.length + 1));
+  return [
+    'usage: jaxts <command> FILE.py [options]',
+    '',
+    'commands:',
+    ...Object.entries(COMMANDS).map(([k, c]) => `  ${`${k} ${c.args}`.padEnd(w)}  ${c.describe}`),
+    '',
+    '`jaxts <command> --help` lists the command\'s options.',
+    '',
+  ].join('\n');
+}
+
+/** Run the command line `argv` (without node and the script); resolves to the exit code. */
+export async function runCli(argv: string[], host: CliHost): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '-h' || name === '--help') {
+      (name ? process.stdout : process.stderr).write(usage());
+      return name ? 0 : 2;
+    }
+    if (name === '--version' || name === '-v') {
+      const pkg = JSON.parse(readFileSync(join(host.distDir, '..', 'package.json'), 'utf8')) as { version: string };
+      process.stdout.write(`${pkg.version}\n`);
+      return 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command '${name}' (commands: ${Object.keys(COMMANDS).join(', ')})`);
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message.replace(/\. To specify a positional argument.*$/s, '') : String(e));
+    }
+    if (parsed.values['help']) {
+      process.stdout.write(usage(name));
+      return 0;
+    }
+    const wanted = command.args ? 1 : 0;
+    if (parsed.positionals.length < wanted) throw new UsageError(`'jaxts ${name}' needs a FILE.py`);
+    if (parsed.positionals.length > wanted) throw new UsageError(`unexpected argument '${parsed.positionals[wanted]}'`);
+    process.exitCode = 0;
+    await command.run(parsed.positionals[0], parsed.values, host);
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`jaxts: error: ${e.message}\n\n${usage(COMMANDS[name ?? ''] ? name : undefined)}`);
+    return 2;
+  }
+}
+
+/** The value of `--name`, one of `choices` (or `dflt` when absent). */
+function choice<T extends string>(v: Record<string, unknown>, name: string, choices: readonly T[], dflt: T | undefined): T | undefined {
+  const x = v[name];
+  if (x === undefined) return dflt;
+  if (!choices.includes(x as T)) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got '${String(x)}')`);
+  return x as T;
+}
+
+/** The value of a numeric option: a whole number ≥ `min`, or undefined when absent. */
+function whole(v: Record<string, unknown>, name: string, min: number): number | undefined {
+  const x = v[name];
+  if (x === undefined) return undefined;
+  const n = Number(x);
+  if (!/^\d+$/.test(String(x)) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min} (got '${String(x)}')`);
+  return n;
 }
 
 function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport'> = {}): CompileResult | null {
@@ -51,102 +171,75 @@ function writeAll(dir: string, files: Record<string, string>): void {
   temps.forEach(([tmp, path]) => renameSync(tmp, path));
 }
 
-async function main(): Promise<void> {
-  await yargs(hideBin(process.argv))
-    .scriptName('jaxts')
-    .usage('$0 <command> FILE.py [options]')
-    .command(
-      'compile <file>',
-      'compile a Python JAX program to TypeScript + WGSL',
-      (y) =>
-        y
-          .positional('file', { type: 'string', demandOption: true })
-          .option('o', { alias: 'out', type: 'string', describe: 'output directory', default: '.' })
-          .option('devices', { type: 'number', describe: 'number of simulated devices (overrides XLA_FLAGS)' })
-          .option('dump', { choices: ['ir', 'spmd', 'kernels'] as const, describe: 'print the array IR, the partitioned per-device programs with their collectives, or the WGSL kernels' }),
-      (args) => {
-        const r = compileFile(args.file, args.devices);
-        if (!r) return;
-        if (args.dump === 'ir') process.stdout.write(dumpIr(r));
-        if (args.dump === 'kernels') process.stdout.write(dumpKernels(r));
-        if (args.dump === 'spmd') process.stdout.write(dumpSpmd(r));
-        const dir = resolve(args.o);
-        // names come from the file's base name only, so nothing lands outside `dir`
-        const base = basename(args.file).replace(/\.py$/, '');
-        writeAll(dir, {
-          // the host file's source map points back at the .py lines
-          [`${base}.ts`]: `${r.host}//# sourceMappingURL=${encodeURIComponent(`${base}.ts.map`)}\n`,
-          [`${base}.ts.map`]: JSON.stringify({ ...r.hostMap, sources: [relative(dir, resolve(args.file))] }),
-          [`${base}.kernels.ts`]: r.kernels,
-        });
-      },
-    )
-    .command(
-      'run <file>',
-      'compile and run a Python JAX program',
-      (y) =>
-        y
-          .positional('file', { type: 'string', demandOption: true })
-          .option('backend', { choices: ['auto', 'webgpu', 'cpu'] as const, default: 'auto' as const })
-          .option('devices', { type: 'number', describe: 'number of simulated devices (overrides XLA_FLAGS)' }),
-      async (args) => {
-        // with the built runtime the JS output is imported as it is; from the sources it is bundled
-        const entry = runtimeEntry();
-        const direct = entry.endsWith('.js');
-        const r = compileFile(args.file, args.devices, direct ? { flavor: 'js', runtimeImport: pathToFileURL(entry).href } : {});
-        if (!r) return;
-        process.setSourceMapsEnabled(true);
-        const prog = direct ? await importCompiledJs(r) : await loadCompiled(r, entry);
-        const rt = await createNodeRuntime({ backend: args.backend as BackendChoice, devices: prog.deviceCount });
-        try {
-          await prog.main(rt);
-          await rt.sync();
-        } catch (e) {
-          // the runtime knows the line of a NaN check's primitive; otherwise the stack's source map has it
-          const known = (e as { line?: unknown }).line;
-          const line = typeof known === 'number' ? known : pythonLine(e, r.baseName);
-          process.stderr.write(`${args.file}${line ? `:${line}` : ''}: ${e instanceof Error ? e.message : String(e)}\n`);
-          process.exitCode = 1;
-        }
-      },
-    )
-    .command(
-      'playground',
-      'serve the in-browser playground: paste a lesson, compile and run it in the page',
-      (y) =>
-        y
-          .option('port', { type: 'number', describe: 'port to listen on (default 8080, or a free port when 8080 is taken)' })
-          .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' }),
-      async (args) => {
-        let server;
-        try {
-          server = await servePlayground({ port: args.port, host: args.host });
-        } catch (e) {
-          process.stderr.write(`jaxts: error: cannot serve the playground: ${e instanceof Error ? e.message : String(e)}\n`);
-          process.exitCode = 1;
-          return;
-        }
-        process.stdout.write(`jaxts playground: ${server.url} (Ctrl+C to stop)\n`);
-        process.stdout.write(`or open it as a file: ${server.fileUrl}\n`);
-        await new Promise<void>((ok) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => ok())));
-        await server.close();
-      },
-    )
-    .demandCommand(1, 'jaxts: a command is required (compile or run)')
-    .strict()
-    .fail((msg, err) => {
-      if (err) throw err;
-      process.stderr.write(`${msg}\n`);
-      process.exit(2);
-    })
-    .help()
-    .parseAsync();
+async function compileCommand(file: string, v: Record<string, unknown>): Promise<void> {
+  const dump = choice(v, 'dump', ['ir', 'spmd', 'kernels'] as const, undefined);
+  const r = compileFile(file, whole(v, 'devices', 1));
+  if (!r) return;
+  if (dump === 'ir') process.stdout.write(dumpIr(r));
+  if (dump === 'kernels') process.stdout.write(dumpKernels(r));
+  if (dump === 'spmd') process.stdout.write(dumpSpmd(r));
+  const dir = resolve(String(v['out'] ?? '.'));
+  // names come from the file's base name only, so nothing lands outside `dir`
+  const base = basename(file).replace(/\.py$/, '');
+  writeAll(dir, {
+    // the host file's source map points back at the .py lines
+    [`${base}.ts`]: `${r.host}//# sourceMappingURL=${encodeURIComponent(`${base}.ts.map`)}\n`,
+    [`${base}.ts.map`]: JSON.stringify({ ...r.hostMap, sources: [relative(dir, resolve(file))] }),
+    [`${base}.kernels.ts`]: r.kernels,
+  });
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (e: unknown) => {
-    process.stderr.write(`jaxts: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+async function runCommand(file: string, v: Record<string, unknown>, host: CliHost): Promise<void> {
+  const backend = choice(v, 'backend', ['auto', 'webgpu', 'cpu'] as const, 'auto')!;
+  const devices = whole(v, 'devices', 1);
+  // generated JS imports the built runtime (the one jaxts/node creates runtimes with) as it is, no bundler on the way
+  const runtime = pathToFileURL(join(host.distDir, 'runtime.js')).href;
+  const r = compileFile(file, devices, { flavor: 'js', runtimeImport: runtime });
+  if (!r) return;
+  const node = (await host.importModule(pathToFileURL(join(host.distDir, 'node.js')).href)) as { createNodeRuntime: typeof createNodeRuntime };
+  // source maps on after the runtime is loaded: only the program's own map (to the .py lines) is wanted, not the runtime's large one
+  process.setSourceMapsEnabled(true);
+  const prog = await importCompiledJs(r, host.importModule);
+  const rt = await node.createNodeRuntime({ backend: backend as BackendChoice, devices: prog.deviceCount });
+  try {
+    await prog.main(rt);
+    await rt.sync();
+  } catch (e) {
+    // the runtime knows the line of a NaN check's primitive; otherwise the stack's source map has it
+    const known = (e as { line?: unknown }).line;
+    const line = typeof known === 'number' ? known : pythonLine(e, r.baseName);
+    process.stderr.write(`${file}${line ? `:${line}` : ''}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+async function playgroundCommand(v: Record<string, unknown>, host: CliHost): Promise<void> {
+  const root = join(host.distDir, 'playground');
+  const port = whole(v, 'port', 0);
+  let server;
+  try {
+    if (!existsSync(join(root, 'index.html'))) throw new Error(`the playground is not built (no ${join(root, 'index.html')}); run \`npm run build\``);
+    // loaded on use: node:http cannot be in the startup snapshot
+    const { servePlayground } = await import('./playground.js');
+    server = await servePlayground({ port, host: String(v['host'] ?? '127.0.0.1'), root });
+  } catch (e) {
+    process.stderr.write(`jaxts: error: cannot serve the playground: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`jaxts playground: ${server.url} (Ctrl+C to stop)\n`);
+  process.stdout.write(`or open it as a file: ${server.fileUrl}\n`);
+  await new Promise<void>((ok) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => ok())));
+  await server.close();
+}
+
+/** Exit with the command's code once it is done; an exception that escapes is a bug of jaxts. */
+export function exitWith(done: Promise<number>): void {
+  done.then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      process.stderr.write(`jaxts: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -27,13 +27,13 @@ export interface LoadedProgram {
  * runtime module's URL: the two modules are written to a temporary folder and
  * imported directly. The host's own source map leads stack traces to the .py.
  */
-export async function importCompiledJs(r: CompileResult): Promise<LoadedProgram> {
+export async function importCompiledJs(r: CompileResult, importModule: (url: string) => Promise<unknown> = (u) => import(u)): Promise<LoadedProgram> {
   const dir = mkdtempSync(join(tmpdir(), 'jaxts-'));
   try {
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     writeFileSync(join(dir, `${r.baseName}.js`), `${r.host}\n${inlineSourceMapComment({ ...r.hostMap, sources: [`${r.baseName}.py`] })}\n`);
     writeFileSync(join(dir, `${r.baseName}.kernels.js`), r.kernels);
-    return (await import(pathToFileURL(join(dir, `${r.baseName}.js`)).href)) as LoadedProgram;
+    return (await importModule(pathToFileURL(join(dir, `${r.baseName}.js`)).href)) as LoadedProgram;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

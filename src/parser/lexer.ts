@@ -48,9 +48,19 @@ const MAX_PAREN_LEVEL = 200;
 const MAX_INDENT_LEVEL = 100;
 
 let rawLexer: Lexer | null = null;
+/** The token lexer; `validate` runs Chevrotain's checks of the token definitions (slow, so only in tests). */
+function newRawLexer(validate: boolean): Lexer {
+  return new Lexer(RAW_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: false, skipValidations: !validate });
+}
 function getRawLexer(): Lexer {
-  rawLexer ??= new Lexer(RAW_TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: false });
+  rawLexer ??= newRawLexer(false);
   return rawLexer;
+}
+
+/** Builds the lexer with Chevrotain's validations on; throws if a token definition is ill-formed. */
+export function validateLexer(): void {
+  const errors = newRawLexer(true).lexerDefinitionErrors;
+  if (errors.length) throw new Error(errors.map((e) => e.message).join('\n'));
 }
 
 const OPEN_FOR_CLOSE: Record<string, string> = { ')': '(', ']': '[', '}': '{' };

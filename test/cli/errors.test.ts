@@ -137,3 +137,54 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/cli.js')))('CLI', () => {
     expect(r.status).toBe(1);
   });
 });
+
+// bin/jaxts.js run as a program (as a shell, npx or npm's .bin link run it) starts Node from the
+// command's startup snapshot (dist/snapshot/, built by scripts/build.mjs for this Node).
+const blob = join(ROOT, `dist/snapshot/cli-${process.version}.blob`);
+describe.skipIf(!existsSync(blob) || process.platform === 'win32')('launcher and startup snapshot', () => {
+  /** Run the launcher under `sh -x`, so stderr shows which Node command it started. */
+  const launch = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync('sh', ['-x', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const trace = (stderr: string): string => stderr.split('\n').filter((l) => l.startsWith('+ exec ')).join('\n');
+  const program = (stderr: string): string => stderr.split('\n').filter((l) => !l.startsWith('+ ')).join('\n');
+
+  it('runs a lesson from the snapshot and prints what the ES module path prints', () => {
+    const py = join(ROOT, 'fixtures/seed004/gspmd_square.py');
+    const r = launch(['run', py, '--backend', 'cpu']);
+    expect(trace(r.stderr)).toMatch(/^\+ exec node --snapshot-blob \S+\/dist\/snapshot\/cli-v[\d.]+\.blob \S+\/dist\/cli\.js run /);
+    expect(r.stdout).toBe(readFileSync(join(ROOT, 'fixtures/seed004/gspmd_square.out'), 'utf8'));
+    expect(r.status).toBe(0);
+    const plain = launch(['run', py, '--backend', 'cpu'], { JAXTS_NO_SNAPSHOT: '1' });
+    expect(trace(plain.stderr)).toMatch(/^\+ exec node \S+bin\/jaxts\.js run /);
+    expect(plain.stdout).toBe(r.stdout);
+  });
+
+  it('reports compile errors, run-time errors and usage errors from the snapshot as the ES module path does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const zero = join(dir, 'zero.py');
+    writeFileSync(zero, 'import jax.numpy as jnp\nx = float(jnp.zeros(()))\nprint(1 / (x - 0.0))\n');
+    const cases: [string[], number, RegExp][] = [
+      [['compile', join(ROOT, 'fixtures/errors/undefined_name.py'), '-o', dir], 1, /undefined_name\.py:7:39: error: NameError: name 'n_device' is not defined\n/],
+      [['run', zero, '--backend', 'cpu'], 1, /zero\.py:3: ZeroDivisionError: float division by zero\n$/],
+      [['frobnicate'], 2, /^jaxts: error: unknown command 'frobnicate'/],
+      [['run', zero, '--backend', 'tpu'], 2, /^jaxts: error: --backend must be one of auto, webgpu, cpu \(got 'tpu'\)/],
+      [['compile'], 2, /^jaxts: error: 'jaxts compile' needs a FILE\.py/],
+    ];
+    for (const [args, status, message] of cases) {
+      const snap = launch(args);
+      const plain = spawnSync('node', [cli, ...args], { encoding: 'utf8' });
+      expect(snap.status, args.join(' ')).toBe(status);
+      expect(program(snap.stderr)).toMatch(message);
+      expect(program(snap.stderr)).toBe(plain.stderr);
+      expect(plain.status).toBe(status);
+    }
+    expect(readdirSync(dir)).toEqual(['zero.py']);
+  });
+
+  it('prints the usage for --help', () => {
+    const r = launch(['compile', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('usage: jaxts compile <file> [options]');
+    expect(r.stdout).toContain('--dump ir|spmd|kernels');
+  });
+});

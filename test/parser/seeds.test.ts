@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CompileError } from '../../src/diagnostics.js';
 import { lex, parse } from '../../src/parser/index.js';
 import { validateGrammar } from '../../src/parser/parser.js';
+import { validateLexer } from '../../src/parser/lexer.js';
 import type { Module } from '../../src/parser/index.js';
 import { checkSpans, parseError } from './helpers.js';
 
@@ -60,8 +61,9 @@ describe('seed lesson programs', () => {
 });
 
 describe('robustness', () => {
-  it('builds a grammar that passes Chevrotain validation', () => {
+  it('builds a grammar and a lexer that pass Chevrotain validation', () => {
     expect(() => validateGrammar()).not.toThrow();
+    expect(() => validateLexer()).not.toThrow();
   });
 
   it('parses or throws CompileError (with a span inside the text) for every 7th-character truncation', () => {
