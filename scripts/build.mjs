@@ -41,7 +41,14 @@ await Promise.all([
 // looks for its own version's). JAXTS_NO_SNAPSHOT=1 skips it.
 for (const f of readdirSync('dist/snapshot')) if (f.endsWith('.blob')) rmSync(`dist/snapshot/${f}`);
 if (!process.env.JAXTS_NO_SNAPSHOT) {
-  execFileSync(process.execPath, ['--snapshot-blob', `dist/snapshot/cli-${process.version}.blob`, '--build-snapshot', 'dist/snapshot/cli.cjs'], { stdio: 'inherit' });
+  const blob = `dist/snapshot/cli-${process.version}.blob`;
+  try {
+    execFileSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', 'dist/snapshot/cli.cjs'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    // not fatal: without a blob the launcher loads the command as an ES module
+    rmSync(blob, { force: true });
+    console.warn(`build: no startup snapshot for Node ${process.version} (jaxts will start without one):\n${String(e.stderr ?? e.message).slice(-2000)}`);
+  }
 }
 
 // Declarations for jaxts, jaxts/runtime, jaxts/node and jaxts/esbuild (dist/types), when a source is newer than them.
