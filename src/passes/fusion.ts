@@ -1,9 +1,16 @@
 // Fusion and buffer planning: Func → Program.
 // Each equation is either materialised (its own kernel writing a buffer) or
-// inlined into its single consumer as an expression. Elementwise and movement
-// ops inline; reductions and dots materialise unless their consumer is an
-// elementwise op of the same shape (then they become its prologue). Buffers
-// are reused once their last reader has run.
+// inlined into its consumers as an expression. Elementwise and movement ops
+// inline into a single consumer; a value read by several consumers is
+// recomputed in each of them (XLA's producer duplication) when its inlined
+// expression is cheap: no reduction, dot or costly op (transcendental, PRNG)
+// and at most MAX_DUPLICATE_COST arithmetic nodes, duplicates included.
+// Reductions and dots materialise unless their single consumer is an
+// elementwise op of the same shape or a bijective movement op (transpose,
+// reshape, squeeze, rev, size-keeping broadcast): then they become its
+// prologue, and still no element of theirs is computed twice. Results and
+// values read by a device gather are always materialised. Buffers are reused
+// once their last reader has run.
 import type { BufRef, KExpr, Kernel, KernelBuffer, Program, Step } from '../ir/kernel.js';
 import { isElementwise } from '../ir/primitives.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
@@ -23,6 +30,45 @@ const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_pro
  */
 const MAX_INLINE_DEPTH = 64;
 
+/**
+ * Elementwise ops too costly to recompute in every consumer: the polyfilled
+ * transcendentals and the PRNG. sqrt and rsqrt are single native
+ * instructions (XLA:GPU counts f32 sqrt/rsqrt as cheap too), so they may be
+ * duplicated.
+ */
+const COSTLY = new Set([
+  'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'erf', 'erf_inv', 'pow', 'atan2', 'threefry2x32',
+]);
+
+/**
+ * Largest expression (arithmetic nodes of the inlined tree, duplicates
+ * included) recomputed in each of several consumers: the bound keeps a
+ * diamond of multi-use values from growing kernel bodies exponentially.
+ */
+const MAX_DUPLICATE_COST = 20;
+
+/** Unary movement ops: index arithmetic only, no arithmetic node of their own. */
+const INDEX_ONLY = new Set(['broadcast_in_dim', 'reshape', 'transpose', 'squeeze', 'rev', 'slice', 'copy', 'stop_gradient']);
+
+/** Arithmetic nodes `e` adds to an inlined expression (its operands aside). */
+function ownCost(e: Eqn): number {
+  if (INDEX_ONLY.has(e.prim)) return 0;
+  if (e.prim === 'integer_pow') {
+    // the multiplications of repeated squaring (see index_rules)
+    let n = Math.abs(e.params['y'] as number);
+    let muls = 0;
+    for (; n > 1; n = Math.floor(n / 2)) muls += n % 2 === 1 ? 2 : 1;
+    return Math.max(muls, 1);
+  }
+  return 1;
+}
+
+/** Movement ops whose output elements each read a distinct operand element, all of them: an expensive operand inlines without recomputing any element. */
+function isBijectiveMove(e: Eqn): boolean {
+  if (e.prim === 'transpose' || e.prim === 'reshape' || e.prim === 'squeeze' || e.prim === 'rev') return true;
+  return e.prim === 'broadcast_in_dim' && size(e.outputs[0]!.aval.shape) === size(e.inputs[0]!.aval.shape);
+}
+
 export function fuse(func: Func): Program {
   const f = lowerCollectives(func);
   const producer = new Map<number, Eqn>();
@@ -36,25 +82,43 @@ export function fuse(func: Func): Program {
       consumers.set(a.id, [...(consumers.get(a.id) ?? []), e]);
     }
   }
-  for (const r of f.results) if (r.kind === 'var') uses.set(r.id, (uses.get(r.id) ?? 0) + 100);
+  for (const r of f.results) if (r.kind === 'var') uses.set(r.id, (uses.get(r.id) ?? 0) + 1);
 
   // Decide what inlines (per output var); `expensive` marks expressions that
-  // contain a reduction.
+  // contain a reduction, `costly` ones with a costly op.
   const inline = new Set<number>();
   const expensive = new Set<number>();
+  const costly = new Set<number>();
+  const resultIds = new Set(f.results.filter((r): r is Var => r.kind === 'var').map((r) => r.id));
   // inlined producers below each var, along the longest chain
   const depth = new Map<number, number>();
+  // arithmetic nodes of each var's inlined expression, duplicates included
+  const cost = new Map<number, number>();
+  const inlinedInputs = (e: Eqn): Var[] => e.inputs.filter((a): a is Var => a.kind === 'var' && inline.has(a.id));
   for (const e of f.eqns) {
     const isColl = isDeviceGather(e);
-    const exp = EXPENSIVE.has(e.prim) || e.inputs.some((a) => a.kind === 'var' && inline.has(a.id) && expensive.has(a.id));
-    const d = 1 + Math.max(0, ...e.inputs.map((a) => (a.kind === 'var' && inline.has(a.id) ? depth.get(a.id)! : 0)));
+    const ins = inlinedInputs(e);
+    const exp = EXPENSIVE.has(e.prim) || ins.some((a) => expensive.has(a.id));
+    const dear = COSTLY.has(e.prim) || ins.some((a) => costly.has(a.id));
+    const d = 1 + Math.max(0, ...ins.map((a) => depth.get(a.id)!));
+    const c = ownCost(e) + ins.reduce((n, a) => n + cost.get(a.id)!, 0);
     for (const out of e.outputs) {
       if (exp) expensive.add(out.id);
+      if (dear) costly.add(out.id);
       depth.set(out.id, d);
-      if (isColl || uses.get(out.id) !== 1 || d >= MAX_INLINE_DEPTH) continue;
-      const consumer = consumers.get(out.id)![0]!;
-      if (isDeviceGather(consumer)) continue;
-      if (exp && !(isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape))) continue;
+      cost.set(out.id, c);
+      const n = uses.get(out.id) ?? 0;
+      if (isColl || n === 0 || resultIds.has(out.id) || d >= MAX_INLINE_DEPTH) continue;
+      const cs = consumers.get(out.id)!;
+      if (cs.some(isDeviceGather)) continue;
+      if (n > 1) {
+        // duplicate into every consumer only when recomputing is cheap
+        if (exp || dear || c > MAX_DUPLICATE_COST) continue;
+      } else if (exp) {
+        const consumer = cs[0]!;
+        const epilogue = isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape);
+        if (!epilogue && !isBijectiveMove(consumer)) continue;
+      }
       inline.add(out.id);
     }
   }
