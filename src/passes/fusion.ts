@@ -5,10 +5,12 @@
 // recomputed in each of them (XLA's producer duplication) when its inlined
 // expression is cheap: no reduction, dot or costly op (transcendental, PRNG)
 // and at most MAX_DUPLICATE_COST arithmetic nodes, duplicates included.
-// Reductions and dots materialise unless their single consumer is an
-// elementwise op of the same shape or a bijective movement op (transpose,
-// reshape, squeeze, rev, size-keeping broadcast): then they become its
-// prologue, and still no element of theirs is computed twice. Results and
+// A reduction or dot counts its loop's iterations in that cost, so a short
+// one (a dot over 3 features) is recomputed like any cheap expression.
+// Longer ones materialise unless their single consumer is an elementwise op
+// of the same shape or a bijective movement op (transpose, reshape, squeeze,
+// rev, size-keeping broadcast): then they become its prologue, and still no
+// element of theirs is computed twice. Results and
 // values read by a device gather are always materialised. Buffers are reused
 // once their last reader has run.
 import type { BufRef, KExpr, Kernel, KernelBuffer, Program, Step } from '../ir/kernel.js';
@@ -63,6 +65,16 @@ function ownCost(e: Eqn): number {
   return 1;
 }
 
+/** Iterations of the loop `e` runs per output element: a reduction's reduced extent, a dot's contraction size (1 otherwise). */
+function loopExtent(e: Eqn): number {
+  if (e.prim === 'dot_general') {
+    const [lc] = (e.params['dimension_numbers'] as { contract: [number[], number[]] }).contract;
+    return lc.reduce((n, d) => n * e.inputs[0]!.aval.shape[d]!, 1);
+  }
+  if (!EXPENSIVE.has(e.prim)) return 1;
+  return size(e.inputs[0]!.aval.shape) / Math.max(1, size(e.outputs[0]!.aval.shape));
+}
+
 /** Movement ops whose output elements each read a distinct operand element, all of them: an expensive operand inlines without recomputing any element. */
 function isBijectiveMove(e: Eqn): boolean {
   if (e.prim === 'transpose' || e.prim === 'reshape' || e.prim === 'squeeze' || e.prim === 'rev') return true;
@@ -101,7 +113,8 @@ export function fuse(func: Func): Program {
     const exp = EXPENSIVE.has(e.prim) || ins.some((a) => expensive.has(a.id));
     const dear = COSTLY.has(e.prim) || ins.some((a) => costly.has(a.id));
     const d = 1 + Math.max(0, ...ins.map((a) => depth.get(a.id)!));
-    const c = ownCost(e) + ins.reduce((n, a) => n + cost.get(a.id)!, 0);
+    // a loop recomputes its body (and the expressions inlined into it) once per iteration
+    const c = loopExtent(e) * (ownCost(e) + ins.reduce((n, a) => n + cost.get(a.id)!, 0));
     for (const out of e.outputs) {
       if (exp) expensive.add(out.id);
       if (dear) costly.add(out.id);
@@ -112,9 +125,9 @@ export function fuse(func: Func): Program {
       const cs = consumers.get(out.id)!;
       if (cs.some(isDeviceGather)) continue;
       if (n > 1) {
-        // duplicate into every consumer only when recomputing is cheap
-        if (exp || dear || c > MAX_DUPLICATE_COST) continue;
-      } else if (exp) {
+        // duplicate into every consumer only when recomputing is cheap (a short loop, as a dot over 3 features, counts its iterations)
+        if (dear || c > MAX_DUPLICATE_COST) continue;
+      } else if (exp && c > MAX_DUPLICATE_COST) {
         const consumer = cs[0]!;
         const epilogue = isElementwise(consumer.prim) && sameShape(consumer.outputs[0]!.aval.shape, out.aval.shape);
         if (!epilogue && !isBijectiveMove(consumer)) continue;
