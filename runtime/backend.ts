@@ -1,5 +1,7 @@
 // The interface both backends implement: per-device buffers, uploads,
-// readbacks, and running a program's steps on a set of devices.
+// readbacks, and running a program's steps on a set of devices. Buffers
+// never change once made, so a backend may share memory between them (the
+// WebGPU backend's buffers are views into stacked GPU buffers).
 import type { DType, ProgramSpec } from './program.js';
 
 /** An opaque device buffer; `device` is the simulated device that owns it. */
@@ -14,7 +16,9 @@ export interface Backend {
   /** A human-readable adapter description. */
   readonly description: string;
   upload(device: number, dtype: DType, data: Float32Array | Int32Array | Uint32Array): DeviceBuffer;
-  /** A copy of `count` elements from `src` at `srcOffset` into a new buffer on `device`. */
+  /** `parts[d]` uploaded to `devices[d]`, for each d (on WebGPU one stacked buffer, so a run binds them without copies). */
+  uploadStacked(devices: number[], dtype: DType, parts: (Float32Array | Int32Array | Uint32Array)[]): DeviceBuffer[];
+  /** `count` elements of `src` from `srcOffset`, as a buffer on `device` (a view of the same memory where the backend can). */
   copy(src: DeviceBuffer, device: number, srcOffset?: number, count?: number): DeviceBuffer;
   /** Concatenate buffers (in order) into one new buffer on `device`. */
   concat(parts: DeviceBuffer[], device: number): DeviceBuffer;

@@ -16,6 +16,7 @@ export interface KernelSpec {
   cpu: CpuKernel;
   inputs: BufferSpec[];
   output: BufferSpec;
+  /** The kernel reads its device's position in the run (axis_index): the CPU kernel's `device`; in WGSL the invocation index / output size. */
   usesDevice: boolean;
 }
 

@@ -239,12 +239,13 @@ export class Runtime {
       shards = layout.devices.map((d, p) => (p === 0 ? src : this.backend.copy(src, d)));
     } else {
       const data = await x.data();
-      shards = layout.devices.map((d, p) => {
+      const parts = layout.devices.map((_, p) => {
         const block = blockOf(layout, x.shape, p);
         const part = newCpuBuffer(x.dtype, block.size.reduce((a, b) => a * b, 1));
         copyBlock(part, block.size, data, x.shape, block.start, false);
-        return this.backend.upload(d, x.dtype, part);
+        return part;
       });
+      shards = this.backend.uploadStacked([...layout.devices], x.dtype, parts);
     }
     return new JArray(this, x.shape, x.dtype, shards, null, layout);
   }
@@ -360,7 +361,7 @@ export class Runtime {
       return Array.from({ length: n }, (_, d) => this.backend.copy(src, d, d * chunk, chunk));
     }
     const parts = unstackAlong(await x.data(), x.shape, axis, x.dtype);
-    return parts.map((p, d) => this.backend.upload(d, x.dtype, p));
+    return this.backend.uploadStacked(parts.map((_, d) => d), x.dtype, parts);
   }
 
   async sync(): Promise<void> {

@@ -27,6 +27,10 @@ export class CpuBackend implements Backend {
     return new CpuDeviceBuffer(device, dtype, buf);
   }
 
+  uploadStacked(devices: number[], dtype: DType, parts: CpuBuffer[]): DeviceBuffer[] {
+    return devices.map((d, i) => this.upload(d, dtype, parts[i]!));
+  }
+
   copy(src: DeviceBuffer, device: number, srcOffset = 0, count = src.size - srcOffset): DeviceBuffer {
     const s = cpu(src);
     return this.upload(device, s.dtype, s.data.subarray(srcOffset, srcOffset + count));

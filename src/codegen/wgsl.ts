@@ -1,5 +1,10 @@
 // Kernel IR → WGSL compute shader. One storage binding per input, then the
-// output, then (when the kernel reads it) the device index. Every expression
+// output. One dispatch runs every simulated device of a call (the override
+// constant `devices`): invocation t computes element t % size of device
+// t / size (the device's position in the run); each binding holds all
+// devices' copies stacked ([device][size]): input K's at `dev * st<K>` (an
+// override constant: the input's size, or 0 for one copy all devices share),
+// the output's at `dev * size`, so the output index is t. Every expression
 // node becomes a `let`, shared when the same subexpression appears twice.
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { callKey, exprKey } from '../ir/kernel.js';
@@ -47,6 +52,7 @@ export function literal(value: number, dtype: DType): string {
 export function renderWgsl(k: Kernel): string {
   const mathUsed = new Set<string>();
   const lets = new LetScopes('  ', (name, text) => `let ${name} = ${text};`);
+  const loaded = new Set<number>();
 
   const emit = (e: KExpr): string => {
     switch (e.op) {
@@ -57,14 +63,15 @@ export function renderWgsl(k: Kernel): string {
       case 'rvar':
         return `r${e.id}`;
       case 'device':
-        return 'device[0]';
+        return 'dev';
     }
     const key = exprKey(e);
     const found = lets.lookup(key);
     if (found) return found;
     switch (e.op) {
       case 'load': {
-        const raw = `in${e.input}[${emit(e.index)}]`;
+        loaded.add(e.input);
+        const raw = `in${e.input}[base${e.input} + ${emit(e.index)}]`;
         return lets.bind(key, e.dtype === 'bool' ? `(${raw} != 0u)` : raw);
       }
       case 'un':
@@ -116,18 +123,27 @@ export function renderWgsl(k: Kernel): string {
     (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
   );
   bindings.push(`@group(0) @binding(${k.inputs.length}) var<storage, read_write> out: array<${storageType(k.output.dtype)}>;`);
-  if (k.usesDevice) bindings.push(`@group(0) @binding(${k.inputs.length + 1}) var<storage, read> device: array<i32>;`);
+  // the runtime sets a stride per input when it creates the pipeline (0: one copy shared by all devices)
+  const strides = k.inputs.map((b, i) => `override st${i}: i32 = ${b.size};`);
+  const bases = [...loaded].sort((a, b) => a - b).map((i) => `  let base${i} = dev * st${i};`);
   const rowThreads = MAX_WORKGROUPS_X * WORKGROUP_SIZE;
+  const n = k.output.size;
   return [
-    `// ${k.name}: ${k.output.size} elements`,
+    `// ${k.name}: ${n} elements`,
     ...bindings,
+    ...strides,
+    `override devices: i32 = 1;`,
     mathUsed.size ? wgslMathSource([...mathUsed]) : '',
     `@compute @workgroup_size(${WORKGROUP_SIZE})`,
     `fn main(@builtin(global_invocation_id) g: vec3<u32>) {`,
-    `  let gid = i32(g.x + g.y * ${rowThreads}u);`,
-    `  if (gid >= ${k.output.size}) { return; }`,
+    // one invocation per output element of every device: element gid of device dev
+    `  let t = i32(g.x + g.y * ${rowThreads}u);`,
+    `  if (t >= ${n} * devices) { return; }`,
+    `  let dev = t / ${n};`,
+    `  let gid = t - dev * ${n};`,
+    ...bases,
     ...lets.lines,
-    `  out[gid] = ${store};`,
+    `  out[t] = ${store};`,
     `}`,
     '',
   ]

@@ -38,7 +38,7 @@ export interface Kernel {
   inputs: KernelBuffer[];
   output: KernelBuffer;
   body: KExpr;
-  /** True when the body reads the device index (so the runtime binds it). */
+  /** True when the body reads the device index (the CPU kernel's `device` argument; in WGSL the invocation index / output size). */
   usesDevice: boolean;
 }
 

@@ -1,4 +1,6 @@
-// Every WGSL kernel the fixtures produce must pass Dawn's validation.
+// Every WGSL kernel the fixtures produce must pass Dawn's validation, also
+// with the override constants the WebGPU backend sets: `devices` (4) and each
+// input's stride st<K> at 0 (an input that all devices share).
 import { describe, expect, it } from 'vitest';
 import { WebGpuBackend } from '../../runtime/webgpu/backend.js';
 import { compileFixture, goldenFixtures, webgpuBackend } from '../helpers/fixtures.js';
@@ -16,6 +18,8 @@ describe('WGSL validation (Dawn)', () => {
           const module = device.createShaderModule({ code });
           const info = await module.getCompilationInfo();
           device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+          const shared = { devices: 4, ...Object.fromEntries(p.program.kernels[i]!.inputs.map((_, k) => [`st${k}`, 0])) };
+          device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main', constants: shared } });
           const err = await device.popErrorScope();
           const errors = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
           expect(errors, `${p.name} kernel ${i}:\n${code}`).toEqual([]);

@@ -60,9 +60,13 @@ type InputArray = Float32Array | Uint32Array | Int32Array;
 
 /**
  * Runs one compute dispatch: inputs bound read-only at @group(0) @binding(0..n-1),
- * the output (outputBytes, read-write storage) at @binding(n). Returns a copy of
- * the output. Shader-module and pipeline creation run inside a 'validation'
- * error scope; any error (or compilation error message) rejects with its text.
+ * the output (outputBytes, read-write storage) at @binding(n), as the WebGPU
+ * backend binds a kernel; `constants` are the pipeline's override constants
+ * (for a generated kernel, `devices` and the input strides `st<K>`: with
+ * { devices: N } each binding holds N stacked copies and the 1-D grid covers
+ * them all). Returns a copy of the output. Shader-module and pipeline creation run inside
+ * a 'validation' error scope; any error (or compilation error message) rejects
+ * with its text.
  */
 export async function runCompute(
   device: GPUDevice,
@@ -71,11 +75,12 @@ export async function runCompute(
   inputs: InputArray[],
   outputBytes: number,
   workgroups: number,
+  constants: Record<string, number> = {},
 ): Promise<ArrayBuffer> {
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ code: wgsl });
   const info = await module.getCompilationInfo();
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: entry } });
+  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: entry, constants } });
   const err = await device.popErrorScope();
   const compileErrors = info.messages.filter((m) => m.type === 'error');
   if (err || compileErrors.length > 0) {
