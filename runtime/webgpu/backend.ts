@@ -8,8 +8,10 @@
 // stacked arguments as they are; a gather over all devices aliases its input.
 // Temporaries, stacked copies of unstacked arguments and bind groups are kept
 // per (program, device count); a call's results are new (in one block when
-// the call only writes them). The whole call is one command encoder and one
-// submit; readback goes through a staging buffer.
+// the call only writes them). A call is one command encoder; its command
+// buffer waits to be submitted with the others of the same host-loop
+// iteration (see enqueue), so a step is one queue.submit however many
+// programs it calls. Readback goes through a staging buffer.
 import type { Backend, DeviceBuffer } from '../backend.js';
 import type { BufRef, CpuBuffer, DType, KernelSpec, ProgramSpec } from '../program.js';
 import { MAX_WORKGROUPS_X, newCpuBuffer, WORKGROUP_SIZE } from '../program.js';
@@ -223,6 +225,12 @@ export class WebGpuBackend implements Backend {
   private pools = new WeakMap<ProgramSpec, Map<number, Pool>>();
   /** Bound in place of an empty array (a binding cannot be empty). */
   private empty: GPUBuffer | null = null;
+  /** Encoded command buffers not yet submitted, in order, and what they bind (kept reachable so no buffer of theirs is destroyed first). */
+  private pending: GPUCommandBuffer[] = [];
+  private pendingKeep: unknown[] = [];
+  /** The program of the first pending call: when it is called again, a new iteration of the host loop has begun. */
+  private pendingFirst: ProgramSpec | null = null;
+  private flushScheduled = false;
   private errors: string[] = [];
   /** Set once the GPUDevice is lost: every later call fails with it instead of waiting forever. */
   private lostMessage: string | null = null;
@@ -262,6 +270,36 @@ export class WebGpuBackend implements Backend {
           `use smaller arrays${devices > 1 ? ', fewer devices' : ''} or the CPU backend`,
       );
     }
+  }
+
+  /**
+   * Queue a command buffer: it is submitted with the others of this host-loop
+   * iteration when the first program of the batch is called again, when
+   * something reads a result (read, sync), after 64 of them, or once the
+   * host yields to the event loop.
+   */
+  private enqueue(cb: GPUCommandBuffer, program: ProgramSpec | null, keep: unknown[]): void {
+    this.pending.push(cb);
+    this.pendingKeep.push(...keep);
+    this.pendingFirst ??= program;
+    if (this.pending.length >= 64) return this.flush();
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setTimeout(() => {
+        this.flushScheduled = false;
+        this.flush();
+      }, 0);
+    }
+  }
+
+  /** Submit every pending command buffer in one queue.submit. */
+  private flush(): void {
+    if (!this.pending.length) return;
+    const cbs = this.pending;
+    this.pending = [];
+    this.pendingKeep = [];
+    this.pendingFirst = null;
+    if (!this.lostMessage) this.gpu.queue.submit(cbs);
   }
 
   private createBuffer(elements: number): GPUBuffer {
@@ -323,7 +361,7 @@ export class WebGpuBackend implements Backend {
       if (p.size) enc.copyBufferToBuffer(p.buffer, p.offset * 4, out.buffer, off * 4, p.size * 4);
       off += p.size;
     }
-    this.gpu.queue.submit([enc.finish()]);
+    this.enqueue(enc.finish(), null, [ps, out]);
     return out;
   }
 
@@ -335,7 +373,8 @@ export class WebGpuBackend implements Backend {
     const staging = this.gpu.createBuffer({ size: b.size * 4, usage: 0x0001 /* MAP_READ */ | 0x0008 });
     const enc = this.gpu.createCommandEncoder();
     enc.copyBufferToBuffer(b.buffer, b.offset * 4, staging, 0, b.size * 4);
-    this.gpu.queue.submit([enc.finish()]);
+    this.enqueue(enc.finish(), null, [b]);
+    this.flush();
     await Promise.race([staging.mapAsync(0x0001 /* READ */), this.lost]);
     out.set(new (out.constructor as new (b: ArrayBuffer) => CpuBuffer)(staging.getMappedRange().slice(0)));
     staging.unmap();
@@ -461,6 +500,8 @@ export class WebGpuBackend implements Backend {
   run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][] {
     this.checkAlive();
     const n = devices.length;
+    // the first program of the pending batch again: the previous host-loop iteration is complete
+    if (this.pendingFirst === program) this.flush();
     const pool = this.pool(program, n);
     const plan = pool.plan;
     const enc = this.gpu.createCommandEncoder({ label: program.name });
@@ -526,8 +567,7 @@ export class WebGpuBackend implements Backend {
       }
     });
     (pass as GPUComputePassEncoder | null)?.end();
-    this.gpu.queue.submit([enc.finish()]);
-    return devices.map((dev, d) =>
+    const outs = devices.map((dev, d) =>
       plan.results.map((r, j) => {
         const ref = program.results[j]!;
         if (r.kind === 'param' && !r.alias) return args[d]![r.index]!;
@@ -537,10 +577,13 @@ export class WebGpuBackend implements Backend {
         return new GpuDeviceBuffer(dev, dtype, l.size, l.block, l.base + d * l.stride);
       }),
     );
+    this.enqueue(enc.finish(), program, [args, outs, pool]);
+    return outs;
   }
 
   async sync(): Promise<void> {
     this.checkAlive();
+    this.flush();
     await Promise.race([this.gpu.queue.onSubmittedWorkDone(), this.lost]);
     this.throwErrors();
   }

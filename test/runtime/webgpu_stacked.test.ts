@@ -235,6 +235,51 @@ describe('WebGPU stacked runs', () => {
   });
 });
 
+describe('WebGPU submits', () => {
+  it('submits once per host-loop iteration however many programs it calls, and before a readback', async () => {
+    const g = await gpu();
+    if (!g) return;
+    const submits = countCalls(g.gpu.queue, 'submit');
+    restores.push(submits.restore);
+    const x0 = g.uploadStacked(devices, F, devices.map((d) => vec(d, 0))).map((b) => [b]);
+    await g.sync(); // start from an empty batch
+    const base = submits.calls.length;
+    let x = x0;
+    const perIteration: number[] = [];
+    for (let step = 0; step < 5; step++) {
+      const before = submits.calls.length;
+      // two programs per iteration; the second's result is dropped (its buffers stay alive until submitted)
+      const y = g.run(chainProgram, devices, x);
+      g.run(gatherResultProgram, devices, y);
+      x = y;
+      perIteration.push(submits.calls.length - before);
+    }
+    // the first iteration's batch is submitted when chain is called again, and so on: one submit each
+    expect(perIteration).toEqual([0, 1, 1, 1, 1]);
+    expect((submits.calls[base]![0] as unknown[]).length).toBe(2); // both programs' command buffers in one submit
+    // a readback submits the pending batch first, with its copy, in one submit
+    const before = submits.calls.length;
+    const got = await readAll(g, [x[0]!.slice(0, 1)]);
+    expect(submits.calls.length - before).toBe(1);
+    // chain five times from x0: p → (p + 1)·2 − p = p + 2
+    expect(got[0]![0]).toEqual([...vec(0, 0)].map((v) => v + 10));
+  });
+
+  it('submits pending work once the host yields to the event loop', async () => {
+    const g = await gpu();
+    if (!g) return;
+    const submits = countCalls(g.gpu.queue, 'submit');
+    restores.push(submits.restore);
+    const x = g.uploadStacked(devices, F, devices.map((d) => vec(d, 0))).map((b) => [b]);
+    await g.sync();
+    const before = submits.calls.length;
+    g.run(chainProgram, devices, x);
+    expect(submits.calls.length).toBe(before);
+    await new Promise((ok) => setTimeout(ok, 5));
+    expect(submits.calls.length).toBe(before + 1);
+  });
+});
+
 describe('WGSL kernel convention', () => {
   it('runs every device in one grid: override devices, per-input strides st<K> (0: one shared copy)', async () => {
     const device = await getTestDevice();
