@@ -3,8 +3,8 @@
 // `| 0` and Math.imul. Transcendentals call the runtime's float32 math.
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { callKey, exprKey } from '../ir/kernel.js';
+import { LetScopes, reduceLevel } from './let_scopes.js';
 import type { DType } from '../ir/types.js';
-import { LetScopes } from './let_scopes.js';
 import { f32Literal } from './literals.js';
 
 /** Runtime float32 math used by CPU kernels (runtime/cpu/math.ts), by primitive. */
@@ -76,10 +76,13 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
         const acc = `acc${e.id}`;
         const init =
           e.fn === 'sum' ? jsLiteral(0, e.dtype) : e.fn === 'prod' ? jsLiteral(1, e.dtype) : reduceInit(e.fn, e.dtype);
-        lets.line(`let ${acc} = ${init};`);
-        lets.line(`for (let r${e.id} = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
-        lets.nested(() => lets.line(`${acc} = ${combine(e.fn, acc, emit(e.body), e.dtype)};`));
-        lets.line('}');
+        const r = `r${e.id}`;
+        lets.loop(
+          reduceLevel(lets, e),
+          [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${e.extent}; ${r}++) {`],
+          () => lets.line(`${acc} = ${combine(e.fn, acc, emit(e.body), e.dtype)};`),
+          { outer: [acc], inner: [r] },
+        );
         lets.alias(key, acc);
         return acc;
       }

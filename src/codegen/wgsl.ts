@@ -9,7 +9,7 @@
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { callKey, exprKey } from '../ir/kernel.js';
 import type { DType } from '../ir/types.js';
-import { LetScopes } from './let_scopes.js';
+import { LetScopes, reduceLevel } from './let_scopes.js';
 import { f32Literal } from './literals.js';
 import { wgslMathSource } from './wgsl_math.js';
 
@@ -91,15 +91,18 @@ export function renderWgsl(k: Kernel): string {
         const acc = `acc${e.id}`;
         const init = e.fn === 'sum' ? literal(0, e.dtype) : e.fn === 'prod' ? literal(1, e.dtype) : reduceInit(e.fn, e.dtype);
         if (init.startsWith('jx_f32')) mathUsed.add('jx_f32');
-        lets.line(`var ${acc}: ${valueType(e.dtype)} = ${init};`);
-        lets.line(`for (var r${e.id}: i32 = 0; r${e.id} < ${e.extent}; r${e.id}++) {`);
-        lets.nested(() => {
-          const v = emit(e.body);
-          const combined =
-            e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : e.dtype === 'bool' ? `${acc} ${e.fn === 'max' ? '||' : '&&'} ${v}` : `${e.fn}(${acc}, ${v})`;
-          lets.line(`${acc} = ${combined};`);
-        });
-        lets.line('}');
+        const r = `r${e.id}`;
+        lets.loop(
+          reduceLevel(lets, e),
+          [`var ${acc}: ${valueType(e.dtype)} = ${init};`, `for (var ${r}: i32 = 0; ${r} < ${e.extent}; ${r}++) {`],
+          () => {
+            const v = emit(e.body);
+            const combined =
+              e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : e.dtype === 'bool' ? `${acc} ${e.fn === 'max' ? '||' : '&&'} ${v}` : `${e.fn}(${acc}, ${v})`;
+            lets.line(`${acc} = ${combined};`);
+          },
+          { outer: [acc], inner: [r] },
+        );
         lets.alias(key, acc);
         return acc;
       }

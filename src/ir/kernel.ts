@@ -126,7 +126,9 @@ function localKey(e: KExpr): string {
     case 'cast':
       return `cast:${e.dtype}(${exprKey(e.x)})`;
     case 'reduce':
-      return `red${e.fn}${e.id}:${e.extent}(${exprKey(e.body)})`;
+      // alpha-equivalent: the loop's own counter renamed canonically, so the
+      // same reduction under another loop id gets the same key
+      return `red${e.fn}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }
@@ -135,4 +137,98 @@ function localKey(e: KExpr): string {
 /** Key of a helper call without its `part`: both parts share one evaluation. */
 export function callKey(e: Extract<KExpr, { op: 'call' }>): string {
   return `call:${e.fn}(${e.args.map(exprKey).join(',')})`;
+}
+
+/**
+ * Nesting height of reductions in `e` (a reduce without nested reduces: 1).
+ * A reduce's canonical counter id is minus its height: distinct from every
+ * real id (≥ 0) and from the canonical ids of the reductions nested in its
+ * body (smaller heights), so renaming captures nothing.
+ */
+function reduceHeight(e: KExpr): number {
+  const known = heightOf.get(e);
+  if (known !== undefined) return known;
+  let h = 0;
+  for (const c of children(e)) h = Math.max(h, reduceHeight(c));
+  if (e.op === 'reduce') h += 1;
+  heightOf.set(e, h);
+  return h;
+}
+const heightOf = new WeakMap<KExpr, number>();
+
+/** Ids of the loop counters `e` reads that no reduce inside `e` binds. */
+export function freeRvars(e: KExpr): ReadonlySet<number> {
+  const known = freeOf.get(e);
+  if (known) return known;
+  let free: Set<number>;
+  if (e.op === 'rvar') free = new Set([e.id]);
+  else {
+    free = new Set();
+    for (const c of children(e)) for (const id of freeRvars(c)) free.add(id);
+    if (e.op === 'reduce') free.delete(e.id);
+  }
+  freeOf.set(e, free);
+  return free;
+}
+const freeOf = new WeakMap<KExpr, ReadonlySet<number>>();
+
+function children(e: KExpr): KExpr[] {
+  switch (e.op) {
+    case 'const':
+    case 'gid':
+    case 'rvar':
+    case 'device':
+      return [];
+    case 'load':
+      return [e.index];
+    case 'un':
+    case 'cast':
+      return [e.x];
+    case 'bin':
+      return [e.a, e.b];
+    case 'select':
+      return [e.cond, e.a, e.b];
+    case 'call':
+      return e.args;
+    case 'reduce':
+      return [e.body];
+  }
+}
+
+/** `e` with the free counter `from` renamed `to` (subtrees not reading it are shared). */
+function renameRvar(e: KExpr, from: number, to: number, memo = new Map<KExpr, KExpr>()): KExpr {
+  if (!freeRvars(e).has(from)) return e;
+  const done = memo.get(e);
+  if (done) return done;
+  const r = (c: KExpr): KExpr => renameRvar(c, from, to, memo);
+  let out: KExpr;
+  switch (e.op) {
+    case 'rvar':
+      out = { ...e, id: to };
+      break;
+    case 'load':
+      out = { ...e, index: r(e.index) };
+      break;
+    case 'un':
+    case 'cast':
+      out = { ...e, x: r(e.x) };
+      break;
+    case 'bin':
+      out = { ...e, a: r(e.a), b: r(e.b) };
+      break;
+    case 'select':
+      out = { ...e, cond: r(e.cond), a: r(e.a), b: r(e.b) };
+      break;
+    case 'call':
+      out = { ...e, args: e.args.map(r) };
+      break;
+    case 'reduce':
+      // `from` is free in the body, so this reduce does not bind it
+      out = { ...e, body: r(e.body) };
+      break;
+    default:
+      out = e;
+  }
+  memo.set(e, out);
+  return out;
 }
