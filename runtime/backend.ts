@@ -28,6 +28,8 @@ export interface Backend {
    * parameter buffers. Returns each device's result buffers.
    */
   run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][];
+  /** Hand the device the work queued so far (the WebGPU backend batches a host-loop iteration's calls into one submission). */
+  submit(): void;
   /** Wait until submitted work is done (and report device errors). */
   sync(): Promise<void>;
 }

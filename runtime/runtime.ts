@@ -364,6 +364,11 @@ export class Runtime {
     return this.backend.uploadStacked(parts.map((_, d) => d), x.dtype, parts);
   }
 
+  /** Generated code calls this at the start of each iteration of a host loop that runs programs: the previous iteration's device work goes out as one submission. */
+  submit(): void {
+    this.backend.submit();
+  }
+
   async sync(): Promise<void> {
     await this.backend.sync();
   }

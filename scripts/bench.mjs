@@ -78,8 +78,20 @@ const median = (xs) => {
 };
 const short = (f) => f.replace(/^fixtures\//, '').replace(/\.py$/, '');
 
-/** Wall time (s) of one command; null when it failed. */
+/**
+ * Wall time (s) of one command; null when it failed twice. A failed run is
+ * retried once and reported: real JAX's forced-4-device CPU client has been
+ * seen to abort in a collective on this shared machine, a crash of Python JAX
+ * that says nothing of jaxts.
+ */
 function wallOnce(cmd, args, env = {}) {
+  const t = wallTry(cmd, args, env);
+  if (t !== null) return t;
+  progress('  retrying once');
+  return wallTry(cmd, args, env);
+}
+
+function wallTry(cmd, args, env) {
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
   const s = (performance.now() - t0) / 1000;
@@ -106,6 +118,13 @@ function wall(cmd, args, env = {}, budget = BUDGET_S) {
 
 /** Run a helper that prints one JSON line (its last stdout line). */
 function json(cmd, args, env = {}) {
+  const o = jsonTry(cmd, args, env);
+  if (!o.error) return o;
+  progress(`  FAILED (${o.error.slice(0, 200)}): ${cmd} ${args.join(' ')}; retrying once`);
+  return jsonTry(cmd, args, env);
+}
+
+function jsonTry(cmd, args, env) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
   const last = String(r.stdout ?? '').trim().split('\n').pop() ?? '';
   try {

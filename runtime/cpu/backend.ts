@@ -76,5 +76,8 @@ export class CpuBackend implements Backend {
     );
   }
 
+  /** Kernels run as they are called: nothing is queued. */
+  submit(): void {}
+
   async sync(): Promise<void> {}
 }

@@ -274,9 +274,10 @@ export class WebGpuBackend implements Backend {
 
   /**
    * Queue a command buffer: it is submitted with the others of this host-loop
-   * iteration when the first program of the batch is called again, when
-   * something reads a result (read, sync), after 64 of them, or once the
-   * host yields to the event loop.
+   * iteration when the next iteration begins (generated loops call submit();
+   * for an application's own loop: when the first program of the batch is
+   * called again), when something reads a result (read, sync), after 64 of
+   * them, or once the host yields to the event loop.
    */
   private enqueue(cb: GPUCommandBuffer, program: ProgramSpec | null, keep: unknown[]): void {
     this.pending.push(cb);
@@ -290,6 +291,10 @@ export class WebGpuBackend implements Backend {
         this.flush();
       }, 0);
     }
+  }
+
+  submit(): void {
+    this.flush();
   }
 
   /** Submit every pending command buffer in one queue.submit. */

@@ -1,7 +1,9 @@
 // Host program → the TypeScript of `main()` and of the exported functions:
 // host loops stay loops, program calls are awaited, prints go through the
-// runtime. Each rendered line can report the Python line it came from.
-import type { HExpr, HStmt } from '../ir/host.js';
+// runtime; a loop that runs device programs starts each iteration with
+// rt.submit() (one device submission per iteration). Each rendered line can
+// report the Python line it came from.
+import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
 import { commentText, jsString } from './literals.js';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -59,11 +61,22 @@ export interface Line {
   line: number | undefined;
 }
 
+/** Whether `body` calls a device program. */
+function runsPrograms(body: HStmt[]): boolean {
+  let found = false;
+  walkHost(body, { expr: (e) => void (found ||= e.k === 'program') });
+  return found;
+}
+
 export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions): Line[] {
   const out: Line[] = [];
   for (const s of body) {
     const own = (text: string): void => void out.push({ text, line: s.line });
     const nested = (stmts: HStmt[]): void => void out.push(...renderStmts(stmts, indent + '  ', opts));
+    // a loop that runs device programs hands the previous iteration's work to the device as one submission
+    const submitEachIteration = (stmts: HStmt[]): void => {
+      if (runsPrograms(stmts)) out.push({ text: `${indent}  rt.submit();`, line: s.line });
+    };
     switch (s.k) {
       case 'const':
       case 'let': {
@@ -83,12 +96,14 @@ export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions):
         const inc = step === 1 ? `${s.v}++` : `${s.v} += ${renderExpr(s.step)}`;
         const cmp = step !== null && step < 0 ? '>' : '<';
         own(`${indent}for (let ${s.v} = ${renderExpr(s.start)}; ${s.v} ${cmp} ${renderExpr(s.stop)}; ${inc}) {`);
+        submitEachIteration(s.body);
         nested(s.body);
         own(`${indent}}`);
         break;
       }
       case 'while':
         own(`${indent}while (${renderExpr(s.test)}) {`);
+        submitEachIteration(s.body);
         nested(s.body);
         own(`${indent}}`);
         break;

@@ -265,6 +265,36 @@ describe('WebGPU submits', () => {
     expect(got[0]![0]).toEqual([...vec(0, 0)].map((v) => v + 10));
   });
 
+  it('submits once per iteration of a compiled host loop (rt.submit() at its start), two programs an iteration', async () => {
+    const g = await gpu();
+    if (!g) return;
+    const src = [
+      'import jax',
+      'import jax.numpy as jnp',
+      '',
+      'step = jax.jit(lambda p, x: p - 0.5 * jnp.sum(x * p, axis=0))',
+      'p = jnp.ones(3)',
+      'x = jnp.ones((4, 3))',
+      'for i in range(6):',
+      '    p = step(p[:3] * 1.0, x)',
+      'print(p)',
+      '',
+    ].join('\n');
+    const r = compile(src, { file: 'submits.py' });
+    expect(r.host).toMatch(/for \(let i = 0; i < 6; i\+\+\) \{\n\s*rt\.submit\(\);\n/);
+    // a loop of host arithmetic only has nothing to submit
+    expect(compile('t = 0\nfor i in range(3):\n    t = t + i\nprint(t)\n', { file: 'host_loop.py' }).host).not.toContain('rt.submit');
+    const submits = countCalls(g.gpu.queue, 'submit');
+    restores.push(submits.restore);
+    const runs = countCalls(g, 'run');
+    restores.push(runs.restore);
+    const out = await runOn(r, g);
+    expect(out).toBe(await runOn(r, cpuBackend()));
+    // each iteration runs the slicing program and the step; the last iteration goes out with the print's readback
+    expect(runs.calls.length).toBeGreaterThanOrEqual(12);
+    expect(submits.calls.length).toBeLessThanOrEqual(6 + 2);
+  });
+
   it('submits pending work once the host yields to the event loop', async () => {
     const g = await gpu();
     if (!g) return;
