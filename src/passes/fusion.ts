@@ -6,7 +6,9 @@
 // expression is cheap: no reduction, dot or costly op (transcendental, PRNG)
 // and at most MAX_DUPLICATE_COST arithmetic nodes, duplicates included.
 // A reduction or dot counts its loop's iterations in that cost, so a short
-// one (a dot over 3 features) is recomputed like any cheap expression.
+// one (a dot over 3 features) is recomputed like any cheap expression. An
+// expression inlined into a dot is recomputed for each element of the other
+// operand it meets: it materialises when that extra work passes the same cap.
 // Longer ones materialise unless their single consumer is an elementwise op
 // of the same shape or a bijective movement op (transpose, reshape, squeeze,
 // rev, size-keeping broadcast): then they become its prologue, and still no
@@ -75,6 +77,16 @@ function loopExtent(e: Eqn): number {
   return size(e.inputs[0]!.aval.shape) / Math.max(1, size(e.outputs[0]!.aval.shape));
 }
 
+/**
+ * How many times `consumer` computes each element of its operand `v` when
+ * `v` is inlined: once, except in a dot, which reads an operand element for
+ * every element of the other operand's free dimensions.
+ */
+function readsPerElement(consumer: Eqn, v: Var): number {
+  if (consumer.prim !== 'dot_general') return 1;
+  return (size(consumer.outputs[0]!.aval.shape) * loopExtent(consumer)) / Math.max(1, size(v.aval.shape));
+}
+
 /** Movement ops whose output elements each read a distinct operand element, all of them: an expensive operand inlines without recomputing any element. */
 function isBijectiveMove(e: Eqn): boolean {
   if (e.prim === 'transpose' || e.prim === 'reshape' || e.prim === 'squeeze' || e.prim === 'rev') return true;
@@ -124,6 +136,8 @@ export function fuse(func: Func): Program {
       if (isColl || n === 0 || resultIds.has(out.id) || d >= MAX_INLINE_DEPTH) continue;
       const cs = consumers.get(out.id)!;
       if (cs.some(isDeviceGather)) continue;
+      // inlined into a dot, an expression is recomputed for every row it meets: materialise it when that extra work is not small
+      if (cs.some((k) => (readsPerElement(k, out) - 1) * c > MAX_DUPLICATE_COST)) continue;
       if (n > 1) {
         // duplicate into every consumer only when recomputing is cheap (a short loop, as a dot over 3 features, counts its iterations)
         if (dear || c > MAX_DUPLICATE_COST) continue;
