@@ -124,8 +124,11 @@ async function gpu(): Promise<WebGpuBackend | null> {
   return b instanceof WebGpuBackend ? b : null;
 }
 
-/** Count calls of a method on the prototype of `obj` (Dawn's classes), recording their arguments, until restore(). */
-function countCalls(obj: object, method: string): { calls: unknown[][]; restore: () => void } {
+const restores: (() => void)[] = [];
+afterEach(() => restores.splice(0).forEach((r) => r()));
+
+/** Count calls of a method on the prototype of `obj` (Dawn's classes), recording their arguments, until the test ends. */
+function countCalls(obj: object, method: string): { calls: unknown[][] } {
   const proto = Object.getPrototypeOf(obj) as Record<string, (...a: unknown[]) => unknown>;
   const orig = proto[method]!;
   const calls: unknown[][] = [];
@@ -133,11 +136,9 @@ function countCalls(obj: object, method: string): { calls: unknown[][]; restore:
     calls.push(a);
     return orig.apply(this, a);
   };
-  return { calls, restore: () => void (proto[method] = orig) };
+  restores.push(() => void (proto[method] = orig));
+  return { calls };
 }
-
-const restores: (() => void)[] = [];
-afterEach(() => restores.splice(0).forEach((r) => r()));
 
 describe('WebGPU stacked runs', () => {
   it('match the CPU backend over several steps: axis_index, a replicated argument, gathers with and without groups, fed-back and unstacked arguments', async () => {
@@ -195,7 +196,6 @@ describe('WebGPU stacked runs', () => {
     if (!g) return;
     const pass = g.gpu.createCommandEncoder().beginComputePass();
     const dispatches = countCalls(pass, 'dispatchWorkgroups');
-    restores.push(dispatches.restore);
     pass.end();
     const w = g.uploadStacked(devices, F, devices.map(() => vec(0, 1)));
     const args = devices.map((d) => [g.upload(d, F, vec(d, 0)), w[d]!]);
@@ -209,12 +209,9 @@ describe('WebGPU stacked runs', () => {
     const g = await gpu();
     if (!g) return;
     const bindGroups = countCalls(g.gpu, 'createBindGroup');
-    restores.push(bindGroups.restore);
     const buffers = countCalls(g.gpu, 'createBuffer');
-    restores.push(buffers.restore);
     const enc = g.gpu.createCommandEncoder();
     const copies = countCalls(enc, 'copyBufferToBuffer');
-    restores.push(copies.restore);
     const x = g.uploadStacked(devices, F, devices.map((d) => vec(d, 0))).map((b) => [b]);
     const counts = (): number[] => [bindGroups.calls.length, buffers.calls.length, copies.calls.length];
     const before = counts();
@@ -240,7 +237,6 @@ describe('WebGPU submits', () => {
     const g = await gpu();
     if (!g) return;
     const submits = countCalls(g.gpu.queue, 'submit');
-    restores.push(submits.restore);
     const x0 = g.uploadStacked(devices, F, devices.map((d) => vec(d, 0))).map((b) => [b]);
     await g.sync(); // start from an empty batch
     const base = submits.calls.length;
@@ -285,9 +281,7 @@ describe('WebGPU submits', () => {
     // a loop of host arithmetic only has nothing to submit
     expect(compile('t = 0\nfor i in range(3):\n    t = t + i\nprint(t)\n', { file: 'host_loop.py' }).host).not.toContain('rt.submit');
     const submits = countCalls(g.gpu.queue, 'submit');
-    restores.push(submits.restore);
     const runs = countCalls(g, 'run');
-    restores.push(runs.restore);
     const out = await runOn(r, g);
     expect(out).toBe(await runOn(r, cpuBackend()));
     // each iteration runs the slicing program and the step; the last iteration goes out with the print's readback
@@ -299,7 +293,6 @@ describe('WebGPU submits', () => {
     const g = await gpu();
     if (!g) return;
     const submits = countCalls(g.gpu.queue, 'submit');
-    restores.push(submits.restore);
     const x = g.uploadStacked(devices, F, devices.map((d) => vec(d, 0))).map((b) => [b]);
     await g.sync();
     const before = submits.calls.length;
