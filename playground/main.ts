@@ -2,7 +2,7 @@
 // classic script): wires the editor, the example picker, the Run button, the
 // output pane, the status line and the loss plot. `window.__jaxtsPlayground`
 // exposes the page's state to tests.
-import { CompileError } from '../src/diagnostics.js';
+import { CompileError } from '../src/common/diagnostics.js';
 import { Editor } from './editor.js';
 import { EXAMPLES } from './examples.js';
 import { drawPlot, parseLosses, type LossPoint } from './plot.js';

@@ -7,7 +7,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileOptions, type CompileResult } from './compile.js';
-import { CompileError, formatDiagnostic } from './diagnostics.js';
+import { CompileError, formatDiagnostic } from './common/diagnostics.js';
 import { importCompiledJs, pythonLine } from './run.js';
 import type { BackendChoice, createNodeRuntime } from '../runtime/node.js';
 

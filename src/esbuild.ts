@@ -8,7 +8,7 @@ import { basename, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, PartialMessage, Plugin } from 'esbuild';
 import { compile, type CompileResult } from './compile.js';
-import { CompileError, spanWidth } from './diagnostics.js';
+import { CompileError, spanWidth } from './common/diagnostics.js';
 import { inlineSourceMapComment } from './codegen/sourcemap.js';
 
 export interface JaxtsPluginOptions {

@@ -1,3 +1,3 @@
 // Programmatic API: compile a Python program to TypeScript + WGSL.
 export { compile, dumpIr, dumpKernels, type CompileOptions, type CompileResult } from './compile.js';
-export { CompileError, formatDiagnostic } from './diagnostics.js';
+export { CompileError, formatDiagnostic } from './common/diagnostics.js';

@@ -1,6 +1,6 @@
 // Builds a Func equation by equation (what a JAX trace does), applying each
 // primitive's shape rule as it goes.
-import type { Span } from '../parser/ast.js';
+import type { Span } from '../common/span.js';
 import { shapeRule } from './primitives.js';
 import type { Atom, AVal, Eqn, Func, Lit, Params, Var } from './types.js';
 

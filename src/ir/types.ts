@@ -3,7 +3,7 @@
 //   Eqn  — `outs = prim[params](inputs)`
 //   Func — typed parameters, equations in order, results
 // Primitive names and params follow JAX's jaxprs so that a dump reads like one.
-import type { Span } from '../parser/ast.js';
+import type { Span } from '../common/span.js';
 
 export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
 

@@ -1,7 +1,7 @@
 // The modules a lesson imports (jax, jax.numpy, numpy, os, functools, typing)
 // and Python's builtins, as compile-time objects. Each function here decides
 // what is static and what is traced.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr, type DType } from '../ir/types.js';
 import type * as A from '../parser/ast.js';

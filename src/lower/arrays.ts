@@ -2,7 +2,7 @@
 // NumPy broadcasting, reductions, dot/matmul, reshape and indexing. Each
 // function records primitives into the current trace and returns a Tracer.
 import type { Span } from '../parser/ast.js';
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import { lit } from '../ir/builder.js';
 import { ShapeError } from '../ir/primitives.js';
 import type { Atom, AVal, DType, Params } from '../ir/types.js';

@@ -1,6 +1,6 @@
 // Attribute access: module members, array properties and methods
 // (`x.shape`, `x.reshape(...)`), container methods (`xs.append`), NamedTuple fields.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { DType } from '../ir/types.js';
 import { normalizeAxes } from './arrays.js';

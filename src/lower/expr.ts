@@ -1,6 +1,6 @@
 // Expression evaluation: Python semantics for static values, array operators
 // traced into IR, and host expressions for values known only at run time.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';

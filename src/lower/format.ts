@@ -1,7 +1,7 @@
 // str(), repr() and f-strings of lowering values, as Text: static values are
 // formatted now with the runtime's Python/NumPy printers; arrays and host
 // values become runtime formatting calls.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import {

@@ -1,5 +1,5 @@
 // Lowering entry point: Python AST → host program + array programs.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HostProgram, HStmt } from '../ir/host.js';
 import type { Module } from '../parser/ast.js';
 import { checkStatementContext } from '../parser/context.js';

@@ -1,7 +1,7 @@
 // The partial evaluator: runs the Python module at compile time. Static values
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';

@@ -1,6 +1,6 @@
 // Python's lazy builtin iterators, map() and filter(): the function runs when
 // a loop (list(), for, unpacking) pulls an item, as in Python.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import { iterItems, truthyStatic } from './expr.js';
 import type { Interp } from './interp.js';
 import { PyIterator, type CallArgs, type PyValue } from './values.js';

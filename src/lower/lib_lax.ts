@@ -1,7 +1,7 @@
 // jax.lax: the collectives over named (pmap) axes — psum, pmean, pmax, pmin,
 // all_gather, psum_scatter, ppermute, axis_index — mapped over pytrees as JAX
 // does, plus the few plain lax functions lessons call.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { dtypeArg } from './attrs.js';
 import type { Interp } from './interp.js';

@@ -2,7 +2,7 @@
 // training code uses, each written as the primitive sequence JAX traces for it
 // (see jax/_src/nn/functions.py, jax/_src/ops/special.py,
 // jax/_src/numpy/reductions.py), so values and gradients round the same way.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import { broadcastShapes, normalizeAxes, promote } from './arrays.js';

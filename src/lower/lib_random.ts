@@ -5,7 +5,7 @@
 //   random bits of element i (row-major) = y0 ^ y1 of threefry(key, (0, i))
 //   split(key, n)[i]                      = threefry(key, (0, i))
 //   fold_in(key, d)                       = threefry(key, (0, d))
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import { dtypeArg, shapeArgs } from './attrs.js';

@@ -2,7 +2,7 @@
 // NamedSharding, jax.device_put, arrays' `.sharding`, their printing as JAX
 // prints them, and the host side of calling a program over sharded arrays
 // (partitioned by src/passes/spmd.ts, run by the runtime's `rt.spmd`).
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';

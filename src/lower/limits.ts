@@ -3,7 +3,7 @@
 // memory or patience ran out (a list of a billion items, 10 ** 10 ** 10, a
 // loop that never ends); jaxts stops at the offending source with a
 // CompileError instead, so that every compile ends in bounded time and memory.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 
 /** Items of a str, list, tuple or NumPy array built at compile time. */

@@ -1,7 +1,7 @@
 // Helpers for the compile-time Python modules (jax, jax.random, jax.lax, ...):
 // reading a call's positional-or-keyword arguments and building a module of
 // builtin functions.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import { PyBuiltin, PyModule, type CallArgs, type PyValue } from './values.js';
 
 /** Argument `name` at position `i` (or by keyword), else `def`; a missing required one is JAX's TypeError. */

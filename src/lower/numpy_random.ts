@@ -7,7 +7,7 @@
 // rejection sampling for integers. The Gaussian needs glibc's `log`, which is
 // correctly rounded where JS Math.log is not, so `log` here is evaluated in
 // double-double arithmetic and rounded once.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { fmtShape } from './arrays.js';
 import { shapeArgs } from './attrs.js';

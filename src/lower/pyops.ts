@@ -1,6 +1,6 @@
 // Python arithmetic, comparison and truthiness on static values: ints are
 // bigints (arbitrary precision, floor division), floats are numbers.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
 import { checkIntBits, checkItems, intBits } from './limits.js';

@@ -2,7 +2,7 @@
 // wrapped function with abstract arguments, then either emit a host call of
 // the compiled program (pmap and jit at host level) or inline the (batched,
 // differentiated) result into the current trace.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { Atom, AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';

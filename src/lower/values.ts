@@ -4,7 +4,7 @@
 //                   functions, modules, NumPy arrays computed at compile time)
 //   host-dynamic  — HostScalar: a number/string known only when the program runs
 //   device arrays — Tracer (inside a trace) and HostArray (a host TS variable)
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { Expr, FunctionDef, Lambda, Span } from '../parser/ast.js';
 import type { HExpr } from '../ir/host.js';
 import type { Atom, AVal } from '../ir/types.js';

@@ -2,18 +2,8 @@
 // Modelled on CPython's `ast` module, reduced to the accepted subset
 // (grammar/python-subset.md). Every node carries the span of its source text.
 
-/** A source position. */
-export interface Pos {
-  line: number; // 1-based
-  col: number; // 1-based, in UTF-16 code units
-  offset: number; // 0-based, UTF-16 code units from the start of the file
-}
-
-/** A half-open source range [start, end). */
-export interface Span {
-  start: Pos;
-  end: Pos;
-}
+import type { Pos, Span } from '../common/span.js';
+export type { Pos, Span };
 
 interface NodeBase {
   span: Span;

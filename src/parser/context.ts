@@ -3,7 +3,7 @@
 // only in a function, `break` and `continue` only in a loop of the same
 // function. Without this, a `break` in a function called from a loop would
 // leave the caller's loop at compile time.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { Module, Stmt } from './ast.js';
 
 export function checkStatementContext(mod: Module): void {

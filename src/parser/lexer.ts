@@ -9,7 +9,7 @@
 //    tokens> [SELF_DOC] [CONVERSION] [SPEC_START …] FIELD_END, FSTRING_END.
 // Every problem is reported as a CompileError with the span of the offending text.
 import { Lexer, createTokenInstance, type ILexingError, type IToken, type TokenType } from 'chevrotain';
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import { LineMap } from './source.js';
 import { decodeEscapeAt, decodeNumber, decodeStringBody, nestedStringEnd, type NumberValue, type StringInfo } from './scan.js';
 import {

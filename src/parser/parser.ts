@@ -11,7 +11,7 @@ import {
   type IToken,
   type ParserMethod,
 } from 'chevrotain';
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type * as A from './ast.js';
 import type { StringValue } from './lexer.js';
 import type { NumberValue } from './scan.js';

@@ -19,7 +19,7 @@
 // An assignment is only made where it is valid: the dimension is divisible
 // by the axes' total size and no axis is already used by another dimension
 // of the same array.
-import { CompileError } from '../diagnostics.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, REDUCE } from '../ir/primitives.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';

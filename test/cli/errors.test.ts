@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CompileError, formatDiagnostic } from '../../src/diagnostics.js';
+import { CompileError, formatDiagnostic } from '../../src/common/diagnostics.js';
 import { compile } from '../../src/compile.js';
 import { ROOT } from '../helpers/fixtures.js';
 

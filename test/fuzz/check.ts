@@ -5,7 +5,7 @@
 // the time bound — is a crash, reported with a signature and a reduced
 // reproduction.
 import { compile } from '../../src/compile.js';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 
 /**
  * The file's lines as diagnostics count them (\n, \r\n and a lone \r end a

@@ -1,7 +1,7 @@
 // Lowering: binding times, host loops, pmap/vmap programs, diagnostics.
 import { describe, expect, it } from 'vitest';
 import { compile, dumpIr } from '../../src/compile.js';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { cpuBackend, runOn } from '../helpers/fixtures.js';
 
 const c = (src: string) => compile(src, { file: 't.py' });

@@ -4,7 +4,7 @@
 // with Python's message; host values are formatted at run time; map()/filter().
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { cpuBackend, runOn } from '../helpers/fixtures.js';
 
 const c = (src: string) => compile(src, { file: 't.py' });

@@ -3,7 +3,7 @@
 // "not supported by jaxts" message for names real JAX has.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { JAX_NAMES } from '../../src/lower/jax_names.js';
 import { suggestName } from '../../src/lower/suggest.js';
 

@@ -1,7 +1,7 @@
 // Tests of syntax errors: CPython-style messages and exact line:col of the
 // offending token, for parser-level, layout-level and lexical errors.
 import { describe, expect, it } from 'vitest';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { checkStatementContext, parse } from '../../src/parser/index.js';
 import { parseError } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // expressions, shortcuts to parse one expression or statement, and a checker
 // that every span in a tree is a valid position of its source.
 import { expect } from 'vitest';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { LineMap, parse } from '../../src/parser/index.js';
 import type { Constant, Expr, FormattedValue, JoinedStr, Module, Param, Span, Stmt } from '../../src/parser/index.js';
 

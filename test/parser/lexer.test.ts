@@ -2,7 +2,7 @@
 // string and number decoding, f-string splitting, and lexical errors.
 import { describe, expect, it } from 'vitest';
 import type { IToken } from 'chevrotain';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { lex } from '../../src/parser/index.js';
 
 /** Renders tokens compactly: layout tokens by name, others by image, literals with their value. */

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CompileError } from '../../src/diagnostics.js';
+import { CompileError } from '../../src/common/diagnostics.js';
 import { lex, parse } from '../../src/parser/index.js';
 import { validateGrammar } from '../../src/parser/parser.js';
 import { validateLexer } from '../../src/parser/lexer.js';

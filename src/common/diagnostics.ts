@@ -1,7 +1,7 @@
 // Compile-time diagnostics: the error type every stage throws for a user's
 // mistake, and its rendering as `file.py:line:col: error: message` plus a
 // code frame (the format of gcc/clang/tsc, which editors understand).
-import type { Span } from './parser/ast.js';
+import type { Span } from './span.js';
 
 export class CompileError extends Error {
   constructor(
