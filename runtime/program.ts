@@ -31,6 +31,14 @@ export type StepSpec =
    */
   | { kind: 'gather'; input: BufRef; output: number; groups?: number[][] };
 
+/** A jax_debug_nans check of one program result: what made it, for JAX's FloatingPointError. */
+export interface NanCheck {
+  /** The lax primitive, as JAX's error names it (`log`, `div`, ...). */
+  prim: string;
+  /** 1-based line of the Python source that applied it, when known. */
+  line: number | null;
+}
+
 export interface ProgramSpec {
   name: string;
   params: BufferSpec[];
@@ -44,7 +52,7 @@ export interface ProgramSpec {
    * intermediates (the primitive and Python line of each), checked for NaN
    * after the call; the caller gets the results before them.
    */
-  nanChecks?: { prim: string; line: number | null }[];
+  nanChecks?: NanCheck[];
 }
 
 export const WORKGROUP_SIZE = 64;

@@ -5,7 +5,7 @@
 // application sees importing FILE.py), and the source map of FILE.ts.
 import { walkHost, type BoundaryType, type HostExport, type HostProgram } from '../ir/host.js';
 import type { Program } from '../ir/kernel.js';
-import type { NanCheck } from '../lower/debug_nans.js';
+import type { NanCheck } from '../../runtime/program.js';
 import { printFunc } from '../ir/printer.js';
 import { fuse } from '../passes/fusion.js';
 import { renderStmts, typeKey, type Line } from './host_ts.js';

@@ -1,7 +1,7 @@
 // The host program: what runs on the CPU around the array programs — host
 // loops, prints, program calls. A small statement/expression tree that
 // src/codegen/host_ts.ts renders as TypeScript.
-import type { NanCheck } from '../lower/debug_nans.js';
+import type { NanCheck } from '../../runtime/program.js';
 import type { SpmdProgram } from '../passes/spmd.js';
 import type { Func } from './types.js';
 

@@ -13,7 +13,7 @@ import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
-import { withNanChecks } from './debug_nans.js';
+import { withNanChecks } from '../passes/nan_checks.js';
 import { CallLog } from './exports.js';
 import { callTransformed } from './transforms.js';
 import { Trace } from './trace.js';
@@ -130,7 +130,7 @@ export class Interp {
   environ: PyDict | null = null;
   /** Python names the current assignment binds, to name host variables after them. */
   nameHints: string[] = [];
-  /** jax.config.update("jax_debug_nans", True) ran: programs made from now on check for NaNs (src/lower/debug_nans.ts). */
+  /** jax.config.update("jax_debug_nans", True) ran: programs made from now on check for NaNs (src/passes/nan_checks.ts). */
   debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;

@@ -3,14 +3,8 @@
 // primitive and the Python line that made it; the runtime checks them after
 // the call and raises JAX's FloatingPointError naming the first primitive
 // whose result holds a NaN (as JAX's de-optimized re-run does).
+import type { NanCheck } from '../../runtime/program.js';
 import type { Func, Var } from '../ir/types.js';
-
-export interface NanCheck {
-  /** The lax primitive, as JAX's error names it (`log`, `div`, ...). */
-  prim: string;
-  /** 1-based line of the Python source that applied it, when known. */
-  line: number | null;
-}
 
 /** Primitives that only move or select values: a NaN in their result came from an input, reported where it was made. */
 const MOVES = new Set([
