@@ -52,9 +52,9 @@ console.log(`# jaxts GSPMD benchmark — ${cpus().length} cores, ${cpus()[0]?.mo
 console.log('fixture | collectives per step: jaxts | XLA | gathers (comm. steps) | kernels | steps/s jaxts cpu | jaxts webgpu | JAX jit');
 for (const [file, step] of FIXTURES) {
   const r = compile(readFileSync(join(ROOT, file), 'utf8'), { file });
-  const p = r.hostProgram.programs.find((x) => x.name === step && x.spmd)!;
+  const p = r.programs.find((x) => x.name === step && x.spmd)!;
   const ours = p.spmd!.local.eqns.filter((e) => COLLECTIVES.includes(e.prim)).map((e) => `${e.prim}(${((e.params['axes'] ?? e.params['axis_name']) as string[]).join(',')})`);
-  const fused = r.programs.find((x) => x.name === step)!.program;
+  const fused = p.program;
   const gathers = fused.steps.filter((s) => s.kind === 'gather').length;
   const kernels = fused.steps.filter((s) => s.kind === 'kernel').length;
   const cpu: number[] = [];

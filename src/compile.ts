@@ -4,6 +4,7 @@ import type { HostProgram } from './ir/host.js';
 import { printFunc } from './ir/printer.js';
 import { lower } from './lower/index.js';
 import { parse } from './parser/index.js';
+import { compilePrograms } from './passes/pipeline.js';
 import { printSpmd } from './passes/spmd.js';
 
 export interface CompileOptions {
@@ -27,18 +28,19 @@ export interface CompileResult extends GeneratedModule {
 export function compile(source: string, options: CompileOptions): CompileResult {
   const mod = parse(source);
   const hostProgram = lower(mod, { file: options.file, devices: options.devices });
+  const compiled = compilePrograms(hostProgram);
   const baseName = options.file.replace(/^.*[\\/]/, '').replace(/\.py$/, '');
-  return { ...generate(hostProgram, baseName, { runtimeImport: options.runtimeImport, flavor: options.flavor, source }), hostProgram, baseName };
+  return { ...generate(hostProgram, compiled, baseName, { runtimeImport: options.runtimeImport, flavor: options.flavor, source }), hostProgram, baseName };
 }
 
 /** The jaxpr-like text of every array program (`--dump ir`). */
 export function dumpIr(r: CompileResult): string {
-  return r.hostProgram.programs.map((p) => `# ${p.kind} ${p.name}\n${printFunc({ ...p.func, name: p.name })}`).join('\n\n') + '\n';
+  return r.programs.map((p) => `# ${p.kind} ${p.name}\n${printFunc({ ...p.func, name: p.name })}`).join('\n\n') + '\n';
 }
 
 /** The partitioned per-device programs with their collectives and replica groups (`--dump spmd`). */
 export function dumpSpmd(r: CompileResult): string {
-  const parts = r.hostProgram.programs.flatMap((p) => (p.spmd ? [printSpmd(p.spmd, p.name)] : []));
+  const parts = r.programs.flatMap((p) => (p.spmd ? [printSpmd(p.spmd, p.name)] : []));
   return parts.length ? parts.join('\n\n') + '\n' : '# no program runs over a mesh (no jax.device_put with a NamedSharding reaches a jit)\n';
 }
 

@@ -3,11 +3,7 @@
 // function), FILE.kernels.ts (each array program: its WGSL kernels, their
 // CPU versions, buffer plan and steps), FILE.d.py.ts (the types an
 // application sees importing FILE.py), and the source map of FILE.ts.
-import { walkHost, type BoundaryType, type HostExport, type HostProgram } from '../ir/host.js';
-import type { Program } from '../ir/kernel.js';
-import type { NanCheck } from '../../runtime/program.js';
-import { printFunc } from '../ir/printer.js';
-import { fuse } from '../passes/fusion.js';
+import { walkHost, type BoundaryType, type CompiledProgram, type HostExport, type HostProgram } from '../ir/host.js';
 import { renderStmts, typeKey, type Line } from './host_ts.js';
 import { commentText, jsJson, jsSpecifier, jsString } from './literals.js';
 import { JS_CALL_FNS, JS_MATH_FNS, renderJs } from './js.js';
@@ -35,18 +31,15 @@ export interface GeneratedModule {
   dts: string;
   /** Maps lines of `host` to the Python lines they came from. */
   hostMap: SourceMapV3;
-  /** The fused programs, for --dump kernels and tests. */
-  programs: { name: string; program: Program; wgsl: string[]; nanChecks?: NanCheck[] }[];
+  /** The compiled programs with their kernels' WGSL, for --dump kernels and tests. */
+  programs: (CompiledProgram & { wgsl: string[] })[];
 }
 
-export function generate(hp: HostProgram, baseName: string, opts: GenerateOptions = {}): GeneratedModule {
+/** Render the host program and its compiled array programs (src/passes/pipeline.ts) as the generated files. */
+export function generate(hp: HostProgram, compiled: CompiledProgram[], baseName: string, opts: GenerateOptions = {}): GeneratedModule {
   const runtimeImport = opts.runtimeImport ?? 'jaxts/runtime';
   const types = opts.flavor !== 'js';
-  const unique = renameClashingPrograms(hp, dedupePrograms(hp));
-  const programs = unique.map(({ name, func, nanChecks }) => {
-    const program = fuse({ ...func, name });
-    return { name, program, wgsl: program.kernels.map(renderWgsl), nanChecks };
-  });
+  const programs = renameClashingPrograms(hp, compiled).map((p) => ({ ...p, wgsl: p.program.kernels.map(renderWgsl) }));
   const kernels = renderKernelsFile(hp, programs, runtimeImport, types);
   const { text: host, lines } = renderHostFile(hp, baseName, runtimeImport, types, programs.length > 0);
   const hostMap = lineSourceMap(`${baseName}.${types ? 'ts' : 'js'}`, hp.file, opts.source ?? '', lines);
@@ -67,7 +60,7 @@ const KERNEL_MODULE_NAMES = new Set([
  * exp32, or a program `f_kernel0` beside program f's first kernel function) get a trailing `_`;
  * references to them follow.
  */
-function renameClashingPrograms(hp: HostProgram, unique: HostProgram['programs']): HostProgram['programs'] {
+function renameClashingPrograms(hp: HostProgram, unique: CompiledProgram[]): CompiledProgram[] {
   const taken = new Set(unique.map((p) => p.name));
   const renamed = new Map<string, string>();
   const out = unique.map((p) => {
@@ -84,32 +77,6 @@ function renameClashingPrograms(hp: HostProgram, unique: HostProgram['programs']
     }
   }
   return out;
-}
-
-/**
- * Programs that came out the same (one jit function called from several
- * places, an export beside main()'s call) are emitted once; references to a
- * duplicate are pointed at the first.
- */
-function dedupePrograms(hp: HostProgram): HostProgram['programs'] {
-  const first = new Map<string, string>();
-  const alias = new Map<string, string>();
-  const unique: HostProgram['programs'] = [];
-  for (const p of hp.programs) {
-    const key = `${p.kind}\n${printFunc({ ...p.func, name: '_' })}`;
-    const same = first.get(key);
-    if (same) alias.set(p.name, same);
-    else {
-      first.set(key, p.name);
-      unique.push(p);
-    }
-  }
-  if (alias.size) {
-    for (const body of [hp.body, ...hp.exports.map((x) => x.body)]) {
-      walkHost(body, { expr: (e) => void (e.k === 'program' && alias.has(e.name) && (e.name = alias.get(e.name)!)) });
-    }
-  }
-  return unique;
 }
 
 function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'], runtimeImport: string, types: boolean): string {

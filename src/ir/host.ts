@@ -2,7 +2,8 @@
 // loops, prints, program calls. A small statement/expression tree that
 // src/codegen/host_ts.ts renders as TypeScript.
 import type { NanCheck } from '../../runtime/program.js';
-import type { SpmdProgram } from '../passes/spmd.js';
+import type { Program } from './kernel.js';
+import type { DimShardings, MeshShape, SpmdProgram } from './sharding.js';
 import type { Func } from './types.js';
 
 export type HExpr =
@@ -62,22 +63,46 @@ export interface HostExport {
   returns: BoundaryType | null;
   body: HStmt[];
 }
+/**
+ * An array program as the lowering asks for it: the traced (global) program
+ * and how it runs. The backend passes make the kernels from it.
+ */
+export interface ProgramRequest {
+  name: string;
+  /** How the host calls it: `rt.call` (jit, host segments), `rt.pmap`, or `rt.spmd` when `mesh` is set. */
+  kind: 'jit' | 'pmap' | 'segment';
+  /** The program as traced: global shapes; a pmap body's shapes are per device. */
+  func: Func;
+  /**
+   * Set for programs that run partitioned over a mesh (GSPMD): the mesh and
+   * the layout each parameter arrives in (null: free, propagation chooses).
+   */
+  mesh?: { shape: MeshShape; inShardings: (DimShardings | null)[] };
+  /** jax_debug_nans was on when it was traced: the program also returns its float intermediates for the NaN check. */
+  debugNans: boolean;
+}
+
+/** A program request after the backend passes (src/passes/pipeline.ts): what codegen renders. */
+export interface CompiledProgram {
+  name: string;
+  kind: ProgramRequest['kind'];
+  /** The program each device runs: simplified, partitioned (for a mesh), with its NaN-checked results. */
+  func: Func;
+  /** Set for programs partitioned over a mesh: the global program, shardings, and the per-device one. */
+  spmd?: SpmdProgram;
+  /** Under jax_debug_nans: the trailing results are float intermediates, checked for NaN after each call. */
+  nanChecks?: NanCheck[];
+  /** Kernels, buffers and steps: what codegen renders. */
+  program: Program;
+}
+
 export interface HostProgram {
   /** Source file the program came from. */
   file: string;
   /** The number of simulated devices (XLA_FLAGS in the source, or the CLI's --devices). */
   deviceCount: number;
-  /** Array programs in the order they were traced; `kind` says how the host calls them. */
-  programs: {
-    name: string;
-    /** The program as it runs on each device (for SPMD programs, the partitioned per-device Func). */
-    func: Func;
-    kind: 'jit' | 'pmap' | 'segment';
-    /** Set for programs partitioned over a mesh: the global program, shardings, and the per-device one. */
-    spmd?: SpmdProgram;
-    /** Under jax_debug_nans: the trailing results are float intermediates, checked for NaN after each call. */
-    nanChecks?: NanCheck[];
-  }[];
+  /** Array programs in the order they were traced: what the backend passes (src/passes/pipeline.ts) compile. */
+  programs: ProgramRequest[];
   body: HStmt[];
   exports: HostExport[];
   /** Top-level functions that are not exported, with the reason (a comment at the end of the module). */

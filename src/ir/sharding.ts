@@ -5,6 +5,7 @@
 //                   named by no dimension replicate the array.
 // A device's position in the mesh is the row-major index of its coordinates
 // (mesh axis 0 slowest); runtimes and collectives number devices this way.
+import type { Func } from './types.js';
 
 export interface MeshAxis {
   name: string;
@@ -72,4 +73,19 @@ export function replicaGroups(mesh: MeshShape, names: readonly string[]): number
   const order = names.map((n) => mesh.axes.findIndex((a) => a.name === n));
   const rank = (p: number): number => order.reduce((r, i) => r * sizes[i]! + (Math.floor(p / strides[i]!) % sizes[i]!), 0);
   return [...groups.values()].map((g) => g.sort((a, b) => rank(a) - rank(b)));
+}
+
+/** A program partitioned over a mesh (src/passes/spmd.ts): the global program, the shardings, and the per-device program. */
+export interface SpmdProgram {
+  /** The input program. */
+  global: Func;
+  /** The per-device program: local shapes; axisEnv = the mesh axes in mesh order. */
+  local: Func;
+  mesh: MeshShape;
+  /** The layout each parameter must arrive in (given ones unchanged; free ones as chosen). */
+  inShardings: DimShardings[];
+  /** The layout of each result. */
+  outShardings: DimShardings[];
+  /** Global Var id → chosen sharding (for dumps). */
+  varShardings: Map<number, DimShardings>;
 }

@@ -5,15 +5,13 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { simplify } from '../passes/simplify.js';
-import type { SpmdProgram } from '../passes/spmd.js';
+import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { meshOf, spmdCall } from './lib_sharding.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
-import { withNanChecks } from '../passes/nan_checks.js';
 import { CallLog } from './exports.js';
 import { callTransformed } from './transforms.js';
 import { Trace } from './trace.js';
@@ -227,18 +225,14 @@ export class Interp {
     return name;
   }
 
+  /** Ask for an array program (the backend passes compile it: src/passes/pipeline.ts). */
   addProgram(name: string, func: Func, kind: 'jit' | 'pmap' | 'segment'): void {
-    if (!this.debugNans) {
-      this.programs.push({ name, func: simplify(func), kind });
-      return;
-    }
-    const checked = withNanChecks(simplify(func));
-    this.programs.push({ name, func: checked.func, kind, nanChecks: checked.checks });
+    this.programs.push({ name, func, kind, debugNans: this.debugNans });
   }
 
-  /** A program partitioned over a mesh: its per-device Func runs on every device (src/passes/spmd.ts). */
-  addSpmdProgram(name: string, kind: 'jit' | 'segment', program: SpmdProgram): void {
-    this.programs.push({ name, func: program.local, kind, spmd: program });
+  /** Ask for a program partitioned over a mesh: its per-device program runs on every device (src/passes/spmd.ts). */
+  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: MeshShape, inShardings: (DimShardings | null)[]): void {
+    this.programs.push({ name, func, kind, mesh: { shape: mesh, inShardings }, debugNans: this.debugNans });
   }
 
   /** `const NAME = value` at the top of main(), once per `key` (pure values such as mesh layouts). */

@@ -8,8 +8,7 @@ import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { partition, type SpmdProgram } from '../passes/spmd.js';
-import { simplify } from '../passes/simplify.js';
+import { programShardings } from '../passes/spmd.js';
 import type { Interp } from './interp.js';
 import { arg } from './modules.js';
 import { Text } from './text.js';
@@ -247,15 +246,15 @@ export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
 export function spmdCall(ip: Interp, name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null): { value: HExpr; shardings: PyNamedSharding[] } {
   const shape = meshShape(mesh);
   const fixed = args.map((a) => (a.sharding ? dimsOf(a.sharding, a.aval.shape, span) : null));
-  let program: SpmdProgram;
+  let program: { inShardings: DimShardings[]; outShardings: DimShardings[] };
   try {
-    program = partition(simplify(func), shape, fixed);
+    program = programShardings(func, shape, fixed);
   } catch (e) {
     // a rule's error without a location of its own is reported at the call
     if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span, e.notes);
     throw e;
   }
-  ip.addSpmdProgram(name, kind, program);
+  ip.addSpmdProgram(name, kind, func, shape, fixed);
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
   const shardings = program.outShardings.map((d) => resultSharding(mesh, d, firstArg));
   const value: HExpr = {

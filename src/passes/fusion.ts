@@ -21,7 +21,7 @@ import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { sameShape, size } from '../ir/types.js';
 import { delinearize, linearize, type IExpr } from './index_math.js';
 import { elementRule } from './index_rules.js';
-import { isDeviceGather, lowerCollectives } from './collectives.js';
+import { isDeviceGather } from './collectives.js';
 import { replicaGroups } from '../ir/sharding.js';
 
 const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'dot_general', 'argmax', 'argmin']);
@@ -93,8 +93,7 @@ function isBijectiveMove(e: Eqn): boolean {
   return e.prim === 'broadcast_in_dim' && size(e.outputs[0]!.aval.shape) === size(e.inputs[0]!.aval.shape);
 }
 
-export function fuse(func: Func): Program {
-  const f = lowerCollectives(func);
+export function fuse(f: Func): FusedFunc {
   const producer = new Map<number, Eqn>();
   const uses = new Map<number, number>();
   const consumers = new Map<number, Eqn[]>();
@@ -169,7 +168,14 @@ export function fuse(func: Func): Program {
       pending.push({ kind: 'kernel', kernel: kernels.length - 1, reads, out });
     });
   }
-  return planBuffers(f, kernels, pending);
+  return { func: f, kernels, steps: pending };
+}
+
+/** Fusion's output: the kernels, and the steps in order with their operands still named by Var. */
+export interface FusedFunc {
+  func: Func;
+  kernels: Kernel[];
+  steps: PendingStep[];
 }
 
 type PendingStep =
@@ -218,8 +224,8 @@ function buildKernel(name: string, e: Eqn, outIndex: number, inline: Set<number>
   return { kernel, reads };
 }
 
-/** Assign buffers to step outputs, reusing a buffer once its last reader has run. */
-function planBuffers(f: Func, kernels: Kernel[], pending: PendingStep[]): Program {
+/** Memory planning: assign buffers to step outputs, reusing a buffer once its last reader has run. */
+export function planBuffers({ func: f, kernels, steps: pending }: FusedFunc): Program {
   const paramIndex = new Map<number, number>(f.params.map((p, i) => [p.id, i]));
   const resultIds = new Set(f.results.filter((r): r is Var => r.kind === 'var').map((r) => r.id));
   const lastRead = new Map<number, number>();

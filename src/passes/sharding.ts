@@ -25,6 +25,7 @@ import { isElementwise, REDUCE } from '../ir/primitives.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { dce } from './simplify.js';
 
 /** One dimension of one Var. */
 export interface DimRef {
@@ -254,7 +255,8 @@ export function propagateShardings(
       const s = outShardings[i];
       if (s && r.kind === 'var' && !st.fixed.has(r.id)) st.fix(r, s);
     });
-    const links = global.eqns.map(linksOf);
+    // dead equations constrain nothing (the partitioner sees the program after dead-code elimination)
+    const links = dce(global).eqns.map(linksOf);
     do {
       st.changed = false;
       for (const ls of links) {

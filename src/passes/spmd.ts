@@ -23,26 +23,12 @@ import { FuncBuilder, lit } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise } from '../ir/primitives.js';
 import { printFunc } from '../ir/printer.js';
-import type { DimShardings, MeshShape } from '../ir/sharding.js';
+import type { DimShardings, MeshShape, SpmdProgram } from '../ir/sharding.js';
 import { axesSize, localShape, replicaGroups, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { isFloat, shortDtype } from '../ir/types.js';
 import { dotFree, propagateShardings, reshapeGroups, sliceKeeps } from './sharding.js';
 import { dce } from './simplify.js';
-
-export interface SpmdProgram {
-  /** The input program. */
-  global: Func;
-  /** The per-device program: local shapes; axisEnv = the mesh axes in mesh order. */
-  local: Func;
-  mesh: MeshShape;
-  /** The layout each parameter must arrive in (given ones unchanged; free ones as chosen). */
-  inShardings: DimShardings[];
-  /** The layout of each result. */
-  outShardings: DimShardings[];
-  /** Global Var id → chosen sharding (for dumps). */
-  varShardings: Map<number, DimShardings>;
-}
 
 /** A global value on every device: its local block, the block's sharding, and a pending sum over `partial` axes. */
 interface LVal {
@@ -467,6 +453,27 @@ function ruleFor(prim: string): PartitionRule {
 // ------------------------------------------------------------------ the pass
 
 /**
+ * The layouts a program over `mesh` takes and gives, as sharding propagation
+ * decides them. A trace-time fact (the results' shardings are part of their
+ * types, and the host call names the layouts), so the lowering asks for it;
+ * `partition` later decides the same from the same inputs.
+ */
+export function programShardings(
+  global: Func,
+  mesh: MeshShape,
+  inShardings: (DimShardings | null)[],
+  outShardings: (DimShardings | null)[] = [],
+): { varShardings: Map<number, DimShardings>; inShardings: DimShardings[]; outShardings: DimShardings[] } {
+  const varShardings = propagateShardings(global, mesh, inShardings, outShardings);
+  const sharding = (a: Atom): DimShardings => (a.kind === 'lit' ? [] : (varShardings.get(a.id) ?? replicated(a.aval.shape.length)));
+  return {
+    varShardings,
+    inShardings: global.params.map((v, i) => inShardings[i] ?? sharding(v)),
+    outShardings: global.results.map((r, i) => outShardings[i] ?? sharding(r)),
+  };
+}
+
+/**
  * Partition `global` over `mesh`. `inShardings[i]` null: parameter i is free
  * (propagation chooses). `outShardings[i]` non-null: result i must leave in
  * that layout (jax.device_put inside jit, out_shardings).
@@ -477,10 +484,9 @@ export function partition(
   inShardings: (DimShardings | null)[],
   outShardings: (DimShardings | null)[] = [],
 ): SpmdProgram {
-  const varShardings = propagateShardings(global, mesh, inShardings, outShardings);
+  const { varShardings, inShardings: ins, outShardings: outs } = programShardings(global, mesh, inShardings, outShardings);
   const sharding = (a: Atom): DimShardings => (a.kind === 'lit' ? [] : (varShardings.get(a.id) ?? replicated(a.aval.shape.length)));
   const p = new Partitioner(mesh, global.name);
-  const ins = global.params.map((v, i) => inShardings[i] ?? sharding(v));
   ins.forEach((dims, i) => p.checkValid(dims, global.params[i]!.aval.shape));
   global.params.forEach((v, i) => {
     const dims = ins[i]!;
@@ -499,7 +505,6 @@ export function partition(
     const outs = ruleFor(e.prim)(c);
     e.outputs.forEach((o, i) => p.setVal(o, outs[i]!));
   }
-  const outs = global.results.map((r, i) => outShardings[i] ?? sharding(r));
   const results = global.results.map((r, i) => p.get(r, outs[i]!).atom);
   const local = dce(combineAllReduces(p.b.finish(results, mesh.axes.map((a) => ({ name: a.name, size: a.size })))));
   return { global, local, mesh, inShardings: ins, outShardings: outs, varShardings };

@@ -97,7 +97,7 @@ describe('string literals and comments', () => {
     hp.unexported = [...hp.unexported, { name: 'f', reason: payload }];
     hp.body = [{ k: 'comment', text: payload }, ...hp.body];
     for (const flavor of ['ts', 'js'] as const) {
-      const g = generate(hp, 'injection_strings', { flavor });
+      const g = generate(hp, r.programs, 'injection_strings', { flavor });
       for (const [name, text, loader] of [['host', g.host, flavor], ['kernels', g.kernels, flavor], ['dts', g.dts, 'ts']] as const) {
         expectNoRawForbidden(text, name);
         const code = await parse(text, loader);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FuncBuilder } from '../../src/ir/builder.js';
 import type { Func, Params } from '../../src/ir/types.js';
 import { lowerCollectives } from '../../src/passes/collectives.js';
-import { fuse } from '../../src/passes/fusion.js';
+import { kernelProgram } from '../../src/passes/pipeline.js';
 import { evalSpmd, type Arr } from '../helpers/ir_eval.js';
 
 const MESH = [{ name: 'a', size: 2 }, { name: 'b', size: 3 }];
@@ -63,10 +63,10 @@ describe('collective lowering on a 2-D mesh', () => {
     }
   });
   it('the fused program carries the replica groups on its gather step', () => {
-    const prog = fuse(one('psum', [4], { axes: ['a'], axis_size: 2 }));
+    const prog = kernelProgram(one('psum', [4], { axes: ['a'], axis_size: 2 }));
     const steps = prog.steps.filter((s) => s.kind === 'gather');
     expect(steps).toEqual([expect.objectContaining({ groups: [[0, 3], [1, 4], [2, 5]] })]);
-    const whole = fuse(one('psum', [4], { axes: ['a', 'b'], axis_size: 6 }));
+    const whole = kernelProgram(one('psum', [4], { axes: ['a', 'b'], axis_size: 6 }));
     expect(whole.steps.find((s) => s.kind === 'gather')).not.toHaveProperty('groups');
   });
 });

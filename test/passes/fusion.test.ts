@@ -6,7 +6,7 @@ import { compile } from '../../src/compile.js';
 import { FuncBuilder } from '../../src/ir/builder.js';
 import type { KExpr, Program } from '../../src/ir/kernel.js';
 import type { Atom } from '../../src/ir/types.js';
-import { fuse } from '../../src/passes/fusion.js';
+import { kernelProgram } from '../../src/passes/pipeline.js';
 
 const f32 = (...shape: number[]) => ({ shape, dtype: 'float32' as const });
 /** A constant array of `shape`, as the tracer writes it (a broadcast scalar literal). */
@@ -48,7 +48,7 @@ describe('fusion: producer duplication', () => {
     const y = b.addParam(f32(8));
     const d = b.bind1('sub', [x, y]);
     const out = b.bind1('add', [b.bind1('mul', [d, d]), b.bind1('neg', [d])]);
-    const p = fuse(b.finish([out]));
+    const p = kernelProgram(b.finish([out]));
     expect(p.kernels).toHaveLength(1);
     expect(p.steps[0]!.kind === 'kernel' && p.steps[0]!.inputs).toEqual([{ kind: 'param', index: 0 }, { kind: 'param', index: 1 }]);
   });
@@ -74,7 +74,7 @@ describe('fusion: producer duplication', () => {
       const b = new FuncBuilder('f');
       const x = b.addParam(f32(8));
       const c = b.bind1(prim, [x]);
-      const p = fuse(b.finish([b.bind1('add', [b.bind1('mul', [c, c]), b.bind1('neg', [c])])]));
+      const p = kernelProgram(b.finish([b.bind1('add', [b.bind1('mul', [c, c]), b.bind1('neg', [c])])]));
       expect(p.kernels.map((k) => k.name)).toEqual([`f_k0_${prim}`, 'f_k1_add']);
     }
     {
@@ -82,7 +82,7 @@ describe('fusion: producer duplication', () => {
       const b = new FuncBuilder('f');
       const x = b.addParam(f32(4, 64));
       const s = b.bind1('reduce_sum', [x], { axes: [1] });
-      const p = fuse(b.finish([b.bind1('add', [b.bind1('mul', [s, s]), b.bind1('neg', [s])])]));
+      const p = kernelProgram(b.finish([b.bind1('add', [b.bind1('mul', [s, s]), b.bind1('neg', [s])])]));
       expect(p.kernels.map((k) => k.name)).toEqual(['f_k0_reduce_sum', 'f_k1_add']);
     }
     {
@@ -90,7 +90,7 @@ describe('fusion: producer duplication', () => {
       const b = new FuncBuilder('f');
       const x = b.addParam(f32(4, 3));
       const s = b.bind1('reduce_sum', [x], { axes: [1] });
-      const p = fuse(b.finish([b.bind1('reduce_sum', [b.bind1('mul', [s, s])], { axes: [0] }), b.bind1('neg', [s])]));
+      const p = kernelProgram(b.finish([b.bind1('reduce_sum', [b.bind1('mul', [s, s])], { axes: [0] }), b.bind1('neg', [s])]));
       expect(p.kernels.map((k) => k.name)).toEqual(['f_k0_reduce_sum', 'f_k1_neg']);
     }
     {
@@ -98,7 +98,7 @@ describe('fusion: producer duplication', () => {
       const b = new FuncBuilder('f');
       const x = b.addParam(f32(8));
       const c = b.bind1('add', [x, x]);
-      const p = fuse(b.finish([c, b.bind1('mul', [c, full(b, [8], 2)])]));
+      const p = kernelProgram(b.finish([c, b.bind1('mul', [c, full(b, [8], 2)])]));
       expect(p.kernels.map((k) => k.name)).toEqual(['f_k0_add', 'f_k1_mul']);
       expect(p.steps[1]!.kind === 'kernel' && p.steps[1]!.inputs).toEqual([{ kind: 'buf', index: 0 }]);
     }
@@ -111,7 +111,7 @@ describe('fusion: producer duplication', () => {
     // each of u, v is read by both next values: fully inlined, the tree doubles per level
     for (let i = 0; i < 40; i++) [u, v] = [b.bind1('add', [u, v]), b.bind1('mul', [u, v])];
     const t0 = performance.now();
-    const p = fuse(b.finish([b.bind1('sub', [u, v])]));
+    const p = kernelProgram(b.finish([b.bind1('sub', [u, v])]));
     expect(performance.now() - t0).toBeLessThan(2000);
     for (const k of p.kernels) expect(treeSize(k.body)).toBeLessThan(200);
     // still fused: far fewer kernels than the 81 equations
@@ -127,7 +127,7 @@ describe('fusion: reductions and dots through movement ops', () => {
     const c = b.addParam(f32(4, 3));
     const x = b.bind1('dot_general', [v, c], dot([[0], [0]])); // (2, 3)
     const y = b.bind1('transpose', [x], { permutation: [1, 0] });
-    const p = fuse(b.finish([b.bind1('sub', [w, b.bind1('mul', [y, full(b, [3, 2], 0.1)])])]));
+    const p = kernelProgram(b.finish([b.bind1('sub', [w, b.bind1('mul', [y, full(b, [3, 2], 0.1)])])]));
     expect(p.kernels).toHaveLength(1);
     expect(p.kernels[0]!.name).toBe('f_k0_sub');
   });
@@ -138,7 +138,7 @@ describe('fusion: reductions and dots through movement ops', () => {
     const s = b.bind1('reduce_sum', [x], { axes: [1] }); // (4,)
     const r = b.bind1('reshape', [s], { new_sizes: [2, 2], dimensions: null });
     const e = b.bind1('broadcast_in_dim', [r], { shape: [2, 1, 2], broadcast_dimensions: [0, 2] });
-    const p = fuse(b.finish([b.bind1('mul', [e, full(b, [2, 1, 2], 2)])]));
+    const p = kernelProgram(b.finish([b.bind1('mul', [e, full(b, [2, 1, 2], 2)])]));
     expect(p.kernels).toHaveLength(1);
   });
 
@@ -152,7 +152,7 @@ describe('fusion: reductions and dots through movement ops', () => {
         move === 'slice'
           ? b.bind1('slice', [s], { start_indices: [1], limit_indices: [3], strides: null })
           : b.bind1('broadcast_in_dim', [s], { shape: [4, 3], broadcast_dimensions: [0] });
-      const p = fuse(b.finish([b.bind1('neg', [m])]));
+      const p = kernelProgram(b.finish([b.bind1('neg', [m])]));
       expect(p.kernels.map((k) => k.name)).toEqual(['f_k0_reduce_sum', 'f_k1_neg']);
     }
   });
@@ -168,7 +168,7 @@ describe('fusion: expressions read by a dot', () => {
       const a = b.addParam(f32(rows, 64));
       const g = b.bind1('mul', [b.bind1('mul', [b.bind1('sub', [x, y]), full(b, [64, 32], 2)]), x]);
       const dot = b.bind1('dot_general', [a, g], { dimension_numbers: { contract: [[1], [0]], batch: [[], []] }, precision: null, preferred_element_type: 'float32' });
-      const p = fuse(b.finish([dot]));
+      const p = kernelProgram(b.finish([dot]));
       expect(p.kernels.length, `${rows} rows`).toBe(kernels);
     }
   });

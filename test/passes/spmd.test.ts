@@ -10,7 +10,8 @@ import type { Atom, AVal, Func, Var } from '../../src/ir/types.js';
 import { vjpFunc } from '../../src/passes/autodiff.js';
 import { propagateShardings } from '../../src/passes/sharding.js';
 import { dce } from '../../src/passes/simplify.js';
-import { partition, printSpmd, type SpmdProgram } from '../../src/passes/spmd.js';
+import type { SpmdProgram } from '../../src/ir/sharding.js';
+import { partition, printSpmd } from '../../src/passes/spmd.js';
 import { type Arr, evalFunc, evalSpmd } from '../helpers/ir_eval.js';
 
 const f32 = (...shape: number[]): AVal => ({ shape, dtype: 'float32' });

@@ -1,0 +1,70 @@
+// The backend pipeline, one entry for the compiler: every program request the
+// lowering recorded becomes a compiled program, through
+//   simplify → partition (GSPMD, for requests over a mesh) → NaN checks
+//   (under jax_debug_nans) → collective lowering → fusion → buffer plan.
+// Programs that come out the same (one jit function called from several
+// places, an export beside main()'s call) are compiled once; the host
+// program's references to a duplicate are pointed at the first.
+import { walkHost, type CompiledProgram, type HostProgram, type ProgramRequest } from '../ir/host.js';
+import type { Program } from '../ir/kernel.js';
+import { printFunc } from '../ir/printer.js';
+import { sameShardings, type SpmdProgram } from '../ir/sharding.js';
+import type { Func } from '../ir/types.js';
+import { lowerCollectives } from './collectives.js';
+import { fuse, planBuffers } from './fusion.js';
+import { withNanChecks } from './nan_checks.js';
+import { simplify } from './simplify.js';
+import { partition, programShardings } from './spmd.js';
+
+/** Run the backend passes over every program of `hp` (duplicates once; `hp`'s references follow). */
+export function compilePrograms(hp: HostProgram): CompiledProgram[] {
+  return dedupe(hp, hp.programs.map(devicePrograms)).map((p) => ({ ...p, program: kernelProgram({ ...p.func, name: p.name }) }));
+}
+
+/** The kernels of one per-device program: collective lowering → fusion → buffer plan. */
+export const kernelProgram = (func: Func): Program => planBuffers(fuse(lowerCollectives(func)));
+
+type DeviceProgram = Omit<CompiledProgram, 'program'>;
+
+/** The per-device program of a request: simplify, partition, NaN checks. */
+function devicePrograms(req: ProgramRequest): DeviceProgram {
+  const { name, kind } = req;
+  let func = simplify(req.func);
+  let spmd: SpmdProgram | undefined;
+  if (req.mesh) {
+    spmd = partition(func, req.mesh.shape, req.mesh.inShardings);
+    // the host call was built with the layouts the lowering saw (programShardings); the partitioner must agree
+    const seen = programShardings(req.func, req.mesh.shape, req.mesh.inShardings);
+    const agree = (a: typeof seen.inShardings, b: typeof seen.inShardings) => a.length === b.length && a.every((d, i) => sameShardings(d, b[i]!));
+    if (!agree(seen.inShardings, spmd.inShardings) || !agree(seen.outShardings, spmd.outShardings)) {
+      throw new Error(`internal: program ${name}: the partitioned layouts differ from the traced ones`);
+    }
+    func = spmd.local;
+  }
+  // (a program over a mesh is not NaN-checked: rt.spmd lays out only the program's own results)
+  if (!req.debugNans || spmd) return spmd ? { name, kind, func, spmd } : { name, kind, func };
+  const checked = withNanChecks(func);
+  return { name, kind, func: checked.func, nanChecks: checked.checks };
+}
+
+/** One program per distinct per-device program; the host program's references to a duplicate point at the first. */
+function dedupe(hp: HostProgram, programs: DeviceProgram[]): DeviceProgram[] {
+  const first = new Map<string, string>();
+  const alias = new Map<string, string>();
+  const unique: DeviceProgram[] = [];
+  for (const p of programs) {
+    const key = `${p.kind}\n${printFunc({ ...p.func, name: '_' })}`;
+    const same = first.get(key);
+    if (same) alias.set(p.name, same);
+    else {
+      first.set(key, p.name);
+      unique.push(p);
+    }
+  }
+  if (alias.size) {
+    for (const body of [hp.body, ...hp.exports.map((x) => x.body)]) {
+      walkHost(body, { expr: (e) => void (e.k === 'program' && alias.has(e.name) && (e.name = alias.get(e.name)!)) });
+    }
+  }
+  return unique;
+}
