@@ -16,7 +16,6 @@ import { Text } from './text.js';
 import { withNanChecks } from '../passes/nan_checks.js';
 import { CallLog } from './exports.js';
 import { callTransformed } from './transforms.js';
-import { Trace } from './trace.js';
 import {
   HostArray,
   HostScalar,
@@ -36,6 +35,7 @@ import {
   PyTransformed,
   PyTuple,
   Scope,
+  Trace,
   Tracer,
   isArray,
   typeName,
