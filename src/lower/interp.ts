@@ -7,14 +7,15 @@ import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { simplify } from '../passes/simplify.js';
 import type { SpmdProgram } from '../passes/spmd.js';
-import { meshOf, spmdCall } from './lib_sharding.js';
+import { spmdCall } from './lib_sharding.js';
+import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
 import { withNanChecks } from '../passes/nan_checks.js';
-import { CallLog } from './exports.js';
+import { CallLog } from './call_log.js';
 import { callTransformed } from './transforms.js';
 import {
   HostArray,
@@ -415,7 +416,7 @@ export class Interp {
 
   call(fn: PyValue, call: CallArgs): PyValue {
     if (fn instanceof PyBuiltin || fn instanceof PyBoundMethod) return fn.fn(call);
-    if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(this, fn, call);
+    if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(fn, call, this.atHost);
     if (fn instanceof PyFunction) return this.callFunction(fn, call);
     if (fn instanceof PyPartial) {
       const kwargs = new Map(fn.kwargs);

@@ -12,7 +12,7 @@ import {
   HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue,
 } from './values.js';
 import { staticEquals } from './pyops.js';
-import { meshStr, specAxes } from './lib_sharding.js';
+import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 
