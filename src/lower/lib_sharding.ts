@@ -11,7 +11,7 @@ import type * as A from '../parser/ast.js';
 import { partition, type SpmdProgram } from '../passes/spmd.js';
 import { simplify } from '../passes/simplify.js';
 import type { Interp } from './interp.js';
-import { arg } from './modules.js';
+import { arg, builtinModule } from './modules.js';
 import { dimsOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
@@ -385,24 +385,27 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
 }
 
 /** Entries of the `jax.sharding` module, and the `jax.*` aliases (make_mesh, NamedSharding, P, device_put). */
-export function shardingEntries(ip: Interp): { sharding: Record<string, ((c: CallArgs) => PyValue) | PyValue>; jax: Record<string, (c: CallArgs) => PyValue> } {
+/** jax.sharding: Mesh, NamedSharding, PartitionSpec, AxisType. */
+export function shardingModule(ip: Interp): PyModule {
   const AxisType = new Map<string, PyValue>([
     ['Explicit', EXPLICIT],
     ['Auto', AUTO],
   ]);
+  return builtinModule('jax.sharding', {
+    Mesh: (c) => newMesh(ip, c),
+    NamedSharding: (c) => namedSharding(c),
+    PartitionSpec: (c) => partitionSpec(c),
+    AxisType: new PyModule('jax.sharding.AxisType', AxisType),
+  });
+}
+
+/** The sharding functions of the `jax` package itself (jax.make_mesh, jax.device_put, …). */
+export function jaxShardingFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   return {
-    sharding: {
-      Mesh: (c) => newMesh(ip, c),
-      NamedSharding: (c) => namedSharding(c),
-      PartitionSpec: (c) => partitionSpec(c),
-      AxisType: new PyModule('jax.sharding.AxisType', AxisType),
-    },
-    jax: {
-      make_mesh: (c) => makeMesh(ip, c),
-      NamedSharding: (c) => namedSharding(c),
-      P: (c) => partitionSpec(c),
-      device_put: (c) => devicePut(ip, c),
-      typeof: (c) => typeOf(ip, c),
-    },
+    make_mesh: (c) => makeMesh(ip, c),
+    NamedSharding: (c) => namedSharding(c),
+    P: (c) => partitionSpec(c),
+    device_put: (c) => devicePut(ip, c),
+    typeof: (c) => typeOf(ip, c),
   };
 }

@@ -379,6 +379,22 @@ export class HostScalar extends PyObject {
   }
 }
 
+/** Thrown where a value must be known at compile time but is only known at run time. */
+export class NeedsStatic extends Error {
+  constructor(
+    message: string,
+    readonly span: Span,
+  ) {
+    super(message);
+  }
+}
+
+/** `v`, which must be known at compile time (`what` names it in the error when it is a HostScalar). */
+export function staticValue(v: PyValue, what: string, span: Span): Exclude<PyValue, HostScalar> {
+  if (v instanceof HostScalar) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
+  return v;
+}
+
 export const isArray = (v: PyValue): v is Tracer | HostArray => v instanceof Tracer || v instanceof HostArray;
 
 export function typeName(v: PyValue): string {
