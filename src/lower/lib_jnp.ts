@@ -1,6 +1,6 @@
 // jax.numpy (and jax.numpy.linalg): each function checks its arguments as JAX
 // does and lowers to the primitive sequence JAX traces for it (see
-// jax/_src/numpy/lax_numpy.py, reductions.py), so values
+// jax/_src/numpy/lax_numpy.py, reductions.py, array_creation.py), so values
 // and gradients round the same way. Array methods (array_methods.ts) call these.
 import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
@@ -11,7 +11,7 @@ import type { Interp } from './interp.js';
 import { logsumexp } from './lib_scipy.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { PyClass, PyDType, PyModule, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { PyClass, PyDType, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -36,6 +36,7 @@ export function jnpModule(ip: Interp): PyModule {
       const { start, stop, step, isFloat } = arangeArgs(c);
       return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? 'float32' : 'int32'), c.span);
     },
+    linspace: (c) => linspace(ip, c),
     array: (c) => ops.asArray(arg(c, 0, 'object'), c.span, dtypeOf(c, 1)),
     asarray: (c) => ops.asArray(arg(c, 0, 'object'), c.span, dtypeOf(c, 1)),
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
@@ -187,4 +188,51 @@ function clip(ip: Interp, x: PyValue, lo: PyValue, hi: PyValue, span: Span): Tra
   if (lo !== null) r = o.binary('max', lo, r, span);
   if (hi !== null) r = o.binary('min', hi, r, span);
   return o.asArray(r, span);
+}
+
+/**
+ * jnp.linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0), as JAX's _linspace:
+ * start * (1 - step) + stop * step with step = iota / div (recovering both ends in float32 arithmetic),
+ * the stop appended when `endpoint`, floored before an integer dtype.
+ */
+function linspace(ip: Interp, c: CallArgs): PyValue {
+  const o = ip.ops;
+  const span = c.span;
+  const num = intArg(arg(c, 2, 'num', 50n), 'num', span);
+  if (num < 0) throw new CompileError(`ValueError: Number of samples, ${num}, must be non-negative.`, span);
+  const endpoint = truthy(arg(c, 3, 'endpoint', true), span);
+  const retstep = truthy(arg(c, 4, 'retstep', false), span);
+  let start = o.asArray(arg(c, 0, 'start'), span);
+  let stop = o.asArray(arg(c, 1, 'stop'), span);
+  // the computation is in float32 (jaxts's one inexact dtype); by default so is the result
+  const dtype = dtypeArg(arg(c, 5, 'dtype', null), span) ?? 'float32';
+  start = o.convert(start, 'float32', span);
+  stop = o.convert(stop, 'float32', span);
+  const bounds = broadcastShapes(start.aval.shape, stop.aval.shape, span);
+  const bStart = o.tracer(o.broadcastTo(start.atom, bounds, span));
+  const bStop = o.tracer(o.broadcastTo(stop.atom, bounds, span));
+  let axis = intArg(arg(c, 6, 'axis', 0n), 'axis', span);
+  if (axis < 0) axis += bounds.length + 1;
+  const withAxis = (n: number): number[] => [...bounds.slice(0, axis), n, ...bounds.slice(axis)];
+  const div = endpoint ? num - 1 : num;
+  let out: Tracer;
+  let delta: Tracer;
+  if (num > 1) {
+    delta = o.binary('div', o.binary('sub', stop, start, span), o.asArray(div, span, 'float32'), span);
+    const iotaShape = withAxis(div).map((d, i) => (i === axis ? d : 1));
+    const iota = o.tracer(o.bind('iota', [], { dtype: 'float32', shape: [div], dimension: 0, sharding: null }, span));
+    const step = o.binary('div', o.reshape(iota, iotaShape, span), o.asArray(div, span, 'float32'), span);
+    const lo = o.binary('mul', o.reshape(bStart, withAxis(1), span), o.binary('sub', 1n, step, span), span);
+    out = o.binary('add', lo, o.binary('mul', o.reshape(bStop, withAxis(1), span), step, span), span);
+    if (endpoint) out = o.concatenate([out, o.expandDims(bStop, axis, span)], axis, span);
+  } else if (num === 1) {
+    delta = endpoint ? o.asArray(NaN, span, 'float32') : o.binary('sub', stop, start, span);
+    out = o.reshape(bStart, withAxis(1), span);
+  } else {
+    delta = o.asArray(NaN, span, 'float32');
+    out = o.full(withAxis(0), 0, 'float32', span);
+  }
+  if (dtype !== 'float32') out = o.unary('floor', out, span);
+  const result = o.convert(out, dtype, span);
+  return retstep ? new PyTuple([result, delta]) : result;
 }
