@@ -5,7 +5,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { ndAstype, ndReshape } from './numpy_static.js';
+import { ndAstype, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName } from './suggest.js';
 import {

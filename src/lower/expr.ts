@@ -26,7 +26,7 @@ import {
   typeName,
   type PyValue, NeedsStatic,
 } from './values.js';
-import { ndBinary, ndIndex } from './numpy_static.js';
+import { ndBinary, ndIndex } from './ndarray.js';
 import { checkItems } from './limits.js';
 
 const ARRAY_BINOPS: Record<string, string> = {

@@ -1,5 +1,5 @@
 // Host NumPy (`import numpy as np`): arrays computed at compile time
-// (NdArray, operations in numpy_static.ts), np.random (lib_numpy_random.ts),
+// (NdArray, operations in ndarray.ts), np.random (lib_numpy_random.ts),
 // and np.array of devices (a mesh's device grid).
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
@@ -9,7 +9,7 @@ import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
 import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, shapeArgs } from './modules.js';
-import { ndArange, ndFrom, ndReshape, ndStack } from './numpy_static.js';
+import { ndArange, ndFrom, ndReshape, ndStack } from './ndarray.js';
 import { NdArray, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp): PyModule {

@@ -13,7 +13,7 @@ import { fmtShape } from './arrays.js';
 import { shapeArgs } from './modules.js';
 import { checkItems, checkShape } from './limits.js';
 import type { Interp } from './interp.js';
-import { ndBinary, ndFrom } from './numpy_static.js';
+import { ndBinary, ndFrom } from './ndarray.js';
 import {
   NdArray, NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
