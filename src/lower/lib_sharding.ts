@@ -1,7 +1,8 @@
 // jax.sharding at compile time: Mesh, jax.make_mesh, PartitionSpec (P),
-// NamedSharding, jax.device_put, arrays' `.sharding`, their printing as JAX
-// prints them, and the host side of calling a program over sharded arrays
-// (partitioned by src/passes/spmd.ts, run by the runtime's `rt.spmd`).
+// NamedSharding, jax.device_put, arrays' `.sharding`, the printing of shards
+// and device arrays (meshes and specs print in shardings.ts), and the host
+// side of calling a program over sharded arrays (partitioned by
+// src/passes/spmd.ts, run by the runtime's `rt.spmd`).
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings } from '../ir/sharding.js';
