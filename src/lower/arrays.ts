@@ -7,8 +7,7 @@ import { lit } from '../ir/builder.js';
 import { ShapeError } from '../ir/primitives.js';
 import type { Atom, AVal, DType, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
-import type { Trace } from './trace.js';
-import { HostArray, NdArray, NpScalar, PyTuple, PyList, Tracer, type PyValue, typeName } from './values.js';
+import { HostArray, NdArray, NpScalar, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
 
 /** What the lowering provides to array operations. */

@@ -1,46 +1,23 @@
-// Attribute access: module members, array properties and methods
-// (`x.shape`, `x.reshape(...)`), container methods (`xs.append`), NamedTuple fields.
+// Attribute access: module members, host NumPy arrays' properties and methods,
+// container and str methods (`xs.append`, `s.join`), NamedTuple fields; the
+// attributes libraries define (JAX arrays' methods, sharding objects) come
+// from the library layer (ip.library.attr).
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
-import type { DType } from '../ir/types.js';
-import { normalizeAxes } from './arrays.js';
-import { NeedsStatic, type Interp } from './interp.js';
-import { ndAstype, ndReshape } from './numpy_static.js';
+import type { Interp } from './interp.js';
+import { ndAstype, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName } from './suggest.js';
 import {
-  HostArray, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple, Tracer,
-  checkDictKey, isArray, typeName, type CallArgs, type PyValue,
+  NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
+  checkDictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
-import { truthy } from './pyops.js';
-import { arg } from './modules.js';
+import { arg, dtypeArg, shapeArgs } from './modules.js';
 import { checkItems } from './limits.js';
 import { iterate } from './expr.js';
-import { shardingAttr } from './lib_sharding.js';
 import { strFormat, textValue } from './format.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
-
-/** Integers from `reshape(2, 3)` or `reshape((2, 3))`. */
-export function shapeArgs(ip: Interp, args: PyValue[], span: A.Span): number[] {
-  const items = args.length === 1 && (args[0] instanceof PyTuple || args[0] instanceof PyList) ? (args[0] as PyTuple).items : args;
-  return items.map((v) => {
-    v = ip.static(v, 'a shape', span);
-    if (typeof v !== 'bigint') throw new CompileError(`TypeError: Shapes must be 1D sequences of concrete values of integer type, got ${typeName(v)}`, span);
-    return Number(v);
-  });
-}
-
-export function dtypeArg(v: PyValue | undefined, span: A.Span): DType | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name;
-  if (typeof v === 'string') {
-    const name = v === 'bool_' ? 'bool' : v;
-    if (!['float32', 'float64', 'int32', 'int64', 'uint32', 'bool'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
-    return dtypeArg(new PyDType(name as PyDType['name']), span);
-  }
-  throw new CompileError(`TypeError: data type ${typeName(v)} not understood`, span);
-}
 
 const method = (self: PyValue, name: string, fn: (c: CallArgs) => PyValue): PyBoundMethod => new PyBoundMethod(self, name, fn);
 
@@ -85,16 +62,16 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     if (v === undefined) throw missing();
     return v;
   }
-  const sh = shardingAttr(ip, obj, name, span);
-  if (sh !== undefined) return sh;
-  if (isArray(obj)) return arrayAttr(ip, obj, name, span) ?? (() => { throw missing(); })();
+  const lib = ip.library.attr(obj, name, span);
+  if (lib !== undefined) return lib;
+  if (isArray(obj)) throw missing();
   if (obj instanceof NdArray) {
     switch (name) {
       case 'shape': return shapeTuple(obj.shape);
       case 'ndim': return BigInt(obj.shape.length);
       case 'size': return BigInt(obj.data.length);
       case 'dtype': return new PyDType(obj.dtype);
-      case 'reshape': return method(obj, name, (c) => ndReshape(obj, shapeArgs(ip, c.args, c.span), c.span));
+      case 'reshape': return method(obj, name, (c) => ndReshape(obj, shapeArgs(c.args, c.span), c.span));
       case 'astype': return method(obj, name, (c) => {
         const d = arg(c, 0, 'dtype');
         const name = d instanceof PyDType ? d.name : dtypeArg(d, c.span);
@@ -190,34 +167,4 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
   if (obj instanceof PyFunction && name === '__doc__') return obj.def.kind === 'FunctionDef' ? obj.def.docstring : null;
   throw missing();
-}
-
-function arrayAttr(ip: Interp, x: Tracer | HostArray, name: string, span: A.Span): PyValue | undefined {
-  const aval = x instanceof Tracer ? x.aval : x.aval;
-  const ops = ip.ops;
-  const axisKw = (c: CallArgs): PyValue => c.kwargs.get('axis') ?? c.args[0] ?? null;
-  const keep = (c: CallArgs): boolean => truthy(c.kwargs.get('keepdims') ?? false, c.span);
-  switch (name) {
-    case 'shape': return shapeTuple(aval.shape);
-    case 'ndim': return BigInt(aval.shape.length);
-    case 'size': return BigInt(aval.shape.reduce((a, b) => a * b, 1));
-    case 'dtype': return new PyDType(aval.dtype);
-    case 'T': return ops.transpose(x, null, span);
-    case 'reshape': return method(x, name, (c) => ops.reshape(x, shapeArgs(ip, c.args, c.span), c.span));
-    case 'transpose': return method(x, name, (c) => ops.transpose(x, c.args.length ? shapeArgs(ip, c.args, c.span) : null, c.span));
-    case 'astype': return method(x, name, (c) => ops.convert(ops.asArray(x, c.span), dtypeArg(c.args[0], c.span)!, c.span));
-    case 'sum': return method(x, name, (c) => ops.reduce('reduce_sum', x, axisKw(c), keep(c), c.span));
-    case 'max': return method(x, name, (c) => ops.reduce('reduce_max', x, axisKw(c), keep(c), c.span));
-    case 'min': return method(x, name, (c) => ops.reduce('reduce_min', x, axisKw(c), keep(c), c.span));
-    case 'prod': return method(x, name, (c) => ops.reduce('reduce_prod', x, axisKw(c), keep(c), c.span));
-    case 'mean': return method(x, name, (c) => ops.mean(x, axisKw(c), keep(c), c.span));
-    case 'squeeze': return method(x, name, (c) => {
-      const axes = c.args.length ? normalizeAxes(c.args[0]!, aval.shape.length, c.span) : aval.shape.flatMap((d, i) => (d === 1 ? [i] : []));
-      return ops.reshape(x, aval.shape.filter((_, i) => !axes.includes(i)), c.span);
-    });
-    case 'flatten':
-    case 'ravel': return method(x, name, (c) => ops.reshape(x, [-1], c.span));
-    case 'block_until_ready': return method(x, name, () => x);
-  }
-  return undefined;
 }

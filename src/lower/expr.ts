@@ -9,13 +9,11 @@ import { getAttr } from './attrs.js';
 import { staticBinary, staticCompare, truthy } from './pyops.js';
 import { formatFString, textValue } from './format.js';
 import { percentFormat } from './printf.js';
-import { ELLIPSIS, hexpr, Interp, NeedsStatic, PySlice } from './interp.js';
-import { deviceItems } from './lib_sharding.js';
+import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
   HostScalar,
   NdArray,
   NpScalar,
-  PyDeviceArray,
   PyDict,
   PyFunction,
   PyIterator,
@@ -26,9 +24,9 @@ import {
   checkDictKey,
   isArray,
   typeName,
-  type PyValue,
+  type PyValue, NeedsStatic,
 } from './values.js';
-import { ndBinary, ndIndex } from './numpy_static.js';
+import { ndBinary, ndIndex } from './ndarray.js';
 import { checkItems } from './limits.js';
 
 const ARRAY_BINOPS: Record<string, string> = {
@@ -207,7 +205,8 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
     return Array.from({ length: r.length }, (_, i) => r.start + BigInt(i) * r.step);
   }
   if (v instanceof NdArray) return Array.from({ length: v.shape[0] ?? 0 }, (_, i) => ndIndex(v, [{ kind: 'int', value: i }]));
-  if (v instanceof PyDeviceArray) return deviceItems(ip, v).items;
+  const items = ip.library.items(v);
+  if (items) return items;
   if (isArray(v)) {
     const n = ip.ops.aval(v, span).shape[0];
     if (n === undefined) throw new CompileError('TypeError: iteration over a 0-d array', span);

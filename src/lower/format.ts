@@ -11,7 +11,6 @@ import { getAttr } from './attrs.js';
 import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
-import { shardingText } from './lib_sharding.js';
 import { checkFormatSpec } from './limits.js';
 import {
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
@@ -46,7 +45,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceStr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(v.name);
-  const sh = shardingText(ip, v, false);
+  const sh = ip.library.text(v, false);
   if (sh) return sh;
   return reprOf(ip, v, span);
 }
@@ -68,7 +67,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
-  const sh = shardingText(ip, v, true);
+  const sh = ip.library.text(v, true);
   if (sh) return sh;
   if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {
     // a container inside itself (xs.append(xs)) shows as [...], as in Python

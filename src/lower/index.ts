@@ -3,18 +3,29 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HostProgram, HStmt } from '../ir/host.js';
 import type { Module } from '../parser/ast.js';
 import { checkStatementContext } from '../parser/context.js';
-import { installBuiltins } from './api.js';
+import type { Span } from '../parser/ast.js';
+import { arrayAttr } from './array_methods.js';
 import { freeVariables, lowerExports } from './exports.js';
-import { Interp, isReservedName, NeedsStatic, type LowerOptions } from './interp.js';
+import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
+import { jaxModule } from './lib_jax.js';
+import { jnpModule } from './lib_jnp.js';
+import { laxModule } from './lib_lax.js';
+import { nnModule } from './lib_nn.js';
+import { numpyModule } from './lib_numpy.js';
+import { installBuiltins, stdlibModules } from './lib_python.js';
+import { randomModule } from './lib_random.js';
+import { scipyModule } from './lib_scipy.js';
+import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
+import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
-import { BreakSignal, ContinueSignal, ReturnSignal } from './interp.js';
+import { callTransformed } from './transforms.js';
+import { isArray, NeedsStatic, PyDeviceArray, type PyModule } from './values.js';
 
 export type { LowerOptions };
 
 export function lower(mod: Module, options: LowerOptions): HostProgram {
   checkStatementContext(mod);
-  const ip = new Interp(options);
-  installBuiltins(ip);
+  const ip = newInterp(options);
   try {
     execBlock(ip, mod.body, ip.globals);
   } catch (e) {
@@ -43,4 +54,67 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
     return true;
   });
   return { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState] };
+}
+
+/** An interpreter with Python's builtins installed and the library layer (below) attached. */
+export function newInterp(options: LowerOptions): Interp {
+  const ip = new Interp(options, library);
+  installBuiltins(ip);
+  return ip;
+}
+
+/**
+ * The library layer the evaluator core calls into: the API modules by import
+ * name (built on the first import), JAX arrays' methods (delegating to
+ * jax.numpy), the sharding objects, and calls of transformed functions.
+ */
+function library(ip: Interp): Library {
+  let table: Map<string, PyModule> | null = null;
+  const modules = (): Map<string, PyModule> => (table ??= moduleTable(ip));
+  return {
+    importModule(name: string, span: Span): PyModule {
+      const found = modules().get(name);
+      if (!found) throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports jax, jax.numpy, jax.lax, numpy, os, functools, typing)`, span);
+      return found;
+    },
+    attr(obj, name, span) {
+      const sh = shardingAttr(ip, obj, name, span);
+      if (sh !== undefined) return sh;
+      return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
+    },
+    text: (v, repr) => shardingText(ip, v, repr),
+    items: (v) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : undefined),
+    callTransformed: (fn, call) => callTransformed(ip, fn, call),
+    spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
+  };
+}
+
+/** Every importable module, each built by its home file. */
+function moduleTable(ip: Interp): Map<string, PyModule> {
+  const jnp = jnpModule(ip);
+  const random = randomModule(ip);
+  const lax = laxModule(ip);
+  const nn = nnModule(ip);
+  const scipy = scipyModule(ip);
+  const trees = treeModules(ip);
+  const sharding = shardingModule(ip);
+  const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
+  const { os, functools, typing } = stdlibModules(ip);
+  return new Map([
+    ['jax', jax],
+    ['jax.numpy', jnp],
+    ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
+    ['jax.nn', nn],
+    ['jax.scipy', scipy],
+    ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
+    ['jax.tree', trees.tree],
+    ['jax.tree_util', trees.treeUtil],
+    ['jax.lax', lax],
+    ['jax.sharding', sharding],
+    ['jax.random', random],
+    ['numpy', numpyModule(ip)],
+    ['os', os],
+    ['functools', functools],
+    ['typing', typing],
+  ]);
 }

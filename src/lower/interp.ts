@@ -6,15 +6,13 @@ import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { meshOf, spmdCall } from './lib_sharding.js';
+import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
-import { CallLog } from './exports.js';
-import { callTransformed } from './transforms.js';
-import { Trace } from './trace.js';
+import { CallLog } from './call_log.js';
 import {
   HostArray,
   HostScalar,
@@ -29,13 +27,18 @@ import {
   PyFunction,
   PyIterator,
   PyList,
+  PyMesh,
+  PyModule,
+  PyNamedSharding,
   PyObject,
   PyPartial,
   PyTransformed,
   PyTuple,
   Scope,
+  Trace,
   Tracer,
   isArray,
+  staticValue,
   typeName,
   type CallArgs,
   type PyValue,
@@ -53,16 +56,6 @@ export class ReturnSignal {
   constructor(readonly value: PyValue) {}
 }
 
-/** Thrown where a value must be known at compile time but is only known at run time. */
-export class NeedsStatic extends Error {
-  constructor(
-    message: string,
-    readonly span: A.Span,
-  ) {
-    super(message);
-  }
-}
-
 // JS reserved words, names that mean something else as a binding (arguments, eval, __proto__, ...), the
 // generated module's own names, and globals generated code reads (Math.trunc, NaN, Infinity).
 const JS_RESERVED = new Set(
@@ -74,6 +67,27 @@ const JS_RESERVED = new Set(
 
 /** Is `name` unusable as a JS identifier of generated code (a reserved word, or a name the module itself uses)? */
 export const isReservedName = (name: string): boolean => JS_RESERVED.has(name);
+
+/**
+ * What the evaluator core asks of the library layer (the API modules, the
+ * transformations, array methods, sharding objects). lower/index.ts builds it
+ * and hands it to the interpreter: the core (interp, expr, stmt, attrs,
+ * format, printf) imports no library module.
+ */
+export interface Library {
+  /** `import name` / `from name import …`: the module object. */
+  importModule(name: string, span: A.Span): PyModule;
+  /** An attribute a library defines on a value (array properties and methods, sharding objects'); undefined when none. */
+  attr(obj: PyValue, name: string, span: A.Span): PyValue | undefined;
+  /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays); null for other values. */
+  text(v: PyValue, repr: boolean): Text | null;
+  /** The items of iterating a library's object (an array of devices); undefined for other values. */
+  items(v: PyValue): PyValue[] | undefined;
+  /** Calling a function made by jax.jit / grad / vmap / pmap. */
+  callTransformed(fn: PyTransformed, call: CallArgs): PyValue;
+  /** A host segment over arrays laid out on a mesh, partitioned as jit partitions: the host call and the results' shardings. */
+  spmdCall(name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null): { value: HExpr; shardings: PyNamedSharding[] };
+}
 
 export interface LowerOptions {
   file: string;
@@ -135,13 +149,19 @@ export class Interp {
   /** Argument types of each top-level function's first call, for the module's exports. */
   readonly callLog = new CallLog();
 
-  constructor(readonly options: LowerOptions) {
+  readonly library: Library;
+
+  constructor(
+    readonly options: LowerOptions,
+    library: (ip: Interp) => Library,
+  ) {
     this.hostTrace = new Trace('segment', 'segment', null);
     this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd) });
     if (options.devices) {
       this.deviceCount = options.devices;
       this.deviceCountFrozen = true;
     }
+    this.library = library(this);
   }
 
   // ------------------------------------------------------------ traces and host code
@@ -313,7 +333,7 @@ export class Interp {
       let value: HExpr;
       if (mesh) {
         // eager ops on arrays laid out over a mesh run partitioned, as jit does
-        const call = spmdCall(this, name, 'segment', func, args, mesh, null);
+        const call = this.library.spmdCall(name, 'segment', func, args, mesh, null);
         value = call.value;
         outputs.forEach((o, i) => (o.tracer.materialized!.sharding = call.shardings[i]!));
       } else {
@@ -397,8 +417,7 @@ export class Interp {
   // ------------------------------------------------------------ errors
 
   static(v: PyValue, what: string, span: A.Span): Exclude<PyValue, HostScalar> {
-    if (v instanceof HostScalar) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
-    return v;
+    return staticValue(v, what, span);
   }
 
   error(msg: string, span: A.Span): CompileError {
@@ -409,14 +428,14 @@ export class Interp {
 
   call(fn: PyValue, call: CallArgs): PyValue {
     if (fn instanceof PyBuiltin || fn instanceof PyBoundMethod) return fn.fn(call);
-    if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(this, fn, call);
+    if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(fn, call, this.atHost);
     if (fn instanceof PyFunction) return this.callFunction(fn, call);
     if (fn instanceof PyPartial) {
       const kwargs = new Map(fn.kwargs);
       call.kwargs.forEach((v, k) => kwargs.set(k, v));
       return this.call(fn.fn, { ...call, args: [...fn.args, ...call.args], kwargs });
     }
-    if (fn instanceof PyTransformed) return callTransformed(this, fn, call);
+    if (fn instanceof PyTransformed) return this.library.callTransformed(fn, call);
     if (fn instanceof PyDType) return this.convertDType(fn, call);
     if (fn instanceof PyClass && fn.kind === 'namedtuple') return this.constructNamedTuple(fn, call);
     throw this.error(`TypeError: '${typeName(fn)}' object is not callable`, call.span);
@@ -541,7 +560,7 @@ export class Interp {
     this.hostTrace = new Trace('segment', 'segment', null);
   }
 
-  // ------------------------------------------------------------ indexing helpers shared by expr and api
+  // ------------------------------------------------------------ indexing
   indexItems(v: PyValue, span: A.Span): IndexItem[] {
     const items = v instanceof PyTuple && !v.cls ? v.items : [v];
     if (items.filter((it) => it instanceof PyEllipsis).length > 1) throw this.error("IndexError: an index can only have a single ellipsis ('...')", span);

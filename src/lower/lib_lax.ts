@@ -3,11 +3,10 @@
 // does, plus the few plain lax functions lessons call.
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
-import { dtypeArg } from './attrs.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
-import { arg, builtinModule } from './modules.js';
+import { arg, builtinModule, dtypeArg } from './modules.js';
 import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */

@@ -8,9 +8,8 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
-import { dtypeArg, shapeArgs } from './attrs.js';
 import type { Interp } from './interp.js';
-import { arg, builtinModule } from './modules.js';
+import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { NdArray, NpScalar, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -141,7 +140,7 @@ export function randomModule(ip: Interp): PyModule {
     if (typeof v === 'bigint') {
       throw new CompileError(`TypeError: Shapes must be 1D sequences of concrete values of integer type, got ${v}.`, c.span);
     }
-    return shapeArgs(ip, [v], c.span);
+    return shapeArgs([v], c.span);
   };
   const dtypeOf = (c: CallArgs, i: number, def: DType): DType => {
     const d = arg(c, i, 'dtype', null);
@@ -152,7 +151,7 @@ export function randomModule(ip: Interp): PyModule {
     PRNGKey: (c) => r.prngKey(arg(c, 0, 'seed'), c.span),
     split: (c) => {
       const num = arg(c, 1, 'num', 2n);
-      const shape = typeof num === 'bigint' ? [Number(num)] : shapeArgs(ip, [num], c.span);
+      const shape = typeof num === 'bigint' ? [Number(num)] : shapeArgs([num], c.span);
       return r.split(key(c, 'split'), shape, c.span);
     },
     fold_in: (c) => r.foldIn(key(c, 'fold_in'), arg(c, 1, 'data'), c.span),
@@ -164,7 +163,7 @@ export function randomModule(ip: Interp): PyModule {
       r.randint(key(c, 'randint'), shapeOf(c, 1, 'shape'), arg(c, 2, 'minval'), arg(c, 3, 'maxval'), dtypeOf(c, 4, 'int32'), c.span),
     bernoulli: (c) => {
       const shape = arg(c, 2, 'shape', null);
-      return r.bernoulli(key(c, 'bernoulli'), arg(c, 1, 'p', 0.5), shape === null ? null : shapeArgs(ip, [shape], c.span), c.span);
+      return r.bernoulli(key(c, 'bernoulli'), arg(c, 1, 'p', 0.5), shape === null ? null : shapeArgs([shape], c.span), c.span);
     },
   };
   return builtinModule('jax.random', entries);

@@ -6,13 +6,12 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
-import { BreakSignal, ContinueSignal, hexpr, type Interp, NeedsStatic, ReturnSignal } from './interp.js';
-import { importModule } from './api.js';
+import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue,
+  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
-import { meshStr, specAxes } from './lib_sharding.js';
+import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 
@@ -100,23 +99,23 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       throw new ContinueSignal();
     case 'Import':
       for (const a of s.names) {
-        const mod = importModule(ip, a.name, a.span);
+        const mod = ip.library.importModule(a.name, a.span);
         if (a.asname) scope.vars.set(a.asname, mod);
         else {
           const top = a.name.split('.')[0]!;
-          scope.vars.set(top, importModule(ip, top, a.span));
+          scope.vars.set(top, ip.library.importModule(top, a.span));
         }
       }
       return;
     case 'ImportFrom': {
       if (s.level) throw new CompileError('relative imports are not supported', s.span);
-      const mod = importModule(ip, s.module!, s.span);
+      const mod = ip.library.importModule(s.module!, s.span);
       for (const a of s.names) {
         if (a.name === '*') throw new CompileError("'from ... import *' is not supported", a.span);
         let v = mod.attrs.get(a.name);
         if (v === undefined) {
           try {
-            v = importModule(ip, `${s.module}.${a.name}`, a.span);
+            v = ip.library.importModule(`${s.module}.${a.name}`, a.span);
           } catch {
             throw new CompileError(`ImportError: cannot import name '${a.name}' from '${s.module}'`, a.span);
           }

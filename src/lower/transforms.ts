@@ -11,11 +11,11 @@ import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { Trace } from './trace.js';
-import { meshOf, spmdCall } from './lib_sharding.js';
+import { spmdCall } from './lib_sharding.js';
+import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 

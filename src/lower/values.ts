@@ -3,12 +3,12 @@
 //                   null = None) and the objects below (tuples, lists, dicts,
 //                   functions, modules, NumPy arrays computed at compile time)
 //   host-dynamic  — HostScalar: a number/string known only when the program runs
-//   device arrays — Tracer (inside a trace) and HostArray (a host TS variable)
+//   device arrays — Tracer (inside a Trace) and HostArray (a host TS variable)
 import { CompileError } from '../common/diagnostics.js';
 import type { Expr, FunctionDef, Lambda, Span } from '../parser/ast.js';
 import type { HExpr } from '../ir/host.js';
-import type { Atom, AVal } from '../ir/types.js';
-import type { Trace } from './trace.js';
+import type { Atom, AVal, Var } from '../ir/types.js';
+import { FuncBuilder } from '../ir/builder.js';
 
 export type PyValue = null | boolean | bigint | number | string | PyObject;
 
@@ -254,6 +254,46 @@ export class NpScalar extends PyObject {
   }
 }
 
+// A trace: the Func being recorded for a jit/pmap/vmap body or a host segment.
+// Values from outside the trace (host arrays, tracers of an enclosing trace)
+// become extra parameters when first used — JAX's closed-over constants.
+export type TraceKind = 'segment' | 'jit' | 'pmap' | 'vmap' | 'grad';
+
+export class Trace {
+  readonly builder: FuncBuilder;
+  /** Outer values used inside, in parameter order after the declared parameters. */
+  readonly captured: (HostArray | Tracer)[] = [];
+  private captureVar = new Map<HostArray | Tracer, Var>();
+  /** Tracers made on this trace so far (none: a flush has nothing to look for). */
+  tracers = 0;
+
+  constructor(
+    name: string,
+    readonly kind: TraceKind,
+    readonly parent: Trace | null,
+    /** Named axes in scope (pmap axis_name → size), innermost last. */
+    readonly axisEnv: { name: string; size: number }[] = [],
+  ) {
+    this.builder = new FuncBuilder(name);
+  }
+
+  /** This trace's atom for an array value, capturing it when it comes from outside. */
+  atomOf(v: Tracer | HostArray): Atom {
+    let outer: HostArray | Tracer = v;
+    if (v instanceof Tracer) {
+      if (v.trace === this) return v.atom;
+      if (v.materialized) outer = v.materialized;
+    }
+    let p = this.captureVar.get(outer);
+    if (!p) {
+      p = this.builder.addParam(outer instanceof HostArray ? outer.aval : outer.aval, outer instanceof HostArray ? outer.name : undefined);
+      this.captureVar.set(outer, p);
+      this.captured.push(outer);
+    }
+    return p;
+  }
+}
+
 /** A device array inside a trace: an IR atom of that trace. */
 export class Tracer extends PyObject {
   readonly typeName = 'ArrayImpl';
@@ -337,6 +377,22 @@ export class HostScalar extends PyObject {
   get typeName(): string {
     return this.type;
   }
+}
+
+/** Thrown where a value must be known at compile time but is only known at run time. */
+export class NeedsStatic extends Error {
+  constructor(
+    message: string,
+    readonly span: Span,
+  ) {
+    super(message);
+  }
+}
+
+/** `v`, which must be known at compile time (`what` names it in the error when it is a HostScalar). */
+export function staticValue(v: PyValue, what: string, span: Span): Exclude<PyValue, HostScalar> {
+  if (v instanceof HostScalar) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
+  return v;
 }
 
 export const isArray = (v: PyValue): v is Tracer | HostArray => v instanceof Tracer || v instanceof HostArray;

@@ -29,6 +29,22 @@ describe('lowering', () => {
     expect(r.host).toContain('rt.pmap(');
     expect(dumpIr(r)).toContain('# pmap');
   });
+  it('lowers array methods as their jax.numpy functions', () => {
+    const pre = 'import jax.numpy as jnp\nx = jnp.arange(6.0).reshape(2, 3)\n';
+    const pairs = [
+      ['x.sum(axis=0, keepdims=True)', 'jnp.sum(x, axis=0, keepdims=True)'],
+      ['x.mean(1)', 'jnp.mean(x, 1)'],
+      ['x.T', 'jnp.transpose(x)'],
+      ['x.transpose(1, 0)', 'jnp.transpose(x, (1, 0))'],
+      ['x.reshape(3, 2)', 'jnp.reshape(x, (3, 2))'],
+      ['x.astype(jnp.int32)', 'jnp.astype(x, jnp.int32)'],
+      ['x.flatten()', 'jnp.ravel(x)'],
+    ];
+    for (const [method, fn] of pairs) expect(dumpIr(c(`${pre}print(${method})\n`)), method).toBe(dumpIr(c(`${pre}print(${fn})\n`)));
+  });
+  it('checks jnp.linspace arguments as JAX does', () => {
+    expect(() => c('import jax.numpy as jnp\nprint(jnp.linspace(0, 1, -1))\n')).toThrow('ValueError: Number of samples, -1, must be non-negative.');
+  });
   it('reads the device count from XLA_FLAGS set in the program', () => {
     const r = c('import os\nos.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"\nimport jax\nprint(jax.device_count())\n');
     expect(r.hostProgram.deviceCount).toBe(8);

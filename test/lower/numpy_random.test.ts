@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import { parse } from '../../src/parser/index.js';
-import { installBuiltins } from '../../src/lower/api.js';
-import { Interp } from '../../src/lower/interp.js';
-import { log, MT19937 } from '../../src/lower/numpy_random.js';
+import { newInterp } from '../../src/lower/index.js';
+import type { Interp } from '../../src/lower/interp.js';
+import { log, MT19937 } from '../../src/lower/lib_numpy_random.js';
 import { execBlock } from '../../src/lower/stmt.js';
 import { NdArray, NpScalar, type PyValue } from '../../src/lower/values.js';
 
@@ -27,8 +27,7 @@ const vectors = JSON.parse(readFileSync(new URL('./numpy_random_vectors.json', i
 };
 
 function run(src: string): Interp {
-  const ip = new Interp({ file: 't.py' });
-  installBuiltins(ip);
+  const ip = newInterp({ file: 't.py' });
   execBlock(ip, parse(src).body, ip.globals);
   return ip;
 }

@@ -10,12 +10,12 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { fmtShape } from './arrays.js';
-import { shapeArgs } from './attrs.js';
+import { shapeArgs } from './modules.js';
 import { checkItems, checkShape } from './limits.js';
-import { NeedsStatic, type Interp } from './interp.js';
-import { ndBinary, ndFrom } from './numpy_static.js';
+import type { Interp } from './interp.js';
+import { ndBinary, ndFrom } from './ndarray.js';
 import {
-  NdArray, NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
+  NdArray, NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
 
 // ------------------------------------------------------------ correctly rounded log
@@ -322,7 +322,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
     if (v === undefined || v === null) return null;
     v = value(v, 'size', span);
     let s: number[];
-    if (v instanceof PyTuple || v instanceof PyList) s = shapeArgs(ip, [v], span);
+    if (v instanceof PyTuple || v instanceof PyList) s = shapeArgs([v], span);
     else if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) s = [Number(pyInt(v, 'size', span))];
     else {
       const shown = typeof v === 'number' ? String(v).replace(/^(-?\d+)$/, '$1.0') : typeName(v);

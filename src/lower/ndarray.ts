@@ -1,6 +1,7 @@
-// NumPy arrays computed at compile time (the `np.` calls of a lesson):
-// creation, reshape, basic indexing and broadcasting arithmetic in NumPy's
-// own dtypes (int64, float64). They reach the device as constants.
+// Operations on NdArray, the NumPy arrays computed at compile time (the `np.`
+// calls of a lesson; the numpy module itself is lib_numpy.ts): creation,
+// reshape, basic indexing and broadcasting arithmetic in NumPy's own dtypes
+// (int64, float64). They reach the device as constants.
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { broadcastShapes, sliceIndices, staticNd, type IndexItem } from './arrays.js';

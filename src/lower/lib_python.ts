@@ -1,0 +1,229 @@
+// Python's builtins (print, len, range, str, int, min/max, isinstance, …) and
+// the standard modules a lesson imports (os, functools, typing), as
+// compile-time objects. Each function decides what is static and what runs
+// on the host.
+import { CompileError } from '../common/diagnostics.js';
+import type { HExpr } from '../ir/host.js';
+import { jaxTypeStr } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { binop, iterate } from './expr.js';
+import { formatOf, reprOf, strOf, textValue } from './format.js';
+import type { Interp } from './interp.js';
+import { filterIterator, mapIterator } from './iterators.js';
+import { arg, intArg, numArg } from './modules.js';
+import { truthy } from './pyops.js';
+import { Text } from './text.js';
+import {
+  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDeviceArray, PyDict, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+
+type Fn = (c: CallArgs) => PyValue;
+
+const mod = (name: string, entries: Record<string, PyValue>): PyModule => new PyModule(name, new Map(Object.entries(entries)));
+const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
+
+export function installBuiltins(ip: Interp): void {
+  const b = ip.builtins.vars;
+  const printFn: Fn = (c) => {
+    const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
+    const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
+    const sepS = sep.static ?? ' ';
+    // before formatting the arguments: a traced array has no values to format
+    if (!ip.atHost) throw new CompileError('print inside a traced function prints tracers in JAX; use jax.debug.print (not supported yet)', c.span);
+    ip.flush(c.args);
+    const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
+    ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+    return null;
+  };
+  const entries: Record<string, PyValue> = {
+    print: fn('print', printFn),
+    len: fn('len', (c) => {
+      const v = arg(c, 0, 'obj');
+      if (isArray(v)) {
+        const s = ip.ops.aval(v, c.span).shape;
+        if (!s.length) throw new CompileError('TypeError: len() of unsized object', c.span);
+        return BigInt(s[0]!);
+      }
+      if (v instanceof NdArray) {
+        if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
+        return BigInt(v.shape[0]!);
+      }
+      if (v instanceof PyDeviceArray) {
+        if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
+        return BigInt(v.shape[0]!);
+      }
+      if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
+      if (v instanceof PyDict) return BigInt(v.entries.size);
+      if (typeof v === 'string') return BigInt([...v].length);
+      if (v instanceof PyRange) return BigInt(v.length);
+      throw new CompileError(`TypeError: object of type '${typeName(v)}' has no len()`, c.span);
+    }),
+    range: fn('range', (c) => {
+      if (c.args.length < 1 || c.args.length > 3) throw new CompileError(`TypeError: range expected ${c.args.length ? 'at most 3 arguments' : 'at least 1 argument'}, got ${c.args.length}`, c.span);
+      const xs = c.args.map((a) => BigInt(intArg(a, 'a range bound', c.span)));
+      if (xs.length === 1) return new PyRange(0n, xs[0]!, 1n);
+      if (xs[2] === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
+      return new PyRange(xs[0]!, xs[1]!, xs[2] ?? 1n);
+    }),
+    // flush first: the arrays inside a container (a tuple of fresh results) must all be materialised together
+    str: fn('str', (c) => (ip.atHost && ip.flush(c.args), textValue(c.args.length ? strOf(ip, c.args[0]!, c.span) : Text.of('')))),
+    repr: fn('repr', (c) => (ip.atHost && ip.flush(c.args), textValue(reprOf(ip, arg(c, 0, 'obj'), c.span)))),
+    format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
+    int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
+    float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
+    bool: fn('bool', (c) => truthy(ip.static(c.args[0] ?? false, 'bool()', c.span), c.span)),
+    list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    dict: fn('dict', (c) => {
+      const d = new PyDict();
+      if (c.args[0] instanceof PyDict) c.args[0].entries.forEach(([k, v]) => d.set(k, v));
+      c.kwargs.forEach((v, k) => d.set(k, v));
+      return d;
+    }),
+    map: fn('map', (c) => mapIterator(ip, c)),
+    filter: fn('filter', (c) => filterIterator(ip, c)),
+    zip: fn('zip', (c) => {
+      const lists = c.args.map((a) => iterate(ip, a, c.span));
+      const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
+      return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
+    }),
+    enumerate: fn('enumerate', (c) => {
+      const start = c.args[1] !== undefined ? BigInt(intArg(c.args[1], 'start', c.span)) : 0n;
+      return new PyList(iterate(ip, arg(c, 0, 'iterable'), c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
+    }),
+    sum: fn('sum', (c) => {
+      const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
+      let acc: PyValue = c.args[1] ?? 0n;
+      for (const x of items) acc = binop(ip, '+', acc, x, c.span);
+      return acc;
+    }),
+    min: fn('min', (c) => minmax(ip, c, -1)),
+    max: fn('max', (c) => minmax(ip, c, 1)),
+    abs: fn('abs', (c) => {
+      const v = arg(c, 0, 'x');
+      if (isArray(v)) return ip.ops.unary('abs', v, c.span);
+      if (typeof v === 'bigint') return v < 0n ? -v : v;
+      return Math.abs(numArg(v, 'abs()', c.span));
+    }),
+    round: fn('round', (c) => {
+      const v = numArg(arg(c, 0, 'number'), 'round()', c.span);
+      if (c.args.length < 2) return BigInt(roundHalfEven(finiteForInt(v, c.span)));
+      const d = intArg(c.args[1]!, 'ndigits', c.span);
+      return roundDigits(v, d);
+    }),
+    isinstance: fn('isinstance', (c) => {
+      const cls = arg(c, 1, 'class_or_tuple');
+      const names = cls instanceof PyTuple ? cls.items : [cls];
+      return names.some((n) => n instanceof PyBuiltin && n.name === typeName(arg(c, 0, 'obj')));
+    }),
+    type: fn('type', (c) => classOf(arg(c, 0, 'object'))),
+    None: null,
+    True: true,
+    False: false,
+  };
+  for (const [k, v] of Object.entries(entries)) b.set(k, v);
+}
+
+/** type(v): the class object, qualified by module where Python prints one. */
+function classOf(v: PyValue): PyClass {
+  if (isArray(v)) return new PyClass('ArrayImpl', [], new Map(), 'marker', 'jaxlib._jax');
+  if (v instanceof NdArray) return new PyClass('ndarray', [], new Map(), 'marker', 'numpy');
+  if (v instanceof NpScalar) return new PyClass(v.dtype, [], new Map(), 'marker', 'numpy');
+  if (v instanceof PyTuple && v.cls) return v.cls;
+  return new PyClass(typeName(v), [], new Map(), 'marker');
+}
+
+/** round(v, d) of a float (toFixed takes only 0 <= d <= 100). */
+function roundDigits(v: number, d: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  if (d >= 0 && d <= 100) return Number(v.toFixed(d));
+  if (d > 100) {
+    // significant digits kept: beyond a double's, v is its own rounding; none, a signed zero
+    const sig = d + Math.floor(Math.log10(Math.abs(v))) + 1;
+    return sig > 100 ? v : sig <= 0 ? v * 0 : Number(v.toPrecision(sig));
+  }
+  if (-d > 308) return v * 0;
+  const m = 10 ** -d;
+  return roundHalfEven(v / m) * m;
+}
+
+/** A float about to become a Python int: NaN and infinities have no int (Python's errors). */
+function finiteForInt(v: number, span: A.Span): number {
+  if (Number.isNaN(v)) throw new CompileError('ValueError: cannot convert float NaN to integer', span);
+  if (!Number.isFinite(v)) throw new CompileError('OverflowError: cannot convert float infinity to integer', span);
+  return v;
+}
+
+function roundHalfEven(v: number): number {
+  const r = Math.round(v);
+  return Math.abs(v % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+
+function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
+  const items = c.args.length === 1 ? iterate(ip, c.args[0]!, c.span) : c.args;
+  if (!items.length) throw new CompileError(`ValueError: ${sign > 0 ? 'max' : 'min'}() arg is an empty sequence`, c.span);
+  let best: PyValue = items[0]!;
+  for (const x of items.slice(1)) {
+    const a = numArg(x, 'a value', c.span);
+    const b = numArg(best, 'a value', c.span);
+    if (sign > 0 ? a > b : a < b) best = x;
+  }
+  return best;
+}
+
+/** int(x) / float(x): static conversion, or a readback of a 0-d array. */
+function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): PyValue {
+  if (isArray(v)) {
+    const aval = ip.ops.aval(v, span);
+    if (aval.shape.length !== 0) throw new CompileError(`TypeError: only length-1 arrays can be converted to Python scalars`, span);
+    if (!ip.atHost) {
+      throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}`, span, [
+        `The problem arose with the \`${kind}\` function. If trying to convert the data type of a value, try using \`x.astype(${kind})\` or \`jnp.array(x, ${kind})\` instead.`,
+      ]);
+    }
+    const h = ip.hostArray(v, span);
+    const e: HExpr = { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true };
+    return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [e] } : e, kind);
+  }
+  if (v instanceof HostScalar) {
+    if (v.type === 'str') throw new CompileError(`${kind}() of a string computed at run time is not supported`, span);
+    return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [v.expr] } : v.expr, kind);
+  }
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (kind === 'int') {
+      if (!/^[+-]?\d+$/.test(t)) throw new CompileError(`ValueError: invalid literal for int() with base 10: ${reprOf(ip, v, span).static}`, span);
+      return BigInt(t);
+    }
+    const inf = /^([+-]?)inf(inity)?$/i.exec(t);
+    const f = inf ? (inf[1] === '-' ? -Infinity : Infinity) : Number(t);
+    if (Number.isNaN(f) && !/^[+-]?nan$/i.test(t)) throw new CompileError(`ValueError: could not convert string to float: ${reprOf(ip, v, span).static}`, span);
+    return f;
+  }
+  const n = numArg(v, `${kind}()`, span);
+  return kind === 'int' ? BigInt(Math.trunc(finiteForInt(n, span))) : n;
+}
+
+/** os, functools and typing: the parts lessons use (os.environ is what jax reads XLA_FLAGS from). */
+export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; typing: PyModule } {
+  const environ = new PyDict();
+  const os = mod('os', { environ });
+  ip.environ = environ;
+  const functools = mod('functools', {
+    partial: fn('partial', (c) => new PyPartial(arg(c, 0, 'func'), c.args.slice(1), c.kwargs)),
+  });
+  const marker = (n: string): PyClass => new PyClass(n, [], new Map(), 'marker');
+  const typing = mod('typing', {
+    NamedTuple: marker('NamedTuple'),
+    Tuple: marker('Tuple'),
+    List: marker('List'),
+    Dict: marker('Dict'),
+    Any: marker('Any'),
+    Optional: marker('Optional'),
+    Callable: marker('Callable'),
+    Sequence: marker('Sequence'),
+  });
+  return { os, functools, typing };
+}

@@ -1,0 +1,100 @@
+// The sharding values' pure side (no interpreter): str/repr of meshes,
+// PartitionSpecs and NamedShardings as JAX prints them, and their translation
+// to the per-dimension mesh axes the passes work with.
+import { CompileError } from '../common/diagnostics.js';
+import type { DimShardings, MeshShape } from '../ir/sharding.js';
+import { axesSize, sameShardings } from '../ir/sharding.js';
+import type * as A from '../parser/ast.js';
+import { PyNamedSharding, PyPartitionSpec, type HostArray, type PyMesh } from './values.js';
+
+export const pyStr = (s: string): string => `'${s}'`;
+export const tupleRepr = (items: string[]): string => `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
+const axisTypes = (m: PyMesh): string => tupleRepr(m.axisNames.map(() => (m.explicit ? 'Explicit' : 'Auto')));
+
+/** str(mesh): `Mesh('data': 4, 'model': 2, axis_types=(Auto, Auto))` */
+export function meshStr(m: PyMesh): string {
+  const sizes = m.devices.shape;
+  return `Mesh(${m.axisNames.map((n, i) => `${pyStr(n)}: ${sizes[i]}`).join(', ')}, axis_types=${axisTypes(m)})`;
+}
+
+/** repr(mesh): `Mesh(axis_sizes=(4, 2), axis_names=('data', 'model'), axis_types=(Auto, Auto))` */
+export function meshRepr(m: PyMesh): string {
+  return `Mesh(axis_sizes=${tupleRepr(m.devices.shape.map(String))}, axis_names=${tupleRepr(m.axisNames.map(pyStr))}, axis_types=${axisTypes(m)})`;
+}
+
+/** repr(P(...)): `P('data', None)`, `P()`, `P(('a', 'b'), None)`, `P('x',)` */
+export function specRepr(p: PyPartitionSpec): string {
+  const items = p.entries.map((e) => (e === null ? 'None' : typeof e === 'string' ? pyStr(e) : tupleRepr(e.map(pyStr))));
+  return items.length ? `P(${items.join(', ')}${items.length === 1 ? ',' : ''})` : 'P()';
+}
+
+export function shardingRepr(s: PyNamedSharding): string {
+  return `NamedSharding(mesh=${meshStr(s.mesh)}, spec=${specRepr(s.spec)}, memory_kind=device)`;
+}
+
+// ------------------------------------------------------------ shardings as the passes see them
+
+export const meshShape = (m: PyMesh): MeshShape => ({ axes: m.axisNames.map((name, i) => ({ name, size: m.devices.shape[i]! })), explicit: m.explicit });
+
+/** The sharding's mesh axes per dimension of a rank-`rank` array (checked as JAX checks device_put). */
+export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Span | null): DimShardings {
+  const rank = shape.length;
+  if (s.spec.entries.length > rank) {
+    throw new CompileError(
+      `ValueError: One of device_put args is incompatible with its sharding annotation ${shardingRepr(s)}: Sharding ${shardingRepr(s)} is only valid for values of rank at least ${s.spec.entries.length}, but was applied to a value of rank ${rank}.`,
+      span,
+    );
+  }
+  const dims = specAxes(s, rank);
+  const sizes = meshShape(s.mesh);
+  dims.forEach((axes, d) => {
+    const n = axesSize(sizes, axes);
+    if (shape[d]! % n !== 0) {
+      const factors = dims.map((ax) => axesSize(sizes, ax));
+      throw new CompileError(
+        `IndivisibleError: Sharding ${shardingRepr(s)} implies that array axis ${d} is partitioned ${n} times, but the dimension size is ${shape[d]} (full shape: ${tupleRepr(shape.map(String))}, per-dimension tiling factors: [${factors.join(', ')}] should evenly divide the shape)`,
+        span,
+      );
+    }
+  });
+  return dims;
+}
+
+/**
+ * The NamedSharding JAX reports for a program result with mesh axes `dims`:
+ * under Auto axes, the first argument's own sharding object when it is
+ * equivalent (same rank and placement; JAX keeps the user's spelling), else a spec built from the
+ * dims — rank-long under Explicit axes (sharding in types), trailing Nones
+ * trimmed under Auto axes (XLA's sharding converted back).
+ */
+export function resultSharding(mesh: PyMesh, dims: DimShardings, first: { sharding: PyNamedSharding; rank: number } | null): PyNamedSharding {
+  if (!mesh.explicit && first && first.rank === dims.length && sameShardings(specAxes(first.sharding, first.rank), dims)) return first.sharding;
+  const entries: (string | string[] | null)[] = dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
+  if (!mesh.explicit) while (entries.length && entries[entries.length - 1] === null) entries.pop();
+  return new PyNamedSharding(mesh, new PyPartitionSpec(entries));
+}
+
+/** The mesh axes per dimension of a rank-`rank` array that `s` names (missing trailing entries: whole). */
+export const specAxes = (s: PyNamedSharding, rank: number): DimShardings =>
+  Array.from({ length: rank }, (_, d) => {
+    const e = s.spec.entries[d] ?? null;
+    return e === null ? [] : typeof e === 'string' ? [e] : e;
+  });
+
+const sameMesh = (a: PyMesh, b: PyMesh): boolean =>
+  a === b || (a.axisNames.join() === b.axisNames.join() && a.devices.ids.join() === b.devices.ids.join() && a.devices.shape.join() === b.devices.shape.join() && a.explicit === b.explicit);
+
+/** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
+export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
+  let mesh: PyMesh | null = null;
+  for (const a of args) {
+    const m = a.sharding?.mesh;
+    if (!m) continue;
+    if (mesh && !sameMesh(mesh, m)) {
+      throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got argument ${a.name} of ${meshStr(m)} and another argument of ${meshStr(mesh)}.`, span);
+    }
+    mesh = m;
+  }
+  return mesh;
+}
+
