@@ -3,6 +3,7 @@
 // what is static and what is traced.
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
+import type { Prim } from '../ir/prims.js';
 import { jaxTypeStr, type DType } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { dtypeArg, getAttr, shapeArgs } from './attrs.js';
@@ -269,8 +270,8 @@ function buildModules(ip: Interp): Map<string, PyModule> {
   const ops = ip.ops;
   const dt = (name: PyDType['name']): PyDType => new PyDType(name);
   const dtypeOf = (c: CallArgs, i: number): DType | undefined => dtypeArg(c.kwargs.get('dtype') ?? c.args[i], c.span);
-  const un = (prim: string): PyBuiltin => fn(prim, (c) => ops.unary(prim, arg(c, 0, 'x'), c.span));
-  const bin = (prim: string): PyBuiltin => fn(prim, (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span));
+  const un = (prim: Prim): PyBuiltin => fn(prim, (c) => ops.unary(prim, arg(c, 0, 'x'), c.span));
+  const bin = (prim: Prim): PyBuiltin => fn(prim, (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span));
   const red = (prim: 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod'): PyBuiltin =>
     fn(prim, (c) => ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
   const shapeOf = (v: PyValue, span: A.Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs(ip, [v], span));

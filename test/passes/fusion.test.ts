@@ -70,7 +70,7 @@ describe('fusion: producer duplication', () => {
   });
 
   it('does not duplicate a transcendental, a reduction or a result', () => {
-    for (const prim of ['exp', 'tanh', 'log', 'sin']) {
+    for (const prim of ['exp', 'tanh', 'log', 'sin'] as const) {
       const b = new FuncBuilder('f');
       const x = b.addParam(f32(8));
       const c = b.bind1(prim, [x]);
