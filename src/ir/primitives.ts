@@ -273,6 +273,7 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   cos: floatUnary,
   tan: floatUnary,
   exp: floatUnary,
+  exp2: floatUnary,
   log: floatUnary,
   log1p: floatUnary,
   expm1: floatUnary,

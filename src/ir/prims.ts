@@ -38,6 +38,7 @@ const DESCRIPTORS = {
   cos: { elementwise: true, floatOnly: true, cost: 'costly' },
   tan: { elementwise: true, floatOnly: true, cost: 'costly' },
   exp: { elementwise: true, floatOnly: true, cost: 'costly' },
+  exp2: { elementwise: true, floatOnly: true, cost: 'costly' },
   log: { elementwise: true, floatOnly: true, cost: 'costly' },
   log1p: { elementwise: true, floatOnly: true, cost: 'costly' },
   expm1: { elementwise: true, floatOnly: true, cost: 'costly' },

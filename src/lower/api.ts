@@ -333,6 +333,7 @@ function buildModules(ip: Interp): Map<string, PyModule> {
     cos: un('cos'),
     tan: un('tan'),
     exp: un('exp'),
+    exp2: un('exp2'),
     log: un('log'),
     log1p: un('log1p'),
     expm1: un('expm1'),

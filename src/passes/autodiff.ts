@@ -166,6 +166,8 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   cos: defjvp((c, g, [x]) => neg(c, mul(c, g, un(c, 'sin', x!)))),
   tan: defjvp((c, g, [x], ans) => mul(c, g, add(c, k(c, x!, 1), square(c, ans)))),
   exp: defjvp((c, g, _xs, ans) => mul(c, g, ans)),
+  // log(2) * (g * ans); JAX's log(_const(x, 2)) is a constant, folded to float32 ln 2
+  exp2: defjvp((c, g, [x], ans) => mul(c, k(c, x!, Math.LN2), mul(c, g, ans))),
   log: defjvp((c, g, [x]) => div(c, g, x!)),
   log1p: defjvp((c, g, [x]) => div(c, g, add(c, x!, k(c, x!, 1)))),
   expm1: defjvp((c, g, _xs, ans) => mul(c, g, add(c, ans, k(c, ans, 1)))),

@@ -26,6 +26,13 @@ const unary: ElementRule = (ctx, e, idx) => ({ op: 'un', fn: e.prim, x: ctx.oper
 /** The kernel's binary function of the same name. */
 const binary: ElementRule = (ctx, e, idx) => ({ op: 'bin', fn: e.prim, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
 
+/** XLA lowers exp2(x) as exp(ln(2) * x), ln(2) rounded to float32. */
+const exp2: ElementRule = (ctx, e, idx) => {
+  const dtype = outDtype(e);
+  const ln2: KExpr = { op: 'const', value: Math.fround(Math.LN2), dtype };
+  return { op: 'un', fn: 'exp', x: { op: 'bin', fn: 'mul', a: ln2, b: ctx.operand(0, idx), dtype }, dtype };
+};
+
 /** The operand element itself (copy, stop_gradient). */
 const identity: ElementRule = (ctx, _e, idx) => ctx.operand(0, idx);
 
@@ -247,6 +254,7 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   cos: unary,
   tan: unary,
   exp: unary,
+  exp2,
   log: unary,
   log1p: unary,
   expm1: unary,

@@ -13,7 +13,7 @@ const without = (...names: string[]) => PRIM_NAMES.filter((p) => !names.includes
 describe('rule tables: primitives taking a default', () => {
   it('elementwise primitives share one rule in vmap (BATCH_RULES), sharding (DIM_RULES) and spmd (PARTITION_RULES)', () => {
     expect(PRIM_NAMES.filter(isElementwise)).toEqual([
-      'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
+      'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy', 'not', 'is_finite', 'stop_gradient', 'integer_pow',
       'convert_element_type', 'bitcast_convert_type', 'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2',
       'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge',
@@ -23,7 +23,7 @@ describe('rule tables: primitives taking a default', () => {
 
   it('TRANSPOSE_RULES: no entry for a primitive never linear in a tangent', () => {
     expect(PRIM_NAMES.filter((p) => !TRANSPOSE_RULES[p])).toEqual([
-      'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
+      'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic',
       'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'threefry2x32', 'dynamic_slice', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
@@ -37,7 +37,7 @@ describe('rule tables: primitives taking a default', () => {
 
   it('spmd LINEAR: a pending partial sum passes only neg, copy and float conversions; other elementwise primitives resolve it', () => {
     expect(PRIM_NAMES.filter((p) => isElementwise(p) && !LINEAR[p])).toEqual([
-      'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
+      'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical',
       'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'select_n', 'threefry2x32',

@@ -92,7 +92,7 @@ const POS = [0.4, 1.3, 2.2];
 
 describe('autodiff: unary rules against finite differences', () => {
   const cases: [Prim, number[]][] = [
-    ['sin', MID], ['cos', MID], ['tan', MID], ['exp', MID], ['log', POS], ['log1p', POS], ['expm1', MID],
+    ['sin', MID], ['cos', MID], ['tan', MID], ['exp', MID], ['exp2', MID], ['log', POS], ['log1p', POS], ['expm1', MID],
     ['tanh', MID], ['logistic', MID], ['sqrt', POS], ['rsqrt', POS], ['erf', MID], ['erf_inv', [-0.5, 0.1, 0.6]],
     ['neg', MID], ['abs', MID], ['copy', MID], ['sign', MID], ['floor', [0.5, -1.3, 2.7]], ['ceil', [0.5, -1.3, 2.7]],
     ['round', [0.2, -1.3, 2.6]],
