@@ -4,7 +4,9 @@
 // batching: passes/vmap.ts; kernel elements: passes/index_rules.ts; sharding
 // links: passes/sharding.ts; partitioning: passes/spmd.ts) are keyed by `Prim`
 // or a subset of it named here, so a primitive added to PRIMS makes `tsc`
-// name every table that lacks it.
+// name every full table that lacks it. The two partial tables (transpose
+// rules, spmd's LINEAR) list their default takers in
+// test/ir/rule_tables.test.ts.
 
 /** The classification facts of one primitive. Absent flags are false. */
 export interface PrimInfo {

@@ -459,7 +459,7 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   reduce_prod: reduceRule('gather'),
   argmax: reduceRule('gather'),
   argmin: reduceRule('gather'),
-  // collectives over the mesh's axes in a global program, and axis_index: computed whole
+  // collectives and axis_index name mesh axes themselves: computed on whole operands
   psum: replicatedRule,
   pmax: replicatedRule,
   pmin: replicatedRule,
