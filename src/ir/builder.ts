@@ -2,6 +2,7 @@
 // primitive's shape rule as it goes.
 import type { Span } from '../common/span.js';
 import { shapeRule } from './primitives.js';
+import { PRIMS, type Prim } from './prims.js';
 import type { Atom, AVal, Eqn, Func, Lit, Params, Var } from './types.js';
 
 export class FuncBuilder {
@@ -24,7 +25,7 @@ export class FuncBuilder {
   }
 
   /** Append `outs = prim[params](inputs)` and return the outputs. */
-  bind(prim: string, inputs: Atom[], params: Params = {}, span?: Span): Var[] {
+  bind(prim: Prim, inputs: Atom[], params: Params = {}, span?: Span): Var[] {
     const outAvals = shapeRule(prim)(
       inputs.map((a) => a.aval),
       params,
@@ -37,7 +38,7 @@ export class FuncBuilder {
     return outputs;
   }
 
-  bind1(prim: string, inputs: Atom[], params: Params = {}, span?: Span): Var {
+  bind1(prim: Prim, inputs: Atom[], params: Params = {}, span?: Span): Var {
     return this.bind(prim, inputs, params, span)[0]!;
   }
 
@@ -60,13 +61,10 @@ export class FuncBuilder {
   }
 }
 
-/** Primitives whose result is never weakly typed (JAX strips weak_type for them). */
-const STRONG = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'is_finite', 'iota', 'argmax', 'argmin', 'threefry2x32', 'axis_index', 'bitcast_convert_type']);
-
-/** JAX's standard weak-type rule: a result is weak when all its inputs are. */
-function weakResult(prim: string, inputs: Atom[], params: Params): boolean {
+/** JAX's standard weak-type rule: a result is weak when all its inputs are (never for a `strong` primitive). */
+function weakResult(prim: Prim, inputs: Atom[], params: Params): boolean {
   if (prim === 'convert_element_type') return params['weak_type'] === true;
-  if (STRONG.has(prim) || !inputs.length) return false;
+  if (PRIMS[prim].strong || !inputs.length) return false;
   return inputs.every((a) => a.aval.weak === true);
 }
 

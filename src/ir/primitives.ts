@@ -1,30 +1,12 @@
-// Shape/dtype rules of every primitive, one table entry per primitive name.
-// Other stages keep their own tables keyed by the same names:
-//   src/passes/vmap.ts       batching rules
-//   src/passes/index_rules.ts element-wise lowering (kernel expressions)
+// Shape/dtype rules: SHAPE_RULES holds one entry per primitive (src/ir/prims.ts
+// lists them), computing a bound equation's result types from its operands'.
+import type { Prim } from './prims.js';
 import type { AVal, DType, Params } from './types.js';
 
 export class ShapeError extends Error {}
 
-export type ShapeRule = (inputs: AVal[], params: Params) => AVal[];
-
-export const UNARY_FLOAT = [
-  'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
-] as const;
-export const UNARY_ANY = ['neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy'] as const;
-export const BINARY_ARITH = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2'] as const;
-export const BINARY_LOGIC = ['and', 'or', 'xor'] as const;
-export const COMPARE = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const;
-export const REDUCE = ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod'] as const;
-
-const ELEMENTWISE = new Set<string>([
-  ...UNARY_FLOAT, ...UNARY_ANY, ...BINARY_ARITH, ...BINARY_LOGIC, ...COMPARE,
-  'not', 'integer_pow', 'convert_element_type', 'select_n', 'is_finite', 'stop_gradient',
-  'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'bitcast_convert_type', 'threefry2x32',
-]);
-
-/** True for primitives that map element i of the inputs to element i of the output. */
-export const isElementwise = (prim: string): boolean => ELEMENTWISE.has(prim);
+/** Result types of `prim` applied to operands of types `inputs`. */
+export type ShapeRule = (inputs: AVal[], params: Params, prim: Prim) => AVal[];
 
 function fmt(shape: readonly number[]): string {
   return `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
@@ -50,43 +32,59 @@ function sameDtypes(prim: string, xs: AVal[]): DType {
 
 const normAxes = (axes: readonly number[], rank: number): number[] => axes.map((a) => (a < 0 ? a + rank : a));
 
-export const SHAPE_RULES: Record<string, ShapeRule> = {};
 
-for (const p of UNARY_FLOAT) {
-  SHAPE_RULES[p] = ([x]) => {
-    if (x!.dtype !== 'float32') throw new ShapeError(`${p} does not accept dtype ${x!.dtype}.`);
-    return [{ shape: x!.shape, dtype: x!.dtype }];
-  };
-}
-for (const p of UNARY_ANY) SHAPE_RULES[p] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
-SHAPE_RULES['not'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
-SHAPE_RULES['is_finite'] = ([x]) => [{ shape: x!.shape, dtype: 'bool' }];
-// stop_gradient: the identity whose cotangent is zero
-SHAPE_RULES['stop_gradient'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
-SHAPE_RULES['integer_pow'] = ([x]) => {
+// ------------------------------------------------------------------ rules shared by several primitives
+
+/** Same type as the operand (unary ops, rev, ppermute). */
+const sameAsOperand: ShapeRule = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
+
+/** Float math: the operand must be float32. */
+const floatUnary: ShapeRule = ([x], _p, prim) => {
+  if (x!.dtype !== 'float32') throw new ShapeError(`${prim} does not accept dtype ${x!.dtype}.`);
+  return [{ shape: x!.shape, dtype: x!.dtype }];
+};
+
+/** Binary arithmetic and logic: equal shapes and dtypes. */
+const binary: ShapeRule = (xs, _p, prim) => [{ shape: sameShapes(prim, xs), dtype: sameDtypes(prim, xs) }];
+
+const compare: ShapeRule = (xs, _p, prim) => {
+  sameDtypes(prim, xs);
+  return [{ shape: sameShapes(prim, xs), dtype: 'bool' }];
+};
+
+// Bitwise shifts (XLA semantics: a shift by >= 32 bits gives 0, or the sign fill
+// for an arithmetic right shift).
+const shift: ShapeRule = (xs, _p, prim) => {
+  const d = sameDtypes(prim, xs);
+  if (d !== 'int32' && d !== 'uint32') throw new ShapeError(`${prim} does not accept dtype ${d}.`);
+  return [{ shape: sameShapes(prim, xs), dtype: d }];
+};
+
+const reduce: ShapeRule = ([x], params) => {
+  const axes = params['axes'] as number[];
+  return [{ shape: x!.shape.filter((_, i) => !axes.includes(i)), dtype: x!.dtype }];
+};
+
+const argReduce: ShapeRule = ([x], params) => {
+  const axes = params['axes'] as number[];
+  return [{ shape: x!.shape.filter((_, i) => !axes.includes(i)), dtype: params['index_dtype'] as DType }];
+};
+
+// ------------------------------------------------------------------ one-off rules
+
+const integerPow: ShapeRule = ([x]) => {
   if (x!.dtype === 'bool') throw new ShapeError('integer_pow does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.');
   return [{ shape: x!.shape, dtype: x!.dtype }];
 };
-for (const p of [...BINARY_ARITH, ...BINARY_LOGIC]) {
-  SHAPE_RULES[p] = (xs) => [{ shape: sameShapes(p, xs), dtype: sameDtypes(p, xs) }];
-}
-for (const p of COMPARE) {
-  SHAPE_RULES[p] = (xs) => {
-    sameDtypes(p, xs);
-    return [{ shape: sameShapes(p, xs), dtype: 'bool' }];
-  };
-}
 
-SHAPE_RULES['select_n'] = ([pred, ...cases]) => {
+const selectN: ShapeRule = ([pred, ...cases]) => {
   if (pred!.dtype !== 'bool' && pred!.dtype !== 'int32') throw new ShapeError('select_n requires a bool or int32 predicate.');
   const shape = sameShapes('select_n', cases);
   if (pred!.shape.length !== 0) sameShapes('select_n', [pred!, cases[0]!]);
   return [{ shape, dtype: sameDtypes('select_n', cases) }];
 };
 
-SHAPE_RULES['convert_element_type'] = ([x], p) => [{ shape: x!.shape, dtype: p['new_dtype'] as DType }];
-
-SHAPE_RULES['broadcast_in_dim'] = ([x], p) => {
+const broadcastInDim: ShapeRule = ([x], p) => {
   const shape = p['shape'] as number[];
   const dims = p['broadcast_dimensions'] as number[];
   if (dims.length !== x!.shape.length) throw new ShapeError('broadcast_in_dim: broadcast_dimensions must have the operand rank.');
@@ -99,7 +97,7 @@ SHAPE_RULES['broadcast_in_dim'] = ([x], p) => {
   return [{ shape, dtype: x!.dtype }];
 };
 
-SHAPE_RULES['reshape'] = ([x], p) => {
+const reshape: ShapeRule = ([x], p) => {
   const shape = p['new_sizes'] as number[];
   const n = shape.reduce((a, b) => a * b, 1);
   const m = x!.shape.reduce((a, b) => a * b, 1);
@@ -107,7 +105,7 @@ SHAPE_RULES['reshape'] = ([x], p) => {
   return [{ shape, dtype: x!.dtype }];
 };
 
-SHAPE_RULES['transpose'] = ([x], p) => {
+const transpose: ShapeRule = ([x], p) => {
   const perm = p['permutation'] as number[];
   if (perm.length !== x!.shape.length || [...perm].sort((a, b) => a - b).some((d, i) => d !== i)) {
     throw new ShapeError(`transpose permutation isn't a permutation of operand dimensions, got permutation (${perm.join(', ')}${perm.length === 1 ? ',' : ''}) for operand shape ${fmt(x!.shape)}.`);
@@ -115,7 +113,7 @@ SHAPE_RULES['transpose'] = ([x], p) => {
   return [{ shape: perm.map((i) => x!.shape[i]!), dtype: x!.dtype }];
 };
 
-SHAPE_RULES['squeeze'] = ([x], p) => {
+const squeeze: ShapeRule = ([x], p) => {
   const dims = normAxes(p['dimensions'] as number[], x!.shape.length);
   for (const d of dims) {
     if (x!.shape[d] !== 1) throw new ShapeError(`cannot select an axis to squeeze out which has size not equal to one, got shape=${fmt(x!.shape)} and dimensions=(${dims.join(', ')},)`);
@@ -123,9 +121,7 @@ SHAPE_RULES['squeeze'] = ([x], p) => {
   return [{ shape: x!.shape.filter((_, i) => !dims.includes(i)), dtype: x!.dtype }];
 };
 
-SHAPE_RULES['rev'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
-
-SHAPE_RULES['slice'] = ([x], p) => {
+const slice: ShapeRule = ([x], p) => {
   const start = p['start_indices'] as number[];
   const limit = p['limit_indices'] as number[];
   const strides = (p['strides'] as number[] | null) ?? start.map(() => 1);
@@ -133,7 +129,7 @@ SHAPE_RULES['slice'] = ([x], p) => {
   return [{ shape, dtype: x!.dtype }];
 };
 
-SHAPE_RULES['concatenate'] = (xs, p) => {
+const concatenate: ShapeRule = (xs, p) => {
   const dim = p['dimension'] as number;
   const first = xs[0]!;
   const shape = [...first.shape];
@@ -147,26 +143,12 @@ SHAPE_RULES['concatenate'] = (xs, p) => {
   return [{ shape, dtype: sameDtypes('concatenate', xs) }];
 };
 
-SHAPE_RULES['iota'] = (_xs, p) => [{ shape: p['shape'] as number[], dtype: p['dtype'] as DType }];
-
-for (const p of REDUCE) {
-  SHAPE_RULES[p] = ([x], params) => {
-    const axes = params['axes'] as number[];
-    return [{ shape: x!.shape.filter((_, i) => !axes.includes(i)), dtype: x!.dtype }];
-  };
-}
-SHAPE_RULES['argmax'] = ([x], params) => {
-  const axes = params['axes'] as number[];
-  return [{ shape: x!.shape.filter((_, i) => !axes.includes(i)), dtype: params['index_dtype'] as DType }];
-};
-SHAPE_RULES['argmin'] = SHAPE_RULES['argmax'];
-
 export interface DotDims {
   contract: [number[], number[]];
   batch: [number[], number[]];
 }
 
-SHAPE_RULES['dot_general'] = ([a, b], p) => {
+const dotGeneral: ShapeRule = ([a, b], p) => {
   const dn = p['dimension_numbers'] as DotDims;
   const [lc, rc] = dn.contract;
   const [lb, rb] = dn.batch;
@@ -200,9 +182,9 @@ SHAPE_RULES['dot_general'] = ([a, b], p) => {
 //                    tiled: dimension split_axis is cut into axis_size blocks, block k goes to
 //                    device k, and the received blocks are concatenated along concat_axis
 //   axis_index       {axis_name}                     i32[]
-for (const p of ['psum', 'pmax', 'pmin']) SHAPE_RULES[p] = (xs) => xs.map((x) => ({ shape: x.shape, dtype: x.dtype }));
-SHAPE_RULES['ppermute'] = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
-SHAPE_RULES['all_gather'] = ([x], p) => {
+const allReduce: ShapeRule = (xs) => xs.map((x) => ({ shape: x.shape, dtype: x.dtype }));
+
+const allGather: ShapeRule = ([x], p) => {
   const n = p['axis_size'] as number;
   const d = p['all_gather_dimension'] as number;
   const shape = [...x!.shape];
@@ -210,7 +192,8 @@ SHAPE_RULES['all_gather'] = ([x], p) => {
   else shape.splice(d, 0, n);
   return [{ shape, dtype: x!.dtype }];
 };
-SHAPE_RULES['psum_scatter'] = ([x], p) => {
+
+const psumScatter: ShapeRule = ([x], p) => {
   const n = p['axis_size'] as number;
   const d = p['scatter_dimension'] as number;
   const shape = [...x!.shape];
@@ -223,7 +206,8 @@ SHAPE_RULES['psum_scatter'] = ([x], p) => {
   }
   return [{ shape, dtype: x!.dtype }];
 };
-SHAPE_RULES['all_to_all'] = ([x], p) => {
+
+const allToAll: ShapeRule = ([x], p) => {
   const n = p['axis_size'] as number;
   const split = p['split_axis'] as number;
   const concat = p['concat_axis'] as number;
@@ -234,11 +218,10 @@ SHAPE_RULES['all_to_all'] = ([x], p) => {
   shape[concat] = shape[concat]! * n;
   return [{ shape, dtype: x!.dtype }];
 };
-SHAPE_RULES['axis_index'] = () => [{ shape: [], dtype: 'int32' }];
 
 // dynamic_slice(operand, *start_indices) {slice_sizes}: starts are int32
 // scalars, clamped (as in XLA) so the slice stays inside the operand.
-SHAPE_RULES['dynamic_slice'] = ([x, ...starts], p) => {
+const dynamicSlice: ShapeRule = ([x, ...starts], p) => {
   const sizes = p['slice_sizes'] as number[];
   if (starts.length !== x!.shape.length || sizes.length !== x!.shape.length) {
     throw new ShapeError('dynamic_slice: need one start index and one slice size per operand dimension.');
@@ -250,16 +233,8 @@ SHAPE_RULES['dynamic_slice'] = ([x, ...starts], p) => {
   return [{ shape: sizes, dtype: x!.dtype }];
 };
 
-// Bitwise shifts (XLA semantics: a shift by >= 32 bits gives 0, or the sign fill
-// for an arithmetic right shift) and bit reinterpretation.
-for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic']) {
-  SHAPE_RULES[p] = (xs) => {
-    const d = sameDtypes(p, xs);
-    if (d !== 'int32' && d !== 'uint32') throw new ShapeError(`${p} does not accept dtype ${d}.`);
-    return [{ shape: sameShapes(p, xs), dtype: d }];
-  };
-}
-SHAPE_RULES['bitcast_convert_type'] = ([x], p) => {
+/** Bit reinterpretation. */
+const bitcastConvertType: ShapeRule = ([x], p) => {
   const to = p['new_dtype'] as DType;
   if (x!.dtype === 'bool' || to === 'bool') throw new ShapeError('bitcast_convert_type does not accept bool.');
   return [{ shape: x!.shape, dtype: to }];
@@ -268,7 +243,7 @@ SHAPE_RULES['bitcast_convert_type'] = ([x], p) => {
 // threefry2x32: JAX's counter-based PRNG block, elementwise over four
 // same-shape uint32 arrays (key words k0 k1, counter words x0 x1) with two
 // uint32 results.
-SHAPE_RULES['threefry2x32'] = (xs) => {
+const threefry2x32: ShapeRule = (xs) => {
   for (const x of xs) if (x.dtype !== 'uint32') throw new ShapeError('threefry2x32 requires uint32 arguments.');
   const shape = sameShapes('threefry2x32', xs);
   return [{ shape, dtype: 'uint32' }, { shape, dtype: 'uint32' }];
@@ -277,7 +252,7 @@ SHAPE_RULES['threefry2x32'] = (xs) => {
 // pad(operand, padding_value) {padding_config: [lo, hi, interior] per dim}:
 // lo/hi may be negative (cropping); interior inserts values between elements.
 // The transpose of slice.
-SHAPE_RULES['pad'] = ([x, v], p) => {
+const pad: ShapeRule = ([x, v], p) => {
   const config = p['padding_config'] as [number, number, number][];
   if (v!.shape.length !== 0) throw new ShapeError('pad: padding_value must be a scalar.');
   if (config.length !== x!.shape.length) throw new ShapeError('pad: padding_config must have one entry per operand dimension.');
@@ -291,8 +266,88 @@ SHAPE_RULES['pad'] = ([x, v], p) => {
   return [{ shape, dtype: sameDtypes('pad', [x!, v!]) }];
 };
 
-export function shapeRule(prim: string): ShapeRule {
-  const r = SHAPE_RULES[prim];
-  if (!r) throw new Error(`internal: no shape rule for primitive '${prim}'`);
-  return r;
+// ------------------------------------------------------------------ the table
+
+export const SHAPE_RULES: Record<Prim, ShapeRule> = {
+  sin: floatUnary,
+  cos: floatUnary,
+  tan: floatUnary,
+  exp: floatUnary,
+  exp2: floatUnary,
+  log: floatUnary,
+  log1p: floatUnary,
+  expm1: floatUnary,
+  tanh: floatUnary,
+  logistic: floatUnary,
+  sqrt: floatUnary,
+  rsqrt: floatUnary,
+  erf: floatUnary,
+  erf_inv: floatUnary,
+  neg: sameAsOperand,
+  sign: sameAsOperand,
+  abs: sameAsOperand,
+  floor: sameAsOperand,
+  ceil: sameAsOperand,
+  round: sameAsOperand,
+  copy: sameAsOperand,
+  not: sameAsOperand,
+  is_finite: ([x]) => [{ shape: x!.shape, dtype: 'bool' }],
+  stop_gradient: sameAsOperand,
+  integer_pow: integerPow,
+  convert_element_type: ([x], p) => [{ shape: x!.shape, dtype: p['new_dtype'] as DType }],
+  bitcast_convert_type: bitcastConvertType,
+  add: binary,
+  sub: binary,
+  mul: binary,
+  div: binary,
+  rem: binary,
+  pow: binary,
+  max: binary,
+  min: binary,
+  atan2: binary,
+  and: binary,
+  or: binary,
+  xor: binary,
+  shift_left: shift,
+  shift_right_logical: shift,
+  shift_right_arithmetic: shift,
+  eq: compare,
+  ne: compare,
+  lt: compare,
+  le: compare,
+  gt: compare,
+  ge: compare,
+  select_n: selectN,
+  threefry2x32,
+  broadcast_in_dim: broadcastInDim,
+  reshape,
+  transpose,
+  squeeze,
+  rev: sameAsOperand,
+  slice,
+  dynamic_slice: dynamicSlice,
+  pad,
+  concatenate,
+  iota: (_xs, p) => [{ shape: p['shape'] as number[], dtype: p['dtype'] as DType }],
+  reduce_sum: reduce,
+  reduce_max: reduce,
+  reduce_min: reduce,
+  reduce_prod: reduce,
+  argmax: argReduce,
+  argmin: argReduce,
+  dot_general: dotGeneral,
+  psum: allReduce,
+  pmax: allReduce,
+  pmin: allReduce,
+  all_gather: allGather,
+  psum_scatter: psumScatter,
+  ppermute: sameAsOperand,
+  all_to_all: allToAll,
+  axis_index: () => [{ shape: [], dtype: 'int32' }],
+};
+
+/** `prim`'s shape rule, for operand types and params. */
+export function shapeRule(prim: Prim): (inputs: AVal[], params: Params) => AVal[] {
+  const rule = SHAPE_RULES[prim];
+  return (inputs, params) => rule(inputs, params, prim);
 }

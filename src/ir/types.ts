@@ -4,6 +4,7 @@
 //   Func — typed parameters, equations in order, results
 // Primitive names and params follow JAX's jaxprs so that a dump reads like one.
 import type { Span } from '../common/span.js';
+import type { Prim } from './prims.js';
 
 export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
 
@@ -34,7 +35,7 @@ export type Atom = Var | Lit;
 export type Params = Record<string, unknown>;
 
 export interface Eqn {
-  prim: string;
+  prim: Prim;
   inputs: Atom[];
   outputs: Var[];
   params: Params;

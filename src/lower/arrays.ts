@@ -5,6 +5,7 @@ import type { Span } from '../parser/ast.js';
 import { CompileError } from '../common/diagnostics.js';
 import { lit } from '../ir/builder.js';
 import { ShapeError } from '../ir/primitives.js';
+import { PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
 import { HostArray, NdArray, NpScalar, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
@@ -46,7 +47,7 @@ export class ArrayOps {
     return this.atom(v, span).aval;
   }
 
-  bind(prim: string, inputs: Atom[], params: Params, span: Span): Atom {
+  bind(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom {
     const builder = this.ctx.trace().builder;
     checkTracedOps(builder.eqns.length, span);
     try {
@@ -91,7 +92,7 @@ export class ArrayOps {
   // ------------------------------------------------------------ elementwise
 
   /** A binary jnp operation with promotion and broadcasting. `kind` picks the output dtype rule. */
-  binary(prim: string, x: PyValue, y: PyValue, span: Span): Tracer {
+  binary(prim: Prim, x: PyValue, y: PyValue, span: Span): Tracer {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     let dtype = promote(a.aval, b.aval);
@@ -140,16 +141,15 @@ export class ArrayOps {
     return this.tracer(this.convertAtom(a, dtype, span));
   }
 
-  unary(prim: string, x: PyValue, span: Span): Tracer {
+  unary(prim: Prim, x: PyValue, span: Span): Tracer {
     let a = this.atom(x, span);
-    const floatOnly = ['sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv'];
-    if (floatOnly.includes(prim) && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
+    if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
     if (a.kind === 'lit') a = this.convertAtom(a, a.aval.dtype, span);
     if (a.kind === 'lit') a = this.asArray(x, span, a.aval.dtype).atom;
     return this.tracer(this.bind(prim, [a], {}, span));
   }
 
-  compare(prim: string, x: PyValue, y: PyValue, span: Span): Tracer {
+  compare(prim: Prim, x: PyValue, y: PyValue, span: Span): Tracer {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     const dtype = promote(a.aval, b.aval);

@@ -2,6 +2,7 @@
 // traced into IR, and host expressions for values known only at run time.
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
+import type { Prim } from '../ir/prims.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import * as ipArrays from './arrays.js';
@@ -29,7 +30,7 @@ import {
 import { ndBinary, ndIndex } from './ndarray.js';
 import { checkItems } from './limits.js';
 
-const ARRAY_BINOPS: Record<string, string> = {
+const ARRAY_BINOPS: Record<string, Prim> = {
   '+': 'add',
   '-': 'sub',
   '*': 'mul',
@@ -38,7 +39,7 @@ const ARRAY_BINOPS: Record<string, string> = {
   '|': 'or',
   '^': 'xor',
 };
-const ARRAY_CMP: Record<string, string> = { '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+const ARRAY_CMP: Record<string, Prim> = { '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
 
 export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   switch (e.kind) {

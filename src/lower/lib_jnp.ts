@@ -3,6 +3,7 @@
 // jax/_src/numpy/lax_numpy.py, reductions.py, array_creation.py), so values
 // and gradients round the same way. Array methods (array_methods.ts) call these.
 import { CompileError } from '../common/diagnostics.js';
+import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import { broadcastShapes, normalizeAxes, promote } from './arrays.js';
@@ -21,8 +22,8 @@ export function jnpModule(ip: Interp): PyModule {
   const dt = (name: PyDType['name']): PyDType => new PyDType(name);
   const dtypeOf = (c: CallArgs, i: number): DType | undefined => dtypeArg(c.kwargs.get('dtype') ?? c.args[i], c.span);
   const keep = (c: CallArgs): boolean => truthy(c.kwargs.get('keepdims') ?? false, c.span);
-  const un = (prim: string): Fn => (c) => ops.unary(prim, arg(c, 0, 'x'), c.span);
-  const bin = (prim: string): Fn => (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
+  const un = (prim: Prim): Fn => (c) => ops.unary(prim, arg(c, 0, 'x'), c.span);
+  const bin = (prim: Prim): Fn => (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const cmp = (op: 'gt' | 'lt' | 'eq'): Fn => (c) => ops.compare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const red = (prim: Reduction): Fn => (c) => ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
   const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
@@ -84,6 +85,7 @@ export function jnpModule(ip: Interp): PyModule {
     cos: un('cos'),
     tan: un('tan'),
     exp: un('exp'),
+    exp2: un('exp2'),
     log: un('log'),
     log1p: un('log1p'),
     expm1: un('expm1'),

@@ -3,6 +3,7 @@
 // does, plus the few plain lax functions lessons call.
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
+import type { Prim } from '../ir/prims.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
@@ -34,7 +35,7 @@ function treeMap(x: PyValue, f: (leaf: PyValue) => PyValue): PyValue {
 
 export function laxModule(ip: Interp): PyModule {
   const ops = ip.ops;
-  const bind = (prim: string, x: PyValue, params: Record<string, unknown>, span: Span): Tracer => {
+  const bind = (prim: Prim, x: PyValue, params: Record<string, unknown>, span: Span): Tracer => {
     let a = ops.asArray(x, span);
     if (a.aval.dtype === 'bool') a = ops.convert(a, 'int32', span);
     return ops.tracer(ops.bind(prim, [a.atom], params, span));

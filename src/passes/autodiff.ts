@@ -19,6 +19,7 @@
 import { FuncBuilder, lit } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
 import { shapeRule } from '../ir/primitives.js';
+import type { Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
 import { isFloat } from '../ir/types.js';
 import { dce } from './simplify.js';
@@ -35,7 +36,7 @@ export type Tan = Lin | null;
 export type LAtom = Atom | Lin;
 
 export interface LinEqn {
-  prim: string;
+  prim: Prim;
   inputs: LAtom[];
   params: Params;
   outputs: Lin[];
@@ -43,12 +44,12 @@ export interface LinEqn {
 
 export interface JvpCtx {
   /** Bind `prim`: a linear equation when an input is a tangent, else a primal equation now. */
-  op(prim: string, inputs: LAtom[], params?: Params): LAtom;
-  opN(prim: string, inputs: LAtom[], params?: Params): LAtom[];
+  op(prim: Prim, inputs: LAtom[], params?: Params): LAtom;
+  opN(prim: Prim, inputs: LAtom[], params?: Params): LAtom[];
   /** The equation being differentiated, bound on its primal inputs (JAX's `primitive.bind(*primals)`). */
   primal(): Atom[];
   /** Run the JVP of another primitive (for rules written in terms of others, like reduce_prod). */
-  jvp(prim: string, xs: Atom[], ts: Tan[], params: Params): JvpOut;
+  jvp(prim: Prim, xs: Atom[], ts: Tan[], params: Params): JvpOut;
 }
 
 export interface JvpOut {
@@ -60,7 +61,7 @@ export type JvpRule = (c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn) => JvpOut;
 
 export interface TransposeCtx {
   /** `mark.transposed`: flag the equation as a transposed dot_general (see Eqn.transposed). */
-  bind(prim: string, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
+  bind(prim: Prim, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
 }
 
 /** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
@@ -74,7 +75,7 @@ function castValue(v: number, dtype: DType): number {
   return dtype === 'uint32' ? v >>> 0 : v | 0;
 }
 
-type Binder = (prim: string, inputs: Atom[], params: Params) => LAtom;
+type Binder = (prim: Prim, inputs: Atom[], params: Params) => LAtom;
 
 /** A constant shaped like `a` (JAX's `_const(x, v)`, `full_like`): a literal, broadcast unless scalar. */
 function full(op: Binder, a: AVal, v: number): Atom {
@@ -128,7 +129,7 @@ const add = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('add', [a, b]);
 const sub = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('sub', [a, b]);
 const div = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('div', [a, b]);
 const neg = (c: JvpCtx, a: LAtom): LAtom => c.op('neg', [a]);
-const un = (c: JvpCtx, prim: string, a: LAtom): LAtom => c.op(prim, [a]);
+const un = (c: JvpCtx, prim: Prim, a: LAtom): LAtom => c.op(prim, [a]);
 const square = (c: JvpCtx, a: LAtom): LAtom => c.op('integer_pow', [a], { y: 2 }); // lax.square lowers to x * x too
 const k = (c: JvpCtx, like: LAtom, v: number): Atom => full(c.op, like.aval, v);
 /** lax.select(pred, on_true, on_false) */
@@ -147,12 +148,26 @@ const argsort = (xs: readonly number[]): number[] => range(xs.length).sort((a, b
 
 // ------------------------------------------------------------------ JVP rules
 
-export const JVP_RULES: Record<string, JvpRule> = {
+/** JAX's `max_p` rule (also min's): the tangent goes to the chosen operand, split evenly on ties. */
+const maxJvp = defjvp(
+  (c, g, [x, y], ans) => mul(c, g, balancedEq(c, x!, ans, y!)),
+  (c, g, [x, y], ans) => mul(c, g, balancedEq(c, y!, ans, x!)),
+);
+
+/**
+ * One entry per primitive; null: no differentiation rule (JAX has none for
+ * pmax/pmin; dynamic_slice's would need dynamic_update_slice for its
+ * transpose). Integer- and bool-valued results never carry a tangent
+ * (vjpFunc skips them): their rule is `zero`.
+ */
+export const JVP_RULES: Record<Prim, JvpRule | null> = {
   // unary float math: lax.py / special.py
   sin: defjvp((c, g, [x]) => mul(c, g, un(c, 'cos', x!))),
   cos: defjvp((c, g, [x]) => neg(c, mul(c, g, un(c, 'sin', x!)))),
   tan: defjvp((c, g, [x], ans) => mul(c, g, add(c, k(c, x!, 1), square(c, ans)))),
   exp: defjvp((c, g, _xs, ans) => mul(c, g, ans)),
+  // log(2) * (g * ans); JAX's log(_const(x, 2)) is a constant, folded to float32 ln 2
+  exp2: defjvp((c, g, [x], ans) => mul(c, k(c, x!, Math.LN2), mul(c, g, ans))),
   log: defjvp((c, g, [x]) => div(c, g, x!)),
   log1p: defjvp((c, g, [x]) => div(c, g, add(c, x!, k(c, x!, 1)))),
   expm1: defjvp((c, g, _xs, ans) => mul(c, g, add(c, ans, k(c, ans, 1)))),
@@ -170,6 +185,9 @@ export const JVP_RULES: Record<string, JvpRule> = {
   ceil: zero,
   round: zero,
   is_finite: zero,
+  not: zero,
+  // float-valued, but its tangent is zero by definition
+  stop_gradient: zero,
   abs: defjvp((c, g, [x]) => select(c, c.op('ge', [x!, k(c, x!, 0)]), g, neg(c, g))),
 
   integer_pow: defjvp((c, g, [x], _ans, p) => {
@@ -186,6 +204,7 @@ export const JVP_RULES: Record<string, JvpRule> = {
     if (!ts[0] || !isFloat(to) || !isFloat(xs[0]!.aval.dtype)) return { outs, tans: [null] };
     return { outs, tans: [asTan(c.op('convert_element_type', [ts[0]], e.params))] };
   },
+  bitcast_convert_type: zero,
 
   // binary arithmetic
   add: (c, _xs, [xd, yd]) => {
@@ -214,14 +233,31 @@ export const JVP_RULES: Record<string, JvpRule> = {
     (c, g, [x, y]) => mul(c, g, mul(c, y!, c.op('pow', [x!, sub(c, y!, k(c, y!, 1))]))),
     (c, g, [x], ans) => mul(c, g, mul(c, un(c, 'log', replaceZero(c, x!)), ans)),
   ),
-  max: defjvp(
-    (c, g, [x, y], ans) => mul(c, g, balancedEq(c, x!, ans, y!)),
-    (c, g, [x, y], ans) => mul(c, g, balancedEq(c, y!, ans, x!)),
-  ),
+  max: maxJvp,
+  min: maxJvp,
   atan2: defjvp(
     (c, g, [x, y]) => mul(c, g, div(c, y!, add(c, square(c, x!), square(c, y!)))),
     (c, g, [x, y]) => mul(c, g, div(c, neg(c, x!), add(c, square(c, x!), square(c, y!)))),
   ),
+
+  // integer and bool results
+  and: zero,
+  or: zero,
+  xor: zero,
+  shift_left: zero,
+  shift_right_logical: zero,
+  shift_right_arithmetic: zero,
+  eq: zero,
+  ne: zero,
+  lt: zero,
+  le: zero,
+  gt: zero,
+  ge: zero,
+  threefry2x32: zero,
+  iota: zero,
+  argmax: zero,
+  argmin: zero,
+  axis_index: zero,
 
   select_n: (c, xs, ts) => {
     const outs = c.primal();
@@ -242,8 +278,10 @@ export const JVP_RULES: Record<string, JvpRule> = {
   pad: linear,
   concatenate: linear,
   reduce_sum: linear,
+  dynamic_slice: null,
 
   reduce_max: (c, xs, ts, e) => chooser(c, xs, ts, e),
+  reduce_min: (c, xs, ts, e) => chooser(c, xs, ts, e),
 
   reduce_prod: (c, xs, ts, e) => reduceProdJvp(c, xs[0]!, ts[0]!, e.params['axes'] as number[]),
 
@@ -258,16 +296,9 @@ export const JVP_RULES: Record<string, JvpRule> = {
   psum_scatter: linear,
   all_to_all: linear,
   ppermute: linear,
+  pmax: null,
+  pmin: null,
 };
-JVP_RULES['min'] = JVP_RULES['max']!;
-JVP_RULES['reduce_min'] = JVP_RULES['reduce_max']!;
-// integer/bool-valued results never carry a tangent (vjpFunc skips them), listed for completeness
-for (const p of ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or', 'xor', 'not', 'iota', 'argmax', 'argmin', 'axis_index',
-  'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'bitcast_convert_type', 'threefry2x32']) {
-  JVP_RULES[p] = zero;
-}
-// stop_gradient: float-valued, but its tangent is zero by definition
-JVP_RULES['stop_gradient'] = zero;
 
 /** JAX's `_reduce_chooser_jvp_rule` (reduce_max, reduce_min): the gradient is split among the tied maxima. */
 function chooser(c: JvpCtx, [x]: Atom[], [g]: Tan[], e: Eqn): JvpOut {
@@ -294,7 +325,7 @@ function reduceProdJvp(c: JvpCtx, x: Atom, t: Tan, axes: number[]): JvpOut {
   const n = axes.reduce((p, d) => p * shape[d]!, 1);
   const rest = nonAxes.map((d) => shape[d]!);
   let cur: JvpOut = { outs: [x], tans: [t] };
-  const step = (prim: string, ins: JvpOut[], params: Params): JvpOut =>
+  const step = (prim: Prim, ins: JvpOut[], params: Params): JvpOut =>
     c.jvp(prim, ins.map((v) => v.outs[0]!), ins.map((v) => v.tans[0] ?? null), params);
   if (perm.some((d, i) => d !== i)) cur = step('transpose', [cur], { permutation: perm });
   const newShape = [n, ...rest];
@@ -363,13 +394,19 @@ function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims
 }
 
 /** all_gather ↔ psum_scatter: the other collective over the same axis and dimension. */
-function renamedCollective(to: string, fromDim: string, toDim: string): TransposeRule {
+function renamedCollective(to: Prim, fromDim: string, toDim: string): TransposeRule {
   return unaryT((c, ct, e) =>
     c.bind(to, [ct], { axis_name: e.params['axis_name'], axis_size: e.params['axis_size'], [toDim]: e.params[fromDim], tiled: e.params['tiled'] }),
   );
 }
 
-export const TRANSPOSE_RULES: Record<string, TransposeRule> = {
+/**
+ * Transpose rules of the primitives JVP rules emit as linear equations.
+ * Default (no entry): the primitive is never linear in a tangent here, and
+ * meeting it in a linear equation is an internal error. The primitives taking
+ * the default are listed in test/ir/rule_tables.test.ts.
+ */
+export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   neg: unaryT((c, ct) => c.bind('neg', [ct])),
   copy: unaryT((c, ct) => c.bind('copy', [ct])),
   add: (_c, [ct], e) => e.inputs.map((a) => (isLin(a) ? ct! : null)),
@@ -515,13 +552,13 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   });
   const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
 
-  const opN = (prim: string, inputs: LAtom[], params: Params = {}): LAtom[] => {
+  const opN = (prim: Prim, inputs: LAtom[], params: Params = {}): LAtom[] => {
     if (!inputs.some(isLin)) return b.bind(prim, inputs as Atom[], params);
     const outputs = shapeRule(prim)(inputs.map((a) => a.aval), params).map(newLin);
     linEqns.push({ prim, inputs, params, outputs });
     return outputs;
   };
-  const jvpOf = (prim: string, xs: Atom[], ts: Tan[], params: Params, span?: Eqn['span']): JvpOut => {
+  const jvpOf = (prim: Prim, xs: Atom[], ts: Tan[], params: Params, span?: Eqn['span']): JvpOut => {
     const e: Eqn = { prim, inputs: xs, outputs: [], params };
     if (span) e.span = span;
     const primal = (): Atom[] => b.bind(prim, xs, params, span);

@@ -17,19 +17,20 @@
 // arithmetic on the device's mesh position.
 import { FuncBuilder } from '../ir/builder.js';
 import { lit } from '../ir/builder.js';
+import { PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { size } from '../ir/types.js';
 
-const REDUCE_OF: Record<string, string> = { psum: 'reduce_sum', pmax: 'reduce_max', pmin: 'reduce_min' };
+/** The local reduction over the gathered device axis of each all-reduce. */
+const REDUCE_OF: Record<'psum' | 'pmax' | 'pmin', Prim> = { psum: 'reduce_sum', pmax: 'reduce_max', pmin: 'reduce_min' };
 
 /** Is `e` the communication step the runtime performs (gather along a new leading axis)? */
 export const isDeviceGather = (e: Eqn): boolean =>
   e.prim === 'all_gather' && e.params['all_gather_dimension'] === 0 && !e.params['tiled'];
 
 export function lowerCollectives(f: Func): Func {
-  const lowered = new Set(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all', 'axis_index']);
   const axes = f.axisEnv ?? [];
-  const needs = (e: Eqn): boolean => lowered.has(e.prim) && !isDeviceGather(e) && !(e.prim === 'axis_index' && (axes.length <= 1 || isWholeMesh(axes, e.params['axis_name'] as string[])));
+  const needs = (e: Eqn): boolean => PRIMS[e.prim].axes !== undefined && !isDeviceGather(e) && !(e.prim === 'axis_index' && (axes.length <= 1 || isWholeMesh(axes, e.params['axis_name'] as string[])));
   if (!f.eqns.some(needs)) return f;
   const b = new FuncBuilder(f.name);
   const env = new Map<number, Atom>();
@@ -64,7 +65,7 @@ function lowerOne(b: FuncBuilder, e: Eqn, ins: Atom[], env: readonly AxisEntry[]
     case 'pmax':
     case 'pmin': {
       const size = axisSize(e, names);
-      const reduce = REDUCE_OF[e.prim]!;
+      const reduce = REDUCE_OF[e.prim];
       if (ins.length > 1 && ins.every((v) => v.aval.dtype === x.aval.dtype)) return combined(b, e, ins, gather(flatConcat(b, e, ins), size), reduce);
       return ins.map((v) => b.bind1(reduce, [gather(v, size)], { axes: [0], out_sharding: null }, e.span));
     }
@@ -136,7 +137,7 @@ function flatConcat(b: FuncBuilder, e: Eqn, ins: Atom[]): Var {
 }
 
 /** Reduce the gathered flat vector over devices and cut it back into the operands. */
-function combined(b: FuncBuilder, e: Eqn, ins: Atom[], g: Var, reduce: string): Atom[] {
+function combined(b: FuncBuilder, e: Eqn, ins: Atom[], g: Var, reduce: Prim): Atom[] {
   const total = b.bind1(reduce, [g], { axes: [0], out_sharding: null }, e.span);
   let off = 0;
   return ins.map((v) => {

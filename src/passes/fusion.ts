@@ -16,15 +16,13 @@
 // values read by a device gather are always materialised. Buffers are reused
 // once their last reader has run.
 import type { BufRef, KExpr, Kernel, KernelBuffer, Program, Step } from '../ir/kernel.js';
-import { isElementwise } from '../ir/primitives.js';
+import { isElementwise, PRIMS } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { sameShape, size } from '../ir/types.js';
 import { delinearize, linearize, type IExpr } from './index_math.js';
 import { elementRule } from './index_rules.js';
 import { isDeviceGather } from './collectives.js';
 import { replicaGroups } from '../ir/sharding.js';
-
-const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'dot_general', 'argmax', 'argmin']);
 
 /**
  * Longest chain of producers inlined into one kernel expression: a longer
@@ -35,28 +33,15 @@ const EXPENSIVE = new Set(['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_pro
 const MAX_INLINE_DEPTH = 64;
 
 /**
- * Elementwise ops too costly to recompute in every consumer: the polyfilled
- * transcendentals and the PRNG. sqrt and rsqrt are single native
- * instructions (XLA:GPU counts f32 sqrt/rsqrt as cheap too), so they may be
- * duplicated.
- */
-const COSTLY = new Set([
-  'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'erf', 'erf_inv', 'pow', 'atan2', 'threefry2x32',
-]);
-
-/**
  * Largest expression (arithmetic nodes of the inlined tree, duplicates
  * included) recomputed in each of several consumers: the bound keeps a
  * diamond of multi-use values from growing kernel bodies exponentially.
  */
 const MAX_DUPLICATE_COST = 20;
 
-/** Unary movement ops: index arithmetic only, no arithmetic node of their own. */
-const INDEX_ONLY = new Set(['broadcast_in_dim', 'reshape', 'transpose', 'squeeze', 'rev', 'slice', 'copy', 'stop_gradient']);
-
 /** Arithmetic nodes `e` adds to an inlined expression (its operands aside). */
 function ownCost(e: Eqn): number {
-  if (INDEX_ONLY.has(e.prim)) return 0;
+  if (PRIMS[e.prim].cost === 'index') return 0;
   if (e.prim === 'integer_pow') {
     // the multiplications of repeated squaring (see index_rules)
     let n = Math.abs(e.params['y'] as number);
@@ -73,7 +58,7 @@ function loopExtent(e: Eqn): number {
     const [lc] = (e.params['dimension_numbers'] as { contract: [number[], number[]] }).contract;
     return lc.reduce((n, d) => n * e.inputs[0]!.aval.shape[d]!, 1);
   }
-  if (!EXPENSIVE.has(e.prim)) return 1;
+  if (PRIMS[e.prim].cost !== 'loop') return 1;
   return size(e.inputs[0]!.aval.shape) / Math.max(1, size(e.outputs[0]!.aval.shape));
 }
 
@@ -121,8 +106,8 @@ export function fuse(f: Func): FusedFunc {
   for (const e of f.eqns) {
     const isColl = isDeviceGather(e);
     const ins = inlinedInputs(e);
-    const exp = EXPENSIVE.has(e.prim) || ins.some((a) => expensive.has(a.id));
-    const dear = COSTLY.has(e.prim) || ins.some((a) => costly.has(a.id));
+    const exp = PRIMS[e.prim].cost === 'loop' || ins.some((a) => expensive.has(a.id));
+    const dear = PRIMS[e.prim].cost === 'costly' || ins.some((a) => costly.has(a.id));
     const d = 1 + Math.max(0, ...ins.map((a) => depth.get(a.id)!));
     // a loop recomputes its body (and the expressions inlined into it) once per iteration
     const c = loopExtent(e) * (ownCost(e) + ins.reduce((n, a) => n + cost.get(a.id)!, 0));

@@ -3,7 +3,8 @@
 // these rules, so movement ops become index arithmetic and elementwise chains
 // become one expression.
 import type { KExpr, ReduceFn } from '../ir/kernel.js';
-import { BINARY_ARITH, BINARY_LOGIC, COMPARE, type DotDims, UNARY_ANY, UNARY_FLOAT } from '../ir/primitives.js';
+import type { DotDims } from '../ir/primitives.js';
+import type { CollectivePrim, Prim } from '../ir/prims.js';
 import type { DType, Eqn } from '../ir/types.js';
 import { delinearize, iadd, iconst, idiv, imod, imul, isub, linearize, type IExpr } from './index_math.js';
 
@@ -17,20 +18,26 @@ export interface RuleCtx {
 /** Element `idx` of output `out` (0 except for multi-output primitives) of `eqn`. */
 export type ElementRule = (ctx: RuleCtx, eqn: Eqn, idx: IExpr[], out: number) => KExpr;
 
-export const ELEMENT_RULES: Record<string, ElementRule> = {};
-
 const outDtype = (e: Eqn, out = 0): DType => e.outputs[out]!.aval.dtype;
 
-for (const p of [...UNARY_FLOAT, ...UNARY_ANY, 'not', 'is_finite']) {
-  ELEMENT_RULES[p] = (ctx, e, idx) =>
-    p === 'copy' ? ctx.operand(0, idx) : { op: 'un', fn: p, x: ctx.operand(0, idx), dtype: outDtype(e) };
-}
-for (const p of [...BINARY_ARITH, ...BINARY_LOGIC, ...COMPARE]) {
-  ELEMENT_RULES[p] = (ctx, e, idx) => ({ op: 'bin', fn: p, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
-}
+/** The kernel's unary function of the same name (the renderers implement it). */
+const unary: ElementRule = (ctx, e, idx) => ({ op: 'un', fn: e.prim, x: ctx.operand(0, idx), dtype: outDtype(e) });
+
+/** The kernel's binary function of the same name. */
+const binary: ElementRule = (ctx, e, idx) => ({ op: 'bin', fn: e.prim, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
+
+/** XLA lowers exp2(x) as exp(ln(2) * x), ln(2) rounded to float32. */
+const exp2: ElementRule = (ctx, e, idx) => {
+  const dtype = outDtype(e);
+  const ln2: KExpr = { op: 'const', value: Math.fround(Math.LN2), dtype };
+  return { op: 'un', fn: 'exp', x: { op: 'bin', fn: 'mul', a: ln2, b: ctx.operand(0, idx), dtype }, dtype };
+};
+
+/** The operand element itself (copy, stop_gradient). */
+const identity: ElementRule = (ctx, _e, idx) => ctx.operand(0, idx);
 
 // XLA expands integer_pow by repeated squaring; we do the same, in the same order.
-ELEMENT_RULES['integer_pow'] = (ctx, e, idx) => {
+const integerPow: ElementRule = (ctx, e, idx) => {
   const dtype = outDtype(e);
   const y = e.params['y'] as number;
   let x = ctx.operand(0, idx);
@@ -48,13 +55,13 @@ ELEMENT_RULES['integer_pow'] = (ctx, e, idx) => {
   return y < 0 ? { op: 'bin', fn: 'div', a: { op: 'const', value: 1, dtype }, b: acc!, dtype } : acc!;
 };
 
-ELEMENT_RULES['convert_element_type'] = (ctx, e, idx) => {
+const convertElementType: ElementRule = (ctx, e, idx) => {
   const x = ctx.operand(0, idx);
   const to = outDtype(e);
   return x.dtype === to ? x : { op: 'cast', x, dtype: to };
 };
 
-ELEMENT_RULES['select_n'] = (ctx, e, idx) => {
+const selectN: ElementRule = (ctx, e, idx) => {
   const pred = e.inputs[0]!.aval.shape.length === 0 ? ctx.operand(0, []) : ctx.operand(0, idx);
   const n = e.inputs.length - 1;
   if (n === 1) return ctx.operand(1, idx);
@@ -72,26 +79,26 @@ function asBool(x: KExpr): KExpr {
   return x.dtype === 'bool' ? x : { op: 'bin', fn: 'ne', a: x, b: { op: 'const', value: 0, dtype: x.dtype }, dtype: 'bool' };
 }
 
-ELEMENT_RULES['broadcast_in_dim'] = (ctx, e, idx) => {
+const broadcastInDim: ElementRule = (ctx, e, idx) => {
   const inShape = e.inputs[0]!.aval.shape;
   const dims = e.params['broadcast_dimensions'] as number[];
   return ctx.operand(0, dims.map((d, i) => (inShape[i] === 1 ? iconst(0) : idx[d]!)));
 };
 
-ELEMENT_RULES['reshape'] = (ctx, e, idx) => {
+const reshape: ElementRule = (ctx, e, idx) => {
   const inShape = e.inputs[0]!.aval.shape;
   const outShape = e.outputs[0]!.aval.shape;
   return ctx.operand(0, delinearize(linearize(idx, outShape), inShape));
 };
 
-ELEMENT_RULES['transpose'] = (ctx, e, idx) => {
+const transpose: ElementRule = (ctx, e, idx) => {
   const perm = e.params['permutation'] as number[];
   const inIdx = new Array<IExpr>(perm.length);
   perm.forEach((p, i) => (inIdx[p] = idx[i]!));
   return ctx.operand(0, inIdx);
 };
 
-ELEMENT_RULES['squeeze'] = (ctx, e, idx) => {
+const squeeze: ElementRule = (ctx, e, idx) => {
   const inShape = e.inputs[0]!.aval.shape;
   const dims = (e.params['dimensions'] as number[]).map((d) => (d < 0 ? d + inShape.length : d));
   const inIdx: IExpr[] = [];
@@ -100,7 +107,7 @@ ELEMENT_RULES['squeeze'] = (ctx, e, idx) => {
   return ctx.operand(0, inIdx);
 };
 
-ELEMENT_RULES['rev'] = (ctx, e, idx) => {
+const rev: ElementRule = (ctx, e, idx) => {
   const shape = e.inputs[0]!.aval.shape;
   const dims = e.params['dimensions'] as number[];
   return ctx.operand(
@@ -109,13 +116,13 @@ ELEMENT_RULES['rev'] = (ctx, e, idx) => {
   );
 };
 
-ELEMENT_RULES['slice'] = (ctx, e, idx) => {
+const slice: ElementRule = (ctx, e, idx) => {
   const start = e.params['start_indices'] as number[];
   const strides = (e.params['strides'] as number[] | null) ?? start.map(() => 1);
   return ctx.operand(0, idx.map((x, d) => iadd(imul(x, strides[d]!), iconst(start[d]!))));
 };
 
-ELEMENT_RULES['concatenate'] = (ctx, e, idx) => {
+const concatenate: ElementRule = (ctx, e, idx) => {
   const dim = e.params['dimension'] as number;
   const offsets: number[] = [];
   let off = 0;
@@ -132,21 +139,16 @@ ELEMENT_RULES['concatenate'] = (ctx, e, idx) => {
   return acc;
 };
 
-ELEMENT_RULES['iota'] = (_ctx, e, idx) => {
+const iota: ElementRule = (_ctx, e, idx) => {
   const dim = e.params['dimension'] as number;
   const dtype = outDtype(e);
   const i = idx[dim]!;
   return dtype === 'int32' ? i : { op: 'cast', x: i, dtype };
 };
 
-const REDUCE_FNS: Record<string, ReduceFn> = {
-  reduce_sum: 'sum',
-  reduce_max: 'max',
-  reduce_min: 'min',
-  reduce_prod: 'prod',
-};
-for (const [prim, fn] of Object.entries(REDUCE_FNS)) {
-  ELEMENT_RULES[prim] = (ctx, e, idx) => {
+/** A reduction with `fn` over the `axes` param: a loop over the reduced elements. */
+function reduce(fn: ReduceFn): ElementRule {
+  return (ctx, e, idx) => {
     const inShape = e.inputs[0]!.aval.shape;
     const axes = e.params['axes'] as number[];
     const rshape = axes.map((a) => inShape[a]!);
@@ -164,7 +166,7 @@ for (const [prim, fn] of Object.entries(REDUCE_FNS)) {
   };
 }
 
-ELEMENT_RULES['dot_general'] = (ctx, e, idx) => {
+const dotGeneral: ElementRule = (ctx, e, idx) => {
   const [a, b] = e.inputs.map((x) => x.aval.shape);
   const dn = e.params['dimension_numbers'] as DotDims;
   const [lc, rc] = dn.contract;
@@ -190,11 +192,9 @@ ELEMENT_RULES['dot_general'] = (ctx, e, idx) => {
   return { op: 'reduce', fn: 'sum', id, extent, body, dtype };
 };
 
-ELEMENT_RULES['axis_index'] = () => ({ op: 'device', dtype: 'int32' });
+const axisIndex: ElementRule = () => ({ op: 'device', dtype: 'int32' });
 
-ELEMENT_RULES['stop_gradient'] = (ctx, _e, idx) => ctx.operand(0, idx);
-
-ELEMENT_RULES['dynamic_slice'] = (ctx, e, idx) => {
+const dynamicSlice: ElementRule = (ctx, e, idx) => {
   const shape = e.inputs[0]!.aval.shape;
   const sizes = e.params['slice_sizes'] as number[];
   return ctx.operand(
@@ -209,16 +209,12 @@ ELEMENT_RULES['dynamic_slice'] = (ctx, e, idx) => {
   );
 };
 
-for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic']) {
-  ELEMENT_RULES[p] = (ctx, e, idx) => ({ op: 'bin', fn: p, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
-}
-
-ELEMENT_RULES['bitcast_convert_type'] = (ctx, e, idx) => {
+const bitcastConvertType: ElementRule = (ctx, e, idx) => {
   const x = ctx.operand(0, idx);
   return x.dtype === outDtype(e) ? x : { op: 'un', fn: 'bitcast_convert_type', x, dtype: outDtype(e) };
 };
 
-ELEMENT_RULES['threefry2x32'] = (ctx, e, idx, out) => ({
+const threefry2x32: ElementRule = (ctx, e, idx, out) => ({
   op: 'call',
   fn: 'threefry2x32',
   args: [0, 1, 2, 3].map((i) => ctx.operand(i, idx)),
@@ -227,7 +223,7 @@ ELEMENT_RULES['threefry2x32'] = (ctx, e, idx, out) => ({
 });
 
 // pad: operand element (j - lo) / (interior + 1) where that is a whole in-range index, else the padding value.
-ELEMENT_RULES['pad'] = (ctx, e, idx) => {
+const pad: ElementRule = (ctx, e, idx) => {
   const inShape = e.inputs[0]!.aval.shape;
   const config = e.params['padding_config'] as [number, number, number][];
   const conds: KExpr[] = [];
@@ -247,6 +243,86 @@ ELEMENT_RULES['pad'] = (ctx, e, idx) => {
   return { op: 'select', cond, a: inside, b: ctx.operand(1, []), dtype: outDtype(e) };
 };
 
-export function elementRule(prim: string): ElementRule | undefined {
-  return ELEMENT_RULES[prim];
+/**
+ * One entry per primitive a kernel computes. Collectives have none: they are
+ * lowered to a device gather plus local primitives before fusion
+ * (passes/collectives.ts). null: no kernel; argmax/argmin are never bound by
+ * the lowering (jnp.argmax is reduce_max, iota and reduce_min).
+ */
+export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | null> = {
+  sin: unary,
+  cos: unary,
+  tan: unary,
+  exp: unary,
+  exp2,
+  log: unary,
+  log1p: unary,
+  expm1: unary,
+  tanh: unary,
+  logistic: unary,
+  sqrt: unary,
+  rsqrt: unary,
+  erf: unary,
+  erf_inv: unary,
+  neg: unary,
+  sign: unary,
+  abs: unary,
+  floor: unary,
+  ceil: unary,
+  round: unary,
+  copy: identity,
+  not: unary,
+  is_finite: unary,
+  stop_gradient: identity,
+  integer_pow: integerPow,
+  convert_element_type: convertElementType,
+  bitcast_convert_type: bitcastConvertType,
+  add: binary,
+  sub: binary,
+  mul: binary,
+  div: binary,
+  rem: binary,
+  pow: binary,
+  max: binary,
+  min: binary,
+  atan2: binary,
+  and: binary,
+  or: binary,
+  xor: binary,
+  shift_left: binary,
+  shift_right_logical: binary,
+  shift_right_arithmetic: binary,
+  eq: binary,
+  ne: binary,
+  lt: binary,
+  le: binary,
+  gt: binary,
+  ge: binary,
+  select_n: selectN,
+  threefry2x32,
+  broadcast_in_dim: broadcastInDim,
+  reshape,
+  transpose,
+  squeeze,
+  rev,
+  slice,
+  dynamic_slice: dynamicSlice,
+  pad,
+  concatenate,
+  iota,
+  reduce_sum: reduce('sum'),
+  reduce_max: reduce('max'),
+  reduce_min: reduce('min'),
+  reduce_prod: reduce('prod'),
+  argmax: null,
+  argmin: null,
+  dot_general: dotGeneral,
+  axis_index: axisIndex,
+};
+
+const rules: Partial<Record<Prim, ElementRule | null>> = ELEMENT_RULES;
+
+/** `prim`'s element rule, or undefined where a kernel cannot compute it. */
+export function elementRule(prim: Prim): ElementRule | undefined {
+  return rules[prim] ?? undefined;
 }

@@ -21,7 +21,7 @@
 // of the same array.
 import { CompileError } from '../common/diagnostics.js';
 import type { DotDims } from '../ir/primitives.js';
-import { isElementwise, REDUCE } from '../ir/primitives.js';
+import { isElementwise, type StructuralPrim } from '../ir/prims.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
@@ -100,8 +100,11 @@ function reduceLinks(e: Eqn): DimLink[] {
   return kept.map((d, i) => link(x, d, e.outputs[0]!, i));
 }
 
-/** Links per primitive; elementwise primitives use `elementwiseLinks`. Primitives not listed: no links. */
-export const DIM_RULES: Record<string, DimRule> = {
+/** No links: iota and axis_index read no operand; a collective names its mesh axes itself, and propagation does not pass through it. */
+const noLinks: DimRule = () => [];
+
+/** Links per primitive; elementwise primitives all use `elementwiseLinks`. */
+export const DIM_RULES: Record<StructuralPrim, DimRule> = {
   broadcast_in_dim: (e) => {
     const x = e.inputs[0]!;
     if (x.kind !== 'var') return [];
@@ -156,15 +159,27 @@ export const DIM_RULES: Record<string, DimRule> = {
     if (l!.kind === 'var' && r!.kind === 'var') dn.contract[0].forEach((d, k) => links.push(link(l as Var, d, r as Var, dn.contract[1][k]!, true)));
     return links;
   },
+  reduce_sum: reduceLinks,
+  reduce_max: reduceLinks,
+  reduce_min: reduceLinks,
+  reduce_prod: reduceLinks,
+  iota: noLinks,
+  axis_index: noLinks,
+  psum: noLinks,
+  pmax: noLinks,
+  pmin: noLinks,
+  all_gather: noLinks,
+  psum_scatter: noLinks,
+  ppermute: noLinks,
+  all_to_all: noLinks,
 };
-for (const p of REDUCE) DIM_RULES[p] = reduceLinks;
 
 /** Elementwise: every same-rank operand's dim d ↔ every result's dim d (a rank-0 operand has no dims). */
 const elementwiseLinks: DimRule = (e) => sameDims(e, range(e.inputs.length));
 
 export function linksOf(e: Eqn): DimLink[] {
   if (isElementwise(e.prim)) return elementwiseLinks(e);
-  return DIM_RULES[e.prim]?.(e) ?? [];
+  return DIM_RULES[e.prim](e);
 }
 
 /** Is dimension d of a slice's operand taken whole (start 0, full limit, stride 1)? */

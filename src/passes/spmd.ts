@@ -21,7 +21,7 @@
 // depends on the earlier one after it; then dead code goes.
 import { FuncBuilder, lit } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
-import { isElementwise } from '../ir/primitives.js';
+import { isElementwise, type Prim, PRIMS, type StructuralPrim } from '../ir/prims.js';
 import { printFunc } from '../ir/printer.js';
 import type { DimShardings, MeshShape, SpmdProgram } from '../ir/sharding.js';
 import { axesSize, localShape, replicaGroups, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
@@ -37,8 +37,6 @@ interface LVal {
   /** Mesh axes (in mesh order) over which the blocks still have to be summed. */
   partial: readonly string[];
 }
-
-const COLLECTIVES = new Set(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all']);
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 const isPrefix = (p: readonly string[], of: readonly string[]): boolean => p.length <= of.length && p.every((a, i) => of[i] === a);
@@ -56,7 +54,7 @@ interface Ctx {
   val(i: number): LVal;
   /** Operand i in sharding `dims` (partial sums resolved unless `keepPartial` and compatible). */
   get(i: number, dims: DimShardings, keepPartial?: boolean): LVal;
-  bind(prim: string, inputs: Atom[], params?: Eqn['params']): Var[];
+  bind(prim: Prim, inputs: Atom[], params?: Eqn['params']): Var[];
   p: Partitioner;
 }
 
@@ -221,8 +219,11 @@ class Partitioner {
  * operands are partial, may the result stay partial? Only where that gives
  * the very same floats (XLA all-reduces a dot's or reduce's result before any
  * arithmetic on it; psum(a) * b and psum(a * b) round differently).
+ * Only elementwise primitives reach this table. Default (no entry): the
+ * partial sum is resolved first; test/ir/rule_tables.test.ts lists the
+ * elementwise primitives taking it.
  */
-const LINEAR: Record<string, (partial: boolean[], e: Eqn) => boolean> = {
+export const LINEAR: Partial<Record<Prim, (partial: boolean[], e: Eqn) => boolean>> = {
   neg: () => true,
   copy: () => true,
   convert_element_type: (_p, e) => isFloat(e.inputs[0]!.aval.dtype) && isFloat(e.outputs[0]!.aval.dtype),
@@ -391,13 +392,14 @@ const iota: PartitionRule = (c) => {
   return [{ atom: out, dims, partial: [] }];
 };
 
-/** Anything without a rule: computed on whole (replicated) operands. */
+/** Computed on whole (replicated) operands. */
 const replicatedRule: PartitionRule = (c) => {
   const ins = c.e.inputs.map((a, i) => c.get(i, replicated(a.aval.shape.length)).atom);
   return c.bind(c.e.prim, ins, c.e.params).map((o) => ({ atom: o, dims: replicated(o.aval.shape.length), partial: [] }));
 };
 
-export const PARTITION_RULES: Record<string, PartitionRule> = {
+/** Elementwise primitives all use `elementwise`; every other primitive has its rule here. */
+export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   dot_general: dotGeneral,
   reshape,
   iota,
@@ -443,11 +445,19 @@ export const PARTITION_RULES: Record<string, PartitionRule> = {
   reduce_prod: reduceRule('gather'),
   argmax: reduceRule('gather'),
   argmin: reduceRule('gather'),
+  // collectives and axis_index name mesh axes themselves: computed on whole operands
+  psum: replicatedRule,
+  pmax: replicatedRule,
+  pmin: replicatedRule,
+  all_gather: replicatedRule,
+  psum_scatter: replicatedRule,
+  ppermute: replicatedRule,
+  all_to_all: replicatedRule,
+  axis_index: replicatedRule,
 };
 
-function ruleFor(prim: string): PartitionRule {
-  if (isElementwise(prim)) return elementwise;
-  return PARTITION_RULES[prim] ?? replicatedRule;
+function ruleFor(prim: Prim): PartitionRule {
+  return isElementwise(prim) ? elementwise : PARTITION_RULES[prim];
 }
 
 // ------------------------------------------------------------------ the pass
@@ -575,7 +585,7 @@ export function printSpmd(p: SpmdProgram, name: string): string {
   const body = printFunc(p.local).split('\n');
   const first = body.findIndex((l) => !l.startsWith('  # axes:')) + 1; // the line after `name = { lambda ...`
   p.local.eqns.forEach((e, i) => {
-    if (!COLLECTIVES.has(e.prim)) return;
+    if (PRIMS[e.prim].axes !== 'collective') return;
     const names = (e.params['axes'] ?? e.params['axis_name']) as string[];
     const groups = replicaGroups(p.mesh, names)
       .map((g) => `{${g.join(',')}}`)

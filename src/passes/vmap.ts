@@ -3,7 +3,7 @@
 // whose batched parameters and all results have a leading batch axis.
 import { FuncBuilder } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
-import { isElementwise } from '../ir/primitives.js';
+import { isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Params } from '../ir/types.js';
 
 /** A value in the batched program: its atom and whether axis 0 is the batch axis. */
@@ -15,7 +15,7 @@ interface BVal {
 interface BatchCtx {
   b: FuncBuilder;
   size: number;
-  bind(prim: string, inputs: Atom[], params: Params): Atom;
+  bind(prim: Prim, inputs: Atom[], params: Params): Atom;
   /** Give an unbatched value a leading batch axis by broadcasting. */
   materialize(v: BVal): Atom;
 }
@@ -25,7 +25,27 @@ type BatchRule = (ctx: BatchCtx, eqn: Eqn, ins: BVal[]) => BVal | BVal[];
 
 const shift = (xs: readonly number[]): number[] => xs.map((d) => d + 1);
 
-export const BATCH_RULES: Record<string, BatchRule> = {
+// pad: no padding on the batch axis; a batched padding value goes through a mask, as in JAX
+const padRule: BatchRule = (c, e, [x, v]) => {
+  const config = [[0, 0, 0], ...(e.params['padding_config'] as [number, number, number][])];
+  const operand = c.materialize(x!);
+  if (!v!.batched) return { atom: c.bind('pad', [operand, v!.atom], { padding_config: config }), batched: true };
+  const dtype = operand.aval.dtype;
+  const padded = c.bind('pad', [operand, { kind: 'lit', value: 0, aval: { shape: [], dtype } }], { padding_config: config });
+  const trues = c.bind('broadcast_in_dim', [{ kind: 'lit', value: 1, aval: { shape: [], dtype: 'bool' } }], { shape: [...operand.aval.shape], broadcast_dimensions: [] });
+  const mask = c.bind('pad', [trues, { kind: 'lit', value: 0, aval: { shape: [], dtype: 'bool' } }], { padding_config: config });
+  const fill = c.bind('broadcast_in_dim', [v!.atom], { shape: [...padded.aval.shape], broadcast_dimensions: [0] });
+  return { atom: c.bind('select_n', [mask, fill, padded], {}), batched: true };
+};
+
+/** Reductions over `axes`: the axes move past the batch axis. */
+const reduceRule: BatchRule = (c, e, [x]) => ({
+  atom: c.bind(e.prim, [x!.atom], { ...e.params, axes: shift(e.params['axes'] as number[]) }),
+  batched: true,
+});
+
+/** Elementwise primitives share `elementwiseRule`; every other primitive has its rule here. */
+export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   broadcast_in_dim: (c, e, [x]) => ({
     atom: c.bind('broadcast_in_dim', [x!.atom], {
       ...e.params,
@@ -113,26 +133,13 @@ export const BATCH_RULES: Record<string, BatchRule> = {
       batched: true,
     };
   },
-};
-
-for (const p of ['reduce_sum', 'reduce_max', 'reduce_min', 'reduce_prod', 'argmax', 'argmin']) {
-  BATCH_RULES[p] = (c, e, [x]) => ({
-    atom: c.bind(p, [x!.atom], { ...e.params, axes: shift(e.params['axes'] as number[]) }),
-    batched: true,
-  });
-}
-
-// pad: no padding on the batch axis; a batched padding value goes through a mask, as in JAX
-BATCH_RULES['pad'] = (c, e, [x, v]) => {
-  const config = [[0, 0, 0], ...(e.params['padding_config'] as [number, number, number][])];
-  const operand = c.materialize(x!);
-  if (!v!.batched) return { atom: c.bind('pad', [operand, v!.atom], { padding_config: config }), batched: true };
-  const dtype = operand.aval.dtype;
-  const padded = c.bind('pad', [operand, { kind: 'lit', value: 0, aval: { shape: [], dtype } }], { padding_config: config });
-  const trues = c.bind('broadcast_in_dim', [{ kind: 'lit', value: 1, aval: { shape: [], dtype: 'bool' } }], { shape: [...operand.aval.shape], broadcast_dimensions: [] });
-  const mask = c.bind('pad', [trues, { kind: 'lit', value: 0, aval: { shape: [], dtype: 'bool' } }], { padding_config: config });
-  const fill = c.bind('broadcast_in_dim', [v!.atom], { shape: [...padded.aval.shape], broadcast_dimensions: [0] });
-  return { atom: c.bind('select_n', [mask, fill, padded], {}), batched: true };
+  reduce_sum: reduceRule,
+  reduce_max: reduceRule,
+  reduce_min: reduceRule,
+  reduce_prod: reduceRule,
+  argmax: reduceRule,
+  argmin: reduceRule,
+  pad: padRule,
 };
 
 function moveToFront(c: BatchCtx, a: Atom, pos: number): Atom {
@@ -185,9 +192,7 @@ export function vmapFunc(f: Func, batched: boolean[], size: number): Func {
     } else if (isElementwise(e.prim)) {
       outs = elementwiseRule(ctx, e, ins);
     } else {
-      const rule = BATCH_RULES[e.prim];
-      if (!rule) throw new Error(`vmap: no batching rule for primitive '${e.prim}'`);
-      const r = rule(ctx, e, ins);
+      const r = BATCH_RULES[e.prim](ctx, e, ins);
       outs = Array.isArray(r) ? r : [r];
     }
     e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));

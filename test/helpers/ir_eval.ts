@@ -81,6 +81,7 @@ const UNARY: Record<string, (x: number) => number> = {
   cos: Math.cos,
   tan: Math.tan,
   exp: Math.exp,
+  exp2: (x) => 2 ** x,
   log: Math.log,
   log1p: Math.log1p,
   expm1: Math.expm1,

@@ -3,6 +3,7 @@
 // lowered program computes what the collective did, device by device.
 import { describe, expect, it } from 'vitest';
 import { FuncBuilder } from '../../src/ir/builder.js';
+import type { Prim } from '../../src/ir/prims.js';
 import type { Func, Params } from '../../src/ir/types.js';
 import { lowerCollectives } from '../../src/passes/collectives.js';
 import { kernelProgram } from '../../src/passes/pipeline.js';
@@ -11,7 +12,7 @@ import { evalSpmd, type Arr } from '../helpers/ir_eval.js';
 const MESH = [{ name: 'a', size: 2 }, { name: 'b', size: 3 }];
 
 /** f(x) = prim[params](x) for x: f32[shape], on the 2x3 mesh. */
-function one(prim: string, shape: number[], params: Params, inputs = 1): Func {
+function one(prim: Prim, shape: number[], params: Params, inputs = 1): Func {
   const b = new FuncBuilder(prim);
   const xs = Array.from({ length: inputs }, () => b.addParam({ shape, dtype: 'float32' }));
   return b.finish(b.bind(prim, xs, params), MESH);

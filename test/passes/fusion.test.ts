@@ -41,6 +41,17 @@ function kernelsPerCall(source: string, file: string, step: string): number {
   return kernelSteps(spec.program);
 }
 
+describe('fusion: element rules', () => {
+  it('computes exp2 as XLA lowers it: exp(ln 2 * x), ln 2 rounded to float32', () => {
+    const b = new FuncBuilder('f');
+    const x = b.addParam(f32(4));
+    const p = kernelProgram(b.finish([b.bind1('exp2', [x])]));
+    const ln2: KExpr = { op: 'const', value: Math.fround(Math.LN2), dtype: 'float32' };
+    const load: KExpr = { op: 'load', input: 0, index: { op: 'gid', dtype: 'int32', bound: 4 }, dtype: 'float32' };
+    expect(p.kernels[0]!.body).toEqual({ op: 'un', fn: 'exp', x: { op: 'bin', fn: 'mul', a: ln2, b: load, dtype: 'float32' }, dtype: 'float32' });
+  });
+});
+
 describe('fusion: producer duplication', () => {
   it('recomputes a cheap value read by several consumers in each of them', () => {
     const b = new FuncBuilder('f');
@@ -70,7 +81,7 @@ describe('fusion: producer duplication', () => {
   });
 
   it('does not duplicate a transcendental, a reduction or a result', () => {
-    for (const prim of ['exp', 'tanh', 'log', 'sin']) {
+    for (const prim of ['exp', 'exp2', 'tanh', 'log', 'sin'] as const) {
       const b = new FuncBuilder('f');
       const x = b.addParam(f32(8));
       const c = b.bind1(prim, [x]);

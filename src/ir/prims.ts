@@ -1,0 +1,144 @@
+// Every primitive of the IR, defined once: its name (the key of PRIMS, as in
+// JAX's jaxprs) and the facts other stages ask about it. The per-primitive
+// rule tables (shape: ir/primitives.ts; JVP and transpose: passes/autodiff.ts;
+// batching: passes/vmap.ts; kernel elements: passes/index_rules.ts; sharding
+// links: passes/sharding.ts; partitioning: passes/spmd.ts) are keyed by `Prim`
+// or a subset of it named here, so a primitive added to PRIMS makes `tsc`
+// name every full table that lacks it. The two partial tables (transpose
+// rules, spmd's LINEAR) list their default takers in
+// test/ir/rule_tables.test.ts.
+
+/** The classification facts of one primitive. Absent flags are false. */
+export interface PrimInfo {
+  /** Output element i depends only on element i of each operand (rank-0 operands aside). */
+  readonly elementwise?: true;
+  /** Operands must be float32 (jnp promotes integers first, as JAX's promote_args_inexact). */
+  readonly floatOnly?: true;
+  /** The result is never weakly typed (JAX strips weak_type for it). */
+  readonly strong?: true;
+  /** Only moves or selects operand values: a NaN in its result came from an operand. */
+  readonly moves?: true;
+  /**
+   * Work per element in a fused kernel (passes/fusion.ts): `index` — index
+   * arithmetic only, no arithmetic node; `arith` — one arithmetic node (cheap
+   * enough to recompute in several consumers); `costly` — a polyfilled
+   * transcendental or the PRNG, never recomputed; `loop` — a reduction or
+   * contraction loop per element.
+   */
+  readonly cost: 'index' | 'arith' | 'costly' | 'loop';
+  /**
+   * Named mesh axes: `collective` — communicates between the devices of the
+   * axes it names (lowered to a device gather plus local work before fusion);
+   * `position` — reads the device's position along them.
+   */
+  readonly axes?: 'collective' | 'position';
+}
+
+const DESCRIPTORS = {
+  // unary float math
+  sin: { elementwise: true, floatOnly: true, cost: 'costly' },
+  cos: { elementwise: true, floatOnly: true, cost: 'costly' },
+  tan: { elementwise: true, floatOnly: true, cost: 'costly' },
+  exp: { elementwise: true, floatOnly: true, cost: 'costly' },
+  exp2: { elementwise: true, floatOnly: true, cost: 'costly' },
+  log: { elementwise: true, floatOnly: true, cost: 'costly' },
+  log1p: { elementwise: true, floatOnly: true, cost: 'costly' },
+  expm1: { elementwise: true, floatOnly: true, cost: 'costly' },
+  tanh: { elementwise: true, floatOnly: true, cost: 'costly' },
+  logistic: { elementwise: true, floatOnly: true, cost: 'costly' },
+  // sqrt and rsqrt are single native instructions (XLA:GPU counts f32 sqrt/rsqrt as cheap too)
+  sqrt: { elementwise: true, floatOnly: true, cost: 'arith' },
+  rsqrt: { elementwise: true, floatOnly: true, cost: 'arith' },
+  erf: { elementwise: true, floatOnly: true, cost: 'costly' },
+  erf_inv: { elementwise: true, floatOnly: true, cost: 'costly' },
+  // unary, any dtype
+  neg: { elementwise: true, cost: 'arith' },
+  sign: { elementwise: true, cost: 'arith' },
+  abs: { elementwise: true, cost: 'arith' },
+  floor: { elementwise: true, cost: 'arith' },
+  ceil: { elementwise: true, cost: 'arith' },
+  round: { elementwise: true, cost: 'arith' },
+  copy: { elementwise: true, moves: true, cost: 'index' },
+  not: { elementwise: true, cost: 'arith' },
+  is_finite: { elementwise: true, strong: true, cost: 'arith' },
+  // the identity whose cotangent is zero
+  stop_gradient: { elementwise: true, cost: 'index' },
+  integer_pow: { elementwise: true, cost: 'arith' },
+  convert_element_type: { elementwise: true, moves: true, cost: 'arith' },
+  bitcast_convert_type: { elementwise: true, strong: true, cost: 'arith' },
+  // binary arithmetic
+  add: { elementwise: true, cost: 'arith' },
+  sub: { elementwise: true, cost: 'arith' },
+  mul: { elementwise: true, cost: 'arith' },
+  div: { elementwise: true, cost: 'arith' },
+  rem: { elementwise: true, cost: 'arith' },
+  pow: { elementwise: true, cost: 'costly' },
+  max: { elementwise: true, cost: 'arith' },
+  min: { elementwise: true, cost: 'arith' },
+  atan2: { elementwise: true, cost: 'costly' },
+  // bitwise and logical
+  and: { elementwise: true, cost: 'arith' },
+  or: { elementwise: true, cost: 'arith' },
+  xor: { elementwise: true, cost: 'arith' },
+  shift_left: { elementwise: true, cost: 'arith' },
+  shift_right_logical: { elementwise: true, cost: 'arith' },
+  shift_right_arithmetic: { elementwise: true, cost: 'arith' },
+  // comparisons
+  eq: { elementwise: true, strong: true, cost: 'arith' },
+  ne: { elementwise: true, strong: true, cost: 'arith' },
+  lt: { elementwise: true, strong: true, cost: 'arith' },
+  le: { elementwise: true, strong: true, cost: 'arith' },
+  gt: { elementwise: true, strong: true, cost: 'arith' },
+  ge: { elementwise: true, strong: true, cost: 'arith' },
+  select_n: { elementwise: true, moves: true, cost: 'arith' },
+  // JAX's counter-based PRNG block: two uint32 results
+  threefry2x32: { elementwise: true, strong: true, cost: 'costly' },
+  // movement
+  broadcast_in_dim: { moves: true, cost: 'index' },
+  reshape: { moves: true, cost: 'index' },
+  transpose: { moves: true, cost: 'index' },
+  squeeze: { moves: true, cost: 'index' },
+  rev: { moves: true, cost: 'index' },
+  slice: { moves: true, cost: 'index' },
+  dynamic_slice: { moves: true, cost: 'arith' },
+  pad: { moves: true, cost: 'arith' },
+  concatenate: { moves: true, cost: 'arith' },
+  iota: { strong: true, cost: 'arith' },
+  // reductions and contraction
+  reduce_sum: { cost: 'loop' },
+  reduce_max: { cost: 'loop' },
+  reduce_min: { cost: 'loop' },
+  reduce_prod: { cost: 'loop' },
+  argmax: { strong: true, cost: 'loop' },
+  argmin: { strong: true, cost: 'loop' },
+  dot_general: { cost: 'loop' },
+  // named mesh axes (lowered before fusion: their cost class is never asked)
+  psum: { axes: 'collective', cost: 'arith' },
+  pmax: { axes: 'collective', cost: 'arith' },
+  pmin: { axes: 'collective', cost: 'arith' },
+  all_gather: { axes: 'collective', moves: true, cost: 'arith' },
+  psum_scatter: { axes: 'collective', moves: true, cost: 'arith' },
+  ppermute: { axes: 'collective', moves: true, cost: 'arith' },
+  all_to_all: { axes: 'collective', moves: true, cost: 'arith' },
+  axis_index: { axes: 'position', strong: true, cost: 'arith' },
+} as const satisfies Record<string, PrimInfo>;
+
+/** A primitive's name. */
+export type Prim = keyof typeof DESCRIPTORS;
+
+/** Every primitive's facts. */
+export const PRIMS: Readonly<Record<Prim, PrimInfo>> = DESCRIPTORS;
+
+/** Every primitive, in the order PRIMS lists them. */
+export const PRIM_NAMES = Object.keys(PRIMS) as Prim[];
+
+/** The primitives whose descriptor has the facts `F`. */
+type Having<F> = { [K in Prim]: (typeof DESCRIPTORS)[K] extends F ? K : never }[Prim];
+
+export type ElementwisePrim = Having<{ readonly elementwise: true }>;
+/** Primitives with their own (non-elementwise) rule in the batching, sharding and partitioning tables. */
+export type StructuralPrim = Exclude<Prim, ElementwisePrim>;
+export type CollectivePrim = Having<{ readonly axes: 'collective' }>;
+
+/** True for primitives that map element i of the inputs to element i of the output. */
+export const isElementwise = (prim: Prim): prim is ElementwisePrim => PRIMS[prim].elementwise === true;
