@@ -21,7 +21,7 @@ export const ELEMENT_RULES: Record<string, ElementRule> = {};
 
 const outDtype = (e: Eqn, out = 0): DType => e.outputs[out]!.aval.dtype;
 
-for (const p of [...UNARY_FLOAT, ...UNARY_ANY, 'not', 'is_finite']) {
+for (const p of [...UNARY_FLOAT, ...UNARY_ANY, 'not', 'is_finite'] as const) {
   ELEMENT_RULES[p] = (ctx, e, idx) =>
     p === 'copy' ? ctx.operand(0, idx) : { op: 'un', fn: p, x: ctx.operand(0, idx), dtype: outDtype(e) };
 }
@@ -209,7 +209,7 @@ ELEMENT_RULES['dynamic_slice'] = (ctx, e, idx) => {
   );
 };
 
-for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic']) {
+for (const p of ['shift_left', 'shift_right_logical', 'shift_right_arithmetic'] as const) {
   ELEMENT_RULES[p] = (ctx, e, idx) => ({ op: 'bin', fn: p, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
 }
 
