@@ -76,7 +76,8 @@ export const WGSL: Dialect = {
     return dtype === 'bool' ? `(${raw} != 0u)` : raw;
   },
   unary: {
-    neg: (x) => `-(${x})`,
+    // WGSL has no unary minus on u32
+    neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
     not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
     abs: call1('abs'),
     sign: call1('sign'),
