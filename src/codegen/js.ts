@@ -6,10 +6,16 @@
 import type { DType } from '../../runtime/program.js';
 import type { Kernel } from '../ir/kernel.js';
 import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
-import { f32Literal } from './literals.js';
 
-export function jsLiteral(value: number, dtype: DType): string {
-  if (dtype === 'float32') return f32Literal(value, 'js');
+/**
+ * An exact literal: for float32 the double equal to the float32 (its shortest
+ * float32 digits would parse to another double: 1.4142135 ≠ fround(Math.SQRT2)).
+ */
+function jsLiteral(value: number, dtype: DType): string {
+  if (dtype === 'float32') {
+    const x = Math.fround(value);
+    return Object.is(x, -0) ? '-0' : String(x); // NaN, Infinity and -Infinity are JS globals
+  }
   if (dtype === 'bool') return value ? 'true' : 'false';
   if (dtype === 'uint32') return String(value >>> 0);
   return String(value | 0);

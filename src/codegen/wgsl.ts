@@ -11,16 +11,38 @@
 import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
 import type { Kernel } from '../ir/kernel.js';
 import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
-import { f32Literal } from './literals.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
 const valueType = (d: DType): string => (d === 'bool' ? 'bool' : storageType(d));
 
-export function literal(value: number, dtype: DType): string {
+/** Shortest decimal string that parses back to the float32 value `v`. */
+function f32Shortest(v: number): string {
+  const x = Math.fround(v);
+  if (Object.is(x, -0)) return '-0';
+  for (let p = 1; p <= 9; p++) {
+    const s = x.toPrecision(p);
+    if (Math.fround(Number(s)) === x) return String(Number(s));
+  }
+  return String(x);
+}
+
+/**
+ * An exact literal: for float32 the shortest decimal that rounds back to the
+ * same float32, as an `f` literal; inf and NaN through the run-time bitcast
+ * helper jx_f32 (a constant inf/NaN is a shader-creation error).
+ */
+function literal(value: number, dtype: DType): string {
   switch (dtype) {
-    case 'float32':
-      return f32Literal(value, 'wgsl');
+    case 'float32': {
+      const x = Math.fround(value);
+      if (Number.isNaN(x)) return 'jx_f32(0x7fc00000u)';
+      if (x === Infinity) return 'jx_f32(0x7f800000u)';
+      if (x === -Infinity) return 'jx_f32(0xff800000u)';
+      // exponent form needs a mantissa with '.'
+      const s = f32Shortest(x);
+      return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
+    }
     case 'int32':
       return value === -2147483648 ? 'i32(-2147483647 - 1)' : `${value}i`;
     case 'uint32':
