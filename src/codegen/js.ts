@@ -32,7 +32,7 @@ const compare =
 type Arith = 'add' | 'sub' | 'mul' | 'div' | 'rem';
 const ARITH_OPS: Record<Arith, string> = { add: '+', sub: '-', mul: '*', div: '/', rem: '%' };
 
-/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound (XLA: x / 0 = -1, x % 0 = x). */
+/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound; int32 x / 0 = -1 and x % 0 = x, as in XLA. */
 function arith(fn: Arith) {
   const op = ARITH_OPS[fn];
   return (a: string, b: string, dtype: DType): string => {

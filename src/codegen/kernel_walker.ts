@@ -17,6 +17,7 @@ export interface Dialect {
   readonly indent: string;
   /** The declaration of temporary `name` holding `value`. */
   declare(name: string, value: string): string;
+  /** An exact literal of `dtype`. */
   literal(value: number, dtype: DType): string;
   /** The names the frame gives the output index and the device index. */
   readonly gid: string;
