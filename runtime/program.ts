@@ -1,5 +1,8 @@
 // The compiled-program format that generated code hands to the runtime: the
 // kernels (WGSL source and a CPU function each), planned buffers, and steps.
+// This is the compiler↔runtime contract, declared once: the compiler's kernel
+// IR (src/ir/kernel.ts) builds its programs from these types, and its WGSL
+// renderer takes the dispatch geometry from the constants below.
 export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
 
 export type CpuBuffer = Float32Array | Int32Array | Uint32Array;
@@ -20,6 +23,7 @@ export interface KernelSpec {
   usesDevice: boolean;
 }
 
+/** Where a program step reads or writes: a program parameter or a planned buffer. */
 export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: number };
 
 export type StepSpec =
@@ -55,7 +59,9 @@ export interface ProgramSpec {
   nanChecks?: NanCheck[];
 }
 
+/** Invocations per workgroup of every kernel. */
 export const WORKGROUP_SIZE = 64;
+/** Workgroups per grid row; larger dispatches use a 2-D grid. */
 export const MAX_WORKGROUPS_X = 65535;
 
 export function newCpuBuffer(dtype: DType, size: number): CpuBuffer {

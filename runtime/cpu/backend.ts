@@ -1,7 +1,7 @@
 // The CPU backend: buffers are typed arrays and kernels are the generated JS
 // loops. Simulated devices each own their arrays.
 import type { Backend, DeviceBuffer } from '../backend.js';
-import type { CpuBuffer, DType, ProgramSpec } from '../program.js';
+import type { BufRef, CpuBuffer, DType, ProgramSpec } from '../program.js';
 import { newCpuBuffer } from '../program.js';
 
 export class CpuDeviceBuffer implements DeviceBuffer {
@@ -53,7 +53,7 @@ export class CpuBackend implements Backend {
 
   run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][] {
     const temps = devices.map(() => program.buffers.map((b) => newCpuBuffer(b.dtype, b.size)));
-    const arr = (d: number, r: { kind: 'param' | 'buf'; index: number }): CpuBuffer =>
+    const arr = (d: number, r: BufRef): CpuBuffer =>
       r.kind === 'param' ? cpu(args[d]![r.index]!).data : temps[d]![r.index]!;
     for (const step of program.steps) {
       if (step.kind === 'kernel') {

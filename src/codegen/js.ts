@@ -1,105 +1,170 @@
-// Kernel IR → a JS loop over typed arrays, for the CPU backend. float32
-// semantics come from Math.fround after every float operation; int32 from
-// `| 0` and Math.imul. Transcendentals call the runtime's float32 math.
-import type { KExpr, Kernel } from '../ir/kernel.js';
-import { callKey, exprKey } from '../ir/kernel.js';
-import { LetScopes, reduceLevel } from './let_scopes.js';
-import type { DType } from '../ir/types.js';
-import { f32Literal } from './literals.js';
+// Kernel IR → a JS loop over typed arrays, for the CPU backend: the JS dialect
+// of the kernel walker (kernel_walker.ts), and the function around its
+// statements. float32 semantics come from Math.fround after every float
+// operation; int32 from `| 0` and Math.imul. Transcendentals call the
+// runtime's float32 math (runtime/cpu/math.ts).
+import type { DType } from '../../runtime/program.js';
+import type { Kernel } from '../ir/kernel.js';
+import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
 
-/** Runtime float32 math used by CPU kernels (runtime/cpu/math.ts), by primitive. */
-export const JS_MATH_FNS: Record<string, string> = {
-  sin: 'sin32',
-  cos: 'cos32',
-  tan: 'tan32',
-  exp: 'exp32',
-  log: 'log32',
-  log1p: 'log1p32',
-  expm1: 'expm1_32',
-  tanh: 'tanh32',
-  logistic: 'logistic32',
-  erf: 'erf32',
-  erf_inv: 'erfInv32',
-  pow: 'pow32',
-};
-
-/** Runtime helpers with several results (KExpr 'call'), returning an array. */
-export const JS_CALL_FNS: Record<string, string> = {
-  threefry2x32: 'threefry2x32',
-};
-
-export function jsLiteral(value: number, dtype: DType): string {
-  if (dtype === 'float32') return f32Literal(value, 'js');
+/**
+ * An exact literal: for float32 the double equal to the float32 (its shortest
+ * float32 digits would parse to another double: 1.4142135 ≠ fround(Math.SQRT2)).
+ */
+function jsLiteral(value: number, dtype: DType): string {
+  if (dtype === 'float32') {
+    const x = Math.fround(value);
+    return Object.is(x, -0) ? '-0' : String(x); // NaN, Infinity and -Infinity are JS globals
+  }
   if (dtype === 'bool') return value ? 'true' : 'false';
   if (dtype === 'uint32') return String(value >>> 0);
   return String(value | 0);
 }
 
-/** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the math helpers it calls. */
-export function renderJs(k: Kernel, fnName: string, types = true): { source: string; mathUsed: string[] } {
-  const mathUsed = new Set<string>();
-  const lets = new LetScopes('    ', (name, text) => `const ${name} = ${text};`);
-  const emit = (e: KExpr): string => {
-    switch (e.op) {
-      case 'const':
-        return jsLiteral(e.value, e.dtype);
-      case 'gid':
-        return 'gid';
-      case 'rvar':
-        return `r${e.id}`;
-      case 'device':
-        return 'device';
-    }
-    const key = exprKey(e);
-    const found = lets.lookup(key);
-    if (found) return found;
-    switch (e.op) {
-      case 'load': {
-        const raw = `in${e.input}[${emit(e.index)}]`;
-        return lets.bind(key, e.dtype === 'bool' ? `${raw} !== 0` : raw);
-      }
-      case 'un':
-        if (e.fn === 'bitcast_convert_type') {
-          const b = e.dtype === 'float32' ? 'bitsToF32' : e.x.dtype === 'float32' ? 'f32ToBits' : null;
-          if (b) mathUsed.add(b);
-          const bits = b ? `${b}(${emit(e.x)})` : emit(e.x);
-          return lets.bind(key, e.dtype === 'int32' ? `${bits} | 0` : e.dtype === 'uint32' ? `${bits} >>> 0` : bits);
-        }
-        return lets.bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
-      case 'bin':
-        return lets.bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
-      case 'select':
-        return lets.bind(key, `${emit(e.cond)} ? ${emit(e.a)} : ${emit(e.b)}`);
-      case 'cast':
-        return lets.bind(key, cast(emit(e.x), e.x.dtype, e.dtype));
-      case 'reduce': {
-        const acc = `acc${e.id}`;
-        const init =
-          e.fn === 'sum' ? jsLiteral(0, e.dtype) : e.fn === 'prod' ? jsLiteral(1, e.dtype) : reduceInit(e.fn, e.dtype);
-        const r = `r${e.id}`;
-        lets.loop(
-          reduceLevel(lets, e),
-          [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${e.extent}; ${r}++) {`],
-          () => lets.line(`${acc} = ${combine(e.fn, acc, emit(e.body), e.dtype)};`),
-          { outer: [acc], inner: [r] },
-        );
-        lets.alias(key, acc);
-        return acc;
-      }
-      case 'call': {
-        const ck = callKey(e);
-        let tuple = lets.lookup(ck);
-        if (!tuple) {
-          const f = JS_CALL_FNS[e.fn];
-          if (!f) throw new Error(`internal: no JS helper for '${e.fn}'`);
-          mathUsed.add(f);
-          tuple = lets.bind(ck, `${f}(${e.args.map(emit).join(', ')})`);
-        }
-        return lets.bind(key, `${tuple}[${e.part}]`);
-      }
-    }
+const fr = (s: string): string => `Math.fround(${s})`;
+
+/** An operator giving bool: its operands are names or literals, so it needs no parentheses. */
+const compare =
+  (op: string) =>
+  (a: string, b: string): string =>
+    `${a} ${op} ${b}`;
+
+type Arith = 'add' | 'sub' | 'mul' | 'div' | 'rem';
+const ARITH_OPS: Record<Arith, string> = { add: '+', sub: '-', mul: '*', div: '/', rem: '%' };
+
+/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound; int32 x / 0 = -1 and x % 0 = x, as in XLA. */
+function arith(fn: Arith) {
+  const op = ARITH_OPS[fn];
+  return (a: string, b: string, dtype: DType): string => {
+    if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
+    if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
+    if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : `(${a} ${op} ${b}) >>> 0`;
+    throw new Error(`internal: arithmetic on ${dtype}`);
   };
-  const value = emit(k.body);
+}
+
+/** & | ^: on bool, && || !==. */
+function bitwise(fn: 'and' | 'or' | 'xor') {
+  return (a: string, b: string, dtype: DType): string => {
+    if (dtype === 'bool') return `${a} ${{ and: '&&', or: '||', xor: '!==' }[fn]} ${b}`;
+    const v = `${a} ${{ and: '&', or: '|', xor: '^' }[fn]} ${b}`;
+    return dtype === 'uint32' ? `(${v}) >>> 0` : v;
+  };
+}
+
+/** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
+function shift(fn: 'shift_left' | 'shift_right_logical' | 'shift_right_arithmetic') {
+  return (a: string, b: string, dtype: DType): string => {
+    const wrap = dtype === 'uint32' ? '>>> 0' : '| 0';
+    const op = fn === 'shift_left' ? '<<' : fn === 'shift_right_logical' ? '>>>' : '>>';
+    const value = `(${a} ${op} ${b}) ${wrap}`;
+    const amount = /^\d+$/.test(b) ? Number(b) : null;
+    if (amount !== null && amount < 32) return value;
+    const over = fn === 'shift_right_arithmetic' ? `(${a} ${dtype === 'uint32' ? '>= 2147483648' : '< 0'} ? ${dtype === 'uint32' ? 4294967295 : -1} : 0)` : '0';
+    const inRange = dtype === 'uint32' ? `${b} < 32` : `${b} >= 0 && ${b} < 32`;
+    return `(${inRange} ? ${value} : ${over})`;
+  };
+}
+
+/** The identity of max/min. */
+function extremumInit(fn: 'max' | 'min', dtype: DType): string {
+  if (dtype === 'float32') return fn === 'max' ? '-Infinity' : 'Infinity';
+  if (dtype === 'int32') return fn === 'max' ? '-2147483648' : '2147483647';
+  if (dtype === 'uint32') return fn === 'max' ? '0' : '4294967295';
+  return fn === 'max' ? 'false' : 'true';
+}
+
+/** A reduction's max/min step; XLA's max/min propagate NaN. */
+function extremumStep(fn: 'max' | 'min') {
+  return (acc: string, v: string, dtype: DType): string => {
+    if (dtype === 'bool') return fn === 'max' ? `${acc} || ${v}` : `${acc} && ${v}`;
+    return `(${v} ${fn === 'max' ? '>' : '<'} ${acc} || ${v} !== ${v} ? ${v} : ${acc})`;
+  };
+}
+
+export const JS: Dialect = {
+  indent: '    ',
+  declare: (name, value) => `const ${name} = ${value};`,
+  literal: jsLiteral,
+  gid: 'gid',
+  device: 'device',
+  load: (input, index, dtype) => (dtype === 'bool' ? `in${input}[${index}] !== 0` : `in${input}[${index}]`),
+  unary: {
+    neg: (x, from) => (from === 'float32' ? `-${x}` : from === 'int32' ? `-${x} | 0` : `-${x} >>> 0`),
+    not: (x, from) => (from === 'bool' ? `!${x}` : from === 'int32' ? `~${x}` : `~${x} >>> 0`),
+    abs: (x, from) => (from === 'float32' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`),
+    sign: (x, from) => (from === 'float32' ? `(${x} !== ${x} ? NaN : Math.sign(${x}))` : `Math.sign(${x})`),
+    floor: (x, from) => (from === 'float32' ? `Math.floor(${x})` : x),
+    ceil: (x, from) => (from === 'float32' ? `Math.ceil(${x})` : x),
+    round: call1('roundHalfEven32'),
+    sqrt: (x) => fr(`Math.sqrt(${x})`),
+    rsqrt: (x) => fr(`1 / Math.sqrt(${x})`),
+    is_finite: (x) => `Number.isFinite(${x})`,
+    sin: call1('sin32'),
+    cos: call1('cos32'),
+    tan: call1('tan32'),
+    exp: call1('exp32'),
+    log: call1('log32'),
+    log1p: call1('log1p32'),
+    expm1: call1('expm1_32'),
+    tanh: call1('tanh32'),
+    logistic: call1('logistic32'),
+    erf: call1('erf32'),
+    erf_inv: call1('erfInv32'),
+    bitcast_convert_type: (x, from, to) => {
+      const bits = to === 'float32' ? `bitsToF32(${x})` : from === 'float32' ? `f32ToBits(${x})` : x;
+      return to === 'int32' ? `${bits} | 0` : to === 'uint32' ? `${bits} >>> 0` : bits;
+    },
+  },
+  binary: {
+    add: arith('add'),
+    sub: arith('sub'),
+    mul: arith('mul'),
+    div: arith('div'),
+    rem: arith('rem'),
+    pow: call2('pow32'),
+    max: (a, b) => `(${a} !== ${a} || ${a} > ${b} ? ${a} : ${b})`,
+    min: (a, b) => `(${a} !== ${a} || ${a} < ${b} ? ${a} : ${b})`,
+    atan2: (a, b) => fr(`Math.atan2(${a}, ${b})`),
+    and: bitwise('and'),
+    or: bitwise('or'),
+    xor: bitwise('xor'),
+    eq: compare('==='),
+    ne: compare('!=='),
+    lt: compare('<'),
+    le: compare('<='),
+    gt: compare('>'),
+    ge: compare('>='),
+    shift_left: shift('shift_left'),
+    shift_right_logical: shift('shift_right_logical'),
+    shift_right_arithmetic: shift('shift_right_arithmetic'),
+  },
+  select: (cond, a, b) => `${cond} ? ${a} : ${b}`,
+  cast: (x, from, to) => {
+    if (to === 'bool') return from === 'bool' ? x : `${x} !== 0`;
+    if (from === 'bool') return `(${x} ? 1 : 0)`;
+    if (to === 'float32') return fr(x);
+    if (from === 'float32') return to === 'int32' ? `f32ToI32(${x})` : `f32ToU32(${x})`;
+    return to === 'int32' ? `${x} | 0` : `${x} >>> 0`;
+  },
+  reduce: {
+    sum: { init: (dtype) => jsLiteral(0, dtype), combine: arith('add') },
+    prod: { init: (dtype) => jsLiteral(1, dtype), combine: arith('mul') },
+    max: { init: (dtype) => extremumInit('max', dtype), combine: extremumStep('max') },
+    min: { init: (dtype) => extremumInit('min', dtype), combine: extremumStep('min') },
+  },
+  reduceLoop: (acc, init, _dtype, r, extent) => [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${extent}; ${r}++) {`],
+  calls: { threefry2x32: 'threefry2x32' },
+  // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
+  helpers: [
+    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
+    'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32',
+  ],
+};
+
+/** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the runtime helpers it calls. */
+export function renderJs(k: Kernel, fnName: string, types = true): { source: string; helpers: string[] } {
+  const { lines, value, helpers } = walkKernel(k, JS);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [
@@ -107,133 +172,12 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
     ins.length ? `  const [${ins.join(', ')}] = ins${types ? ` as [${ins.map(() => 'jx.CpuBuffer').join(', ')}]` : ''};` : '',
     k.usesDevice ? '' : '  void device;',
     `  for (let gid = 0; gid < ${k.output.size}; gid++) {`,
-    ...lets.lines,
+    ...lines,
     `    out[gid] = ${store};`,
     `  }`,
     `}`,
   ]
     .filter((l) => l !== '')
     .join('\n');
-  return { source, mathUsed: [...mathUsed] };
-}
-
-const fr = (s: string): string => `Math.fround(${s})`;
-
-function combine(fn: string, acc: string, v: string, dtype: DType): string {
-  if (fn === 'sum') return arith('add', acc, v, dtype);
-  if (fn === 'prod') return arith('mul', acc, v, dtype);
-  if (dtype === 'bool') return fn === 'max' ? `${acc} || ${v}` : `${acc} && ${v}`;
-  // XLA's max/min propagate NaN
-  return fn === 'max' ? `(${v} > ${acc} || ${v} !== ${v} ? ${v} : ${acc})` : `(${v} < ${acc} || ${v} !== ${v} ? ${v} : ${acc})`;
-}
-
-function reduceInit(fn: 'max' | 'min', dtype: DType): string {
-  if (dtype === 'float32') return fn === 'max' ? '-Infinity' : 'Infinity';
-  if (dtype === 'int32') return fn === 'max' ? '-2147483648' : '2147483647';
-  if (dtype === 'uint32') return fn === 'max' ? '0' : '4294967295';
-  return fn === 'max' ? 'false' : 'true';
-}
-
-function arith(fn: string, a: string, b: string, dtype: DType): string {
-  const op = { add: '+', sub: '-', mul: '*', div: '/', rem: '%' }[fn]!;
-  if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
-  if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
-  if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : `(${a} ${op} ${b}) >>> 0`;
-  throw new Error(`internal: arithmetic on ${dtype}`);
-}
-
-function unary(fn: string, x: string, dtype: DType, mathUsed: Set<string>): string {
-  const m = JS_MATH_FNS[fn];
-  if (m) {
-    mathUsed.add(m);
-    return `${m}(${x})`;
-  }
-  switch (fn) {
-    case 'neg':
-      return dtype === 'float32' ? `-${x}` : dtype === 'int32' ? `-${x} | 0` : `-${x} >>> 0`;
-    case 'not':
-      return dtype === 'bool' ? `!${x}` : dtype === 'int32' ? `~${x}` : `~${x} >>> 0`;
-    case 'abs':
-      return dtype === 'float32' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`;
-    case 'sign':
-      return dtype === 'float32' ? `(${x} !== ${x} ? NaN : Math.sign(${x}))` : `Math.sign(${x})`;
-    case 'floor':
-    case 'ceil':
-      return dtype === 'float32' ? `Math.${fn}(${x})` : x;
-    case 'round':
-      return `roundHalfEven32(${x})`;
-    case 'sqrt':
-      return fr(`Math.sqrt(${x})`);
-    case 'rsqrt':
-      return fr(`1 / Math.sqrt(${x})`);
-    case 'is_finite':
-      return `Number.isFinite(${x})`;
-  }
-  throw new Error(`internal: no JS lowering for unary '${fn}'`);
-}
-
-function binary(fn: string, a: string, b: string, dtype: DType, mathUsed: Set<string>): string {
-  const m = JS_MATH_FNS[fn];
-  if (m) {
-    mathUsed.add(m);
-    return `${m}(${a}, ${b})`;
-  }
-  switch (fn) {
-    case 'add':
-    case 'sub':
-    case 'mul':
-    case 'div':
-    case 'rem':
-      return arith(fn, a, b, dtype);
-    case 'max':
-      return `(${a} !== ${a} || ${a} > ${b} ? ${a} : ${b})`;
-    case 'min':
-      return `(${a} !== ${a} || ${a} < ${b} ? ${a} : ${b})`;
-    case 'atan2':
-      return fr(`Math.atan2(${a}, ${b})`);
-    case 'eq':
-      return `${a} === ${b}`;
-    case 'ne':
-      return `${a} !== ${b}`;
-    case 'lt':
-      return `${a} < ${b}`;
-    case 'le':
-      return `${a} <= ${b}`;
-    case 'gt':
-      return `${a} > ${b}`;
-    case 'ge':
-      return `${a} >= ${b}`;
-    case 'and':
-    case 'or':
-    case 'xor': {
-      if (dtype === 'bool') return `${a} ${{ and: '&&', or: '||', xor: '!==' }[fn]} ${b}`;
-      const v = `${a} ${{ and: '&', or: '|', xor: '^' }[fn]} ${b}`;
-      return dtype === 'uint32' ? `(${v}) >>> 0` : v;
-    }
-    case 'shift_left':
-    case 'shift_right_logical':
-    case 'shift_right_arithmetic':
-      return shift(fn, a, b, dtype);
-  }
-  throw new Error(`internal: no JS lowering for binary '${fn}'`);
-}
-
-/** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
-function shift(fn: string, a: string, b: string, dtype: DType): string {
-  const wrap = dtype === 'uint32' ? '>>> 0' : '| 0';
-  const op = fn === 'shift_left' ? '<<' : fn === 'shift_right_logical' ? '>>>' : '>>';
-  const value = `(${a} ${op} ${b}) ${wrap}`;
-  const amount = /^\d+$/.test(b) ? Number(b) : null;
-  if (amount !== null && amount < 32) return value;
-  const over = fn === 'shift_right_arithmetic' ? `(${a} ${dtype === 'uint32' ? '>= 2147483648' : '< 0'} ? ${dtype === 'uint32' ? 4294967295 : -1} : 0)` : '0';
-  const inRange = dtype === 'uint32' ? `${b} < 32` : `${b} >= 0 && ${b} < 32`;
-  return `(${inRange} ? ${value} : ${over})`;
-}
-
-function cast(x: string, from: DType, to: DType): string {
-  if (to === 'bool') return from === 'bool' ? x : `${x} !== 0`;
-  if (from === 'bool') return to === 'float32' ? `(${x} ? 1 : 0)` : `(${x} ? 1 : 0)`;
-  if (to === 'float32') return fr(x);
-  if (from === 'float32') return to === 'int32' ? `f32ToI32(${x})` : `f32ToU32(${x})`;
-  return to === 'int32' ? `${x} | 0` : `${x} >>> 0`;
+  return { source, helpers };
 }

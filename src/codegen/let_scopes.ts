@@ -1,4 +1,4 @@
-// The statement list a kernel renderer builds: one `let` per distinct
+// The statement list the kernel walker (kernel_walker.ts) builds: one `let` per distinct
 // subexpression (CSE by structural key), with nested scopes for reduction
 // loops so that values depending on a loop counter stay inside the loop.
 //

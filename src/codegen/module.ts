@@ -6,12 +6,9 @@
 import { walkHost, type BoundaryType, type CompiledProgram, type HostExport, type HostProgram } from '../ir/host.js';
 import { renderStmts, typeKey, type Line } from './host_ts.js';
 import { commentText, jsJson, jsSpecifier, jsString } from './literals.js';
-import { JS_CALL_FNS, JS_MATH_FNS, renderJs } from './js.js';
+import { JS, renderJs } from './js.js';
 import { lineSourceMap, type SourceMapV3 } from './sourcemap.js';
 import { renderWgsl } from './wgsl.js';
-
-/** Runtime helpers a CPU kernel may call, exported by jaxts/runtime. */
-const CPU_HELPERS = ['roundHalfEven32', 'f32ToI32', 'f32ToU32'];
 
 export interface GenerateOptions {
   /** Module specifier the generated code imports the runtime from (default 'jaxts/runtime'). */
@@ -51,8 +48,7 @@ export function generate(hp: HostProgram, compiled: CompiledProgram[], baseName:
  * and JS globals. A program (named after a Python function) must not take one.
  */
 const KERNEL_MODULE_NAMES = new Set([
-  'jx', 'Math', 'Number', 'NaN', 'Infinity', 'undefined', 'bitsToF32', 'f32ToBits',
-  ...CPU_HELPERS, ...Object.values(JS_MATH_FNS), ...Object.values(JS_CALL_FNS),
+  'jx', 'Math', 'Number', 'NaN', 'Infinity', 'undefined', ...JS.helpers,
 ]);
 
 /**
@@ -86,9 +82,8 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
   for (const { name, program, wgsl, nanChecks } of programs) {
     const kernels = program.kernels.map((k, i) => {
       const fnName = `${name}_kernel${i}`;
-      const { source, mathUsed } = renderJs(k, fnName, types);
-      mathUsed.forEach((m) => helpers.add(m));
-      CPU_HELPERS.forEach((h) => source.includes(`${h}(`) && helpers.add(h));
+      const { source, helpers: used } = renderJs(k, fnName, types);
+      used.forEach((h) => helpers.add(h));
       kernelFns.push(source);
       return [
         `    {`,

@@ -1,45 +1,48 @@
-// Kernel IR → WGSL compute shader. One storage binding per input, then the
-// output. One dispatch runs every simulated device of a call (the override
-// constant `devices`): invocation t computes element t % size of device
-// t / size (the device's position in the run); each binding holds all
-// devices' copies stacked ([device][size]): input K's at `dev * st<K>` (an
-// override constant: the input's size, or 0 for one copy all devices share),
-// the output's at `dev * size`, so the output index is t. Every expression
-// node becomes a `let`, shared when the same subexpression appears twice.
-import type { KExpr, Kernel } from '../ir/kernel.js';
-import { callKey, exprKey } from '../ir/kernel.js';
-import type { DType } from '../ir/types.js';
-import { LetScopes, reduceLevel } from './let_scopes.js';
-import { f32Literal } from './literals.js';
-import { wgslMathSource } from './wgsl_math.js';
-
-export const WORKGROUP_SIZE = 64;
-/** Workgroups per grid row; larger dispatches use a 2-D grid. */
-export const MAX_WORKGROUPS_X = 65535;
+// Kernel IR → WGSL compute shader: the WGSL dialect of the kernel walker
+// (kernel_walker.ts), and the shader around its statements. One storage
+// binding per input, then the output. One dispatch runs every simulated device
+// of a call (the override constant `devices`): invocation t computes element
+// t % size of device t / size (the device's position in the run); each binding
+// holds all devices' copies stacked ([device][size]): input K's at
+// `dev * st<K>` (an override constant: the input's size, or 0 for one copy all
+// devices share), the output's at `dev * size`, so the output index is t.
+// Transcendentals call our own accurate WGSL math (wgsl_math.ts), not the
+// loosely specified built-ins.
+import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
+import type { Kernel } from '../ir/kernel.js';
+import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
+import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
 const valueType = (d: DType): string => (d === 'bool' ? 'bool' : storageType(d));
 
-/** Math functions emitted from our own source instead of WGSL built-ins. */
-const MATH_FNS: Record<string, string> = {
-  sin: 'jx_sin',
-  cos: 'jx_cos',
-  tan: 'jx_tan',
-  exp: 'jx_exp',
-  log: 'jx_log',
-  log1p: 'jx_log1p',
-  expm1: 'jx_expm1',
-  tanh: 'jx_tanh',
-  logistic: 'jx_logistic',
-  erf: 'jx_erf',
-  erf_inv: 'jx_erf_inv',
-  pow: 'jx_pow',
-};
+/** Shortest decimal string that parses back to the float32 value `v`. */
+function f32Shortest(v: number): string {
+  const x = Math.fround(v);
+  if (Object.is(x, -0)) return '-0';
+  for (let p = 1; p <= 9; p++) {
+    const s = x.toPrecision(p);
+    if (Math.fround(Number(s)) === x) return String(Number(s));
+  }
+  return String(x);
+}
 
-export function literal(value: number, dtype: DType): string {
+/**
+ * An exact literal: for float32 the shortest decimal that rounds back to the
+ * same float32, as an `f` literal; inf and NaN through the run-time bitcast
+ * helper jx_f32 (a constant inf/NaN is a shader-creation error).
+ */
+function literal(value: number, dtype: DType): string {
   switch (dtype) {
-    case 'float32':
-      return f32Literal(value, 'wgsl');
+    case 'float32': {
+      const x = Math.fround(value);
+      if (Number.isNaN(x)) return 'jx_f32(0x7fc00000u)';
+      if (x === Infinity) return 'jx_f32(0x7f800000u)';
+      if (x === -Infinity) return 'jx_f32(0xff800000u)';
+      // exponent form needs a mantissa with '.'
+      const s = f32Shortest(x);
+      return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
+    }
     case 'int32':
       return value === -2147483648 ? 'i32(-2147483647 - 1)' : `${value}i`;
     case 'uint32':
@@ -49,78 +52,121 @@ export function literal(value: number, dtype: DType): string {
   }
 }
 
-export function renderWgsl(k: Kernel): string {
-  const mathUsed = new Set<string>();
-  const lets = new LetScopes('  ', (name, text) => `let ${name} = ${text};`);
-  const loaded = new Set<number>();
+const infix =
+  (op: string) =>
+  (a: string, b: string): string =>
+    `(${a} ${op} ${b})`;
+/** max/min: on bool, or/and. */
+const extremum =
+  (fn: 'max' | 'min') =>
+  (a: string, b: string, dtype: DType): string =>
+    dtype === 'bool' ? `(${a} ${fn === 'max' ? '||' : '&&'} ${b})` : `${fn}(${a}, ${b})`;
 
-  const emit = (e: KExpr): string => {
-    switch (e.op) {
-      case 'const':
-        return literal(e.value, e.dtype);
-      case 'gid':
-        return 'gid';
-      case 'rvar':
-        return `r${e.id}`;
-      case 'device':
-        return 'dev';
-    }
-    const key = exprKey(e);
-    const found = lets.lookup(key);
-    if (found) return found;
-    switch (e.op) {
-      case 'load': {
-        loaded.add(e.input);
-        const raw = `in${e.input}[base${e.input} + ${emit(e.index)}]`;
-        return lets.bind(key, e.dtype === 'bool' ? `(${raw} != 0u)` : raw);
-      }
-      case 'un':
-        if (e.fn === 'bitcast_convert_type') return lets.bind(key, `bitcast<${valueType(e.dtype)}>(${emit(e.x)})`);
-        return lets.bind(key, unary(e.fn, emit(e.x), e.x.dtype, mathUsed));
-      case 'bin':
-        return lets.bind(key, binary(e.fn, emit(e.a), emit(e.b), e.a.dtype, mathUsed));
-      case 'select': {
-        const c = emit(e.cond);
-        const a = emit(e.a);
-        const b = emit(e.b);
-        return lets.bind(key, `select(${b}, ${a}, ${c})`);
-      }
-      case 'cast':
-        return lets.bind(key, cast(emit(e.x), e.x.dtype, e.dtype));
-      case 'reduce': {
-        const acc = `acc${e.id}`;
-        const init = e.fn === 'sum' ? literal(0, e.dtype) : e.fn === 'prod' ? literal(1, e.dtype) : reduceInit(e.fn, e.dtype);
-        if (init.startsWith('jx_f32')) mathUsed.add('jx_f32');
-        const r = `r${e.id}`;
-        lets.loop(
-          reduceLevel(lets, e),
-          [`var ${acc}: ${valueType(e.dtype)} = ${init};`, `for (var ${r}: i32 = 0; ${r} < ${e.extent}; ${r}++) {`],
-          () => {
-            const v = emit(e.body);
-            const combined =
-              e.fn === 'sum' ? `${acc} + ${v}` : e.fn === 'prod' ? `${acc} * ${v}` : e.dtype === 'bool' ? `${acc} ${e.fn === 'max' ? '||' : '&&'} ${v}` : `${e.fn}(${acc}, ${v})`;
-            lets.line(`${acc} = ${combined};`);
-          },
-          { outer: [acc], inner: [r] },
-        );
-        lets.alias(key, acc);
-        return acc;
-      }
-      case 'call': {
-        const ck = callKey(e);
-        let tuple = lets.lookup(ck);
-        if (!tuple) {
-          const f = `jx_${e.fn}`;
-          mathUsed.add(f);
-          tuple = lets.bind(ck, `${f}(${e.args.map(emit).join(', ')})`);
-        }
-        return lets.bind(key, `${tuple}[${e.part}]`);
-      }
-    }
+/** The identity of max/min: ∓inf through jx_f32 (a constant inf is a shader-creation error). */
+function extremumInit(fn: 'max' | 'min', dtype: DType): string {
+  if (dtype === 'float32') return fn === 'max' ? 'jx_f32(0xff800000u)' : 'jx_f32(0x7f800000u)';
+  if (dtype === 'int32') return fn === 'max' ? 'i32(-2147483647 - 1)' : '2147483647i';
+  if (dtype === 'uint32') return fn === 'max' ? '0u' : '4294967295u';
+  return fn === 'max' ? 'false' : 'true';
+}
+
+/** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
+function shift(fn: 'shift_left' | 'shift_right_logical' | 'shift_right_arithmetic') {
+  return (a: string, b: string, dtype: DType): string => {
+    // WGSL shifts take a u32 amount; logical/arithmetic right shifts follow the operand's signedness
+    const value =
+      fn === 'shift_left'
+        ? `(${a} << u32(${b}))`
+        : fn === 'shift_right_logical'
+          ? dtype === 'uint32' ? `(${a} >> u32(${b}))` : `i32(u32(${a}) >> u32(${b}))`
+          : dtype === 'int32' ? `(${a} >> u32(${b}))` : `u32(i32(${a}) >> u32(${b}))`;
+    const m = /^(\d+)[iu]$/.exec(b);
+    if (m && Number(m[1]) < 32) return value;
+    const over = fn === 'shift_right_arithmetic' ? `${valueType(dtype)}(i32(${a}) >> 31u)` : literal(0, dtype);
+    return `select(${over}, ${value}, u32(${b}) < 32u)`;
   };
+}
 
-  const value = emit(k.body);
-  if ([...lets.lines, value].some((l) => l.includes('jx_f32('))) mathUsed.add('jx_f32');
+export const WGSL: Dialect = {
+  indent: '  ',
+  declare: (name, value) => `let ${name} = ${value};`,
+  literal,
+  gid: 'gid',
+  device: 'dev',
+  load: (input, index, dtype) => {
+    const raw = `in${input}[base${input} + ${index}]`;
+    return dtype === 'bool' ? `(${raw} != 0u)` : raw;
+  },
+  unary: {
+    // WGSL has no unary minus on u32
+    neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
+    not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
+    abs: call1('abs'),
+    sign: call1('sign'),
+    floor: call1('floor'),
+    ceil: call1('ceil'),
+    round: call1('round'),
+    sqrt: call1('sqrt'),
+    rsqrt: (x) => `(1.0f / sqrt(${x}))`,
+    is_finite: (x) => `((bitcast<u32>(${x}) & 0x7f800000u) != 0x7f800000u)`,
+    sin: call1('jx_sin'),
+    cos: call1('jx_cos'),
+    tan: call1('jx_tan'),
+    exp: call1('jx_exp'),
+    log: call1('jx_log'),
+    log1p: call1('jx_log1p'),
+    expm1: call1('jx_expm1'),
+    tanh: call1('jx_tanh'),
+    logistic: call1('jx_logistic'),
+    erf: call1('jx_erf'),
+    erf_inv: call1('jx_erf_inv'),
+    bitcast_convert_type: (x, _from, to) => `bitcast<${valueType(to)}>(${x})`,
+  },
+  binary: {
+    add: infix('+'),
+    sub: infix('-'),
+    mul: infix('*'),
+    div: infix('/'),
+    rem: infix('%'),
+    pow: call2('jx_pow'),
+    max: extremum('max'),
+    min: extremum('min'),
+    atan2: call2('atan2'),
+    and: infix('&'),
+    or: infix('|'),
+    xor: (a, b, dtype) => (dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`),
+    eq: infix('=='),
+    ne: infix('!='),
+    lt: infix('<'),
+    le: infix('<='),
+    gt: infix('>'),
+    ge: infix('>='),
+    shift_left: shift('shift_left'),
+    shift_right_logical: shift('shift_right_logical'),
+    shift_right_arithmetic: shift('shift_right_arithmetic'),
+  },
+  select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
+  cast: (x, from, to) => {
+    if (to === 'bool') return from === 'bool' ? x : `(${x} != ${literal(0, from)})`;
+    if (from === 'bool') return `select(${literal(0, to)}, ${literal(1, to)}, ${x})`;
+    return `${valueType(to)}(${x})`;
+  },
+  reduce: {
+    sum: { init: (dtype) => literal(0, dtype), combine: (acc, v) => `${acc} + ${v}` },
+    prod: { init: (dtype) => literal(1, dtype), combine: (acc, v) => `${acc} * ${v}` },
+    max: { init: (dtype) => extremumInit('max', dtype), combine: extremum('max') },
+    min: { init: (dtype) => extremumInit('min', dtype), combine: extremum('min') },
+  },
+  reduceLoop: (acc, init, dtype, r, extent) => [
+    `var ${acc}: ${valueType(dtype)} = ${init};`,
+    `for (var ${r}: i32 = 0; ${r} < ${extent}; ${r}++) {`,
+  ],
+  calls: { threefry2x32: 'jx_threefry2x32' },
+  helpers: ['jx_f32', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
+};
+
+export function renderWgsl(k: Kernel): string {
+  const { lines, value, loaded, helpers } = walkKernel(k, WGSL);
   const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : value;
   const bindings = k.inputs.map(
     (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
@@ -128,7 +174,6 @@ export function renderWgsl(k: Kernel): string {
   bindings.push(`@group(0) @binding(${k.inputs.length}) var<storage, read_write> out: array<${storageType(k.output.dtype)}>;`);
   // the runtime sets a stride per input when it creates the pipeline (0: one copy shared by all devices)
   const strides = k.inputs.map((b, i) => `override st${i}: i32 = ${b.size};`);
-  const bases = [...loaded].sort((a, b) => a - b).map((i) => `  let base${i} = dev * st${i};`);
   const rowThreads = MAX_WORKGROUPS_X * WORKGROUP_SIZE;
   const n = k.output.size;
   return [
@@ -136,7 +181,7 @@ export function renderWgsl(k: Kernel): string {
     ...bindings,
     ...strides,
     `override devices: i32 = 1;`,
-    mathUsed.size ? wgslMathSource([...mathUsed]) : '',
+    helpers.length ? wgslMathSource(helpers) : '',
     `@compute @workgroup_size(${WORKGROUP_SIZE})`,
     `fn main(@builtin(global_invocation_id) g: vec3<u32>) {`,
     // one invocation per output element of every device: element gid of device dev
@@ -144,103 +189,12 @@ export function renderWgsl(k: Kernel): string {
     `  if (t >= ${n} * devices) { return; }`,
     `  let dev = t / ${n};`,
     `  let gid = t - dev * ${n};`,
-    ...bases,
-    ...lets.lines,
+    ...loaded.map((i) => `  let base${i} = dev * st${i};`),
+    ...lines,
     `  out[t] = ${store};`,
     `}`,
     '',
   ]
     .filter((l) => l !== '')
     .join('\n');
-}
-
-function reduceInit(fn: 'max' | 'min', dtype: DType): string {
-  // ∓inf through jx_f32: a constant inf is a shader-creation error
-  if (dtype === 'float32') return fn === 'max' ? 'jx_f32(0xff800000u)' : 'jx_f32(0x7f800000u)';
-  if (dtype === 'int32') return fn === 'max' ? 'i32(-2147483647 - 1)' : '2147483647i';
-  if (dtype === 'uint32') return fn === 'max' ? '0u' : '4294967295u';
-  return fn === 'max' ? 'false' : 'true';
-}
-
-function unary(fn: string, x: string, dtype: DType, mathUsed: Set<string>): string {
-  const m = MATH_FNS[fn];
-  if (m) {
-    mathUsed.add(m);
-    return `${m}(${x})`;
-  }
-  switch (fn) {
-    case 'neg':
-      return `-(${x})`;
-    case 'not':
-      return dtype === 'bool' ? `!(${x})` : `~(${x})`;
-    case 'abs':
-    case 'floor':
-    case 'ceil':
-    case 'sign':
-    case 'sqrt':
-      return `${fn}(${x})`;
-    case 'round':
-      return `round(${x})`;
-    case 'rsqrt':
-      return `(1.0f / sqrt(${x}))`;
-    case 'is_finite':
-      return `((bitcast<u32>(${x}) & 0x7f800000u) != 0x7f800000u)`;
-  }
-  throw new Error(`internal: no WGSL lowering for unary '${fn}'`);
-}
-
-const INFIX: Record<string, string> = {
-  add: '+', sub: '-', mul: '*', div: '/', rem: '%',
-  eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=',
-};
-
-function binary(fn: string, a: string, b: string, dtype: DType, mathUsed: Set<string>): string {
-  const m = MATH_FNS[fn];
-  if (m) {
-    mathUsed.add(m);
-    return `${m}(${a}, ${b})`;
-  }
-  const op = INFIX[fn];
-  if (op) return `(${a} ${op} ${b})`;
-  switch (fn) {
-    case 'max':
-    case 'min':
-      if (dtype === 'bool') return `(${a} ${fn === 'max' ? '||' : '&&'} ${b})`;
-      return `${fn}(${a}, ${b})`;
-    case 'atan2':
-      return `atan2(${a}, ${b})`;
-    case 'and':
-      return `(${a} & ${b})`;
-    case 'or':
-      return `(${a} | ${b})`;
-    case 'xor':
-      return dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`;
-    case 'shift_left':
-    case 'shift_right_logical':
-    case 'shift_right_arithmetic':
-      return shift(fn, a, b, dtype);
-  }
-  throw new Error(`internal: no WGSL lowering for binary '${fn}'`);
-}
-
-/** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
-function shift(fn: string, a: string, b: string, dtype: DType): string {
-  const t = valueType(dtype);
-  // WGSL shifts take a u32 amount; logical/arithmetic right shifts follow the operand's signedness
-  const value =
-    fn === 'shift_left'
-      ? `(${a} << u32(${b}))`
-      : fn === 'shift_right_logical'
-        ? dtype === 'uint32' ? `(${a} >> u32(${b}))` : `i32(u32(${a}) >> u32(${b}))`
-        : dtype === 'int32' ? `(${a} >> u32(${b}))` : `u32(i32(${a}) >> u32(${b}))`;
-  const m = /^(\d+)[iu]$/.exec(b);
-  if (m && Number(m[1]) < 32) return value;
-  const over = fn === 'shift_right_arithmetic' ? `${t}(i32(${a}) >> 31u)` : literal(0, dtype);
-  return `select(${over}, ${value}, u32(${b}) < 32u)`;
-}
-
-function cast(x: string, from: DType, to: DType): string {
-  if (to === 'bool') return from === 'bool' ? x : `(${x} != ${literal(0, from)})`;
-  if (from === 'bool') return `select(${literal(0, to)}, ${literal(1, to)}, ${x})`;
-  return `${valueType(to)}(${x})`;
 }

@@ -2,8 +2,31 @@
 // A kernel computes one output buffer; each invocation (thread) computes the
 // element at linear index `gid` as an expression tree over loads of its inputs.
 // Movement ops (broadcast, reshape, transpose, slice) have become index
-// arithmetic; reductions are loops inside the expression.
-import type { DType } from './types.js';
+// arithmetic; reductions are loops inside the expression. The buffers and
+// steps a program hands the runtime are the runtime's own format
+// (runtime/program.ts); this file adds what the renderers consume.
+import type { BufferSpec, BufRef, DType, KernelSpec, ProgramSpec, StepSpec } from '../../runtime/program.js';
+
+export type { BufferSpec, BufRef, StepSpec };
+
+/** Elementwise functions of one operand (the kernel renderers spell each one). */
+export type KUnary =
+  | 'neg' | 'not' | 'abs' | 'sign' | 'floor' | 'ceil' | 'round' | 'sqrt' | 'rsqrt' | 'is_finite'
+  | 'sin' | 'cos' | 'tan' | 'exp' | 'log' | 'log1p' | 'expm1' | 'tanh' | 'logistic' | 'erf' | 'erf_inv'
+  /** Reinterpret the 32 bits as the node's dtype. */
+  | 'bitcast_convert_type';
+
+/** Elementwise functions of two operands. Comparisons give bool. */
+export type KBinary =
+  | 'add' | 'sub' | 'mul' | 'div' | 'rem' | 'pow' | 'max' | 'min' | 'atan2'
+  | 'and' | 'or' | 'xor'
+  | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'
+  | 'shift_left' | 'shift_right_logical' | 'shift_right_arithmetic';
+
+/** Pure helpers with several results. */
+export type KCall = 'threefry2x32';
+
+export type ReduceFn = 'sum' | 'max' | 'min' | 'prod';
 
 export type KExpr =
   | { op: 'const'; value: number; dtype: DType }
@@ -14,8 +37,8 @@ export type KExpr =
   /** The simulated device's index along the mapped axes (i32). */
   | { op: 'device'; dtype: 'int32' }
   | { op: 'load'; input: number; index: KExpr; dtype: DType }
-  | { op: 'un'; fn: string; x: KExpr; dtype: DType }
-  | { op: 'bin'; fn: string; a: KExpr; b: KExpr; dtype: DType }
+  | { op: 'un'; fn: KUnary; x: KExpr; dtype: DType }
+  | { op: 'bin'; fn: KBinary; a: KExpr; b: KExpr; dtype: DType }
   /** cond ? a : b */
   | { op: 'select'; cond: KExpr; a: KExpr; b: KExpr; dtype: DType }
   | { op: 'cast'; x: KExpr; dtype: DType }
@@ -23,51 +46,22 @@ export type KExpr =
    * A pure helper with several results (threefry2x32 → two words); `part`
    * picks one. Both parts of one call share a single evaluation.
    */
-  | { op: 'call'; fn: string; args: KExpr[]; part: number; dtype: DType }
+  | { op: 'call'; fn: KCall; args: KExpr[]; part: number; dtype: DType }
   | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType };
 
-export type ReduceFn = 'sum' | 'max' | 'min' | 'prod';
-
-export interface KernelBuffer {
-  dtype: DType;
-  size: number; // elements
-}
-
-export interface Kernel {
-  name: string;
-  inputs: KernelBuffer[];
-  output: KernelBuffer;
+/** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
+export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
   body: KExpr;
-  /** True when the body reads the device index (the CPU kernel's `device` argument; in WGSL the invocation index / output size). */
-  usesDevice: boolean;
 }
-
-/** Where a program step reads or writes: a program parameter or a planned buffer. */
-export type BufRef = { kind: 'param'; index: number } | { kind: 'buf'; index: number };
-
-export type Step =
-  | { kind: 'kernel'; kernel: number; inputs: BufRef[]; output: number }
-  /**
-   * The one communication step (src/passes/collectives.ts): every device
-   * receives all devices' `input` buffers, concatenated in device order.
-   * With `groups` (lists of device positions), each device receives only its
-   * group's buffers, in the group's order.
-   */
-  | { kind: 'gather'; input: BufRef; output: number; groups?: number[][] };
 
 /**
- * A compiled program: a Func after fusion and buffer planning. It runs once
- * per device (pmap) or on one device (jit, host segments).
+ * A compiled program: a Func after fusion and buffer planning, the runtime's
+ * ProgramSpec before its kernels are rendered. It runs once per device (pmap)
+ * or on one device (jit, host segments).
  */
-export interface Program {
-  name: string;
-  params: KernelBuffer[];
-  paramShapes: number[][];
-  buffers: KernelBuffer[];
+export interface Program extends Omit<ProgramSpec, 'kernels' | 'nanChecks'> {
   kernels: Kernel[];
-  steps: Step[];
-  results: BufRef[];
-  resultShapes: number[][];
+  paramShapes: number[][];
   /** Size of the mapped (pmap) axis, or 0 for single-device programs. */
   axisSize: number;
 }

@@ -3,10 +3,12 @@
 //   Eqn  — `outs = prim[params](inputs)`
 //   Func — typed parameters, equations in order, results
 // Primitive names and params follow JAX's jaxprs so that a dump reads like one.
+import type { DType } from '../../runtime/program.js';
 import type { Span } from '../common/span.js';
 import type { Prim } from './prims.js';
 
-export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
+/** Element types: the runtime's (runtime/program.ts declares the kernel-program format). */
+export type { DType };
 
 /** Abstract value: what is known at compile time about an array. */
 export interface AVal {

@@ -15,7 +15,7 @@
 // element of theirs is computed twice. Results and
 // values read by a device gather are always materialised. Buffers are reused
 // once their last reader has run.
-import type { BufRef, KExpr, Kernel, KernelBuffer, Program, Step } from '../ir/kernel.js';
+import type { BufferSpec, BufRef, KExpr, Kernel, Program, StepSpec } from '../ir/kernel.js';
 import { isElementwise, PRIMS } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { sameShape, size } from '../ir/types.js';
@@ -215,7 +215,7 @@ export function planBuffers({ func: f, kernels, steps: pending }: FusedFunc): Pr
   const resultIds = new Set(f.results.filter((r): r is Var => r.kind === 'var').map((r) => r.id));
   const lastRead = new Map<number, number>();
   pending.forEach((s, i) => s.reads.forEach((v) => lastRead.set(v.id, i)));
-  const buffers: KernelBuffer[] = [];
+  const buffers: BufferSpec[] = [];
   const bufOf = new Map<number, number>();
   const free: number[] = [];
   const refOf = (v: Var): BufRef => {
@@ -225,8 +225,8 @@ export function planBuffers({ func: f, kernels, steps: pending }: FusedFunc): Pr
     if (b === undefined) throw new Error(`internal: var ${v.id} read before it is computed`);
     return { kind: 'buf', index: b };
   };
-  const steps: Step[] = pending.map((s, i) => {
-    const want: KernelBuffer = { dtype: s.out.aval.dtype, size: size(s.out.aval.shape) };
+  const steps: StepSpec[] = pending.map((s, i) => {
+    const want: BufferSpec = { dtype: s.out.aval.dtype, size: size(s.out.aval.shape) };
     let b = -1;
     if (!resultIds.has(s.out.id)) {
       const k = free.findIndex((x) => buffers[x]!.dtype === want.dtype && buffers[x]!.size === want.size);

@@ -2,7 +2,7 @@
 // given its multi-index, in terms of its operands' elements. Fusion composes
 // these rules, so movement ops become index arithmetic and elementwise chains
 // become one expression.
-import type { KExpr, ReduceFn } from '../ir/kernel.js';
+import type { KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
 import type { DType, Eqn } from '../ir/types.js';
@@ -20,11 +20,15 @@ export type ElementRule = (ctx: RuleCtx, eqn: Eqn, idx: IExpr[], out: number) =>
 
 const outDtype = (e: Eqn, out = 0): DType => e.outputs[out]!.aval.dtype;
 
-/** The kernel's unary function of the same name (the renderers implement it). */
-const unary: ElementRule = (ctx, e, idx) => ({ op: 'un', fn: e.prim, x: ctx.operand(0, idx), dtype: outDtype(e) });
+/** The kernel's unary function `fn` (each dialect spells it). */
+const unary =
+  (fn: KUnary): ElementRule =>
+  (ctx, e, idx) => ({ op: 'un', fn, x: ctx.operand(0, idx), dtype: outDtype(e) });
 
-/** The kernel's binary function of the same name. */
-const binary: ElementRule = (ctx, e, idx) => ({ op: 'bin', fn: e.prim, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
+/** The kernel's binary function `fn`. */
+const binary =
+  (fn: KBinary): ElementRule =>
+  (ctx, e, idx) => ({ op: 'bin', fn, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
 
 /** XLA lowers exp2(x) as exp(ln(2) * x), ln(2) rounded to float32. */
 const exp2: ElementRule = (ctx, e, idx) => {
@@ -250,54 +254,54 @@ const pad: ElementRule = (ctx, e, idx) => {
  * the lowering (jnp.argmax is reduce_max, iota and reduce_min).
  */
 export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | null> = {
-  sin: unary,
-  cos: unary,
-  tan: unary,
-  exp: unary,
+  sin: unary('sin'),
+  cos: unary('cos'),
+  tan: unary('tan'),
+  exp: unary('exp'),
   exp2,
-  log: unary,
-  log1p: unary,
-  expm1: unary,
-  tanh: unary,
-  logistic: unary,
-  sqrt: unary,
-  rsqrt: unary,
-  erf: unary,
-  erf_inv: unary,
-  neg: unary,
-  sign: unary,
-  abs: unary,
-  floor: unary,
-  ceil: unary,
-  round: unary,
+  log: unary('log'),
+  log1p: unary('log1p'),
+  expm1: unary('expm1'),
+  tanh: unary('tanh'),
+  logistic: unary('logistic'),
+  sqrt: unary('sqrt'),
+  rsqrt: unary('rsqrt'),
+  erf: unary('erf'),
+  erf_inv: unary('erf_inv'),
+  neg: unary('neg'),
+  sign: unary('sign'),
+  abs: unary('abs'),
+  floor: unary('floor'),
+  ceil: unary('ceil'),
+  round: unary('round'),
   copy: identity,
-  not: unary,
-  is_finite: unary,
+  not: unary('not'),
+  is_finite: unary('is_finite'),
   stop_gradient: identity,
   integer_pow: integerPow,
   convert_element_type: convertElementType,
   bitcast_convert_type: bitcastConvertType,
-  add: binary,
-  sub: binary,
-  mul: binary,
-  div: binary,
-  rem: binary,
-  pow: binary,
-  max: binary,
-  min: binary,
-  atan2: binary,
-  and: binary,
-  or: binary,
-  xor: binary,
-  shift_left: binary,
-  shift_right_logical: binary,
-  shift_right_arithmetic: binary,
-  eq: binary,
-  ne: binary,
-  lt: binary,
-  le: binary,
-  gt: binary,
-  ge: binary,
+  add: binary('add'),
+  sub: binary('sub'),
+  mul: binary('mul'),
+  div: binary('div'),
+  rem: binary('rem'),
+  pow: binary('pow'),
+  max: binary('max'),
+  min: binary('min'),
+  atan2: binary('atan2'),
+  and: binary('and'),
+  or: binary('or'),
+  xor: binary('xor'),
+  shift_left: binary('shift_left'),
+  shift_right_logical: binary('shift_right_logical'),
+  shift_right_arithmetic: binary('shift_right_arithmetic'),
+  eq: binary('eq'),
+  ne: binary('ne'),
+  lt: binary('lt'),
+  le: binary('le'),
+  gt: binary('gt'),
+  ge: binary('ge'),
   select_n: selectN,
   threefry2x32,
   broadcast_in_dim: broadcastInDim,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderJs } from '../../src/codegen/js.js';
 import { renderWgsl } from '../../src/codegen/wgsl.js';
-import type { KExpr, Kernel } from '../../src/ir/kernel.js';
+import type { KBinary, KExpr, Kernel } from '../../src/ir/kernel.js';
 import { exprKey } from '../../src/ir/kernel.js';
 
 const f = (value: number): KExpr => ({ op: 'const', value, dtype: 'float32' });
@@ -11,7 +11,7 @@ const i = (value: number): KExpr => ({ op: 'const', value, dtype: 'int32' });
 const gid = (bound: number): KExpr => ({ op: 'gid', dtype: 'int32', bound });
 const rv = (id: number, bound: number): KExpr => ({ op: 'rvar', id, dtype: 'int32', bound });
 const ld = (input: number, index: KExpr): KExpr => ({ op: 'load', input, index, dtype: 'float32' });
-const bin = (fn: string, a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn, a, b, dtype: a.dtype });
+const bin = (fn: KBinary, a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn, a, b, dtype: a.dtype });
 const sum = (id: number, extent: number, body: KExpr): KExpr => ({ op: 'reduce', fn: 'sum', id, extent, body, dtype: 'float32' });
 
 function kernel(inputs: number[], size: number, body: KExpr): Kernel {

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderJs } from '../../src/codegen/js.js';
 import { renderWgsl } from '../../src/codegen/wgsl.js';
-import type { KExpr, Kernel } from '../../src/ir/kernel.js';
+import type { KBinary, KExpr, Kernel } from '../../src/ir/kernel.js';
 import type { Backend, DeviceBuffer } from '../../runtime/backend.js';
 import { CpuBackend } from '../../runtime/cpu/backend.js';
 import type { CpuKernel, KernelSpec, ProgramSpec } from '../../runtime/program.js';
@@ -21,7 +21,7 @@ const gid = (bound: number): KExpr => ({ op: 'gid', dtype: 'int32', bound });
 const int = (value: number): KExpr => ({ op: 'const', value, dtype: 'int32' });
 const flt = (value: number): KExpr => ({ op: 'const', value, dtype: F });
 const load = (input: number, index: KExpr): KExpr => ({ op: 'load', input, index, dtype: F });
-const bin = (fn: string, a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn, a, b, dtype: a.dtype });
+const bin = (fn: KBinary, a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn, a, b, dtype: a.dtype });
 const dev: KExpr = { op: 'device', dtype: 'int32' };
 const toF = (x: KExpr): KExpr => ({ op: 'cast', x, dtype: F });
 const sum = (id: number, extent: number, body: KExpr): KExpr => ({ op: 'reduce', fn: 'sum', id, extent, body, dtype: F });
