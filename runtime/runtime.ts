@@ -213,6 +213,19 @@ export class Runtime {
     this.options.write(text);
   }
 
+  private traced = new Set<string>();
+
+  /**
+   * A print that JAX runs while tracing a jit'd function: only the first time
+   * a program runs for `key` (the function and its argument signature), as
+   * JAX prints only when it traces, not on a cache hit.
+   */
+  tracePrint(key: string, text: string): void {
+    if (this.traced.has(key)) return;
+    this.traced.add(key);
+    this.options.write(text);
+  }
+
   /** An array with known contents, placed on device 0. */
   constant(shape: readonly number[], dtype: DType, values: ArrayLike<number>): JArray {
     const data = newCpuBuffer(dtype, values.length);

@@ -14,8 +14,9 @@ import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
 import {
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
-  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue,
+  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue, type Trace,
 } from './values.js';
+import { shortDtype, type Atom, type AVal } from '../ir/types.js';
 
 const call = (callee: string, args: HExpr[], isAwait = false): HExpr => ({ k: 'call', callee, args, await: isAwait });
 
@@ -27,18 +28,155 @@ export function textValue(t: Text): PyValue {
 
 /**
  * The host variable of an array to format. A tracer of a transformed function
- * (jit, grad, vmap, pmap) has no values yet: JAX would give its description
- * (`Traced<float32[3]>with<...>`), which jaxts does not reproduce.
+ * (jit, grad, vmap, pmap) has no values yet: str() and repr() give its
+ * description (tracerText); other formatting of one is not supported.
  */
 function hostArrayToFormat(ip: Interp, v: Tracer | HostArray, what: string, span: A.Span): HostArray {
-  if (v instanceof Tracer && !v.materialized && v.trace.kind !== 'segment') {
-    throw new CompileError(`${what} of a traced array inside a transformed function (jit, grad, vmap, pmap) is not supported: JAX gives the tracer's description, not its values (jax.debug.print prints values; not supported yet)`, span);
+  if (isTransformTracer(v)) {
+    throw new CompileError(`${what} of a traced array inside a transformed function (jit, grad, vmap, pmap) is not supported: JAX gives the tracer's description, not its values`, span);
   }
   return ip.hostArray(v, span);
 }
 
+// ------------------------------------------------------------ tracers as JAX shows them
+
+/**
+ * jit's cache, for trace-time prints: a host-level jit or pmap trace's key
+ * (function, abstract arguments, static arguments). A print while tracing
+ * prints when the program first runs with that key, as JAX prints only when
+ * it traces (the first call with a signature).
+ */
+const cacheKeys = new WeakMap<Trace, string>();
+const functionIds = new WeakMap<object, number>();
+let nextFunctionId = 0;
+
+export function noteTraceCacheKey(ip: Interp, t: Trace, fn: PyValue, leaves: PyValue[], span: A.Span): void {
+  let id = 0;
+  if (fn && typeof fn === 'object') {
+    id = functionIds.get(fn) ?? ++nextFunctionId;
+    functionIds.set(fn, id);
+  }
+  const sig = leaves.map((l) => (isArray(l) ? avalText(ip.ops.aval(l, span)) : l instanceof NdArray ? `np:${l.dtype}[${l.shape.join(',')}]` : `${typeName(l)}:${reprOf(ip, l, span).static ?? '?'}`));
+  cacheKeys.set(t, `${t.kind}${id}(${sig.join(';')})`);
+}
+
+const printCounts = new WeakMap<Trace, number>();
+
+/** The key of the next trace-time print of trace `t` (null: not a cached trace; it prints on every call). */
+export function tracePrintKey(t: Trace): string | null {
+  const key = cacheKeys.get(t);
+  if (key === undefined) return null;
+  const n = printCounts.get(t) ?? 0;
+  printCounts.set(t, n + 1);
+  return `${key}#${n}`;
+}
+
+/** A value of a transformation's trace (not a host segment's, which has values when it runs). */
+export const isTransformTracer = (v: PyValue): v is Tracer => v instanceof Tracer && !v.materialized && v.trace.kind !== 'segment';
+
+/** What a vmap or grad trace knows of its parameters: the value passed in, and (vmap) the batch axis. */
+interface TraceParams {
+  /** Parameter var id → the value the caller passed and its batch axis (vmap; null: not mapped). */
+  params: Map<number, { outer: PyValue; batchDim: number | null }>;
+  /** vmap: the mapped size. */
+  size: number;
+}
+const traceParams = new WeakMap<Trace, TraceParams>();
+
+/** Record a vmap or grad trace's parameters (transforms.ts, when it makes them). */
+export function noteTraceParams(t: Trace, params: { tracer: Tracer; outer: PyValue; batchDim: number | null }[], size = 0): void {
+  const m = new Map<number, { outer: PyValue; batchDim: number | null }>();
+  for (const p of params) if (p.tracer.atom.kind === 'var') m.set(p.tracer.atom.id, { outer: p.outer, batchDim: p.batchDim });
+  traceParams.set(t, { params: m, size });
+}
+
+/** `float32[3]`, `~float32[]` for a weak type: how JAX shows an abstract value. */
+const avalText = (a: AVal): string => `${a.weak ? '~' : ''}${a.dtype}[${a.shape.join(',')}]`;
+
+/**
+ * The batch axis of `atom` on vmap trace `t` (null: it does not depend on a
+ * mapped argument), or for a grad trace 0 when it depends on a differentiated
+ * argument. An equation's result keeps its first batched input's axis where
+ * the rank allows (elementwise operations), else axis 0.
+ */
+function batchDimOf(t: Trace, info: TraceParams, atom: Atom): number | null {
+  if (atom.kind !== 'var') return null;
+  const dims = new Map<number, number | null>();
+  for (const [id, p] of info.params) dims.set(id, p.batchDim);
+  if (dims.has(atom.id)) return dims.get(atom.id)!;
+  for (const e of t.builder.eqns) {
+    const ins = e.inputs.map((a) => (a.kind === 'var' ? dims.get(a.id) ?? null : null));
+    const first = e.inputs.findIndex((_, i) => ins[i] !== null);
+    for (const o of e.outputs) {
+      const d = first < 0 ? null : o.aval.shape.length === e.inputs[first]!.aval.shape.length ? ins[first]! : 0;
+      dims.set(o.id, d);
+    }
+    if (e.outputs.some((o) => o.id === atom.id)) return dims.get(atom.id) ?? null;
+  }
+  return null;
+}
+
+const notConcrete = (span: A.Span): CompileError =>
+  new CompileError(
+    'print of a value computed inside jax.grad or jax.vmap outside jit: JAX shows its concrete value here, which jaxts does not compute at trace time (wrap the function in jax.jit, or use jax.debug.print)',
+    span,
+  );
+
+/** An intermediate value of abstract value `a` on trace `t`, as JAX shows it. */
+function avalOnTrace(t: Trace, a: AVal, span: A.Span): string {
+  switch (t.kind) {
+    case 'jit': case 'pmap':
+      return `JitTracer(${avalText(a)})`;
+    case 'vmap': {
+      const size = traceParams.get(t)?.size ?? 0;
+      return `VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`;
+    }
+    case 'grad':
+      return `GradTracer(primal=${avalOnTrace(t.parent!, a, span)}, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`;
+    case 'segment':
+      throw notConcrete(span);
+  }
+}
+
+/**
+ * str() / repr() of a tracer, as JAX 0.10 shows it: `JitTracer(float32[3])`
+ * under jit and pmap, `VmapTracer(aval=float32[], batched=float32[3])` under
+ * vmap, `GradTracer(primal=…, typeof(tangent)=f32[])` under grad. A parameter
+ * shows the value passed in (a concrete array's values outside jit).
+ */
+export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
+  const t = v.trace;
+  if (t.kind === 'jit' || t.kind === 'pmap') return Text.of(`JitTracer(${avalText(v.aval)})`);
+  const info = traceParams.get(t);
+  if (!info || t.kind === 'segment') return Text.of(avalOnTrace(t, v.aval, span));
+  const param = v.atom.kind === 'var' ? info.params.get(v.atom.id) : undefined;
+  // a concrete array passed in shows its values: materialise the pending host segment with every argument
+  // (transforms.ts inlines into the current host trace afterwards)
+  const paramText = (outer: PyValue): Text => {
+    if (outer instanceof Tracer && outer.trace.kind === 'segment' && !outer.materialized) ip.flush([...info.params.values()].map((p) => p.outer));
+    return strOf(ip, outer, span);
+  };
+  const dim = batchDimOf(t, info, v.atom);
+  const outerText = (): Text => {
+    if (param) return paramText(param.outer);
+    if (t.parent && t.parent.kind !== 'segment') return Text.of(avalOnTrace(t.parent, v.aval, span));
+    throw notConcrete(span);
+  };
+  if (t.kind === 'vmap') {
+    if (dim === null) return outerText();
+    const batched = [...v.aval.shape];
+    batched.splice(dim, 0, info.size);
+    return Text.of(`VmapTracer(aval=${avalText(v.aval)}, batched=${avalText({ ...v.aval, shape: batched })})`);
+  }
+  // grad: a value that does not depend on a differentiated argument is the outer trace's
+  if (dim === null) return outerText();
+  const primal = param ? paramText(param.outer) : Text.of(avalOnTrace(t.parent!, v.aval, span));
+  return Text.of('GradTracer(primal=').concat(primal, `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
+}
+
 export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'string') return Text.of(v);
+  if (isTransformTracer(v)) return tracerText(ip, v, span);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
   if (v instanceof HostScalar) return new Text([v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }])]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
@@ -56,6 +194,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'bigint') return Text.of(v.toString());
   if (typeof v === 'number') return Text.of(pyFloatRepr(v));
   if (typeof v === 'string') return Text.of(pyStrRepr(v));
+  if (isTransformTracer(v)) return tracerText(ip, v, span);
   if (isArray(v)) {
     const h = hostArrayToFormat(ip, v, 'repr()', span);
     const args: HExpr[] = [{ k: 'var', name: h.name }];
@@ -117,7 +256,7 @@ export function pyErrors<T>(span: A.Span, f: () => T): T {
 export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Text {
   checkFormatSpec(spec, span);
   // f"{x}" of a 0-d array formats it as a Python scalar (a float32 shows its float64 repr)
-  if (spec === '' && !(isArray(v) && ip.ops.aval(v, span).shape.length === 0)) return strOf(ip, v, span);
+  if (spec === '' && (isTransformTracer(v) || !(isArray(v) && ip.ops.aval(v, span).shape.length === 0))) return strOf(ip, v, span);
   if (isArray(v)) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.length !== 0) throw new CompileError('TypeError: unsupported format string passed to ArrayImpl.__format__', span);

@@ -170,6 +170,11 @@ export class Interp {
     return this.traces.length ? this.traces[this.traces.length - 1]! : this.hostTrace;
   }
 
+  /** The outermost transformation being traced (null at host level): whose cache a trace-time print follows. */
+  outermostTrace(): Trace | null {
+    return this.traces[0] ?? null;
+  }
+
   get atHost(): boolean {
     return this.traces.length === 0;
   }

@@ -7,7 +7,7 @@ import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, iterate } from './expr.js';
-import { formatOf, reprOf, strOf, textValue } from './format.js';
+import { formatOf, reprOf, strOf, textValue, tracePrintKey } from './format.js';
 import type { Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
@@ -29,8 +29,14 @@ export function installBuiltins(ip: Interp): void {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
     const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
     const sepS = sep.static ?? ' ';
-    // before formatting the arguments: a traced array has no values to format
-    if (!ip.atHost) throw new CompileError('print inside a traced function prints tracers in JAX; use jax.debug.print (not supported yet)', c.span);
+    if (!ip.atHost) {
+      // JAX prints while it traces, showing the tracers: once per jit signature (its cache), at the first call
+      const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
+      const root = ip.outermostTrace();
+      const key = root ? tracePrintKey(root) : null;
+      ip.emit({ k: 'expr', e: key ? { k: 'call', callee: 'rt.tracePrint', args: [{ k: 'lit', value: key }, text.toExpr()] } : { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+      return null;
+    }
     ip.flush(c.args);
     const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
     ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });

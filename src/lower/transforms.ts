@@ -14,6 +14,7 @@ import { truthy } from './pyops.js';
 import { spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
+import { noteTraceCacheKey, noteTraceParams } from './format.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -193,6 +194,7 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   }
   const axisName = fn.options.get('axis_name');
   const t = new Trace(fn.name, 'pmap', null, [{ name: typeof axisName === 'string' ? axisName : '_pmap', size }]);
+  noteTraceCacheKey(ip, t, fn.fn, flat.leaves, call.span);
   const params = flat.leaves.map((l, i) => {
     const a = avalOf(ip, l, call.span);
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
@@ -244,6 +246,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
+  noteTraceCacheKey(ip, t, fn.fn, flat.leaves, call.span);
   const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
   const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
   const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
@@ -290,6 +293,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, l, call.span);
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
+  noteTraceParams(t, params.flatMap((p, i) => (p instanceof Tracer ? [{ tracer: p, outer: flat.leaves[i]!, batchDim: axes[i]! }] : [])), size);
   const { results, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
@@ -301,8 +305,10 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     }),
     ...t.captured.map((c) => ip.ops.atom(c, call.span)),
   ];
-  checkTracedOps(parent.builder.eqns.length + bf.eqns.length, call.span);
-  const outs = parent.builder.inline(bf, argAtoms);
+  // the current trace, not `parent`: a print of a host array while tracing flushes the host segment (a new one starts)
+  const into = ip.trace();
+  checkTracedOps(into.builder.eqns.length + bf.eqns.length, call.span);
+  const outs = into.builder.inline(bf, argAtoms);
   const outSpec = fn.options.get('out_axes')!;
   const moved = outs.map((o, j) => {
     const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
@@ -352,6 +358,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const flats = nums.map((i) => flatten(call.args[i]!));
   const diffLeaves = flats.flatMap((fl) => fl.leaves);
   const args = [...call.args];
+  const gradParams: { tracer: Tracer; outer: PyValue; batchDim: number | null }[] = [];
   flats.forEach((fl, k) => {
     args[nums[k]!] = fl.unflatten(
       fl.leaves.map((l) => {
@@ -362,10 +369,13 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
             span,
           );
         }
-        return new Tracer(t, t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a));
+        const p = new Tracer(t, t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a));
+        gradParams.push({ tracer: p, outer: l, batchDim: 0 });
+        return p;
       }),
     );
   });
+  noteTraceParams(t, gradParams);
   const { main, aux } = ip.withTrace(t, () => {
     const out = ip.call(fn.fn, { args, kwargs: call.kwargs, span });
     let mainV = out;
@@ -404,8 +414,9 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const func = t.builder.finish([main, ...aux.atoms], t.axisEnv);
   const vf = vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` });
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
-  checkTracedOps(parent.builder.eqns.length + vf.eqns.length, span);
-  const outs = parent.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
+  const into = ip.trace(); // not `parent`: see callVmap
+  checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
+  const outs = into.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;
   const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;
   let k = 1 + aux.atoms.length;
