@@ -49,6 +49,7 @@ export class FuncBuilder {
     for (const e of f.eqns) {
       const outs = this.bind(e.prim, e.inputs.map(read), e.params, e.span);
       if (e.transposed) this.eqns[this.eqns.length - 1]!.transposed = true;
+      if (e.operandBroadcast) this.eqns[this.eqns.length - 1]!.operandBroadcast = true;
       e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
     }
     return f.results.map(read);

@@ -50,6 +50,13 @@ export interface Eqn {
    * axes (an all-reduce). Not a param: it does not print.
    */
   transposed?: true;
+  /**
+   * Set on the broadcast_in_dim of an operand of a binary operation (`x *
+   * 2.0`, `m + v`): JAX broadcasts only to the rank (a rank-0 operand not at
+   * all) and leaves size-1 axes to lax's implicit broadcasting; make_jaxpr
+   * shows it so (src/ir/jaxpr_printer.ts). Not a param.
+   */
+  operandBroadcast?: true;
 }
 
 export interface Func {

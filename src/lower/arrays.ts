@@ -105,8 +105,8 @@ export class ArrayOps {
     if (!(weak && a.aval.dtype === dtype)) a = this.convertAtom(a, dtype, span);
     if (!(weak && b.aval.dtype === dtype)) b = this.convertAtom(b, dtype, span);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
-    a = this.broadcastTo(a, shape, span);
-    b = this.broadcastTo(b, shape, span);
+    a = this.operand(a, shape, span);
+    b = this.operand(b, shape, span);
     return this.tracer(this.bind(prim, [a, b], {}, span));
   }
 
@@ -143,9 +143,12 @@ export class ArrayOps {
 
   unary(prim: Prim, x: PyValue, span: Span): Tracer {
     let a = this.atom(x, span);
+    if (a.kind === 'lit') {
+      // a Python scalar stays weakly typed, as in JAX (jnp.log(2.0) is a weak float32)
+      const dtype = PRIMS[prim].floatOnly ? 'float32' : a.aval.dtype;
+      a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
+    }
     if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
-    if (a.kind === 'lit') a = this.convertAtom(a, a.aval.dtype, span);
-    if (a.kind === 'lit') a = this.asArray(x, span, a.aval.dtype).atom;
     return this.tracer(this.bind(prim, [a], {}, span));
   }
 
@@ -156,7 +159,14 @@ export class ArrayOps {
     a = this.convertAtom(a, dtype, span);
     b = this.convertAtom(b, dtype, span);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
-    return this.tracer(this.bind(prim, [this.broadcastTo(a, shape, span), this.broadcastTo(b, shape, span)], {}, span));
+    return this.tracer(this.bind(prim, [this.operand(a, shape, span), this.operand(b, shape, span)], {}, span));
+  }
+
+  /** An operand of a binary operation broadcast to `shape`, its broadcast marked (Eqn.operandBroadcast). */
+  private operand(a: Atom, shape: readonly number[], span: Span): Atom {
+    const out = this.broadcastTo(a, shape, span);
+    if (out !== a) this.ctx.trace().builder.eqns.at(-1)!.operandBroadcast = true;
+    return out;
   }
 
   /** lax.select(pred, on_true, on_false): the branches are broadcast to the predicate's shape. */

@@ -7,6 +7,7 @@ import type { Span } from '../parser/ast.js';
 import { arrayAttr } from './array_methods.js';
 import { freeVariables, lowerExports } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
+import { debugText } from './lib_debug.js';
 import { jaxModule } from './lib_jax.js';
 import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
@@ -82,7 +83,7 @@ function library(ip: Interp): Library {
       if (sh !== undefined) return sh;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr) => shardingText(ip, v, repr),
+    text: (v, repr) => shardingText(ip, v, repr) ?? debugText(v),
     items: (v) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : undefined),
     callTransformed: (fn, call) => callTransformed(ip, fn, call),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),

@@ -3,6 +3,7 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
+import { makeJaxprOf } from './lib_debug.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
@@ -24,6 +25,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     process_index: () => 0n,
     block_until_ready: (c) => arg(c, 0, 'x'),
     device_get: (c) => arg(c, 0, 'x'),
+    make_jaxpr: (c) => makeJaxprOf(ip, c),
     ...jaxShardingFunctions(ip),
   };
   return builtinModule('jax', {

@@ -1,0 +1,273 @@
+// Prints a Func exactly as JAX 0.10 prints a jaxpr (`print(jax.make_jaxpr(f)(x))`):
+//   { lambda ; a:f32[3]. let
+//       b:f32[3] = sin a
+//     in (b,) }
+// JAX's document layout (jax/_src/pretty_printer.py: Wadler-style groups,
+// breaks and nesting, 80 columns; the C++ formatter in jaxlib), its variable
+// naming (a, b, …, z, ba, … in order of first appearance), its literal text
+// (`2.0:f32[]`) and the parameters each primitive shows (its pretty-printing
+// rule: trivial ones hidden, sorted by name).
+//
+// jaxts traces constants more explicitly than JAX: a Python scalar operand is
+// a `broadcast_in_dim` of a literal, `jnp.log(2.0)` converts its literal. The
+// printer shows these as JAX does (a rank-0 literal operand of an elementwise
+// operation; a converted literal folded), so the text is JAX's.
+import type { Prim } from './prims.js';
+import type { DotDims } from './primitives.js';
+import type { Atom, AVal, Eqn, Func, Lit, Var } from './types.js';
+import { shortDtype } from './types.js';
+
+// ------------------------------------------------------------ documents (jax/_src/pretty_printer.py)
+
+type Doc =
+  | { k: 'text'; s: string }
+  | { k: 'concat'; xs: Doc[] }
+  | { k: 'brk'; s: string }
+  | { k: 'group'; x: Doc }
+  | { k: 'nest'; n: number; x: Doc };
+
+const text = (s: string): Doc => ({ k: 'text', s });
+const concat = (...xs: Doc[]): Doc => ({ k: 'concat', xs });
+const brk = (s = ' '): Doc => ({ k: 'brk', s });
+const group = (x: Doc): Doc => ({ k: 'group', x });
+const nest = (n: number, x: Doc): Doc => ({ k: 'nest', n, x });
+const nil: Doc = concat();
+
+function join(sep: Doc, docs: Doc[]): Doc {
+  const xs: Doc[] = [];
+  docs.forEach((d, i) => {
+    if (i) xs.push(sep);
+    xs.push(d);
+  });
+  return docs.length === 1 ? docs[0]! : concat(...xs);
+}
+
+/** Does `doc` fit in `width` columns with every break flat (the group test of JAX's formatter)? */
+function fits(doc: Doc, width: number): boolean {
+  const agenda: Doc[] = [doc];
+  let w = width;
+  while (w >= 0 && agenda.length) {
+    const d = agenda.pop()!;
+    switch (d.k) {
+      case 'text': case 'brk': w -= d.s.length; break;
+      case 'concat': for (let i = d.xs.length - 1; i >= 0; i--) agenda.push(d.xs[i]!); break;
+      case 'group': case 'nest': agenda.push(d.x); break;
+    }
+  }
+  return w >= 0;
+}
+
+/** JAX's `Doc.format(width=80)`: a group is flat when it fits on the rest of the line. */
+export function formatDoc(doc: Doc, width = 80): string {
+  const lines: string[] = [];
+  let line = '';
+  const agenda: { indent: number; flat: boolean; d: Doc }[] = [{ indent: 0, flat: false, d: doc }];
+  while (agenda.length) {
+    const { indent, flat, d } = agenda.pop()!;
+    switch (d.k) {
+      case 'text': line += d.s; break;
+      case 'concat': for (let i = d.xs.length - 1; i >= 0; i--) agenda.push({ indent, flat, d: d.xs[i]! }); break;
+      case 'brk':
+        if (flat) line += d.s;
+        else {
+          lines.push(line);
+          line = ' '.repeat(indent);
+        }
+        break;
+      case 'nest': agenda.push({ indent: indent + d.n, flat, d: d.x }); break;
+      case 'group': agenda.push({ indent, flat: fits(d, width - line.length), d: d.x }); break;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+// ------------------------------------------------------------ values as Python shows them
+
+/** Python's repr of a float (shortest round-trip digits; exponent form below 1e-4 and from 1e16). */
+export function pyFloat(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const [mant, expS] = x.toExponential().split('e') as [string, string];
+  const exp = Number(expS);
+  const neg = mant.startsWith('-');
+  const digits = mant.replace('-', '').replace('.', '');
+  let s: string;
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) s = `0.${'0'.repeat(-exp - 1)}${digits}`;
+    else if (digits.length <= exp + 1) s = `${digits}${'0'.repeat(exp + 1 - digits.length)}.0`;
+    else s = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  } else {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    s = `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  }
+  return (neg ? '-' : '') + s;
+}
+
+/** A parameter value as `str()` shows it in Python: tuples, None, True/False, dtypes. */
+function pyValue(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (Array.isArray(v)) return `(${v.map(pyValue).join(', ')}${v.length === 1 ? ',' : ''})`;
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pyFloat(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `'${k}': ${pyValue(x)}`).join(', ')}}`;
+  return String(v);
+}
+
+const pyList = (v: readonly number[]): string => `[${v.join(', ')}]`;
+
+/** The parameters JAX shows for an equation (its primitive's pretty-printing rule), sorted by name, as text. */
+function shownParams(e: Eqn): [string, string][] {
+  const p = e.params;
+  const out: Record<string, string> = {};
+  const put = (k: string, def?: unknown): void => {
+    out[k] = pyValue(k in p ? p[k] : def ?? null);
+  };
+  switch (e.prim as Prim) {
+    case 'broadcast_in_dim': {
+      const dims = p['broadcast_dimensions'] as number[];
+      if (dims.length) put('broadcast_dimensions');
+      break;
+    }
+    case 'convert_element_type':
+      put('new_dtype');
+      put('weak_type', false);
+      break;
+    case 'dot_general': {
+      const dn = p['dimension_numbers'] as DotDims;
+      out['dimension_numbers'] = `((${pyList(dn.contract[0])}, ${pyList(dn.contract[1])}), (${pyList(dn.batch[0])}, ${pyList(dn.batch[1])}))`;
+      if (p['precision'] !== null && p['precision'] !== undefined) put('precision');
+      if (p['preferred_element_type'] !== null && p['preferred_element_type'] !== undefined) put('preferred_element_type');
+      break;
+    }
+    case 'reduce_sum':
+      put('axes');
+      put('out_sharding');
+      break;
+    case 'reduce_max': case 'reduce_min': case 'reduce_prod':
+      put('axes');
+      break;
+    case 'reshape':
+      put('dimensions');
+      put('new_sizes');
+      put('sharding');
+      break;
+    case 'iota':
+      put('dimension');
+      put('dtype');
+      put('shape');
+      put('sharding');
+      break;
+    case 'slice':
+      put('limit_indices');
+      put('start_indices');
+      put('strides');
+      break;
+    case 'mul':
+      if (p['out_dtype'] !== null && p['out_dtype'] !== undefined) put('out_dtype');
+      break;
+    default:
+      for (const k of Object.keys(p)) if (k !== 'accuracy' || p[k] !== null) put(k);
+  }
+  return Object.keys(out).sort().map((k) => [k, out[k]!]);
+}
+
+// ------------------------------------------------------------ the jaxpr
+
+/** Elementwise operations that take a rank-0 literal operand in JAX's jaxprs (`add a 1.0:f32[]`). */
+const SCALAR_OPERAND = new Set<string>([
+  'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor',
+  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic',
+]);
+
+/** JAX's names: a, b, …, z, ba, bb, … */
+function varName(i: number): string {
+  let s = '';
+  let n = i;
+  do {
+    s = String.fromCharCode(97 + (n % 26)) + s;
+    n = Math.floor(n / 26);
+  } while (n > 0);
+  return s;
+}
+
+const avalText = (a: AVal): string => `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
+
+function litText(l: Lit): string {
+  const d = l.aval.dtype;
+  const v = d === 'bool' ? (l.value ? 'True' : 'False') : d === 'float32' ? pyFloat(Math.fround(l.value)) : String(l.value);
+  return `${v}:${avalText({ shape: [], dtype: d })}`;
+}
+
+/**
+ * `print(jax.make_jaxpr(f)(*args))` of the traced function `f`: JAX's text,
+ * with jaxts's explicit constant handling shown as JAX shows it. The last
+ * `constCount` parameters are captured arrays: JAX's constvars.
+ */
+export function printJaxpr(f: Func, constCount = 0): string {
+  const consts = f.params.slice(f.params.length - constCount);
+  const params = f.params.slice(0, f.params.length - constCount);
+  // constants shown as JAX's literals: var id → the literal it stands for
+  const alias = new Map<number, Atom>();
+  const uses = new Map<number, Eqn[]>();
+  for (const e of f.eqns) for (const a of e.inputs) if (a.kind === 'var') uses.set(a.id, [...(uses.get(a.id) ?? []), e]);
+  const resultIds = new Set(f.results.flatMap((r) => (r.kind === 'var' ? [r.id] : [])));
+  const resolve = (a: Atom): Atom => (a.kind === 'var' && alias.has(a.id) ? alias.get(a.id)! : a);
+  const eqns: Eqn[] = [];
+  for (const e of f.eqns) {
+    const ins = e.inputs.map(resolve);
+    const x = ins[0];
+    const out = e.outputs[0];
+    if (e.prim === 'convert_element_type' && x?.kind === 'lit' && out) {
+      alias.set(out.id, { kind: 'lit', value: out.aval.dtype === 'int32' ? Math.trunc(x.value) : out.aval.dtype === 'bool' ? Number(x.value !== 0) : x.value, aval: { shape: [], dtype: out.aval.dtype } });
+      continue;
+    }
+    if (e.prim === 'broadcast_in_dim' && x && out) {
+      // a binary operation's operand: JAX broadcasts it only to the operation's rank, with size-1 axes
+      const implicit = e.operandBroadcast && !resultIds.has(out.id) && (uses.get(out.id) ?? []).every((u) => SCALAR_OPERAND.has(u.prim));
+      const rank = x.aval.shape.length;
+      if ((x.kind === 'lit' && !out.aval.shape.length) || (implicit && (rank === 0 || rank === out.aval.shape.length))) {
+        alias.set(out.id, x);
+        continue;
+      }
+      if (implicit) {
+        const shape = [...out.aval.shape.slice(0, out.aval.shape.length - rank).map(() => 1), ...x.aval.shape];
+        eqns.push({ ...e, inputs: ins, outputs: [{ ...out, aval: { ...out.aval, shape } }] });
+        continue;
+      }
+    }
+    eqns.push({ ...e, inputs: ins });
+  }
+  const names = new Map<number, string>();
+  const name = (v: Var): string => {
+    let n = names.get(v.id);
+    if (n === undefined) {
+      n = varName(names.size);
+      names.set(v.id, n);
+    }
+    return n;
+  };
+  const atom = (a: Atom): Doc => text(a.kind === 'lit' ? litText(a) : name(a));
+  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${avalText(v.aval)}`)))));
+  const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
+  const eqnDoc = (e: Eqn): Doc => {
+    const lhs = binders(e.outputs);
+    const ps = shownParams(e);
+    const kv = ps.length
+      ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => text(`${k}=${v}`))))), brk(''), text(']')))
+      : nil;
+    return concat(lhs, text(' = '), text(e.prim), kv, text(' '), operands(e.inputs));
+  };
+  const results = f.results.map(resolve);
+  const doc = concat(
+    group(nest(2, concat(
+      text('{ '), text('lambda '), binders(consts), text('; '), binders(params), text('. '), text('let'),
+      nest(2, concat(brk(), join(brk('; '), eqns.map(eqnDoc)))), brk(),
+      text('in '), concat(text('('), operands(results, ','), text(results.length !== 1 ? ')' : ',)')),
+    ))),
+    text(' }'),
+  );
+  return formatDoc(doc);
+}

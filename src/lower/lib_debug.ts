@@ -1,0 +1,71 @@
+// JAX's introspection and debugging tools: jax.make_jaxpr (trace a function
+// and show its jaxpr as JAX prints it, src/ir/jaxpr_printer.ts) and
+// jax.debug.print / jax.debug.callback.
+import { CompileError } from '../common/diagnostics.js';
+import { printJaxpr } from '../ir/jaxpr_printer.js';
+import type { AVal } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { jaxDtype } from './arrays.js';
+import type { Interp } from './interp.js';
+import { Text } from './text.js';
+import { flatten } from './transforms.js';
+import {
+  HostArray, NdArray, NpScalar, PyBuiltin, PyObject, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+
+/** What jax.make_jaxpr(f)(*args) returns: a ClosedJaxpr, shown as its text. */
+export class PyClosedJaxpr extends PyObject {
+  readonly typeName = 'ClosedJaxpr';
+  constructor(readonly text: string) {
+    super();
+  }
+}
+
+/** str()/repr() of this module's objects (null: not one of them). */
+export function debugText(v: PyValue): Text | null {
+  return v instanceof PyClosedJaxpr ? Text.of(v.text) : null;
+}
+
+/** The abstract value JAX traces an argument leaf as (a Python scalar is weakly typed). */
+function argAval(v: PyValue, span: A.Span): AVal {
+  if (v instanceof Tracer || v instanceof HostArray) return v.aval;
+  if (v instanceof NdArray) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
+  if (v instanceof NpScalar) return { shape: [], dtype: jaxDtype(v.dtype) };
+  if (typeof v === 'number') return { shape: [], dtype: 'float32', weak: true };
+  if (typeof v === 'bigint') return { shape: [], dtype: 'int32', weak: true };
+  if (typeof v === 'boolean') return { shape: [], dtype: 'bool' };
+  throw new CompileError(`TypeError: Argument '${typeName(v)}' of type ${typeName(v)} is not a valid JAX type`, span);
+}
+
+/**
+ * jax.make_jaxpr(fun, static_argnums=()): a function that traces `fun` with
+ * abstract arguments, as jit does, and returns its jaxpr. A print while
+ * tracing prints (every call: make_jaxpr does not cache).
+ */
+export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
+  const fn = c.args[0];
+  if (fn === undefined) throw new CompileError("TypeError: make_jaxpr() missing 1 required positional argument: 'fun'", c.span);
+  const staticSpec = c.kwargs.get('static_argnums') ?? c.args[1] ?? null;
+  const statics = new Set<number>(
+    staticSpec === null ? [] : (staticSpec instanceof PyTuple ? staticSpec.items : [staticSpec]).map((s) => Number(ip.static(s, 'static_argnums', c.span))),
+  );
+  for (const k of c.kwargs.keys()) if (k !== 'static_argnums') throw new CompileError(`jax.make_jaxpr: option '${k}' is not supported`, c.span);
+  const name = fn && typeof fn === 'object' && 'name' in fn ? String((fn as { name: string }).name) : 'fun';
+  return new PyBuiltin(`make_jaxpr(${name})`, (call) => {
+    const t = new Trace(name, 'jit', null);
+    const dyn = call.args.map((a, i) => (statics.has(i) ? null : a));
+    const flat = flatten(new PyTuple([...dyn.map((a) => a ?? null), ...call.kwargs.values()]));
+    const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean'
+      ? new Tracer(t, t.builder.addParam(argAval(l, call.span)))
+      : l));
+    const rebuilt = (flat.unflatten(params) as PyTuple).items;
+    const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));
+    const kwargs = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuilt[call.args.length + i]!]));
+    const results = ip.withTrace(t, () => {
+      const out = ip.call(fn, { args, kwargs, span: call.span });
+      return flatten(out).leaves.map((l) => ip.ops.asArray(l, call.span).atom);
+    });
+    const func = t.builder.finish(results);
+    return new PyClosedJaxpr(printJaxpr(func, t.captured.length));
+  });
+}
