@@ -6,11 +6,14 @@ import { printJaxpr } from '../ir/jaxpr_printer.js';
 import type { AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { jaxDtype } from './arrays.js';
+import { recordDebugCall, type DebugCall } from './debug_prints.js';
+import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
+import { builtinModule } from './modules.js';
 import { Text } from './text.js';
 import { flatten } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyObject, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyObject, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
 } from './values.js';
 
 /** What jax.make_jaxpr(f)(*args) returns: a ClosedJaxpr, shown as its text. */
@@ -67,5 +70,50 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     });
     const func = t.builder.finish(results);
     return new PyClosedJaxpr(printJaxpr(func, t.captured.length));
+  });
+}
+
+// ------------------------------------------------------------ jax.debug
+
+/**
+ * jax.debug: `print(fmt, *args, **kwargs)` formats with str.format when the
+ * values are known (at run time, after the program that computes them;
+ * under vmap once per element); `callback(fn, *args, **kwargs)` calls the
+ * Python function then, with concrete arrays, at host level.
+ */
+export function debugModule(ip: Interp): PyModule {
+  const record = (c: CallArgs, run: DebugCall['run'], args: PyValue[], kwargs: Map<string, PyValue>): null => {
+    for (const v of [...args, ...kwargs.values()]) {
+      if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {
+        throw new CompileError(`jax.debug: an argument of type ${typeName(v)} (a pytree) is not supported by jaxts; pass arrays or Python scalars`, c.span);
+      }
+    }
+    if (ip.atHost) run(args, kwargs);
+    else {
+      if (ip.trace().kind === 'pmap') throw new CompileError('jax.debug inside jax.pmap is not supported by jaxts', c.span);
+      recordDebugCall(ip.trace(), { run, args, kwargs, span: c.span });
+    }
+    return null;
+  };
+  return builtinModule('jax.debug', {
+    print: (c) => {
+      const fmt = c.args[0];
+      if (typeof fmt !== 'string') throw new CompileError('TypeError: jax.debug.print needs a format string', c.span);
+      const kwargs = new Map([...c.kwargs].filter(([k]) => k !== 'ordered'));
+      return record(c, (args, kw) => {
+        ip.flush([...args, ...kw.values()]);
+        const text = strFormat(ip, fmt, { args, kwargs: kw, span: c.span }).concat('\n');
+        ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+      }, c.args.slice(1), kwargs);
+    },
+    callback: (c) => {
+      const fn = c.args[0];
+      if (fn === undefined) throw new CompileError("TypeError: callback() missing 1 required positional argument: 'callback'", c.span);
+      const kwargs = new Map([...c.kwargs].filter(([k]) => k !== 'ordered'));
+      return record(c, (args, kw) => {
+        ip.flush([...args, ...kw.values()]);
+        ip.call(fn, { args, kwargs: kw, span: c.span });
+      }, c.args.slice(1), kwargs);
+    },
   });
 }

@@ -3,7 +3,7 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
-import { makeJaxprOf } from './lib_debug.js';
+import { debugModule, makeJaxprOf } from './lib_debug.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
@@ -32,6 +32,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
+    debug: debugModule(ip),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,

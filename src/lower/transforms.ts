@@ -15,6 +15,7 @@ import { spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams } from './format.js';
+import { deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -250,7 +251,10 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
   const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
   const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
-  const { results, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
+  const { results: declared, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
+  // jax.debug calls inside: their operands are extra results, shown after the call
+  const debug = takeDebugCalls(t);
+  const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
   const arrayLeaves = flat.leaves.filter((l) => isArray(l) || l instanceof NdArray);
@@ -264,14 +268,16 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span);
     const outs = emitCall(ip, fn.name, avals, shapes, spmd.value);
     outs.forEach((o, i) => (o.sharding = spmd.shardings[i]!));
-    return rebuild(outs);
+    deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
+    return rebuild(outs.slice(0, declared.length));
   }
   ip.addProgram(name, func, 'jit');
   const outs = emitCall(ip, fn.name, avals, shapes, {
     k: 'call', callee: 'rt.call', await: true,
     args: [{ k: 'program', name }, { k: 'array', items: hostArgs.map((a) => ({ k: 'var', name: a.name })) }],
   });
-  return rebuild(outs);
+  deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
+  return rebuild(outs.slice(0, declared.length));
 }
 
 /** Can `v` become an array argument (an array, NumPy value or Python number)? */
@@ -294,7 +300,9 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
   noteTraceParams(t, params.flatMap((p, i) => (p instanceof Tracer ? [{ tracer: p, outer: flat.leaves[i]!, batchDim: axes[i]! }] : [])), size);
-  const { results, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
+  const { results: declared, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
+  const debug = takeDebugCalls(t);
+  const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
   const bf = vmapFunc(func, batched, size);
@@ -309,14 +317,18 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const into = ip.trace();
   checkTracedOps(into.builder.eqns.length + bf.eqns.length, call.span);
   const outs = into.builder.inline(bf, argAtoms);
+  const debugValues = outs.slice(declared.length).map((o) => ip.ops.tracer(o));
   const outSpec = fn.options.get('out_axes')!;
-  const moved = outs.map((o, j) => {
+  const moved = outs.slice(0, declared.length).map((o, j) => {
     const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
     if (typeof s !== 'bigint') throw new CompileError('vmap out_axes must be an int or a tuple of ints', call.span);
     const r = o.aval.shape.length;
     const n = Number(s) < 0 ? Number(s) + r : Number(s);
     return ip.ops.moveAxis(ip.ops.tracer(o), 0, n, call.span);
   });
+  // jax.debug calls inside print once per element (JAX's batching rule), in the enclosing trace or now at host level
+  const index = (v: PyValue, i: number): PyValue => ip.ops.index(v, [{ kind: 'int', value: i }], call.span);
+  deliverDebugCalls(ip.trace(), debug.calls, debugValues, t, { size, index }, (vs) => ip.flush([...vs, ...moved]));
   return rebuild(moved);
 }
 
@@ -411,7 +423,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     });
     return { main: m.atom, aux: { atoms: auxAtoms, flat: auxFlat } };
   });
-  const func = t.builder.finish([main, ...aux.atoms], t.axisEnv);
+  const debug = takeDebugCalls(t);
+  const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
   const vf = vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` });
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
   const into = ip.trace(); // not `parent`: see callVmap
@@ -419,7 +432,9 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const outs = into.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;
   const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;
-  let k = 1 + aux.atoms.length;
+  // jax.debug calls inside show primal values: extra results of the forward pass
+  deliverDebugCalls(into, debug.calls, outs.slice(1 + aux.atoms.length, 1 + aux.atoms.length + debug.atoms.length), t, undefined, (vs) => ip.flush([...vs, ...outs]));
+  let k = 1 + aux.atoms.length + debug.atoms.length;
   const grads = flats.map((fl) => {
     const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
     k += fl.leaves.length;

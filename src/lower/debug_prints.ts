@@ -1,0 +1,73 @@
+// jax.debug.print / jax.debug.callback inside traced code: each call is
+// recorded on its trace with the array operands it shows. When the trace
+// ends, the transformation (transforms.ts) makes the operands extra results
+// of the traced function and hands the records to the enclosing trace with
+// the results in their place (vmap: one record per batch element, as JAX's
+// batching rule calls the callback per element), until they reach the host:
+// there the print (or the Python callback) runs with the concrete arrays,
+// right after the program that computed them.
+import type { Atom } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { isArray, Tracer, type PyValue, type Trace } from './values.js';
+
+export interface DebugCall {
+  /** Runs it at host level with the operands concrete (a print's text, or the Python callback). */
+  run: (args: PyValue[], kwargs: Map<string, PyValue>) => void;
+  args: PyValue[];
+  kwargs: Map<string, PyValue>;
+  span: A.Span;
+}
+
+const pending = new WeakMap<Trace, DebugCall[]>();
+
+export function recordDebugCall(t: Trace, call: DebugCall): void {
+  pending.set(t, [...(pending.get(t) ?? []), call]);
+}
+
+/** The debug calls of a finished trace and the atoms they show (the traced function's extra results). */
+export function takeDebugCalls(t: Trace): { calls: DebugCall[]; atoms: Atom[] } {
+  const calls = pending.get(t) ?? [];
+  pending.delete(t);
+  const atoms: Atom[] = [];
+  for (const c of calls) for (const v of [...c.args, ...c.kwargs.values()]) if (v instanceof Tracer && v.trace === t) atoms.push(v.atom);
+  return { calls, atoms };
+}
+
+/**
+ * Hand `calls` on with `values` (one per atom takeDebugCalls gave, now values
+ * of the enclosing trace `parent`, or host arrays), in order. `perElement`
+ * (vmap): each value has a leading batch axis of that size, and `index(v, i)`
+ * gives element i; the call happens once per element. At host level the calls
+ * run now; inside another trace they are recorded on it.
+ */
+export function deliverDebugCalls(
+  parent: Trace | null,
+  calls: DebugCall[],
+  values: PyValue[],
+  traceOf: Trace,
+  perElement?: { size: number; index: (v: PyValue, i: number) => PyValue },
+  /** At host level: materialise these values together before the calls run (interp's flush). */
+  flush?: (vs: PyValue[]) => void,
+): void {
+  let k = 0;
+  const rebuilt = calls.map((c) => {
+    const sub = (v: PyValue): PyValue => (v instanceof Tracer && v.trace === traceOf ? values[k++]! : v);
+    return { c, args: c.args.map(sub), kwargs: new Map([...c.kwargs].map(([n, v]) => [n, sub(v)])) };
+  });
+  const runs: { c: DebugCall; args: PyValue[]; kwargs: Map<string, PyValue> }[] = [];
+  for (const { c, args, kwargs } of rebuilt) {
+    const copies = perElement
+      ? Array.from({ length: perElement.size }, (_, i) => {
+          const el = (v: PyValue): PyValue => (values.includes(v) && isArray(v) ? perElement.index(v, i) : v);
+          return { args: args.map(el), kwargs: new Map([...kwargs].map(([n, v]) => [n, el(v)])) };
+        })
+      : [{ args, kwargs }];
+    for (const cp of copies) runs.push({ c, ...cp });
+  }
+  if (parent && parent.kind !== 'segment') {
+    for (const r of runs) recordDebugCall(parent, { ...r.c, args: r.args, kwargs: r.kwargs });
+    return;
+  }
+  flush?.(runs.flatMap((r) => [...r.args, ...r.kwargs.values()]));
+  for (const r of runs) r.c.run(r.args, r.kwargs);
+}
