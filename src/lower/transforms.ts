@@ -247,9 +247,10 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
-  noteTraceCacheKey(ip, t, fn.fn, flat.leaves, call.span);
   const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
   const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
+  // jit's cache key: the traced arguments' types and the static ones' values
+  noteTraceCacheKey(ip, t, fn.fn, flatten(new PyTuple(rebuiltArgs)).leaves, call.span);
   const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
   const { results: declared, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call
