@@ -16,6 +16,8 @@ export interface DebugCall {
   args: PyValue[];
   kwargs: Map<string, PyValue>;
   span: A.Span;
+  /** A print made while tracing (outside jit): once, not per batch element; under vmap its values are not batched. */
+  once?: true;
 }
 
 const pending = new WeakMap<Trace, DebugCall[]>();
@@ -56,7 +58,10 @@ export function deliverDebugCalls(
   });
   const runs: { c: DebugCall; args: PyValue[]; kwargs: Map<string, PyValue> }[] = [];
   for (const { c, args, kwargs } of rebuilt) {
-    const copies = perElement
+    const first = (v: PyValue): PyValue => (perElement && values.includes(v) && isArray(v) ? perElement.index(v, 0) : v);
+    const copies = c.once
+      ? [{ args: args.map(first), kwargs: new Map([...kwargs].map(([n, v]) => [n, first(v)])) }]
+      : perElement
       ? Array.from({ length: perElement.size }, (_, i) => {
           const el = (v: PyValue): PyValue => (values.includes(v) && isArray(v) ? perElement.index(v, i) : v);
           return { args: args.map(el), kwargs: new Map([...kwargs].map(([n, v]) => [n, el(v)])) };

@@ -118,50 +118,82 @@ function batchDimOf(t: Trace, info: TraceParams, atom: Atom): number | null {
 
 const notConcrete = (span: A.Span): CompileError =>
   new CompileError(
-    'print of a value computed inside jax.grad or jax.vmap outside jit: JAX shows its concrete value here, which jaxts does not compute at trace time (wrap the function in jax.jit, or use jax.debug.print)',
+    'str() of a value computed inside jax.grad or jax.vmap outside jit: JAX shows its concrete value here, which jaxts knows only when the program runs (print it, or use jax.debug.print)',
     span,
   );
 
-/** An intermediate value of abstract value `a` on trace `t`, as JAX shows it. */
-function avalOnTrace(t: Trace, a: AVal, span: A.Span): string {
+/**
+ * Where a tracer's text shows a concrete value (outside jit, a grad primal or
+ * a value vmap does not batch), the text of that value; null: unknown at
+ * compile time. A print inside an eager transformation sets it (withConcrete).
+ */
+let concreteText: ((v: PyValue) => Text) | null = null;
+
+/** Run `fn` with concrete values shown by `show` (see concreteText). */
+export function withConcrete<T>(show: (v: PyValue) => Text, fn: () => T): T {
+  const saved = concreteText;
+  concreteText = show;
+  try {
+    return fn();
+  } finally {
+    concreteText = saved;
+  }
+}
+
+/** `show(v)`, formatting normally inside (a concrete value's own text). */
+function showConcrete(show: (v: PyValue) => Text, v: PyValue): Text {
+  concreteText = null;
+  try {
+    return show(v);
+  } finally {
+    concreteText = show;
+  }
+}
+
+/**
+ * The concrete value `v` (an argument passed in, or the traced value itself):
+ * its text, when known. A host array passed in is formatted now: the pending
+ * host segment is materialised with `args` (every argument of the
+ * transformation, which transforms.ts then reads from the new segment).
+ */
+function concrete(ip: Interp, v: PyValue, span: A.Span, args: PyValue[] = []): Text {
+  if (concreteText) return showConcrete(concreteText, v);
+  if (v instanceof Tracer && v.trace.kind !== 'segment') throw notConcrete(span);
+  if (v instanceof Tracer && !v.materialized) ip.flush(args);
+  return strOf(ip, v, span);
+}
+
+/** A value `v` of abstract value `a` on trace `t` (of `v` or an enclosing one), as JAX shows it. */
+function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Text {
   switch (t.kind) {
     case 'jit': case 'pmap':
-      return `JitTracer(${avalText(a)})`;
+      return Text.of(`JitTracer(${avalText(a)})`);
     case 'vmap': {
       const size = traceParams.get(t)?.size ?? 0;
-      return `VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`;
+      return Text.of(`VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`);
     }
     case 'grad':
-      return `GradTracer(primal=${avalOnTrace(t.parent!, a, span)}, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`;
+      return Text.of('GradTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), `, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`);
     case 'segment':
-      throw notConcrete(span);
+      return concrete(ip, v, span);
   }
 }
 
 /**
  * str() / repr() of a tracer, as JAX 0.10 shows it: `JitTracer(float32[3])`
  * under jit and pmap, `VmapTracer(aval=float32[], batched=float32[3])` under
- * vmap, `GradTracer(primal=…, typeof(tangent)=f32[])` under grad. A parameter
- * shows the value passed in (a concrete array's values outside jit).
+ * vmap, `GradTracer(primal=…, typeof(tangent)=f32[])` under grad. Outside
+ * jit, a primal or a value vmap does not batch shows its concrete value.
  */
 export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   const t = v.trace;
   if (t.kind === 'jit' || t.kind === 'pmap') return Text.of(`JitTracer(${avalText(v.aval)})`);
   const info = traceParams.get(t);
-  if (!info || t.kind === 'segment') return Text.of(avalOnTrace(t, v.aval, span));
+  if (!info || t.kind === 'segment') return avalOnTrace(ip, t, v.aval, v, span);
   const param = v.atom.kind === 'var' ? info.params.get(v.atom.id) : undefined;
-  // a concrete array passed in shows its values: materialise the pending host segment with every argument
-  // (transforms.ts inlines into the current host trace afterwards)
-  const paramText = (outer: PyValue): Text => {
-    if (outer instanceof Tracer && outer.trace.kind === 'segment' && !outer.materialized) ip.flush([...info.params.values()].map((p) => p.outer));
-    return strOf(ip, outer, span);
-  };
   const dim = batchDimOf(t, info, v.atom);
-  const outerText = (): Text => {
-    if (param) return paramText(param.outer);
-    if (t.parent && t.parent.kind !== 'segment') return Text.of(avalOnTrace(t.parent, v.aval, span));
-    throw notConcrete(span);
-  };
+  // the value on the enclosing trace: the argument passed in, or (not depending on the transformed arguments) the value itself
+  const outerText = (): Text => (param ? (isTransformTracer(param.outer) ? strOf(ip, param.outer, span) : concrete(ip, param.outer, span, [...info.params.values()].map((p) => p.outer))) : avalOnTrace(ip, t.parent!, v.aval, v, span));
   if (t.kind === 'vmap') {
     if (dim === null) return outerText();
     const batched = [...v.aval.shape];
@@ -170,13 +202,13 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   }
   // grad: a value that does not depend on a differentiated argument is the outer trace's
   if (dim === null) return outerText();
-  const primal = param ? paramText(param.outer) : Text.of(avalOnTrace(t.parent!, v.aval, span));
-  return Text.of('GradTracer(primal=').concat(primal, `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
+  return Text.of('GradTracer(primal=').concat(outerText(), `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
 }
 
 export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'string') return Text.of(v);
   if (isTransformTracer(v)) return tracerText(ip, v, span);
+  if (isArray(v) && concreteText) return showConcrete(concreteText, v);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
   if (v instanceof HostScalar) return new Text([v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }])]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));

@@ -7,7 +7,8 @@ import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, iterate } from './expr.js';
-import { formatOf, reprOf, strOf, textValue, tracePrintKey } from './format.js';
+import { recordDebugCall } from './debug_prints.js';
+import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import type { Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
@@ -30,9 +31,26 @@ export function installBuiltins(ip: Interp): void {
     const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
     const sepS = sep.static ?? ' ';
     if (!ip.atHost) {
+      const root = ip.outermostTrace();
+      if (root && (root.kind === 'vmap' || root.kind === 'grad')) {
+        // an eager transformation: the tracers show concrete values (a grad primal, a value vmap does not batch),
+        // known when the program runs: print then, as a debug call (the text made twice, first to find the values)
+        const values: PyValue[] = [];
+        const render = (show: (v: PyValue) => Text): Text => withConcrete(show, () => Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end));
+        render((v) => (values.push(v), Text.of('')));
+        recordDebugCall(ip.trace(), {
+          run: (vals) => {
+            ip.flush(vals);
+            let i = 0;
+            const text = render(() => strOf(ip, vals[i++]!, c.span));
+            ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+          },
+          args: values, kwargs: new Map(), span: c.span, once: true,
+        });
+        return null;
+      }
       // JAX prints while it traces, showing the tracers: once per jit signature (its cache), at the first call
       const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
-      const root = ip.outermostTrace();
       const key = root ? tracePrintKey(root) : null;
       ip.emit({ k: 'expr', e: key ? { k: 'call', callee: 'rt.tracePrint', args: [{ k: 'lit', value: key }, text.toExpr()] } : { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
       return null;
