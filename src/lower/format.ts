@@ -166,8 +166,6 @@ function concrete(ip: Interp, v: PyValue, span: A.Span, args: PyValue[] = []): T
 /** A value `v` of abstract value `a` on trace `t` (of `v` or an enclosing one), as JAX shows it. */
 function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Text {
   switch (t.kind) {
-    case 'jit': case 'pmap':
-      return Text.of(`JitTracer(${avalText(a)})`);
     case 'vmap': {
       const size = traceParams.get(t)?.size ?? 0;
       return Text.of(`VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`);
@@ -176,6 +174,9 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
       return Text.of('GradTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), `, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`);
     case 'segment':
       return concrete(ip, v, span);
+    default:
+      // jit and pmap, and any trace that stages a jaxpr (JAX's DynamicJaxprTrace)
+      return Text.of(`JitTracer(${avalText(a)})`);
   }
 }
 
@@ -187,7 +188,7 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
  */
 export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   const t = v.trace;
-  if (t.kind === 'jit' || t.kind === 'pmap') return Text.of(`JitTracer(${avalText(v.aval)})`);
+  if (t.kind !== 'vmap' && t.kind !== 'grad' && t.kind !== 'segment') return Text.of(`JitTracer(${avalText(v.aval)})`);
   const info = traceParams.get(t);
   if (!info || t.kind === 'segment') return avalOnTrace(ip, t, v.aval, v, span);
   const param = v.atom.kind === 'var' ? info.params.get(v.atom.id) : undefined;
