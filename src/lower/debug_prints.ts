@@ -6,6 +6,7 @@
 // batching rule calls the callback per element), until they reach the host:
 // there the print (or the Python callback) runs with the concrete arrays,
 // right after the program that computed them.
+import { CompileError } from '../common/diagnostics.js';
 import type { Atom } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { isArray, Tracer, type PyValue, type Trace } from './values.js';
@@ -22,7 +23,11 @@ export interface DebugCall {
 
 const pending = new WeakMap<Trace, DebugCall[]>();
 
+/** The traces whose transformation hands their debug calls on (transforms.ts); elsewhere a call would be lost. */
+const CARRIERS = new Set<string>(['jit', 'vmap', 'grad']);
+
 export function recordDebugCall(t: Trace, call: DebugCall): void {
+  if (!CARRIERS.has(t.kind)) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside ${t.kind} is not supported by jaxts yet`, call.span);
   pending.set(t, [...(pending.get(t) ?? []), call]);
 }
 
@@ -51,6 +56,7 @@ export function deliverDebugCalls(
   /** At host level: materialise these values together before the calls run (interp's flush). */
   flush?: (vs: PyValue[]) => void,
 ): void {
+  if (!calls.length) return;
   let k = 0;
   const rebuilt = calls.map((c) => {
     const sub = (v: PyValue): PyValue => (v instanceof Tracer && v.trace === traceOf ? values[k++]! : v);

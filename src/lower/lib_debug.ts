@@ -6,7 +6,7 @@ import { printJaxpr } from '../ir/jaxpr_printer.js';
 import type { AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { jaxDtype } from './arrays.js';
-import { recordDebugCall, type DebugCall } from './debug_prints.js';
+import { recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
@@ -68,6 +68,7 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
       const out = ip.call(fn, { args, kwargs, span: call.span });
       return flatten(out).leaves.map((l) => ip.ops.asArray(l, call.span).atom);
     });
+    takeDebugCalls(t); // JAX shows them as debug_callback equations, and prints nothing
     const func = t.builder.finish(results);
     return new PyClosedJaxpr(printJaxpr(func, t.captured.length));
   });
@@ -89,10 +90,7 @@ export function debugModule(ip: Interp): PyModule {
       }
     }
     if (ip.atHost) run(args, kwargs);
-    else {
-      if (ip.trace().kind === 'pmap') throw new CompileError('jax.debug inside jax.pmap is not supported by jaxts', c.span);
-      recordDebugCall(ip.trace(), { run, args, kwargs, span: c.span });
-    }
+    else recordDebugCall(ip.trace(), { run, args, kwargs, span: c.span });
     return null;
   };
   return builtinModule('jax.debug', {
