@@ -14,7 +14,7 @@
 // operation; a converted literal folded), so the text is JAX's.
 import type { Prim } from './prims.js';
 import type { DotDims } from './primitives.js';
-import type { Atom, AVal, Eqn, Func, Lit, Var } from './types.js';
+import type { Atom, AVal, Eqn, EqnCall, Func, Lit, Var } from './types.js';
 import { shortDtype } from './types.js';
 
 // ------------------------------------------------------------ documents (jax/_src/pretty_printer.py)
@@ -240,11 +240,22 @@ export function printJaxpr(f: Func, constCount = 0): string {
     }
     eqns.push({ ...e, inputs: ins });
   }
+  const results = f.results.map(resolve);
+  // JAX names a result no later equation or output uses `_` (core._dropvars)
   const names = new Map<number, string>();
+  const used = new Set(results.flatMap((r) => (r.kind === 'var' ? [r.id] : [])));
+  for (let i = eqns.length - 1; i >= 0; i--) {
+    const e = eqns[i]!;
+    // inside a nested jit, only the call's results are the top-level jaxpr's
+    const outer = (o: Var): boolean => !e.calls?.length || e.calls[0]!.outputs.some((r) => r.kind === 'var' && r.id === o.id);
+    for (const o of e.outputs) if (!used.has(o.id) && outer(o)) names.set(o.id, '_');
+    for (const a of e.inputs) if (a.kind === 'var') used.add(a.id);
+  }
+  let fresh = 0;
   const name = (v: Var): string => {
     let n = names.get(v.id);
     if (n === undefined) {
-      n = varName(names.size);
+      n = varName(fresh++);
       names.set(v.id, n);
     }
     return n;
@@ -260,14 +271,63 @@ export function printJaxpr(f: Func, constCount = 0): string {
       : nil;
     return concat(lhs, text(' = '), text(e.prim), kv, text(' '), operands(e.inputs));
   };
-  const results = f.results.map(resolve);
-  const doc = concat(
+  const skeleton = (cs: Var[], ps: Var[], body: () => Doc[], outs: Atom[]): Doc => concat(
     group(nest(2, concat(
-      text('{ '), text('lambda '), binders(consts), text('; '), binders(params), text('. '), text('let'),
-      nest(2, concat(brk(), join(brk('; '), eqns.map(eqnDoc)))), brk(),
-      text('in '), concat(text('('), operands(results, ','), text(results.length !== 1 ? ')' : ',)')),
+      text('{ '), text('lambda '), binders(cs), text('; '), binders(ps), text('. '), text('let'),
+      nest(2, concat(brk(), join(brk('; '), body()))), brk(),
+      text('in '), concat(text('('), operands(outs, ','), text(outs.length !== 1 ? ')' : ',)')),
     ))),
     text(' }'),
   );
-  return formatDoc(doc);
+  // the equations of a nested jit (Eqn.calls) as one `jit[name=… jaxpr={…}]` equation, as JAX shows it
+  const jitEqn = (call: EqnCall, run: Eqn[], depth: number): Doc | null => {
+    const defined = new Set(run.flatMap((e) => e.outputs.map((o) => o.id)));
+    const outs = call.outputs.map(resolve);
+    const ins = call.inputs.map(resolve);
+    if (outs.some((o) => o.kind !== 'var' || !defined.has(o.id)) || ins.some((a) => a.kind !== 'var')) return null;
+    const inIds = new Set(ins.map((a) => (a as Var).id));
+    // values from outside the call that it reads (closed over): leading parameters, as JAX makes them
+    const consts: Var[] = [];
+    for (const e of run) {
+      for (const a of e.inputs) {
+        if (a.kind === 'var' && !defined.has(a.id) && !inIds.has(a.id) && !consts.some((c) => c.id === a.id)) consts.push(a);
+      }
+    }
+    const invars = [...consts, ...(ins as Var[])];
+    const lhs = binders(outs as Var[]);
+    const inner = (): Doc => skeleton([], invars, () => eqnDocs(run, depth + 1), outs);
+    const kv = group(concat(nest(2, concat(text('['), brk(''), join(brk(), [text(`name=${call.name}`), concat(text('jaxpr='), inner())]))), brk(''), text(']')));
+    return concat(lhs, text(' = '), text('jit'), kv, text(' '), operands(invars));
+  };
+  const eqnDocs = (es: Eqn[], depth: number): Doc[] => {
+    const docs: Doc[] = [];
+    for (let i = 0; i < es.length;) {
+      const call = es[i]!.calls?.[depth];
+      if (!call) {
+        docs.push(eqnDoc(es[i]!));
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < es.length && es[j]!.calls?.[depth] === call) j++;
+      const run = es.slice(i, j);
+      const d = jitEqn(call, run, depth);
+      if (d) docs.push(d);
+      else docs.push(...eqnDocs(run.map((e) => ({ ...e, calls: e.calls!.slice(0, depth) })), depth));
+      i = j;
+    }
+    return docs;
+  };
+  return formatDoc(skeleton(consts, params, () => eqnDocs(eqns, 0), results));
+}
+
+/**
+ * Mark the equations `eqns[start…]` as traced inside a jit call nested in
+ * the traced function (inlined there): make_jaxpr shows them as one jit
+ * equation named `name`, taking `inputs` and giving `outputs`.
+ */
+export function markJitCall(eqns: Eqn[], start: number, name: string, inputs: Atom[], outputs: Atom[]): void {
+  if (start >= eqns.length) return;
+  const call: EqnCall = { name, inputs, outputs };
+  for (let i = start; i < eqns.length; i++) eqns[i]!.calls = [call, ...(eqns[i]!.calls ?? [])];
 }

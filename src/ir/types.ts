@@ -57,6 +57,19 @@ export interface Eqn {
    * shows it so (src/ir/jaxpr_printer.ts). Not a param.
    */
   operandBroadcast?: true;
+  /**
+   * The jit calls nested in a traced function that this equation was traced
+   * in (inlined there), outermost first: make_jaxpr shows each as a jit
+   * equation (src/ir/jaxpr_printer.ts). Not a param.
+   */
+  calls?: EqnCall[];
+}
+
+/** A jit call inlined into the function that calls it (see Eqn.calls). */
+export interface EqnCall {
+  name: string;
+  inputs: Atom[];
+  outputs: Atom[];
 }
 
 export interface Func {

@@ -6,6 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { Atom, AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
 import { vjpFunc } from '../passes/autodiff.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
@@ -243,7 +244,15 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
 }
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
-  if (!ip.atHost) return ip.call(fn.fn, call);
+  if (!ip.atHost) {
+    // inlined into the enclosing trace; its equations remember the call (make_jaxpr shows a nested jit)
+    const eqns = ip.trace().builder.eqns;
+    const start = eqns.length;
+    const out = ip.call(fn.fn, call);
+    const atoms = (v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === ip.trace() ? [l.atom] : []));
+    markJitCall(eqns, start, fn.name === '<lambda>' || fn.name.startsWith('_lambda') ? '<lambda>' : fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out));
+    return out;
+  }
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
