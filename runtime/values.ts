@@ -1,7 +1,7 @@
 // Helpers generated host code calls on values known only at run time:
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
-import { arrayFormat, formatValue, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
+import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import type { JArray } from './runtime.js';
 
 /** str(x) of a jax.Array (NumPy's str of its value). */
@@ -12,6 +12,11 @@ export async function str(x: JArray): Promise<string> {
 /** repr(x) of a jax.Array: `Array([...], dtype=float32)`; `weakType` (known at compile time) adds `weak_type=True`. */
 export async function repr(x: JArray, weakType = false): Promise<string> {
   return jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() }, { weakType });
+}
+
+/** repr(k) (and str) of a typed PRNG key array, given its key data. */
+export async function keyRepr(data: JArray): Promise<string> {
+  return jaxKeyRepr({ dtype: data.dtype, shape: data.shape, data: await data.data() });
 }
 
 /** format(x, spec) of a jax.Array. */

@@ -19,7 +19,8 @@ import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } fro
 import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
-import { isArray, NeedsStatic, PyDeviceArray, type PyModule } from './values.js';
+import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
+import { isArray, NeedsStatic, PyDeviceArray, PyKeyArray, type PyModule } from './values.js';
 
 export type { LowerOptions };
 
@@ -78,12 +79,14 @@ function library(ip: Interp): Library {
       return found;
     },
     attr(obj, name, span) {
+      if (obj instanceof PyKeyArray) return keyAttr(obj, name);
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr) => shardingText(ip, v, repr),
-    items: (v) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : undefined),
+    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr),
+    items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
+    subscript: (obj, key, span) => (obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : undefined),
     callTransformed: (fn, call) => callTransformed(ip, fn, call),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
   };

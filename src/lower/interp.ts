@@ -25,6 +25,7 @@ import {
   PyDType,
   PyDict,
   PyFunction,
+  PyKeyArray,
   PyIterator,
   PyList,
   PyMesh,
@@ -80,9 +81,11 @@ export interface Library {
   /** An attribute a library defines on a value (array properties and methods, sharding objects'); undefined when none. */
   attr(obj: PyValue, name: string, span: A.Span): PyValue | undefined;
   /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays); null for other values. */
-  text(v: PyValue, repr: boolean): Text | null;
-  /** The items of iterating a library's object (an array of devices); undefined for other values. */
-  items(v: PyValue): PyValue[] | undefined;
+  text(v: PyValue, repr: boolean, span: A.Span): Text | null;
+  /** The items of iterating a library's object (an array of devices, of PRNG keys); undefined for other values. */
+  items(v: PyValue, span: A.Span): PyValue[] | undefined;
+  /** `obj[key]` of a library's object (an array of PRNG keys); undefined for other values. */
+  subscript(obj: PyValue, key: PyValue, span: A.Span): PyValue | undefined;
   /** Calling a function made by jax.jit / grad / vmap / pmap. */
   callTransformed(fn: PyTransformed, call: CallArgs): PyValue;
   /** A host segment over arrays laid out on a mesh, partitioned as jit partitions: the host call and the results' shardings. */
@@ -375,6 +378,8 @@ export class Interp {
         visitScope(v.closure);
       } else if (v instanceof PyBoundMethod) {
         visit(v.self, name);
+      } else if (v instanceof PyKeyArray) {
+        visit(v.data, name);
       } else if (v instanceof PyIterator) {
         // a map/filter not yet run through: the items it will pull
         v.roots.forEach((x) => visit(x, name));

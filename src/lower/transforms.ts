@@ -9,13 +9,14 @@ import type * as A from '../parser/ast.js';
 import { vjpFunc } from '../passes/autodiff.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
+import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyKeyArray, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -26,9 +27,19 @@ interface Flat {
   unflatten: (leaves: PyValue[]) => PyValue;
 }
 
-export function flatten(v: PyValue): Flat {
+/**
+ * The leaves of pytree `v` and how to rebuild it. A typed PRNG key array is a
+ * leaf; with `keyData` (the transformations' view) its leaf is its uint32 key
+ * data, and rebuilding wraps the leaf back into a key array.
+ */
+export function flatten(v: PyValue, keyData = false): Flat {
   const leaves: PyValue[] = [];
   const build = (x: PyValue): ((ls: PyValue[]) => PyValue) => {
+    if (keyData && x instanceof PyKeyArray) {
+      const i = leaves.length;
+      leaves.push(x.data);
+      return (ls) => wrapKeys(ls[i] as Tracer | HostArray);
+    }
     if (x instanceof PyTuple || x instanceof PyList) {
       const fs = x.items.map(build);
       return (ls) => (x instanceof PyList ? new PyList(fs.map((f) => f(ls))) : new PyTuple(fs.map((f) => f(ls)), x.cls));
@@ -168,7 +179,7 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
 function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, span: A.Span): { results: Atom[]; rebuild: Flat['unflatten'] } {
   return ip.withTrace(t, () => {
     const out = ip.call(fn, { args, kwargs, span });
-    const flat = flatten(out);
+    const flat = flatten(out, true);
     const results = flat.leaves.map((l) => {
       if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
         throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
@@ -182,7 +193,7 @@ function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: M
 function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   if (!ip.atHost) throw new CompileError('jax.pmap inside another transformation (pmap, jit, vmap) is not supported; JAX 0.10 rejects nested pmap too', call.span);
   const args = new PyTuple(call.args);
-  const flat = flatten(args);
+  const flat = flatten(args, true);
   const inSpec = fn.options.get('in_axes')!;
   checkInAxesArity(inSpec, args, 'pmap', call.span);
   const axes0 = axesFor(ip, inSpec, args, 'pmap in_axes', call.span);
@@ -242,7 +253,7 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   if (!ip.atHost) return ip.call(fn.fn, call);
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
-  const flat = flatten(args);
+  const flat = flatten(args, true);
   const t = new Trace(fn.name, 'jit', null);
   const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
   const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
@@ -277,7 +288,7 @@ const isArrayLike = (v: PyValue): boolean =>
 
 function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
-  const flat = flatten(args);
+  const flat = flatten(args, true);
   checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
   const axes0 = axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span);
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
@@ -375,7 +386,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         throw new CompileError(`TypeError: expected function with aux output to return a two-element tuple, but got type ${typeName(out)}`, span);
       }
       mainV = out.items[0]!;
-      auxFlat = flatten(out.items[1]!);
+      auxFlat = flatten(out.items[1]!, true);
     }
     if (!isArray(mainV) && !(mainV instanceof NdArray) && typeof mainV !== 'number' && typeof mainV !== 'bigint' && typeof mainV !== 'boolean') {
       // JAX shows the output; a traced array in it has no text here (format.ts), so then only its type

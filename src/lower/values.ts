@@ -324,6 +324,21 @@ export class HostArray extends PyObject {
   }
 }
 
+/**
+ * A typed PRNG key array (`jax.random.key`): dtype key<fry>, shape `data`'s
+ * without the trailing 2. It is carried as its uint32 key data (a device
+ * array); src/lower/keys.ts gives it its operations.
+ */
+export class PyKeyArray extends PyObject {
+  readonly typeName = 'PRNGKeyArray';
+  constructor(readonly data: Tracer | HostArray) {
+    super();
+  }
+  get shape(): readonly number[] {
+    return this.data.aval.shape.slice(0, -1);
+  }
+}
+
 /** `np.array(jax.devices())` and its reshapes: a NumPy array of devices (ids, row-major). */
 export class PyDeviceArray extends PyObject {
   readonly typeName = 'numpy.ndarray';
