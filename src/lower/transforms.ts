@@ -16,7 +16,7 @@ import { spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyKeyArray, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -152,7 +152,25 @@ const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 
 export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
 export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
-export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jit', c, ['static_argnums'], [null]);
+/** jax.jit's keyword options jaxts takes (donation, keep_unused, inline, device and backend have no effect here). */
+const JIT_OPTIONS = ['static_argnums', 'static_argnames', 'donate_argnums', 'donate_argnames', 'keep_unused', 'inline', 'device', 'backend'];
+
+/**
+ * `jax.jit(f, **options)`; without `f` (`@jax.jit(static_argnames=...)`), a
+ * decorator that applies jit with those options, as JAX 0.10 does.
+ */
+export function jitOf(ip: Interp, c: CallArgs): PyValue {
+  if (c.args.length > 1) throw new CompileError(`TypeError: jit() takes from 0 to 1 positional arguments but ${c.args.length} were given`, c.span);
+  for (const k of c.kwargs.keys()) {
+    if (k === 'fun') throw new CompileError("TypeError: jit() got some positional-only arguments passed as keyword arguments: 'fun'", c.span);
+    if (!JIT_OPTIONS.includes(k)) throw new CompileError(`jax.jit: option '${k}' is not supported`, c.span);
+  }
+  const target = c.args[0];
+  if (target === undefined) return new PyBuiltin('jit', (d) => jitOf(ip, { ...d, kwargs: new Map([...c.kwargs, ...d.kwargs]) }));
+  const options = new Map(JIT_OPTIONS.map((n) => [n, c.kwargs.get(n) ?? null]));
+  const name = target && typeof target === 'object' && 'name' in target ? String((target as { name: string }).name) : 'jit';
+  return new PyTransformed('jit', target, options, name);
+}
 const GRAD_OPTIONS = ['argnums', 'has_aux', 'holomorphic', 'allow_int'];
 export const gradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('grad', c, GRAD_OPTIONS, [0n, false, false, false]);
 export const valueAndGradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('value_and_grad', c, GRAD_OPTIONS, [0n, false, false, false]);
@@ -250,18 +268,115 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
   return names.map((n, i) => new HostArray(n, { shape: shapes[i]!, dtype: avals[i]!.dtype, ...(avals[i]!.weak ? { weak: true } : {}) }));
 }
 
+/** The positional-or-keyword and keyword-only parameters of a jitted callable (null: unknown, such as a builtin). */
+function jitParams(fn: PyValue): { positional: string[]; keywordOnly: string[]; varArgs: boolean; varKw: boolean } | null {
+  if (fn instanceof PyTransformed) return jitParams(fn.fn);
+  if (fn instanceof PyPartial) {
+    const inner = jitParams(fn.fn);
+    return inner && { ...inner, positional: inner.positional.slice(fn.args.length) };
+  }
+  if (!(fn instanceof PyFunction)) return null;
+  const ps = fn.def.params;
+  return {
+    positional: ps.filter((p) => p.star === '' && !p.kwOnly).map((p) => p.name),
+    keywordOnly: ps.filter((p) => p.star === '' && p.kwOnly).map((p) => p.name),
+    varArgs: ps.some((p) => p.star === '*'),
+    varKw: ps.some((p) => p.star === '**'),
+  };
+}
+
+const tupleStr = (xs: string[]): string => `(${xs.join(', ')}${xs.length === 1 ? ',' : ''})`;
+
+/**
+ * Which arguments of a call are static: JAX's static_argnums and
+ * static_argnames, each completed from the other through the function's
+ * signature (jax/_src/api_util.py infer_argnums_and_argnames).
+ */
+function staticArgs(fn: PyTransformed, nArgs: number, span: A.Span): { nums: Set<number>; names: Set<string> } {
+  const nums0 = fn.options.get('static_argnums') ?? null;
+  const names0 = fn.options.get('static_argnames') ?? null;
+  const list = (v: PyValue): PyValue[] => (v === null ? [] : v instanceof PyTuple || v instanceof PyList ? v.items : [v]);
+  const nums = list(nums0).map((v) => {
+    if (typeof v !== 'bigint') throw new CompileError(`TypeError: static_argnums must be an int or a sequence of ints, got ${typeName(v)}`, span);
+    return Number(v);
+  });
+  const names = list(names0).map((v) => {
+    if (typeof v !== 'string') throw new CompileError(`TypeError: static_argnames must be a str or a sequence of str, got ${typeName(v)}`, span);
+    return v;
+  });
+  const sig = jitParams(fn.fn);
+  if (sig) {
+    if (!sig.varArgs) {
+      const bad = nums.filter((n) => n >= sig.positional.length || n < -sig.positional.length);
+      if (bad.length) {
+        throw new CompileError(`ValueError: Jitted function has static_argnums=${tupleStr(nums.map(String))}, but only accepts ${sig.positional.length} positional arguments.`, span);
+      }
+    }
+    if (!sig.varKw) {
+      const bad = names.filter((n) => !sig.positional.includes(n) && !sig.keywordOnly.includes(n));
+      if (bad.length) {
+        throw new CompileError(`ValueError: Jitted function has invalid argnames {${bad.map((n) => `'${n}'`).join(', ')}} in static_argnames. Function does not take these args.`, span);
+      }
+    }
+    if (names0 === null) for (const n of nums) { const p = sig.positional[n < 0 ? n + sig.positional.length : n]; if (p !== undefined) names.push(p); }
+    if (nums0 === null) for (const n of names) { const i = sig.positional.indexOf(n); if (i >= 0) nums.push(i); }
+  }
+  return { nums: new Set(nums.map((n) => (n < 0 ? n + nArgs : n))), names: new Set(names) };
+}
+
+/** A static argument must be hashable, as JAX hashes it to look up its compiled program. */
+function checkHashableStatic(v: PyValue, span: A.Span): void {
+  if (v instanceof PyTuple) return v.items.forEach((x) => checkHashableStatic(x, span));
+  if (!(isArray(v) || v instanceof NdArray || v instanceof PyKeyArray || v instanceof PyList || v instanceof PyDict)) return;
+  const shown = isArray(v) || v instanceof PyKeyArray ? 'jaxlib._jax.ArrayImpl' : v instanceof NdArray ? 'numpy.ndarray' : typeName(v);
+  throw new CompileError(
+    `ValueError: Non-hashable static arguments are not supported. An error occurred while trying to hash an object of type <class '${shown}'>. The error was:\nTypeError: unhashable type: '${shown}'`,
+    span,
+  );
+}
+
+/** Can `v` be a traced argument of a jitted function (an array or a NumPy or Python number)? */
+const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | NpScalar | bigint | number | boolean =>
+  isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
+
+/** A NumPy or Python scalar argument as a host constant (a Python scalar's parameter is weakly typed, as in JAX). */
+function scalarArg(v: NpScalar | bigint | number | boolean): NdArray {
+  if (v instanceof NpScalar) return new NdArray([], v.dtype, [v.value]);
+  if (typeof v === 'bigint') return new NdArray([], 'int64', [Number(BigInt.asIntN(32, v))]);
+  if (typeof v === 'boolean') return new NdArray([], 'bool', [v ? 1 : 0]);
+  return new NdArray([], 'float64', [v]);
+}
+
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   if (!ip.atHost) return ip.call(fn.fn, call);
-  const args = new PyTuple([...call.args, ...call.kwargs.values()]);
+  const statics = staticArgs(fn, call.args.length, call.span);
+  const kwNames = [...call.kwargs.keys()];
+  const isStatic = [...call.args.map((_, i) => statics.nums.has(i)), ...kwNames.map((k) => statics.names.has(k))];
+  const all = [...call.args, ...call.kwargs.values()];
+  all.forEach((v, i) => isStatic[i] && checkHashableStatic(v, call.span));
+  // static arguments stay Python values; the others are flattened to traced leaves
+  const args = new PyTuple(all.map((v, i) => (isStatic[i] ? null : v)));
   const flat = flatten(args, true);
   const t = new Trace(fn.name, 'jit', null);
-  const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
-  const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
-  const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
+  const arrayLeaves = flat.leaves.map((l) => {
+    if (!isJitArg(l)) {
+      throw new CompileError(
+        `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
+        call.span,
+      );
+    }
+    return isArray(l) || l instanceof NdArray ? l : scalarArg(l);
+  });
+  const params = flat.leaves.map((l, i) => {
+    const a = avalOf(ip, arrayLeaves[i]!, call.span);
+    return new Tracer(t, t.builder.addParam(typeof l === 'bigint' || typeof l === 'number' ? { ...a, weak: true } : a));
+  });
+  const traced = (flat.unflatten(params) as PyTuple).items;
+  const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
+  const kw = new Map(kwNames.map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
   const { results, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
-  const arrayLeaves = flat.leaves.filter((l) => isArray(l) || l instanceof NdArray);
   ip.flush([...arrayLeaves, ...t.captured]);
   const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
   const avals = results.map((r) => r.aval);
