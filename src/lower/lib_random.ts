@@ -7,13 +7,14 @@
 //   split(key, n)[i]                      = threefry(key, (0, i))
 //   fold_in(key, d)                       = threefry(key, (0, d))
 import { CompileError } from '../common/diagnostics.js';
+import type { HExpr } from '../ir/host.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
 import { KEY_IMPL, wrapKeys } from './keys.js';
-import { HostScalar, NdArray, NeedsStatic, NpScalar, PyKeyArray, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyKeyArray, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -98,11 +99,23 @@ class Random {
   }
 
   foldIn(key: Tracer, data: PyValue, span: Span): Tracer {
-    // a host loop's index: the loop is unrolled (array operations take no run-time host values yet)
-    if (data instanceof HostScalar) throw new NeedsStatic('fold_in with a value computed on the host at run time', span);
-    const d = typeof data === 'bigint' ? BigInt.asUintN(32, data) : data;
+    const d = typeof data === 'bigint' ? BigInt.asUintN(32, data) : data instanceof HostScalar ? this.hostUint32(data, span) : data;
     const [y0, y1] = this.threefry(key, 0n, d, [], span);
     return this.ops.stack([y0, y1], 0, span);
+  }
+
+  /**
+   * A host integer known only at run time (a host loop's index) as a uint32
+   * device scalar, made where the host program has it: `fold_in(key, i)` in a
+   * loop that stays a loop.
+   */
+  private hostUint32(v: HostScalar, span: Span): HostArray {
+    if (v.type !== 'int' && v.type !== 'bool') throw new CompileError(`TypeError: fold_in data must be an integer, got ${v.type}`, span);
+    if (!this.ip.atHost) throw new NeedsStatic('fold_in with a value computed on the host at run time', span);
+    const name = this.ip.freshName('fold_data');
+    const value: HExpr = { k: 'call', callee: 'rt.constant', args: [{ k: 'array', items: [] }, { k: 'lit', value: 'uint32' }, { k: 'array', items: [v.expr] }] };
+    this.ip.emit({ k: 'const', names: [name], value });
+    return new HostArray(name, { shape: [], dtype: 'uint32' });
   }
 
   uniform(key: Tracer, shape: number[], dtype: DType, minval: PyValue, maxval: PyValue, span: Span): Tracer {

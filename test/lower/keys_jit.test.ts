@@ -18,6 +18,11 @@ describe('typed PRNG keys', () => {
     expect(r.host).toMatch(/for \(let /);
     expect(r.hostProgram.programs.filter((p) => p.kind === 'segment').length).toBeLessThanOrEqual(3);
   });
+  it('fold_in with a host loop index keeps the loop', () => {
+    const r = c('key = jax.random.key(0)\nfor i in range(100000):\n    print(jax.random.normal(jax.random.fold_in(key, i)))\n');
+    expect(r.host).toMatch(/for \(let /);
+    expect(r.host).toContain('rt.constant([], "uint32", [i])');
+  });
   it('split keeps the kind of key it is given', () => {
     expect(c('print(jax.random.split(jax.random.PRNGKey(0)).shape)\n').host).toBeTruthy();
     expect(() => c('jax.random.normal(jax.random.split(jax.random.key(0)), (2,))\n')).toThrow(
