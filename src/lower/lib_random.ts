@@ -7,14 +7,14 @@
 //   split(key, n)[i]                      = threefry(key, (0, i))
 //   fold_in(key, d)                       = threefry(key, (0, d))
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr } from '../ir/host.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
 import { KEY_IMPL, wrapKeys } from './keys.js';
-import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyKeyArray, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+import { hostScalarArray } from './transforms.js';
+import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -111,11 +111,7 @@ class Random {
    */
   private hostUint32(v: HostScalar, span: Span): HostArray {
     if (v.type !== 'int' && v.type !== 'bool') throw new CompileError(`TypeError: fold_in data must be an integer, got ${v.type}`, span);
-    if (!this.ip.atHost) throw new NeedsStatic('fold_in with a value computed on the host at run time', span);
-    const name = this.ip.freshName('fold_data');
-    const value: HExpr = { k: 'call', callee: 'rt.constant', args: [{ k: 'array', items: [] }, { k: 'lit', value: 'uint32' }, { k: 'array', items: [v.expr] }] };
-    this.ip.emit({ k: 'const', names: [name], value });
-    return new HostArray(name, { shape: [], dtype: 'uint32' });
+    return hostScalarArray(this.ip, v, 'uint32', 'fold_data', span);
   }
 
   uniform(key: Tracer, shape: number[], dtype: DType, minval: PyValue, maxval: PyValue, span: Span): Tracer {

@@ -4,7 +4,7 @@
 // differentiated) result into the current trace.
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { Atom, AVal } from '../ir/types.js';
+import type { Atom, AVal, DType } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { vjpFunc } from '../passes/autodiff.js';
 import { vmapFunc } from '../passes/vmap.js';
@@ -16,7 +16,7 @@ import { spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyBuiltin, PyDict, PyFunction, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -336,8 +336,21 @@ function checkHashableStatic(v: PyValue, span: A.Span): void {
 }
 
 /** Can `v` be a traced argument of a jitted function (an array or a NumPy or Python number)? */
-const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | NpScalar | bigint | number | boolean =>
-  isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
+const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | NpScalar | HostScalar | bigint | number | boolean =>
+  isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ||
+  (v instanceof HostScalar && v.type !== 'str');
+
+/**
+ * A host value known only at run time (a host loop's index, `float(loss)`) as
+ * a 0-d device array of `dtype`, made where the host program has the value.
+ */
+export function hostScalarArray(ip: Interp, v: HostScalar, dtype: DType, hint: string, span: A.Span): HostArray {
+  if (!ip.atHost) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
+  const name = ip.freshName(hint);
+  const x: HExpr = v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr;
+  ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.constant', args: [{ k: 'array', items: [] }, { k: 'lit', value: dtype }, { k: 'array', items: [x] }] } });
+  return new HostArray(name, { shape: [], dtype });
+}
 
 /** A NumPy or Python scalar argument as a host constant (a Python scalar's parameter is weakly typed, as in JAX). */
 function scalarArg(v: NpScalar | bigint | number | boolean): NdArray {
@@ -365,11 +378,14 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         call.span,
       );
     }
+    if (l instanceof HostScalar) return hostScalarArray(ip, l, l.type === 'int' ? 'int32' : l.type === 'bool' ? 'bool' : 'float32', 'arg', call.span);
     return isArray(l) || l instanceof NdArray ? l : scalarArg(l);
   });
+  // a Python number (static, or a host value such as a loop index) is a weakly typed parameter
+  const weak = (l: PyValue): boolean => typeof l === 'bigint' || typeof l === 'number' || (l instanceof HostScalar && l.type !== 'bool');
   const params = flat.leaves.map((l, i) => {
     const a = avalOf(ip, arrayLeaves[i]!, call.span);
-    return new Tracer(t, t.builder.addParam(typeof l === 'bigint' || typeof l === 'number' ? { ...a, weak: true } : a));
+    return new Tracer(t, t.builder.addParam(weak(l) ? { ...a, weak: true } : a));
   });
   const traced = (flat.unflatten(params) as PyTuple).items;
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
