@@ -28,7 +28,16 @@ class Random {
 
   /** `PRNGKey(seed)`: [0, seed mod 2^32] with x64 disabled. */
   prngKey(seed: PyValue, span: Span): Tracer {
-    const s = this.ip.static(seed, 'the PRNG seed', span);
+    let s = this.ip.static(seed, 'the PRNG seed', span);
+    if (s instanceof NpScalar && (s.dtype === 'int32' || s.dtype === 'int64')) s = BigInt(s.value);
+    if (s instanceof Tracer || s instanceof HostArray) {
+      // a traced seed (threefry_seed): [0, uint32(seed)] along a new last axis, as with x64 disabled
+      const dt = s.aval.dtype;
+      if (dt !== 'int32' && dt !== 'uint32' && dt !== 'bool') throw new CompileError(`TypeError: PRNG key seed must be an integer; got ${dt}`, span);
+      const lo = this.ops.convert(this.ops.asArray(s, span), 'uint32', span);
+      const hi = this.ops.full([...lo.aval.shape], 0, 'uint32', span);
+      return this.ops.stack([hi, lo], lo.aval.shape.length, span);
+    }
     if (typeof s === 'bigint') {
       const lo = Number(BigInt.asUintN(32, s));
       const key = this.ops.asArray(new NdArray([2], 'int64', [0, lo | 0]), span);
