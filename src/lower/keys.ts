@@ -59,6 +59,7 @@ export function keyText(ip: Interp, v: PyValue, span: A.Span): Text | null {
   if (v instanceof PyKeyDType) return Text.of(v.name);
   if (!(v instanceof PyKeyArray)) return null;
   const d = v.data;
+  if (d instanceof Tracer && !d.materialized && d.trace.kind === 'jit') return Text.of(`JitTracer(key<fry>[${v.shape.join(',')}])`);
   if (d instanceof Tracer && !d.materialized && d.trace.kind !== 'segment') {
     throw new CompileError('printing a traced key array inside a transformed function (jit, grad, vmap, pmap) is not supported: JAX gives the tracer\'s description, not its values', span);
   }
