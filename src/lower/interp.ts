@@ -80,7 +80,7 @@ export interface Library {
   importModule(name: string, span: A.Span): PyModule;
   /** An attribute a library defines on a value (array properties and methods, sharding objects'); undefined when none. */
   attr(obj: PyValue, name: string, span: A.Span): PyValue | undefined;
-  /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays); null for other values. */
+  /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays, PRNG keys); null for other values. */
   text(v: PyValue, repr: boolean, span: A.Span): Text | null;
   /** The items of iterating a library's object (an array of devices, of PRNG keys); undefined for other values. */
   items(v: PyValue, span: A.Span): PyValue[] | undefined;
