@@ -106,6 +106,12 @@ function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   throw new CompileError(`TypeError: Argument '${typeName(v)}' of type ${typeName(v)} is not a valid JAX type`, span);
 }
 
+/** In-axes of the leaves of `args` for their flattening with key data: a negative axis of a key array counts from before its key data's trailing 2. */
+function keyAxes(args: PyValue, axes: (number | null)[]): (number | null)[] {
+  const isKey = flatten(args).leaves.map((l) => l instanceof PyKeyArray);
+  return axes.map((a, i) => (a !== null && a < 0 && isKey[i] ? a - 1 : a));
+}
+
 function removeAxis(a: AVal, axis: number): AVal {
   return { shape: a.shape.filter((_, i) => i !== axis), dtype: a.dtype };
 }
@@ -421,7 +427,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
   const flat = flatten(args, true);
   checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
-  const axes0 = axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span);
+  const axes0 = keyAxes(args, axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span));
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
   const parent = ip.trace();
   const t = new Trace(fn.name, 'vmap', parent, parent.axisEnv);
