@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
-import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
+import { gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
 import { PyBuiltin, PyClass, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
@@ -16,6 +16,13 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     jit: (c) => jitOf(ip, c),
     grad: (c) => gradOf(ip, c),
     value_and_grad: (c) => valueAndGradOf(ip, c),
+    jvp: (c) => jvpCall(ip, c),
+    vjp: (c) => vjpCall(ip, c),
+    linearize: (c) => linearizeCall(ip, c),
+    jacfwd: (c) => jacfwdOf(ip, c),
+    jacrev: (c) => jacrevOf(ip, c),
+    jacobian: (c) => jacrevOf(ip, c),
+    hessian: (c) => hessianOf(ip, c),
     devices: (c) => ip.devices(c.span),
     local_devices: (c) => ip.devices(c.span),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),

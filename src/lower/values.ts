@@ -218,11 +218,11 @@ export class PyBoundMethod extends PyObject {
   }
 }
 
-/** The result of `jax.pmap` / `jax.vmap` / `jax.jit` / `jax.grad` / `jax.value_and_grad` applied to a function. */
+/** The result of `jax.pmap` / `vmap` / `jit` / `grad` / `value_and_grad` / `jacfwd` / `jacrev` applied to a function. */
 export class PyTransformed extends PyObject {
   readonly typeName = 'function';
   constructor(
-    readonly transform: 'pmap' | 'vmap' | 'jit' | 'grad' | 'value_and_grad',
+    readonly transform: 'pmap' | 'vmap' | 'jit' | 'grad' | 'value_and_grad' | 'jacfwd' | 'jacrev',
     readonly fn: PyValue,
     readonly options: Map<string, PyValue>,
     readonly name: string,

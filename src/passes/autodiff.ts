@@ -522,21 +522,30 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
 export interface VjpOptions {
   /** Name of the new Func (default: `<name>_vjp`). */
   name?: string;
+  /**
+   * Cotangents of the first n results become parameters after f's (JAX's
+   * `vjp_fun(ct)`); default 0: `f.results[0]`, a float32 scalar, is seeded
+   * with 1.0 (grad).
+   */
+  cotangentParams?: number;
+}
+
+/** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
+interface Linearized {
+  b: FuncBuilder;
+  read: (a: Atom) => Atom;
+  tan: Map<number, Lin>;
+  linEqns: LinEqn[];
+  seeds: (Lin | null)[];
 }
 
 /**
- * The VJP of `f` with respect to the parameters marked in `wrt` (float
- * arrays): a Func with the same parameters whose results are
- * `[...f.results, ...cotangents of the wrt parameters]`. `f.results[0]` (a
- * float32 scalar) is differentiated with a seed of 1.0; the other results
- * pass through (`has_aux`).
+ * JAX's linearize: bind `f`'s primal equations (and the residuals JVP rules
+ * compute) into a new builder, recording the tangent computation as linear
+ * equations over placeholders seeded on the `wrt` parameters.
  */
-export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
-  const out0 = f.results[0];
-  if (!out0 || out0.aval.shape.length !== 0 || !isFloat(out0.aval.dtype)) {
-    throw new Error('vjpFunc: the first result must be a float32 scalar');
-  }
-  const b = new FuncBuilder(opts.name ?? `${f.name}_vjp`);
+function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Linearized {
+  const b = new FuncBuilder(name);
   const env = new Map<number, Atom>();
   const tan = new Map<number, Lin>();
   const linEqns: LinEqn[] = [];
@@ -545,7 +554,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   const seeds = f.params.map((p, i) => {
     env.set(p.id, b.addParam(p.aval, p.hint));
     if (!wrt[i]) return null;
-    if (!isFloat(p.aval.dtype)) throw new Error(`vjpFunc: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
+    if (!isFloat(p.aval.dtype)) throw new Error(`${what}: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
     const t = newLin(p.aval);
     tan.set(p.id, t);
     return t;
@@ -572,7 +581,6 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     return rule(ctx, xs, ts, e);
   };
 
-  // forward: primal values, residuals, and the linear program
   for (const e of f.eqns) {
     const xs = e.inputs.map(read);
     const ts = e.inputs.map((a) => (a.kind === 'var' ? (tan.get(a.id) ?? null) : null));
@@ -584,6 +592,29 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
       if (t && isFloat(o.aval.dtype)) tan.set(o.id, t);
     });
   }
+  return { b, read, tan, linEqns, seeds };
+}
+
+/** A zero array of `a`'s type (JAX's instantiate_zeros). */
+function zerosOf(b: FuncBuilder, a: AVal): Atom {
+  return b.bind1('broadcast_in_dim', [lit(0, a.dtype)], { shape: [...a.shape], broadcast_dimensions: [] });
+}
+
+/**
+ * The VJP of `f` with respect to the parameters marked in `wrt` (float
+ * arrays): a Func with the same parameters (then, with `cotangentParams`, one
+ * cotangent per leading result) whose results are
+ * `[...f.results, ...cotangents of the wrt parameters]`. Without
+ * `cotangentParams`, `f.results[0]` (a float32 scalar) is differentiated with
+ * a seed of 1.0; the other results pass through (`has_aux`).
+ */
+export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
+  const nCt = opts.cotangentParams ?? 0;
+  const out0 = f.results[0];
+  if (nCt === 0 && (!out0 || out0.aval.shape.length !== 0 || !isFloat(out0.aval.dtype))) {
+    throw new Error('vjpFunc: the first result must be a float32 scalar');
+  }
+  const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_vjp`, 'vjpFunc');
 
   // backward: transpose the linear equations in reverse
   const ct = new Map<number, Atom>();
@@ -591,8 +622,16 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     const prev = ct.get(l.id);
     ct.set(l.id, prev ? b.bind1('add', [prev, x]) : x);
   };
-  const tOut = out0.kind === 'var' ? tan.get(out0.id) : undefined;
-  if (tOut) accum(tOut, lit(1, out0.aval.dtype));
+  if (nCt === 0) {
+    const tOut = out0!.kind === 'var' ? tan.get(out0!.id) : undefined;
+    if (tOut) accum(tOut, lit(1, out0!.aval.dtype));
+  } else {
+    const ctParams = f.results.slice(0, nCt).map((r) => b.addParam({ shape: r.aval.shape, dtype: r.aval.dtype }, 'ct'));
+    f.results.slice(0, nCt).forEach((r, i) => {
+      const t = r.kind === 'var' ? tan.get(r.id) : undefined;
+      if (t) accum(t, ctParams[i]!);
+    });
+  }
   const tctx: TransposeCtx = {
     bind: (p, i, q = {}, mark) => {
       const v = b.bind1(p, i, q);
@@ -628,4 +667,38 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     return [g];
   });
   return dce(b.finish([...f.results.map(read), ...grads], f.axisEnv));
+}
+
+export interface JvpOptions {
+  /** Name of the new Func (default: `<name>_jvp`). */
+  name?: string;
+  /** How many leading results get a tangent (default: all); the rest pass through (`has_aux`). */
+  tangentResults?: number;
+}
+
+/**
+ * Forward mode (JAX's jvp): a Func whose parameters are f's, then one tangent
+ * per `wrt` parameter, and whose results are `[...f.results, ...tangents of
+ * the first tangentResults results]` (zeros instantiated, as jax.jvp returns
+ * them). The linear program linearize records is evaluated forward on the
+ * tangent parameters.
+ */
+export function jvpFunc(f: Func, wrt: boolean[], opts: JvpOptions = {}): Func {
+  const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_jvp`, 'jvpFunc');
+  const val = new Map<number, Atom>();
+  f.params.forEach((p, i) => {
+    const s = seeds[i];
+    if (s) val.set(s.id, b.addParam({ shape: p.aval.shape, dtype: p.aval.dtype }, p.hint ? `${p.hint}_dot` : 'tangent'));
+  });
+  for (const e of linEqns) {
+    const ins = e.inputs.map((a) => (isLin(a) ? val.get(a.id)! : a));
+    const outs = b.bind(e.prim, ins, e.params);
+    e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
+  }
+  const n = opts.tangentResults ?? f.results.length;
+  const tangents = f.results.slice(0, n).map((r) => {
+    const t = r.kind === 'var' ? tan.get(r.id) : undefined;
+    return t ? val.get(t.id)! : zerosOf(b, r.aval);
+  });
+  return dce(b.finish([...f.results.map(read), ...tangents], f.axisEnv));
 }
