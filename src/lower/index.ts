@@ -19,7 +19,8 @@ import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } fro
 import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
-import { isArray, NeedsStatic, PyDeviceArray, type PyModule } from './values.js';
+import { callCustom, customAttr } from './custom_rules.js';
+import { isArray, NeedsStatic, PyDeviceArray, PyTransformed, type PyModule } from './values.js';
 
 export type { LowerOptions };
 
@@ -80,11 +81,12 @@ function library(ip: Interp): Library {
     attr(obj, name, span) {
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
+      if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
     text: (v, repr) => shardingText(ip, v, repr),
     items: (v) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : undefined),
-    callTransformed: (fn, call) => callTransformed(ip, fn, call),
+    callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
   };
 }

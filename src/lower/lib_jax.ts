@@ -2,6 +2,7 @@
 // devices, jax.config, device_put / make_mesh / typeof (lib_sharding.ts), and
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
+import { customOf } from './custom_rules.js';
 import type { Interp } from './interp.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
@@ -23,6 +24,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     jacrev: (c) => jacrevOf(ip, c),
     jacobian: (c) => jacrevOf(ip, c),
     hessian: (c) => hessianOf(ip, c),
+    custom_jvp: (c) => customOf('custom_jvp', c),
+    custom_vjp: (c) => customOf('custom_vjp', c),
+    // rematerialization changes what is stored, not what is computed: the function itself
+    checkpoint: (c) => checkpointOf(c),
+    remat: (c) => checkpointOf(c),
+    named_call: (c) => arg(c, 0, 'fun'),
     devices: (c) => ip.devices(c.span),
     local_devices: (c) => ip.devices(c.span),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
@@ -36,10 +43,30 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
   return builtinModule('jax', {
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
+    checkpoint_policies: checkpointPolicies(),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,
+  });
+}
+
+/** jax.checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()): `fun` (numerically the identity). */
+function checkpointOf(c: CallArgs): PyValue {
+  for (const k of c.kwargs.keys()) {
+    if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
+  }
+  return arg(c, 0, 'fun');
+}
+
+/** jax.checkpoint_policies: policies only say what to save, so each is accepted and has no effect here. */
+function checkpointPolicies(): PyModule {
+  const policy = (name: string): PyBuiltin => new PyBuiltin(name, () => false);
+  const names = ['everything_saveable', 'nothing_saveable', 'dots_saveable', 'checkpoint_dots', 'dots_with_no_batch_dims_saveable', 'checkpoint_dots_with_no_batch_dims'];
+  const factories = ['save_only_these_names', 'save_any_names_but_these', 'save_from_both_policies', 'save_and_offload_only_these_names'];
+  return builtinModule('jax.checkpoint_policies', {
+    ...Object.fromEntries(names.map((n) => [n, policy(n)])),
+    ...Object.fromEntries(factories.map((n) => [n, (_c: CallArgs) => policy(n)])),
   });
 }
 

@@ -7,7 +7,7 @@ import type { HExpr } from '../ir/host.js';
 import type { Atom, AVal, Func } from '../ir/types.js';
 import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { jvpFunc, vjpFunc } from '../passes/autodiff.js';
+import { expandCustomCalls, jvpFunc, vjpFunc } from '../passes/autodiff.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
@@ -86,7 +86,7 @@ function axesFor(ip: Interp, spec: PyValue, v: PyValue, what: string, span: A.Sp
   throw new CompileError(`ValueError: ${what} must be an int, None or a tuple of them, got ${typeName(spec)}`, span);
 }
 
-function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
+export function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   if (v instanceof Tracer || v instanceof HostArray) return v.aval;
   if (v instanceof NdArray) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
   if (typeof v === 'bigint') return { shape: [], dtype: 'int32' };
@@ -173,6 +173,9 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
     case 'jacfwd':
     case 'jacrev':
       return callJac(ip, fn, call);
+    case 'custom_jvp':
+    case 'custom_vjp':
+      throw new Error('internal: custom_jvp / custom_vjp functions are called through custom_rules.ts');
   }
 }
 
@@ -493,7 +496,7 @@ function primalAtoms(ip: Interp, tr: Traced, span: A.Span): Atom[] {
 function inlineInto(ip: Interp, f: Func, args: Atom[], span: A.Span): Tracer[] {
   const b = ip.trace().builder;
   checkTracedOps(b.eqns.length + f.eqns.length, span);
-  return b.inline(f, args).map((a) => ip.ops.tracer(a));
+  return b.inline(expandCustomCalls(f), args).map((a) => ip.ops.tracer(a));
 }
 
 const nOut = (tr: Traced): number => tr.out.leaves.length;
