@@ -20,6 +20,7 @@ import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
 import { callCustom, customAttr } from './custom_rules.js';
+import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { isArray, NeedsStatic, PyDeviceArray, PyTransformed, type PyModule } from './values.js';
 
 export type { LowerOptions };
@@ -82,9 +83,11 @@ function library(ip: Interp): Library {
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
       if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
+      const sds = shapeDtypeAttr(obj, name);
+      if (sds !== undefined) return sds;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr) => shardingText(ip, v, repr),
+    text: (v, repr) => shardingText(ip, v, repr) ?? shapeDtypeText(v),
     items: (v) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : undefined),
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),

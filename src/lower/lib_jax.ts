@@ -3,6 +3,7 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import { customOf } from './custom_rules.js';
+import { evalShape, shapeDtypeStruct } from './eval_shape.js';
 import type { Interp } from './interp.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
@@ -30,6 +31,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     checkpoint: (c) => checkpointOf(c),
     remat: (c) => checkpointOf(c),
     named_call: (c) => arg(c, 0, 'fun'),
+    eval_shape: (c) => evalShape(ip, c),
+    ShapeDtypeStruct: (c) => shapeDtypeStruct(c),
     devices: (c) => ip.devices(c.span),
     local_devices: (c) => ip.devices(c.span),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
