@@ -8,13 +8,14 @@
 // The equation's operands are the differentiated leaves, then every value the
 // traced functions close over (their captures, merged); each traced function's
 // parameters are rearranged to that layout:
-//   call  [leaves, U]                      → outputs
+//   call  [leaves, U] → outputs: the primal part of jvp or fwd (as in JAX, the function itself is not traced)
 //   jvp   [leaves, U, tangents, tangents of U (unused)] → outputs, output tangents
 //   fwd   [leaves, U]                      → outputs, residuals, U
 //   bwd   [residuals, U, output cotangents] → one cotangent per leaf
 import { CompileError } from '../common/diagnostics.js';
 import { FuncBuilder, lit } from '../ir/builder.js';
 import type { Atom, AVal, Func, Var } from '../ir/types.js';
+import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { avalOf, flatten } from './transforms.js';
@@ -117,6 +118,15 @@ function reparam(f: Func, target: AVal[], where: number[], extra: (ps: Var[]) =>
 
 const strip = (a: AVal): AVal => ({ shape: a.shape, dtype: a.dtype });
 
+/** The first `nOut` results of `f` on its first `nIn` parameters, the others (tangents) zero; unused equations dropped. */
+function primalPart(f: Func, nOut: number, nIn: number): Func {
+  const b = new FuncBuilder(f.name);
+  const ps = f.params.slice(0, nIn).map((p) => b.addParam(p.aval, p.hint));
+  const zeros = f.params.slice(nIn).map((p) => b.bind1('broadcast_in_dim', [lit(0, p.aval.dtype)], { shape: [...p.aval.shape], broadcast_dimensions: [] }));
+  const outs = b.inline(f, [...ps, ...zeros]).slice(0, nOut);
+  return dce(b.finish(outs, f.axisEnv));
+}
+
 /** Call a custom_jvp / custom_vjp function. */
 export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const span = call.span;
@@ -159,20 +169,16 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
   };
   const callFn = (f: PyValue, a: PyValue[]): PyValue => ip.call(f, { args: a, kwargs: new Map(), span });
 
+  // the output structure: from the rule's primal output (the function itself is not traced, as in JAX)
   let outFlat = flatten(null);
-  const call0 = traceFn(ip, fn.name, avals, span, (ps) => {
-    outFlat = flatten(callFn(fn.fn, allArgs(ps)));
-    return outFlat.leaves;
-  });
-  const nOut = outFlat.leaves.length;
-  const outAvals = call0.func.results.map((r) => strip(r.aval));
+  let nOut = 0;
 
   const pairOf = (v: PyValue, what: string): [PyValue, PyValue] => {
     if (!((v instanceof PyTuple && !v.cls) || v instanceof PyList) || v.items.length !== 2) throw new CompileError(`TypeError: ${what}, but got ${ip.repr(v, span).static ?? typeName(v)}.`, span);
     return [v.items[0]!, v.items[1]!];
   };
 
-  const traced: TracedFn[] = [call0];
+  const traced: TracedFn[] = [];
   let params: Record<string, Func>;
   let U: (HostArray | Tracer)[];
   const merge = (): void => {
@@ -206,9 +212,11 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
         });
         tOut = acc ?? ip.ops.binary('mul', pOut, 0, span);
       }
-      const pf = flatten(pOut).leaves;
+      outFlat = flatten(pOut);
+      const pf = outFlat.leaves;
+      nOut = pf.length;
       const tf = flatten(tOut).leaves;
-      if (pf.length !== nOut || tf.length !== nOut) {
+      if (tf.length !== nOut) {
         throw new CompileError(`TypeError: Custom JVP rule for function ${fn.name} must produce primal and tangent outputs with equal container (pytree) structures`, span);
       }
       return [...pf, ...tf];
@@ -216,12 +224,13 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
     traced.push(jvp0);
     merge();
     const m = U!.length;
-    const call = reparam(call0.func, [...avals, ...uAvals()], [...avals.map((_, i) => i), ...capAt(call0, n)]);
     const jvp = reparam(
       jvp0.func,
       [...avals, ...uAvals(), ...avals, ...uAvals()],
       [...avals.map((_, i) => i), ...avals.map((_, i) => n + m + i), ...capAt(jvp0, n)],
     );
+    // the function: the rule's primal outputs, with zero tangents
+    const call = primalPart(jvp, nOut, n + m);
     params = { call, jvp };
   } else {
     let resFlat = flatten(null);
@@ -230,13 +239,15 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
         callFn(fn.options.get('fwd')!, allArgs(ps)),
         `Custom VJP fwd rule for function ${fn.name} must produce a pair (list or tuple of length two) where the first element represents the primal output (equal to those of the custom_vjp-decorated function ${fn.name}) and the second element represents residuals (i.e. values stored from the forward pass for use on the backward pass)`,
       );
-      const of = flatten(o).leaves;
-      if (of.length !== nOut) throw new CompileError(`TypeError: Custom VJP fwd rule for function ${fn.name} must produce primal outputs with the same container (pytree) structure as the primal function`, span);
+      outFlat = flatten(o);
+      const of = outFlat.leaves;
+      nOut = of.length;
       resFlat = flatten(r);
       return [...of, ...resFlat.leaves];
     });
     const nRes = resFlat.leaves.length;
     const resAvals = fwd0.func.results.slice(nOut).map((r) => r.aval);
+    const outAvals = fwd0.func.results.slice(0, nOut).map((r) => strip(r.aval));
     const bwd0 = traceFn(ip, `${fn.name}_bwd`, [...resAvals, ...outAvals], span, (ps) => {
       const cts = callFn(fn.options.get('bwd')!, [...staticArgs, resFlat.unflatten(ps.slice(0, nRes)), outFlat.unflatten(ps.slice(nRes))]);
       if (!((cts instanceof PyTuple && !cts.cls) || cts instanceof PyList) || cts.items.length !== flats.length) {
@@ -260,13 +271,14 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
     traced.push(fwd0, bwd0);
     merge();
     const m = U!.length;
-    const call = reparam(call0.func, [...avals, ...uAvals()], [...avals.map((_, i) => i), ...capAt(call0, n)]);
     const fwd = reparam(fwd0.func, [...avals, ...uAvals()], [...avals.map((_, i) => i), ...capAt(fwd0, n)], (ps) => ps.slice(n, n + m));
     const bwd = reparam(
       bwd0.func,
       [...resAvals, ...uAvals(), ...outAvals],
       [...resAvals.map((_, i) => i), ...outAvals.map((_, i) => nRes + m + i), ...capAt(bwd0, nRes)],
     );
+    // the function: the forward rule's primal outputs
+    const call = primalPart(fwd, nOut, n + m);
     params = { call, fwd, bwd };
   }
   const inputs = [...leaves.map((l) => ip.ops.asArray(l, span).atom), ...U!.map((c) => ip.ops.atom(c, span))];
