@@ -108,6 +108,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
+    ['jax.test_util', jax.attrs.get('test_util') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
     ['jax.scipy', scipy],

@@ -2,6 +2,7 @@
 // devices, jax.config, device_put / make_mesh / typeof (lib_sharding.ts), and
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
+import { checkGrads } from './check_grads.js';
 import { customOf } from './custom_rules.js';
 import { evalShape, shapeDtypeStruct } from './eval_shape.js';
 import type { Interp } from './interp.js';
@@ -47,6 +48,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
     checkpoint_policies: checkpointPolicies(),
+    test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
