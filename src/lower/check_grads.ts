@@ -45,6 +45,7 @@ export function checkGrads(ip: Interp, c: CallArgs): PyValue {
     if (modes.includes('fwd')) {
       const fwdMsg = msg ? `JVP of ${msg}` : 'JVP';
       checks.jvp(fn, args, fwdMsg);
+      checks.emit();
       if (ord > 1) {
         const jfn = new PyBuiltin('jvp', (cc) => jvpCall(ip, { args: [fn, cc.args[0]!, cc.args[1]!], kwargs: new Map(), span }));
         rec(jfn, [new PyTuple(args), new PyTuple(args)], ord - 1, fwdMsg);
@@ -53,6 +54,7 @@ export function checkGrads(ip: Interp, c: CallArgs): PyValue {
     if (modes.includes('rev')) {
       const revMsg = msg ? `VJP of ${msg}` : 'VJP';
       checks.vjp(fn, args, revMsg);
+      checks.emit();
       if (ord > 1) {
         const vfn = new PyBuiltin('f_vjp', (cc) => {
           const [out, pull] = (vjpCall(ip, { args: [fn, ...cc.args], kwargs: new Map(), span }) as PyTuple).items;
@@ -63,7 +65,6 @@ export function checkGrads(ip: Interp, c: CallArgs): PyValue {
     }
   };
   rec(f, argsV.items, order, '');
-  checks.emit();
   return null;
 }
 
@@ -168,10 +169,11 @@ class Checks {
     });
   }
 
-  /** The run-time checks, in order, after the one program computing them all. */
+  /** The run-time checks of one check_jvp / check_vjp, in order, after the program computing them. */
   emit(): void {
-    this.ip.flush(this.pending.map((p) => p.ok));
-    for (const p of this.pending) {
+    const pending = this.pending.splice(0);
+    this.ip.flush(pending.map((p) => p.ok));
+    for (const p of pending) {
       const h = this.ip.hostArray(p.ok, this.span);
       this.ip.emit({
         k: 'expr',
