@@ -109,6 +109,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax', jax],
     ['jax.numpy', jnp],
     ['jax.test_util', jax.attrs.get('test_util') as PyModule],
+    ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
     ['jax.scipy', scipy],

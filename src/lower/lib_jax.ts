@@ -49,6 +49,13 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     Array: new PyClass('Array', [], new Map(), 'marker'),
     checkpoint_policies: checkpointPolicies(),
     test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
+    // jax.ad_checkpoint: rematerialization and names for its policies (values unchanged)
+    ad_checkpoint: builtinModule('jax.ad_checkpoint', {
+      checkpoint: (c) => checkpointOf(c),
+      remat: (c) => checkpointOf(c),
+      checkpoint_name: (c) => arg(c, 0, 'x'),
+      checkpoint_policies: checkpointPolicies(),
+    }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,

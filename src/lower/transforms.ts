@@ -557,7 +557,7 @@ export function jvpCall(ip: Interp, c: CallArgs): PyValue {
     }
     void p;
   });
-  const jf = jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) });
+  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
   const tanAtoms = tflat.filter((_, i) => wrt[i]).map((t) => ip.ops.asArray(t, span).atom);
   const outs = inlineInto(ip, jf, [...primalAtoms(ip, tr, span), ...tanAtoms], span);
   const n = nOut(tr);
@@ -576,7 +576,7 @@ export function linearizeCall(ip: Interp, c: CallArgs): PyValue {
   const tr = traceForDiff(ip, 'linearize', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
   const { out, aux } = primalOuts(ip, tr, span);
   const wrt = wrtOf(tr);
-  const jf = jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) });
+  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
   const fJvp = new PyBuiltin('f_jvp', (cc) => {
     const tflat = flatten(new PyTuple(cc.args)).leaves;
     if (tflat.length !== tr.leaves.length) {
@@ -601,7 +601,7 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     if (!isFloatLeaf(tr, i)) throw new CompileError(`NotImplementedError: jax.vjp with respect to a ${tr.func.params[i]!.aval.dtype} input (a float0 cotangent) is not supported by jaxts`, span);
   });
   const { out, aux } = primalOuts(ip, tr, span);
-  const vf = vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) });
+  const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) }));
   const vjpFun = new PyBuiltin('vjp_fun', (cc) => {
     if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
     const cts = flatten(cc.args[0]!).leaves;
@@ -712,14 +712,14 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // block[j][i]: d out_j / d in_i, shape out_j.shape + in_i.shape
   let block: (j: number, i: number) => Atom;
   if (mode === 'jacrev') {
-    const vf = vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) });
+    const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) }));
     const bf = vmapFunc(vf, vf.params.map((_, i) => i >= nPrimal), M);
     const basis = outAvals.map((a, j) => basisBlock(ip, M, outOff[j]!, a.shape, span));
     const outs = inlineInto(ip, bf, [...base, ...basis], span);
     const grads = outs.slice(nOut(tr) + nAux(tr)).map((t) => t.atom); // (M, *in_i)
     block = (j, i) => rowsAs(ip, grads[i]!, outOff[j]!, outAvals[j]!.shape, span);
   } else {
-    const jf = jvpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) });
+    const jf = diffErrors(span, () => jvpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
     const bf = vmapFunc(jf, jf.params.map((_, i) => i >= nPrimal), N);
     const basis = inAvals.map((a, i) => basisBlock(ip, N, inOff[i]!, a.shape, span));
     const outs = inlineInto(ip, bf, [...base, ...basis], span);
@@ -748,6 +748,16 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   );
   if (!hasAux) return jac;
   return new PyTuple([jac, primalOuts(ip, tr, span).aux]);
+}
+
+/** A differentiation pass's error worded as a Python exception (a custom rule's misuse) becomes the user's error at the call. */
+function diffErrors<T>(span: A.Span, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Error && !(e instanceof CompileError) && /^[A-Za-z]+Error: /.test(e.message)) throw new CompileError(e.message, span);
+    throw e;
+  }
 }
 
 const range1 = (a: number, b: number): number[] => Array.from({ length: b - a }, (_, i) => a + i);
