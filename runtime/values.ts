@@ -2,7 +2,7 @@
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
 import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
-import type { JArray } from './runtime.js';
+import { PythonError, type JArray } from './runtime.js';
 
 /** str(x) of a jax.Array (NumPy's str of its value). */
 export async function str(x: JArray): Promise<string> {
@@ -106,4 +106,9 @@ export function f32ToU32(x: number): number {
   if (x !== x || x <= 0) return 0;
   if (x >= 4294967295) return 4294967295;
   return Math.trunc(x) >>> 0;
+}
+
+/** A check made at run time (jax.test_util.check_grads): Python's AssertionError when it fails. */
+export function assertTrue(ok: number | boolean, message: string, line: number | null = null): void {
+  if (!ok) throw new PythonError(`AssertionError: ${message}`, line);
 }

@@ -19,8 +19,10 @@ import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } fro
 import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
+import { callCustom, customAttr } from './custom_rules.js';
+import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
-import { isArray, NeedsStatic, PyDeviceArray, PyKeyArray, type PyModule } from './values.js';
+import { isArray, NeedsStatic, PyDeviceArray, PyKeyArray, PyTransformed, type PyModule } from './values.js';
 
 export type { LowerOptions };
 
@@ -82,12 +84,15 @@ function library(ip: Interp): Library {
       if (obj instanceof PyKeyArray) return keyAttr(obj, name);
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
+      if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
+      const sds = shapeDtypeAttr(obj, name);
+      if (sds !== undefined) return sds;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr),
+    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) => (obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : undefined),
-    callTransformed: (fn, call) => callTransformed(ip, fn, call),
+    callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
   };
 }
@@ -106,6 +111,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
+    ['jax.test_util', jax.attrs.get('test_util') as PyModule],
+    ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
     ['jax.scipy', scipy],

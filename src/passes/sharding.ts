@@ -165,6 +165,9 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
   reduce_prod: reduceLinks,
   iota: noLinks,
   axis_index: noLinks,
+  // never in a program (autodiff replaces them)
+  custom_jvp_call: noLinks,
+  custom_vjp_call: noLinks,
   psum: noLinks,
   pmax: noLinks,
   pmin: noLinks,

@@ -104,6 +104,10 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   },
   iota: (c, e) => ({ atom: c.bind('iota', [], e.params), batched: false }),
   axis_index: (c, e) => ({ atom: c.bind('axis_index', [], e.params), batched: false }),
+  // a function with a custom derivative: every operand batched (the broadcasts of unbatched ones stay
+  // outside, where autodiff sums their cotangents), the function and its rules batched alike
+  custom_jvp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'jvp']),
+  custom_vjp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'fwd', 'bwd']),
   // collectives over a pmap axis act on each vmapped element alike
   psum: (c, e, [x]) => ({ atom: c.bind('psum', [x!.atom], e.params), batched: true }),
   pmax: (c, e, [x]) => ({ atom: c.bind('pmax', [x!.atom], e.params), batched: true }),
@@ -158,6 +162,16 @@ function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
     return c.materialize(v);
   });
   return c.b.bind(e.prim, atoms, e.params).map((atom) => ({ atom, batched: true }));
+}
+
+function customCallRule(c: BatchCtx, e: Eqn, ins: BVal[], funcs: string[]): BVal[] {
+  const atoms = ins.map((v) => c.materialize(v));
+  const params = { ...e.params };
+  for (const k of funcs) {
+    const f = e.params[k] as Func;
+    params[k] = vmapFunc(f, f.params.map(() => true), c.size);
+  }
+  return c.b.bind(e.prim, atoms, params).map((atom) => ({ atom, batched: true }));
 }
 
 /**
