@@ -2,7 +2,7 @@
 // devices, jax.config, device_put / make_mesh / typeof (lib_sharding.ts), and
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
-import type { Interp } from './interp.js';
+import { MAX_DEVICES, type Interp } from './interp.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
@@ -48,6 +48,18 @@ function configUpdate(ip: Interp, c: CallArgs): null {
     case 'jax_enable_x64':
       if (value) throw new CompileError('NotImplementedError: jax_enable_x64 is not supported by jaxts (arrays are 32-bit, as JAX makes them by default)', c.span);
       return null;
+    case 'jax_num_cpu_devices': {
+      if (typeof value !== 'bigint') throw new CompileError(`TypeError: jax_num_cpu_devices must be an int, got ${typeof value}`, c.span);
+      const n = Number(value);
+      if (ip.options.devices) return null; // the caller fixed the device count
+      if (ip.deviceCountFrozen) {
+        if (n === ip.deviceCount) return null;
+        throw new CompileError('RuntimeError: jax_num_cpu_devices config should be updated before backends are initialized i.e. before any JAX operation is executed. You should initialize this config immediately after `import jax`.', c.span);
+      }
+      if (!(n >= 1 && n <= MAX_DEVICES)) throw new CompileError(`jax_num_cpu_devices=${n} is not a number of devices jaxts simulates (1 to ${MAX_DEVICES})`, c.span);
+      ip.numCpuDevices = n;
+      return null;
+    }
     case 'jax_platform_name':
     case 'jax_platforms':
     case 'jax_default_matmul_precision':

@@ -7,6 +7,7 @@ import type { Prim } from '../ir/prims.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
+import { laxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule, dtypeArg } from './modules.js';
 import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
@@ -115,6 +116,7 @@ export function laxModule(ip: Interp): PyModule {
     },
     stop_gradient: (c) => ops.stopGradient(arg(c, 0, 'x'), c.span),
     erf_inv: (c) => ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
+    ...laxShardingFunctions(ip),
   };
   return builtinModule('jax.lax', entries);
 }

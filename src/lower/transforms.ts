@@ -11,7 +11,7 @@ import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { spmdCall } from './lib_sharding.js';
+import { noteTraceArgs, spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
@@ -244,6 +244,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
+  noteTraceArgs(t, flat.leaves.filter((l) => isArray(l) || l instanceof NdArray), call.span);
   const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
   const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
   const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
