@@ -4,9 +4,10 @@
 import { CompileError } from '../common/diagnostics.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
+import { shardMapOf } from './shard_map.js';
 import { arg, builtinModule } from './modules.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyModule, type CallArgs, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -25,11 +26,13 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     block_until_ready: (c) => arg(c, 0, 'x'),
     device_get: (c) => arg(c, 0, 'x'),
     ...jaxShardingFunctions(ip),
+    shard_map: (c) => shardMapOf(ip, c, 'shard_map'),
   };
   return builtinModule('jax', {
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
+    experimental: experimentalModule(ip),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,
@@ -69,3 +72,9 @@ function configUpdate(ip: Interp, c: CallArgs): null {
   }
 }
 
+
+/** jax.experimental: the older spelling of shard_map (check_rep instead of check_vma). */
+export function experimentalModule(ip: Interp): PyModule {
+  const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
+  return builtinModule('jax.experimental', { shard_map: shardMap });
+}

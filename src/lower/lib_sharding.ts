@@ -116,7 +116,7 @@ export function shardingText(ip: Interp, v: PyValue, repr: boolean): Text | null
 }
 
 /** The host constant holding a layout for `rt.devicePut` / `rt.spmd` (created once at the top of main()). */
-function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
+export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
   const axisIndex = (a: string): number => mesh.axisNames.indexOf(a);
   const dimsIdx = dims.map((d) => d.map(axisIndex));
   const key = `${mesh.devices.ids.join(',')}|${mesh.devices.shape.join(',')}|${JSON.stringify(dimsIdx)}`;

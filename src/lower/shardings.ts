@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, sameShardings } from '../ir/sharding.js';
 import type * as A from '../parser/ast.js';
-import { PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, type HostArray } from './values.js';
+import { PyBuiltin, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, type HostArray } from './values.js';
 
 export const pyStr = (s: string): string => `'${s}'`;
 export const tupleRepr = (items: string[]): string => `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
@@ -144,3 +144,6 @@ export function shardingEquals(a: unknown, b: unknown): boolean | undefined {
   if (single(a) && single(b)) return true; // jaxts puts unsharded arrays on device 0
   return undefined;
 }
+
+/** A function made by jax.shard_map: calling it runs the body on every device of the mesh (see shard_map.ts). */
+export class PyShardMapped extends PyBuiltin {}

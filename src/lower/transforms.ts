@@ -12,7 +12,7 @@ import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, spmdCall } from './lib_sharding.js';
-import { meshOf } from './shardings.js';
+import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
@@ -240,7 +240,8 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
 }
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
-  if (!ip.atHost) return ip.call(fn.fn, call);
+  // jit of a shard_map is the shard_map's own per-device program
+  if (!ip.atHost || fn.fn instanceof PyShardMapped) return ip.call(fn.fn, call);
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
