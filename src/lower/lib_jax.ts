@@ -3,7 +3,7 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
-import { jaxShardingFunctions } from './lib_sharding.js';
+import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { shardMapOf } from './shard_map.js';
 import { arg, builtinModule } from './modules.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
@@ -33,6 +33,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     Array: new PyClass('Array', [], new Map(), 'marker'),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     experimental: experimentalModule(ip),
+    debug: builtinModule('jax.debug', { ...debugShardingFunctions(ip) }),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,

@@ -5,7 +5,7 @@
 // src/passes/spmd.ts, run by the runtime's `rt.spmd`).
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { DimShardings } from '../ir/sharding.js';
+import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { replicated, shardedTypeStr } from '../ir/sharding.js';
 import { jaxTypeStr, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
@@ -706,4 +706,139 @@ export function jaxShardingFunctions(ip: Interp): Record<string, (c: CallArgs) =
 /** jax.lax's sharding entries. */
 export function laxShardingFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   return { with_sharding_constraint: (c) => withShardingConstraint(ip, c) };
+}
+
+// ------------------------------------------------------------ jax.debug.visualize_array_sharding
+
+/** Python's divmod (floor division). */
+const divmod = (a: number, b: number): [number, number] => [Math.floor(a / b), a - Math.floor(a / b) * b];
+
+/**
+ * The table jax.debug.visualize_sharding prints when stdout is not a
+ * terminal (rich's Table, box SQUARE, lines between rows, no colour): one
+ * cell per block of a 1-D or 2-D array, naming the devices that hold it,
+ * sized as JAX sizes it (debugging.py). `devices[p]`: the device at mesh
+ * position p; `dims`: the mesh axes splitting each dimension.
+ */
+export function shardingTable(shape: readonly number[], mesh: MeshShape | null, devices: readonly number[], dims: DimShardings, span: A.Span | null): string {
+  if (shape.length < 1 || shape.length > 2) throw new CompileError('ValueError: `visualize_sharding` only works for shapes with 1 and 2 dimensions.', span);
+  const scale = 1;
+  const minWidth = 9;
+  const maxWidth = 80;
+  const baseHeight = Math.trunc(10 * scale);
+  const aspect = (shape.length === 2 ? shape[1]! : 1) / shape[0]!;
+  const baseWidth = Math.trunc(baseHeight * aspect);
+  const heightToWidth = 2.5;
+  // the block each device holds: chunk index and size per dimension
+  const cells = new Map<string, { row: number; col: number; ids: Set<number>; w: number; h: number | null }>();
+  const sizes = mesh ? mesh.axes.map((a) => a.size) : [];
+  const positions = mesh ? devices.length : 1;
+  for (let p = 0; p < positions; p++) {
+    const coord = (name: string): number => {
+      const i = mesh!.axes.findIndex((a) => a.name === name);
+      return Math.floor(p / sizes.slice(i + 1).reduce((a, b) => a * b, 1)) % sizes[i]!;
+    };
+    const chunk = shape.map((n, d) => {
+      const axes = dims[d] ?? [];
+      let idx = 0;
+      let parts = 1;
+      for (const a of axes) {
+        const s = sizes[mesh!.axes.findIndex((x) => x.name === a)]!;
+        idx = idx * s + coord(a);
+        parts *= s;
+      }
+      return { idx, size: n / parts };
+    });
+    const row = shape.length === 2 ? chunk[0]!.idx : 0;
+    const col = shape.length === 2 ? chunk[1]!.idx : chunk[0]!.idx;
+    const key = `${row},${col}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      const w = shape.length === 2 ? chunk[1]!.size / shape[1]! : chunk[0]!.size / shape[0]!;
+      const h = shape.length === 2 ? chunk[0]!.size / shape[0]! : null;
+      cells.set(key, (cell = { row, col, ids: new Set(), w, h }));
+    }
+    cell.ids.add(mesh ? devices[p]! : 0);
+  }
+  const all = [...cells.values()];
+  const nRows = Math.max(...all.map((c) => c.row)) + 1;
+  const nCols = Math.max(...all.map((c) => c.col)) + 1;
+  // each cell: its text, padding (rich's Padding) and the width it asks for
+  type Cell = { entry: string; top: number; bottom: number; left: number; right: number };
+  const grid: Cell[][] = [];
+  for (let i = 0; i < nRows; i++) {
+    const row: Cell[] = [];
+    for (let j = 0; j < nCols; j++) {
+      const c = cells.get(`${i},${j}`)!;
+      const entry = `CPU ${[...c.ids].sort((a, b) => a - b).join(',')}`;
+      let width = Math.trunc(c.w * baseWidth * heightToWidth);
+      const height = c.h === null ? 1 : Math.trunc(c.h * baseHeight);
+      width = Math.min(Math.max(width, minWidth), maxWidth);
+      const [left, lrem] = divmod(width - entry.length - 2, 2);
+      const [top, trem] = divmod(height - 2, 2);
+      row.push({ entry, top: Math.max(top, 0), bottom: Math.max(top + trem, 0), left: Math.max(left, 0), right: Math.max(left + lrem, 0) });
+    }
+    grid.push(row);
+  }
+  const colWidths = Array.from({ length: nCols }, (_, j) => Math.max(...grid.map((r) => r[j]!.left + r[j]!.entry.length + r[j]!.right)));
+  if (colWidths.reduce((a, b) => a + b, 0) + nCols + 1 > maxWidth) {
+    throw new CompileError(`jax.debug.visualize_array_sharding: a table wider than ${maxWidth} columns (rich wraps its cells) is not supported by jaxts`, span);
+  }
+  const rule = (l: string, m: string, r: string): string => l + colWidths.map((w) => '─'.repeat(w)).join(m) + r;
+  const lines = [rule('┌', '┬', '┐')];
+  grid.forEach((row, i) => {
+    const height = Math.max(...row.map((c) => c.top + 1 + c.bottom));
+    for (let k = 0; k < height; k++) {
+      const parts = row.map((c, j) => {
+        const w = colWidths[j]!;
+        if (k !== c.top) return ' '.repeat(w);
+        const inner = w - c.left - c.right;
+        const pad = inner - c.entry.length;
+        const l = Math.floor(pad / 2);
+        return ' '.repeat(c.left + l) + c.entry + ' '.repeat(pad - l + c.right);
+      });
+      lines.push('│' + parts.join('│') + '│');
+    }
+    lines.push(i === grid.length - 1 ? rule('└', '┴', '┘') : rule('├', '┼', '┤'));
+  });
+  return lines.join('\n') + '\n';
+}
+
+/** jax.debug.visualize_array_sharding(x): print x's layout (at host; the table is known at compile time). */
+function visualizeArraySharding(ip: Interp, c: CallArgs): null {
+  const x = arg(c, 0, 'arr');
+  if (!isArray(x)) throw new CompileError(`TypeError: visualize_array_sharding needs an array, got ${typeName(x)}`, c.span);
+  if (!ip.atHost) throw new CompileError('jax.debug.visualize_array_sharding inside a traced function is not supported by jaxts yet', c.span);
+  const h = ip.hostArray(x, c.span);
+  const s = h.sharding;
+  const text = s
+    ? shardingTable(h.aval.shape, meshShape(s.mesh), s.mesh.devices.ids, dimsOf(s, h.aval.shape, c.span), c.span)
+    : shardingTable(h.aval.shape, null, [0], replicated(h.aval.shape.length), c.span);
+  ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: text }] } });
+  return null;
+}
+
+/** jax.debug.inspect_array_sharding(x, callback=f): f(x.sharding), here at compile time. */
+function inspectArraySharding(ip: Interp, c: CallArgs): null {
+  const x = arg(c, 0, 'value');
+  const callback = arg(c, 1, 'callback');
+  if (!ip.atHost) throw new CompileError('jax.debug.inspect_array_sharding inside a traced function is not supported by jaxts yet', c.span);
+  const flat = flattenLeaves(x);
+  for (const leaf of flat) {
+    if (!isArray(leaf)) continue;
+    const h = ip.hostArray(leaf, c.span);
+    ip.call(callback, { args: [h.sharding ?? new PySingleDeviceSharding()], kwargs: new Map(), span: c.span });
+  }
+  return null;
+}
+
+const flattenLeaves = (v: PyValue): PyValue[] =>
+  v instanceof PyTuple || v instanceof PyList ? v.items.flatMap(flattenLeaves) : v instanceof PyDict ? [...v.entries.values()].flatMap(([, x]) => flattenLeaves(x)) : [v];
+
+/** jax.debug's sharding entries. */
+export function debugShardingFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  return {
+    visualize_array_sharding: (c) => visualizeArraySharding(ip, c),
+    inspect_array_sharding: (c) => inspectArraySharding(ip, c),
+  };
 }
