@@ -126,6 +126,17 @@ export function laxModule(ip: Interp): PyModule {
         return ops.reshape(z, shape, c.span);
       });
     },
+    axis_size: (c) => {
+      const items = ((v: PyValue) => (v instanceof PyTuple || v instanceof PyList ? v.items : [v]))(arg(c, 0, 'axis_name'));
+      const env = ip.trace().axisEnv;
+      let size = 1;
+      for (const it of items) {
+        const a = env.find((x) => x.name === it);
+        if (!a) throw new CompileError(`NameError: unbound axis name: ${String(it)}`, c.span);
+        size *= a.size;
+      }
+      return BigInt(size);
+    },
     axis_index: (c) => {
       const { names } = axesOf(ip, arg(c, 0, 'axis_name'), 'axis_index', c.span);
       if (!names.length) return ops.asArray(0n, c.span);
