@@ -284,7 +284,10 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const axes0 = axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span);
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
   const parent = ip.trace();
-  const t = new Trace(fn.name, 'vmap', parent, parent.axisEnv);
+  // vmap(axis_name=) binds a named axis: collectives over it reduce along the batch (passes/vmap.ts)
+  const vmapAxis = fn.options.get('axis_name');
+  if (vmapAxis !== null && vmapAxis !== undefined && typeof vmapAxis !== 'string') throw new CompileError('jax.vmap: axis_name must be a string here', call.span);
+  const t = new Trace(fn.name, 'vmap', parent, typeof vmapAxis === 'string' ? [...parent.axisEnv, { name: vmapAxis, size }] : parent.axisEnv);
   // an unmapped leaf that is not array-like (a string field of a NamedTuple) passes through as a static value
   const isStatic = flat.leaves.map((l, i) => axes[i] === null && !isArrayLike(l));
   const params = flat.leaves.map((l, i) => {
@@ -295,7 +298,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const { results, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
-  const bf = vmapFunc(func, batched, size);
+  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined);
   const argAtoms = [
     ...flat.leaves.flatMap((l, i) => {
       if (isStatic[i]) return [];
