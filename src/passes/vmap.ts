@@ -190,7 +190,10 @@ function namedAxisRule(ctx: BatchCtx, e: Eqn, ins: BVal[], axis: string): BVal[]
         if (x.batched) r = ctx.bind(reduce[e.prim as 'psum' | 'pmax' | 'pmin'], [x.atom], { axes: [0], out_sharding: null });
         else if (e.prim === 'psum') r = ctx.bind('mul', [x.atom, { kind: 'lit', value: ctx.size, aval: { shape: [], dtype: x.atom.aval.dtype } }], {});
         else r = x.atom;
-        if (others.length) r = ctx.bind(e.prim, [r], { ...e.params, axes: others });
+        if (others.length) {
+          const n = e.params['axis_size'];
+          r = ctx.bind(e.prim, [r], { ...e.params, axes: others, ...(typeof n === 'number' ? { axis_size: n / ctx.size } : {}) });
+        }
         return { atom: r, batched: false };
       });
     case 'axis_index':
