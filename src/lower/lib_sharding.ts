@@ -153,6 +153,11 @@ function devicePut(ip: Interp, c: CallArgs): PyValue {
   return placeTree(ip, x, target, 'device_put', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
 }
 
+/** jit(in_shardings=, out_shardings=) at host: `x` (the arguments or results) placed as `target` says. */
+export function placeAs(ip: Interp, x: PyValue, target: PyValue, what: string, span: A.Span): PyValue {
+  return placeTree(ip, x, target, what, '', span);
+}
+
 /** Place every leaf of `x` as `target` says (a pytree prefix of `x`: one sharding for a whole subtree). */
 function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: string, span: A.Span): PyValue {
   if ((target instanceof PyTuple || target instanceof PyList) && (x instanceof PyTuple || x instanceof PyList)) {

@@ -11,7 +11,7 @@ import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { noteTraceArgs, spmdCall } from './lib_sharding.js';
+import { noteTraceArgs, placeAs, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
@@ -141,7 +141,7 @@ const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 
 export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
 export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
-export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jit', c, ['static_argnums'], [null]);
+export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jit', c, ['static_argnums', 'in_shardings', 'out_shardings'], [null, null, null]);
 const GRAD_OPTIONS = ['argnums', 'has_aux', 'holomorphic', 'allow_int'];
 export const gradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('grad', c, GRAD_OPTIONS, [0n, false, false, false]);
 export const valueAndGradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('value_and_grad', c, GRAD_OPTIONS, [0n, false, false, false]);
@@ -242,6 +242,14 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // jit of a shard_map is the shard_map's own per-device program
   if (!ip.atHost || fn.fn instanceof PyShardMapped) return ip.call(fn.fn, call);
+  // in_shardings / out_shardings: the arguments laid out before the call, the results after it
+  const inShardings = fn.options.get('in_shardings') ?? null;
+  const outShardings = fn.options.get('out_shardings') ?? null;
+  if (inShardings !== null) call = { ...call, args: (placeAs(ip, new PyTuple(call.args), inShardings instanceof PyList ? new PyTuple(inShardings.items) : inShardings, 'jit in_shardings', call.span) as PyTuple).items };
+  if (outShardings !== null) {
+    const plain = new PyTransformed('jit', fn.fn, new Map([...fn.options].filter(([k]) => k !== 'in_shardings' && k !== 'out_shardings')), fn.name);
+    return placeAs(ip, callJit(ip, plain, call), outShardings, 'jit out_shardings', call.span);
+  }
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
