@@ -579,11 +579,15 @@ export class PyShapedArray extends PyObject {
     readonly aval: AVal,
     readonly dims: DimShardings,
     readonly mesh: PyMesh | null,
+    /** Inside shard_map: the mesh axes the value varies over (printed `{V:i}`, `{V:(i,j)}`). */
+    readonly varying: string[] = [],
   ) {
     super();
   }
   str(): string {
-    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims);
+    const v = this.varying;
+    const vma = v.length === 0 ? '' : v.length === 1 ? `{V:${v[0]}}` : `{V:(${v.join(',')})}`;
+    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + vma;
   }
 }
 
@@ -617,10 +621,43 @@ function tracerDims(t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
   return dims ? { dims, mesh: info.mesh } : null;
 }
 
+/** The shard_map traces: the mesh axes in order and each parameter's varying axes (its in_spec's). */
+const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][] }>();
+
+/** Called by shard_map before tracing its body. */
+export function noteShardMapTrace(t: Trace, axes: string[], params: string[][]): void {
+  shardMapTraces.set(t, { axes, params });
+}
+
+/**
+ * The mesh axes a value of a shard_map body varies over (JAX's vma): a
+ * parameter over its in_spec's axes, axis_index over its axes, psum / pmax /
+ * pmin make it invariant over theirs, every other primitive unites its
+ * operands'.
+ */
+function varyingAxes(t: Tracer): string[] | null {
+  const info = shardMapTraces.get(t.trace);
+  if (!info || t.atom.kind !== 'var') return null;
+  const b = t.trace.builder;
+  const vma = new Map<number, Set<string>>();
+  b.params.forEach((p, i) => vma.set(p.id, new Set(info.params[i] ?? [])));
+  for (const e of b.eqns) {
+    const names = ((e.params['axes'] ?? e.params['axis_name']) as string[] | undefined) ?? [];
+    const ins = new Set(e.inputs.flatMap((a) => (a.kind === 'var' ? [...(vma.get(a.id) ?? [])] : [])));
+    if (e.prim === 'psum' || e.prim === 'pmax' || e.prim === 'pmin') for (const n of names) ins.delete(n);
+    if (e.prim === 'axis_index' || e.prim === 'psum_scatter') for (const n of names) ins.add(n);
+    for (const o of e.outputs) vma.set(o.id, ins);
+  }
+  const set = vma.get(t.atom.id) ?? new Set<string>();
+  return info.axes.filter((a) => set.has(a));
+}
+
 function typeOf(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
   const a = ip.ops.aval(x, c.span);
   if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
+    const v = varyingAxes(x);
+    if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
     const t = tracerDims(x);
     return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
   }

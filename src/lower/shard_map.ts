@@ -10,7 +10,7 @@ import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type D
 import type { Atom } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { contextMesh, layoutVar } from './lib_sharding.js';
+import { contextMesh, layoutVar, noteShardMapTrace } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyShardMapped, dimsOf, meshShape, sameMesh, specRepr } from './shardings.js';
 import { flatten } from './transforms.js';
@@ -116,6 +116,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     return dims;
   });
   const t = new Trace(name, 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()));
   const params = hosts.map((h, i) => new Tracer(t, t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, inDims[i]!, shape) })));
   const { results, out } = ip.withTrace(t, () => {
     const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span: call.span });
