@@ -7,7 +7,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { replicated, shardedTypeStr } from '../ir/sharding.js';
-import { jaxTypeStr, type AVal, type Func } from '../ir/types.js';
+import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
@@ -635,10 +635,14 @@ export function noteShardMapTrace(t: Trace, axes: string[], params: string[][]):
  * pmin make it invariant over theirs, every other primitive unites its
  * operands'.
  */
-function varyingAxes(t: Tracer): string[] | null {
-  const info = shardMapTraces.get(t.trace);
-  if (!info || t.atom.kind !== 'var') return null;
-  const b = t.trace.builder;
+const varyingAxes = (t: Tracer): string[] | null => varyingOf(t.trace, t.atom);
+
+/** The varying mesh axes of `atom` in the shard_map trace `trace` (mesh order); null outside one. */
+export function varyingOf(trace: Trace, atom: Atom): string[] | null {
+  const info = shardMapTraces.get(trace);
+  if (!info) return null;
+  if (atom.kind !== 'var') return [];
+  const b = trace.builder;
   const vma = new Map<number, Set<string>>();
   b.params.forEach((p, i) => vma.set(p.id, new Set(info.params[i] ?? [])));
   for (const e of b.eqns) {
@@ -648,7 +652,7 @@ function varyingAxes(t: Tracer): string[] | null {
     if (e.prim === 'axis_index' || e.prim === 'psum_scatter') for (const n of names) ins.add(n);
     for (const o of e.outputs) vma.set(o.id, ins);
   }
-  const set = vma.get(t.atom.id) ?? new Set<string>();
+  const set = vma.get(atom.id) ?? new Set<string>();
   return info.axes.filter((a) => set.has(a));
 }
 

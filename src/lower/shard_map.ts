@@ -10,9 +10,9 @@ import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type D
 import type { Atom } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { contextMesh, layoutVar, noteShardMapTrace } from './lib_sharding.js';
+import { contextMesh, layoutVar, noteShardMapTrace, varyingOf } from './lib_sharding.js';
 import { arg } from './modules.js';
-import { PyShardMapped, dimsOf, meshShape, sameMesh, specRepr } from './shardings.js';
+import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { flatten } from './transforms.js';
 import {
   HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
@@ -23,6 +23,8 @@ interface ShardMapOptions {
   mesh: PyMesh | null;
   inSpecs: PyValue;
   outSpecs: PyValue;
+  /** check_vma (check_rep): results must not vary over the mesh axes their out_spec leaves out. */
+  checkVma: boolean;
 }
 
 /** jax.shard_map(f, mesh=, in_specs=, out_specs=, axis_names=, check_vma=) — or, without `f`, a decorator. */
@@ -45,7 +47,8 @@ export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
       throw new CompileError(`${what}: axis_names naming only some mesh axes (the others left to the compiler) is not supported by jaxts`, c.span);
     }
   }
-  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs };
+  const check = c.kwargs.get('check_vma') ?? c.kwargs.get('check_rep') ?? true;
+  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs, checkVma: check !== false && check !== null && check !== 0n };
   const make = (f: PyValue): PyShardMapped => {
     const name = f && typeof f === 'object' && 'name' in f ? String((f as { name: string }).name) : 'shard_map';
     return new PyShardMapped(name, (call) => callShardMap(ip, f, name, opts, call));
@@ -74,6 +77,35 @@ function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): 
   throw new CompileError(`ValueError: shard_map ${what} must be a PartitionSpec or a pytree of them matching the ${what === 'in_specs' ? 'arguments' : 'results'}, got ${typeName(specs)}`, span);
 }
 
+/** check_vma: JAX's error when a result may vary over a mesh axis its out_spec leaves out. */
+function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
+  const msgs: string[] = [];
+  results.forEach((r, j) => {
+    const spec = specs[j]!;
+    const mentioned = new Set(spec.entries.flatMap((e) => (e === null ? [] : typeof e === 'string' ? [e] : e)));
+    const unmentioned = mesh.axisNames.filter((n) => !mentioned.has(n));
+    const varying = varyingOf(t, r) ?? [];
+    if (!unmentioned.some((n) => varying.includes(n))) return;
+    const key = single ? '' : `[${j}]`;
+    if (unmentioned.length > 1) {
+      const need = mesh.axisNames.filter((n) => mentioned.has(n)).join(',');
+      const diff = unmentioned.filter((n) => varying.includes(n)).join(',');
+      msgs.push(`* out_specs${key} is ${specRepr(spec)} which implies that the corresponding output value is only varying across mesh axes {${need}} and not {${diff}}, but it was inferred to be possibly varying over {${varying.join(',')}}`);
+    } else {
+      msgs.push(`* out_specs${key} is ${specRepr(spec)} which implies that the corresponding output value is replicated across mesh axis '${unmentioned[0]}', but could not infer replication over any axes`);
+    }
+  });
+  if (!msgs.length) return;
+  const body = msgs.length === 1 ? [msgs[0]!.slice(2)] : msgs;
+  throw new CompileError(
+    "ValueError: shard_map applied to the function '_rem_singleton' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n" +
+      `The mesh given has shape ${tupleRepr(mesh.devices.shape.map(String))} with corresponding axis names ${tupleRepr(mesh.axisNames.map((n) => `'${n}'`))}.\n\n` +
+      body.join('\n\n') +
+      '\n\nCheck if these output values are meant to be replicated over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False argument to `jax.shard_map`.',
+    span,
+  );
+}
+
 /** A rank-long PartitionSpec for mesh axes per dimension. */
 const specOf = (dims: DimShardings): PyPartitionSpec => new PyPartitionSpec(dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
 
@@ -84,6 +116,10 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   if (call.kwargs.size) throw new CompileError('shard_map-transformed functions take positional arguments only here', call.span);
   const mesh = opts.mesh ?? contextMesh(ip);
   if (!mesh) throw new CompileError('ValueError: shard_map requires a mesh: pass mesh= or set one with jax.set_mesh', call.span);
+  const ctx = contextMesh(ip);
+  if (opts.mesh && ctx && !sameMesh(ctx, opts.mesh)) {
+    throw new CompileError(`ValueError: The context mesh ${abstractMeshStr(PyAbstractMesh.of(ctx))} should match the mesh passed to shard_map ${meshStr(opts.mesh)}`, call.span);
+  }
   const shape = meshShape(mesh);
   const args = new PyTuple(call.args);
   const flat = flatten(args);
@@ -141,6 +177,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
       return e === null ? [] : typeof e === 'string' ? [e] : e;
     }) : replicated(rank);
   });
+  if (opts.checkVma) checkOutVma(t, results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, call.span);
   const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
   const func = t.builder.finish(results, t.axisEnv);
   const program = ip.programName(name);
