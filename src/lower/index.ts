@@ -121,6 +121,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],
     ['jax.sharding', sharding],
+    ['jax.experimental', jax.attrs.get('experimental') as PyModule],
+    ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip)],
     ['os', os],

@@ -46,7 +46,7 @@ import {
 } from './values.js';
 
 /** Most simulated devices XLA_FLAGS may ask for (each has its own buffers and collectives run between them). */
-const MAX_DEVICES = 1024;
+export const MAX_DEVICES = 1024;
 
 /** Nested Python calls allowed at compile time (a deeper recursion is Python's RecursionError, not a JS stack overflow). */
 export const MAX_CALL_DEPTH = 100;
@@ -114,6 +114,8 @@ export class Interp {
   private programNames = new Set<string>();
   deviceCount = 4;
   deviceCountFrozen = false;
+  /** jax.config.update('jax_num_cpu_devices', n) before the first use of the devices: wins over XLA_FLAGS, as in JAX. */
+  numCpuDevices: number | null = null;
   private segmentCount = 0;
   /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
   dynamicDepth = 0;
@@ -582,7 +584,8 @@ export class Interp {
 
   /** The simulated devices; the first call fixes their number (`span`: where, for an XLA_FLAGS count out of range). */
   devices(span: A.Span | null = null): PyList {
-    if (!this.deviceCountFrozen) {
+    if (!this.deviceCountFrozen && this.numCpuDevices !== null) this.deviceCount = this.numCpuDevices;
+    else if (!this.deviceCountFrozen) {
       const flags = this.environ?.get('XLA_FLAGS');
       const m = typeof flags === 'string' ? /--xla_force_host_platform_device_count=(\d+)/.exec(flags) : null;
       if (m) {

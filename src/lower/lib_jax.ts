@@ -5,11 +5,12 @@ import { CompileError } from '../common/diagnostics.js';
 import { checkGrads } from './check_grads.js';
 import { customOf } from './custom_rules.js';
 import { evalShape, shapeDtypeStruct } from './eval_shape.js';
-import type { Interp } from './interp.js';
-import { jaxShardingFunctions } from './lib_sharding.js';
+import { MAX_DEVICES, type Interp } from './interp.js';
+import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
+import { shardMapOf } from './shard_map.js';
 import { gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyModule, type CallArgs, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -43,6 +44,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     block_until_ready: (c) => arg(c, 0, 'x'),
     device_get: (c) => arg(c, 0, 'x'),
     ...jaxShardingFunctions(ip),
+    shard_map: (c) => shardMapOf(ip, c, 'shard_map'),
   };
   return builtinModule('jax', {
     ...submodules,
@@ -57,6 +59,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
       checkpoint_policies: checkpointPolicies(),
     }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
+    experimental: experimentalModule(ip),
+    debug: builtinModule('jax.debug', { ...debugShardingFunctions(ip) }),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,
@@ -94,6 +98,18 @@ function configUpdate(ip: Interp, c: CallArgs): null {
     case 'jax_enable_x64':
       if (value) throw new CompileError('NotImplementedError: jax_enable_x64 is not supported by jaxts (arrays are 32-bit, as JAX makes them by default)', c.span);
       return null;
+    case 'jax_num_cpu_devices': {
+      if (typeof value !== 'bigint') throw new CompileError(`TypeError: jax_num_cpu_devices must be an int, got ${typeof value}`, c.span);
+      const n = Number(value);
+      if (ip.options.devices) return null; // the caller fixed the device count
+      if (ip.deviceCountFrozen) {
+        if (n === ip.deviceCount) return null;
+        throw new CompileError('RuntimeError: jax_num_cpu_devices config should be updated before backends are initialized i.e. before any JAX operation is executed. You should initialize this config immediately after `import jax`.', c.span);
+      }
+      if (!(n >= 1 && n <= MAX_DEVICES)) throw new CompileError(`jax_num_cpu_devices=${n} is not a number of devices jaxts simulates (1 to ${MAX_DEVICES})`, c.span);
+      ip.numCpuDevices = n;
+      return null;
+    }
     case 'jax_platform_name':
     case 'jax_platforms':
     case 'jax_default_matmul_precision':
@@ -103,3 +119,9 @@ function configUpdate(ip: Interp, c: CallArgs): null {
   }
 }
 
+
+/** jax.experimental: the older spelling of shard_map (check_rep instead of check_vma). */
+export function experimentalModule(ip: Interp): PyModule {
+  const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
+  return builtinModule('jax.experimental', { shard_map: shardMap });
+}

@@ -13,8 +13,8 @@ import { jaxDtype } from './arrays.js';
 import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { spmdCall } from './lib_sharding.js';
-import { meshOf } from './shardings.js';
+import { noteTraceArgs, placeAs, spmdCall } from './lib_sharding.js';
+import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
   HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyBuiltin, PyDict, PyFunction, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
@@ -159,8 +159,8 @@ const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 
 export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
 export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
-/** jax.jit's keyword options jaxts takes (donation, keep_unused, inline, device and backend have no effect here). */
-const JIT_OPTIONS = ['static_argnums', 'static_argnames', 'donate_argnums', 'donate_argnames', 'keep_unused', 'inline', 'device', 'backend'];
+/** jax.jit's keyword options jaxts takes (donation, keep_unused, inline, device and backend have no effect here; in/out_shardings place the arguments and results). */
+const JIT_OPTIONS = ['static_argnums', 'static_argnames', 'donate_argnums', 'donate_argnames', 'keep_unused', 'inline', 'device', 'backend', 'in_shardings', 'out_shardings'];
 
 /**
  * `jax.jit(f, **options)`; without `f` (`@jax.jit(static_argnames=...)`), a
@@ -381,7 +381,16 @@ function scalarArg(v: NpScalar | bigint | number | boolean): NdArray {
 }
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
-  if (!ip.atHost) return ip.call(fn.fn, call);
+  // jit of a shard_map is the shard_map's own per-device program
+  if (!ip.atHost || fn.fn instanceof PyShardMapped) return ip.call(fn.fn, call);
+  // in_shardings / out_shardings: the arguments laid out before the call, the results after it
+  const inShardings = fn.options.get('in_shardings') ?? null;
+  const outShardings = fn.options.get('out_shardings') ?? null;
+  if (inShardings !== null) call = { ...call, args: (placeAs(ip, new PyTuple(call.args), inShardings instanceof PyList ? new PyTuple(inShardings.items) : inShardings, 'jit in_shardings', call.span) as PyTuple).items };
+  if (outShardings !== null) {
+    const plain = new PyTransformed('jit', fn.fn, new Map([...fn.options].filter(([k]) => k !== 'in_shardings' && k !== 'out_shardings')), fn.name);
+    return placeAs(ip, callJit(ip, plain, call), outShardings, 'jit out_shardings', call.span);
+  }
   const statics = staticArgs(fn, call.args.length, call.span);
   const kwNames = [...call.kwargs.keys()];
   const isStatic = [...call.args.map((_, i) => statics.nums.has(i)), ...kwNames.map((k) => statics.names.has(k))];
@@ -391,7 +400,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(all.map((v, i) => (isStatic[i] ? null : v)));
   const flat = flatten(args, true);
   const t = new Trace(fn.name, 'jit', null);
-  const arrayLeaves = flat.leaves.map((l) => {
+  const arrayLeaves: PyValue[] = flat.leaves.map((l) => {
     if (!isJitArg(l)) {
       throw new CompileError(
         `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
@@ -401,6 +410,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     if (l instanceof HostScalar) return hostScalarArray(ip, l, l.type === 'int' ? 'int32' : l.type === 'bool' ? 'bool' : 'float32', 'arg', call.span);
     return isArray(l) || l instanceof NdArray ? l : scalarArg(l);
   });
+  noteTraceArgs(t, arrayLeaves, call.span);
   // a Python number (static, or a host value such as a loop index) is a weakly typed parameter
   const weak = (l: PyValue): boolean => typeof l === 'bigint' || typeof l === 'number' || (l instanceof HostScalar && l.type !== 'bool');
   const params = flat.leaves.map((l, i) => {
@@ -444,7 +454,10 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const axes0 = keyAxes(args, axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span));
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
   const parent = ip.trace();
-  const t = new Trace(fn.name, 'vmap', parent, parent.axisEnv);
+  // vmap(axis_name=) binds a named axis: collectives over it reduce along the batch (passes/vmap.ts)
+  const vmapAxis = fn.options.get('axis_name');
+  if (vmapAxis !== null && vmapAxis !== undefined && typeof vmapAxis !== 'string') throw new CompileError('jax.vmap: axis_name must be a string here', call.span);
+  const t = new Trace(fn.name, 'vmap', parent, typeof vmapAxis === 'string' ? [...parent.axisEnv, { name: vmapAxis, size }] : parent.axisEnv);
   // an unmapped leaf that is not array-like (a string field of a NamedTuple) passes through as a static value
   const isStatic = flat.leaves.map((l, i) => axes[i] === null && !isArrayLike(l));
   const params = flat.leaves.map((l, i) => {
@@ -455,7 +468,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const { results, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
-  const bf = vmapFunc(func, batched, size);
+  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined);
   const argAtoms = [
     ...flat.leaves.flatMap((l, i) => {
       if (isStatic[i]) return [];
