@@ -77,6 +77,6 @@ describe('jax.jit options', () => {
     );
     expect(() => c('def f(x, s):\n    return x\njax.jit(f)(1.0, "a")\n')).toThrow("TypeError: Error interpreting argument to <function f> as an abstract array. The problematic value is of type <class 'str'>");
     expect(() => c('@jax.jit\ndef f(x):\n    return x if x > 0 else -x\nf(2.0)\n')).toThrow('TracerBoolConversionError');
-    expect(() => c('jax.jit(lambda x: x, in_shardings=None)\n')).toThrow("jax.jit: option 'in_shardings' is not supported");
+    expect(() => c('jax.jit(lambda x: x, abstracted_axes=None)\n')).toThrow("jax.jit: option 'abstracted_axes' is not supported");
   });
 });
