@@ -1,8 +1,8 @@
 // Helpers generated host code calls on values known only at run time:
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
-import { arrayFormat, formatValue, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
-import type { JArray } from './runtime.js';
+import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
+import { PythonError, type JArray } from './runtime.js';
 
 /** str(x) of a jax.Array (NumPy's str of its value). */
 export async function str(x: JArray): Promise<string> {
@@ -12,6 +12,11 @@ export async function str(x: JArray): Promise<string> {
 /** repr(x) of a jax.Array: `Array([...], dtype=float32)`; `weakType` (known at compile time) adds `weak_type=True`. */
 export async function repr(x: JArray, weakType = false): Promise<string> {
   return jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() }, { weakType });
+}
+
+/** repr(k) (and str) of a typed PRNG key array, given its key data. */
+export async function keyRepr(data: JArray): Promise<string> {
+  return jaxKeyRepr({ dtype: data.dtype, shape: data.shape, data: await data.data() });
 }
 
 /** format(x, spec) of a jax.Array. */
@@ -101,4 +106,9 @@ export function f32ToU32(x: number): number {
   if (x !== x || x <= 0) return 0;
   if (x >= 4294967295) return 4294967295;
   return Math.trunc(x) >>> 0;
+}
+
+/** A check made at run time (jax.test_util.check_grads): Python's AssertionError when it fails. */
+export function assertTrue(ok: number | boolean, message: string, line: number | null = null): void {
+  if (!ok) throw new PythonError(`AssertionError: ${message}`, line);
 }

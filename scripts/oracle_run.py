@@ -4,6 +4,8 @@ Usage: python scripts/oracle_run.py path/to/fixture.py
 Invoked by scripts/oracle.sh, one fresh process per fixture. The caller sets JAX_PLATFORMS=cpu and a
 default XLA_FLAGS; a program that assigns os.environ["XLA_FLAGS"] before its first JAX computation wins,
 because importing jax does not initialize a backend (flags are read when the first backend is created).
+A program that calls jax.config.update('jax_num_cpu_devices', N) gets N devices: in JAX 0.10.2 that
+option wins over the default --xla_force_host_platform_device_count=4 (checked), so nothing is needed here.
 """
 import os
 import runpy

@@ -29,5 +29,5 @@ export {
   type PrintfSpec, type PrintfArgs, type PrintfPart,
 } from './printf.js';
 export {
-  jaxRepr, jaxStr, arrayFormat, JaxArrayObject, NumpyArrayObject, NumpyScalar, type JaxReprOptions,
+  jaxRepr, jaxKeyRepr, jaxStr, arrayFormat, JaxArrayObject, NumpyArrayObject, NumpyScalar, type JaxReprOptions,
 } from './jax_array.js';

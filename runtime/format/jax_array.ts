@@ -35,6 +35,14 @@ export function jaxRepr(a: HostArray, o: JaxReprOptions = {}): string {
   return `${prefix}${s},${sep}${dtypeStr})`;
 }
 
+/**
+ * repr (and str) of a typed PRNG key array, from its uint32 key data (the
+ * key shape plus a trailing 2): 'Array((2,), dtype=key<fry>) overlaying:\n[[...]]'.
+ */
+export function jaxKeyRepr(data: HostArray): string {
+  return `Array(${shapeRepr(data.shape.slice(0, -1))}, dtype=key<fry>) overlaying:\n${numpyStr(data)}`;
+}
+
 /** str(jax.Array): NumPy's str of its value ('[1.5 2. ]'; 0-d: '-0.028304616', '3', 'True'). */
 export function jaxStr(a: HostArray, options?: Partial<PrintOptions>): string {
   return numpyStr(a, options);

@@ -1,7 +1,7 @@
 // Shape/dtype rules: SHAPE_RULES holds one entry per primitive (src/ir/prims.ts
 // lists them), computing a bound equation's result types from its operands'.
 import type { Prim } from './prims.js';
-import type { AVal, DType, Params } from './types.js';
+import type { AVal, DType, Func, Params } from './types.js';
 
 export class ShapeError extends Error {}
 
@@ -344,6 +344,9 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   ppermute: sameAsOperand,
   all_to_all: allToAll,
   axis_index: () => [{ shape: [], dtype: 'int32' }],
+  // the called function's results
+  custom_jvp_call: (_xs, p) => (p['call'] as Func).results.map((r) => r.aval),
+  custom_vjp_call: (_xs, p) => (p['call'] as Func).results.map((r) => r.aval),
 };
 
 /** `prim`'s shape rule, for operand types and params. */

@@ -121,6 +121,11 @@ const DESCRIPTORS = {
   ppermute: { axes: 'collective', moves: true, cost: 'arith' },
   all_to_all: { axes: 'collective', moves: true, cost: 'arith' },
   axis_index: { axes: 'position', strong: true, cost: 'arith' },
+  // a call of a function with a custom derivative rule (params: the traced functions). It only exists
+  // inside functions being differentiated: autodiff replaces it by the primal call or the rule, and a
+  // program never contains one (its cost class is never asked)
+  custom_jvp_call: { cost: 'loop' },
+  custom_vjp_call: { cost: 'loop' },
 } as const satisfies Record<string, PrimInfo>;
 
 /** A primitive's name. */

@@ -83,10 +83,11 @@ export class ArrayOps {
     return this.tracer(this.convertAtom(x.atom, dtype, span));
   }
 
-  private convertAtom(a: Atom, dtype: DType, span: Span): Atom {
-    if (a.aval.dtype === dtype && !a.aval.weak) return a;
-    if (a.kind === 'lit') return lit(castScalar(a.value, dtype), dtype);
-    return this.bind('convert_element_type', [a], { new_dtype: dtype, weak_type: false }, span);
+  /** `a` as `dtype`; `weak` keeps it weakly typed (a weak operand promoted to another weak operand's dtype). */
+  private convertAtom(a: Atom, dtype: DType, span: Span, weak = false): Atom {
+    if (a.aval.dtype === dtype && (a.aval.weak === true) === weak) return a;
+    if (a.kind === 'lit') return lit(castScalar(a.value, dtype), dtype, weak);
+    return this.bind('convert_element_type', [a], { new_dtype: dtype, weak_type: weak }, span);
   }
 
   // ------------------------------------------------------------ elementwise
@@ -100,10 +101,11 @@ export class ArrayOps {
     if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
       throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
     }
-    // weak op weak stays weak (JAX converts only to a different dtype then)
-    const weak = a.aval.weak === true && b.aval.weak === true;
-    if (!(weak && a.aval.dtype === dtype)) a = this.convertAtom(a, dtype, span);
-    if (!(weak && b.aval.dtype === dtype)) b = this.convertAtom(b, dtype, span);
+    // the result is weak when the promoted type is a weak one (JAX's lattice): weak op weak, or a weak
+    // operand of a higher kind than the typed one (int32 array * 2.0 is a weak float32)
+    const weak = weakPromoted(a.aval, b.aval);
+    a = this.convertAtom(a, dtype, span, weak);
+    b = this.convertAtom(b, dtype, span, weak);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
     a = this.operand(a, shape, span);
     b = this.operand(b, shape, span);
@@ -481,6 +483,14 @@ export function broadcastShapes(a: readonly number[], b: readonly number[], span
 const KIND: Record<DType, number> = { bool: 0, uint32: 1, int32: 1, float32: 2 };
 
 /** JAX's dtype promotion for the dtypes we have, honouring weak types (Python scalars). */
+/** Is the promotion of `a` and `b` weakly typed (both weak, or the weak one of the higher kind)? */
+export function weakPromoted(a: AVal, b: AVal): boolean {
+  if (a.weak && b.weak) return true;
+  if (a.weak) return KIND[a.dtype] > KIND[b.dtype];
+  if (b.weak) return KIND[b.dtype] > KIND[a.dtype];
+  return false;
+}
+
 export function promote(a: AVal, b: AVal): DType {
   if (a.weak && !b.weak) return KIND[a.dtype] <= KIND[b.dtype] ? b.dtype : a.dtype;
   if (b.weak && !a.weak) return KIND[b.dtype] <= KIND[a.dtype] ? a.dtype : b.dtype;

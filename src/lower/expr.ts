@@ -206,7 +206,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
     return Array.from({ length: r.length }, (_, i) => r.start + BigInt(i) * r.step);
   }
   if (v instanceof NdArray) return Array.from({ length: v.shape[0] ?? 0 }, (_, i) => ndIndex(v, [{ kind: 'int', value: i }]));
-  const items = ip.library.items(v);
+  const items = ip.library.items(v, span);
   if (items) return items;
   if (isArray(v)) {
     const n = ip.ops.aval(v, span).shape[0];
@@ -290,6 +290,8 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
 
 export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span): PyValue {
   if (isArray(obj)) return ip.ops.index(obj, ip.indexItems(key, span), span);
+  const fromLibrary = ip.library.subscript(obj, key, span);
+  if (fromLibrary !== undefined) return fromLibrary;
   if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span), span);
   if (obj instanceof PyDict) {
     const v = obj.get(checkDictKey(ip.static(key, 'a dict key', span), span));

@@ -216,7 +216,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceStr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(v.name);
-  const sh = ip.library.text(v, false);
+  const sh = ip.library.text(v, false, span);
   if (sh) return sh;
   return reprOf(ip, v, span);
 }
@@ -239,7 +239,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
-  const sh = ip.library.text(v, true);
+  const sh = ip.library.text(v, true, span);
   if (sh) return sh;
   if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {
     // a container inside itself (xs.append(xs)) shows as [...], as in Python

@@ -20,7 +20,10 @@ import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } fro
 import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
-import { isArray, NeedsStatic, PyDeviceArray, type PyModule } from './values.js';
+import { callCustom, customAttr } from './custom_rules.js';
+import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
+import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
+import { isArray, NeedsStatic, PyDeviceArray, PyKeyArray, PyTransformed, type PyModule } from './values.js';
 
 export type { LowerOptions };
 
@@ -79,13 +82,18 @@ function library(ip: Interp): Library {
       return found;
     },
     attr(obj, name, span) {
+      if (obj instanceof PyKeyArray) return keyAttr(obj, name);
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
+      if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
+      const sds = shapeDtypeAttr(obj, name);
+      if (sds !== undefined) return sds;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr) => shardingText(ip, v, repr) ?? debugText(v),
-    items: (v) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : undefined),
-    callTransformed: (fn, call) => callTransformed(ip, fn, call),
+    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v),
+    items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
+    subscript: (obj, key, span) => (obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : undefined),
+    callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
   };
 }
@@ -104,6 +112,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
+    ['jax.test_util', jax.attrs.get('test_util') as PyModule],
+    ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
     ['jax.scipy', scipy],
@@ -112,6 +122,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],
     ['jax.sharding', sharding],
+    ['jax.experimental', jax.attrs.get('experimental') as PyModule],
+    ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip)],
     ['os', os],

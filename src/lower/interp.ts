@@ -25,6 +25,7 @@ import {
   PyDType,
   PyDict,
   PyFunction,
+  PyKeyArray,
   PyIterator,
   PyList,
   PyMesh,
@@ -45,7 +46,7 @@ import {
 } from './values.js';
 
 /** Most simulated devices XLA_FLAGS may ask for (each has its own buffers and collectives run between them). */
-const MAX_DEVICES = 1024;
+export const MAX_DEVICES = 1024;
 
 /** Nested Python calls allowed at compile time (a deeper recursion is Python's RecursionError, not a JS stack overflow). */
 export const MAX_CALL_DEPTH = 100;
@@ -79,10 +80,12 @@ export interface Library {
   importModule(name: string, span: A.Span): PyModule;
   /** An attribute a library defines on a value (array properties and methods, sharding objects'); undefined when none. */
   attr(obj: PyValue, name: string, span: A.Span): PyValue | undefined;
-  /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays); null for other values. */
-  text(v: PyValue, repr: boolean): Text | null;
-  /** The items of iterating a library's object (an array of devices); undefined for other values. */
-  items(v: PyValue): PyValue[] | undefined;
+  /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays, PRNG keys); null for other values. */
+  text(v: PyValue, repr: boolean, span: A.Span): Text | null;
+  /** The items of iterating a library's object (an array of devices, of PRNG keys); undefined for other values. */
+  items(v: PyValue, span: A.Span): PyValue[] | undefined;
+  /** `obj[key]` of a library's object (an array of PRNG keys); undefined for other values. */
+  subscript(obj: PyValue, key: PyValue, span: A.Span): PyValue | undefined;
   /** Calling a function made by jax.jit / grad / vmap / pmap. */
   callTransformed(fn: PyTransformed, call: CallArgs): PyValue;
   /** A host segment over arrays laid out on a mesh, partitioned as jit partitions: the host call and the results' shardings. */
@@ -111,6 +114,8 @@ export class Interp {
   private programNames = new Set<string>();
   deviceCount = 4;
   deviceCountFrozen = false;
+  /** jax.config.update('jax_num_cpu_devices', n) before the first use of the devices: wins over XLA_FLAGS, as in JAX. */
+  numCpuDevices: number | null = null;
   private segmentCount = 0;
   /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
   dynamicDepth = 0;
@@ -380,6 +385,8 @@ export class Interp {
         visitScope(v.closure);
       } else if (v instanceof PyBoundMethod) {
         visit(v.self, name);
+      } else if (v instanceof PyKeyArray) {
+        visit(v.data, name);
       } else if (v instanceof PyIterator) {
         // a map/filter not yet run through: the items it will pull
         v.roots.forEach((x) => visit(x, name));
@@ -582,7 +589,8 @@ export class Interp {
 
   /** The simulated devices; the first call fixes their number (`span`: where, for an XLA_FLAGS count out of range). */
   devices(span: A.Span | null = null): PyList {
-    if (!this.deviceCountFrozen) {
+    if (!this.deviceCountFrozen && this.numCpuDevices !== null) this.deviceCount = this.numCpuDevices;
+    else if (!this.deviceCountFrozen) {
       const flags = this.environ?.get('XLA_FLAGS');
       const m = typeof flags === 'string' ? /--xla_force_host_platform_device_count=(\d+)/.exec(flags) : null;
       if (m) {

@@ -82,7 +82,7 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
  * under vmap once per element); `callback(fn, *args, **kwargs)` calls the
  * Python function then, with concrete arrays, at host level.
  */
-export function debugModule(ip: Interp): PyModule {
+export function debugModule(ip: Interp, others: Record<string, (c: CallArgs) => PyValue> = {}): PyModule {
   const record = (c: CallArgs, run: DebugCall['run'], args: PyValue[], kwargs: Map<string, PyValue>): null => {
     for (const v of [...args, ...kwargs.values()]) {
       if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {
@@ -94,6 +94,7 @@ export function debugModule(ip: Interp): PyModule {
     return null;
   };
   return builtinModule('jax.debug', {
+    ...others,
     print: (c) => {
       const fmt = c.args[0];
       if (typeof fmt !== 'string') throw new CompileError('TypeError: jax.debug.print needs a format string', c.span);

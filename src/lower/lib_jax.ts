@@ -2,12 +2,16 @@
 // devices, jax.config, device_put / make_mesh / typeof (lib_sharding.ts), and
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
-import type { Interp } from './interp.js';
+import { checkGrads } from './check_grads.js';
+import { customOf } from './custom_rules.js';
+import { evalShape, shapeDtypeStruct } from './eval_shape.js';
+import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
-import { jaxShardingFunctions } from './lib_sharding.js';
+import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
-import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { shardMapOf } from './shard_map.js';
+import { gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
+import { PyBuiltin, PyClass, PyModule, type CallArgs, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -17,6 +21,21 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     jit: (c) => jitOf(ip, c),
     grad: (c) => gradOf(ip, c),
     value_and_grad: (c) => valueAndGradOf(ip, c),
+    jvp: (c) => jvpCall(ip, c),
+    vjp: (c) => vjpCall(ip, c),
+    linearize: (c) => linearizeCall(ip, c),
+    jacfwd: (c) => jacfwdOf(ip, c),
+    jacrev: (c) => jacrevOf(ip, c),
+    jacobian: (c) => jacrevOf(ip, c),
+    hessian: (c) => hessianOf(ip, c),
+    custom_jvp: (c) => customOf('custom_jvp', c),
+    custom_vjp: (c) => customOf('custom_vjp', c),
+    // rematerialization changes what is stored, not what is computed: the function itself
+    checkpoint: (c) => checkpointOf(c),
+    remat: (c) => checkpointOf(c),
+    named_call: (c) => arg(c, 0, 'fun'),
+    eval_shape: (c) => evalShape(ip, c),
+    ShapeDtypeStruct: (c) => shapeDtypeStruct(c),
     devices: (c) => ip.devices(c.span),
     local_devices: (c) => ip.devices(c.span),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
@@ -27,15 +46,45 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     device_get: (c) => arg(c, 0, 'x'),
     make_jaxpr: (c) => makeJaxprOf(ip, c),
     ...jaxShardingFunctions(ip),
+    shard_map: (c) => shardMapOf(ip, c, 'shard_map'),
   };
   return builtinModule('jax', {
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
+    checkpoint_policies: checkpointPolicies(),
+    test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
+    // jax.ad_checkpoint: rematerialization and names for its policies (values unchanged)
+    ad_checkpoint: builtinModule('jax.ad_checkpoint', {
+      checkpoint: (c) => checkpointOf(c),
+      remat: (c) => checkpointOf(c),
+      checkpoint_name: (c) => arg(c, 0, 'x'),
+      checkpoint_policies: checkpointPolicies(),
+    }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
-    debug: debugModule(ip),
+    experimental: experimentalModule(ip),
+    debug: debugModule(ip, debugShardingFunctions(ip)),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,
+  });
+}
+
+/** jax.checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()): `fun` (numerically the identity). */
+function checkpointOf(c: CallArgs): PyValue {
+  for (const k of c.kwargs.keys()) {
+    if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
+  }
+  return arg(c, 0, 'fun');
+}
+
+/** jax.checkpoint_policies: policies only say what to save, so each is accepted and has no effect here. */
+function checkpointPolicies(): PyModule {
+  const policy = (name: string): PyBuiltin => new PyBuiltin(name, () => false);
+  const names = ['everything_saveable', 'nothing_saveable', 'dots_saveable', 'checkpoint_dots', 'dots_with_no_batch_dims_saveable', 'checkpoint_dots_with_no_batch_dims'];
+  const factories = ['save_only_these_names', 'save_any_names_but_these', 'save_from_both_policies', 'save_and_offload_only_these_names'];
+  return builtinModule('jax.checkpoint_policies', {
+    ...Object.fromEntries(names.map((n) => [n, policy(n)])),
+    ...Object.fromEntries(factories.map((n) => [n, (_c: CallArgs) => policy(n)])),
   });
 }
 
@@ -51,6 +100,18 @@ function configUpdate(ip: Interp, c: CallArgs): null {
     case 'jax_enable_x64':
       if (value) throw new CompileError('NotImplementedError: jax_enable_x64 is not supported by jaxts (arrays are 32-bit, as JAX makes them by default)', c.span);
       return null;
+    case 'jax_num_cpu_devices': {
+      if (typeof value !== 'bigint') throw new CompileError(`TypeError: jax_num_cpu_devices must be an int, got ${typeof value}`, c.span);
+      const n = Number(value);
+      if (ip.options.devices) return null; // the caller fixed the device count
+      if (ip.deviceCountFrozen) {
+        if (n === ip.deviceCount) return null;
+        throw new CompileError('RuntimeError: jax_num_cpu_devices config should be updated before backends are initialized i.e. before any JAX operation is executed. You should initialize this config immediately after `import jax`.', c.span);
+      }
+      if (!(n >= 1 && n <= MAX_DEVICES)) throw new CompileError(`jax_num_cpu_devices=${n} is not a number of devices jaxts simulates (1 to ${MAX_DEVICES})`, c.span);
+      ip.numCpuDevices = n;
+      return null;
+    }
     case 'jax_platform_name':
     case 'jax_platforms':
     case 'jax_default_matmul_precision':
@@ -60,3 +121,9 @@ function configUpdate(ip: Interp, c: CallArgs): null {
   }
 }
 
+
+/** jax.experimental: the older spelling of shard_map (check_rep instead of check_vma). */
+export function experimentalModule(ip: Interp): PyModule {
+  const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
+  return builtinModule('jax.experimental', { shard_map: shardMap });
+}

@@ -7,6 +7,7 @@ import type { Prim } from '../ir/prims.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
+import { laxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule, dtypeArg } from './modules.js';
 import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
@@ -103,6 +104,39 @@ export function laxModule(ip: Interp): PyModule {
       }
       return treeMap(arg(c, 0, 'x'), (leaf) => bind('ppermute', leaf, { axis_name: names, axis_size: size, perm: pairs }, c.span));
     },
+    all_to_all: (c) => {
+      const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), 'all_to_all', c.span);
+      const split0 = Number(ip.static(arg(c, 2, 'split_axis'), 'all_to_all split_axis', c.span));
+      const concat0 = Number(ip.static(arg(c, 3, 'concat_axis'), 'all_to_all concat_axis', c.span));
+      const tiled = truthy(ip.static(c.kwargs.get('tiled') ?? false, 'all_to_all tiled', c.span), c.span);
+      return treeMap(arg(c, 0, 'x'), (leaf) => {
+        const x = ops.asArray(leaf, c.span);
+        const r = x.aval.shape.length;
+        const split = split0 < 0 ? split0 + r : split0;
+        const concat = concat0 < 0 ? concat0 + r : concat0;
+        if (tiled) return names.length ? bind('all_to_all', x, { axis_name: names, axis_size: size, split_axis: split, concat_axis: concat, tiled: true }, c.span) : x;
+        if (x.aval.shape[split] !== size) {
+          throw new CompileError(`ValueError: all_to_all requires the size of the mapped axis axis_name to equal x.shape[split_axis], but they are ${size} and ${x.aval.shape[split]} respectively.`, c.span);
+        }
+        // as JAX lowers it: a unit axis at concat_axis, the tiled exchange, the split axis squeezed out
+        const y = ops.expandDims(x, concat, c.span);
+        const s = concat <= split ? split + 1 : split;
+        const z = names.length ? bind('all_to_all', y, { axis_name: names, axis_size: size, split_axis: s, concat_axis: concat, tiled: true }, c.span) : y;
+        const shape = z.aval.shape.filter((_, d) => d !== s);
+        return ops.reshape(z, shape, c.span);
+      });
+    },
+    axis_size: (c) => {
+      const items = ((v: PyValue) => (v instanceof PyTuple || v instanceof PyList ? v.items : [v]))(arg(c, 0, 'axis_name'));
+      const env = ip.trace().axisEnv;
+      let size = 1;
+      for (const it of items) {
+        const a = env.find((x) => x.name === it);
+        if (!a) throw new CompileError(`NameError: unbound axis name: ${String(it)}`, c.span);
+        size *= a.size;
+      }
+      return BigInt(size);
+    },
     axis_index: (c) => {
       const { names } = axesOf(ip, arg(c, 0, 'axis_name'), 'axis_index', c.span);
       if (!names.length) return ops.asArray(0n, c.span);
@@ -115,6 +149,7 @@ export function laxModule(ip: Interp): PyModule {
     },
     stop_gradient: (c) => ops.stopGradient(arg(c, 0, 'x'), c.span),
     erf_inv: (c) => ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
+    ...laxShardingFunctions(ip),
   };
   return builtinModule('jax.lax', entries);
 }

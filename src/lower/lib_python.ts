@@ -15,7 +15,7 @@ import { arg, intArg, numArg } from './modules.js';
 import { truthy } from './pyops.js';
 import { Text } from './text.js';
 import {
-  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDeviceArray, PyDict, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDeviceArray, PyKeyArray, PyDict, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -73,7 +73,7 @@ export function installBuiltins(ip: Interp): void {
         if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
         return BigInt(v.shape[0]!);
       }
-      if (v instanceof PyDeviceArray) {
+      if (v instanceof PyDeviceArray || v instanceof PyKeyArray) {
         if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
         return BigInt(v.shape[0]!);
       }

@@ -1,4 +1,5 @@
-// jax.random with JAX 0.10's defaults: raw uint32[2] threefry keys and
+// jax.random with JAX 0.10's defaults: threefry keys, raw (uint32[2],
+// `PRNGKey`) or typed (key<fry>, `key`; see keys.ts), and
 // `jax_threefry_partitionable=True`. Every function is the same sequence of
 // primitives JAX traces (see jax/_src/random/core.py), so the bits are
 // identical and floats match to the ulp given the same erf_inv/log1p.
@@ -10,7 +11,10 @@ import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
-import { NdArray, NpScalar, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+import { fmtShape } from './arrays.js';
+import { KEY_IMPL, wrapKeys } from './keys.js';
+import { hostScalarArray } from './transforms.js';
+import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -24,7 +28,16 @@ class Random {
 
   /** `PRNGKey(seed)`: [0, seed mod 2^32] with x64 disabled. */
   prngKey(seed: PyValue, span: Span): Tracer {
-    const s = this.ip.static(seed, 'the PRNG seed', span);
+    let s = this.ip.static(seed, 'the PRNG seed', span);
+    if (s instanceof NpScalar && (s.dtype === 'int32' || s.dtype === 'int64')) s = BigInt(s.value);
+    if (s instanceof Tracer || s instanceof HostArray) {
+      // a traced seed (threefry_seed): [0, uint32(seed)] along a new last axis, as with x64 disabled
+      const dt = s.aval.dtype;
+      if (dt !== 'int32' && dt !== 'uint32' && dt !== 'bool') throw new CompileError(`TypeError: PRNG key seed must be an integer; got ${dt}`, span);
+      const lo = this.ops.convert(this.ops.asArray(s, span), 'uint32', span);
+      const hi = this.ops.full([...lo.aval.shape], 0, 'uint32', span);
+      return this.ops.stack([hi, lo], lo.aval.shape.length, span);
+    }
     if (typeof s === 'bigint') {
       const lo = Number(BigInt.asUintN(32, s));
       const key = this.ops.asArray(new NdArray([2], 'int64', [0, lo | 0]), span);
@@ -33,17 +46,31 @@ class Random {
     throw new CompileError(`TypeError: PRNGKey accepts a scalar integer seed, got ${String(s)}`, span);
   }
 
-  /** A raw key: a uint32 array of shape (2,). */
+  /** The key data of a single key, typed or raw (a uint32 array of shape (2,)). */
   keyData(v: PyValue, what: string, span: Span): Tracer {
-    const k = this.ops.asArray(v, span);
+    const typed = v instanceof PyKeyArray;
+    const k = this.ops.asArray(typed ? v.data : v, span);
     const s = k.aval.shape;
-    if (k.aval.dtype !== 'uint32' || s.length !== 1 || s[0] !== 2) {
-      throw new CompileError(
-        `TypeError: ${what} accepts a single key, but was given a key array of shape (${s.join(', ')}${s.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching.`,
-        span,
-      );
+    if (!typed && (k.aval.dtype !== 'uint32' || s[s.length - 1] !== 2)) {
+      throw new CompileError(`TypeError: JAX encountered invalid PRNG key data: expected key_data.dtype = uint32 and a trailing dimension of 2; got dtype=${k.aval.dtype}, shape=${fmtShape(s)}`, span);
+    }
+    if (s.length !== 1) {
+      const shown = typed ? s.slice(0, -1) : s;
+      throw new CompileError(`ValueError: ${what} accepts a single key, but was given a key array of shape ${fmtShape(shown)} != (). Use jax.vmap for batching.`, span);
     }
     return k;
+  }
+
+  /** `wrap_key_data(data)`: uint32 data with a trailing 2 as a typed key array. */
+  wrapKeyData(v: PyValue, span: Span): PyKeyArray {
+    const d = v instanceof PyKeyArray ? null : this.ops.asArray(v, span);
+    if (!d) throw new CompileError('TypeError: wrap_key_data accepts only uint32 key data, got a key array', span);
+    if (d.aval.dtype !== 'uint32') throw new CompileError(`TypeError: JAX encountered invalid PRNG key data: expected key_data.dtype = uint32; got dtype=${d.aval.dtype}`, span);
+    const s = d.aval.shape;
+    if (s[s.length - 1] !== 2) {
+      throw new CompileError(`TypeError: threefry2x32 key data must have a trailing dimension of 2, got shape ${fmtShape(s)}`, span);
+    }
+    return wrapKeys(d);
   }
 
   private word(key: Tracer, i: number, span: Span): Tracer {
@@ -81,9 +108,19 @@ class Random {
   }
 
   foldIn(key: Tracer, data: PyValue, span: Span): Tracer {
-    const d = typeof data === 'bigint' ? BigInt.asUintN(32, data) : data;
+    const d = typeof data === 'bigint' ? BigInt.asUintN(32, data) : data instanceof HostScalar ? this.hostUint32(data, span) : data;
     const [y0, y1] = this.threefry(key, 0n, d, [], span);
     return this.ops.stack([y0, y1], 0, span);
+  }
+
+  /**
+   * A host integer known only at run time (a host loop's index) as a uint32
+   * device scalar, made where the host program has it: `fold_in(key, i)` in a
+   * loop that stays a loop.
+   */
+  private hostUint32(v: HostScalar, span: Span): HostArray {
+    if (v.type !== 'int' && v.type !== 'bool') throw new CompileError(`TypeError: fold_in data must be an integer, got ${v.type}`, span);
+    return hostScalarArray(this.ip, v, 'uint32', 'fold_data', span);
   }
 
   uniform(key: Tracer, shape: number[], dtype: DType, minval: PyValue, maxval: PyValue, span: Span): Tracer {
@@ -147,14 +184,41 @@ export function randomModule(ip: Interp): PyModule {
     return d === null ? def : (dtypeArg(d, c.span) ?? def);
   };
   const key = (c: CallArgs, what: string): Tracer => r.keyData(arg(c, 0, 'key'), what, c.span);
+  /** New key data as keys of the argument's kind: typed keys give typed keys, raw keys raw data. */
+  const keysLike = (c: CallArgs, data: Tracer): PyValue => (arg(c, 0, 'key') instanceof PyKeyArray ? wrapKeys(data) : data);
+  const impl = (c: CallArgs, i: number): void => {
+    const v = arg(c, i, 'impl', null);
+    if (v !== null && v !== KEY_IMPL) throw new CompileError(`jaxts: PRNG implementation ${typeof v === 'string' ? `'${v}'` : 'objects'} other than '${KEY_IMPL}' are not supported`, c.span);
+  };
   const entries: Record<string, Fn> = {
-    PRNGKey: (c) => r.prngKey(arg(c, 0, 'seed'), c.span),
+    PRNGKey: (c) => {
+      impl(c, 1);
+      return r.prngKey(arg(c, 0, 'seed'), c.span);
+    },
+    key: (c) => {
+      impl(c, 1);
+      return wrapKeys(r.prngKey(arg(c, 0, 'seed'), c.span));
+    },
+    key_data: (c) => {
+      const k = arg(c, 0, 'keys');
+      return k instanceof PyKeyArray ? k.data : r.wrapKeyData(k, c.span).data;
+    },
+    wrap_key_data: (c) => {
+      impl(c, 1);
+      return r.wrapKeyData(arg(c, 0, 'key_bits_array'), c.span);
+    },
+    key_impl: (c) => {
+      const k = arg(c, 0, 'keys');
+      if (!(k instanceof PyKeyArray)) r.wrapKeyData(k, c.span);
+      return KEY_IMPL;
+    },
+    clone: (c) => arg(c, 0, 'key'),
     split: (c) => {
       const num = arg(c, 1, 'num', 2n);
       const shape = typeof num === 'bigint' ? [Number(num)] : shapeArgs([num], c.span);
-      return r.split(key(c, 'split'), shape, c.span);
+      return keysLike(c, r.split(key(c, 'split'), shape, c.span));
     },
-    fold_in: (c) => r.foldIn(key(c, 'fold_in'), arg(c, 1, 'data'), c.span),
+    fold_in: (c) => keysLike(c, r.foldIn(key(c, 'fold_in'), arg(c, 1, 'data'), c.span)),
     bits: (c) => r.bits(key(c, 'bits'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span),
     uniform: (c) =>
       r.uniform(key(c, 'uniform'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, 'float32'), arg(c, 3, 'minval', 0), arg(c, 4, 'maxval', 1), c.span),

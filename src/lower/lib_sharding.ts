@@ -5,18 +5,19 @@
 // src/passes/spmd.ts, run by the runtime's `rt.spmd`).
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { DimShardings } from '../ir/sharding.js';
+import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { replicated, shardedTypeStr } from '../ir/sharding.js';
-import { jaxTypeStr, type Func } from '../ir/types.js';
+import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
+import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
-import { dimsOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, abstractMeshStr, dimsOf, meshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
-  HostArray, PyBuiltin, PyClass, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
-  Tracer, isArray, typeName, type CallArgs, type PyValue,
+  HostArray, PyBuiltin, PyDType, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 /** A Python slice object (as in a shard's `index`): `slice(0, 2, None)`. */
@@ -26,6 +27,14 @@ export class PySlice extends PyObject {
     readonly start: number | null,
     readonly stop: number | null,
   ) {
+    super();
+  }
+}
+
+/** `x.devices()`: the set of devices holding an array (printed in device order). */
+export class PyDeviceSet extends PyObject {
+  readonly typeName = 'set';
+  constructor(readonly ids: number[]) {
     super();
   }
 }
@@ -81,6 +90,10 @@ const sliceRepr = (s: PySlice): string => `slice(${s.start ?? 'None'}, ${s.stop 
 /** Static str()/repr() of the sharding objects, or null for other values. */
 export function shardingText(ip: Interp, v: PyValue, repr: boolean): Text | null {
   if (v instanceof PySlice) return Text.of(sliceRepr(v));
+  if (v instanceof PyDeviceSet) {
+    const dev = (id: number): Text => new Text([{ k: 'call', callee: 'rt.deviceRepr', args: [{ k: 'lit', value: id }] }]);
+    return Text.of('{').concat(Text.join(v.ids.map(dev), ', '), '}');
+  }
   if (v instanceof PySingleDeviceSharding) {
     return Text.of('SingleDeviceSharding(device=').concat(new Text([{ k: 'call', callee: 'rt.deviceRepr', args: [{ k: 'lit', value: 0 }] }]), ', memory_kind=device)');
   }
@@ -90,6 +103,12 @@ export function shardingText(ip: Interp, v: PyValue, repr: boolean): Text | null
     return Text.of('Shard(device=').concat(dev, `, index=${tupleRepr(v.index.map(sliceRepr))}, replica_id=${v.replicaId}, data=`, data, ')');
   }
   if (v instanceof PyMesh) return Text.of(repr ? meshRepr(v) : meshStr(v));
+  if (v instanceof PyAbstractMesh) return Text.of(abstractMeshStr(v));
+  if (v instanceof PyAxisType) return Text.of(repr ? v.name : `AxisType.${v.name}`);
+  if (v instanceof PyShapedArray) return Text.of(repr ? `ShapedArray(${v.str()})` : v.str());
+  if (v instanceof PyNamedSharding && abstractShardings.has(v)) {
+    return Text.of(`NamedSharding(mesh=${abstractMeshStr(PyAbstractMesh.of(v.mesh))}, spec=${specRepr(v.spec)})`);
+  }
   if (v instanceof PyPartitionSpec) return Text.of(specRepr(v));
   if (v instanceof PyNamedSharding) return Text.of(shardingRepr(v));
   if (v instanceof PyDeviceArray) return deviceArrayText(v, repr);
@@ -97,7 +116,7 @@ export function shardingText(ip: Interp, v: PyValue, repr: boolean): Text | null
 }
 
 /** The host constant holding a layout for `rt.devicePut` / `rt.spmd` (created once at the top of main()). */
-function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
+export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
   const axisIndex = (a: string): number => mesh.axisNames.indexOf(a);
   const dimsIdx = dims.map((d) => d.map(axisIndex));
   const key = `${mesh.devices.ids.join(',')}|${mesh.devices.shape.join(',')}|${JSON.stringify(dimsIdx)}`;
@@ -117,16 +136,50 @@ function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
 
 // ------------------------------------------------------------ device_put and SPMD calls
 
-/** jax.device_put(x, sharding) at host level, over a pytree of arrays. */
+/** A sharding argument: a NamedSharding, or a PartitionSpec resolved against the context mesh (jax.set_mesh). */
+export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
+  if (!(v instanceof PyPartitionSpec)) return v;
+  const mesh = contextMesh(ip);
+  if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
+  return checkedSharding(mesh, v, span);
+}
+
+const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
+
+/** jax.device_put(x, sharding) at host level, over a pytree of arrays (and of shardings, a prefix of it). */
 function devicePut(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
   const target = c.args[1] ?? c.kwargs.get('device') ?? null;
-  if (!(target instanceof PyNamedSharding)) {
-    if (target === null || (target && typeof target === 'object' && target.typeName === 'Device')) return x;
-    throw new CompileError(`jax.device_put: placing on a ${typeName(target)} is not supported (use a NamedSharding or a device)`, c.span);
+  return placeTree(ip, x, target, 'device_put', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
+}
+
+/** jit(in_shardings=, out_shardings=) at host: `x` (the arguments or results) placed as `target` says. */
+export function placeAs(ip: Interp, x: PyValue, target: PyValue, what: string, span: A.Span): PyValue {
+  return placeTree(ip, x, target, what, '', span);
+}
+
+/** Place every leaf of `x` as `target` says (a pytree prefix of `x`: one sharding for a whole subtree). */
+function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: string, span: A.Span): PyValue {
+  if ((target instanceof PyTuple || target instanceof PyList) && (x instanceof PyTuple || x instanceof PyList)) {
+    if (target.items.length !== x.items.length) {
+      throw new CompileError(`ValueError: ${what}: the shardings (${target.items.length}) do not match the structure of the values (${x.items.length} items)`, span);
+    }
+    const items = x.items.map((v, i) => placeTree(ip, v, target.items[i]!, what, hint, span));
+    return x instanceof PyList ? new PyList(items) : new PyTuple(items, x.cls);
+  }
+  const sharding = shardingArg(ip, target, what, span);
+  if (!(sharding instanceof PyNamedSharding)) {
+    if (sharding === null) return x;
+    if (isDevice(sharding)) return ip.atHost ? putTree(ip, x, null, hint, span) : x;
+    throw new CompileError(`jax.${what}: placing on a ${typeName(sharding)} is not supported (use a NamedSharding, a PartitionSpec or a device)`, span);
   }
   // inside jit a device_put is a sharding constraint: the values are unchanged
   if (!ip.atHost) return x;
+  return putTree(ip, x, sharding, hint, span);
+}
+
+/** `x`'s arrays laid out as `target` says (null: gathered whole on device 0). */
+function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: string, span: A.Span): PyValue {
   const put = (leaf: PyValue, hint: string): PyValue => {
     if (leaf instanceof PyTuple || leaf instanceof PyList) {
       const items = leaf.items.map((x, i) => put(x, leaf instanceof PyTuple && leaf.cls ? `${hint}_${leaf.cls.fields[i]}` : hint));
@@ -138,15 +191,23 @@ function devicePut(ip: Interp, c: CallArgs): PyValue {
       return d;
     }
     if (leaf === null) return null;
-    const h = ip.hostArray(ip.ops.asArray(leaf, c.span), c.span);
-    const dims = dimsOf(target, h.aval.shape, c.span);
+    const h = ip.hostArray(ip.ops.asArray(leaf, span), span);
+    if (!target) {
+      // to one device: only an array laid out over a mesh moves (the others are on device 0 already)
+      if (!h.sharding) return h;
+      const one = new PyMesh(new PyDeviceArray([1], [0]), ['_'], false);
+      const name = ip.freshName(hint || h.name);
+      ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, one, replicated(h.aval.shape.length))] } });
+      return new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
+    }
+    const dims = dimsOf(target, h.aval.shape, span);
     const name = ip.freshName(hint || h.name);
     ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, target.mesh, dims)] } });
     const out = new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
     out.sharding = target;
     return out;
   };
-  return put(x, ip.nameHints.length === 1 ? ip.nameHints[0]! : '');
+  return put(x, hint);
 }
 
 /**
@@ -200,7 +261,33 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
         return d;
       }
       case 'axis_sizes': return new PyTuple(sizes.map((s) => BigInt(s)));
+      case 'axis_types': return axisTypesOf(obj.explicit, sizes.length);
+      case 'abstract_mesh': return PyAbstractMesh.of(obj);
+      case '__enter__': return new PyBuiltin(name, () => enterMesh(ip, obj)!);
+      case '__exit__': return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
     }
+  }
+  if (obj instanceof PySetMesh) {
+    if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj)!);
+    if (name === '__exit__') return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
+  }
+  if (obj instanceof PyAbstractMesh) {
+    switch (name) {
+      case 'axis_names': return new PyTuple(obj.axisNames);
+      case 'size': return BigInt(obj.sizes.reduce((a, b) => a * b, 1));
+      case 'axis_sizes': return new PyTuple(obj.sizes.map((s) => BigInt(s)));
+      case 'axis_types': return axisTypesOf(obj.explicit, obj.sizes.length);
+      case 'shape': {
+        const d = new PyDict();
+        obj.axisNames.forEach((n, i) => d.set(n, BigInt(obj.sizes[i]!)));
+        return d;
+      }
+      case 'empty': return obj.sizes.length === 0;
+    }
+  }
+  if (obj instanceof PyShapedArray) {
+    const v = typeAttr(obj, name);
+    if (v !== undefined) return v;
   }
   if (obj instanceof PyNamedSharding) {
     if (name === 'mesh') return obj.mesh;
@@ -240,6 +327,12 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
     const h = ip.hostArray(obj, span);
     if (!h.sharding) throw new CompileError('x.addressable_shards of an array on a single device is not supported; place it with jax.device_put(x, NamedSharding(...))', span);
     return new PyList(shardsOf(h, h.sharding, span));
+  }
+  if (isArray(obj) && name === 'devices' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
+    return new PyBuiltin(name, () => {
+      const h = ip.hostArray(obj, span);
+      return new PyDeviceSet(h.sharding ? [...new Set(h.sharding.mesh.devices.ids)].sort((a, b) => a - b) : [0]);
+    });
   }
   if (isArray(obj) && name === 'sharding') {
     const h = ip.hostArray(obj, span);
@@ -303,15 +396,22 @@ const axisNamesArg = (v: PyValue, span: A.Span): string[] => {
   });
 };
 
-const EXPLICIT = new PyClass('Explicit', [], new Map(), 'marker', 'jax.sharding.AxisType');
-const AUTO = new PyClass('Auto', [], new Map(), 'marker', 'jax.sharding.AxisType');
+/** A member of the enum jax.sharding.AxisType: str `AxisType.Explicit`, repr `Explicit`. */
+export class PyAxisType extends PyObject {
+  readonly typeName = 'AxisType';
+  constructor(readonly name: 'Explicit' | 'Auto' | 'Manual') {
+    super();
+  }
+}
+const AXIS_TYPES = { Explicit: new PyAxisType('Explicit'), Auto: new PyAxisType('Auto'), Manual: new PyAxisType('Manual') };
+const axisTypesOf = (explicit: boolean, n: number): PyTuple => new PyTuple(Array.from({ length: n }, () => (explicit ? AXIS_TYPES.Explicit : AXIS_TYPES.Auto)));
 
 /** axis_types=(AxisType.Explicit, ...): all Explicit or all Auto (mixed meshes are not supported). */
 function explicitArg(v: PyValue | undefined, def: boolean, span: A.Span): boolean {
   if (v === undefined || v === null) return def;
   const items = v instanceof PyTuple || v instanceof PyList ? v.items : [v];
-  const kinds = new Set(items.map((x) => (x === EXPLICIT ? 'e' : x === AUTO ? 'a' : '?')));
-  if (kinds.has('?') || kinds.size !== 1) throw new CompileError('axis_types: only all-Explicit or all-Auto meshes are supported (jax.sharding.AxisType.Explicit / .Auto)', span);
+  const kinds = new Set(items.map((x) => (x === AXIS_TYPES.Explicit ? 'e' : x === AXIS_TYPES.Auto ? 'a' : '?')));
+  if (kinds.has('?') || kinds.size !== 1) throw new CompileError('axis_types: only all-Explicit or all-Auto meshes are supported by jaxts (jax.sharding.AxisType.Explicit / .Auto)', span);
   return kinds.has('e');
 }
 
@@ -365,38 +465,274 @@ function namedSharding(c: CallArgs): PyNamedSharding {
   const spec = arg(c, 1, 'spec');
   if (!(mesh instanceof PyMesh)) throw new CompileError(`TypeError: NamedSharding needs a Mesh, got ${typeName(mesh)}`, c.span);
   if (!(spec instanceof PyPartitionSpec)) throw new CompileError(`TypeError: NamedSharding needs a PartitionSpec, got ${typeName(spec)}`, c.span);
+  return checkedSharding(mesh, spec, c.span);
+}
+
+/** NamedSharding(mesh, spec), checked as JAX checks it. */
+function checkedSharding(mesh: PyMesh, spec: PyPartitionSpec, span: A.Span): PyNamedSharding {
   const used = new Set<string>();
   for (const e of spec.entries) {
     for (const a of e === null ? [] : typeof e === 'string' ? [e] : e) {
-      if (!mesh.axisNames.includes(a)) throw new CompileError(`ValueError: Resource axis: ${a} of ${specRepr(spec)} is not found in mesh: ${tupleRepr(mesh.axisNames.map(pyStr))}.`, c.span);
-      if (used.has(a)) throw new CompileError(`DuplicateSpecError: A single NamedSharding spec specification can map every mesh axis to at most one positional dimension, but ${specRepr(spec)} has duplicate entries for \`${a}\``, c.span);
+      if (!mesh.axisNames.includes(a)) throw new CompileError(`ValueError: Resource axis: ${a} of ${specRepr(spec)} is not found in mesh: ${tupleRepr(mesh.axisNames.map(pyStr))}.`, span);
+      if (used.has(a)) throw new CompileError(`DuplicateSpecError: A single NamedSharding spec specification can map every mesh axis to at most one positional dimension, but ${specRepr(spec)} has duplicate entries for \`${a}\``, span);
       used.add(a);
     }
   }
   return new PyNamedSharding(mesh, spec);
 }
 
-/** jax.typeof(x) printed: `float32[8@dp,4]` (the sharding shows under Explicit axes). */
+// ------------------------------------------------------------ the context mesh (jax.set_mesh)
+
+/** The mesh set by jax.set_mesh (JAX's abstract mesh), and the meshes of enclosing `with mesh:` blocks. */
+interface MeshContext {
+  current: PyMesh | null;
+  legacy: PyMesh[];
+}
+const meshContexts = new WeakMap<Interp, MeshContext>();
+const meshContext = (ip: Interp): MeshContext => {
+  let m = meshContexts.get(ip);
+  if (!m) meshContexts.set(ip, (m = { current: null, legacy: [] }));
+  return m;
+};
+
+/** The mesh a bare PartitionSpec resolves against: jax.set_mesh's, else the innermost `with mesh:`'s. */
+export function contextMesh(ip: Interp): PyMesh | null {
+  const m = meshContext(ip);
+  return m.current ?? m.legacy[m.legacy.length - 1] ?? null;
+}
+
+/**
+ * What `jax.set_mesh(mesh)` returns. The call sets the mesh at once (JAX's
+ * set_mesh as a statement); as a context manager, leaving the block restores
+ * the mesh set before.
+ */
+export class PySetMesh extends PyObject {
+  readonly typeName = 'set_mesh';
+  constructor(
+    readonly mesh: PyMesh,
+    readonly previous: PyMesh | null,
+  ) {
+    super();
+  }
+}
+
+function setMesh(ip: Interp, c: CallArgs): PySetMesh {
+  const mesh = arg(c, 0, 'mesh');
+  if (!(mesh instanceof PyMesh)) throw new CompileError(`ValueError: Expected mesh of type \`jax.sharding.Mesh\`. Got ${typeName(mesh)}`, c.span);
+  const ctx = meshContext(ip);
+  const out = new PySetMesh(mesh, ctx.current);
+  ctx.current = mesh;
+  return out;
+}
+
+/**
+ * The `with` hook: entering a context manager of this module (`with
+ * jax.set_mesh(mesh):`, `with mesh:`). Returns the value `as` binds, or
+ * undefined when `v` is not one of this module's context managers. The same
+ * operations are reachable as the values' `__enter__` / `__exit__` attributes.
+ */
+export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
+  if (v instanceof PySetMesh) return v.mesh; // set already by the call
+  if (v instanceof PyMesh) {
+    meshContext(ip).legacy.push(v);
+    return v;
+  }
+  return undefined;
+}
+
+/** The `with` hook: leaving the block entered by enterMesh; false when `v` is not one of this module's context managers. */
+export function exitMesh(ip: Interp, v: PyValue): boolean {
+  const ctx = meshContext(ip);
+  if (v instanceof PySetMesh) {
+    ctx.current = v.previous;
+    return true;
+  }
+  if (v instanceof PyMesh) {
+    ctx.legacy.pop();
+    return true;
+  }
+  return false;
+}
+
+function getAbstractMesh(ip: Interp): PyAbstractMesh {
+  const m = meshContext(ip).current;
+  return m ? PyAbstractMesh.of(m) : new PyAbstractMesh([], [], false, false);
+}
+
+function abstractMesh(c: CallArgs): PyAbstractMesh {
+  const sizesV = arg(c, 0, 'axis_sizes');
+  const sizes = (sizesV instanceof PyTuple || sizesV instanceof PyList ? sizesV.items : [sizesV]).map((x) => {
+    if (typeof x !== 'bigint') throw new CompileError(`TypeError: axis_sizes must be ints, got ${typeName(x)}`, c.span);
+    return Number(x);
+  });
+  const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
+  if (names.length !== sizes.length) throw new CompileError(`ValueError: len(axis_sizes)=${sizes.length} should be equal to len(axis_names)=${names.length}`, c.span);
+  return new PyAbstractMesh(sizes, names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], false, c.span), false);
+}
+
+// ------------------------------------------------------------ jax.typeof
+
+/** jax.typeof(x): JAX's ShapedArray, printing `float32[8@X,4]` (mesh axes show under Explicit axes). */
+export class PyShapedArray extends PyObject {
+  readonly typeName = 'ShapedArray';
+  constructor(
+    readonly aval: AVal,
+    readonly dims: DimShardings,
+    readonly mesh: PyMesh | null,
+    /** Inside shard_map: the mesh axes the value varies over (printed `{V:i}`, `{V:(i,j)}`). */
+    readonly varying: string[] = [],
+  ) {
+    super();
+  }
+  str(): string {
+    const v = this.varying;
+    const vma = v.length === 0 ? '' : v.length === 1 ? `{V:${v[0]}}` : `{V:(${v.join(',')})}`;
+    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + vma;
+  }
+}
+
+/** typeof(x).sharding: a NamedSharding over the mesh's AbstractMesh (printed as such). */
+const abstractShardings = new WeakSet<PyNamedSharding>();
+
+/** The arguments' shardings of each jit trace (what typeof inside the traced function reads). */
+const traceArgs = new WeakMap<Trace, { mesh: PyMesh; dims: (DimShardings | null)[] }>();
+
+/** Called by jit before tracing: the array arguments (`leaves`, in parameter order) and their shardings. */
+export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
+  const hosts = leaves.map((l) => (l instanceof HostArray ? l : l instanceof Tracer ? l.materialized : null));
+  const mesh = meshOf(hosts.filter((h): h is HostArray => h !== null), span);
+  if (mesh) traceArgs.set(t, { mesh, dims: hosts.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, span) : null)) });
+}
+
+/** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
+function tracerDims(t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
+  const info = traceArgs.get(t.trace);
+  if (!info || !info.mesh.explicit) return null;
+  const b = t.trace.builder;
+  const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] };
+  const ins = b.params.map((p, i) => {
+    if (i < info.dims.length) return info.dims[i] ?? null;
+    const c = t.trace.captured[i - info.dims.length];
+    const h = c instanceof HostArray ? c : c?.materialized;
+    return h?.sharding ? specAxes(h.sharding, h.aval.shape.length) : null;
+  });
+  if (t.atom.kind !== 'var') return null;
+  const dims = propagateShardings(func, meshShape(info.mesh), ins).get(t.atom.id);
+  return dims ? { dims, mesh: info.mesh } : null;
+}
+
+/** The shard_map traces: the mesh axes in order and each parameter's varying axes (its in_spec's). */
+const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][] }>();
+
+/** Called by shard_map before tracing its body. */
+export function noteShardMapTrace(t: Trace, axes: string[], params: string[][]): void {
+  shardMapTraces.set(t, { axes, params });
+}
+
+/**
+ * The mesh axes a value of a shard_map body varies over (JAX's vma): a
+ * parameter over its in_spec's axes, axis_index over its axes, psum / pmax /
+ * pmin make it invariant over theirs, every other primitive unites its
+ * operands'.
+ */
+const varyingAxes = (t: Tracer): string[] | null => varyingOf(t.trace, t.atom);
+
+/** The varying mesh axes of `atom` in the shard_map trace `trace` (mesh order); null outside one. */
+export function varyingOf(trace: Trace, atom: Atom): string[] | null {
+  const info = shardMapTraces.get(trace);
+  if (!info) return null;
+  if (atom.kind !== 'var') return [];
+  const b = trace.builder;
+  const vma = new Map<number, Set<string>>();
+  b.params.forEach((p, i) => vma.set(p.id, new Set(info.params[i] ?? [])));
+  for (const e of b.eqns) {
+    const names = ((e.params['axes'] ?? e.params['axis_name']) as string[] | undefined) ?? [];
+    const ins = new Set(e.inputs.flatMap((a) => (a.kind === 'var' ? [...(vma.get(a.id) ?? [])] : [])));
+    if (e.prim === 'psum' || e.prim === 'pmax' || e.prim === 'pmin') for (const n of names) ins.delete(n);
+    if (e.prim === 'axis_index' || e.prim === 'psum_scatter') for (const n of names) ins.add(n);
+    for (const o of e.outputs) vma.set(o.id, ins);
+  }
+  const set = vma.get(atom.id) ?? new Set<string>();
+  return info.axes.filter((a) => set.has(a));
+}
+
 function typeOf(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
   const a = ip.ops.aval(x, c.span);
+  if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
+    const v = varyingAxes(x);
+    if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
+    const t = tracerDims(x);
+    return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
+  }
   const h = isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
+  const mesh = h?.sharding?.mesh ?? null;
   const dims = h?.sharding?.mesh.explicit ? dimsOf(h.sharding, a.shape, c.span) : replicated(a.shape.length);
-  return shardedTypeStr(a.dtype, a.shape, dims);
+  return new PyShapedArray(a, dims, mesh);
+}
+
+function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
+  switch (name) {
+    case 'shape': return new PyTuple(t.aval.shape.map((n) => BigInt(n)));
+    case 'ndim': return BigInt(t.aval.shape.length);
+    case 'size': return BigInt(t.aval.shape.reduce((p, n) => p * n, 1));
+    case 'dtype': return new PyDType(t.aval.dtype);
+    case 'weak_type': return Boolean(t.aval.weak);
+    case 'sharding': {
+      if (!t.mesh) return new PySingleDeviceSharding();
+      const entries = t.dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
+      const s = new PyNamedSharding(t.mesh, new PyPartitionSpec(entries));
+      abstractShardings.add(s);
+      return s;
+    }
+  }
+  return undefined;
+}
+
+// ------------------------------------------------------------ with_sharding_constraint, reshard
+
+/** jax.lax.with_sharding_constraint(x, s): at host a placement; under Explicit axes an assertion, as in JAX. */
+function withShardingConstraint(ip: Interp, c: CallArgs): PyValue {
+  const x = arg(c, 0, 'x');
+  const target = arg(c, 1, 'shardings');
+  if (ip.atHost && isArray(x)) {
+    const s = shardingArg(ip, target, 'with_sharding_constraint', c.span);
+    const h = ip.hostArray(x, c.span);
+    if (s instanceof PyNamedSharding && s.mesh.explicit && h.sharding?.mesh.explicit) {
+      const have = dimsOf(h.sharding, h.aval.shape, c.span);
+      const want = dimsOf(s, h.aval.shape, c.span);
+      if (!sameDims(have, want)) {
+        const spec = (d: DimShardings): string => specRepr(new PyPartitionSpec(d.map((a) => (a.length === 0 ? null : a.length === 1 ? a[0]! : [...a]))));
+        throw new CompileError(
+          `AssertionError: \`with_sharding_constraint\` acts as an assert when all axes of mesh are of type \`Explicit\`. The array sharding: ${spec(have)} did not match the sharding provided: ${specRepr(s.spec)}. Please use \`jax.sharding.reshard\` to shard your input to the sharding you want.`,
+          c.span,
+        );
+      }
+    }
+  }
+  return placeTree(ip, x, target, 'with_sharding_constraint', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
+}
+
+const sameDims = (a: DimShardings, b: DimShardings): boolean => a.length === b.length && a.every((d, i) => d.join() === b[i]!.join());
+
+/** jax.reshard(x, s): `x` laid out as `s` says (inside jit the values are unchanged). */
+function reshard(ip: Interp, c: CallArgs): PyValue {
+  return placeTree(ip, arg(c, 0, 'x'), arg(c, 1, 'out_shardings'), 'reshard', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
 }
 
 /** Entries of the `jax.sharding` module, and the `jax.*` aliases (make_mesh, NamedSharding, P, device_put). */
 /** jax.sharding: Mesh, NamedSharding, PartitionSpec, AxisType. */
 export function shardingModule(ip: Interp): PyModule {
-  const AxisType = new Map<string, PyValue>([
-    ['Explicit', EXPLICIT],
-    ['Auto', AUTO],
-  ]);
+  const AxisType = new Map<string, PyValue>(Object.entries(AXIS_TYPES));
   return builtinModule('jax.sharding', {
     Mesh: (c) => newMesh(ip, c),
+    AbstractMesh: (c) => abstractMesh(c),
     NamedSharding: (c) => namedSharding(c),
     PartitionSpec: (c) => partitionSpec(c),
     AxisType: new PyModule('jax.sharding.AxisType', AxisType),
+    set_mesh: (c) => setMesh(ip, c),
+    get_abstract_mesh: () => getAbstractMesh(ip),
+    reshard: (c) => reshard(ip, c),
   });
 }
 
@@ -408,5 +744,147 @@ export function jaxShardingFunctions(ip: Interp): Record<string, (c: CallArgs) =
     P: (c) => partitionSpec(c),
     device_put: (c) => devicePut(ip, c),
     typeof: (c) => typeOf(ip, c),
+    set_mesh: (c) => setMesh(ip, c),
+    reshard: (c) => reshard(ip, c),
+  };
+}
+
+/** jax.lax's sharding entries. */
+export function laxShardingFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  return { with_sharding_constraint: (c) => withShardingConstraint(ip, c) };
+}
+
+// ------------------------------------------------------------ jax.debug.visualize_array_sharding
+
+/** Python's divmod (floor division). */
+const divmod = (a: number, b: number): [number, number] => [Math.floor(a / b), a - Math.floor(a / b) * b];
+
+/**
+ * The table jax.debug.visualize_sharding prints when stdout is not a
+ * terminal (rich's Table, box SQUARE, lines between rows, no colour): one
+ * cell per block of a 1-D or 2-D array, naming the devices that hold it,
+ * sized as JAX sizes it (debugging.py). `devices[p]`: the device at mesh
+ * position p; `dims`: the mesh axes splitting each dimension.
+ */
+export function shardingTable(shape: readonly number[], mesh: MeshShape | null, devices: readonly number[], dims: DimShardings, span: A.Span | null): string {
+  if (shape.length < 1 || shape.length > 2) throw new CompileError('ValueError: `visualize_sharding` only works for shapes with 1 and 2 dimensions.', span);
+  const scale = 1;
+  const minWidth = 9;
+  const maxWidth = 80;
+  const baseHeight = Math.trunc(10 * scale);
+  const aspect = (shape.length === 2 ? shape[1]! : 1) / shape[0]!;
+  const baseWidth = Math.trunc(baseHeight * aspect);
+  const heightToWidth = 2.5;
+  // the block each device holds: chunk index and size per dimension
+  const cells = new Map<string, { row: number; col: number; ids: Set<number>; w: number; h: number | null }>();
+  const sizes = mesh ? mesh.axes.map((a) => a.size) : [];
+  const positions = mesh ? devices.length : 1;
+  for (let p = 0; p < positions; p++) {
+    const coord = (name: string): number => {
+      const i = mesh!.axes.findIndex((a) => a.name === name);
+      return Math.floor(p / sizes.slice(i + 1).reduce((a, b) => a * b, 1)) % sizes[i]!;
+    };
+    const chunk = shape.map((n, d) => {
+      const axes = dims[d] ?? [];
+      let idx = 0;
+      let parts = 1;
+      for (const a of axes) {
+        const s = sizes[mesh!.axes.findIndex((x) => x.name === a)]!;
+        idx = idx * s + coord(a);
+        parts *= s;
+      }
+      return { idx, size: n / parts };
+    });
+    const row = shape.length === 2 ? chunk[0]!.idx : 0;
+    const col = shape.length === 2 ? chunk[1]!.idx : chunk[0]!.idx;
+    const key = `${row},${col}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      const w = shape.length === 2 ? chunk[1]!.size / shape[1]! : chunk[0]!.size / shape[0]!;
+      const h = shape.length === 2 ? chunk[0]!.size / shape[0]! : null;
+      cells.set(key, (cell = { row, col, ids: new Set(), w, h }));
+    }
+    cell.ids.add(mesh ? devices[p]! : 0);
+  }
+  const all = [...cells.values()];
+  const nRows = Math.max(...all.map((c) => c.row)) + 1;
+  const nCols = Math.max(...all.map((c) => c.col)) + 1;
+  // each cell: its text, padding (rich's Padding) and the width it asks for
+  type Cell = { entry: string; top: number; bottom: number; left: number; right: number };
+  const grid: Cell[][] = [];
+  for (let i = 0; i < nRows; i++) {
+    const row: Cell[] = [];
+    for (let j = 0; j < nCols; j++) {
+      const c = cells.get(`${i},${j}`)!;
+      const entry = `CPU ${[...c.ids].sort((a, b) => a - b).join(',')}`;
+      let width = Math.trunc(c.w * baseWidth * heightToWidth);
+      const height = c.h === null ? 1 : Math.trunc(c.h * baseHeight);
+      width = Math.min(Math.max(width, minWidth), maxWidth);
+      const [left, lrem] = divmod(width - entry.length - 2, 2);
+      const [top, trem] = divmod(height - 2, 2);
+      row.push({ entry, top: Math.max(top, 0), bottom: Math.max(top + trem, 0), left: Math.max(left, 0), right: Math.max(left + lrem, 0) });
+    }
+    grid.push(row);
+  }
+  const colWidths = Array.from({ length: nCols }, (_, j) => Math.max(...grid.map((r) => r[j]!.left + r[j]!.entry.length + r[j]!.right)));
+  if (colWidths.reduce((a, b) => a + b, 0) + nCols + 1 > maxWidth) {
+    throw new CompileError(`jax.debug.visualize_array_sharding: a table wider than ${maxWidth} columns (rich wraps its cells) is not supported by jaxts`, span);
+  }
+  const rule = (l: string, m: string, r: string): string => l + colWidths.map((w) => '─'.repeat(w)).join(m) + r;
+  const lines = [rule('┌', '┬', '┐')];
+  grid.forEach((row, i) => {
+    const height = Math.max(...row.map((c) => c.top + 1 + c.bottom));
+    for (let k = 0; k < height; k++) {
+      const parts = row.map((c, j) => {
+        const w = colWidths[j]!;
+        if (k !== c.top) return ' '.repeat(w);
+        const inner = w - c.left - c.right;
+        const pad = inner - c.entry.length;
+        const l = Math.floor(pad / 2);
+        return ' '.repeat(c.left + l) + c.entry + ' '.repeat(pad - l + c.right);
+      });
+      lines.push('│' + parts.join('│') + '│');
+    }
+    lines.push(i === grid.length - 1 ? rule('└', '┴', '┘') : rule('├', '┼', '┤'));
+  });
+  return lines.join('\n') + '\n';
+}
+
+/** jax.debug.visualize_array_sharding(x): print x's layout (at host; the table is known at compile time). */
+function visualizeArraySharding(ip: Interp, c: CallArgs): null {
+  const x = arg(c, 0, 'arr');
+  if (!isArray(x)) throw new CompileError(`TypeError: visualize_array_sharding needs an array, got ${typeName(x)}`, c.span);
+  if (!ip.atHost) throw new CompileError('jax.debug.visualize_array_sharding inside a traced function is not supported by jaxts yet', c.span);
+  const h = ip.hostArray(x, c.span);
+  const s = h.sharding;
+  const text = s
+    ? shardingTable(h.aval.shape, meshShape(s.mesh), s.mesh.devices.ids, dimsOf(s, h.aval.shape, c.span), c.span)
+    : shardingTable(h.aval.shape, null, [0], replicated(h.aval.shape.length), c.span);
+  ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: text }] } });
+  return null;
+}
+
+/** jax.debug.inspect_array_sharding(x, callback=f): f(x.sharding), here at compile time. */
+function inspectArraySharding(ip: Interp, c: CallArgs): null {
+  const x = arg(c, 0, 'value');
+  const callback = arg(c, 1, 'callback');
+  if (!ip.atHost) throw new CompileError('jax.debug.inspect_array_sharding inside a traced function is not supported by jaxts yet', c.span);
+  const flat = flattenLeaves(x);
+  for (const leaf of flat) {
+    if (!isArray(leaf)) continue;
+    const h = ip.hostArray(leaf, c.span);
+    ip.call(callback, { args: [h.sharding ?? new PySingleDeviceSharding()], kwargs: new Map(), span: c.span });
+  }
+  return null;
+}
+
+const flattenLeaves = (v: PyValue): PyValue[] =>
+  v instanceof PyTuple || v instanceof PyList ? v.items.flatMap(flattenLeaves) : v instanceof PyDict ? [...v.entries.values()].flatMap(([, x]) => flattenLeaves(x)) : [v];
+
+/** jax.debug's sharding entries. */
+export function debugShardingFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  return {
+    visualize_array_sharding: (c) => visualizeArraySharding(ip, c),
+    inspect_array_sharding: (c) => inspectArraySharding(ip, c),
   };
 }

@@ -1,5 +1,6 @@
 // Python arithmetic, comparison and truthiness on static values: ints are
 // bigints (arbitrary precision, floor division), floats are numbers.
+import { shardingEquals } from './shardings.js';
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
@@ -107,6 +108,8 @@ export function staticEquals(a: PyValue, b: PyValue): boolean {
   if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
   // the same container (Python compares items by identity first: xs.append(xs); xs == xs)
   if (a === b) return true;
+  const sharding = shardingEquals(a, b);
+  if (sharding !== undefined) return sharding;
   if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     return a.items.length === b.items.length && a.items.every((x, i) => staticEquals(x, b.items[i]!));
   }

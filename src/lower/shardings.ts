@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, sameShardings } from '../ir/sharding.js';
 import type * as A from '../parser/ast.js';
-import { PyNamedSharding, PyPartitionSpec, type HostArray, type PyMesh } from './values.js';
+import { PyBuiltin, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, type HostArray } from './values.js';
 
 export const pyStr = (s: string): string => `'${s}'`;
 export const tupleRepr = (items: string[]): string => `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
@@ -81,7 +81,7 @@ export const specAxes = (s: PyNamedSharding, rank: number): DimShardings =>
     return e === null ? [] : typeof e === 'string' ? [e] : e;
   });
 
-const sameMesh = (a: PyMesh, b: PyMesh): boolean =>
+export const sameMesh = (a: PyMesh, b: PyMesh): boolean =>
   a === b || (a.axisNames.join() === b.axisNames.join() && a.devices.ids.join() === b.devices.ids.join() && a.devices.shape.join() === b.devices.shape.join() && a.explicit === b.explicit);
 
 /** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
@@ -98,3 +98,52 @@ export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
   return mesh;
 }
 
+
+// ------------------------------------------------------------ abstract meshes and equality
+
+/** jax.sharding.AbstractMesh: axis sizes, names and types without devices (`concrete`: made from a Mesh, printing its device kind). */
+export class PyAbstractMesh extends PyObject {
+  readonly typeName = 'AbstractMesh';
+  constructor(
+    readonly sizes: number[],
+    readonly axisNames: string[],
+    readonly explicit: boolean,
+    readonly concrete: boolean,
+  ) {
+    super();
+  }
+  static of(m: PyMesh): PyAbstractMesh {
+    return new PyAbstractMesh([...m.devices.shape], [...m.axisNames], m.explicit, true);
+  }
+}
+
+/** str/repr(AbstractMesh): `AbstractMesh('x': 2, axis_types=(Explicit,), device_kind=cpu, num_cores=None, platform=cpu)`. */
+export function abstractMeshStr(m: PyAbstractMesh): string {
+  if (!m.sizes.length) return 'AbstractMesh((), axis_types=())';
+  const types = tupleRepr(m.axisNames.map(() => (m.explicit ? 'Explicit' : 'Auto')));
+  const kind = m.concrete ? ', device_kind=cpu, num_cores=None, platform=cpu' : '';
+  return `AbstractMesh(${m.axisNames.map((n, i) => `${pyStr(n)}: ${m.sizes[i]}`).join(', ')}, axis_types=${types}${kind})`;
+}
+
+const sameEntries = (a: PyPartitionSpec, b: PyPartitionSpec): boolean =>
+  a.entries.length === b.entries.length &&
+  a.entries.every((e, i) => {
+    const f = b.entries[i]!;
+    return Array.isArray(e) && Array.isArray(f) ? e.length === f.length && e.every((x, j) => x === f[j]) : e === f;
+  });
+
+/** `==` between sharding objects as JAX compares them (by value); undefined when `a` and `b` are not both ones. */
+export function shardingEquals(a: unknown, b: unknown): boolean | undefined {
+  if (a instanceof PyMesh && b instanceof PyMesh) return sameMesh(a, b);
+  if (a instanceof PyPartitionSpec && b instanceof PyPartitionSpec) return sameEntries(a, b);
+  if (a instanceof PyNamedSharding && b instanceof PyNamedSharding) return sameMesh(a.mesh, b.mesh) && sameEntries(a.spec, b.spec);
+  if (a instanceof PyAbstractMesh && b instanceof PyAbstractMesh) {
+    return a.explicit === b.explicit && a.sizes.join() === b.sizes.join() && a.axisNames.join() === b.axisNames.join();
+  }
+  const single = (v: unknown): boolean => v instanceof PyObject && v.typeName === 'SingleDeviceSharding';
+  if (single(a) && single(b)) return true; // jaxts puts unsharded arrays on device 0
+  return undefined;
+}
+
+/** A function made by jax.shard_map: calling it runs the body on every device of the mesh (see shard_map.ts). */
+export class PyShardMapped extends PyBuiltin {}

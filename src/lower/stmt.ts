@@ -8,7 +8,7 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue, NeedsStatic,
+  HostArray, HostScalar, PyClass, PyKeyArray, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { meshStr, specAxes } from './shardings.js';
@@ -361,6 +361,11 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
     const i = out.length;
     out.push({ letName: fresh ? ip.freshName(name) : '', init: v });
     return (leaves) => leaves[i]!;
+  }
+  if (v instanceof PyKeyArray) {
+    // a typed PRNG key array is carried as its key data
+    const f = flattenCarry(ip, v.data, name, out, fresh);
+    return (leaves) => new PyKeyArray(f(leaves) as HostArray);
   }
   if (v instanceof PyTuple || v instanceof PyList) {
     const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, fresh));

@@ -4,21 +4,23 @@
 // differentiated) result into the current trace.
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { Atom, AVal } from '../ir/types.js';
+import type { Atom, AVal, DType, Func } from '../ir/types.js';
+import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
-import { vjpFunc } from '../passes/autodiff.js';
+import { expandCustomCalls, jvpFunc, vjpFunc } from '../passes/autodiff.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
+import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { spmdCall } from './lib_sharding.js';
-import { meshOf } from './shardings.js';
+import { noteTraceArgs, placeAs, spmdCall } from './lib_sharding.js';
+import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams } from './format.js';
 import { deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyBuiltin, PyDict, PyFunction, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -29,9 +31,19 @@ interface Flat {
   unflatten: (leaves: PyValue[]) => PyValue;
 }
 
-export function flatten(v: PyValue): Flat {
+/**
+ * The leaves of pytree `v` and how to rebuild it. A typed PRNG key array is a
+ * leaf; with `keyData` (the transformations' view) its leaf is its uint32 key
+ * data, and rebuilding wraps the leaf back into a key array.
+ */
+export function flatten(v: PyValue, keyData = false): Flat {
   const leaves: PyValue[] = [];
   const build = (x: PyValue): ((ls: PyValue[]) => PyValue) => {
+    if (keyData && x instanceof PyKeyArray) {
+      const i = leaves.length;
+      leaves.push(x.data);
+      return (ls) => wrapKeys(ls[i] as Tracer | HostArray);
+    }
     if (x instanceof PyTuple || x instanceof PyList) {
       const fs = x.items.map(build);
       return (ls) => (x instanceof PyList ? new PyList(fs.map((f) => f(ls))) : new PyTuple(fs.map((f) => f(ls)), x.cls));
@@ -88,7 +100,7 @@ function axesFor(ip: Interp, spec: PyValue, v: PyValue, what: string, span: A.Sp
   throw new CompileError(`ValueError: ${what} must be an int, None or a tuple of them, got ${typeName(spec)}`, span);
 }
 
-function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
+export function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   if (v instanceof Tracer || v instanceof HostArray) return v.aval;
   if (v instanceof NdArray) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
   if (typeof v === 'bigint') return { shape: [], dtype: 'int32' };
@@ -96,6 +108,12 @@ function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   if (typeof v === 'boolean') return { shape: [], dtype: 'bool' };
   if (v instanceof HostScalar) throw ip.error('a value computed on the host at run time cannot be passed to a transformed function yet', span);
   throw new CompileError(`TypeError: Argument '${typeName(v)}' of type ${typeName(v)} is not a valid JAX type`, span);
+}
+
+/** In-axes of the leaves of `args` for their flattening with key data: a negative axis of a key array counts from before its key data's trailing 2. */
+function keyAxes(args: PyValue, axes: (number | null)[]): (number | null)[] {
+  const isKey = flatten(args).leaves.map((l) => l instanceof PyKeyArray);
+  return axes.map((a, i) => (a !== null && a < 0 && isKey[i] ? a - 1 : a));
 }
 
 function removeAxis(a: AVal, axis: number): AVal {
@@ -144,10 +162,35 @@ const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 
 export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
 export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
-export const jitOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jit', c, ['static_argnums'], [null]);
+/** jax.jit's keyword options jaxts takes (donation, keep_unused, inline, device and backend have no effect here; in/out_shardings place the arguments and results). */
+const JIT_OPTIONS = ['static_argnums', 'static_argnames', 'donate_argnums', 'donate_argnames', 'keep_unused', 'inline', 'device', 'backend', 'in_shardings', 'out_shardings'];
+
+/**
+ * `jax.jit(f, **options)`; without `f` (`@jax.jit(static_argnames=...)`), a
+ * decorator that applies jit with those options, as JAX 0.10 does.
+ */
+export function jitOf(ip: Interp, c: CallArgs): PyValue {
+  if (c.args.length > 1) throw new CompileError(`TypeError: jit() takes from 0 to 1 positional arguments but ${c.args.length} were given`, c.span);
+  for (const k of c.kwargs.keys()) {
+    if (k === 'fun') throw new CompileError("TypeError: jit() got some positional-only arguments passed as keyword arguments: 'fun'", c.span);
+    if (!JIT_OPTIONS.includes(k)) throw new CompileError(`jax.jit: option '${k}' is not supported`, c.span);
+  }
+  const target = c.args[0];
+  if (target === undefined) return new PyBuiltin('jit', (d) => jitOf(ip, { ...d, kwargs: new Map([...c.kwargs, ...d.kwargs]) }));
+  const options = new Map(JIT_OPTIONS.map((n) => [n, c.kwargs.get(n) ?? null]));
+  const name = target && typeof target === 'object' && 'name' in target ? String((target as { name: string }).name) : 'jit';
+  return new PyTransformed('jit', target, options, name);
+}
 const GRAD_OPTIONS = ['argnums', 'has_aux', 'holomorphic', 'allow_int'];
 export const gradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('grad', c, GRAD_OPTIONS, [0n, false, false, false]);
 export const valueAndGradOf = (ip: Interp, c: CallArgs): PyValue => transformOf('value_and_grad', c, GRAD_OPTIONS, [0n, false, false, false]);
+export const jacrevOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jacrev', c, GRAD_OPTIONS, [0n, false, false, false]);
+export const jacfwdOf = (ip: Interp, c: CallArgs): PyValue => transformOf('jacfwd', c, ['argnums', 'has_aux', 'holomorphic'], [0n, false, false]);
+/** jax.hessian(f, argnums, has_aux) = jacfwd(jacrev(f, argnums, has_aux), argnums, has_aux) */
+export function hessianOf(ip: Interp, c: CallArgs): PyValue {
+  const inner = transformOf('jacrev', c, ['argnums', 'has_aux', 'holomorphic'], [0n, false, false]) as PyTransformed;
+  return new PyTransformed('jacfwd', inner, new Map(inner.options), inner.name);
+}
 
 // ------------------------------------------------------------------ calls
 
@@ -165,13 +208,19 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
     case 'grad':
     case 'value_and_grad':
       return callGrad(ip, fn, call);
+    case 'jacfwd':
+    case 'jacrev':
+      return callJac(ip, fn, call);
+    case 'custom_jvp':
+    case 'custom_vjp':
+      throw new Error('internal: custom_jvp / custom_vjp functions are called through custom_rules.ts');
   }
 }
 
 function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, span: A.Span): { results: Atom[]; rebuild: Flat['unflatten'] } {
   return ip.withTrace(t, () => {
     const out = ip.call(fn, { args, kwargs, span });
-    const flat = flatten(out);
+    const flat = flatten(out, true);
     const results = flat.leaves.map((l) => {
       if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
         throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
@@ -185,7 +234,7 @@ function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: M
 function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   if (!ip.atHost) throw new CompileError('jax.pmap inside another transformation (pmap, jit, vmap) is not supported; JAX 0.10 rejects nested pmap too', call.span);
   const args = new PyTuple(call.args);
-  const flat = flatten(args);
+  const flat = flatten(args, true);
   const inSpec = fn.options.get('in_axes')!;
   checkInAxesArity(inSpec, args, 'pmap', call.span);
   const axes0 = axesFor(ip, inSpec, args, 'pmap in_axes', call.span);
@@ -243,7 +292,101 @@ function emitCall(ip: Interp, hint: string, avals: AVal[], shapes: number[][], v
   return names.map((n, i) => new HostArray(n, { shape: shapes[i]!, dtype: avals[i]!.dtype, ...(avals[i]!.weak ? { weak: true } : {}) }));
 }
 
+/** The positional-or-keyword and keyword-only parameters of a jitted callable (null: unknown, such as a builtin). */
+function jitParams(fn: PyValue): { positional: string[]; keywordOnly: string[]; varArgs: boolean; varKw: boolean } | null {
+  if (fn instanceof PyTransformed) return jitParams(fn.fn);
+  if (fn instanceof PyPartial) {
+    const inner = jitParams(fn.fn);
+    return inner && { ...inner, positional: inner.positional.slice(fn.args.length) };
+  }
+  if (!(fn instanceof PyFunction)) return null;
+  const ps = fn.def.params;
+  return {
+    positional: ps.filter((p) => p.star === '' && !p.kwOnly).map((p) => p.name),
+    keywordOnly: ps.filter((p) => p.star === '' && p.kwOnly).map((p) => p.name),
+    varArgs: ps.some((p) => p.star === '*'),
+    varKw: ps.some((p) => p.star === '**'),
+  };
+}
+
+const tupleStr = (xs: string[]): string => `(${xs.join(', ')}${xs.length === 1 ? ',' : ''})`;
+
+/**
+ * Which arguments of a call are static: JAX's static_argnums and
+ * static_argnames, each completed from the other through the function's
+ * signature (jax/_src/api_util.py infer_argnums_and_argnames).
+ */
+function staticArgs(fn: PyTransformed, nArgs: number, span: A.Span): { nums: Set<number>; names: Set<string> } {
+  const nums0 = fn.options.get('static_argnums') ?? null;
+  const names0 = fn.options.get('static_argnames') ?? null;
+  const list = (v: PyValue): PyValue[] => (v === null ? [] : v instanceof PyTuple || v instanceof PyList ? v.items : [v]);
+  const nums = list(nums0).map((v) => {
+    if (typeof v !== 'bigint') throw new CompileError(`TypeError: static_argnums must be an int or a sequence of ints, got ${typeName(v)}`, span);
+    return Number(v);
+  });
+  const names = list(names0).map((v) => {
+    if (typeof v !== 'string') throw new CompileError(`TypeError: static_argnames must be a str or a sequence of str, got ${typeName(v)}`, span);
+    return v;
+  });
+  const sig = jitParams(fn.fn);
+  if (sig) {
+    if (!sig.varArgs) {
+      const bad = nums.filter((n) => n >= sig.positional.length || n < -sig.positional.length);
+      if (bad.length) {
+        throw new CompileError(`ValueError: Jitted function has static_argnums=${tupleStr(nums.map(String))}, but only accepts ${sig.positional.length} positional arguments.`, span);
+      }
+    }
+    if (!sig.varKw) {
+      const bad = names.filter((n) => !sig.positional.includes(n) && !sig.keywordOnly.includes(n));
+      if (bad.length) {
+        throw new CompileError(`ValueError: Jitted function has invalid argnames {${bad.map((n) => `'${n}'`).join(', ')}} in static_argnames. Function does not take these args.`, span);
+      }
+    }
+    if (names0 === null) for (const n of nums) { const p = sig.positional[n < 0 ? n + sig.positional.length : n]; if (p !== undefined) names.push(p); }
+    if (nums0 === null) for (const n of names) { const i = sig.positional.indexOf(n); if (i >= 0) nums.push(i); }
+  }
+  return { nums: new Set(nums.map((n) => (n < 0 ? n + nArgs : n))), names: new Set(names) };
+}
+
+/** A static argument must be hashable, as JAX hashes it to look up its compiled program. */
+function checkHashableStatic(v: PyValue, span: A.Span): void {
+  if (v instanceof PyTuple) return v.items.forEach((x) => checkHashableStatic(x, span));
+  if (!(isArray(v) || v instanceof NdArray || v instanceof PyKeyArray || v instanceof PyList || v instanceof PyDict)) return;
+  const shown = isArray(v) || v instanceof PyKeyArray ? 'jaxlib._jax.ArrayImpl' : v instanceof NdArray ? 'numpy.ndarray' : typeName(v);
+  throw new CompileError(
+    `ValueError: Non-hashable static arguments are not supported. An error occurred while trying to hash an object of type <class '${shown}'>. The error was:\nTypeError: unhashable type: '${shown}'`,
+    span,
+  );
+}
+
+/** Can `v` be a traced argument of a jitted function (an array or a NumPy or Python number)? */
+const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | NpScalar | HostScalar | bigint | number | boolean =>
+  isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ||
+  (v instanceof HostScalar && v.type !== 'str');
+
+/**
+ * A host value known only at run time (a host loop's index, `float(loss)`) as
+ * a 0-d device array of `dtype`, made where the host program has the value.
+ */
+export function hostScalarArray(ip: Interp, v: HostScalar, dtype: DType, hint: string, span: A.Span): HostArray {
+  if (!ip.atHost) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
+  const name = ip.freshName(hint);
+  const x: HExpr = v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr;
+  ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.constant', args: [{ k: 'array', items: [] }, { k: 'lit', value: dtype }, { k: 'array', items: [x] }] } });
+  return new HostArray(name, { shape: [], dtype });
+}
+
+/** A NumPy or Python scalar argument as a host constant (a Python scalar's parameter is weakly typed, as in JAX). */
+function scalarArg(v: NpScalar | bigint | number | boolean): NdArray {
+  if (v instanceof NpScalar) return new NdArray([], v.dtype, [v.value]);
+  if (typeof v === 'bigint') return new NdArray([], 'int64', [Number(BigInt.asIntN(32, v))]);
+  if (typeof v === 'boolean') return new NdArray([], 'bool', [v ? 1 : 0]);
+  return new NdArray([], 'float64', [v]);
+}
+
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
+  // jit of a shard_map is the shard_map's own per-device program
+  if (fn.fn instanceof PyShardMapped) return ip.call(fn.fn, call);
   if (!ip.atHost) {
     // inlined into the enclosing trace; its equations remember the call (make_jaxpr shows a nested jit)
     const eqns = ip.trace().builder.eqns;
@@ -253,21 +396,51 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     markJitCall(eqns, start, fn.name === '<lambda>' || fn.name.startsWith('_lambda') ? '<lambda>' : fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out));
     return out;
   }
-  const args = new PyTuple([...call.args, ...call.kwargs.values()]);
-  const flat = flatten(args);
+  // in_shardings / out_shardings: the arguments laid out before the call, the results after it
+  const inShardings = fn.options.get('in_shardings') ?? null;
+  const outShardings = fn.options.get('out_shardings') ?? null;
+  if (inShardings !== null) call = { ...call, args: (placeAs(ip, new PyTuple(call.args), inShardings instanceof PyList ? new PyTuple(inShardings.items) : inShardings, 'jit in_shardings', call.span) as PyTuple).items };
+  if (outShardings !== null) {
+    const plain = new PyTransformed('jit', fn.fn, new Map([...fn.options].filter(([k]) => k !== 'in_shardings' && k !== 'out_shardings')), fn.name);
+    return placeAs(ip, callJit(ip, plain, call), outShardings, 'jit out_shardings', call.span);
+  }
+  const statics = staticArgs(fn, call.args.length, call.span);
+  const kwNames = [...call.kwargs.keys()];
+  const isStatic = [...call.args.map((_, i) => statics.nums.has(i)), ...kwNames.map((k) => statics.names.has(k))];
+  const all = [...call.args, ...call.kwargs.values()];
+  all.forEach((v, i) => isStatic[i] && checkHashableStatic(v, call.span));
+  // static arguments stay Python values; the others are flattened to traced leaves
+  const args = new PyTuple(all.map((v, i) => (isStatic[i] ? null : v)));
+  const flat = flatten(args, true);
   const t = new Trace(fn.name, 'jit', null);
-  const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
-  const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
+  const arrayLeaves: PyValue[] = flat.leaves.map((l) => {
+    if (!isJitArg(l)) {
+      throw new CompileError(
+        `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
+        call.span,
+      );
+    }
+    if (l instanceof HostScalar) return hostScalarArray(ip, l, l.type === 'int' ? 'int32' : l.type === 'bool' ? 'bool' : 'float32', 'arg', call.span);
+    return isArray(l) || l instanceof NdArray ? l : scalarArg(l);
+  });
+  noteTraceArgs(t, arrayLeaves, call.span);
+  // a Python number (static, or a host value such as a loop index) is a weakly typed parameter
+  const weak = (l: PyValue): boolean => typeof l === 'bigint' || typeof l === 'number' || (l instanceof HostScalar && l.type !== 'bool');
+  const params = flat.leaves.map((l, i) => {
+    const a = avalOf(ip, arrayLeaves[i]!, call.span);
+    return new Tracer(t, t.builder.addParam(weak(l) ? { ...a, weak: true } : a));
+  });
+  const traced = (flat.unflatten(params) as PyTuple).items;
+  const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
   noteTraceCacheKey(ip, t, fn.fn, flatten(new PyTuple(rebuiltArgs)).leaves, call.span);
-  const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
+  const kw = new Map(kwNames.map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
   const { results: declared, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call
   const debug = takeDebugCalls(t);
   const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
-  const arrayLeaves = flat.leaves.filter((l) => isArray(l) || l instanceof NdArray);
   ip.flush([...arrayLeaves, ...t.captured]);
   const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
   const avals = results.map((r) => r.aval);
@@ -296,12 +469,15 @@ const isArrayLike = (v: PyValue): boolean =>
 
 function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
-  const flat = flatten(args);
+  const flat = flatten(args, true);
   checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
-  const axes0 = axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span);
+  const axes0 = keyAxes(args, axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span));
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
   const parent = ip.trace();
-  const t = new Trace(fn.name, 'vmap', parent, parent.axisEnv);
+  // vmap(axis_name=) binds a named axis: collectives over it reduce along the batch (passes/vmap.ts)
+  const vmapAxis = fn.options.get('axis_name');
+  if (vmapAxis !== null && vmapAxis !== undefined && typeof vmapAxis !== 'string') throw new CompileError('jax.vmap: axis_name must be a string here', call.span);
+  const t = new Trace(fn.name, 'vmap', parent, typeof vmapAxis === 'string' ? [...parent.axisEnv, { name: vmapAxis, size }] : parent.axisEnv);
   // an unmapped leaf that is not array-like (a string field of a NamedTuple) passes through as a static value
   const isStatic = flat.leaves.map((l, i) => axes[i] === null && !isArrayLike(l));
   const params = flat.leaves.map((l, i) => {
@@ -315,7 +491,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
-  const bf = vmapFunc(func, batched, size);
+  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined);
   const argAtoms = [
     ...flat.leaves.flatMap((l, i) => {
       if (isStatic[i]) return [];
@@ -407,7 +583,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         throw new CompileError(`TypeError: expected function with aux output to return a two-element tuple, but got type ${typeName(out)}`, span);
       }
       mainV = out.items[0]!;
-      auxFlat = flatten(out.items[1]!);
+      auxFlat = flatten(out.items[1]!, true);
     }
     if (!isArray(mainV) && !(mainV instanceof NdArray) && typeof mainV !== 'number' && typeof mainV !== 'bigint' && typeof mainV !== 'boolean') {
       // JAX shows the output; a traced array in it has no text here (format.ts), so then only its type
@@ -454,3 +630,334 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   if (name === 'grad') return hasAux ? new PyTuple([g, auxV]) : g;
   return new PyTuple([hasAux ? new PyTuple([value, auxV]) : value, g]);
 }
+
+// ------------------------------------------------------------------ jvp, vjp, linearize, jacobians
+
+/** A function traced for differentiation: its Func takes the differentiated leaves, then the captured values. */
+interface Traced {
+  func: Func;
+  captured: (HostArray | Tracer)[];
+  /** The differentiated leaves, as passed. */
+  leaves: PyValue[];
+  /** One flattening per differentiated argument. */
+  argFlats: Flat[];
+  out: Flat;
+  aux: Flat | null;
+}
+
+const isLeafValue = (l: PyValue): boolean => isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean';
+
+/**
+ * Trace `fn(*args)` with the leaves of the arguments at `nums` as parameters
+ * (the other arguments pass through as they are). Results: the main output's
+ * leaves, then (has_aux) the auxiliary output's.
+ */
+function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nums: number[], kwargs: Map<string, PyValue>, hasAux: boolean, span: A.Span): Traced {
+  const parent = ip.trace();
+  const t = new Trace(name, 'grad', parent, parent.axisEnv);
+  const argFlats = nums.map((i) => flatten(args[i]!));
+  const leaves = argFlats.flatMap((fl) => fl.leaves);
+  const callArgs = [...args];
+  argFlats.forEach((fl, k) => {
+    callArgs[nums[k]!] = fl.unflatten(
+      fl.leaves.map((l) => {
+        const a = avalOf(ip, l, span);
+        return new Tracer(t, t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a));
+      }),
+    );
+  });
+  const r = ip.withTrace(t, () => {
+    let out = ip.call(fn, { args: callArgs, kwargs, span });
+    let aux: Flat | null = null;
+    if (hasAux) {
+      if (!((out instanceof PyTuple && !out.cls) || out instanceof PyList) || out.items.length !== 2) {
+        throw new CompileError(`TypeError: expected function with aux output to return a two-element tuple, but got type ${typeName(out)}`, span);
+      }
+      aux = flatten(out.items[1]!);
+      out = out.items[0]!;
+    }
+    const flat = flatten(out);
+    const atoms = [...flat.leaves, ...(aux?.leaves ?? [])].map((l) => {
+      if (!isLeafValue(l)) throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
+      return ip.ops.asArray(l, span).atom;
+    });
+    return { atoms, out: flat, aux };
+  });
+  const debug = takeDebugCalls(t);
+  if (debug.calls.length) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside jax.${name} is not supported by jaxts yet`, debug.calls[0]!.span);
+  return { func: t.builder.finish(r.atoms, t.axisEnv), captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux };
+}
+
+/** The traced Func's arguments in the current trace: the differentiated leaves, then the captured values. */
+function primalAtoms(ip: Interp, tr: Traced, span: A.Span): Atom[] {
+  return [...tr.leaves.map((l) => ip.ops.asArray(l, span).atom), ...tr.captured.map((c) => ip.ops.atom(c, span))];
+}
+
+function inlineInto(ip: Interp, f: Func, args: Atom[], span: A.Span): Tracer[] {
+  const b = ip.trace().builder;
+  checkTracedOps(b.eqns.length + f.eqns.length, span);
+  return b.inline(expandCustomCalls(f), args).map((a) => ip.ops.tracer(a));
+}
+
+const nOut = (tr: Traced): number => tr.out.leaves.length;
+const nAux = (tr: Traced): number => tr.aux?.leaves.length ?? 0;
+const isFloatLeaf = (tr: Traced, i: number): boolean => tr.func.params[i]!.aval.dtype === 'float32';
+/** Which of the traced Func's parameters are differentiated: the float leaves. */
+const wrtOf = (tr: Traced): boolean[] => tr.func.params.map((_, i) => i < tr.leaves.length && isFloatLeaf(tr, i));
+
+function kwBool(ip: Interp, c: CallArgs, name: string): boolean {
+  const v = c.kwargs.get(name);
+  return v === undefined ? false : truthy(v, c.span);
+}
+
+function checkKwargs(c: CallArgs, fname: string, allowed: string[]): void {
+  for (const k of c.kwargs.keys()) {
+    if (!allowed.includes(k)) throw new CompileError(`TypeError: ${fname}() got an unexpected keyword argument '${k}'`, c.span);
+  }
+}
+
+/** Primal outputs (and aux) of a traced function, computed in the current trace. */
+function primalOuts(ip: Interp, tr: Traced, span: A.Span): { out: PyValue; aux: PyValue } {
+  const outs = inlineInto(ip, tr.func, primalAtoms(ip, tr, span), span);
+  return { out: tr.out.unflatten(outs.slice(0, nOut(tr))), aux: tr.aux ? tr.aux.unflatten(outs.slice(nOut(tr))) : null };
+}
+
+/** jax.jvp(fun, primals, tangents, has_aux=False) */
+export function jvpCall(ip: Interp, c: CallArgs): PyValue {
+  checkKwargs(c, 'jvp', ['fun', 'primals', 'tangents', 'has_aux']);
+  const span = c.span;
+  const fn = c.args[0] ?? c.kwargs.get('fun') ?? null;
+  const primals = opt(c, 'primals', 1, null);
+  const tangents = opt(c, 'tangents', 2, null);
+  const hasAux = truthy(opt(c, 'has_aux', 3, false), span);
+  if (!(primals instanceof PyTuple || primals instanceof PyList) || !(tangents instanceof PyTuple || tangents instanceof PyList)) {
+    throw new CompileError(
+      `TypeError: primal and tangent arguments to jax.jvp must be tuples or lists; found ${typeName(primals)} and ${typeName(tangents)}.`,
+      span,
+    );
+  }
+  const tr = traceForDiff(ip, 'jvp', fn, primals.items, primals.items.map((_, i) => i), new Map(), hasAux, span);
+  const tflat = flatten(new PyTuple(tangents.items)).leaves;
+  if (tflat.length !== tr.leaves.length) {
+    throw new CompileError('TypeError: primal and tangent arguments to jax.jvp must have the same tree structure', span);
+  }
+  const wrt = wrtOf(tr);
+  tr.leaves.forEach((p, i) => {
+    const pa = tr.func.params[i]!.aval;
+    const ta = avalOf(ip, tflat[i]!, span);
+    if (wrt[i] && ta.dtype !== pa.dtype) {
+      throw new CompileError(
+        `TypeError: primal and tangent arguments to jax.jvp do not match; dtypes must be equal, or in case of int/bool primal dtype the tangent dtype must be float0.Got primal dtype ${pa.dtype} and so expected tangent dtype ${pa.dtype}, but got tangent dtype ${ta.dtype} instead.`,
+        span,
+      );
+    }
+    if (ta.shape.length !== pa.shape.length || ta.shape.some((d, k) => d !== pa.shape[k])) {
+      const sh = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+      throw new CompileError(`ValueError: jvp called with different primal and tangent shapes;Got primal shape ${sh(pa.shape)} and tangent shape as ${sh(ta.shape)}`, span);
+    }
+    void p;
+  });
+  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
+  const tanAtoms = tflat.filter((_, i) => wrt[i]).map((t) => ip.ops.asArray(t, span).atom);
+  const outs = inlineInto(ip, jf, [...primalAtoms(ip, tr, span), ...tanAtoms], span);
+  const n = nOut(tr);
+  const out = tr.out.unflatten(outs.slice(0, n));
+  const tout = tr.out.unflatten(outs.slice(n + nAux(tr), n + nAux(tr) + n));
+  if (!hasAux) return new PyTuple([out, tout]);
+  return new PyTuple([out, tout, tr.aux!.unflatten(outs.slice(n, n + nAux(tr)))]);
+}
+
+/** jax.linearize(fun, *primals, has_aux=False): (out, f_jvp[, aux]); f_jvp re-applies the JVP at the saved primals. */
+export function linearizeCall(ip: Interp, c: CallArgs): PyValue {
+  checkKwargs(c, 'linearize', ['has_aux']);
+  const span = c.span;
+  const hasAux = kwBool(ip, c, 'has_aux');
+  const primals = c.args.slice(1);
+  const tr = traceForDiff(ip, 'linearize', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
+  const { out, aux } = primalOuts(ip, tr, span);
+  const wrt = wrtOf(tr);
+  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
+  const fJvp = new PyBuiltin('f_jvp', (cc) => {
+    const tflat = flatten(new PyTuple(cc.args)).leaves;
+    if (tflat.length !== tr.leaves.length) {
+      throw new CompileError(`TypeError: linearized function called on tangent values inconsistent with the original primal values`, cc.span);
+    }
+    const tanAtoms = tflat.filter((_, i) => wrt[i]).map((t) => ip.ops.asArray(t, cc.span).atom);
+    const outs = inlineInto(ip, jf, [...primalAtoms(ip, tr, cc.span), ...tanAtoms], cc.span);
+    const n = nOut(tr);
+    return tr.out.unflatten(outs.slice(n + nAux(tr), n + nAux(tr) + n));
+  });
+  return new PyTuple(hasAux ? [out, fJvp, aux] : [out, fJvp]);
+}
+
+/** jax.vjp(fun, *primals, has_aux=False): (out, vjp_fun[, aux]); vjp_fun(ct) gives one cotangent per primal, in a tuple. */
+export function vjpCall(ip: Interp, c: CallArgs): PyValue {
+  checkKwargs(c, 'vjp', ['has_aux']);
+  const span = c.span;
+  const hasAux = kwBool(ip, c, 'has_aux');
+  const primals = c.args.slice(1);
+  const tr = traceForDiff(ip, 'vjp', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
+  tr.leaves.forEach((_, i) => {
+    if (!isFloatLeaf(tr, i)) throw new CompileError(`NotImplementedError: jax.vjp with respect to a ${tr.func.params[i]!.aval.dtype} input (a float0 cotangent) is not supported by jaxts`, span);
+  });
+  const { out, aux } = primalOuts(ip, tr, span);
+  const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) }));
+  const vjpFun = new PyBuiltin('vjp_fun', (cc) => {
+    if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
+    const cts = flatten(cc.args[0]!).leaves;
+    if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
+    const ctAtoms = cts.map((ct, j) => {
+      const want = tr.func.results[j]!.aval;
+      const a = ip.ops.asArray(ct, cc.span);
+      if (a.aval.shape.length !== want.shape.length || a.aval.shape.some((d, k) => d !== want.shape[k])) {
+        throw new CompileError(`ValueError: unexpected JAX type (e.g. shape/dtype) for argument and cotangent pair: primal ${want.dtype}[${want.shape.join(',')}] and cotangent ${a.aval.dtype}[${a.aval.shape.join(',')}]`, cc.span);
+      }
+      return a.atom;
+    });
+    const outs = inlineInto(ip, vf, [...primalAtoms(ip, tr, cc.span), ...ctAtoms], cc.span);
+    let k = nOut(tr) + nAux(tr);
+    return new PyTuple(tr.argFlats.map((fl) => {
+      const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
+      k += fl.leaves.length;
+      return g;
+    }));
+  });
+  return new PyTuple(hasAux ? [out, vjpFun, aux] : [out, vjpFun]);
+}
+
+/** Columns [off, off + size(shape)) of eye(n), each row reshaped to `shape`: (n, *shape), JAX's _std_basis part. */
+function basisBlock(ip: Interp, n: number, off: number, shape: readonly number[], span: A.Span): Atom {
+  const m = sizeOf(shape);
+  const rows = ip.ops.bind('iota', [], { dtype: 'int32', shape: [n, m], dimension: 0, sharding: null }, span);
+  let cols = ip.ops.bind('iota', [], { dtype: 'int32', shape: [n, m], dimension: 1, sharding: null }, span);
+  if (off) {
+    const o = ip.ops.bind('broadcast_in_dim', [{ kind: 'lit', value: off, aval: { shape: [], dtype: 'int32' } }], { shape: [n, m], broadcast_dimensions: [] }, span);
+    cols = ip.ops.bind('add', [cols, o], {}, span);
+  }
+  const eq = ip.ops.bind('eq', [rows, cols], {}, span);
+  const f = ip.ops.bind('convert_element_type', [eq], { new_dtype: 'float32', weak_type: false }, span);
+  return shape.length === 1 ? f : ip.ops.bind('reshape', [f], { new_sizes: [n, ...shape], dimensions: null }, span);
+}
+
+/** Rows [off, off + size(shape)) of `x` (axis 0), reshaped to `shape` + the rest of x's shape. */
+function rowsAs(ip: Interp, x: Atom, off: number, shape: readonly number[], span: A.Span): Atom {
+  const m = sizeOf(shape);
+  const xs = x.aval.shape;
+  let r = x;
+  if (off !== 0 || m !== xs[0]) {
+    r = ip.ops.bind('slice', [x], { start_indices: xs.map(() => 0).map((z, d) => (d === 0 ? off : z)), limit_indices: xs.map((s, d) => (d === 0 ? off + m : s)), strides: null }, span);
+  }
+  const want = [...shape, ...xs.slice(1)];
+  const cur = r.aval.shape;
+  if (want.length === cur.length && want.every((d, i) => d === cur[i])) return r;
+  return ip.ops.bind('reshape', [r], { new_sizes: want, dimensions: null }, span);
+}
+
+/**
+ * jax.jacfwd / jax.jacrev: vmap of the JVP over the standard basis of the
+ * inputs (jacfwd), or of the VJP over the standard basis of the outputs
+ * (jacrev). Each block has the output leaf's shape followed by the input
+ * leaf's; the result nests the inputs' structure inside the output's.
+ */
+function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
+  const mode = fn.transform as 'jacfwd' | 'jacrev';
+  const span = call.span;
+  if (truthy(fn.options.get('holomorphic')!, span)) throw new CompileError(`jax.${mode}: holomorphic=True is not supported (jaxts has no complex numbers)`, span);
+  if (fn.options.has('allow_int') && truthy(fn.options.get('allow_int')!, span)) throw new CompileError(`jax.${mode}: allow_int=True is not supported`, span);
+  const hasAux = truthy(fn.options.get('has_aux')!, span);
+  const { nums, single } = argnumsOf(ip, fn, call.args.length, span);
+  for (const i of nums) {
+    for (const l of flatten(call.args[i]!).leaves) {
+      const dt = avalOf(ip, l, span).dtype;
+      if (dt === 'float32') continue;
+      if (mode === 'jacfwd') {
+        throw new CompileError(
+          `TypeError: jacfwd requires real-valued inputs (input dtype that is a sub-dtype of np.floating), but got ${dt}. For holomorphic differentiation, pass holomorphic=True. For differentiation of non-holomorphic functions involving complex inputs or integer inputs, use jax.jvp directly.`,
+          span,
+        );
+      }
+      throw new CompileError(
+        `TypeError: jacrev requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${dt}. If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.`,
+        span,
+      );
+    }
+  }
+  const tr = traceForDiff(ip, fn.name, fn.fn, call.args, nums, call.kwargs, hasAux, span);
+  const outAvals = tr.func.results.slice(0, nOut(tr)).map((r) => r.aval);
+  const inAvals = tr.func.params.slice(0, tr.leaves.length).map((p) => p.aval);
+  if (mode === 'jacrev') {
+    for (const a of outAvals) {
+      if (a.dtype !== 'float32') {
+        throw new CompileError(
+          `TypeError: jacrev requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got ${a.dtype}. For differentiation of functions with integer outputs, use jax.vjp directly.`,
+          span,
+        );
+      }
+    }
+  }
+  const offsets = (avals: AVal[]): number[] => {
+    let o = 0;
+    return avals.map((a) => {
+      const r = o;
+      o += sizeOf(a.shape);
+      return r;
+    });
+  };
+  const outOff = offsets(outAvals);
+  const inOff = offsets(inAvals);
+  const M = outAvals.reduce((s, a) => s + sizeOf(a.shape), 0);
+  const N = inAvals.reduce((s, a) => s + sizeOf(a.shape), 0);
+  const nPrimal = tr.func.params.length;
+  const base = primalAtoms(ip, tr, span);
+  // block[j][i]: d out_j / d in_i, shape out_j.shape + in_i.shape
+  let block: (j: number, i: number) => Atom;
+  if (mode === 'jacrev') {
+    const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) }));
+    const bf = vmapFunc(vf, vf.params.map((_, i) => i >= nPrimal), M);
+    const basis = outAvals.map((a, j) => basisBlock(ip, M, outOff[j]!, a.shape, span));
+    const outs = inlineInto(ip, bf, [...base, ...basis], span);
+    const grads = outs.slice(nOut(tr) + nAux(tr)).map((t) => t.atom); // (M, *in_i)
+    block = (j, i) => rowsAs(ip, grads[i]!, outOff[j]!, outAvals[j]!.shape, span);
+  } else {
+    const jf = diffErrors(span, () => jvpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
+    const bf = vmapFunc(jf, jf.params.map((_, i) => i >= nPrimal), N);
+    const basis = inAvals.map((a, i) => basisBlock(ip, N, inOff[i]!, a.shape, span));
+    const outs = inlineInto(ip, bf, [...base, ...basis], span);
+    const tans = outs.slice(nOut(tr) + nAux(tr)).map((t) => t.atom); // (N, *out_j)
+    block = (j, i) => {
+      const r = rowsAs(ip, tans[j]!, inOff[i]!, [sizeOf(inAvals[i]!.shape)], span); // (n_i, *out_j)
+      const k = r.aval.shape.length;
+      const perm = [...range1(1, k), 0];
+      const moved = k > 1 ? ip.ops.bind('transpose', [r], { permutation: perm }, span) : r;
+      const want = [...outAvals[j]!.shape, ...inAvals[i]!.shape];
+      const cur = moved.aval.shape;
+      return want.length === cur.length && want.every((d, q) => d === cur[q]) ? moved : ip.ops.bind('reshape', [moved], { new_sizes: want, dimensions: null }, span);
+    };
+  }
+  let leafBase = 0;
+  const argBases = tr.argFlats.map((fl) => {
+    const b = leafBase;
+    leafBase += fl.leaves.length;
+    return b;
+  });
+  const jac = tr.out.unflatten(
+    outAvals.map((_, j) => {
+      const perArg = tr.argFlats.map((fl, k) => fl.unflatten(fl.leaves.map((_l, q) => ip.ops.tracer(block(j, argBases[k]! + q)))));
+      return single ? perArg[0]! : new PyTuple(perArg);
+    }),
+  );
+  if (!hasAux) return jac;
+  return new PyTuple([jac, primalOuts(ip, tr, span).aux]);
+}
+
+/** A differentiation pass's error worded as a Python exception (a custom rule's misuse) becomes the user's error at the call. */
+function diffErrors<T>(span: A.Span, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Error && !(e instanceof CompileError) && /^[A-Za-z]+Error: /.test(e.message)) throw new CompileError(e.message, span);
+    throw e;
+  }
+}
+
+const range1 = (a: number, b: number): number[] => Array.from({ length: b - a }, (_, i) => a + i);

@@ -218,11 +218,11 @@ export class PyBoundMethod extends PyObject {
   }
 }
 
-/** The result of `jax.pmap` / `jax.vmap` / `jax.jit` / `jax.grad` / `jax.value_and_grad` applied to a function. */
+/** The result of `jax.pmap` / `vmap` / `jit` / `grad` / `value_and_grad` / `jacfwd` / `jacrev` applied to a function. */
 export class PyTransformed extends PyObject {
   readonly typeName = 'function';
   constructor(
-    readonly transform: 'pmap' | 'vmap' | 'jit' | 'grad' | 'value_and_grad',
+    readonly transform: 'pmap' | 'vmap' | 'jit' | 'grad' | 'value_and_grad' | 'jacfwd' | 'jacrev' | 'custom_jvp' | 'custom_vjp',
     readonly fn: PyValue,
     readonly options: Map<string, PyValue>,
     readonly name: string,
@@ -257,7 +257,8 @@ export class NpScalar extends PyObject {
 // A trace: the Func being recorded for a jit/pmap/vmap body or a host segment.
 // Values from outside the trace (host arrays, tracers of an enclosing trace)
 // become extra parameters when first used — JAX's closed-over constants.
-export type TraceKind = 'segment' | 'jit' | 'pmap' | 'vmap' | 'grad';
+/** 'custom': a custom_jvp / custom_vjp function or rule being traced (custom functions inside it are called plainly). */
+export type TraceKind = 'segment' | 'jit' | 'pmap' | 'vmap' | 'grad' | 'custom';
 
 export class Trace {
   readonly builder: FuncBuilder;
@@ -321,6 +322,21 @@ export class HostArray extends PyObject {
     readonly aval: AVal,
   ) {
     super();
+  }
+}
+
+/**
+ * A typed PRNG key array (`jax.random.key`): dtype key<fry>, shape `data`'s
+ * without the trailing 2. It is carried as its uint32 key data (a device
+ * array); src/lower/keys.ts gives it its operations.
+ */
+export class PyKeyArray extends PyObject {
+  readonly typeName = 'PRNGKeyArray';
+  constructor(readonly data: Tracer | HostArray) {
+    super();
+  }
+  get shape(): readonly number[] {
+    return this.data.aval.shape.slice(0, -1);
   }
 }
 

@@ -62,6 +62,8 @@ export type JvpRule = (c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn) => JvpOut;
 export interface TransposeCtx {
   /** `mark.transposed`: flag the equation as a transposed dot_general (see Eqn.transposed). */
   bind(prim: Prim, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
+  /** Bind the equations of `f` on `args` (custom calls in it replaced by their functions). */
+  inline(f: Func, args: Atom[]): Atom[];
 }
 
 /** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
@@ -298,6 +300,9 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   ppermute: linear,
   pmax: null,
   pmin: null,
+  // functions with custom derivative rules: linearizeFunc applies their rules itself
+  custom_jvp_call: null,
+  custom_vjp_call: null,
 };
 
 /** JAX's `_reduce_chooser_jvp_rule` (reduce_max, reduce_min): the gradient is split among the tied maxima. */
@@ -515,28 +520,72 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   ppermute: unaryT((c, ct, e) =>
     c.bind('ppermute', [ct], { ...e.params, perm: (e.params['perm'] as [number, number][]).map(([s, d]) => [d, s]) }),
   ),
+  // the backward function of a custom_vjp, on the residuals and the output cotangents (zeros instantiated)
+  custom_vjp_call: (c, cts, e) => {
+    const nRes = e.params['num_res'] as number;
+    const res = e.inputs.slice(0, nRes) as Atom[];
+    const full = cts.map((ct, i) => ct ?? zerosLike(c, e.outputs[i]!.aval));
+    const ins = c.inline(e.params['bwd'] as Func, [...res, ...full]);
+    return [...res.map(() => null), ...e.inputs.slice(nRes).map((a, i) => (isLin(a) ? ins[i]! : null))];
+  },
 };
+
+/** Bind `f`'s equations on `args` with `bind`, replacing custom calls by their functions (JAX's primal call). */
+function inlineExpanded(bind: (prim: Prim, inputs: Atom[], params: Params, span?: Eqn['span']) => Atom[], f: Func, args: Atom[]): Atom[] {
+  const env = new Map<number, Atom>(f.params.map((p, i) => [p.id, args[i]!]));
+  const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
+  for (const e of f.eqns) {
+    const xs = e.inputs.map(read);
+    const outs = isCustomCall(e.prim) ? inlineExpanded(bind, e.params['call'] as Func, xs) : bind(e.prim, xs, e.params, e.span);
+    e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
+  }
+  return f.results.map(read);
+}
+
+const isCustomCall = (p: Prim): boolean => p === 'custom_jvp_call' || p === 'custom_vjp_call';
+
+/** `f` with its custom calls (custom_jvp / custom_vjp functions) replaced by the functions they call. */
+export function expandCustomCalls(f: Func): Func {
+  const has = (g: Func): boolean => g.eqns.some((e) => isCustomCall(e.prim));
+  if (!has(f)) return f;
+  const b = new FuncBuilder(f.name);
+  const params = f.params.map((p) => b.addParam(p.aval, p.hint));
+  const outs = inlineExpanded((p, i, q, span) => {
+    const r = b.bind(p, i, q, span);
+    return r;
+  }, f, params);
+  return b.finish(outs, f.axisEnv);
+}
 
 // ------------------------------------------------------------------ the pass
 
 export interface VjpOptions {
   /** Name of the new Func (default: `<name>_vjp`). */
   name?: string;
+  /**
+   * Cotangents of the first n results become parameters after f's (JAX's
+   * `vjp_fun(ct)`); default 0: `f.results[0]`, a float32 scalar, is seeded
+   * with 1.0 (grad).
+   */
+  cotangentParams?: number;
+}
+
+/** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
+interface Linearized {
+  b: FuncBuilder;
+  read: (a: Atom) => Atom;
+  tan: Map<number, Lin>;
+  linEqns: LinEqn[];
+  seeds: (Lin | null)[];
 }
 
 /**
- * The VJP of `f` with respect to the parameters marked in `wrt` (float
- * arrays): a Func with the same parameters whose results are
- * `[...f.results, ...cotangents of the wrt parameters]`. `f.results[0]` (a
- * float32 scalar) is differentiated with a seed of 1.0; the other results
- * pass through (`has_aux`).
+ * JAX's linearize: bind `f`'s primal equations (and the residuals JVP rules
+ * compute) into a new builder, recording the tangent computation as linear
+ * equations over placeholders seeded on the `wrt` parameters.
  */
-export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
-  const out0 = f.results[0];
-  if (!out0 || out0.aval.shape.length !== 0 || !isFloat(out0.aval.dtype)) {
-    throw new Error('vjpFunc: the first result must be a float32 scalar');
-  }
-  const b = new FuncBuilder(opts.name ?? `${f.name}_vjp`);
+function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Linearized {
+  const b = new FuncBuilder(name);
   const env = new Map<number, Atom>();
   const tan = new Map<number, Lin>();
   const linEqns: LinEqn[] = [];
@@ -545,7 +594,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   const seeds = f.params.map((p, i) => {
     env.set(p.id, b.addParam(p.aval, p.hint));
     if (!wrt[i]) return null;
-    if (!isFloat(p.aval.dtype)) throw new Error(`vjpFunc: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
+    if (!isFloat(p.aval.dtype)) throw new Error(`${what}: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
     const t = newLin(p.aval);
     tan.set(p.id, t);
     return t;
@@ -572,18 +621,101 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     return rule(ctx, xs, ts, e);
   };
 
-  // forward: primal values, residuals, and the linear program
-  for (const e of f.eqns) {
-    const xs = e.inputs.map(read);
-    const ts = e.inputs.map((a) => (a.kind === 'var' ? (tan.get(a.id) ?? null) : null));
-    const anyFloat = e.outputs.some((o) => isFloat(o.aval.dtype));
-    const r = jvpOf(e.prim, xs, anyFloat ? ts : ts.map(() => null), e.params, e.span);
-    e.outputs.forEach((o, i) => {
-      env.set(o.id, r.outs[i]!);
-      const t = r.tans[i];
-      if (t && isFloat(o.aval.dtype)) tan.set(o.id, t);
+  /** The JVP of a Func's equations on primals `ins` and tangents `tins` (the body of this walk; also custom calls' functions). */
+  const walk = (g: Func, ins: Atom[], tins: Tan[], genv: Map<number, Atom>, gtan: Map<number, Lin>): JvpOut => {
+    g.params.forEach((p, i) => {
+      genv.set(p.id, ins[i]!);
+      const t = tins[i];
+      if (t) gtan.set(p.id, t);
     });
+    const rd = (a: Atom): Atom => (a.kind === 'lit' ? a : genv.get(a.id)!);
+    for (const e of g.eqns) {
+      const xs = e.inputs.map(rd);
+      const ts = e.inputs.map((a) => (a.kind === 'var' ? (gtan.get(a.id) ?? null) : null));
+      const anyFloat = e.outputs.some((o) => isFloat(o.aval.dtype));
+      const r = eqnJvp(e, xs, anyFloat ? ts : ts.map(() => null));
+      e.outputs.forEach((o, i) => {
+        genv.set(o.id, r.outs[i]!);
+        const t = r.tans[i];
+        if (t && isFloat(o.aval.dtype)) gtan.set(o.id, t);
+      });
+    }
+    return { outs: g.results.map(rd), tans: g.results.map((a) => (a.kind === 'var' ? (gtan.get(a.id) ?? null) : null)) };
+  };
+  const walkNew = (g: Func, ins: Atom[], tins: Tan[]): JvpOut => walk(g, ins, tins, new Map(), new Map());
+  const zeroTan = (t: Tan, x: Atom): LAtom => t ?? full((p, i, q) => opN(p, i, q)[0]!, x.aval, 0);
+
+  /** JAX's custom_jvp under differentiation: the rule's primal results, its tangents recorded as linear equations. */
+  const customJvp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
+    const call = e.params['call'] as Func;
+    if (ts.every((t) => !t)) return walkNew(call, xs, ts);
+    const rule = e.params['jvp'] as Func;
+    const renv = new Map<number, LAtom>();
+    [...xs, ...xs.map((x, i) => zeroTan(ts[i] ?? null, x))].forEach((a, i) => renv.set(rule.params[i]!.id, a));
+    const rd = (a: Atom): LAtom => (a.kind === 'lit' ? a : renv.get(a.id)!);
+    for (const q of rule.eqns) {
+      const ins = q.inputs.map(rd);
+      let outs: LAtom[];
+      if (isCustomCall(q.prim)) {
+        if (ins.some(isLin)) throw new Error(`TypeError: a custom_jvp rule applies a function with a custom derivative to tangents, which jaxts cannot differentiate`);
+        outs = eqnJvp(q, ins as Atom[], ins.map(() => null)).outs;
+      } else {
+        outs = opN(q.prim, ins, q.params);
+      }
+      q.outputs.forEach((o, i) => renv.set(o.id, outs[i]!));
+    }
+    const n = call.results.length;
+    const res = rule.results.map(rd);
+    const outs = res.slice(0, n).map((a) => {
+      if (isLin(a)) throw new Error('TypeError: the primal output of a custom_jvp rule depends on the tangents');
+      return a;
+    });
+    return { outs, tans: res.slice(n).map(asTan) };
+  };
+
+  /** JAX's custom_vjp under differentiation: the forward function now, the backward one as the transpose of a linear equation. */
+  const customVjp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
+    const call = e.params['call'] as Func;
+    if (ts.every((t) => !t)) return walkNew(call, xs, ts);
+    const fwd = walkNew(e.params['fwd'] as Func, xs, xs.map(() => null));
+    const n = call.results.length;
+    const res = fwd.outs.slice(n);
+    const tans = opN('custom_vjp_call', [...res, ...xs.map((x, i) => zeroTan(ts[i] ?? null, x))], { ...e.params, num_res: res.length });
+    return { outs: fwd.outs.slice(0, n), tans: tans.map(asTan) };
+  };
+
+  const eqnJvp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
+    if (e.prim === 'custom_jvp_call') return customJvp(e, xs, ts);
+    if (e.prim === 'custom_vjp_call') return customVjp(e, xs, ts);
+    return jvpOf(e.prim, xs, ts, e.params, e.span);
+  };
+
+  // f's own parameters are already bound (env); walk its equations
+  const top = walk({ ...f, params: [] }, [], [], env, tan);
+  void top;
+  return { b, read, tan, linEqns, seeds };
+}
+
+/** A zero array of `a`'s type (JAX's instantiate_zeros). */
+function zerosOf(b: FuncBuilder, a: AVal): Atom {
+  return b.bind1('broadcast_in_dim', [lit(0, a.dtype)], { shape: [...a.shape], broadcast_dimensions: [] });
+}
+
+/**
+ * The VJP of `f` with respect to the parameters marked in `wrt` (float
+ * arrays): a Func with the same parameters (then, with `cotangentParams`, one
+ * cotangent per leading result) whose results are
+ * `[...f.results, ...cotangents of the wrt parameters]`. Without
+ * `cotangentParams`, `f.results[0]` (a float32 scalar) is differentiated with
+ * a seed of 1.0; the other results pass through (`has_aux`).
+ */
+export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
+  const nCt = opts.cotangentParams ?? 0;
+  const out0 = f.results[0];
+  if (nCt === 0 && (!out0 || out0.aval.shape.length !== 0 || !isFloat(out0.aval.dtype))) {
+    throw new Error('vjpFunc: the first result must be a float32 scalar');
   }
+  const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_vjp`, 'vjpFunc');
 
   // backward: transpose the linear equations in reverse
   const ct = new Map<number, Atom>();
@@ -591,14 +723,23 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     const prev = ct.get(l.id);
     ct.set(l.id, prev ? b.bind1('add', [prev, x]) : x);
   };
-  const tOut = out0.kind === 'var' ? tan.get(out0.id) : undefined;
-  if (tOut) accum(tOut, lit(1, out0.aval.dtype));
+  if (nCt === 0) {
+    const tOut = out0!.kind === 'var' ? tan.get(out0!.id) : undefined;
+    if (tOut) accum(tOut, lit(1, out0!.aval.dtype));
+  } else {
+    const ctParams = f.results.slice(0, nCt).map((r) => b.addParam({ shape: r.aval.shape, dtype: r.aval.dtype }, 'ct'));
+    f.results.slice(0, nCt).forEach((r, i) => {
+      const t = r.kind === 'var' ? tan.get(r.id) : undefined;
+      if (t) accum(t, ctParams[i]!);
+    });
+  }
   const tctx: TransposeCtx = {
     bind: (p, i, q = {}, mark) => {
       const v = b.bind1(p, i, q);
       if (mark?.transposed) b.eqns[b.eqns.length - 1]!.transposed = true;
       return v;
     },
+    inline: (g, args) => inlineExpanded((p, i, q, span) => b.bind(p, i, q, span), g, args),
   };
   for (let i = linEqns.length - 1; i >= 0; i--) {
     const e = linEqns[i]!;
@@ -628,4 +769,39 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     return [g];
   });
   return dce(b.finish([...f.results.map(read), ...grads], f.axisEnv));
+}
+
+export interface JvpOptions {
+  /** Name of the new Func (default: `<name>_jvp`). */
+  name?: string;
+  /** How many leading results get a tangent (default: all); the rest pass through (`has_aux`). */
+  tangentResults?: number;
+}
+
+/**
+ * Forward mode (JAX's jvp): a Func whose parameters are f's, then one tangent
+ * per `wrt` parameter, and whose results are `[...f.results, ...tangents of
+ * the first tangentResults results]` (zeros instantiated, as jax.jvp returns
+ * them). The linear program linearize records is evaluated forward on the
+ * tangent parameters.
+ */
+export function jvpFunc(f: Func, wrt: boolean[], opts: JvpOptions = {}): Func {
+  const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_jvp`, 'jvpFunc');
+  const val = new Map<number, Atom>();
+  f.params.forEach((p, i) => {
+    const s = seeds[i];
+    if (s) val.set(s.id, b.addParam({ shape: p.aval.shape, dtype: p.aval.dtype }, p.hint ? `${p.hint}_dot` : 'tangent'));
+  });
+  for (const e of linEqns) {
+    if (e.prim === 'custom_vjp_call') throw new Error("TypeError: can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
+    const ins = e.inputs.map((a) => (isLin(a) ? val.get(a.id)! : a));
+    const outs = b.bind(e.prim, ins, e.params);
+    e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
+  }
+  const n = opts.tangentResults ?? f.results.length;
+  const tangents = f.results.slice(0, n).map((r) => {
+    const t = r.kind === 'var' ? tan.get(r.id) : undefined;
+    return t ? val.get(t.id)! : zerosOf(b, r.aval);
+  });
+  return dce(b.finish([...f.results.map(read), ...tangents], f.axisEnv));
 }

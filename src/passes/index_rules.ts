@@ -322,6 +322,9 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   argmin: null,
   dot_general: dotGeneral,
   axis_index: axisIndex,
+  // replaced by autodiff before a program is formed
+  custom_jvp_call: null,
+  custom_vjp_call: null,
 };
 
 const rules: Partial<Record<Prim, ElementRule | null>> = ELEMENT_RULES;

@@ -165,6 +165,9 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
   reduce_prod: reduceLinks,
   iota: noLinks,
   axis_index: noLinks,
+  // never in a program (autodiff replaces them)
+  custom_jvp_call: noLinks,
+  custom_vjp_call: noLinks,
   psum: noLinks,
   pmax: noLinks,
   pmin: noLinks,
@@ -296,10 +299,64 @@ export function propagateShardings(
   return out;
 }
 
+const SHORT_DTYPES: Record<string, string> = { float32: 'f32', float64: 'f64', int32: 'i32', int64: 'i64', uint32: 'u32', bool: 'bool' };
+
+/** `i32[4@X,4]`: JAX's short aval notation (core.str_short_aval with short dtypes). */
+function shortAval(dtype: string, shape: readonly number[], dims: readonly (readonly string[])[]): string {
+  const parts = shape.map((n, d) => {
+    const ax = dims[d] ?? [];
+    return ax.length === 0 ? String(n) : ax.length === 1 ? `${n}@${ax[0]}` : `${n}@(${ax.join(',')})`;
+  });
+  return `${SHORT_DTYPES[dtype] ?? dtype}[${parts.join(',')}]`;
+}
+
+/**
+ * JAX's broadcasting_sharding_rule for an elementwise primitive over Explicit
+ * axes: operands that split a dimension differently are an error, and so is a
+ * result that would use one mesh axis twice.
+ */
+function checkBroadcastSharding(st: State, e: Eqn): void {
+  const ops = e.inputs.filter((a) => a.aval.shape.length > 0);
+  if (ops.length < 2) return;
+  const rank = ops[0]!.aval.shape.length;
+  if (ops.some((a) => a.aval.shape.length !== rank)) return;
+  const specs = ops.map((a) => (a.kind === 'var' ? st.dims(a) : a.aval.shape.map(() => [])));
+  const key = (d: readonly string[]): string => d.join(',');
+  const entry = (d: readonly string[]): string => (d.length === 0 ? 'None' : d.length === 1 ? `'${d[0]}'` : `(${d.map((x) => `'${x}'`).join(', ')})`);
+  const result: (readonly string[])[] = [];
+  for (let i = 0; i < rank; i++) {
+    const ss = specs.map((s) => s[i]!);
+    if (ss.every((x) => key(x) === key(ss[0]!))) {
+      result.push(ss[0]!);
+      continue;
+    }
+    const nonTrivial = ss.filter((x, j) => !(ops[j]!.aval.shape[i] === 1 && x.length === 0));
+    if (!nonTrivial.length) result.push([]);
+    else if (nonTrivial.every((x) => key(x) === key(nonTrivial[0]!))) result.push(nonTrivial[0]!);
+    else {
+      const set = ss.filter((x) => x.length > 0);
+      if (set.some((x) => key(x) !== key(set[0]!))) {
+        const tuple = (s: readonly (readonly string[])[]): string => `(${s.map(entry).join(', ')}${s.length === 1 ? ',' : ''})`;
+        throw new CompileError(`ShardingTypeError: ${e.prim} got incompatible shardings for broadcasting: ${specs.map(tuple).join(', ')}.`, e.span ?? null);
+      }
+      result.push(set[0] ?? []);
+    }
+  }
+  const used = result.flat();
+  if (new Set(used).size !== used.length) {
+    const out = e.outputs[0]!;
+    throw new CompileError(
+      `ShardingTypeError: ${e.prim} operation with inputs: ${e.inputs.map((a, j) => shortAval(a.aval.dtype, a.aval.shape, a.kind === 'var' ? st.dims(a) : [])).join(', ')} produces an illegally sharded result: ${shortAval(out.aval.dtype, out.aval.shape, result)}`,
+      e.span ?? null,
+    );
+  }
+}
+
 /** Explicit axes: a result's sharding from its operands' (JAX's sharding rules), checked like JAX. */
 function explicitStep(st: State, e: Eqn): void {
   const links = linksOf(e);
   let forbidden: Set<string> | undefined;
+  if (isElementwise(e.prim) && !e.transposed) checkBroadcastSharding(st, e);
   if (e.prim === 'dot_general') {
     const [l, r] = e.inputs;
     const dn = e.params['dimension_numbers'] as DotDims;

@@ -454,6 +454,9 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   ppermute: replicatedRule,
   all_to_all: replicatedRule,
   axis_index: replicatedRule,
+  // never in a program (autodiff replaces them)
+  custom_jvp_call: replicatedRule,
+  custom_vjp_call: replicatedRule,
 };
 
 function ruleFor(prim: Prim): PartitionRule {

@@ -3,7 +3,7 @@
 // whose batched parameters and all results have a leading batch axis.
 import { FuncBuilder } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
-import { isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
+import { PRIMS, isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Params } from '../ir/types.js';
 
 /** A value in the batched program: its atom and whether axis 0 is the batch axis. */
@@ -104,6 +104,10 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   },
   iota: (c, e) => ({ atom: c.bind('iota', [], e.params), batched: false }),
   axis_index: (c, e) => ({ atom: c.bind('axis_index', [], e.params), batched: false }),
+  // a function with a custom derivative: every operand batched (the broadcasts of unbatched ones stay
+  // outside, where autodiff sums their cotangents), the function and its rules batched alike
+  custom_jvp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'jvp']),
+  custom_vjp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'fwd', 'bwd']),
   // collectives over a pmap axis act on each vmapped element alike
   psum: (c, e, [x]) => ({ atom: c.bind('psum', [x!.atom], e.params), batched: true }),
   pmax: (c, e, [x]) => ({ atom: c.bind('pmax', [x!.atom], e.params), batched: true }),
@@ -160,11 +164,71 @@ function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
   return c.b.bind(e.prim, atoms, e.params).map((atom) => ({ atom, batched: true }));
 }
 
+function customCallRule(c: BatchCtx, e: Eqn, ins: BVal[], funcs: string[]): BVal[] {
+  const atoms = ins.map((v) => c.materialize(v));
+  const params = { ...e.params };
+  for (const k of funcs) {
+    const f = e.params[k] as Func;
+    params[k] = vmapFunc(f, f.params.map(() => true), c.size);
+  }
+  return c.b.bind(e.prim, atoms, params).map((atom) => ({ atom, batched: true }));
+}
+
 /**
  * Batch `f` over a leading axis of size `size` on the parameters marked in
  * `batched`. All results of the new Func carry the batch axis at 0.
  */
-export function vmapFunc(f: Func, batched: boolean[], size: number): Func {
+/** The mesh axes a collective names (psum's `axes`, the others' `axis_name`). */
+const namesOf = (e: Eqn): string[] | null => {
+  if (PRIMS[e.prim].axes === undefined) return null;
+  return ((e.params['axes'] ?? e.params['axis_name']) as string[] | undefined) ?? null;
+};
+
+/**
+ * A collective over the vmap's own named axis (vmap(axis_name=)): the batch
+ * is the axis, so an all-reduce reduces along the batch (an unbatched
+ * operand is the same for every element: psum multiplies it by the size),
+ * axis_index is the position in the batch, all_gather is the whole batch.
+ * Names of enclosing pmap axes in the same collective stay a collective.
+ */
+function namedAxisRule(ctx: BatchCtx, e: Eqn, ins: BVal[], axis: string): BVal[] {
+  const names = namesOf(e)!;
+  const others = names.filter((n) => n !== axis);
+  const reduce = { psum: 'reduce_sum', pmax: 'reduce_max', pmin: 'reduce_min' } as const;
+  switch (e.prim) {
+    case 'psum':
+    case 'pmax':
+    case 'pmin':
+      return ins.map((x) => {
+        let r: Atom;
+        if (x.batched) r = ctx.bind(reduce[e.prim as 'psum' | 'pmax' | 'pmin'], [x.atom], { axes: [0], out_sharding: null });
+        else if (e.prim === 'psum') r = ctx.bind('mul', [x.atom, { kind: 'lit', value: ctx.size, aval: { shape: [], dtype: x.atom.aval.dtype } }], {});
+        else r = x.atom;
+        if (others.length) {
+          const n = e.params['axis_size'];
+          r = ctx.bind(e.prim, [r], { ...e.params, axes: others, ...(typeof n === 'number' ? { axis_size: n / ctx.size } : {}) });
+        }
+        return { atom: r, batched: false };
+      });
+    case 'axis_index':
+      if (others.length) break;
+      return [{ atom: ctx.bind('iota', [], { dtype: 'int32', shape: [ctx.size], dimension: 0, sharding: null }), batched: true }];
+    case 'all_gather': {
+      if (others.length) break;
+      const x = ctx.materialize(ins[0]!);
+      const d = e.params['all_gather_dimension'] as number;
+      const rank = x.aval.shape.length;
+      const perm = [...Array(rank).keys()].slice(1);
+      perm.splice(d, 0, 0);
+      let g = d === 0 ? x : ctx.bind('transpose', [x], { permutation: perm });
+      if (e.params['tiled']) g = ctx.bind('reshape', [g], { new_sizes: [...e.outputs[0]!.aval.shape], dimensions: null });
+      return [{ atom: g, batched: false }];
+    }
+  }
+  throw new Error(`vmap: ${e.prim} over the vmapped axis '${axis}'${others.length ? ' together with other axes' : ''} is not supported`);
+}
+
+export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: string): Func {
   const b = new FuncBuilder(`${f.name}_batched`);
   const env = new Map<number, BVal>();
   f.params.forEach((p, i) => {
@@ -187,7 +251,9 @@ export function vmapFunc(f: Func, batched: boolean[], size: number): Func {
   for (const e of f.eqns) {
     const ins = e.inputs.map(read);
     let outs: BVal[];
-    if (!ins.some((v) => v.batched)) {
+    if (axisName !== undefined && namesOf(e)?.includes(axisName)) {
+      outs = namedAxisRule(ctx, e, ins, axisName);
+    } else if (!ins.some((v) => v.batched)) {
       outs = b.bind(e.prim, ins.map((v) => v.atom), e.params, e.span).map((atom) => ({ atom, batched: false }));
     } else if (isElementwise(e.prim)) {
       outs = elementwiseRule(ctx, e, ins);
@@ -198,6 +264,6 @@ export function vmapFunc(f: Func, batched: boolean[], size: number): Func {
     e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
   }
   const results = f.results.map((r) => ctx.materialize(read(r)));
-  return b.finish(results, f.axisEnv);
+  return b.finish(results, axisName === undefined ? f.axisEnv : f.axisEnv?.filter((a) => a.name !== axisName));
 }
 

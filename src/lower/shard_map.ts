@@ -1,0 +1,212 @@
+// jax.shard_map (and jax.experimental.shard_map.shard_map): a per-device
+// program over a mesh. The body is traced once, with each argument's
+// per-device block shape and the mesh axes as its named axes (so psum,
+// all_gather, ppermute, axis_index, … resolve against them, as under pmap);
+// the host call runs that program on every device of the mesh (`rt.spmd`),
+// the arguments laid out as in_specs name and the results as out_specs name.
+import { CompileError } from '../common/diagnostics.js';
+import type { HExpr } from '../ir/host.js';
+import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type DimShardings } from '../ir/sharding.js';
+import type { Atom } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import type { Interp } from './interp.js';
+import { contextMesh, layoutVar, noteShardMapTrace, varyingOf } from './lib_sharding.js';
+import { arg } from './modules.js';
+import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, sameMesh, specRepr, tupleRepr } from './shardings.js';
+import { flatten } from './transforms.js';
+import {
+  HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
+  type CallArgs, type PyValue,
+} from './values.js';
+
+interface ShardMapOptions {
+  mesh: PyMesh | null;
+  inSpecs: PyValue;
+  outSpecs: PyValue;
+  /** check_vma (check_rep): results must not vary over the mesh axes their out_spec leaves out. */
+  checkVma: boolean;
+}
+
+/** jax.shard_map(f, mesh=, in_specs=, out_specs=, axis_names=, check_vma=) — or, without `f`, a decorator. */
+export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
+  for (const k of c.kwargs.keys()) {
+    if (!['f', 'mesh', 'in_specs', 'out_specs', 'axis_names', 'check_vma', 'check_rep', 'auto'].includes(k)) {
+      throw new CompileError(`TypeError: ${what}() got an unexpected keyword argument '${k}'`, c.span);
+    }
+  }
+  const meshV = c.kwargs.get('mesh') ?? c.args[1] ?? null;
+  if (meshV !== null && !(meshV instanceof PyMesh)) throw new CompileError(`TypeError: ${what}: mesh must be a jax.sharding.Mesh, got ${typeName(meshV)}`, c.span);
+  const inSpecs = c.kwargs.get('in_specs') ?? c.args[2];
+  const outSpecs = c.kwargs.get('out_specs') ?? c.args[3];
+  if (outSpecs === undefined) throw new CompileError(`TypeError: ${what}() missing required keyword argument 'out_specs'`, c.span);
+  const axisNames = c.kwargs.get('axis_names');
+  const mesh = meshV ?? contextMesh(ip);
+  if (axisNames !== undefined && axisNames !== null && mesh) {
+    const names = axisNames instanceof PyTuple || axisNames instanceof PyList ? axisNames.items : [axisNames];
+    if (names.length !== mesh.axisNames.length || mesh.axisNames.some((n) => !names.includes(n))) {
+      throw new CompileError(`${what}: axis_names naming only some mesh axes (the others left to the compiler) is not supported by jaxts`, c.span);
+    }
+  }
+  const check = c.kwargs.get('check_vma') ?? c.kwargs.get('check_rep') ?? true;
+  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs, checkVma: check !== false && check !== null && check !== 0n };
+  const make = (f: PyValue): PyShardMapped => {
+    const name = f && typeof f === 'object' && 'name' in f ? String((f as { name: string }).name) : 'shard_map';
+    return new PyShardMapped(name, (call) => callShardMap(ip, f, name, opts, call));
+  };
+  const f = c.kwargs.get('f') ?? c.args[0];
+  return f === undefined ? new PyBuiltin(what, (d) => make(arg(d, 0, 'f'))) : make(f);
+}
+
+/** The spec of every leaf of `value`: `specs` is a pytree prefix of it (one P covers a whole subtree). */
+function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): PyPartitionSpec[] {
+  if (specs instanceof PyPartitionSpec) return flatten(value).leaves.map(() => specs);
+  if (specs === null && what === 'in_specs') return flatten(value).leaves.map(() => new PyPartitionSpec([]));
+  if ((specs instanceof PyTuple || specs instanceof PyList) && (value instanceof PyTuple || value instanceof PyList)) {
+    if (specs.items.length !== value.items.length) {
+      throw new CompileError(`ValueError: shard_map ${what} is a tuple of length ${specs.items.length}, but the values it describes have ${value.items.length} items`, span);
+    }
+    return specs.items.flatMap((s, i) => leafSpecs(s, value.items[i]!, what, span));
+  }
+  if (specs instanceof PyDict && value instanceof PyDict) {
+    return [...value.entries.values()].flatMap(([k, v]) => {
+      const s = specs.get(k);
+      if (s === undefined) throw new CompileError(`ValueError: shard_map ${what} has no entry for the key ${String(k)}`, span);
+      return leafSpecs(s, v, what, span);
+    });
+  }
+  throw new CompileError(`ValueError: shard_map ${what} must be a PartitionSpec or a pytree of them matching the ${what === 'in_specs' ? 'arguments' : 'results'}, got ${typeName(specs)}`, span);
+}
+
+/** check_vma: JAX's error when a result may vary over a mesh axis its out_spec leaves out. */
+function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
+  const msgs: string[] = [];
+  results.forEach((r, j) => {
+    const spec = specs[j]!;
+    const mentioned = new Set(spec.entries.flatMap((e) => (e === null ? [] : typeof e === 'string' ? [e] : e)));
+    const unmentioned = mesh.axisNames.filter((n) => !mentioned.has(n));
+    const varying = varyingOf(t, r) ?? [];
+    if (!unmentioned.some((n) => varying.includes(n))) return;
+    const key = single ? '' : `[${j}]`;
+    if (unmentioned.length > 1) {
+      const need = mesh.axisNames.filter((n) => mentioned.has(n)).join(',');
+      const diff = unmentioned.filter((n) => varying.includes(n)).join(',');
+      msgs.push(`* out_specs${key} is ${specRepr(spec)} which implies that the corresponding output value is only varying across mesh axes {${need}} and not {${diff}}, but it was inferred to be possibly varying over {${varying.join(',')}}`);
+    } else {
+      msgs.push(`* out_specs${key} is ${specRepr(spec)} which implies that the corresponding output value is replicated across mesh axis '${unmentioned[0]}', but could not infer replication over any axes`);
+    }
+  });
+  if (!msgs.length) return;
+  const body = msgs.length === 1 ? [msgs[0]!.slice(2)] : msgs;
+  throw new CompileError(
+    "ValueError: shard_map applied to the function '_rem_singleton' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n" +
+      `The mesh given has shape ${tupleRepr(mesh.devices.shape.map(String))} with corresponding axis names ${tupleRepr(mesh.axisNames.map((n) => `'${n}'`))}.\n\n` +
+      body.join('\n\n') +
+      '\n\nCheck if these output values are meant to be replicated over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False argument to `jax.shard_map`.',
+    span,
+  );
+}
+
+/** A rank-long PartitionSpec for mesh axes per dimension. */
+const specOf = (dims: DimShardings): PyPartitionSpec => new PyPartitionSpec(dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
+
+function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, call: CallArgs): PyValue {
+  if (!ip.atHost) {
+    throw new CompileError('jax.shard_map called inside a traced function is not supported by jaxts yet (jax.jit(jax.shard_map(f, ...)) is)', call.span);
+  }
+  if (call.kwargs.size) throw new CompileError('shard_map-transformed functions take positional arguments only here', call.span);
+  const mesh = opts.mesh ?? contextMesh(ip);
+  if (!mesh) throw new CompileError('ValueError: shard_map requires a mesh: pass mesh= or set one with jax.set_mesh', call.span);
+  const ctx = contextMesh(ip);
+  if (opts.mesh && ctx && !sameMesh(ctx, opts.mesh)) {
+    throw new CompileError(`ValueError: The context mesh ${abstractMeshStr(PyAbstractMesh.of(ctx))} should match the mesh passed to shard_map ${meshStr(opts.mesh)}`, call.span);
+  }
+  const shape = meshShape(mesh);
+  const args = new PyTuple(call.args);
+  const flat = flatten(args);
+  // the arguments as arrays on the host
+  const hosts = flat.leaves.map((l) => {
+    if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'number' && typeof l !== 'bigint' && typeof l !== 'boolean') {
+      throw new CompileError(`TypeError: shard_map arguments must be arrays, got ${typeName(l)}`, call.span);
+    }
+    return ip.hostArray(ip.ops.asArray(l, call.span), call.span);
+  });
+  // an argument's own placement on this mesh, as a rank-long spec (replicated when it has none)
+  const own = (h: HostArray): DimShardings =>
+    h.sharding && sameMesh(h.sharding.mesh, mesh) ? dimsOf(h.sharding, h.aval.shape, call.span) : replicated(h.aval.shape.length);
+  // without in_specs (JAX 0.10): the arguments' own shardings
+  const specs = opts.inSpecs === null ? hosts.map((h) => specOf(own(h))) : leafSpecs(opts.inSpecs, args, 'in_specs', call.span);
+  const inDims = hosts.map((h, i) => {
+    const spec = specs[i]!;
+    if (spec.entries.length > h.aval.shape.length) {
+      throw new CompileError(`ValueError: shard_map in_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${h.aval.shape.length} of the argument of shape (${h.aval.shape.join(', ')})`, call.span);
+    }
+    const dims = dimsOf(new PyNamedSharding(mesh, spec), h.aval.shape, call.span);
+    // under Explicit axes the arguments must already be laid out as in_specs says (JAX's check)
+    const have = own(h);
+    if (mesh.explicit && !sameShardings(have, dims)) {
+      throw new CompileError(
+        `ValueError: in_specs passed to shard_map: ${specRepr(spec)} does not match the specs of the input: ${specRepr(specOf(have))} for arg: ${shardedTypeStr(h.aval.dtype, h.aval.shape, have)}. \`in_specs\` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. If you want to reshard your inputs, you can use \`jax.reshard\` on the arguments and then pass those args to shard_map.`,
+        call.span,
+      );
+    }
+    return dims;
+  });
+  const t = new Trace(name, 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()));
+  const params = hosts.map((h, i) => new Tracer(t, t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, inDims[i]!, shape) })));
+  const { results, out } = ip.withTrace(t, () => {
+    const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span: call.span });
+    const o = flatten(value);
+    const atoms: Atom[] = o.leaves.map((l) => {
+      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
+        throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, call.span);
+      }
+      return ip.ops.asArray(l, call.span).atom;
+    });
+    return { results: atoms, out: { value, rebuild: o.unflatten } };
+  });
+  const outSpecs = leafSpecs(opts.outSpecs, out.value, 'out_specs', call.span);
+  const outDims: DimShardings[] = results.map((r, j) => {
+    const spec = outSpecs[j]!;
+    const rank = r.aval.shape.length;
+    if (spec.entries.length > rank) {
+      throw new CompileError(`ValueError: shard_map out_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${rank} of the result of shape (${r.aval.shape.join(', ')})`, call.span);
+    }
+    return spec.entries.length ? Array.from({ length: rank }, (_, d) => {
+      const e = spec.entries[d] ?? null;
+      return e === null ? [] : typeof e === 'string' ? [e] : e;
+    }) : replicated(rank);
+  });
+  if (opts.checkVma) checkOutVma(t, results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, call.span);
+  const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
+  const func = t.builder.finish(results, t.axisEnv);
+  const program = ip.programName(name);
+  ip.addProgram(program, func, 'pmap');
+  // closed-over arrays are replicated on every device
+  ip.flush(t.captured);
+  const captured = t.captured.map((v) => ip.hostArray(v, call.span));
+  const argNames = [...hosts, ...captured].map((h) => h.name);
+  const inLayouts = [...inDims, ...captured.map((h) => replicated(h.aval.shape.length))].map((d) => layoutVar(ip, mesh, d));
+  const hints = ip.nameHints.length === results.length ? ip.nameHints : results.map((_, i) => (results.length === 1 ? `${name}_out` : `${name}_out${i}`));
+  const names = hints.map((h) => ip.freshName(h));
+  const value: HExpr = {
+    k: 'call',
+    callee: 'rt.spmd',
+    await: true,
+    args: [
+      { k: 'program', name: program },
+      { k: 'array', items: argNames.map((n) => ({ k: 'var', name: n })) },
+      { k: 'array', items: inLayouts },
+      { k: 'array', items: outDims.map((d) => layoutVar(ip, mesh, d)) },
+      { k: 'array', items: globalShapes.map((s) => ({ k: 'array', items: s.map((n) => ({ k: 'lit', value: n })) })) },
+    ],
+  };
+  ip.emit({ k: 'const', names, destructure: true, value });
+  const outs = names.map((n, j) => {
+    const a = results[j]!.aval;
+    const h = new HostArray(n, { shape: globalShapes[j]!, dtype: a.dtype, ...(a.weak ? { weak: true } : {}) });
+    h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
+    return h;
+  });
+  return out.rebuild(outs);
+}
