@@ -99,7 +99,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const trees = treeModules(ip);
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
-  const { os, functools, typing } = stdlibModules(ip);
+  const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -116,5 +116,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['os', os],
     ['functools', functools],
     ['typing', typing],
+    ['dataclasses', dataclasses],
+    ['collections', collections],
   ]);
 }

@@ -8,9 +8,12 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, PyClass, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue, NeedsStatic,
+  HostArray, HostScalar, PyClass, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  dictKey, isArray, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
+import { getAttr } from './attrs.js';
+import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException, raiseValue } from './classes.js';
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
@@ -127,33 +130,178 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Assert': {
       const t = evalExpr(ip, s.test, scope);
       if (!truthyStatic(ip, t, s.test.span)) {
-        const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.span).static ?? '' : '';
-        throw new CompileError(`AssertionError${msg ? `: ${msg}` : ''}`, s.span);
+        const args = s.msg ? [evalExpr(ip, s.msg, scope)] : [];
+        throw raiseValue(ip, newException(EXCEPTIONS.get('AssertionError')!, args), s.span);
       }
       return;
     }
     case 'Del':
-      for (const t of s.targets) {
-        if (t.kind === 'Name') scope.vars.delete(t.id);
-        else throw new CompileError('del of this target is not supported', t.span);
-      }
+      for (const t of s.targets) delTarget(ip, t, scope);
       return;
     case 'Global':
     case 'Nonlocal':
-      throw new CompileError(`'${s.kind.toLowerCase()}' statements are not supported`, s.span);
-    case 'Raise':
-      throw new CompileError('raise statements are not supported', s.span);
+      for (const n of s.names) declareOuter(ip, scope, n, s);
+      return;
+    case 'Raise': {
+      if (!s.exc) {
+        const cur = ip.handling[ip.handling.length - 1];
+        if (!cur) throw new CompileError('RuntimeError: No active exception to reraise', s.span);
+        throw raiseValue(ip, cur, s.span);
+      }
+      const e = raiseValue(ip, evalExpr(ip, s.exc, scope), s.span);
+      if (s.cause) evalExpr(ip, s.cause, scope);
+      throw e;
+    }
     case 'With':
-      throw new CompileError("'with' statements are not supported", s.span);
+      return execWith(ip, s, 0, scope);
     case 'Try':
-      throw new CompileError("'try' statements are not supported", s.span);
+      return execTry(ip, s, scope);
   }
 }
 
-function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
+// ------------------------------------------------------------------ try, with, del, global
+
+function execTry(ip: Interp, s: A.Try, scope: Scope): void {
+  try {
+    let caught = false;
+    try {
+      execBlock(ip, s.body, scope);
+    } catch (e) {
+      const exc = s.handlers.length ? caughtException(e) : null;
+      if (!exc) throw e;
+      const h = s.handlers.find((h) => !h.type || exceptionMatches(exc, evalExpr(ip, h.type, scope), h.type.span));
+      if (!h) throw e;
+      caught = true;
+      if (h.name) scope.vars.set(h.name, exc);
+      ip.handling.push(exc);
+      try {
+        execBlock(ip, h.body, scope);
+      } finally {
+        ip.handling.pop();
+        // as Python: the name is unbound when the handler ends
+        if (h.name) scope.vars.delete(h.name);
+      }
+    }
+    if (!caught) execBlock(ip, s.orelse, scope);
+  } finally {
+    execBlock(ip, s.finalbody, scope);
+  }
+}
+
+/** `with a as x, b as y:` as nested withs; the context-manager protocol is __enter__/__exit__ (user classes, library objects). */
+function execWith(ip: Interp, s: A.With, i: number, scope: Scope): void {
+  if (i === s.items.length) return execBlock(ip, s.body, scope);
+  const item = s.items[i]!;
+  const mgr = evalExpr(ip, item.contextExpr, scope);
+  const span = item.contextExpr.span;
+  const method = (name: string): PyValue => {
+    try {
+      return getAttr(ip, mgr, name, span);
+    } catch (e) {
+      if (e instanceof CompileError && /^AttributeError/.test(e.message)) {
+        throw new CompileError(`TypeError: '${typeName(mgr)}' object does not support the context manager protocol`, span);
+      }
+      throw e;
+    }
+  };
+  const enter = method('__enter__');
+  const exit = method('__exit__');
+  const call = (fn: PyValue, args: PyValue[]): PyValue => ip.call(fn, { args, kwargs: new Map(), span });
+  const v = call(enter, []);
+  if (item.optionalVars) assignTarget(ip, item.optionalVars, v, scope);
+  try {
+    execWith(ip, s, i + 1, scope);
+  } catch (e) {
+    const exc = caughtException(e);
+    if (!exc) {
+      call(exit, [null, null, null]);
+      throw e;
+    }
+    if (!truthyStatic(ip, call(exit, [exc.cls, exc, null]), span)) throw e;
+    return;
+  }
+  call(exit, [null, null, null]);
+}
+
+function delTarget(ip: Interp, t: A.Expr, scope: Scope): void {
+  if (ip.dynamicDepth > 0) throw new NeedsStatic('del inside a loop that runs on the host', t.span);
+  switch (t.kind) {
+    case 'Name':
+      if (!scope.vars.has(t.id)) throw new CompileError(`NameError: name '${t.id}' is not defined`, t.span);
+      scope.vars.delete(t.id);
+      return;
+    case 'Tuple':
+    case 'List':
+      return t.elts.forEach((x) => delTarget(ip, x, scope));
+    case 'Subscript': {
+      const obj = evalExpr(ip, t.value, scope);
+      const key = ip.static(evalExpr(ip, t.slice, scope), 'a key', t.slice.span);
+      if (obj instanceof PyDict) {
+        const k = dictKey(key);
+        if (!obj.entries.has(k)) throw new CompileError(`KeyError: ${ip.repr(key, t.span).static}`, t.span);
+        obj.entries.delete(k);
+      } else if (obj instanceof PyList && (typeof key === 'bigint' || typeof key === 'boolean')) {
+        const i = Number(key) < 0 ? Number(key) + obj.items.length : Number(key);
+        if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
+        obj.items.splice(i, 1);
+      } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item deletion`, t.span);
+      return;
+    }
+    case 'Attribute': {
+      const obj = evalExpr(ip, t.value, scope);
+      if (obj instanceof PyInstance && obj.attrs.has(t.attr)) obj.attrs.delete(t.attr);
+      else throw new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${t.attr}'`, t.span);
+      return;
+    }
+    default:
+      throw new CompileError(`SyntaxError: cannot delete ${t.kind.toLowerCase()}`, t.span);
+  }
+}
+
+/**
+ * `global x` / `nonlocal x` in a function: the name refers to the module's (or
+ * the enclosing function's) binding. The function's scope gets a forwarding
+ * entry: assignments go to the outer scope (see assignTarget).
+ */
+function declareOuter(ip: Interp, scope: Scope, name: string, s: A.Global | A.Nonlocal): void {
+  if (scope === ip.globals) return;
+  let target: Scope | null = s.kind === 'Global' ? ip.globals : scope.parent;
+  if (s.kind === 'Nonlocal') {
+    while (target && target !== ip.globals && !target.vars.has(name)) target = target.parent;
+    if (!target || target === ip.globals) throw new CompileError(`SyntaxError: no binding for nonlocal '${name}' found`, s.span);
+  }
+  scope.outer.set(name, target!);
+}
+
+function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyValue {
   const bases = s.bases.map((b) => evalExpr(ip, b, scope));
-  const isNT = bases.some((b) => b instanceof PyClass && b.name === 'NamedTuple');
-  if (!isNT) throw new CompileError(`class '${s.name}': only typing.NamedTuple subclasses are supported`, s.nameSpan);
+  if (bases.some((b) => b instanceof PyClass && b.name === 'NamedTuple')) return namedTupleClass(ip, s, scope);
+  for (const k of s.keywords) if (k.arg !== 'metaclass') throw new CompileError(`class keyword argument '${k.arg}' is not supported`, k.span);
+  // the body runs in its own namespace; its functions see the scope around the class, as in Python
+  const ns = new Scope(scope);
+  const annotations: string[] = [];
+  for (const st of s.body) if (st.kind === 'AnnAssign' && st.target.kind === 'Name') annotations.push(st.target.id);
+  execBlock(ip, s.body, ns);
+  const reparent = (v: PyValue): void => {
+    if (v instanceof PyFunction && v.closure === ns) v.closure = scope;
+    else if (v instanceof PyDescriptor) {
+      reparent(v.fn);
+      reparent(v.setter);
+    } else if (v instanceof PyTransformed || v instanceof PyPartial) reparent(v.fn);
+  };
+  ns.vars.forEach(reparent);
+  const made = makeClass(s.name, bases, ns.vars, s.nameSpan);
+  made.annotations = annotations;
+  if (s.docstring !== null) made.attrs.set('__doc__', s.docstring);
+  let cls: PyValue = made;
+  for (let i = s.decorators.length - 1; i >= 0; i--) {
+    const d = s.decorators[i]!;
+    cls = ip.call(evalExpr(ip, d, scope), { args: [cls], kwargs: new Map(), span: d.span });
+  }
+  return cls;
+}
+
+function namedTupleClass(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
   const fields: string[] = [];
   const defaults = new Map<string, PyValue>();
   for (const st of s.body) {
