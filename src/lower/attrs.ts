@@ -138,6 +138,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
         throw new CompileError('TypeError: sequence item: expected str instance', c.span);
       });
+      case 'splitlines': return method(obj, name, () => new PyList(obj === '' ? [] : obj.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)));
       case 'upper': return method(obj, name, () => obj.toUpperCase());
       case 'lower': return method(obj, name, () => obj.toLowerCase());
       case 'strip': return method(obj, name, (c) => (c.args.length ? stripChars(obj, strArg(c, 0), true, true) : obj.trim()));

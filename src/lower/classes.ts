@@ -11,7 +11,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../common/span.js';
 import { Text } from './text.js';
 import {
-  NeedsStatic, PyBoundMethod, PyBuiltin, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
+  NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
   PyUserClass, typeName, type CallArgs, type DataclassInfo, type PyValue,
 } from './values.js';
 
@@ -111,8 +111,10 @@ export function caughtException(e: unknown): PyInstance | null {
   const m = /^([A-Za-z]\w*): ([\s\S]*)$/.exec(e.message);
   const cls = m ? EXCEPTIONS.get(m[1]!) : undefined;
   if (!m || !cls || /not supported|jaxts/.test(m[2]!)) return null;
-  const inst = newException(cls, [m[2]!]);
-  return inst;
+  // a KeyError's message is the key's repr: the exception holds the key
+  const text = m[2]!;
+  const key = cls.name !== 'KeyError' ? text : /^'[^'\\]*'$/.test(text) ? text.slice(1, -1) : /^-?\d+$/.test(text) ? BigInt(text) : text;
+  return newException(cls, [key]);
 }
 
 /** Does exception `v` match an `except` clause's class (or tuple of classes)? */
@@ -215,6 +217,9 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
     if (name === '__init__') return new PyBoundMethod(obj.self, name, () => null);
     throw new CompileError(`AttributeError: 'super' object has no attribute '${name}'`, span);
   }
+  if (obj instanceof PyContextManager && (name === '__enter__' || name === '__exit__')) {
+    return new PyBoundMethod(obj, name, () => (name === '__enter__' ? obj.enter() : (obj.exit(), null)));
+  }
   if (obj instanceof PyDescriptor && obj.kind === 'property' && (name === 'setter' || name === 'getter')) {
     return new PyBuiltin(name, (c) => new PyDescriptor('property', name === 'getter' ? c.args[0]! : obj.fn, name === 'setter' ? c.args[0]! : obj.setter));
   }
@@ -255,6 +260,8 @@ export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyV
 /** `Class(...)`: a new instance, initialised by __init__ (or the dataclass's generated one). */
 export function instantiate(host: ClassHost, cls: PyUserClass, call: CallArgs): PyInstance {
   const inst = new PyInstance(cls);
+  // an object made in a loop body that runs on the host is that step's own: the body may set its attributes
+  inst.carriedDepth = host.dynamicDepth;
   const dc = dataclassOf(cls);
   const init = cls.lookup('__init__');
   const ownInit = cls.mro.find((c) => c.attrs.has('__init__'));

@@ -111,6 +111,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],
     ['jax.sharding', sharding],
+    ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip)],
     ['os', os],

@@ -154,6 +154,8 @@ export class Interp {
   debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;
+  /** Inside `with jax.disable_jit():` jitted functions run as plain Python. */
+  jitDisabled = 0;
   /** The exceptions whose `except` handlers are running, innermost last (a bare `raise` re-raises the last). */
   readonly handling: PyInstance[] = [];
   /** Argument types of each top-level function's first call, for the module's exports. */

@@ -5,8 +5,9 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
 import { jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
+import { JAX_ERRORS } from './classes.js';
 import { gradOf, jitOf, pmapOf, valueAndGradOf, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyContextManager, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -24,16 +25,28 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     process_index: () => 0n,
     block_until_ready: (c) => arg(c, 0, 'x'),
     device_get: (c) => arg(c, 0, 'x'),
+    disable_jit: (c) => {
+      if (c.args[0] === false || c.kwargs.get('disable') === false) return new PyContextManager('_GeneratorContextManager', () => null, () => undefined);
+      return new PyContextManager('_GeneratorContextManager', () => (ip.jitDisabled++, null), () => void ip.jitDisabled--);
+    },
+    // placement: jaxts runs un-sharded computations on its one default device
+    default_device: () => new PyContextManager('_GeneratorContextManager', () => null, () => undefined),
     ...jaxShardingFunctions(ip),
   };
   return builtinModule('jax', {
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
+    errors: errorsModule(),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,
   });
+}
+
+/** jax.errors: JAX's exception classes (src/lower/classes.ts), for `except jax.errors.TracerBoolConversionError`. */
+export function errorsModule(): PyModule {
+  return builtinModule('jax.errors', Object.fromEntries(JAX_ERRORS.map((c) => [c.name, c])));
 }
 
 /** jax.config.update(name, value): the options a lesson's output depends on. */

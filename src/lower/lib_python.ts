@@ -295,6 +295,13 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
     Optional: marker('Optional'),
     Callable: marker('Callable'),
     Sequence: marker('Sequence'),
+    Iterable: marker('Iterable'),
+    Iterator: marker('Iterator'),
+    Mapping: marker('Mapping'),
+    Union: marker('Union'),
+    Type: marker('Type'),
+    Generator: marker('Generator'),
+    TypeVar: fn('TypeVar', (c) => arg(c, 0, 'name')),
   });
   const dataclass: Fn = (c) => {
     const cls = c.args[0];

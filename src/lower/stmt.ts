@@ -324,6 +324,12 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   const out = new Set<string>();
   const target = (t: A.Expr): void => {
     if (t.kind === 'Name') out.add(t.id);
+    else if (t.kind === 'Attribute') {
+      // `obj.x = …` changes the object `obj` names: the loop carries it
+      let root: A.Expr = t.value;
+      while (root.kind === 'Attribute') root = root.value;
+      if (root.kind === 'Name') out.add(root.id);
+    }
     else if (t.kind === 'Tuple' || t.kind === 'List') t.elts.forEach(target);
     else if (t.kind === 'Starred') target(t.value);
   };
@@ -416,6 +422,8 @@ interface Carried {
   name: string; // Python variable
   leaves: { letName: string; init: PyValue; after?: PyNamedSharding | null }[];
   rebuild: (leaves: PyValue[]) => PyValue;
+  /** objectShape of the value before the loop. */
+  shape: string;
 }
 
 function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
@@ -428,19 +436,26 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
     const rebuild = flattenCarry(ip, v, n, leaves);
-    carried.push({ name: n, leaves, rebuild });
+    carried.push({ name: n, leaves, rebuild, shape: objectShape(v) });
   }
+  // objects the loop carries are updated in place (their attributes become the loop's variables): the
+  // loop may set their attributes; a failed attempt puts them back
+  const objects = new Set<PyInstance>();
+  for (const c of carried) carriedObjects(scope.vars.get(c.name)!, objects);
+  const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
-  for (const c of carried) {
-    for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
-    scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
-  }
   const index = ip.freshName(s.target.kind === 'Name' ? s.target.id : 'i');
-  ip.dynamicDepth++;
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray>();
   try {
+    for (const c of carried) {
+      for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
+      scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+    }
+    for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
+    ip.dynamicDepth++;
+    try {
     body = ip.collect(() => {
       assignTarget(ip, s.target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       try {
@@ -455,6 +470,7 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
         flattenCarry(ip, now, c.name, leaves, false);
+        if (objectShape(now) !== c.shape) throw carryChanged(`the objects in '${c.name}' change in the loop`, s.span);
         if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
           const want = c.leaves[i]!;
@@ -481,8 +497,17 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
         }
       }
     });
+    } finally {
+      ip.dynamicDepth--;
+    }
+  } catch (e) {
+    for (const { o, attrs } of saved) {
+      o.attrs.clear();
+      attrs.forEach((v, k) => o.attrs.set(k, v));
+    }
+    throw e;
   } finally {
-    ip.dynamicDepth--;
+    for (const { o, depth } of saved) o.carriedDepth = depth;
   }
   for (const d of decls) ip.emit(d);
   for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
@@ -504,7 +529,39 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   if (s.target.kind === 'Name' && r.length > 0) scope.vars.set(s.target.id, r.start + BigInt(r.length - 1) * r.step);
 }
 
+const classIds = new WeakMap<object, number>();
+let classCount = 0;
+/** The classes and attribute names of the objects inside a carried value: a loop must keep them. */
+function objectShape(v: PyValue): string {
+  if (v instanceof PyInstance) {
+    if (!classIds.has(v.cls)) classIds.set(v.cls, ++classCount);
+    return `${v.cls.name}#${classIds.get(v.cls)}{${[...v.attrs.keys()].sort().map((k) => `${k}:${objectShape(v.attrs.get(k)!)}`).join(',')}}`;
+  }
+  if (v instanceof PyTuple || v instanceof PyList) return `(${v.items.map(objectShape).join(',')})`;
+  if (v instanceof PyDict) return `{${v.values().map(objectShape).join(',')}}`;
+  return '';
+}
+
+/** The instances inside a carried value (updated in place by the loop). */
+function carriedObjects(v: PyValue, out: Set<PyInstance>): void {
+  if (v instanceof PyInstance) {
+    if (out.has(v)) return;
+    out.add(v);
+    v.attrs.forEach((x) => carriedObjects(x, out));
+  } else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => carriedObjects(x, out));
+  else if (v instanceof PyDict) v.values().forEach((x) => carriedObjects(x, out));
+}
+
 function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
+  if (v instanceof PyInstance) {
+    // attributes in a fixed (sorted) order: an object rebuilt in the loop may have set them in another
+    const keys = [...v.attrs.keys()].sort();
+    const fns = keys.map((k) => flattenCarry(ip, v.attrs.get(k)!, `${name}_${k}`, out, fresh));
+    return (leaves) => {
+      keys.forEach((k, i) => v.attrs.set(k, fns[i]!(leaves)));
+      return v;
+    };
+  }
   if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
     const i = out.length;
     out.push({ letName: fresh ? ip.freshName(name) : '', init: v });

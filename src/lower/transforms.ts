@@ -15,7 +15,7 @@ import { spmdCall } from './lib_sharding.js';
 import { meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NpScalar, PyDict, PyInstance, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -42,6 +42,13 @@ export function flatten(v: PyValue): Flat {
         for (const [k, f] of fs) d.set(k, f(ls));
         return d;
       };
+    }
+    if (x instanceof PyInstance && x.cls.pytree) {
+      // a registered class: its flatten function's children are subtrees, its aux data static
+      const def = x.cls.pytree;
+      const { children, aux } = def.flatten(x);
+      const fs = children.map(build);
+      return (ls) => def.unflatten(aux, fs.map((f) => f(ls)));
     }
     if (x === null) return () => null;
     const i = leaves.length;
@@ -158,7 +165,7 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
     case 'vmap':
       return callVmap(ip, fn, call);
     case 'jit':
-      return callJit(ip, fn, call);
+      return ip.jitDisabled ? ip.call(fn.fn, call) : callJit(ip, fn, call);
     case 'grad':
     case 'value_and_grad':
       return callGrad(ip, fn, call);

@@ -493,7 +493,10 @@ export class PyInstance extends PyObject {
   readonly address = 0x7f3a6c000000 + 0x40 * instanceCount++;
   /** Set while __init__ runs (a frozen dataclass's fields are assigned then). */
   initializing = false;
-  /** The host-loop depth (Interp.dynamicDepth) of the loop that carries this object's attributes; 0: none. */
+  /**
+   * The host-loop depth (Interp.dynamicDepth) at which the object's attributes may change: where it was made,
+   * or the loop that carries it. Elsewhere inside a host loop, setting one makes the loop unroll.
+   */
   carriedDepth = 0;
   constructor(readonly cls: PyUserClass) {
     super();
@@ -536,6 +539,17 @@ export class PySuper extends PyObject {
   constructor(
     readonly cls: PyUserClass,
     readonly self: PyValue,
+  ) {
+    super();
+  }
+}
+
+/** A context manager jaxts implements (jax.disable_jit(), jax.default_device(d)): what `with` calls on entry and exit. */
+export class PyContextManager extends PyObject {
+  constructor(
+    readonly typeName: string,
+    readonly enter: () => PyValue,
+    readonly exit: () => void,
   ) {
     super();
   }
