@@ -33,7 +33,10 @@ import {
 import { ndBinary, ndIndex } from './ndarray.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
-import { checkItems } from './limits.js';
+import { checkItems, MAX_LOOP_STEPS } from './limits.js';
+
+/** Items a generator may yield (it runs to completion when called). */
+const MAX_GENERATOR_ITEMS = MAX_LOOP_STEPS;
 
 const ARRAY_BINOPS: Record<string, Prim> = {
   '+': 'add',
@@ -145,6 +148,18 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'Await':
       throw new CompileError("'await' is not supported", e.span);
+    case 'Yield': {
+      const out = ip.generators[ip.generators.length - 1];
+      if (!out) throw new CompileError("SyntaxError: 'yield' outside function", e.span);
+      const v = e.value ? evalExpr(ip, e.value, scope) : null;
+      for (const x of e.isFrom ? iterate(ip, v, e.span) : [v]) {
+        out.push(x);
+        if (out.length > MAX_GENERATOR_ITEMS) {
+          throw new CompileError(`a generator runs when it is called, at compile time, and this one yields more than ${MAX_GENERATOR_ITEMS} items (an endless generator is not supported)`, e.span);
+        }
+      }
+      return null;
+    }
   }
 }
 
@@ -300,8 +315,10 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   if (e.kind === 'Slice') {
     const part = (x: A.Expr | null): number | null => {
       if (!x) return null;
-      const v = ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span);
+      let v = ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span);
       if (v === null) return null;
+      // a NumPy integer has __index__
+      if (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32')) v = BigInt(v.value);
       if (typeof v !== 'bigint' && typeof v !== 'boolean') throw new CompileError('TypeError: slice indices must be integers or None or have an __index__ method', x.span);
       return Number(v);
     };

@@ -58,6 +58,24 @@ export const MAX_CALL_DEPTH = 100;
 /** A method's hidden local: its first argument, for a bare super() (a name no Python identifier can be). */
 export const SUPER_SELF = ' self';
 
+const generatorDefs = new WeakMap<A.FunctionDef, boolean>();
+/** Does the function's own body (not a nested function's) contain `yield`? */
+function isGenerator(def: A.FunctionDef): boolean {
+  let r = generatorDefs.get(def);
+  if (r !== undefined) return r;
+  const walk = (n: unknown): boolean => {
+    if (Array.isArray(n)) return n.some(walk);
+    if (!n || typeof n !== 'object') return false;
+    const kind = (n as { kind?: string }).kind;
+    if (kind === 'Yield') return true;
+    if (kind === 'FunctionDef' || kind === 'ClassDef' || kind === 'Lambda') return false;
+    return Object.entries(n).some(([k, v]) => k !== 'span' && typeof v === 'object' && walk(v));
+  };
+  r = walk(def.body);
+  generatorDefs.set(def, r);
+  return r;
+}
+
 export class BreakSignal {}
 export class ContinueSignal {}
 export class ReturnSignal {
@@ -154,6 +172,8 @@ export class Interp {
   debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;
+  /** The items of the generators running, innermost last (`yield` appends to the last). */
+  readonly generators: PyValue[][] = [];
   /** Inside `with jax.disable_jit():` jitted functions run as plain Python. */
   jitDisabled = 0;
   /** The exceptions whose `except` handlers are running, innermost last (a bare `raise` re-raises the last). */
@@ -493,6 +513,19 @@ export class Interp {
     this.frames.push(scope);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
+      if (isGenerator(fn.def)) {
+        // a generator runs to its end when called (the evaluator cannot suspend): its items are known now
+        const items: PyValue[] = [];
+        this.generators.push(items);
+        try {
+          this.execBlock(fn.def.body, scope);
+        } catch (e) {
+          if (!(e instanceof ReturnSignal)) throw e;
+        } finally {
+          this.generators.pop();
+        }
+        return new PyIterator('generator', items[Symbol.iterator](), items);
+      }
       try {
         this.execBlock(fn.def.body, scope);
       } catch (e) {

@@ -18,7 +18,7 @@ import {
 } from './classes.js';
 import {
   HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
-  isArray, typeName, type CallArgs, type PyValue,
+  isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -84,6 +84,8 @@ export function installBuiltins(ip: Interp): void {
     }),
     next: fn('next', (c) => {
       const v = arg(c, 0, 'iterator');
+      // advancing an iterator is a compile-time change: a loop that runs on the host would see one item for all steps
+      if (ip.dynamicDepth > 0) throw new NeedsStatic('next() inside a loop that runs on the host', c.span);
       const user = callDunder(ip, v, '__next__', [], c.span);
       if (user !== undefined) return user;
       if (!(v instanceof PyIterator)) throw new CompileError(`TypeError: '${typeName(v)}' object is not an iterator`, c.span);

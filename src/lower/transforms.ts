@@ -251,6 +251,13 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple([...call.args, ...call.kwargs.values()]);
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
+  // an object of a class not registered as a pytree is a leaf, and not an array
+  const obj = flat.leaves.find((l) => l instanceof PyInstance);
+  if (obj instanceof PyInstance) {
+    throw new CompileError(`TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${obj.cls.qualName}'>.`, call.span, [
+      'This typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.',
+    ]);
+  }
   const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray ? new Tracer(t, t.builder.addParam(avalOf(ip, l, call.span))) : l));
   const rebuiltArgs = (flat.unflatten(params) as PyTuple).items;
   const kw = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
