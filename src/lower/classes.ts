@@ -11,7 +11,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../common/span.js';
 import { Text } from './text.js';
 import {
-  NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
+  NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyPartial, PyTransformed, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
   PyUserClass, typeName, type CallArgs, type DataclassInfo, type PyValue,
 } from './values.js';
 
@@ -153,7 +153,9 @@ export function makeClass(name: string, bases: PyValue[], namespace: Map<string,
 // ------------------------------------------------------------------ attributes
 
 function bind(host: ClassHost, self: PyValue, name: string, v: PyValue): PyValue {
-  if (v instanceof PyFunction || v instanceof PyBuiltin) return new PyBoundMethod(self, name, (c) => host.call(v, { ...c, args: [self, ...c.args] }));
+  if (v instanceof PyFunction || v instanceof PyBuiltin || v instanceof PyTransformed || v instanceof PyPartial) {
+    return new PyBoundMethod(self, name, (c) => host.call(v, { ...c, args: [self, ...c.args] }));
+  }
   if (v instanceof PyNativeMethod) return new PyBoundMethod(self, name, (c) => v.fn(self, c));
   return v;
 }
@@ -166,7 +168,7 @@ function fromClass(host: ClassHost, cls: PyUserClass, inst: PyInstance | null, n
     return inst ? host.call(v.fn, { args: [inst], kwargs: noKw(), span }) : v;
   }
   if (!inst) return v;
-  if (v instanceof PyFunction || v instanceof PyNativeMethod) return bind(host, inst, name, v);
+  if (v instanceof PyFunction || v instanceof PyNativeMethod || v instanceof PyTransformed || v instanceof PyPartial) return bind(host, inst, name, v);
   return v;
 }
 

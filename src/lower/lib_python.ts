@@ -325,6 +325,14 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
       for (const f of v.cls.mro.find((k) => k.dataclass)!.dataclass!.fields) d.set(f, v.attrs.get(f) ?? null);
       return d;
     }),
+    replace: fn('replace', (c) => {
+      const v = arg(c, 0, 'obj');
+      const dc = v instanceof PyInstance ? v.cls.mro.find((k) => k.dataclass)?.dataclass : undefined;
+      if (!(v instanceof PyInstance) || !dc) throw new CompileError('TypeError: replace() should be called on dataclass instances', c.span);
+      const kwargs = new Map(dc.fields.map((f): [string, PyValue] => [f, v.attrs.get(f) ?? null]));
+      c.kwargs.forEach((x, k) => kwargs.set(k, x));
+      return ip.call(v.cls, { args: [], kwargs, span: c.span });
+    }),
     fields: fn('fields', (c) => {
       throw new CompileError('dataclasses.fields() is not supported', c.span);
     }),

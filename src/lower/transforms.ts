@@ -252,7 +252,11 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const flat = flatten(args);
   const t = new Trace(fn.name, 'jit', null);
   // an object of a class not registered as a pytree is a leaf, and not an array
-  const obj = flat.leaves.find((l) => l instanceof PyInstance);
+  const sa = fn.options.get('static_argnums') ?? null;
+  const statics = (sa instanceof PyTuple || sa instanceof PyList ? sa.items : [sa]).map((x) => (typeof x === 'bigint' ? Number(x) : -1));
+  const obj = [...call.args.filter((_, i) => !statics.includes(i) && !statics.includes(i - call.args.length)), ...call.kwargs.values()]
+    .flatMap((a) => flatten(a).leaves)
+    .find((l) => l instanceof PyInstance);
   if (obj instanceof PyInstance) {
     throw new CompileError(`TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${obj.cls.qualName}'>.`, call.span, [
       'This typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.',
