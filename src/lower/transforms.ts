@@ -253,7 +253,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const t = new Trace(fn.name, 'jit', null);
   // an object of a class not registered as a pytree is a leaf, and not an array
   const sa = fn.options.get('static_argnums') ?? null;
-  const statics = (sa instanceof PyTuple || sa instanceof PyList ? sa.items : [sa]).map((x) => (typeof x === 'bigint' ? Number(x) : -1));
+  const statics = (sa instanceof PyTuple || sa instanceof PyList ? sa.items : [sa]).flatMap((x) => (typeof x === 'bigint' ? [Number(x)] : []));
   const obj = [...call.args.filter((_, i) => !statics.includes(i) && !statics.includes(i - call.args.length)), ...call.kwargs.values()]
     .flatMap((a) => flatten(a).leaves)
     .find((l) => l instanceof PyInstance);
