@@ -429,6 +429,28 @@ interface Carried {
 function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   if (s.orelse.length) throw new NeedsStatic('for ... else', s.span);
   ip.flush();
+  const promote = new Set<string>();
+  for (;;) {
+    const checkpoint = ip.checkpoint();
+    const saved = new Map(scope.vars);
+    const outer = attrCarry;
+    attrCarry = { promote, statics: new Map(), changed: new Set() };
+    try {
+      return hostLoopAttempt(ip, s, r, scope);
+    } catch (e) {
+      if (!(e instanceof PromoteAttrs)) throw e;
+      ip.rollback(checkpoint);
+      scope.vars.clear();
+      saved.forEach((v, k) => scope.vars.set(k, v));
+      e.paths.forEach((p) => promote.add(p));
+    } finally {
+      attrCarry = outer;
+    }
+  }
+}
+
+function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
+  const ac = attrCarry!;
   const names = assignedNames(s.body);
   const carried: Carried[] = [];
   for (const n of names) {
@@ -469,7 +491,9 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
+        attrCarry = ac;
         flattenCarry(ip, now, c.name, leaves, false);
+        if (ac.changed.size) throw new PromoteAttrs([...ac.changed]);
         if (objectShape(now) !== c.shape) throw carryChanged(`the objects in '${c.name}' change in the loop`, s.span);
         if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
@@ -552,11 +576,47 @@ function carriedObjects(v: PyValue, out: Set<PyInstance>): void {
   else if (v instanceof PyDict) v.values().forEach((x) => carriedObjects(x, out));
 }
 
+/**
+ * Per host loop being lowered: which attributes of the objects it carries are loop variables (`promote`, by
+ * carry path), the static values of the others when the loop starts, and those the body changed.
+ */
+interface AttrCarry {
+  promote: Set<string>;
+  statics: Map<string, PyValue>;
+  changed: Set<string>;
+}
+let attrCarry: AttrCarry | null = null;
+
+/** The body changed static attributes of a carried object: lower the loop again with them as loop variables. */
+class PromoteAttrs {
+  constructor(readonly paths: string[]) {}
+}
+
+const isStaticScalar = (x: PyValue): boolean => x === null || typeof x === 'bigint' || typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string';
+
 function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
   if (v instanceof PyInstance) {
     // attributes in a fixed (sorted) order: an object rebuilt in the loop may have set them in another
     const keys = [...v.attrs.keys()].sort();
-    const fns = keys.map((k) => flattenCarry(ip, v.attrs.get(k)!, `${name}_${k}`, out, fresh));
+    const fns = keys.map((k) => {
+      const x = v.attrs.get(k)!;
+      const path = `${name}_${k}`;
+      const ac = attrCarry;
+      if (ac && !ac.promote.has(path)) {
+        // a Python value the loop does not change stays static (an object's settings); one it changes is found
+        // when the body ends, and the loop is lowered again with it as a loop variable
+        if (fresh && isStaticScalar(x)) {
+          ac.statics.set(path, x);
+          return () => x;
+        }
+        if (!fresh && ac.statics.has(path)) {
+          const before = ac.statics.get(path)!;
+          if (!(isStaticScalar(x) && typeof x === typeof before && x === before)) ac.changed.add(path);
+          return () => x;
+        }
+      }
+      return flattenCarry(ip, x, path, out, fresh);
+    });
     return (leaves) => {
       keys.forEach((k, i) => v.attrs.set(k, fns[i]!(leaves)));
       return v;
@@ -619,7 +679,8 @@ function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void
     const x = a instanceof Tracer ? a.aval : a.aval;
     const y = b instanceof Tracer ? b.aval : b.aval;
     if (x.dtype !== y.dtype || x.shape.length !== y.shape.length || x.shape.some((d, i) => d !== y.shape[i])) {
-      throw new CompileError(`the loop changes '${name}' from ${x.dtype}[${x.shape.join(',')}] to ${y.dtype}[${y.shape.join(',')}]; a host loop must keep each carried array's shape and dtype`, span);
+      // (a name rebound in the body before it is read, or a value that settles after the first steps: peeled)
+      throw carryChanged(`the loop changes '${name}' from ${x.dtype}[${x.shape.join(',')}] to ${y.dtype}[${y.shape.join(',')}]; a loop lowered as a TS loop keeps each carried array's shape and dtype`, span);
     }
   }
 }
