@@ -351,6 +351,27 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   return out;
 }
 
+/** Names whose methods a block calls (`obj.f(…)`, `obj.a.f(…)`), outside nested functions and classes. */
+function methodReceivers(body: A.Stmt[]): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (!n || typeof n !== 'object') return;
+    const node = n as { kind?: string };
+    if (node.kind === 'FunctionDef' || node.kind === 'ClassDef' || node.kind === 'Lambda') return;
+    if (node.kind === 'Call') {
+      let f = (n as A.Call).func;
+      if (f.kind === 'Attribute') {
+        while (f.kind === 'Attribute') f = f.value;
+        if (f.kind === 'Name') out.add(f.id);
+      }
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') walk(v);
+  };
+  walk(body);
+  return out;
+}
+
 /** Steps a host loop may run unrolled before the rest runs as a TS loop (see carryChanged). */
 const MAX_PEELED_STEPS = 2;
 
@@ -453,7 +474,9 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   const ac = attrCarry!;
   const names = assignedNames(s.body);
   const carried: Carried[] = [];
-  for (const n of names) {
+  // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
+  const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
+  for (const n of [...names, ...receivers]) {
     const v = scope.vars.get(n);
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
