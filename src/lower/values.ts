@@ -59,13 +59,36 @@ export function dictKey(k: PyValue): string {
   if (typeof k === 'boolean') return `i${k ? 1 : 0}`;
   if (typeof k === 'string') return `s${k}`;
   if (k instanceof PyTuple) return `(${k.items.map(dictKey).join(',')})`;
+  // objects and classes hash by identity (unless a class defines __eq__ without __hash__: unhashable, as in Python)
+  if (k instanceof PyInstance && !(k.cls.lookup('__eq__') !== undefined && k.cls.lookup('__hash__') === undefined) && !k.cls.dataclass) return `o${k.address}`;
+  if (k instanceof PyUserClass) return `c${identity(k)}`;
   throw new TypeError(`unhashable type: '${k.typeName}'`);
 }
 
+const identities = new WeakMap<object, number>();
+const identity = (o: object): number => {
+  let i = identities.get(o);
+  if (i === undefined) identities.set(o, (i = nextIdentity++));
+  return i;
+};
+let nextIdentity = 1;
+
 /** `k` as a dict key written in the program: a key `dictKey` cannot take is Python's TypeError at `span`. */
 export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
-  const bad = (v: PyValue): PyValue | undefined =>
-    v === null || typeof v !== 'object' ? undefined : v instanceof PyTuple ? v.items.map(bad).find((x) => x !== undefined) : v;
+  const bad = (v: PyValue): PyValue | undefined => {
+    if (v === null || typeof v !== 'object') return undefined;
+    if (v instanceof PyTuple) return v.items.map(bad).find((x) => x !== undefined);
+    if (v instanceof PyUserClass) return undefined;
+    if (v instanceof PyInstance) {
+      try {
+        dictKey(v);
+        return undefined;
+      } catch {
+        throw new CompileError(`TypeError: unhashable type: '${v.cls.name}'`, span);
+      }
+    }
+    return v;
+  };
   const b = bad(k);
   if (b === undefined) return k;
   if (b instanceof PyList || b instanceof PyDict || b instanceof NdArray || isArray(b)) throw new CompileError(`TypeError: unhashable type: '${typeName(b)}'`, span);
