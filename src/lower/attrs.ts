@@ -16,6 +16,7 @@ import { arg, dtypeArg, shapeArgs } from './modules.js';
 import { checkItems } from './limits.js';
 import { iterate } from './expr.js';
 import { strFormat, textValue } from './format.js';
+import { classAttr } from './classes.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -62,6 +63,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     if (v === undefined) throw missing();
     return v;
   }
+  const user = classAttr(ip, obj, name, span);
+  if (user !== undefined) return user;
   const lib = ip.library.attr(obj, name, span);
   if (lib !== undefined) return lib;
   if (isArray(obj)) throw missing();
@@ -135,6 +138,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
         throw new CompileError('TypeError: sequence item: expected str instance', c.span);
       });
+      case 'splitlines': return method(obj, name, () => new PyList(obj === '' ? [] : obj.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)));
       case 'upper': return method(obj, name, () => obj.toUpperCase());
       case 'lower': return method(obj, name, () => obj.toLowerCase());
       case 'strip': return method(obj, name, (c) => (c.args.length ? stripChars(obj, strArg(c, 0), true, true) : obj.trim()));

@@ -107,7 +107,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const trees = treeModules(ip);
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
-  const { os, functools, typing } = stdlibModules(ip);
+  const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -123,10 +123,13 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.sharding', sharding],
     ['jax.experimental', jax.attrs.get('experimental') as PyModule],
     ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
+    ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip)],
     ['os', os],
     ['functools', functools],
     ['typing', typing],
+    ['dataclasses', dataclasses],
+    ['collections', collections],
   ]);
 }
