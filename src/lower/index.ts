@@ -94,7 +94,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const jnp = jnpModule(ip);
   const random = randomModule(ip);
   const lax = laxModule(ip);
-  const nn = nnModule(ip);
+  const nn = nnModule(ip, random);
   const scipy = scipyModule(ip);
   const trees = treeModules(ip);
   const sharding = shardingModule(ip);
@@ -105,6 +105,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.numpy', jnp],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
+    ['jax.nn.initializers', nn.attrs.get('initializers') as PyModule],
     ['jax.scipy', scipy],
     ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
     ['jax.tree', trees.tree],

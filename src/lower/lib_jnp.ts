@@ -607,7 +607,8 @@ function composites(ip: Interp): Record<string, Fn> {
     },
     reciprocal: unaryInexact((x, span) => o.power(x, -1n, span)),
     log2: logBase(2),
-    log10: logBase(10),
+    // JAX multiplies by 1 / log(10) rounded to float32
+    log10: unaryInexact((x, span) => o.binary('mul', o.unary('log', x, span), o.asArray(0.4342944819032518, span, 'float32'), span)),
     deg2rad: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, 'float32'), span)),
     radians: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, 'float32'), span)),
     rad2deg: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, 'float32'), span)),
