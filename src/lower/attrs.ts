@@ -5,7 +5,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { ndAstype, ndReshape } from './ndarray.js';
+import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName } from './suggest.js';
 import {
@@ -66,6 +66,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (lib !== undefined) return lib;
   if (isArray(obj)) throw missing();
   if (obj instanceof NdArray) {
+    const nd = ndAttr(obj, name);
+    if (nd !== undefined) return nd;
     switch (name) {
       case 'shape': return shapeTuple(obj.shape);
       case 'ndim': return BigInt(obj.shape.length);

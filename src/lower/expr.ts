@@ -27,7 +27,7 @@ import {
   typeName,
   type PyValue, NeedsStatic,
 } from './values.js';
-import { ndBinary, ndIndex } from './ndarray.js';
+import { ndBinary, ndIndex, ndOperator } from './ndarray.js';
 import { checkItems } from './limits.js';
 
 const ARRAY_BINOPS: Record<string, Prim> = {
@@ -333,7 +333,7 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
     if (!prim) throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
     return ip.ops.binary(prim, a, b, span);
   }
-  if (a instanceof NdArray || b instanceof NdArray) return ndBinary(op, a, b, span);
+  if (a instanceof NdArray || b instanceof NdArray) return ndOperator(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
   return staticBinary(op, a, b, span);
 }

@@ -113,7 +113,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.lax', lax],
     ['jax.sharding', sharding],
     ['jax.random', random],
-    ['numpy', numpyModule(ip)],
+    ['numpy', numpyModule(ip, jnp)],
     ['os', os],
     ['functools', functools],
     ['typing', typing],
