@@ -27,7 +27,7 @@ import {
   typeName,
   type PyValue, NeedsStatic,
 } from './values.js';
-import { ndBinary, ndIndex, ndOperator } from './ndarray.js';
+import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { checkItems } from './limits.js';
 
 const ARRAY_BINOPS: Record<string, Prim> = {
@@ -254,6 +254,9 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         const i = Number(k) < 0 ? Number(k) + obj.items.length : Number(k);
         if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
         obj.items[i] = v;
+      } else if (obj instanceof NdArray) {
+        ndSetItem(obj, ip.indexItems(key, t.slice.span), v, t.span);
+        ip.constantChanged(obj);
       } else if (isArray(obj)) {
         throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);

@@ -333,3 +333,22 @@ function ndToList(x: NdArray): PyValue {
   };
   return walk(0, 0);
 }
+
+/** `x[items] = v` on a compile-time NumPy array, in place (v broadcast and cast to x's dtype, as NumPy does). */
+export function ndSetItem(x: NdArray, items: IndexItem[], v: PyValue, span: A.Span): void {
+  const positions = ndIndex(new NdArray(x.shape, 'int64', range(x.data.length)), items, span);
+  const pos = positions instanceof NdArray ? positions : new NdArray([], 'int64', [(positions as NpScalar).value]);
+  if (!(v instanceof NdArray) && !(typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v instanceof NpScalar || v instanceof PyList || v instanceof PyTuple)) {
+    throw new CompileError(`TypeError: assigning a ${typeName(v)} into a NumPy array computed at compile time is not supported`, span);
+  }
+  const val = v instanceof NpScalar ? new NdArray([], v.dtype, [v.value]) : ndFrom(v, span);
+  const shape = broadcastShapes(pos.shape, val.shape, span);
+  if (shape.length !== pos.shape.length || shape.some((d, i) => d !== pos.shape[i])) {
+    throw new CompileError(`ValueError: could not broadcast input array from shape (${val.shape.join(',')}) into shape (${pos.shape.join(',')})`, span);
+  }
+  const b = ndBroadcast(val, shape);
+  const cast = x.dtype.startsWith('int') ? Math.trunc : x.dtype === 'bool' ? (a: number) => (a ? 1 : 0) : x.dtype === 'float32' ? Math.fround : (a: number) => a;
+  pos.data.forEach((p, i) => {
+    x.data[p] = cast(b.data[i]!);
+  });
+}
