@@ -8,9 +8,8 @@ import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import { broadcastShapes, castScalar, fmtShape, normalizeAxes, promote } from './arrays.js';
 import { lit } from '../ir/builder.js';
-import { iterate } from './expr.js';
+import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
-import { logsumexp } from './lib_scipy.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
 import { PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
@@ -115,7 +114,6 @@ export function jnpModule(ip: Interp): PyModule {
       return where(ip, arg(c, 0, 'condition'), arg(c, 1, 'x'), arg(c, 2, 'y'), c.span);
     },
     clip: (c) => clip(ip, arg(c, 0, 'x'), arg(c, 1, 'min', null), arg(c, 2, 'max', null), c.span),
-    logaddexp: (c) => logsumexp(ip, ops.stack([arg(c, 0, 'x1'), arg(c, 1, 'x2')], 0, c.span), 0n, false, c.span),
     ...composites(ip),
   };
   const linalg = builtinModule('jax.numpy.linalg', {
@@ -409,6 +407,7 @@ function composites(ip: Interp): Record<string, Fn> {
     const zeros = o.full([...s], 0, m.aval.dtype, c.span);
     return lower ? o.select(mask, m, zeros, c.span) : o.select(mask, zeros, m, c.span);
   };
+  const shapeArgsOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
   const unaryInexact = (f: (x: Tracer, span: Span) => Tracer): Fn => (c) => f(inexact(arg(c, 0, 'x'), c.span), c.span);
   const logBase = (base: number) => unaryInexact((x, span) => o.binary('div', o.unary('log', x, span), o.unary('log', o.asArray(base, span, 'float32'), span), span));
 
@@ -684,21 +683,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const safe = o.select(z, o.full([...x.aval.shape], 1, 'float32', span), pix, span);
       return o.select(z, o.full([...x.aval.shape], 1, 'float32', span), o.binary('div', o.unary('sin', safe, span), safe, span), span);
     }),
-    split: (c) => {
-      const a = A(arg(c, 0, 'ary'), c.span);
-      const spec = arg(c, 1, 'indices_or_sections');
-      const ax = axisOne(arg(c, 2, 'axis', 0n), a.aval.shape.length, c.span);
-      const n = a.aval.shape[ax]!;
-      let bounds: number[];
-      if (typeof spec === 'bigint') {
-        const k = Number(spec);
-        if (k <= 0 || n % k !== 0) throw new CompileError(`ValueError: array split does not result in an equal division: ${n} / ${k}`, c.span);
-        bounds = Array.from({ length: k + 1 }, (_, i) => (i * n) / k);
-      } else bounds = [0, ...intList(spec, 'indices', c.span).map((i) => Math.min(n, Math.max(0, i < 0 ? i + n : i))), n];
-      const parts: Tracer[] = [];
-      for (let i = 0; i + 1 < bounds.length; i++) parts.push(sliceAxis(a, ax, bounds[i]!, Math.max(bounds[i]!, bounds[i + 1]!), c.span));
-      return new PyList(parts);
-    },
+    split: (c) => splitLike(c, true),
     pad: (c) => {
       const a = A(arg(c, 0, 'array'), c.span);
       const r = a.aval.shape.length;
@@ -722,7 +707,204 @@ function composites(ip: Interp): Record<string, Fn> {
       return o.tracer(o.bind('pad', [a.atom, lit(castScalar(cv, a.aval.dtype), a.aval.dtype)], { padding_config: p.map(([lo, hi]) => [lo, hi, 0]) }, c.span));
     },
     einsum: (c) => einsum(ip, c, tensordotGeneral),
+    mod: (c) => binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
+    remainder: (c) => binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
+    floor_divide: (c) => binop(ip, '//', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
+    divmod: (c) => new PyTuple([binop(ip, '//', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span), binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span)]),
+    float_power: (c) => o.binary('pow', inexact(arg(c, 0, 'x1'), c.span), inexact(arg(c, 1, 'x2'), c.span), c.span),
+    // on real arrays (jaxts has no complex dtype): real and conj are the array, imag its zeros
+    real: (c) => A(arg(c, 0, 'val'), c.span),
+    conj: (c) => A(arg(c, 0, 'x'), c.span),
+    conjugate: (c) => A(arg(c, 0, 'x'), c.span),
+    imag: (c) => {
+      const x = A(arg(c, 0, 'val'), c.span);
+      return o.full([...x.aval.shape], 0, x.aval.dtype, c.span);
+    },
+    trunc: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (!isFloat(x)) return x;
+      return o.select(o.compare('lt', x, 0, c.span), o.unary('ceil', x, c.span), o.unary('floor', x, c.span), c.span);
+    },
+    rint: (c) => o.tracer(o.bind('round', [inexact(arg(c, 0, 'x'), c.span).atom], { rounding_method: 1 }, c.span)),
+    heaviside: (c) => {
+      const x1 = inexact(arg(c, 0, 'x1'), c.span);
+      const x2 = inexact(arg(c, 1, 'x2'), c.span);
+      const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
+      const f = (v: number): Tracer => o.full(shape, v, 'float32', c.span);
+      const b1 = bcast(x1, shape, c.span);
+      return o.select(o.compare('lt', b1, 0, c.span), f(0), o.select(o.compare('gt', b1, 0, c.span), f(1), bcast(x2, shape, c.span), c.span), c.span);
+    },
+    fmax: (c) => fminmax('gt', c),
+    fmin: (c) => fminmax('lt', c),
+    signbit: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (!isFloat(x)) return o.compare('lt', x, 0, c.span);
+      const bits = o.bitcast(x, 'int32', c.span);
+      return o.convert(o.binary('shift_right_logical', bits, 31n, c.span), 'bool', c.span);
+    },
+    nansum: (c) => nanReduce('reduce_sum', 0, c),
+    nanprod: (c) => nanReduce('reduce_prod', 1, c),
+    nanmax: (c) => nanReduce('reduce_max', -Infinity, c),
+    nanmin: (c) => nanReduce('reduce_min', Infinity, c),
+    nanmean: (c) => {
+      const a = inexact(arg(c, 0, 'a'), c.span);
+      const axis = arg(c, 1, 'axis', null);
+      const count = o.reduce('reduce_sum', o.convert(o.unary('not', isnan(a, c.span), c.span), 'float32', c.span), axis, keep(c), c.span);
+      const total = o.reduce('reduce_sum', o.select(isnan(a, c.span), o.full([...a.aval.shape], 0, 'float32', c.span), a, c.span), axis, keep(c), c.span);
+      return o.binary('div', total, count, c.span);
+    },
+    diff: (c) => {
+      let a = A(arg(c, 0, 'a'), c.span);
+      const n = intArg(arg(c, 1, 'n', 1n), 'n', c.span);
+      const ax = axisOne(arg(c, 2, 'axis', -1n), a.aval.shape.length, c.span);
+      for (let i = 0; i < n; i++) {
+        const len = a.aval.shape[ax]!;
+        if (len === 0) break;
+        const hi = sliceAxis(a, ax, 1, len, c.span);
+        const lo = sliceAxis(a, ax, 0, len - 1, c.span);
+        a = a.aval.dtype === 'bool' ? o.binary('xor', hi, lo, c.span) : o.binary('sub', hi, lo, c.span);
+      }
+      return a;
+    },
+    cross: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const b = A(arg(c, 1, 'b'), c.span);
+      const ra = a.aval.shape.length;
+      const rb = b.aval.shape.length;
+      if (a.aval.shape[ra - 1] !== 3 || b.aval.shape[rb - 1] !== 3) throw new CompileError('NotImplementedError: jaxts supports jnp.cross of 3-vectors along the last axis', c.span);
+      const at = (x: Tracer, i: number): Tracer => o.reshape(sliceAxis(x, x.aval.shape.length - 1, i, i + 1, c.span), x.aval.shape.slice(0, -1), c.span);
+      const [a0, a1, a2] = [0, 1, 2].map((i) => at(a, i)) as [Tracer, Tracer, Tracer];
+      const [b0, b1, b2] = [0, 1, 2].map((i) => at(b, i)) as [Tracer, Tracer, Tracer];
+      const m = (x: Tracer, y: Tracer): Tracer => o.binary('mul', x, y, c.span);
+      const parts = [o.binary('sub', m(a1, b2), m(a2, b1), c.span), o.binary('sub', m(a2, b0), m(a0, b2), c.span), o.binary('sub', m(a0, b1), m(a1, b0), c.span)];
+      return o.stack(parts, -1, c.span);
+    },
+    empty: (c) => o.full(shapeArgsOf(arg(c, 0, 'shape'), c.span), 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float32', c.span),
+    empty_like: (c) => {
+      const x = A(arg(c, 0, 'prototype'), c.span);
+      return o.full([...x.aval.shape], 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? x.aval.dtype, c.span);
+    },
+    full_like: (c) => {
+      const x = A(arg(c, 0, 'a'), c.span);
+      const dtype = dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? x.aval.dtype;
+      return bcast(o.convert(A(arg(c, 1, 'fill_value'), c.span), dtype, c.span), x.aval.shape, c.span);
+    },
+    ndim: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.length),
+    shape: (c) => new PyTuple(o.aval(arg(c, 0, 'a'), c.span).shape.map(BigInt)),
+    size: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.reduce((p, d) => p * d, 1)),
+    concat: (c) => o.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
+    permute_dims: (c) => o.transpose(arg(c, 0, 'a'), shapeArgsOf(arg(c, 1, 'axes'), c.span), c.span),
+    matrix_transpose: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      const r = x.aval.shape.length;
+      if (r < 2) throw new CompileError(`ValueError: x must be at least two-dimensional for matrix_transpose; got ndim=${r}`, c.span);
+      return o.transpose(x, [...Array(r - 2).keys(), r - 1, r - 2], c.span);
+    },
+    unstack: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      const ax = axisOne(arg(c, 1, 'axis', 0n), x.aval.shape.length, c.span);
+      return new PyTuple(Array.from({ length: x.aval.shape[ax]! }, (_, i) => o.reshape(sliceAxis(x, ax, i, i + 1, c.span), x.aval.shape.filter((_, k) => k !== ax), c.span)));
+    },
+    select: (c) => {
+      const conds = iterate(ip, arg(c, 0, 'condlist'), c.span).map((x) => A(x, c.span, 'bool'));
+      const choices = iterate(ip, arg(c, 1, 'choicelist'), c.span).map((x) => A(x, c.span));
+      if (conds.length !== choices.length) throw new CompileError(`ValueError: condlist must have length equal to choicelist (${choices.length}), got len(condlist)=${conds.length}`, c.span);
+      let out: PyValue = arg(c, 2, 'default', 0n);
+      for (let i = conds.length - 1; i >= 0; i--) out = where(ip, conds[i]!, choices[i]!, out, c.span);
+      return A(out, c.span);
+    },
+    logaddexp: (c) => {
+      const x1 = inexact(arg(c, 0, 'x1'), c.span);
+      const x2 = inexact(arg(c, 1, 'x2'), c.span);
+      const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
+      const [a, b] = [bcast(x1, shape, c.span), bcast(x2, shape, c.span)];
+      const amax = o.binary('max', a, b, c.span);
+      const delta = o.binary('sub', a, b, c.span);
+      const r = o.binary('add', amax, o.unary('log1p', o.unary('exp', o.unary('neg', o.unary('abs', delta, c.span), c.span), c.span), c.span), c.span);
+      const y = o.select(o.compare('ne', delta, delta, c.span), o.binary('add', a, b, c.span), r, c.span);
+      // JAX's custom JVP (_logaddexp_jvp): tangents t1 * exp(x1 - y) + t2 * exp(x2 - y); the value stays y
+      const sg = (t: Tracer): Tracer => o.stopGradient(t, c.span);
+      const tangent = (x: Tracer): Tracer => o.binary('mul', o.binary('sub', x, sg(x), c.span), sg(o.unary('exp', o.binary('sub', x, y, c.span), c.span)), c.span);
+      return o.binary('add', sg(y), o.binary('add', tangent(a), tangent(b), c.span), c.span);
+    },
+    logaddexp2: (c) => {
+      const x1 = inexact(arg(c, 0, 'x1'), c.span);
+      const x2 = inexact(arg(c, 1, 'x2'), c.span);
+      const amax = o.binary('max', x1, x2, c.span);
+      const delta = o.binary('sub', x1, x2, c.span);
+      const invln2 = o.asArray(1 / Math.LN2, c.span, 'float32');
+      const r = o.binary('add', amax, o.binary('mul', invln2, o.unary('log1p', o.unary('exp2', o.unary('neg', o.unary('abs', delta, c.span), c.span), c.span), c.span), c.span), c.span);
+      return o.select(o.compare('ne', delta, delta, c.span), o.binary('add', x1, x2, c.span), r, c.span);
+    },
+    trapezoid: (c) => {
+      const y = inexact(arg(c, 0, 'y'), c.span);
+      const xV = arg(c, 1, 'x', null);
+      const dx = numArg(arg(c, 2, 'dx', 1.0), 'dx', c.span);
+      const ax = axisOne(arg(c, 3, 'axis', -1n), y.aval.shape.length, c.span);
+      const n = y.aval.shape[ax]!;
+      const hi = sliceAxis(y, ax, 1, n, c.span);
+      const lo = sliceAxis(y, ax, 0, n - 1, c.span);
+      const avg = o.binary('mul', 0.5, o.binary('add', hi, lo, c.span), c.span);
+      if (xV === null) return o.binary('mul', o.asArray(dx, c.span, 'float32'), o.reduce('reduce_sum', avg, BigInt(ax), false, c.span), c.span);
+      const x = inexact(xV, c.span);
+      const xn = x.aval.shape.length === 1 ? x : o.moveAxis(x, axisOne(arg(c, 3, 'axis', -1n), x.aval.shape.length, c.span), x.aval.shape.length - 1, c.span);
+      let d = o.binary('sub', sliceAxis(xn, xn.aval.shape.length - 1, 1, n, c.span), sliceAxis(xn, xn.aval.shape.length - 1, 0, n - 1, c.span), c.span);
+      d = o.moveAxis(d, d.aval.shape.length - 1, x.aval.shape.length === 1 ? 0 : ax, c.span);
+      if (x.aval.shape.length === 1) d = o.tracer(o.bind('broadcast_in_dim', [d.atom], { shape: [...avg.aval.shape], broadcast_dimensions: [ax] }, c.span));
+      return o.reduce('reduce_sum', o.binary('mul', d, avg, c.span), BigInt(ax), false, c.span);
+    },
+    array_split: (c) => splitLike(c, false),
+    hsplit: (c) => splitAt(c, A(arg(c, 0, 'ary'), c.span).aval.shape.length === 1 ? 0 : 1),
+    vsplit: (c) => splitAt(c, 0),
+    dsplit: (c) => splitAt(c, 2),
   };
+  function fminmax(op: 'gt' | 'lt', c: CallArgs): Tracer {
+    const x1 = A(arg(c, 0, 'x1'), c.span);
+    const x2 = A(arg(c, 1, 'x2'), c.span);
+    const dtype = promote(x1.aval, x2.aval);
+    const a = o.convert(x1, dtype, c.span);
+    const b = o.convert(x2, dtype, c.span);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, c.span);
+    const [ba, bb] = [bcast(a, shape, c.span), bcast(b, shape, c.span)];
+    return o.select(o.binary('or', o.compare(op, ba, bb, c.span), isnan(bb, c.span), c.span), ba, bb, c.span);
+  }
+  function nanReduce(prim: 'reduce_sum' | 'reduce_prod' | 'reduce_max' | 'reduce_min', init: number, c: CallArgs): Tracer {
+    const a = A(arg(c, 0, 'a'), c.span);
+    const axis = arg(c, 1, 'axis', null);
+    if (!isFloat(a)) return o.reduce(prim, a, axis, keep(c), c.span);
+    const out = o.reduce(prim, o.select(isnan(a, c.span), o.full([...a.aval.shape], init, 'float32', c.span), a, c.span), axis, keep(c), c.span);
+    if (prim === 'reduce_sum' || prim === 'reduce_prod') return out;
+    // an all-NaN slice gives NaN, as JAX's _nan_reduction
+    const allNan = o.reduce('reduce_min', isnan(a, c.span), axis, keep(c), c.span);
+    return o.select(allNan, o.full([...out.aval.shape], NaN, 'float32', c.span), out, c.span);
+  }
+  function splitAt(c: CallArgs, axis: number): PyValue {
+    return splitLike({ ...c, args: [c.args[0]!, c.args[1] ?? c.kwargs.get('indices_or_sections')!, BigInt(axis)], kwargs: new Map() }, true);
+  }
+  function splitLike(c: CallArgs, strict: boolean): PyValue {
+    const a = A(arg(c, 0, 'ary'), c.span);
+    const spec = arg(c, 1, 'indices_or_sections');
+    const ax = axisOne(arg(c, 2, 'axis', 0n), a.aval.shape.length, c.span);
+    const n = a.aval.shape[ax]!;
+    let bounds: number[];
+    if (typeof spec === 'bigint') {
+      const k = Number(spec);
+      if (k <= 0) throw new CompileError('ValueError: number sections must be larger than 0.', c.span);
+      if (strict && n % k !== 0) throw new CompileError(`ValueError: array split does not result in an equal division: ${n} / ${k}`, c.span);
+      // NumPy's array_split: the first n % k parts one longer
+      const q = Math.floor(n / k);
+      const r = n % k;
+      bounds = [0];
+      for (let i = 0; i < k; i++) bounds.push(bounds[i]! + q + (i < r ? 1 : 0));
+    } else {
+      bounds = [0, ...intList(spec, 'indices', c.span), n];
+      const sizes = bounds.slice(1).map((b, i) => b - bounds[i]!);
+      if (sizes.some((d) => d < 0)) throw new CompileError(`ValueError: Sizes passed to split must be nonnegative, got [${sizes.map((d) => `np.int64(${d})`).join(', ')}]`, c.span);
+    }
+    const parts: Tracer[] = [];
+    for (let i = 0; i + 1 < bounds.length; i++) parts.push(sliceAxis(a, ax, bounds[i]!, bounds[i + 1]!, c.span));
+    return new PyList(parts);
+  }
   function tensordotGeneral(a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span): Tracer {
     const dtype = promote(a.aval, b.aval);
     return o.tracer(o.bind('dot_general', [o.convert(a, dtype, span).atom, o.convert(b, dtype, span).atom], { dimension_numbers: { contract, batch }, precision: null, preferred_element_type: dtype }, span));
