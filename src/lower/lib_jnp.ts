@@ -853,11 +853,64 @@ function composites(ip: Interp): Record<string, Fn> {
       if (x.aval.shape.length === 1) d = o.tracer(o.bind('broadcast_in_dim', [d.atom], { shape: [...avg.aval.shape], broadcast_dimensions: [ax] }, c.span));
       return o.reduce('reduce_sum', o.binary('mul', d, avg, c.span), BigInt(ax), false, c.span);
     },
+    ...inverseTrig(),
     array_split: (c) => splitLike(c, false),
     hsplit: (c) => splitAt(c, A(arg(c, 0, 'ary'), c.span).aval.shape.length === 1 ? 0 : 1),
     vsplit: (c) => splitAt(c, 0),
     dsplit: (c) => splitAt(c, 2),
   };
+  /**
+   * arctan2 is the atan2 primitive; the other inverse-trigonometric and hyperbolic functions,
+   * primitives in JAX, are written as XLA's CHLO expands them (atan(x) = atan2(x, 1),
+   * asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)), ...), so the values agree to rounding.
+   */
+  function inverseTrig(): Record<string, Fn> {
+    const one = (x: Tracer, span: Span): Tracer => o.full([...x.aval.shape], 1, 'float32', span);
+    const atan2 = (y: Tracer, x: Tracer, span: Span): Tracer => o.tracer(o.bind('atan2', [y.atom, x.atom], {}, span));
+    const sqrt1mx2 = (x: Tracer, span: Span): Tracer => o.unary('sqrt', o.binary('sub', 1.0, o.binary('mul', x, x, span), span), span);
+    const half = (t: Tracer, span: Span): Tracer => o.binary('mul', t, 0.5, span);
+    /** e^x / 2 as exp(x + log(1/2)), finite up to where the result is */
+    const expHalf = (x: Tracer, span: Span): Tracer => o.unary('exp', o.binary('add', x, o.asArray(Math.log(0.5), span, 'float32'), span), span);
+    const fns: Record<string, (x: Tracer, span: Span) => Tracer> = {
+      arctan: (x, span) => atan2(x, one(x, span), span),
+      arcsin: (x, span) => o.binary('mul', 2.0, atan2(x, o.binary('add', 1.0, sqrt1mx2(x, span), span), span), span),
+      arccos: (x, span) => {
+        const r = o.binary('mul', 2.0, atan2(sqrt1mx2(x, span), o.binary('add', 1.0, x, span), span), span);
+        return o.select(o.compare('eq', x, -1.0, span), o.full([...x.aval.shape], Math.PI, 'float32', span), r, span);
+      },
+      sinh: (x, span) => {
+        const small = o.compare('lt', o.unary('abs', x, span), 1.0, span);
+        const viaExpm1 = half(o.binary('sub', o.unary('expm1', x, span), o.unary('expm1', o.unary('neg', x, span), span), span), span);
+        return o.select(small, viaExpm1, o.binary('sub', expHalf(x, span), expHalf(o.unary('neg', x, span), span), span), span);
+      },
+      cosh: (x, span) => o.binary('add', expHalf(x, span), expHalf(o.unary('neg', x, span), span), span),
+      arcsinh: (x, span) => {
+        const a = o.unary('abs', x, span);
+        const a2 = o.binary('mul', a, a, span);
+        const r = o.unary('log1p', o.binary('add', a, o.binary('div', a2, o.binary('add', 1.0, o.unary('sqrt', o.binary('add', a2, 1.0, span), span), span), span), span), span);
+        return o.binary('mul', o.unary('sign', x, span), r, span);
+      },
+      arccosh: (x, span) => o.unary('log', o.binary('add', x, o.unary('sqrt', o.binary('mul', o.binary('add', x, 1.0, span), o.binary('sub', x, 1.0, span), span), span), span), span),
+      arctanh: (x, span) => half(o.unary('log1p', o.binary('div', o.binary('mul', 2.0, x, span), o.binary('sub', 1.0, x, span), span), span), span),
+    };
+    const out: Record<string, Fn> = {};
+    for (const [name, f] of Object.entries(fns)) {
+      const fn: Fn = (c) => f(inexact(arg(c, 0, 'x'), c.span), c.span);
+      out[name] = fn;
+      // the array-API spellings
+      const alias = name.startsWith('arc') ? `a${name.slice(3)}` : null;
+      if (alias) out[alias] = fn;
+    }
+    const arctan2: Fn = (c) => {
+      const y = inexact(arg(c, 0, 'x1'), c.span);
+      const x = inexact(arg(c, 1, 'x2'), c.span);
+      const shape = broadcastShapes(y.aval.shape, x.aval.shape, c.span);
+      return atan2(bcast(y, shape, c.span), bcast(x, shape, c.span), c.span);
+    };
+    out['arctan2'] = arctan2;
+    out['atan2'] = arctan2;
+    return out;
+  }
   function fminmax(op: 'gt' | 'lt', c: CallArgs): Tracer {
     const x1 = A(arg(c, 0, 'x1'), c.span);
     const x2 = A(arg(c, 1, 'x2'), c.span);
