@@ -854,6 +854,8 @@ function composites(ip: Interp): Record<string, Fn> {
       return o.reduce('reduce_sum', o.binary('mul', d, avg, c.span), BigInt(ax), false, c.span);
     },
     ...inverseTrig(),
+    convolve: (c) => conv1d(c, 'convolve'),
+    correlate: (c) => conv1d(c, 'correlate'),
     array_split: (c) => splitLike(c, false),
     hsplit: (c) => splitAt(c, A(arg(c, 0, 'ary'), c.span).aval.shape.length === 1 ? 0 : 1),
     vsplit: (c) => splitAt(c, 0),
@@ -910,6 +912,40 @@ function composites(ip: Interp): Record<string, Fn> {
     out['arctan2'] = arctan2;
     out['atan2'] = arctan2;
     return out;
+  }
+  /**
+   * jnp.convolve / jnp.correlate (JAX's _conv): the padded signal's windows times the kernel.
+   * JAX calls conv_general_dilated; here the windows are one matrix (the padded signal tiled,
+   * cut to rows of length L + 1 whose first m entries are a window) contracted with dot_general.
+   */
+  function conv1d(c: CallArgs, op: 'convolve' | 'correlate'): Tracer {
+    let x = inexact(arg(c, 0, 'a'), c.span);
+    let y = inexact(arg(c, 1, 'v'), c.span);
+    const mode = arg(c, 2, 'mode', op === 'convolve' ? 'full' : 'valid');
+    if (x.aval.shape.length !== 1 || y.aval.shape.length !== 1) throw new CompileError(`ValueError: ${op}() only support 1-dimensional inputs.`, c.span);
+    if (!x.aval.shape[0] || !y.aval.shape[0]) throw new CompileError(`ValueError: ${op}: inputs cannot be empty, got shapes ${fmtShape(x.aval.shape)} and ${fmtShape(y.aval.shape)}.`, c.span);
+    let reverseOut = false;
+    if (x.aval.shape[0]! < y.aval.shape[0]!) {
+      [x, y] = [y, x];
+      reverseOut = op === 'correlate';
+    }
+    if (op === 'convolve') y = rev(y, [0], c.span);
+    const m = y.aval.shape[0]!;
+    let pads: [number, number];
+    if (mode === 'valid') pads = [0, 0];
+    else if (mode === 'same') pads = [Math.floor(m / 2), m - Math.floor(m / 2) - 1];
+    else if (mode === 'full') pads = [m - 1, m - 1];
+    else throw new CompileError("ValueError: mode must be one of ['full', 'same', 'valid']", c.span);
+    let xp = o.tracer(o.bind('pad', [x.atom, lit(0, 'float32')], { padding_config: [[pads[0], pads[1], 0]] }, c.span));
+    // the output reversed is the reversed signal's windows times the reversed kernel
+    if (reverseOut) [xp, y] = [rev(xp, [0], c.span), rev(y, [0], c.span)];
+    const L = xp.aval.shape[0]!;
+    const nOut = L - m + 1;
+    // row i of the (nOut, L + 1) matrix starts at xp[i]: its first m entries are the i-th window
+    const flat = o.reshape(tile(xp, [nOut + 1], c.span), [-1], c.span);
+    const rows = o.reshape(sliceAxis(flat, 0, 0, nOut * (L + 1), c.span), [nOut, L + 1], c.span);
+    const windows = sliceAxis(rows, 1, 0, m, c.span);
+    return tensordotGeneral(windows, y, [[1], [0]], [[], []], c.span);
   }
   function fminmax(op: 'gt' | 'lt', c: CallArgs): Tracer {
     const x1 = A(arg(c, 0, 'x1'), c.span);
