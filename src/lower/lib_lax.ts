@@ -10,7 +10,7 @@ import { flatten } from './transforms.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
-import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
+import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
 function axesOf(ip: Interp, v: PyValue, prim: string, span: Span): { names: string[]; size: number } {
@@ -324,12 +324,49 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
       const dtype = dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? x.aval.dtype;
       return o.tracer(o.broadcastTo(o.convert(A(arg(c, 1, 'fill_value'), c.span), dtype, c.span).atom, x.aval.shape, c.span));
     },
+    ...viaJnp(),
     reduce_sum: (c: CallArgs) => o.reduce('reduce_sum', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
     reduce_max: (c: CallArgs) => o.reduce('reduce_max', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
     reduce_min: (c: CallArgs) => o.reduce('reduce_min', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
     reduce_prod: (c: CallArgs) => o.reduce('reduce_prod', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
   });
   return entries;
+
+  /** lax functions jaxts writes once, in jax.numpy: the float check here, the work there. */
+  function viaJnp(): Record<string, (c: CallArgs) => PyValue> {
+    const jnpCall = (name: string, c: CallArgs): PyValue => {
+      const f = ip.library.importModule('jax.numpy', c.span).attrs.get(name);
+      if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.numpy.${name} is missing`);
+      return f.fn(c);
+    };
+    const out: Record<string, (c: CallArgs) => PyValue> = {};
+    const unaryFloat: Record<string, string> = { atan: 'arctan', asin: 'arcsin', acos: 'arccos', sinh: 'sinh', cosh: 'cosh', asinh: 'arcsinh', acosh: 'arccosh', atanh: 'arctanh' };
+    for (const [name, fn] of Object.entries(unaryFloat)) {
+      out[name] = (c) => {
+        floatOnly(name, A(arg(c, 0, 'x'), c.span), c.span);
+        return jnpCall(fn, c);
+      };
+    }
+    out['atan2'] = (c) => {
+      const [y, x] = nary('atan2', [arg(c, 0, 'x'), arg(c, 1, 'y')], c.span);
+      floatOnly('atan2', y!, c.span);
+      return o.tracer(o.bind('atan2', [y!.atom, x!.atom], {}, c.span));
+    };
+    // lax.cumsum(operand, axis=0, reverse=False): reverse is the flipped cumulative sum flipped back
+    const cumulative = (name: 'cumsum' | 'cumprod') => (c: CallArgs): PyValue => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const r = x.aval.shape.length;
+      let ax = Number(ip.static(arg(c, 1, 'axis', 0n), 'axis', c.span));
+      if (ax < 0) ax += r;
+      const reverse = truthy(arg(c, 2, 'reverse', false), c.span);
+      const flip = (t: PyValue): Tracer => o.tracer(o.bind('rev', [A(t, c.span).atom], { dimensions: [ax] }, c.span));
+      const call = (t: PyValue): PyValue => jnpCall(name, { args: [t, BigInt(ax)], kwargs: new Map(), span: c.span });
+      return reverse ? flip(call(flip(x))) : call(x);
+    };
+    out['cumsum'] = cumulative('cumsum');
+    out['cumprod'] = cumulative('cumprod');
+    return out;
+  }
 
   function dotGeneral(x: Tracer, y: Tracer, contract: [number[], number[]], batch: [number[], number[]], c: CallArgs): Tracer {
     const pet = dtypeArg(c.kwargs.get('preferred_element_type'), c.span);
