@@ -5,9 +5,9 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { ndAstype, ndReshape } from './ndarray.js';
+import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
-import { suggestName } from './suggest.js';
+import { suggestName, supportedAlternative } from './suggest.js';
 import {
   NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
@@ -45,9 +45,7 @@ function missingModuleAttr(mod: PyModule, name: string, span: A.Span): CompileEr
   const real = JAX_NAMES[mod.name];
   if (real?.includes(name)) {
     const supported = [...mod.attrs.keys()].filter((k) => !k.startsWith('_')).sort();
-    // Python's suggestion, else the longest supported name inside this one (nanmean → mean)
-    const inside = supported.filter((k) => k.length >= 3 && name.includes(k)).sort((a, b) => b.length - a.length)[0];
-    const near = suggestName(name, supported) ?? inside;
+    const near = supportedAlternative(name, supported);
     const hint = near ? ` (the nearest supported: ${mod.name}.${near})` : '';
     return new CompileError(`NotImplementedError: ${mod.name}.${name} is not supported by jaxts${hint}`, span);
   }
@@ -56,8 +54,12 @@ function missingModuleAttr(mod: PyModule, name: string, span: A.Span): CompileEr
 }
 
 export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue {
-  const missing = (): CompileError =>
-    obj instanceof PyModule ? missingModuleAttr(obj, name, span) : new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, span);
+  const missing = (): CompileError => {
+    if (obj instanceof PyModule) return missingModuleAttr(obj, name, span);
+    // an attribute JAX arrays have (x.at, x.argsort, ...) that jaxts does not support
+    if (isArray(obj) && JAX_NAMES['jax.Array']?.includes(name)) return new CompileError(`NotImplementedError: the jax.Array attribute '${name}' (x.${name}) is not supported by jaxts`, span);
+    return new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, span);
+  };
   if (obj instanceof PyModule) {
     const v = obj.attrs.get(name);
     if (v === undefined) throw missing();
@@ -69,6 +71,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (lib !== undefined) return lib;
   if (isArray(obj)) throw missing();
   if (obj instanceof NdArray) {
+    const nd = ndAttr(obj, name);
+    if (nd !== undefined) return nd;
     switch (name) {
       case 'shape': return shapeTuple(obj.shape);
       case 'ndim': return BigInt(obj.shape.length);

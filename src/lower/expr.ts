@@ -30,7 +30,7 @@ import {
   typeName,
   type PyValue, NeedsStatic,
 } from './values.js';
-import { ndBinary, ndIndex } from './ndarray.js';
+import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems, MAX_LOOP_STEPS } from './limits.js';
@@ -300,6 +300,9 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         const i = Number(k) < 0 ? Number(k) + obj.items.length : Number(k);
         if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
         obj.items[i] = v;
+      } else if (obj instanceof NdArray) {
+        ndSetItem(obj, ip.indexItems(key, t.slice.span), v, t.span);
+        ip.constantChanged(obj);
       } else if (isArray(obj)) {
         throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
@@ -390,7 +393,7 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
     if (!prim) throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
     return ip.ops.binary(prim, a, b, span);
   }
-  if (a instanceof NdArray || b instanceof NdArray) return ndBinary(op, a, b, span);
+  if (a instanceof NdArray || b instanceof NdArray) return ndOperator(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
   return staticBinary(op, a, b, span);
 }

@@ -102,7 +102,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const jnp = jnpModule(ip);
   const random = randomModule(ip);
   const lax = laxModule(ip);
-  const nn = nnModule(ip);
+  const nn = nnModule(ip, random);
   const scipy = scipyModule(ip);
   const trees = treeModules(ip);
   const sharding = shardingModule(ip);
@@ -115,6 +115,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
+    ['jax.nn.initializers', nn.attrs.get('initializers') as PyModule],
     ['jax.scipy', scipy],
     ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
     ['jax.tree', trees.tree],
@@ -125,7 +126,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
-    ['numpy', numpyModule(ip)],
+    ['numpy', numpyModule(ip, jnp)],
     ['os', os],
     ['functools', functools],
     ['typing', typing],

@@ -302,6 +302,11 @@ export class Interp {
     return name;
   }
 
+  /** A compile-time NumPy array changed in place (`a[i] = v`): its later uses need a new device constant. */
+  constantChanged(nd: NdArray): void {
+    this.constants.delete(nd);
+  }
+
   /** A compile-time NumPy array as a device constant created by the host program. */
   constant(nd: NdArray): HostArray {
     let h = this.constants.get(nd);
