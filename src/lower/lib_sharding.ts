@@ -139,7 +139,7 @@ export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
 /** A sharding argument: a NamedSharding, or a PartitionSpec resolved against the context mesh (jax.set_mesh). */
 export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
   if (!(v instanceof PyPartitionSpec)) return v;
-  const mesh = contextMesh(ip);
+  const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
   if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
   return checkedSharding(mesh, v, span);
 }
@@ -263,12 +263,12 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case 'axis_sizes': return new PyTuple(sizes.map((s) => BigInt(s)));
       case 'axis_types': return axisTypesOf(obj.explicit, sizes.length);
       case 'abstract_mesh': return PyAbstractMesh.of(obj);
-      case '__enter__': return new PyBuiltin(name, () => enterMesh(ip, obj)!);
+      case '__enter__': return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
       case '__exit__': return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
     }
   }
   if (obj instanceof PySetMesh) {
-    if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj)!);
+    if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
     if (name === '__exit__') return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
   }
   if (obj instanceof PyAbstractMesh) {
@@ -495,11 +495,13 @@ const meshContext = (ip: Interp): MeshContext => {
   return m;
 };
 
-/** The mesh a bare PartitionSpec resolves against: jax.set_mesh's, else the innermost `with mesh:`'s. */
+/** The mesh a bare PartitionSpec resolves against: jax.set_mesh's (`with mesh:` does not set it). */
 export function contextMesh(ip: Interp): PyMesh | null {
-  const m = meshContext(ip);
-  return m.current ?? m.legacy[m.legacy.length - 1] ?? null;
+  return meshContext(ip).current;
 }
+
+/** The innermost `with mesh:` mesh (with_sharding_constraint's P resolves against it too). */
+const legacyMesh = (ip: Interp): PyMesh | null => meshContext(ip).legacy.at(-1) ?? null;
 
 /**
  * What `jax.set_mesh(mesh)` returns. The call sets the mesh at once (JAX's
@@ -528,11 +530,12 @@ function setMesh(ip: Interp, c: CallArgs): PySetMesh {
 /**
  * The `with` hook: entering a context manager of this module (`with
  * jax.set_mesh(mesh):`, `with mesh:`). Returns the value `as` binds, or
- * undefined when `v` is not one of this module's context managers. The same
+ * undefined when `v` is not one of this module's context managers (jax.set_mesh(m) binds None,
+ * `with mesh:` the mesh). The same
  * operations are reachable as the values' `__enter__` / `__exit__` attributes.
  */
 export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
-  if (v instanceof PySetMesh) return v.mesh; // set already by the call
+  if (v instanceof PySetMesh) return null; // set already by the call; `as` binds None, as in JAX
   if (v instanceof PyMesh) {
     meshContext(ip).legacy.push(v);
     return v;
