@@ -288,8 +288,8 @@ export class Interp {
   }
 
   /** Ask for a program partitioned over a mesh: its per-device program runs on every device (src/passes/spmd.ts). */
-  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: MeshShape, inShardings: (DimShardings | null)[]): void {
-    this.programs.push({ name, func, kind, mesh: { shape: mesh, inShardings }, debugNans: this.debugNans });
+  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: MeshShape, inShardings: (DimShardings | null)[], outShardings?: (DimShardings | null)[]): void {
+    this.programs.push({ name, func, kind, mesh: { shape: mesh, inShardings, ...(outShardings ? { outShardings } : {}) }, debugNans: this.debugNans });
   }
 
   /** `const NAME = value` at the top of main(), once per `key` (pure values such as mesh layouts). */

@@ -13,7 +13,7 @@ import { jaxDtype } from './arrays.js';
 import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { noteTraceArgs, placeAs, spmdCall } from './lib_sharding.js';
+import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import {
@@ -434,10 +434,11 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
   const avals = results.map((r) => r.aval);
   const shapes = results.map((r) => [...r.aval.shape]);
+  const constraints = resultConstraints(t, func);
   const mesh = meshOf(hostArgs, call.span);
   if (mesh) {
     // arrays laid out over a mesh: partition the program (GSPMD) and run it on every device
-    const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span);
+    const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span, constraints?.shardings);
     const outs = emitCall(ip, fn.name, avals, shapes, spmd.value);
     outs.forEach((o, i) => (o.sharding = spmd.shardings[i]!));
     return rebuild(outs);
