@@ -16,13 +16,13 @@ import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
 const valueType = (d: DType): string => (d === 'bool' ? 'bool' : storageType(d));
 
-/** Shortest decimal string that parses back to the float32 value `v`. */
+/** Shortest decimal string that parses back to the float32 value `v` (and within float32's range, which WGSL checks: not 3.4028235e38). */
 function f32Shortest(v: number): string {
   const x = Math.fround(v);
   if (Object.is(x, -0)) return '-0';
   for (let p = 1; p <= 9; p++) {
     const s = x.toPrecision(p);
-    if (Math.fround(Number(s)) === x) return String(Number(s));
+    if (Math.fround(Number(s)) === x && Math.abs(Number(s)) <= 3.4028234663852886e38) return String(Number(s));
   }
   return String(x);
 }
@@ -135,8 +135,9 @@ export const WGSL: Dialect = {
     and: infix('&'),
     or: infix('|'),
     xor: (a, b, dtype) => (dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`),
-    eq: infix('=='),
-    ne: infix('!='),
+    // x != x (jnp.isnan): by its bits, as shader compilers may fold the comparison away
+    eq: (a, b, dtype) => (dtype === 'float32' && a === b ? `((bitcast<u32>(${a}) & 0x7fffffffu) <= 0x7f800000u)` : `(${a} == ${b})`),
+    ne: (a, b, dtype) => (dtype === 'float32' && a === b ? `((bitcast<u32>(${a}) & 0x7fffffffu) > 0x7f800000u)` : `(${a} != ${b})`),
     lt: infix('<'),
     le: infix('<='),
     gt: infix('>'),

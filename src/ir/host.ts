@@ -77,7 +77,8 @@ export interface ProgramRequest {
    * Set for programs that run partitioned over a mesh (GSPMD): the mesh and
    * the layout each parameter arrives in (null: free, propagation chooses).
    */
-  mesh?: { shape: MeshShape; inShardings: (DimShardings | null)[] };
+  /** outShardings[i] non-null: result i leaves in that layout (a sharding constraint on it inside jit). */
+  mesh?: { shape: MeshShape; inShardings: (DimShardings | null)[]; outShardings?: (DimShardings | null)[] };
   /** jax_debug_nans was on when it was traced: the program also returns its float intermediates for the NaN check. */
   debugNans: boolean;
 }

@@ -33,6 +33,23 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'min':
     case 'prod':
     case 'mean':
+    case 'std':
+    case 'var':
+    case 'all':
+    case 'any':
+    case 'argmax':
+    case 'argmin':
+    case 'cumsum':
+    case 'cumprod':
+    case 'clip':
+    case 'round':
+    case 'dot':
+    case 'diagonal':
+    case 'trace':
+    case 'swapaxes':
+    case 'repeat':
+    case 'copy':
+    case 'ptp':
     case 'squeeze': return same(name);
     case 'flatten':
     case 'ravel': return same('ravel');

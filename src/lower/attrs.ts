@@ -5,9 +5,9 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { ndAstype, ndReshape } from './ndarray.js';
+import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
-import { suggestName } from './suggest.js';
+import { suggestName, supportedAlternative } from './suggest.js';
 import {
   NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
@@ -16,6 +16,7 @@ import { arg, dtypeArg, shapeArgs } from './modules.js';
 import { checkItems } from './limits.js';
 import { iterate } from './expr.js';
 import { strFormat, textValue } from './format.js';
+import { classAttr } from './classes.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -44,9 +45,7 @@ function missingModuleAttr(mod: PyModule, name: string, span: A.Span): CompileEr
   const real = JAX_NAMES[mod.name];
   if (real?.includes(name)) {
     const supported = [...mod.attrs.keys()].filter((k) => !k.startsWith('_')).sort();
-    // Python's suggestion, else the longest supported name inside this one (nanmean → mean)
-    const inside = supported.filter((k) => k.length >= 3 && name.includes(k)).sort((a, b) => b.length - a.length)[0];
-    const near = suggestName(name, supported) ?? inside;
+    const near = supportedAlternative(name, supported);
     const hint = near ? ` (the nearest supported: ${mod.name}.${near})` : '';
     return new CompileError(`NotImplementedError: ${mod.name}.${name} is not supported by jaxts${hint}`, span);
   }
@@ -55,17 +54,25 @@ function missingModuleAttr(mod: PyModule, name: string, span: A.Span): CompileEr
 }
 
 export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue {
-  const missing = (): CompileError =>
-    obj instanceof PyModule ? missingModuleAttr(obj, name, span) : new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, span);
+  const missing = (): CompileError => {
+    if (obj instanceof PyModule) return missingModuleAttr(obj, name, span);
+    // an attribute JAX arrays have (x.at, x.argsort, ...) that jaxts does not support
+    if (isArray(obj) && JAX_NAMES['jax.Array']?.includes(name)) return new CompileError(`NotImplementedError: the jax.Array attribute '${name}' (x.${name}) is not supported by jaxts`, span);
+    return new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, span);
+  };
   if (obj instanceof PyModule) {
     const v = obj.attrs.get(name);
     if (v === undefined) throw missing();
     return v;
   }
+  const user = classAttr(ip, obj, name, span);
+  if (user !== undefined) return user;
   const lib = ip.library.attr(obj, name, span);
   if (lib !== undefined) return lib;
   if (isArray(obj)) throw missing();
   if (obj instanceof NdArray) {
+    const nd = ndAttr(obj, name);
+    if (nd !== undefined) return nd;
     switch (name) {
       case 'shape': return shapeTuple(obj.shape);
       case 'ndim': return BigInt(obj.shape.length);
@@ -135,6 +142,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
         throw new CompileError('TypeError: sequence item: expected str instance', c.span);
       });
+      case 'splitlines': return method(obj, name, () => new PyList(obj === '' ? [] : obj.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)));
       case 'upper': return method(obj, name, () => obj.toUpperCase());
       case 'lower': return method(obj, name, () => obj.toLowerCase());
       case 'strip': return method(obj, name, (c) => (c.args.length ? stripChars(obj, strArg(c, 0), true, true) : obj.trim()));

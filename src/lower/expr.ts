@@ -13,6 +13,9 @@ import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
   HostScalar,
+  PyInstance,
+  PySuper,
+  PyUserClass,
   NdArray,
   NpScalar,
   PyDict,
@@ -27,8 +30,13 @@ import {
   typeName,
   type PyValue, NeedsStatic,
 } from './values.js';
-import { ndBinary, ndIndex } from './ndarray.js';
-import { checkItems } from './limits.js';
+import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
+import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
+import { SUPER_SELF } from './interp.js';
+import { checkItems, MAX_LOOP_STEPS } from './limits.js';
+
+/** Items a generator may yield (it runs to completion when called). */
+const MAX_GENERATOR_ITEMS = MAX_LOOP_STEPS;
 
 const ARRAY_BINOPS: Record<string, Prim> = {
   '+': 'add',
@@ -140,6 +148,18 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'Await':
       throw new CompileError("'await' is not supported", e.span);
+    case 'Yield': {
+      const out = ip.generators[ip.generators.length - 1];
+      if (!out) throw new CompileError("SyntaxError: 'yield' outside function", e.span);
+      const v = e.value ? evalExpr(ip, e.value, scope) : null;
+      for (const x of e.isFrom ? iterate(ip, v, e.span) : [v]) {
+        out.push(x);
+        if (out.length > MAX_GENERATOR_ITEMS) {
+          throw new CompileError(`a generator runs when it is called, at compile time, and this one yields more than ${MAX_GENERATOR_ITEMS} items (an endless generator is not supported)`, e.span);
+        }
+      }
+      return null;
+    }
   }
 }
 
@@ -200,6 +220,14 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   if (v instanceof PyList || v instanceof PyTuple) return [...v.items];
   if (v instanceof PyDict) return v.keys();
   if (typeof v === 'string') return [...v];
+  if (v instanceof PyInstance) {
+    const it = callDunder(ip, v, '__iter__', [], span);
+    if (it !== undefined) return it === v ? iterByNext(ip, v, span) : iterate(ip, it, span);
+    if (v.cls.lookup('__getitem__') !== undefined && v.cls.lookup('__len__') !== undefined) {
+      const n = Number(callDunder(ip, v, '__len__', [], span));
+      return Array.from({ length: n }, (_, i) => callDunder(ip, v, '__getitem__', [BigInt(i)], span)!);
+    }
+  }
   if (v && typeof v === 'object' && v.typeName === 'range') {
     const r = v as unknown as { start: bigint; stop: bigint; step: bigint; length: number };
     checkItems(r.length, 'a range', span);
@@ -216,10 +244,24 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   throw new CompileError(`TypeError: '${typeName(v)}' object is not iterable`, span);
 }
 
+/** An iterator object (its __iter__ returns itself): __next__ until StopIteration. */
+function iterByNext(ip: Interp, v: PyInstance, span: A.Span): PyValue[] {
+  const out: PyValue[] = [];
+  for (;;) {
+    try {
+      out.push(callDunder(ip, v, '__next__', [], span) ?? null);
+    } catch (e) {
+      if (e instanceof CompileError && /^StopIteration\b/.test(e.message)) return out;
+      throw e;
+    }
+    checkItems(out.length, 'an iterator', span);
+  }
+}
+
 export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): void {
   switch (t.kind) {
     case 'Name':
-      scope.vars.set(t.id, v);
+      scope.assign(t.id, v);
       return;
     case 'Tuple':
     case 'List': {
@@ -246,6 +288,10 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
     case 'Subscript': {
       const obj = evalExpr(ip, t.value, scope);
       const key = evalSliceExpr(ip, t.slice, scope);
+      if (obj instanceof PyInstance) {
+        if (callDunder(ip, obj, '__setitem__', [key, v], t.span) === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
+        return;
+      }
       if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
       if (obj instanceof PyDict) obj.set(checkDictKey(ip.static(key, 'a dict key', t.slice.span), t.slice.span), v);
       else if (obj instanceof PyList) {
@@ -254,13 +300,17 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         const i = Number(k) < 0 ? Number(k) + obj.items.length : Number(k);
         if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
         obj.items[i] = v;
+      } else if (obj instanceof NdArray) {
+        ndSetItem(obj, ip.indexItems(key, t.slice.span), v, t.span);
+        ip.constantChanged(obj);
       } else if (isArray(obj)) {
         throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
       return;
     }
     case 'Attribute':
-      throw new CompileError('assigning to attributes is not supported', t.span);
+      setClassAttr(ip, evalExpr(ip, t.value, scope), t.attr, v, t.attrSpan);
+      return;
     case 'Starred':
       throw new CompileError('SyntaxError: starred assignment target must be in a list or tuple', t.span);
     default:
@@ -272,8 +322,10 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   if (e.kind === 'Slice') {
     const part = (x: A.Expr | null): number | null => {
       if (!x) return null;
-      const v = ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span);
+      let v = ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span);
       if (v === null) return null;
+      // a NumPy integer has __index__
+      if (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32')) v = BigInt(v.value);
       if (typeof v !== 'bigint' && typeof v !== 'boolean') throw new CompileError('TypeError: slice indices must be integers or None or have an __index__ method', x.span);
       return Number(v);
     };
@@ -289,6 +341,11 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
 }
 
 export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span): PyValue {
+  if (obj instanceof PyInstance) {
+    const r = callDunder(ip, obj, '__getitem__', [key], span);
+    if (r === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object is not subscriptable`, span);
+    return r;
+  }
   if (isArray(obj)) return ip.ops.index(obj, ip.indexItems(key, span), span);
   const fromLibrary = ip.library.subscript(obj, key, span);
   if (fromLibrary !== undefined) return fromLibrary;
@@ -325,6 +382,7 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   if (op === '%' && (typeof a === 'string' || (a instanceof HostScalar && a.type === 'str'))) {
     return percentFormat(ip, ip.static(a, 'a format string', span) as string, b, span);
   }
+  if (a instanceof PyInstance || b instanceof PyInstance) return instanceBinop(ip, op, a, b, span);
   if (isArray(a) || isArray(b)) {
     if (a instanceof HostScalar || b instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
     if (op === '@') return ip.ops.matmul(a, b, span);
@@ -335,9 +393,24 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
     if (!prim) throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
     return ip.ops.binary(prim, a, b, span);
   }
-  if (a instanceof NdArray || b instanceof NdArray) return ndBinary(op, a, b, span);
+  if (a instanceof NdArray || b instanceof NdArray) return ndOperator(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
   return staticBinary(op, a, b, span);
+}
+
+const BINOP_DUNDERS: Record<A.BinOpName, string> = {
+  '+': 'add', '-': 'sub', '*': 'mul', '/': 'truediv', '//': 'floordiv', '%': 'mod', '**': 'pow', '@': 'matmul',
+  '<<': 'lshift', '>>': 'rshift', '&': 'and', '|': 'or', '^': 'xor',
+};
+
+/** A binary operator on an instance: `__op__` of the left operand, else `__rop__` of the right one. */
+function instanceBinop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  const name = BINOP_DUNDERS[op];
+  const r = callDunder(ip, a, `__${name}__`, [b], span);
+  if (r !== undefined && r !== NOT_IMPLEMENTED) return r;
+  const l = callDunder(ip, b, `__r${name}__`, [a], span);
+  if (l !== undefined && l !== NOT_IMPLEMENTED) return l;
+  throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
 }
 
 function floorDivide(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
@@ -403,6 +476,11 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
     if (x instanceof HostScalar) return new HostScalar({ k: 'unary', op: '!', x: x.expr }, 'bool');
     return !truthyStatic(ip, x, span);
   }
+  if (x instanceof PyInstance) {
+    const r = callDunder(ip, x, op === '-' ? '__neg__' : op === '+' ? '__pos__' : '__invert__', [], span);
+    if (r === undefined) throw new CompileError(`TypeError: bad operand type for unary ${op}: '${typeName(x)}'`, span);
+    return r;
+  }
   if (isArray(x)) {
     if (op === '-') return ip.ops.unary('neg', x, span);
     if (op === '+') return x;
@@ -423,6 +501,24 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   if (op === 'is' || op === 'is not') {
     const same = a === b || (a === null && b === null);
     return op === 'is' ? same : !same;
+  }
+  if (a instanceof PyInstance || b instanceof PyInstance) {
+    if (op === '==' || op === '!=') {
+      const eq = instanceEquals(ip, a, b, span, (x, y) => truthyStatic(ip, compare(ip, '==', x, y, span), span));
+      return op === '==' ? eq! : !eq;
+    }
+    if (op === 'in' || op === 'not in') {
+      const r = callDunder(ip, b, '__contains__', [a], span);
+      const found = r !== undefined ? truthyStatic(ip, r, span) : iterate(ip, b, span).some((x) => truthyStatic(ip, compare(ip, '==', x, a, span), span));
+      return op === 'in' ? found : !found;
+    }
+    const names: Record<string, [string, string]> = { '<': ['__lt__', '__gt__'], '<=': ['__le__', '__ge__'], '>': ['__gt__', '__lt__'], '>=': ['__ge__', '__le__'] };
+    const [m, rm] = names[op]!;
+    const r = callDunder(ip, a, m, [b], span);
+    if (r !== undefined && r !== NOT_IMPLEMENTED) return r;
+    const l = callDunder(ip, b, rm, [a], span);
+    if (l !== undefined && l !== NOT_IMPLEMENTED) return l;
+    throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, span);
   }
   if ((isArray(a) || isArray(b)) && ARRAY_CMP[op]) return ip.ops.compare(ARRAY_CMP[op]!, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) {
@@ -449,12 +545,26 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
       'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
     ]);
   }
+  if (v instanceof PyInstance) {
+    const b = callDunder(ip, v, '__bool__', [], span);
+    if (b !== undefined) return truthyStatic(ip, b, span);
+    const n = callDunder(ip, v, '__len__', [], span);
+    if (n !== undefined) return truthyStatic(ip, n, span);
+    return true;
+  }
   return truthy(ip.static(v, 'this condition', span), span);
 }
 
 function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {
   return ip.holding((hold) => {
     const fn = hold(evalExpr(ip, e.func, scope));
+    if (fn === ip.builtins.vars.get('super') && e.args.length === 0) {
+      // a bare super(): the method's class cell and first argument
+      const cls = scope.lookup('__class__');
+      const self = scope.lookup(SUPER_SELF);
+      if (!(cls instanceof PyUserClass) || self === undefined) throw new CompileError('RuntimeError: super(): no arguments', e.span);
+      return new PySuper(cls, self);
+    }
     const args: PyValue[] = [];
     const argExprs: (A.Expr | null)[] = [];
     for (const a of e.args) {

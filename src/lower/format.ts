@@ -12,6 +12,7 @@ import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
+import { instanceText } from './classes.js';
 import {
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue, type Trace,
@@ -216,6 +217,8 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceStr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(v.name);
+  const user = instanceText(ip, v, false, span);
+  if (user) return user;
   const sh = ip.library.text(v, false, span);
   if (sh) return sh;
   return reprOf(ip, v, span);
@@ -239,6 +242,8 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
+  const user = instanceText(ip, v, true, span);
+  if (user) return user;
   const sh = ip.library.text(v, true, span);
   if (sh) return sh;
   if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {

@@ -103,12 +103,12 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const jnp = jnpModule(ip);
   const random = randomModule(ip);
   const lax = laxModule(ip);
-  const nn = nnModule(ip);
+  const nn = nnModule(ip, random);
   const scipy = scipyModule(ip);
   const trees = treeModules(ip);
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
-  const { os, functools, typing } = stdlibModules(ip);
+  const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -116,6 +116,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.nn', nn],
+    ['jax.nn.initializers', nn.attrs.get('initializers') as PyModule],
     ['jax.scipy', scipy],
     ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
     ['jax.tree', trees.tree],
@@ -124,10 +125,13 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.sharding', sharding],
     ['jax.experimental', jax.attrs.get('experimental') as PyModule],
     ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
+    ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
-    ['numpy', numpyModule(ip)],
+    ['numpy', numpyModule(ip, jnp)],
     ['os', os],
     ['functools', functools],
     ['typing', typing],
+    ['dataclasses', dataclasses],
+    ['collections', collections],
   ]);
 }

@@ -13,6 +13,7 @@ import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
+import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
   HostScalar,
@@ -35,6 +36,10 @@ import {
   PyPartial,
   PyTransformed,
   PyTuple,
+  PyInstance,
+  PyUserClass,
+  PySuper,
+  PyDescriptor,
   Scope,
   Trace,
   Tracer,
@@ -50,6 +55,27 @@ export const MAX_DEVICES = 1024;
 
 /** Nested Python calls allowed at compile time (a deeper recursion is Python's RecursionError, not a JS stack overflow). */
 export const MAX_CALL_DEPTH = 100;
+
+/** A method's hidden local: its first argument, for a bare super() (a name no Python identifier can be). */
+export const SUPER_SELF = ' self';
+
+const generatorDefs = new WeakMap<A.FunctionDef, boolean>();
+/** Does the function's own body (not a nested function's) contain `yield`? */
+function isGenerator(def: A.FunctionDef): boolean {
+  let r = generatorDefs.get(def);
+  if (r !== undefined) return r;
+  const walk = (n: unknown): boolean => {
+    if (Array.isArray(n)) return n.some(walk);
+    if (!n || typeof n !== 'object') return false;
+    const kind = (n as { kind?: string }).kind;
+    if (kind === 'Yield') return true;
+    if (kind === 'FunctionDef' || kind === 'ClassDef' || kind === 'Lambda') return false;
+    return Object.entries(n).some(([k, v]) => k !== 'span' && typeof v === 'object' && walk(v));
+  };
+  r = walk(def.body);
+  generatorDefs.set(def, r);
+  return r;
+}
 
 export class BreakSignal {}
 export class ContinueSignal {}
@@ -151,6 +177,12 @@ export class Interp {
   debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;
+  /** The items of the generators running, innermost last (`yield` appends to the last). */
+  readonly generators: PyValue[][] = [];
+  /** Inside `with jax.disable_jit():` jitted functions run as plain Python. */
+  jitDisabled = 0;
+  /** The exceptions whose `except` handlers are running, innermost last (a bare `raise` re-raises the last). */
+  readonly handling: PyInstance[] = [];
   /** Argument types of each top-level function's first call, for the module's exports. */
   readonly callLog = new CallLog();
 
@@ -261,8 +293,8 @@ export class Interp {
   }
 
   /** Ask for a program partitioned over a mesh: its per-device program runs on every device (src/passes/spmd.ts). */
-  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: MeshShape, inShardings: (DimShardings | null)[]): void {
-    this.programs.push({ name, func, kind, mesh: { shape: mesh, inShardings }, debugNans: this.debugNans });
+  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: MeshShape, inShardings: (DimShardings | null)[], outShardings?: (DimShardings | null)[]): void {
+    this.programs.push({ name, func, kind, mesh: { shape: mesh, inShardings, ...(outShardings ? { outShardings } : {}) }, debugNans: this.debugNans });
   }
 
   /** `const NAME = value` at the top of main(), once per `key` (pure values such as mesh layouts). */
@@ -273,6 +305,11 @@ export class Interp {
     this.hoistedNames.set(key, name);
     this.constantStmts.push({ nd: key, stmt: { k: 'const', names: [name], value } });
     return name;
+  }
+
+  /** A compile-time NumPy array changed in place (`a[i] = v`): its later uses need a new device constant. */
+  constantChanged(nd: NdArray): void {
+    this.constants.delete(nd);
   }
 
   /** A compile-time NumPy array as a device constant created by the host program. */
@@ -383,10 +420,14 @@ export class Interp {
         v.kwargs.forEach((x) => visit(x, name));
       } else if (v instanceof PyFunction) {
         visitScope(v.closure);
-      } else if (v instanceof PyBoundMethod) {
+      } else if (v instanceof PyBoundMethod || v instanceof PySuper) {
         visit(v.self, name);
       } else if (v instanceof PyKeyArray) {
         visit(v.data, name);
+      } else if (v instanceof PyInstance || v instanceof PyUserClass) {
+        for (const [k, x] of v.attrs) visit(x, `${name}_${k}`);
+      } else if (v instanceof PyDescriptor) {
+        visit(v.fn, name);
       } else if (v instanceof PyIterator) {
         // a map/filter not yet run through: the items it will pull
         v.roots.forEach((x) => visit(x, name));
@@ -450,6 +491,12 @@ export class Interp {
     if (fn instanceof PyTransformed) return this.library.callTransformed(fn, call);
     if (fn instanceof PyDType) return this.convertDType(fn, call);
     if (fn instanceof PyClass && fn.kind === 'namedtuple') return this.constructNamedTuple(fn, call);
+    if (fn instanceof PyUserClass) return instantiate(this, fn, call);
+    if (fn instanceof PyDescriptor && fn.kind !== 'property') return this.call(fn.fn, call);
+    if (fn instanceof PyInstance) {
+      const m = dunder(this, fn, '__call__', call.span);
+      if (m !== undefined) return this.call(m, call);
+    }
     throw this.error(`TypeError: '${typeName(fn)}' object is not callable`, call.span);
   }
 
@@ -474,9 +521,28 @@ export class Interp {
     if (this.frames.length > MAX_CALL_DEPTH) throw this.error('RecursionError: maximum recursion depth exceeded', call.span);
     const scope = new Scope(fn.closure);
     this.bindParams(fn, scope, call);
+    // a method's `__class__` cell and first argument: what a bare super() means
+    if (fn.ownerClass) {
+      scope.vars.set('__class__', fn.ownerClass);
+      const first = fn.def.params[0];
+      if (first && first.star === '') scope.vars.set(SUPER_SELF, scope.vars.get(first.name)!);
+    }
     this.frames.push(scope);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
+      if (isGenerator(fn.def)) {
+        // a generator runs to its end when called (the evaluator cannot suspend): its items are known now
+        const items: PyValue[] = [];
+        this.generators.push(items);
+        try {
+          this.execBlock(fn.def.body, scope);
+        } catch (e) {
+          if (!(e instanceof ReturnSignal)) throw e;
+        } finally {
+          this.generators.pop();
+        }
+        return new PyIterator('generator', items[Symbol.iterator](), items);
+      }
       try {
         this.execBlock(fn.def.body, scope);
       } catch (e) {

@@ -9,9 +9,10 @@ import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
 import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
+import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyModule, type CallArgs, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyContextManager, PyModule, type CallArgs, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -45,6 +46,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     block_until_ready: (c) => arg(c, 0, 'x'),
     device_get: (c) => arg(c, 0, 'x'),
     make_jaxpr: (c) => makeJaxprOf(ip, c),
+    disable_jit: (c) => {
+      if (c.args[0] === false || c.kwargs.get('disable') === false) return new PyContextManager('_GeneratorContextManager', () => null, () => undefined);
+      return new PyContextManager('_GeneratorContextManager', () => (ip.jitDisabled++, null), () => void ip.jitDisabled--);
+    },
+    // placement: jaxts runs un-sharded computations on its one default device
+    default_device: () => new PyContextManager('_GeneratorContextManager', () => null, () => undefined),
     ...jaxShardingFunctions(ip),
     shard_map: (c) => shardMapOf(ip, c, 'shard_map'),
   };
@@ -60,6 +67,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
       checkpoint_name: (c) => arg(c, 0, 'x'),
       checkpoint_policies: checkpointPolicies(),
     }),
+    errors: errorsModule(),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     experimental: experimentalModule(ip),
     debug: debugModule(ip, debugShardingFunctions(ip)),
@@ -86,6 +94,11 @@ function checkpointPolicies(): PyModule {
     ...Object.fromEntries(names.map((n) => [n, policy(n)])),
     ...Object.fromEntries(factories.map((n) => [n, (_c: CallArgs) => policy(n)])),
   });
+}
+
+/** jax.errors: JAX's exception classes (src/lower/classes.ts), for `except jax.errors.TracerBoolConversionError`. */
+export function errorsModule(): PyModule {
+  return builtinModule('jax.errors', Object.fromEntries(JAX_ERRORS.map((c) => [c.name, c])));
 }
 
 /** jax.config.update(name, value): the options a lesson's output depends on. */

@@ -6,13 +6,13 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
-import { broadcastShapes, normalizeAxes, promote } from './arrays.js';
-import { iterate } from './expr.js';
+import { broadcastShapes, castScalar, fmtShape, normalizeAxes, promote } from './arrays.js';
+import { lit } from '../ir/builder.js';
+import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
-import { logsumexp } from './lib_scipy.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { PyClass, PyDType, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -97,7 +97,6 @@ export function jnpModule(ip: Interp): PyModule {
     ceil: un('ceil'),
     sign: un('sign'),
     negative: un('neg'),
-    isfinite: (c) => ops.tracer(ops.bind('is_finite', [ops.asArray(arg(c, 0, 'x'), c.span, 'float32').atom], {}, c.span)),
     square: (c) => ops.power(arg(c, 0, 'x'), 2n, c.span),
     power: (c) => ops.power(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
     add: bin('add'),
@@ -115,7 +114,7 @@ export function jnpModule(ip: Interp): PyModule {
       return where(ip, arg(c, 0, 'condition'), arg(c, 1, 'x'), arg(c, 2, 'y'), c.span);
     },
     clip: (c) => clip(ip, arg(c, 0, 'x'), arg(c, 1, 'min', null), arg(c, 2, 'max', null), c.span),
-    logaddexp: (c) => logsumexp(ip, ops.stack([arg(c, 0, 'x1'), arg(c, 1, 'x2')], 0, c.span), 0n, false, c.span),
+    ...composites(ip),
   };
   const linalg = builtinModule('jax.numpy.linalg', {
     norm: (c) => {
@@ -138,6 +137,7 @@ export function jnpModule(ip: Interp): PyModule {
     e: Math.E,
     inf: Infinity,
     nan: NaN,
+    newaxis: null,
     linalg,
     ...fns,
   });
@@ -237,4 +237,836 @@ function linspace(ip: Interp, c: CallArgs): PyValue {
   if (dtype !== 'float32') out = o.unary('floor', out, span);
   const result = o.convert(out, dtype, span);
   return retstep ? new PyTuple([result, delta]) : result;
+}
+
+/**
+ * The jax.numpy functions that JAX writes as compositions of lax operations
+ * (lax_numpy.py, ufuncs.py, reductions.py, tensor_contractions.py, einsum.py),
+ * each lowered to the same sequence.
+ */
+function composites(ip: Interp): Record<string, Fn> {
+  const o = ip.ops;
+  const A = (v: PyValue, span: Span, dtype?: DType): Tracer => o.asArray(v, span, dtype);
+  const keep = (c: CallArgs): boolean => truthy(c.kwargs.get('keepdims') ?? false, c.span);
+  const iota = (dtype: DType, shape: number[], dimension: number, span: Span): Tracer =>
+    o.tracer(o.bind('iota', [], { dtype, shape, dimension, sharding: null }, span));
+  const bcast = (x: Tracer, shape: readonly number[], span: Span): Tracer => o.tracer(o.broadcastTo(x.atom, shape, span));
+  const sliceAxis = (x: Tracer, axis: number, start: number, stop: number, span: Span): Tracer => {
+    const shape = x.aval.shape;
+    if (start === 0 && stop === shape[axis]) return x;
+    return o.tracer(o.bind('slice', [x.atom], { start_indices: shape.map((_, i) => (i === axis ? start : 0)), limit_indices: shape.map((d, i) => (i === axis ? stop : d)), strides: null }, span));
+  };
+  const rev = (x: Tracer, dims: number[], span: Span): Tracer => (dims.length ? o.tracer(o.bind('rev', [x.atom], { dimensions: dims }, span)) : x);
+  /** promote_args_inexact: ints and bools become float32 (jaxts's one inexact dtype). */
+  const inexact = (v: PyValue, span: Span): Tracer => {
+    const x = A(v, span);
+    return x.aval.dtype === 'float32' ? x : o.convert(x, 'float32', span);
+  };
+  const axisOne = (v: PyValue, rank: number, span: Span): number => normalizeAxes(BigInt(intArg(v, 'axis', span)), rank, span)[0]!;
+  const isFloat = (x: Tracer): boolean => x.aval.dtype === 'float32';
+  const toBool = (x: Tracer, span: Span): Tracer => (x.aval.dtype === 'bool' ? x : o.compare('ne', x, o.asArray(0, span, x.aval.dtype), span));
+  const isnan = (x: Tracer, span: Span): Tracer => (isFloat(x) ? o.compare('ne', x, x, span) : o.full([...x.aval.shape], 0, 'bool', span));
+  const isinfOf = (x: Tracer, sign: 0 | 1 | -1, span: Span): Tracer => {
+    if (!isFloat(x)) return o.full([...x.aval.shape], 0, 'bool', span);
+    if (sign === 0) return o.compare('eq', o.unary('abs', x, span), o.asArray(Infinity, span, 'float32'), span);
+    return o.compare('eq', x, o.asArray(sign * Infinity, span, 'float32'), span);
+  };
+  const isfinite = (x: Tracer, span: Span): Tracer => (isFloat(x) ? o.tracer(o.bind('is_finite', [x.atom], {}, span)) : o.full([...x.aval.shape], 1, 'bool', span));
+  const logical = (prim: 'and' | 'or' | 'xor'): Fn => (c) => {
+    const x = toBool(A(arg(c, 0, 'x1'), c.span), c.span);
+    const y = toBool(A(arg(c, 1, 'x2'), c.span), c.span);
+    return o.binary(prim, x, y, c.span);
+  };
+  const tri = (n: number, m: number, k: number, span: Span): Tracer =>
+    o.compare('ge', o.binary('add', iota('int32', [n, m], 0, span), BigInt(k), span), iota('int32', [n, m], 1, span), span);
+  const eye = (n: number, m: number, k: number, dtype: DType, span: Span): Tracer =>
+    o.convert(o.compare('eq', o.binary('add', iota('int32', [n, m], 0, span), BigInt(k), span), iota('int32', [n, m], 1, span), span), dtype, span);
+  const atleast = (x: Tracer, n: 1 | 2 | 3, span: Span): Tracer => {
+    const s = x.aval.shape;
+    if (s.length >= n) return x;
+    if (n === 1) return o.reshape(x, [1], span);
+    if (n === 2) return o.reshape(x, s.length === 0 ? [1, 1] : [1, s[0]!], span);
+    return o.reshape(x, s.length === 0 ? [1, 1, 1] : s.length === 1 ? [1, s[0]!, 1] : [...s, 1], span);
+  };
+  const items = (v: PyValue, span: Span): Tracer[] => iterate(ip, v, span).map((x) => A(x, span));
+  const tile = (x: Tracer, reps: number[], span: Span): Tracer => {
+    const aShape = [...Array(Math.max(0, reps.length - x.aval.shape.length)).fill(1), ...x.aval.shape] as number[];
+    const r = [...Array(Math.max(0, aShape.length - reps.length)).fill(1), ...reps] as number[];
+    const inter = aShape.flatMap((d) => [1, d]);
+    const b = bcast(o.reshape(x, inter, span), aShape.flatMap((d, i) => [r[i]!, d]), span);
+    return o.reshape(b, aShape.map((d, i) => d * r[i]!), span);
+  };
+  const diagonal = (x: Tracer, offset: number, ax1: number, ax2: number, span: Span): Tracer => {
+    const r = x.aval.shape.length;
+    if (r < 2) throw new CompileError('ValueError: diagonal requires an array of at least two dimensions.', span);
+    const a1 = normalizeAxes(BigInt(ax1), r, span)[0]!;
+    const a2 = normalizeAxes(BigInt(ax2), r, span)[0]!;
+    if (a1 === a2) throw new CompileError('ValueError: axis1 and axis2 must not be equal', span);
+    const rest = Array.from({ length: r }, (_, i) => i).filter((i) => i !== a1 && i !== a2);
+    const t = o.transpose(x, [...rest, a1, a2], span);
+    const n = x.aval.shape[a1]!;
+    const m = x.aval.shape[a2]!;
+    const size = Math.max(0, Math.min(n + Math.min(offset, 0), m - Math.max(offset, 0)));
+    const batch = rest.map((i) => x.aval.shape[i]!);
+    // the diagonal is every (m + 1)-th element of the flattened matrix from its first element
+    if (size === 0) return o.full([...batch, 0], 0, x.aval.dtype, span);
+    const flat = o.reshape(t, [...batch, n * m], span);
+    const first = offset >= 0 ? offset : -offset * m;
+    const stop = first + (size - 1) * (m + 1) + 1;
+    return o.tracer(o.bind('slice', [flat.atom], { start_indices: [...batch.map(() => 0), first], limit_indices: [...batch, stop], strides: [...batch.map(() => 1), m + 1] }, span));
+  };
+  const cumulative = (kind: 'sum' | 'prod' | 'max' | 'min'): Fn => (c) => {
+    let x = A(arg(c, 0, 'a'), c.span);
+    const axisV = arg(c, 1, 'axis', null);
+    const dtype = dtypeArg(c.kwargs.get('dtype') ?? c.args[2], c.span);
+    if (axisV === null) x = o.reshape(x, [-1], c.span);
+    if (x.aval.dtype === 'bool' && (kind === 'sum' || kind === 'prod')) x = o.convert(x, 'int32', c.span);
+    if (dtype) x = o.convert(x, dtype, c.span);
+    const r = x.aval.shape.length;
+    if (r === 0) throw new CompileError(`ValueError: axis 0 is out of bounds for array of dimension 0`, c.span);
+    const ax = axisV === null ? 0 : axisOne(axisV, r, c.span);
+    const t = o.moveAxis(x, ax, r - 1, c.span);
+    const n = t.aval.shape[r - 1]!;
+    // out[..., i] reduces x[..., j] over j <= i: a masked reduction over a new last axis
+    const shape = [...t.aval.shape, n];
+    const xs = bcast(o.expandDims(t, r - 1, c.span), shape, c.span);
+    const mask = bcast(tri(n, n, 0, c.span), shape, c.span);
+    const ident = kind === 'sum' ? 0 : kind === 'prod' ? 1 : kind === 'max' ? (isFloat(x) ? -Infinity : -2147483648) : isFloat(x) ? Infinity : 2147483647;
+    const fill = x.aval.dtype === 'bool' ? (kind === 'max' ? 0 : 1) : ident;
+    const masked = o.select(mask, xs, o.full(shape, fill, x.aval.dtype, c.span), c.span);
+    const prim = kind === 'sum' ? 'reduce_sum' : kind === 'prod' ? 'reduce_prod' : kind === 'max' ? 'reduce_max' : 'reduce_min';
+    const red = o.reduce(prim, masked, BigInt(r), false, c.span);
+    return o.moveAxis(red, r - 1, ax, c.span);
+  };
+  const variance = (c: CallArgs): Tracer => {
+    const a = inexact(arg(c, 0, 'a'), c.span);
+    const axis = arg(c, 1, 'axis', null);
+    const ddof = numArg(c.kwargs.get('ddof') ?? c.kwargs.get('correction') ?? c.args[3] ?? 0n, 'ddof', c.span);
+    const mean = o.mean(a, axis, true, c.span);
+    const centered = o.power(o.binary('sub', a, mean, c.span), 2n, c.span);
+    const axes = normalizeAxes(axis, a.aval.shape.length, c.span);
+    const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
+    const normalizer = n - ddof;
+    const s = o.reduce('reduce_sum', centered, axis, keep(c), c.span);
+    const out = o.binary('div', s, o.asArray(normalizer, c.span, 'float32'), c.span);
+    return normalizer > 0 ? out : o.full([...out.aval.shape], NaN, 'float32', c.span);
+  };
+  const isclose = (c: CallArgs): Tracer => {
+    let a = A(arg(c, 0, 'a'), c.span);
+    let b = A(arg(c, 1, 'b'), c.span);
+    const dtype = promote(o.aval(arg(c, 0, 'a'), c.span), o.aval(arg(c, 1, 'b'), c.span));
+    a = o.convert(a, dtype === 'float32' ? dtype : 'float32', c.span);
+    b = o.convert(b, dtype === 'float32' ? dtype : 'float32', c.span);
+    const rtol = A(numArg(arg(c, 2, 'rtol', 1e-5), 'rtol', c.span), c.span, 'float32');
+    const atol = A(numArg(arg(c, 3, 'atol', 1e-8), 'atol', c.span), c.span, 'float32');
+    const equalNan = truthy(arg(c, 4, 'equal_nan', false), c.span);
+    const bothNan = o.binary('and', isnan(a, c.span), isnan(b, c.span), c.span);
+    const fin = isfinite(b, c.span);
+    const inRange = o.compare('le', o.unary('abs', o.binary('sub', a, b, c.span), c.span), o.binary('add', atol, o.binary('mul', rtol, o.unary('abs', b, c.span), c.span), c.span), c.span);
+    const out = o.binary('or', o.compare('eq', a, b, c.span), o.binary('and', bcast(fin, inRange.aval.shape, c.span), inRange, c.span), c.span);
+    return equalNan ? o.binary('or', out, bothNan, c.span) : out;
+  };
+  const tensordot = (a: Tracer, b: Tracer, ca: number[], cb: number[], span: Span): Tracer => {
+    const dtype = promote(a.aval, b.aval);
+    a = o.convert(a, dtype, span);
+    b = o.convert(b, dtype, span);
+    for (let i = 0; i < ca.length; i++) {
+      if (a.aval.shape[ca[i]!] !== b.aval.shape[cb[i]!]) {
+        throw new CompileError(`TypeError: dot_general requires contracting dimensions to have the same shape, got (${ca.map((d) => a.aval.shape[d]).join(', ')},) and (${cb.map((d) => b.aval.shape[d]).join(', ')},).`, span);
+      }
+    }
+    return o.tracer(o.bind('dot_general', [a.atom, b.atom], { dimension_numbers: { contract: [ca, cb], batch: [[], []] }, precision: null, preferred_element_type: dtype }, span));
+  };
+  const stackLike = (n: 1 | 2 | 3, axisFor: (t: Tracer) => number): Fn => (c) => {
+    const xs = items(arg(c, 0, 'tup'), c.span).map((x) => atleast(x, n, c.span));
+    if (!xs.length) throw new CompileError('ValueError: Need at least one array to concatenate.', c.span);
+    return o.concatenate(xs, axisFor(xs[0]!), c.span, dtypeArg(c.kwargs.get('dtype'), c.span));
+  };
+  const flip = (c: CallArgs): Tracer => {
+    const x = A(arg(c, 0, 'm'), c.span);
+    return rev(x, normalizeAxes(arg(c, 1, 'axis', null), x.aval.shape.length, c.span), c.span);
+  };
+  const roll = (x: Tracer, shifts: number[], axes: number[], span: Span): Tracer => {
+    for (let k = 0; k < axes.length; k++) {
+      const ax = axes[k]!;
+      const n = x.aval.shape[ax]!;
+      if (n === 0) continue;
+      const i = (((-shifts[k]!) % n) + n) % n;
+      x = o.concatenate([sliceAxis(x, ax, i, n, span), sliceAxis(x, ax, 0, i, span)], ax, span);
+    }
+    return x;
+  };
+  const intList = (v: PyValue, what: string, span: Span): number[] =>
+    v instanceof PyTuple || v instanceof PyList ? v.items.map((x) => intArg(x, what, span)) : [intArg(v, what, span)];
+  const trilu = (lower: boolean): Fn => (c) => {
+    const m = A(arg(c, 0, 'm'), c.span);
+    const k = intArg(arg(c, 1, 'k', 0n), 'k', c.span);
+    const s = m.aval.shape;
+    if (s.length < 2) throw new CompileError(`ValueError: ${lower ? 'tril' : 'triu'} requires an array of at least two dimensions`, c.span);
+    const mask = bcast(tri(s[s.length - 2]!, s[s.length - 1]!, lower ? k : k - 1, c.span), s, c.span);
+    const zeros = o.full([...s], 0, m.aval.dtype, c.span);
+    return lower ? o.select(mask, m, zeros, c.span) : o.select(mask, zeros, m, c.span);
+  };
+  const shapeArgsOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
+  const unaryInexact = (f: (x: Tracer, span: Span) => Tracer): Fn => (c) => f(inexact(arg(c, 0, 'x'), c.span), c.span);
+  const logBase = (base: number) => unaryInexact((x, span) => o.binary('div', o.unary('log', x, span), o.unary('log', o.asArray(base, span, 'float32'), span), span));
+
+  return {
+    eye: (c) => {
+      const n = intArg(arg(c, 0, 'N'), 'N', c.span);
+      const mV = arg(c, 1, 'M', null);
+      const m = mV === null ? n : intArg(mV, 'M', c.span);
+      return eye(n, m, intArg(arg(c, 2, 'k', 0n), 'k', c.span), dtypeArg(arg(c, 3, 'dtype', null), c.span) ?? 'float32', c.span);
+    },
+    identity: (c) => {
+      const n = intArg(arg(c, 0, 'n'), 'n', c.span);
+      return eye(n, n, 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float32', c.span);
+    },
+    tri: (c) => {
+      const n = intArg(arg(c, 0, 'N'), 'N', c.span);
+      const mV = arg(c, 1, 'M', null);
+      return o.convert(tri(n, mV === null ? n : intArg(mV, 'M', c.span), intArg(arg(c, 2, 'k', 0n), 'k', c.span), c.span), dtypeArg(arg(c, 3, 'dtype', null), c.span) ?? 'float32', c.span);
+    },
+    tril: trilu(true),
+    triu: trilu(false),
+    var: variance,
+    std: (c) => o.unary('sqrt', variance(c), c.span),
+    isclose,
+    allclose: (c) => o.reduce('reduce_min', isclose(c), null, false, c.span),
+    array_equal: (c) => {
+      const a = A(arg(c, 0, 'a1'), c.span);
+      const b = A(arg(c, 1, 'a2'), c.span);
+      const sa = a.aval.shape;
+      const sb = b.aval.shape;
+      if (sa.length !== sb.length || sa.some((d, i) => d !== sb[i])) return o.asArray(false, c.span, 'bool');
+      let eq = o.compare('eq', a, b, c.span);
+      if (truthy(arg(c, 2, 'equal_nan', false), c.span)) eq = o.binary('or', eq, o.binary('and', isnan(a, c.span), isnan(b, c.span), c.span), c.span);
+      return o.reduce('reduce_min', eq, null, false, c.span);
+    },
+    isnan: (c) => isnan(A(arg(c, 0, 'x'), c.span), c.span),
+    isinf: (c) => isinfOf(A(arg(c, 0, 'x'), c.span), 0, c.span),
+    isposinf: (c) => isinfOf(A(arg(c, 0, 'x'), c.span), 1, c.span),
+    isneginf: (c) => isinfOf(A(arg(c, 0, 'x'), c.span), -1, c.span),
+    isfinite: (c) => isfinite(A(arg(c, 0, 'x'), c.span), c.span),
+    logical_and: logical('and'),
+    logical_or: logical('or'),
+    logical_xor: logical('xor'),
+    logical_not: (c) => o.unary('not', toBool(A(arg(c, 0, 'x'), c.span), c.span), c.span),
+    bitwise_and: (c) => o.binary('and', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
+    bitwise_or: (c) => o.binary('or', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
+    bitwise_xor: (c) => o.binary('xor', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
+    less_equal: (c) => o.compare('le', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
+    greater_equal: (c) => o.compare('ge', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
+    not_equal: (c) => o.compare('ne', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
+    vdot: (c) => o.dot(o.reshape(A(arg(c, 0, 'a'), c.span), [-1], c.span), o.reshape(A(arg(c, 1, 'b'), c.span), [-1], c.span), c.span),
+    tensordot: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const b = A(arg(c, 1, 'b'), c.span);
+      const axes = arg(c, 2, 'axes', 2n);
+      const ra = a.aval.shape.length;
+      const rb = b.aval.shape.length;
+      let ca: number[];
+      let cb: number[];
+      if (typeof axes === 'bigint') {
+        const n = Number(axes);
+        if (n < 0 || n > Math.min(ra, rb)) throw new CompileError(`TypeError: Number of tensordot axes (axes ${n}) exceeds input ranks (${ra} and ${rb})`, c.span);
+        ca = Array.from({ length: n }, (_, i) => ra - n + i);
+        cb = Array.from({ length: n }, (_, i) => i);
+      } else if ((axes instanceof PyTuple || axes instanceof PyList) && axes.items.length === 2) {
+        ca = normalizeAxes(axes.items[0]!, ra, c.span);
+        cb = normalizeAxes(axes.items[1]!, rb, c.span);
+        if (ca.length !== cb.length) throw new CompileError(`TypeError: tensordot requires axes lists to have equal length, got ${ca.length} and ${cb.length}.`, c.span);
+      } else throw new CompileError('TypeError: tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints.', c.span);
+      return tensordot(a, b, ca, cb, c.span);
+    },
+    inner: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const b = A(arg(c, 1, 'b'), c.span);
+      if (a.aval.shape.length === 0 || b.aval.shape.length === 0) return o.binary('mul', a, b, c.span);
+      return tensordot(a, b, [a.aval.shape.length - 1], [b.aval.shape.length - 1], c.span);
+    },
+    outer: (c) => {
+      const a = o.reshape(A(arg(c, 0, 'a'), c.span), [-1], c.span);
+      const b = o.reshape(A(arg(c, 1, 'b'), c.span), [-1], c.span);
+      return o.binary('mul', o.expandDims(a, 1, c.span), o.expandDims(b, 0, c.span), c.span);
+    },
+    kron: (c) => {
+      let a = A(arg(c, 0, 'a'), c.span);
+      let b = A(arg(c, 1, 'b'), c.span);
+      const dtype = promote(a.aval, b.aval);
+      a = o.convert(a, dtype, c.span);
+      b = o.convert(b, dtype, c.span);
+      const r = Math.max(a.aval.shape.length, b.aval.shape.length);
+      const pad = (x: Tracer): number[] => [...Array(r - x.aval.shape.length).fill(1), ...x.aval.shape] as number[];
+      const sa = pad(a);
+      const sb = pad(b);
+      const ar = o.reshape(a, sa.flatMap((d) => [d, 1]), c.span);
+      const br = o.reshape(b, sb.flatMap((d) => [1, d]), c.span);
+      return o.reshape(o.binary('mul', ar, br, c.span), sa.map((d, i) => d * sb[i]!), c.span);
+    },
+    vstack: stackLike(2, () => 0),
+    row_stack: stackLike(2, () => 0),
+    hstack: stackLike(1, (t) => (t.aval.shape.length === 1 ? 0 : 1)),
+    dstack: stackLike(3, () => 2),
+    column_stack: (c) => {
+      const xs = items(arg(c, 0, 'tup'), c.span).map((x) => (x.aval.shape.length < 2 ? o.reshape(atleast(x, 1, c.span), [-1, 1], c.span) : x));
+      return o.concatenate(xs, 1, c.span);
+    },
+    atleast_1d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 1, c.span),
+    atleast_2d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 2, c.span),
+    atleast_3d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 3, c.span),
+    tile: (c) => tile(A(arg(c, 0, 'A'), c.span), intList(arg(c, 1, 'reps'), 'reps', c.span), c.span),
+    repeat: (c) => {
+      let a = A(arg(c, 0, 'a'), c.span);
+      const repeats = intArg(arg(c, 1, 'repeats'), 'repeats', c.span);
+      const axisV = arg(c, 2, 'axis', null);
+      if (axisV === null) a = o.reshape(a, [-1], c.span);
+      const ax = axisV === null ? 0 : axisOne(axisV, a.aval.shape.length, c.span);
+      const shape = [...a.aval.shape];
+      const e = o.expandDims(a, ax + 1, c.span);
+      const reps = e.aval.shape.map((_, i) => (i === ax + 1 ? repeats : 1));
+      shape[ax] = shape[ax]! * repeats;
+      return o.reshape(tile(e, reps, c.span), shape, c.span);
+    },
+    roll: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const shift = intList(arg(c, 1, 'shift'), 'shift', c.span);
+      const axisV = arg(c, 2, 'axis', null);
+      if (axisV === null) return o.reshape(roll(o.reshape(a, [-1], c.span), [shift[0]!], [0], c.span), [...a.aval.shape], c.span);
+      const axes = normalizeAxes(axisV, a.aval.shape.length, c.span);
+      const n = Math.max(axes.length, shift.length);
+      const bc = (xs: number[]): number[] => (xs.length === 1 ? Array(n).fill(xs[0]) : xs);
+      if ((axes.length !== 1 && axes.length !== n) || (shift.length !== 1 && shift.length !== n)) throw new CompileError('ValueError: shape mismatch: objects cannot be broadcast to a single shape.', c.span);
+      return roll(a, bc(shift), bc(axes), c.span);
+    },
+    copy: (c) => o.tracer(o.bind('copy', [A(arg(c, 0, 'a'), c.span).atom], {}, c.span)),
+    flip,
+    fliplr: (c) => rev(A(arg(c, 0, 'm'), c.span), [1], c.span),
+    flipud: (c) => rev(A(arg(c, 0, 'm'), c.span), [0], c.span),
+    rot90: (c) => {
+      const m = A(arg(c, 0, 'm'), c.span);
+      const k = ((intArg(arg(c, 1, 'k', 1n), 'k', c.span) % 4) + 4) % 4;
+      const axesV = arg(c, 2, 'axes', new PyTuple([0n, 1n]));
+      const [a1, a2] = normalizeAxes(axesV, m.aval.shape.length, c.span) as [number, number];
+      const perm = m.aval.shape.map((_, i) => i);
+      perm[a1] = a2;
+      perm[a2] = a1;
+      if (k === 0) return m;
+      if (k === 2) return rev(m, [a1, a2], c.span);
+      if (k === 1) return o.transpose(rev(m, [a2], c.span), perm, c.span);
+      return rev(o.transpose(m, perm, c.span), [a2], c.span);
+    },
+    diagonal: (c) => diagonal(A(arg(c, 0, 'a'), c.span), intArg(arg(c, 1, 'offset', 0n), 'offset', c.span), intArg(arg(c, 2, 'axis1', 0n), 'axis1', c.span), intArg(arg(c, 3, 'axis2', 1n), 'axis2', c.span), c.span),
+    trace: (c) => {
+      const d = diagonal(A(arg(c, 0, 'a'), c.span), intArg(arg(c, 1, 'offset', 0n), 'offset', c.span), intArg(arg(c, 2, 'axis1', 0n), 'axis1', c.span), intArg(arg(c, 3, 'axis2', 1n), 'axis2', c.span), c.span);
+      return o.reduce('reduce_sum', d, -1n, false, c.span);
+    },
+    diag: (c) => {
+      const v = A(arg(c, 0, 'v'), c.span);
+      const k = intArg(arg(c, 1, 'k', 0n), 'k', c.span);
+      if (v.aval.shape.length === 2) return diagonal(v, k, 0, 1, c.span);
+      if (v.aval.shape.length !== 1) throw new CompileError('ValueError: diag input must be 1d or 2d', c.span);
+      const n = v.aval.shape[0]! + Math.abs(k);
+      const mask = o.compare('eq', o.binary('add', iota('int32', [n, n], 0, c.span), BigInt(k), c.span), iota('int32', [n, n], 1, c.span), c.span);
+      // v laid along the diagonal: padded to n, indexed by the column (k >= 0: entry (i, i + k) is v[i])
+      const padded = o.tracer(o.bind('pad', [v.atom, lit(0, v.aval.dtype)], { padding_config: [k >= 0 ? [k, 0, 0] : [0, -k, 0]] }, c.span));
+      const b = o.tracer(o.bind('broadcast_in_dim', [padded.atom], { shape: [n, n], broadcast_dimensions: [1] }, c.span));
+      return o.select(mask, b, o.full([n, n], 0, v.aval.dtype, c.span), c.span);
+    },
+    meshgrid: (c) => {
+      const xs = c.args.map((x) => A(x, c.span));
+      const indexing = c.kwargs.get('indexing') ?? 'xy';
+      if (indexing !== 'xy' && indexing !== 'ij') throw new CompileError(`ValueError: Valid values for indexing are 'xy' and 'ij', got ${String(indexing)}`, c.span);
+      for (const x of xs) if (x.aval.shape.length !== 1) throw new CompileError(`ValueError: Arguments to jax.numpy.meshgrid must be 1D, got shape ${fmtShape(x.aval.shape)}`, c.span);
+      const args = [...xs];
+      const swap = indexing === 'xy' && args.length >= 2;
+      if (swap) [args[0], args[1]] = [args[1]!, args[0]!];
+      const shape = args.map((a) => a.aval.shape[0]!);
+      const out = args.map((a, i) => o.tracer(o.bind('broadcast_in_dim', [a.atom], { shape, broadcast_dimensions: [i] }, c.span)));
+      if (swap) [out[0], out[1]] = [out[1]!, out[0]!];
+      return new PyList(out);
+    },
+    swapaxes: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const r = a.aval.shape.length;
+      const a1 = axisOne(arg(c, 1, 'axis1'), r, c.span);
+      const a2 = axisOne(arg(c, 2, 'axis2'), r, c.span);
+      const perm = a.aval.shape.map((_, i) => (i === a1 ? a2 : i === a2 ? a1 : i));
+      return o.transpose(a, perm, c.span);
+    },
+    moveaxis: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const r = a.aval.shape.length;
+      const src = normalizeAxes(arg(c, 1, 'source'), r, c.span);
+      const dst = normalizeAxes(arg(c, 2, 'destination'), r, c.span);
+      if (src.length !== dst.length) throw new CompileError('ValueError: Inconsistent number of elements: ' + `${src.length} vs ${dst.length}`, c.span);
+      const perm: number[] = Array.from({ length: r }, (_, i) => i).filter((i) => !src.includes(i));
+      [...dst.map((d, i) => [d, src[i]!] as const)].sort((x, y) => x[0] - y[0]).forEach(([d, s]) => perm.splice(d, 0, s));
+      return o.transpose(a, perm, c.span);
+    },
+    reciprocal: unaryInexact((x, span) => o.power(x, -1n, span)),
+    log2: logBase(2),
+    // JAX multiplies by 1 / log(10) rounded to float32
+    log10: unaryInexact((x, span) => o.binary('mul', o.unary('log', x, span), o.asArray(0.4342944819032518, span, 'float32'), span)),
+    deg2rad: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, 'float32'), span)),
+    radians: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, 'float32'), span)),
+    rad2deg: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, 'float32'), span)),
+    degrees: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, 'float32'), span)),
+    rsqrt: unaryInexact((x, span) => o.unary('rsqrt', x, span)),
+    round: (c) => {
+      const x = A(arg(c, 0, 'a'), c.span);
+      const decimals = intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span);
+      if (!isFloat(x)) return x;
+      const rnd = (t: Tracer): Tracer => o.tracer(o.bind('round', [t.atom], { rounding_method: 1 }, c.span));
+      if (decimals === 0) return rnd(x);
+      const f = o.asArray(10 ** decimals, c.span, 'float32');
+      return o.binary('div', rnd(o.binary('mul', x, f, c.span)), f, c.span);
+    },
+    hypot: (c) => {
+      const [x1, x2] = [inexact(arg(c, 0, 'x1'), c.span), inexact(arg(c, 1, 'x2'), c.span)].map((x) => o.unary('abs', x, c.span)) as [Tracer, Tracer];
+      const idxInf = o.binary('or', isinfOf(x1, 1, c.span), isinfOf(x2, 1, c.span), c.span);
+      const hi = o.binary('max', x1, x2, c.span);
+      const lo = o.binary('min', x1, x2, c.span);
+      const z = o.compare('eq', hi, 0, c.span);
+      const safe = o.select(z, o.full([...hi.aval.shape], 1, 'float32', c.span), hi, c.span);
+      const r = o.binary('mul', hi, o.unary('sqrt', o.binary('add', 1, o.power(o.binary('div', lo, safe, c.span), 2n, c.span), c.span), c.span), c.span);
+      const x = o.select(z, hi, r, c.span);
+      return o.select(idxInf, o.full([...x.aval.shape], Infinity, 'float32', c.span), x, c.span);
+    },
+    nan_to_num: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (!isFloat(x)) return x;
+      const num = (name: string, i: number, def: number): number => {
+        const v = arg(c, i, name, null);
+        return v === null ? def : numArg(v, name, c.span);
+      };
+      const F32_MAX = 3.4028234663852886e38;
+      const s = [...x.aval.shape];
+      let out = o.select(isnan(x, c.span), o.full(s, num('nan', 2, 0), 'float32', c.span), x, c.span);
+      out = o.select(isinfOf(out, 1, c.span), o.full(s, num('posinf', 3, F32_MAX), 'float32', c.span), out, c.span);
+      return o.select(isinfOf(out, -1, c.span), o.full(s, num('neginf', 4, -F32_MAX), 'float32', c.span), out, c.span);
+    },
+    average: (c) => {
+      const a = inexact(arg(c, 0, 'a'), c.span);
+      const axis = arg(c, 1, 'axis', null);
+      const w = arg(c, 2, 'weights', null);
+      if (w === null) return o.mean(a, axis, keep(c), c.span);
+      let wt = inexact(w, c.span);
+      if (wt.aval.shape.length !== a.aval.shape.length) {
+        if (axis === null) throw new CompileError('ValueError: Axis must be specified when shapes of a and weights differ.', c.span);
+        const ax = axisOne(axis, a.aval.shape.length, c.span);
+        wt = o.tracer(o.bind('broadcast_in_dim', [wt.atom], { shape: [...a.aval.shape], broadcast_dimensions: [ax] }, c.span));
+      }
+      const wsum = o.reduce('reduce_sum', wt, axis, keep(c), c.span);
+      return o.binary('div', o.reduce('reduce_sum', o.binary('mul', a, wt, c.span), axis, keep(c), c.span), wsum, c.span);
+    },
+    cumsum: cumulative('sum'),
+    cumprod: cumulative('prod'),
+    cumulative_sum: cumulative('sum'),
+    cumulative_prod: cumulative('prod'),
+    ptp: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const axis = arg(c, 1, 'axis', null);
+      return o.binary('sub', o.reduce('reduce_max', a, axis, keep(c), c.span), o.reduce('reduce_min', a, axis, keep(c), c.span), c.span);
+    },
+    count_nonzero: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      return o.reduce('reduce_sum', o.convert(toBool(a, c.span), 'int32', c.span), arg(c, 1, 'axis', null), keep(c), c.span);
+    },
+    amax: (c) => o.reduce('reduce_max', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
+    amin: (c) => o.reduce('reduce_min', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
+    positive: (c) => A(arg(c, 0, 'x'), c.span),
+    fabs: unaryInexact((x, span) => o.unary('abs', x, span)),
+    sinc: unaryInexact((x, span) => {
+      const z = o.compare('eq', x, 0, span);
+      const pix = o.binary('mul', x, o.asArray(Math.PI, span, 'float32'), span);
+      const safe = o.select(z, o.full([...x.aval.shape], 1, 'float32', span), pix, span);
+      return o.select(z, o.full([...x.aval.shape], 1, 'float32', span), o.binary('div', o.unary('sin', safe, span), safe, span), span);
+    }),
+    split: (c) => splitLike(c, true),
+    pad: (c) => {
+      const a = A(arg(c, 0, 'array'), c.span);
+      const r = a.aval.shape.length;
+      const mode = arg(c, 2, 'mode', 'constant');
+      if (mode !== 'constant') throw new CompileError(`NotImplementedError: jnp.pad mode='${String(mode)}' is not supported by jaxts (only mode='constant')`, c.span);
+      const pw = arg(c, 1, 'pad_width');
+      // pad_width: int, (before, after), or one (before, after) per axis
+      const pairs = (v: PyValue): [number, number][] => {
+        if (!(v instanceof PyTuple || v instanceof PyList)) { const n = intArg(v, 'pad_width', c.span); return Array(r).fill([n, n]); }
+        if (v.items.every((x) => !(x instanceof PyTuple || x instanceof PyList))) {
+          const ns = v.items.map((x) => intArg(x, 'pad_width', c.span));
+          const pr: [number, number] = ns.length === 1 ? [ns[0]!, ns[0]!] : [ns[0]!, ns[1]!];
+          return Array(r).fill(pr);
+        }
+        const ps = v.items.map((x) => { const ns = intList(x, 'pad_width', c.span); return [ns[0]!, ns[1] ?? ns[0]!] as [number, number]; });
+        return ps.length === 1 ? Array(r).fill(ps[0]) : ps;
+      };
+      const p = pairs(pw);
+      if (p.length !== r) throw new CompileError(`ValueError: jnp.pad: pad_width with nd=${r} has unsupported shape (${p.length}, 2).`, c.span);
+      const cv = numArg(c.kwargs.get('constant_values') ?? 0n, 'constant_values', c.span);
+      return o.tracer(o.bind('pad', [a.atom, lit(castScalar(cv, a.aval.dtype), a.aval.dtype)], { padding_config: p.map(([lo, hi]) => [lo, hi, 0]) }, c.span));
+    },
+    einsum: (c) => einsum(ip, c, tensordotGeneral),
+    mod: (c) => binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
+    remainder: (c) => binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
+    floor_divide: (c) => binop(ip, '//', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
+    divmod: (c) => new PyTuple([binop(ip, '//', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span), binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span)]),
+    float_power: (c) => o.binary('pow', inexact(arg(c, 0, 'x1'), c.span), inexact(arg(c, 1, 'x2'), c.span), c.span),
+    // on real arrays (jaxts has no complex dtype): real and conj are the array, imag its zeros
+    real: (c) => A(arg(c, 0, 'val'), c.span),
+    conj: (c) => A(arg(c, 0, 'x'), c.span),
+    conjugate: (c) => A(arg(c, 0, 'x'), c.span),
+    imag: (c) => {
+      const x = A(arg(c, 0, 'val'), c.span);
+      return o.full([...x.aval.shape], 0, x.aval.dtype, c.span);
+    },
+    trunc: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (!isFloat(x)) return x;
+      return o.select(o.compare('lt', x, 0, c.span), o.unary('ceil', x, c.span), o.unary('floor', x, c.span), c.span);
+    },
+    rint: (c) => o.tracer(o.bind('round', [inexact(arg(c, 0, 'x'), c.span).atom], { rounding_method: 1 }, c.span)),
+    heaviside: (c) => {
+      const x1 = inexact(arg(c, 0, 'x1'), c.span);
+      const x2 = inexact(arg(c, 1, 'x2'), c.span);
+      const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
+      const f = (v: number): Tracer => o.full(shape, v, 'float32', c.span);
+      const b1 = bcast(x1, shape, c.span);
+      return o.select(o.compare('lt', b1, 0, c.span), f(0), o.select(o.compare('gt', b1, 0, c.span), f(1), bcast(x2, shape, c.span), c.span), c.span);
+    },
+    fmax: (c) => fminmax('gt', c),
+    fmin: (c) => fminmax('lt', c),
+    signbit: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (!isFloat(x)) return o.compare('lt', x, 0, c.span);
+      const bits = o.bitcast(x, 'int32', c.span);
+      return o.convert(o.binary('shift_right_logical', bits, 31n, c.span), 'bool', c.span);
+    },
+    nansum: (c) => nanReduce('reduce_sum', 0, c),
+    nanprod: (c) => nanReduce('reduce_prod', 1, c),
+    nanmax: (c) => nanReduce('reduce_max', -Infinity, c),
+    nanmin: (c) => nanReduce('reduce_min', Infinity, c),
+    nanmean: (c) => {
+      const a = inexact(arg(c, 0, 'a'), c.span);
+      const axis = arg(c, 1, 'axis', null);
+      const count = o.reduce('reduce_sum', o.convert(o.unary('not', isnan(a, c.span), c.span), 'float32', c.span), axis, keep(c), c.span);
+      const total = o.reduce('reduce_sum', o.select(isnan(a, c.span), o.full([...a.aval.shape], 0, 'float32', c.span), a, c.span), axis, keep(c), c.span);
+      return o.binary('div', total, count, c.span);
+    },
+    diff: (c) => {
+      let a = A(arg(c, 0, 'a'), c.span);
+      const n = intArg(arg(c, 1, 'n', 1n), 'n', c.span);
+      const ax = axisOne(arg(c, 2, 'axis', -1n), a.aval.shape.length, c.span);
+      for (let i = 0; i < n; i++) {
+        const len = a.aval.shape[ax]!;
+        if (len === 0) break;
+        const hi = sliceAxis(a, ax, 1, len, c.span);
+        const lo = sliceAxis(a, ax, 0, len - 1, c.span);
+        a = a.aval.dtype === 'bool' ? o.binary('xor', hi, lo, c.span) : o.binary('sub', hi, lo, c.span);
+      }
+      return a;
+    },
+    cross: (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const b = A(arg(c, 1, 'b'), c.span);
+      const ra = a.aval.shape.length;
+      const rb = b.aval.shape.length;
+      if (a.aval.shape[ra - 1] !== 3 || b.aval.shape[rb - 1] !== 3) throw new CompileError('NotImplementedError: jaxts supports jnp.cross of 3-vectors along the last axis', c.span);
+      const at = (x: Tracer, i: number): Tracer => o.reshape(sliceAxis(x, x.aval.shape.length - 1, i, i + 1, c.span), x.aval.shape.slice(0, -1), c.span);
+      const [a0, a1, a2] = [0, 1, 2].map((i) => at(a, i)) as [Tracer, Tracer, Tracer];
+      const [b0, b1, b2] = [0, 1, 2].map((i) => at(b, i)) as [Tracer, Tracer, Tracer];
+      const m = (x: Tracer, y: Tracer): Tracer => o.binary('mul', x, y, c.span);
+      const parts = [o.binary('sub', m(a1, b2), m(a2, b1), c.span), o.binary('sub', m(a2, b0), m(a0, b2), c.span), o.binary('sub', m(a0, b1), m(a1, b0), c.span)];
+      return o.stack(parts, -1, c.span);
+    },
+    empty: (c) => o.full(shapeArgsOf(arg(c, 0, 'shape'), c.span), 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float32', c.span),
+    empty_like: (c) => {
+      const x = A(arg(c, 0, 'prototype'), c.span);
+      return o.full([...x.aval.shape], 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? x.aval.dtype, c.span);
+    },
+    full_like: (c) => {
+      const x = A(arg(c, 0, 'a'), c.span);
+      const dtype = dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? x.aval.dtype;
+      return bcast(o.convert(A(arg(c, 1, 'fill_value'), c.span), dtype, c.span), x.aval.shape, c.span);
+    },
+    ndim: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.length),
+    shape: (c) => new PyTuple(o.aval(arg(c, 0, 'a'), c.span).shape.map(BigInt)),
+    size: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.reduce((p, d) => p * d, 1)),
+    concat: (c) => o.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
+    permute_dims: (c) => o.transpose(arg(c, 0, 'a'), shapeArgsOf(arg(c, 1, 'axes'), c.span), c.span),
+    matrix_transpose: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      const r = x.aval.shape.length;
+      if (r < 2) throw new CompileError(`ValueError: x must be at least two-dimensional for matrix_transpose; got ndim=${r}`, c.span);
+      return o.transpose(x, [...Array(r - 2).keys(), r - 1, r - 2], c.span);
+    },
+    unstack: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      const ax = axisOne(arg(c, 1, 'axis', 0n), x.aval.shape.length, c.span);
+      return new PyTuple(Array.from({ length: x.aval.shape[ax]! }, (_, i) => o.reshape(sliceAxis(x, ax, i, i + 1, c.span), x.aval.shape.filter((_, k) => k !== ax), c.span)));
+    },
+    select: (c) => {
+      const conds = iterate(ip, arg(c, 0, 'condlist'), c.span).map((x) => A(x, c.span, 'bool'));
+      const choices = iterate(ip, arg(c, 1, 'choicelist'), c.span).map((x) => A(x, c.span));
+      if (conds.length !== choices.length) throw new CompileError(`ValueError: condlist must have length equal to choicelist (${choices.length}), got len(condlist)=${conds.length}`, c.span);
+      let out: PyValue = arg(c, 2, 'default', 0n);
+      for (let i = conds.length - 1; i >= 0; i--) out = where(ip, conds[i]!, choices[i]!, out, c.span);
+      return A(out, c.span);
+    },
+    logaddexp: (c) => {
+      const x1 = inexact(arg(c, 0, 'x1'), c.span);
+      const x2 = inexact(arg(c, 1, 'x2'), c.span);
+      const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
+      const [a, b] = [bcast(x1, shape, c.span), bcast(x2, shape, c.span)];
+      const amax = o.binary('max', a, b, c.span);
+      const delta = o.binary('sub', a, b, c.span);
+      const r = o.binary('add', amax, o.unary('log1p', o.unary('exp', o.unary('neg', o.unary('abs', delta, c.span), c.span), c.span), c.span), c.span);
+      const y = o.select(o.compare('ne', delta, delta, c.span), o.binary('add', a, b, c.span), r, c.span);
+      // JAX's custom JVP (_logaddexp_jvp): tangents t1 * exp(x1 - y) + t2 * exp(x2 - y); the value stays y
+      const sg = (t: Tracer): Tracer => o.stopGradient(t, c.span);
+      const tangent = (x: Tracer): Tracer => o.binary('mul', o.binary('sub', x, sg(x), c.span), sg(o.unary('exp', o.binary('sub', x, y, c.span), c.span)), c.span);
+      return o.binary('add', sg(y), o.binary('add', tangent(a), tangent(b), c.span), c.span);
+    },
+    logaddexp2: (c) => {
+      const x1 = inexact(arg(c, 0, 'x1'), c.span);
+      const x2 = inexact(arg(c, 1, 'x2'), c.span);
+      const amax = o.binary('max', x1, x2, c.span);
+      const delta = o.binary('sub', x1, x2, c.span);
+      const invln2 = o.asArray(1 / Math.LN2, c.span, 'float32');
+      const r = o.binary('add', amax, o.binary('mul', invln2, o.unary('log1p', o.unary('exp2', o.unary('neg', o.unary('abs', delta, c.span), c.span), c.span), c.span), c.span), c.span);
+      return o.select(o.compare('ne', delta, delta, c.span), o.binary('add', x1, x2, c.span), r, c.span);
+    },
+    trapezoid: (c) => {
+      const y = inexact(arg(c, 0, 'y'), c.span);
+      const xV = arg(c, 1, 'x', null);
+      const dx = numArg(arg(c, 2, 'dx', 1.0), 'dx', c.span);
+      const ax = axisOne(arg(c, 3, 'axis', -1n), y.aval.shape.length, c.span);
+      const n = y.aval.shape[ax]!;
+      const hi = sliceAxis(y, ax, 1, n, c.span);
+      const lo = sliceAxis(y, ax, 0, n - 1, c.span);
+      const avg = o.binary('mul', 0.5, o.binary('add', hi, lo, c.span), c.span);
+      if (xV === null) return o.binary('mul', o.asArray(dx, c.span, 'float32'), o.reduce('reduce_sum', avg, BigInt(ax), false, c.span), c.span);
+      const x = inexact(xV, c.span);
+      const xn = x.aval.shape.length === 1 ? x : o.moveAxis(x, axisOne(arg(c, 3, 'axis', -1n), x.aval.shape.length, c.span), x.aval.shape.length - 1, c.span);
+      let d = o.binary('sub', sliceAxis(xn, xn.aval.shape.length - 1, 1, n, c.span), sliceAxis(xn, xn.aval.shape.length - 1, 0, n - 1, c.span), c.span);
+      d = o.moveAxis(d, d.aval.shape.length - 1, x.aval.shape.length === 1 ? 0 : ax, c.span);
+      if (x.aval.shape.length === 1) d = o.tracer(o.bind('broadcast_in_dim', [d.atom], { shape: [...avg.aval.shape], broadcast_dimensions: [ax] }, c.span));
+      return o.reduce('reduce_sum', o.binary('mul', d, avg, c.span), BigInt(ax), false, c.span);
+    },
+    ...inverseTrig(),
+    convolve: (c) => conv1d(c, 'convolve'),
+    correlate: (c) => conv1d(c, 'correlate'),
+    array_split: (c) => splitLike(c, false),
+    hsplit: (c) => splitAt(c, A(arg(c, 0, 'ary'), c.span).aval.shape.length === 1 ? 0 : 1),
+    vsplit: (c) => splitAt(c, 0),
+    dsplit: (c) => splitAt(c, 2),
+  };
+  /**
+   * arctan2 is the atan2 primitive; the other inverse-trigonometric and hyperbolic functions,
+   * primitives in JAX, are written as XLA's CHLO expands them (atan(x) = atan2(x, 1),
+   * asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)), ...), so the values agree to rounding.
+   */
+  function inverseTrig(): Record<string, Fn> {
+    const one = (x: Tracer, span: Span): Tracer => o.full([...x.aval.shape], 1, 'float32', span);
+    const atan2 = (y: Tracer, x: Tracer, span: Span): Tracer => o.tracer(o.bind('atan2', [y.atom, x.atom], {}, span));
+    const sqrt1mx2 = (x: Tracer, span: Span): Tracer => o.unary('sqrt', o.binary('sub', 1.0, o.binary('mul', x, x, span), span), span);
+    const half = (t: Tracer, span: Span): Tracer => o.binary('mul', t, 0.5, span);
+    /** e^x / 2 as exp(x + log(1/2)), finite up to where the result is */
+    const expHalf = (x: Tracer, span: Span): Tracer => o.unary('exp', o.binary('add', x, o.asArray(Math.log(0.5), span, 'float32'), span), span);
+    const fns: Record<string, (x: Tracer, span: Span) => Tracer> = {
+      arctan: (x, span) => atan2(x, one(x, span), span),
+      arcsin: (x, span) => o.binary('mul', 2.0, atan2(x, o.binary('add', 1.0, sqrt1mx2(x, span), span), span), span),
+      arccos: (x, span) => {
+        const r = o.binary('mul', 2.0, atan2(sqrt1mx2(x, span), o.binary('add', 1.0, x, span), span), span);
+        return o.select(o.compare('eq', x, -1.0, span), o.full([...x.aval.shape], Math.PI, 'float32', span), r, span);
+      },
+      sinh: (x, span) => {
+        const small = o.compare('lt', o.unary('abs', x, span), 1.0, span);
+        const viaExpm1 = half(o.binary('sub', o.unary('expm1', x, span), o.unary('expm1', o.unary('neg', x, span), span), span), span);
+        return o.select(small, viaExpm1, o.binary('sub', expHalf(x, span), expHalf(o.unary('neg', x, span), span), span), span);
+      },
+      cosh: (x, span) => o.binary('add', expHalf(x, span), expHalf(o.unary('neg', x, span), span), span),
+      arcsinh: (x, span) => {
+        const a = o.unary('abs', x, span);
+        const a2 = o.binary('mul', a, a, span);
+        const r = o.unary('log1p', o.binary('add', a, o.binary('div', a2, o.binary('add', 1.0, o.unary('sqrt', o.binary('add', a2, 1.0, span), span), span), span), span), span);
+        return o.binary('mul', o.unary('sign', x, span), r, span);
+      },
+      arccosh: (x, span) => o.unary('log', o.binary('add', x, o.unary('sqrt', o.binary('mul', o.binary('add', x, 1.0, span), o.binary('sub', x, 1.0, span), span), span), span), span),
+      arctanh: (x, span) => half(o.unary('log1p', o.binary('div', o.binary('mul', 2.0, x, span), o.binary('sub', 1.0, x, span), span), span), span),
+    };
+    const out: Record<string, Fn> = {};
+    for (const [name, f] of Object.entries(fns)) {
+      const fn: Fn = (c) => f(inexact(arg(c, 0, 'x'), c.span), c.span);
+      out[name] = fn;
+      // the array-API spellings
+      const alias = name.startsWith('arc') ? `a${name.slice(3)}` : null;
+      if (alias) out[alias] = fn;
+    }
+    const arctan2: Fn = (c) => {
+      const y = inexact(arg(c, 0, 'x1'), c.span);
+      const x = inexact(arg(c, 1, 'x2'), c.span);
+      const shape = broadcastShapes(y.aval.shape, x.aval.shape, c.span);
+      return atan2(bcast(y, shape, c.span), bcast(x, shape, c.span), c.span);
+    };
+    out['arctan2'] = arctan2;
+    out['atan2'] = arctan2;
+    return out;
+  }
+  /**
+   * jnp.convolve / jnp.correlate (JAX's _conv): the padded signal's windows times the kernel.
+   * JAX calls conv_general_dilated; here the windows are one matrix (the padded signal tiled,
+   * cut to rows of length L + 1 whose first m entries are a window) contracted with dot_general.
+   */
+  function conv1d(c: CallArgs, op: 'convolve' | 'correlate'): Tracer {
+    let x = inexact(arg(c, 0, 'a'), c.span);
+    let y = inexact(arg(c, 1, 'v'), c.span);
+    const mode = arg(c, 2, 'mode', op === 'convolve' ? 'full' : 'valid');
+    if (x.aval.shape.length !== 1 || y.aval.shape.length !== 1) throw new CompileError(`ValueError: ${op}() only support 1-dimensional inputs.`, c.span);
+    if (!x.aval.shape[0] || !y.aval.shape[0]) throw new CompileError(`ValueError: ${op}: inputs cannot be empty, got shapes ${fmtShape(x.aval.shape)} and ${fmtShape(y.aval.shape)}.`, c.span);
+    let reverseOut = false;
+    if (x.aval.shape[0]! < y.aval.shape[0]!) {
+      [x, y] = [y, x];
+      reverseOut = op === 'correlate';
+    }
+    if (op === 'convolve') y = rev(y, [0], c.span);
+    const m = y.aval.shape[0]!;
+    let pads: [number, number];
+    if (mode === 'valid') pads = [0, 0];
+    else if (mode === 'same') pads = [Math.floor(m / 2), m - Math.floor(m / 2) - 1];
+    else if (mode === 'full') pads = [m - 1, m - 1];
+    else throw new CompileError("ValueError: mode must be one of ['full', 'same', 'valid']", c.span);
+    let xp = o.tracer(o.bind('pad', [x.atom, lit(0, 'float32')], { padding_config: [[pads[0], pads[1], 0]] }, c.span));
+    // the output reversed is the reversed signal's windows times the reversed kernel
+    if (reverseOut) [xp, y] = [rev(xp, [0], c.span), rev(y, [0], c.span)];
+    const L = xp.aval.shape[0]!;
+    const nOut = L - m + 1;
+    // row i of the (nOut, L + 1) matrix starts at xp[i]: its first m entries are the i-th window
+    const flat = o.reshape(tile(xp, [nOut + 1], c.span), [-1], c.span);
+    const rows = o.reshape(sliceAxis(flat, 0, 0, nOut * (L + 1), c.span), [nOut, L + 1], c.span);
+    const windows = sliceAxis(rows, 1, 0, m, c.span);
+    return tensordotGeneral(windows, y, [[1], [0]], [[], []], c.span);
+  }
+  function fminmax(op: 'gt' | 'lt', c: CallArgs): Tracer {
+    const x1 = A(arg(c, 0, 'x1'), c.span);
+    const x2 = A(arg(c, 1, 'x2'), c.span);
+    const dtype = promote(x1.aval, x2.aval);
+    const a = o.convert(x1, dtype, c.span);
+    const b = o.convert(x2, dtype, c.span);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, c.span);
+    const [ba, bb] = [bcast(a, shape, c.span), bcast(b, shape, c.span)];
+    return o.select(o.binary('or', o.compare(op, ba, bb, c.span), isnan(bb, c.span), c.span), ba, bb, c.span);
+  }
+  function nanReduce(prim: 'reduce_sum' | 'reduce_prod' | 'reduce_max' | 'reduce_min', init: number, c: CallArgs): Tracer {
+    const a = A(arg(c, 0, 'a'), c.span);
+    const axis = arg(c, 1, 'axis', null);
+    if (!isFloat(a)) return o.reduce(prim, a, axis, keep(c), c.span);
+    const out = o.reduce(prim, o.select(isnan(a, c.span), o.full([...a.aval.shape], init, 'float32', c.span), a, c.span), axis, keep(c), c.span);
+    if (prim === 'reduce_sum' || prim === 'reduce_prod') return out;
+    // an all-NaN slice gives NaN, as JAX's _nan_reduction
+    const allNan = o.reduce('reduce_min', isnan(a, c.span), axis, keep(c), c.span);
+    return o.select(allNan, o.full([...out.aval.shape], NaN, 'float32', c.span), out, c.span);
+  }
+  function splitAt(c: CallArgs, axis: number): PyValue {
+    return splitLike({ ...c, args: [c.args[0]!, c.args[1] ?? c.kwargs.get('indices_or_sections')!, BigInt(axis)], kwargs: new Map() }, true);
+  }
+  function splitLike(c: CallArgs, strict: boolean): PyValue {
+    const a = A(arg(c, 0, 'ary'), c.span);
+    const spec = arg(c, 1, 'indices_or_sections');
+    const ax = axisOne(arg(c, 2, 'axis', 0n), a.aval.shape.length, c.span);
+    const n = a.aval.shape[ax]!;
+    let bounds: number[];
+    if (typeof spec === 'bigint') {
+      const k = Number(spec);
+      if (k <= 0) throw new CompileError('ValueError: number sections must be larger than 0.', c.span);
+      if (strict && n % k !== 0) throw new CompileError(`ValueError: array split does not result in an equal division: ${n} / ${k}`, c.span);
+      // NumPy's array_split: the first n % k parts one longer
+      const q = Math.floor(n / k);
+      const r = n % k;
+      bounds = [0];
+      for (let i = 0; i < k; i++) bounds.push(bounds[i]! + q + (i < r ? 1 : 0));
+    } else {
+      bounds = [0, ...intList(spec, 'indices', c.span), n];
+      const sizes = bounds.slice(1).map((b, i) => b - bounds[i]!);
+      if (sizes.some((d) => d < 0)) throw new CompileError(`ValueError: Sizes passed to split must be nonnegative, got [${sizes.map((d) => `np.int64(${d})`).join(', ')}]`, c.span);
+    }
+    const parts: Tracer[] = [];
+    for (let i = 0; i + 1 < bounds.length; i++) parts.push(sliceAxis(a, ax, bounds[i]!, bounds[i + 1]!, c.span));
+    return new PyList(parts);
+  }
+  function tensordotGeneral(a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span): Tracer {
+    const dtype = promote(a.aval, b.aval);
+    return o.tracer(o.bind('dot_general', [o.convert(a, dtype, span).atom, o.convert(b, dtype, span).atom], { dimension_numbers: { contract, batch }, precision: null, preferred_element_type: dtype }, span));
+  }
+}
+
+type DotGeneral = (a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span) => Tracer;
+
+/**
+ * jnp.einsum: explicit ('ij,jk->ik') and implicit ('ij,jk') subscripts. Each operand first sums
+ * the indices no other operand or the output uses and takes diagonals of repeated ones; operands
+ * are then contracted left to right with dot_general (shared indices kept in the output are batch
+ * dimensions), and the result transposed to the output order, as JAX's _einsum does per pair.
+ */
+function einsum(ip: Interp, c: CallArgs, dotGeneral: DotGeneral): Tracer {
+  const o = ip.ops;
+  const span = c.span;
+  const spec = c.args[0];
+  if (typeof spec !== 'string') throw new CompileError('NotImplementedError: jaxts supports jnp.einsum with a subscripts string only', span);
+  const operands = c.args.slice(1).map((x) => o.asArray(x, span));
+  const s = spec.replace(/\s+/g, '');
+  if (s.includes('.')) throw new CompileError('NotImplementedError: jnp.einsum with ellipsis (...) subscripts is not supported by jaxts', span);
+  const [lhs, rhsSpec] = s.split('->') as [string, string | undefined];
+  const inputs = lhs.split(',');
+  if (inputs.length !== operands.length) throw new CompileError(`ValueError: Number of einsum subscripts must be equal to the number of operands.`, span);
+  let out: string;
+  if (rhsSpec === undefined) {
+    const counts = new Map<string, number>();
+    for (const ch of inputs.join('')) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    out = [...counts].filter(([, n]) => n === 1).map(([ch]) => ch).sort().join('');
+  } else out = rhsSpec;
+  const terms: { x: Tracer; ix: string }[] = operands.map((x, i) => {
+    const ix = inputs[i]!;
+    if (ix.length !== x.aval.shape.length) throw new CompileError(`ValueError: Einstein sum subscript '${ix}' does not contain the correct number of indices for operand ${i}.`, span);
+    return { x, ix };
+  });
+  // one operand's own work: diagonals of repeated indices, sums of indices used nowhere else
+  const reduceOwn = (t: { x: Tracer; ix: string }, keepers: string): { x: Tracer; ix: string } => {
+    let { x, ix } = t;
+    for (;;) {
+      const dup = [...ix].findIndex((ch, i) => ix.indexOf(ch) !== i);
+      if (dup < 0) break;
+      const first = ix.indexOf(ix[dup]!);
+      const n = x.aval.shape[first]!;
+      // the diagonal over (first, dup), moved to the position of `first`
+      const perm = [...Array(ix.length).keys()].filter((i) => i !== first && i !== dup);
+      const tr = o.transpose(x, [...perm, first, dup], span);
+      const rest = perm.map((i) => x.aval.shape[i]!);
+      const flat = o.reshape(tr, [...rest, n * n], span);
+      const d = o.tracer(o.bind('slice', [flat.atom], { start_indices: [...rest.map(() => 0), 0], limit_indices: [...rest, n * n], strides: [...rest.map(() => 1), n + 1] }, span));
+      x = d;
+      ix = perm.map((i) => ix[i]).join('') + ix[first];
+    }
+    const sumAxes = [...ix].flatMap((ch, i) => (keepers.includes(ch) ? [] : [i]));
+    if (sumAxes.length) {
+      x = o.reduce('reduce_sum', x, new PyTuple(sumAxes.map((i) => BigInt(i))), false, span);
+      ix = [...ix].filter((_, i) => !sumAxes.includes(i)).join('');
+    }
+    return { x, ix };
+  };
+  const othersOf = (k: number, list: { ix: string }[]): string => list.filter((_, i) => i !== k).map((t) => t.ix).join('') + out;
+  let cur = terms.map((t, k) => reduceOwn(t, othersOf(k, terms)));
+  while (cur.length > 1) {
+    const [a, b] = [cur[0]!, cur[1]!];
+    const later = cur.slice(2).map((t) => t.ix).join('') + out;
+    const shared = [...a.ix].filter((ch) => b.ix.includes(ch));
+    const batch = shared.filter((ch) => later.includes(ch));
+    const contract = shared.filter((ch) => !later.includes(ch));
+    const r = dotGeneral(a.x, b.x, [contract.map((ch) => a.ix.indexOf(ch)), contract.map((ch) => b.ix.indexOf(ch))], [batch.map((ch) => a.ix.indexOf(ch)), batch.map((ch) => b.ix.indexOf(ch))], span);
+    const ix = batch.join('') + [...a.ix].filter((ch) => !shared.includes(ch)).join('') + [...b.ix].filter((ch) => !shared.includes(ch)).join('');
+    cur = [reduceOwn({ x: r, ix }, cur.slice(2).map((t) => t.ix).join('') + out), ...cur.slice(2)];
+  }
+  const last = reduceOwn(cur[0]!, out);
+  for (const ch of out) if (!last.ix.includes(ch)) throw new CompileError(`ValueError: einstein sum subscripts string included output subscript '${ch}' which never appeared in an input`, span);
+  return o.transpose(last.x, [...out].map((ch) => last.ix.indexOf(ch)), span);
 }

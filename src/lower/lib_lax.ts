@@ -8,8 +8,10 @@ import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
 import { laxShardingFunctions } from './lib_sharding.js';
-import { arg, builtinModule, dtypeArg } from './modules.js';
-import { PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
+import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
+import { broadcastShapes } from './arrays.js';
+import { iterate } from './expr.js';
+import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
 function axesOf(ip: Interp, v: PyValue, prim: string, span: Span): { names: string[]; size: number } {
@@ -54,6 +56,7 @@ export function laxModule(ip: Interp): PyModule {
     });
   };
   const entries: Record<string, (c: CallArgs) => PyValue> = {
+    ...laxFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),
@@ -152,4 +155,272 @@ export function laxModule(ip: Interp): PyModule {
     ...laxShardingFunctions(ip),
   };
   return builtinModule('jax.lax', entries);
+}
+
+/** lax's unary functions whose operand must be floating (JAX's error otherwise). */
+const FLOAT_UNARY = ['exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sin', 'cos', 'tan', 'sqrt', 'rsqrt', 'erf', 'erf_inv'] as const;
+/** lax's unary functions on any numeric dtype. */
+const ANY_UNARY = ['neg', 'sign', 'abs', 'floor', 'ceil'] as const;
+/** lax's binary functions: the operands must have one dtype (lax does not promote). */
+const BINARY: Record<string, Prim> = {
+  add: 'add', sub: 'sub', mul: 'mul', div: 'div', rem: 'rem', pow: 'pow', max: 'max', min: 'min',
+  bitwise_and: 'and', bitwise_or: 'or', bitwise_xor: 'xor', shift_left: 'shift_left',
+  shift_right_logical: 'shift_right_logical', shift_right_arithmetic: 'shift_right_arithmetic',
+  eq: 'eq', ne: 'ne', lt: 'lt', le: 'le', gt: 'gt', ge: 'ge',
+};
+
+/**
+ * jax.lax's plain functions: each binds its primitive directly, with lax's strict dtype rules
+ * (a Python scalar takes its default dtype; dtypes must then agree, in JAX's words).
+ */
+export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  const o = ip.ops;
+  const A = (v: PyValue, span: Span): Tracer => o.asArray(v, span);
+  const fmt = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+  const floatOnly = (name: string, x: Tracer, span: Span): void => {
+    if (x.aval.dtype !== 'float32') throw new CompileError(`TypeError: ${name} does not accept dtype ${x.aval.dtype}. Accepted dtypes are subtypes of floating, complexfloating.`, span);
+  };
+  /** Operands of a lax n-ary op: same dtypes, then rank-0 operands and size-1 axes broadcast. */
+  const nary = (name: string, vals: PyValue[], span: Span): Tracer[] => {
+    const xs = vals.map((v) => A(v, span));
+    const d0 = xs[0]!.aval.dtype;
+    if (xs.some((x) => x.aval.dtype !== d0)) {
+      throw new CompileError(`TypeError: lax.${name} requires arguments to have the same dtypes, got ${xs.map((x) => x.aval.dtype).join(', ')}. (Tip: jnp.${name === 'sub' ? 'subtract' : name === 'mul' ? 'multiply' : name === 'div' ? 'divide' : name} is a similar function that does automatic type promotion on inputs).`, span);
+    }
+    const ranks = new Set(xs.map((x) => x.aval.shape.length).filter((r) => r > 0));
+    if (ranks.size > 1) throw new CompileError(`TypeError: ${name}: arrays must have the same number of dimensions, got {${[...ranks].join(', ')}}`, span);
+    let shape: number[] = [];
+    for (const x of xs) shape = broadcastShapes(shape, x.aval.shape, span, name);
+    return xs.map((x) => o.tracer(o.broadcastTo(x.atom, shape, span)));
+  };
+  const binary = (name: string, prim: Prim) => (c: CallArgs): Tracer => {
+    const [x, y] = nary(name, [arg(c, 0, 'x'), arg(c, 1, 'y')], c.span);
+    if (['and', 'or', 'xor'].includes(prim) && x!.aval.dtype === 'float32') throw new CompileError(`TypeError: ${name} does not accept dtype float32. Accepted dtypes are subtypes of integer, bool.`, c.span);
+    return o.tracer(o.bind(prim, [x!.atom, y!.atom], {}, c.span));
+  };
+  const unary = (prim: Prim, float: boolean) => (c: CallArgs): Tracer => {
+    const x = A(arg(c, 0, 'x'), c.span);
+    if (float) floatOnly(prim, x, c.span);
+    return o.tracer(o.bind(prim, [x.atom], {}, c.span));
+  };
+  const ints = (v: PyValue, what: string, span: Span): number[] => shapeArgs([v], span).map((n) => { void what; return n; });
+  const entries: Record<string, (c: CallArgs) => PyValue> = {};
+  for (const p of FLOAT_UNARY) entries[p] = unary(p, true);
+  for (const p of ANY_UNARY) entries[p] = unary(p, false);
+  for (const [name, prim] of Object.entries(BINARY)) entries[name] = binary(name, prim);
+  Object.assign(entries, {
+    round: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      floatOnly('round', x, c.span);
+      const m = arg(c, 1, 'rounding_method', 0n);
+      return o.tracer(o.bind('round', [x.atom], { rounding_method: typeof m === 'bigint' ? Number(m) : 0 }, c.span));
+    },
+    bitwise_not: (c: CallArgs) => o.unary('not', A(arg(c, 0, 'x'), c.span), c.span),
+    square: (c: CallArgs) => o.tracer(o.bind('integer_pow', [A(arg(c, 0, 'x'), c.span).atom], { y: 2 }, c.span)),
+    reciprocal: (c: CallArgs) => o.tracer(o.bind('integer_pow', [A(arg(c, 0, 'x'), c.span).atom], { y: -1 }, c.span)),
+    integer_pow: (c: CallArgs) => {
+      const y = ip.static(arg(c, 1, 'y'), 'integer_pow y', c.span);
+      if (typeof y !== 'bigint') throw new CompileError('TypeError: integer_pow y must be an int', c.span);
+      return o.tracer(o.bind('integer_pow', [A(arg(c, 0, 'x'), c.span).atom], { y: Number(y) }, c.span));
+    },
+    is_finite: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      floatOnly('is_finite', x, c.span);
+      return o.tracer(o.bind('is_finite', [x.atom], {}, c.span));
+    },
+    convert_element_type: (c: CallArgs) => o.convert(A(arg(c, 0, 'operand'), c.span), dtypeArg(arg(c, 1, 'new_dtype'), c.span)!, c.span),
+    select: (c: CallArgs) => {
+      const pred = A(arg(c, 0, 'pred'), c.span);
+      const [t, f] = nary('select', [arg(c, 1, 'on_true'), arg(c, 2, 'on_false')], c.span);
+      if (pred.aval.dtype !== 'bool') throw new CompileError(`TypeError: select_n selector must be of boolean or integer type, got ${pred.aval.dtype}`, c.span);
+      if (pred.aval.shape.length && (pred.aval.shape.length !== t!.aval.shape.length || pred.aval.shape.some((d, i) => d !== t!.aval.shape[i]))) {
+        throw new CompileError(`TypeError: select_n selector must be scalar or have the same shape as cases, got which.shape=${fmt(pred.aval.shape)} and cases[0].shape=${fmt(t!.aval.shape)}.`, c.span);
+      }
+      const p = o.tracer(o.broadcastTo(pred.atom, t!.aval.shape, c.span));
+      return o.tracer(o.bind('select_n', [p.atom, f!.atom, t!.atom], {}, c.span));
+    },
+    clamp: (c: CallArgs) => {
+      const [lo, x, hi] = [arg(c, 0, 'min'), arg(c, 1, 'x'), arg(c, 2, 'max')].map((v) => A(v, c.span)) as [Tracer, Tracer, Tracer];
+      if (lo.aval.dtype !== x.aval.dtype || hi.aval.dtype !== x.aval.dtype) throw new CompileError(`TypeError: lax.clamp requires arguments to have the same dtypes, got ${lo.aval.dtype}, ${x.aval.dtype}, ${hi.aval.dtype}.`, c.span);
+      const b = (t: Tracer) => o.tracer(o.broadcastTo(t.atom, x.aval.shape, c.span));
+      return o.binary('min', o.binary('max', b(lo), x, c.span), b(hi), c.span);
+    },
+    dot: (c: CallArgs) => {
+      const [x, y] = [A(arg(c, 0, 'lhs'), c.span), A(arg(c, 1, 'rhs'), c.span)];
+      const rx = x.aval.shape.length;
+      const ry = y.aval.shape.length;
+      if (!(rx >= 1 && rx <= 2 && ry >= 1 && ry <= 2)) throw new CompileError(`TypeError: Incompatible shapes for dot: got ${fmt(x.aval.shape)} and ${fmt(y.aval.shape)}.`, c.span);
+      return dotGeneral(x, y, [[rx - 1], [0]], [[], []], c);
+    },
+    dot_general: (c: CallArgs) => {
+      const dn = arg(c, 2, 'dimension_numbers');
+      const pair = (v: PyValue): [number[], number[]] => {
+        if (!(v instanceof PyTuple || v instanceof PyList) || v.items.length !== 2) throw new CompileError('TypeError: dot_general dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))', c.span);
+        return [ints(v.items[0]!, 'dims', c.span), ints(v.items[1]!, 'dims', c.span)];
+      };
+      if (!(dn instanceof PyTuple || dn instanceof PyList) || dn.items.length !== 2) throw new CompileError('TypeError: dot_general dimension_numbers must be ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))', c.span);
+      return dotGeneral(A(arg(c, 0, 'lhs'), c.span), A(arg(c, 1, 'rhs'), c.span), pair(dn.items[0]!), pair(dn.items[1]!), c);
+    },
+    broadcast_in_dim: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      return o.tracer(o.bind('broadcast_in_dim', [x.atom], { shape: shapeArgs([arg(c, 1, 'shape')], c.span), broadcast_dimensions: shapeArgs([arg(c, 2, 'broadcast_dimensions')], c.span) }, c.span));
+    },
+    broadcast: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const sizes = shapeArgs([arg(c, 1, 'sizes')], c.span);
+      return o.tracer(o.broadcastTo(x.atom, [...sizes, ...x.aval.shape], c.span));
+    },
+    reshape: (c: CallArgs) => {
+      const dims = arg(c, 2, 'dimensions', null);
+      let x = A(arg(c, 0, 'operand'), c.span);
+      if (dims !== null) x = o.transpose(x, shapeArgs([dims], c.span), c.span);
+      return o.reshape(x, shapeArgs([arg(c, 1, 'new_sizes')], c.span), c.span);
+    },
+    transpose: (c: CallArgs) => o.transpose(A(arg(c, 0, 'operand'), c.span), shapeArgs([arg(c, 1, 'permutation')], c.span), c.span),
+    squeeze: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'array'), c.span);
+      const dims = shapeArgs([arg(c, 1, 'dimensions')], c.span).map((d) => (d < 0 ? d + x.aval.shape.length : d));
+      return o.tracer(o.bind('squeeze', [x.atom], { dimensions: dims }, c.span));
+    },
+    expand_dims: (c: CallArgs) => {
+      let x = A(arg(c, 0, 'array'), c.span);
+      const dims = shapeArgs([arg(c, 1, 'dimensions')], c.span);
+      const r = x.aval.shape.length + dims.length;
+      for (const d of dims.map((d) => (d < 0 ? d + r : d)).sort((a, b) => a - b)) x = o.expandDims(x, d, c.span);
+      return x;
+    },
+    rev: (c: CallArgs) => o.tracer(o.bind('rev', [A(arg(c, 0, 'operand'), c.span).atom], { dimensions: shapeArgs([arg(c, 1, 'dimensions')], c.span) }, c.span)),
+    slice: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const strides = arg(c, 3, 'strides', null);
+      return o.tracer(o.bind('slice', [x.atom], { start_indices: shapeArgs([arg(c, 1, 'start_indices')], c.span), limit_indices: shapeArgs([arg(c, 2, 'limit_indices')], c.span), strides: strides === null ? null : shapeArgs([strides], c.span) }, c.span));
+    },
+    slice_in_dim: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const r = x.aval.shape.length;
+      let ax = Number(ip.static(arg(c, 4, 'axis', 0n), 'axis', c.span));
+      if (ax < 0) ax += r;
+      const n = x.aval.shape[ax]!;
+      const idx = (v: PyValue, def: number): number => {
+        if (v === null) return def;
+        const i = Number(ip.static(v, 'index', c.span));
+        return i < 0 ? i + n : i;
+      };
+      const start = idx(arg(c, 1, 'start_index', 0n), 0);
+      const limit = idx(arg(c, 2, 'limit_index', null), n);
+      const stride = Number(ip.static(arg(c, 3, 'stride', 1n), 'stride', c.span));
+      return o.tracer(o.bind('slice', [x.atom], { start_indices: x.aval.shape.map((_, i) => (i === ax ? start : 0)), limit_indices: x.aval.shape.map((d, i) => (i === ax ? limit : d)), strides: stride === 1 ? null : x.aval.shape.map((_, i) => (i === ax ? stride : 1)) }, c.span));
+    },
+    dynamic_slice: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const starts = iterate(ip, arg(c, 1, 'start_indices'), c.span);
+      return dynamicSlice(x, starts, shapeArgs([arg(c, 2, 'slice_sizes')], c.span), c.span);
+    },
+    dynamic_slice_in_dim: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const r = x.aval.shape.length;
+      let ax = Number(ip.static(arg(c, 3, 'axis', 0n), 'axis', c.span));
+      if (ax < 0) ax += r;
+      const size = Number(ip.static(arg(c, 2, 'slice_size'), 'slice_size', c.span));
+      const starts = x.aval.shape.map((_, i) => (i === ax ? arg(c, 1, 'start_index') : 0n));
+      return dynamicSlice(x, starts, x.aval.shape.map((d, i) => (i === ax ? size : d)), c.span);
+    },
+    concatenate: (c: CallArgs) => {
+      const xs = iterate(ip, arg(c, 0, 'operands'), c.span).map((v) => A(v, c.span));
+      const dim = Number(ip.static(arg(c, 1, 'dimension'), 'dimension', c.span));
+      if (xs.some((x) => x.aval.dtype !== xs[0]!.aval.dtype)) throw new CompileError(`TypeError: lax.concatenate requires arguments to have the same dtypes, got ${xs.map((x) => x.aval.dtype).join(', ')}.`, c.span);
+      return o.concatenate(xs, dim, c.span);
+    },
+    pad: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const v = A(arg(c, 1, 'padding_value'), c.span);
+      const cfg = iterate(ip, arg(c, 2, 'padding_config'), c.span).map((t) => shapeArgs([t], c.span) as [number, number, number]);
+      return o.tracer(o.bind('pad', [x.atom, v.atom], { padding_config: cfg }, c.span));
+    },
+    iota: (c: CallArgs) => {
+      const dtype = dtypeArg(arg(c, 0, 'dtype'), c.span)!;
+      const n = Number(ip.static(arg(c, 1, 'size'), 'size', c.span));
+      return o.tracer(o.bind('iota', [], { dtype, shape: [n], dimension: 0, sharding: null }, c.span));
+    },
+    broadcasted_iota: (c: CallArgs) => {
+      const dtype = dtypeArg(arg(c, 0, 'dtype'), c.span)!;
+      const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
+      const dim = Number(ip.static(arg(c, 2, 'dimension'), 'dimension', c.span));
+      return o.tracer(o.bind('iota', [], { dtype, shape, dimension: dim, sharding: null }, c.span));
+    },
+    full: (c: CallArgs) => {
+      const shape = shapeArgs([arg(c, 0, 'shape')], c.span);
+      const fill = arg(c, 1, 'fill_value');
+      const dtype = dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? o.aval(fill, c.span).dtype;
+      return o.tracer(o.broadcastTo(o.convert(A(fill, c.span), dtype, c.span).atom, shape, c.span));
+    },
+    full_like: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      const dtype = dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? x.aval.dtype;
+      return o.tracer(o.broadcastTo(o.convert(A(arg(c, 1, 'fill_value'), c.span), dtype, c.span).atom, x.aval.shape, c.span));
+    },
+    ...viaJnp(),
+    reduce_sum: (c: CallArgs) => o.reduce('reduce_sum', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
+    reduce_max: (c: CallArgs) => o.reduce('reduce_max', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
+    reduce_min: (c: CallArgs) => o.reduce('reduce_min', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
+    reduce_prod: (c: CallArgs) => o.reduce('reduce_prod', A(arg(c, 0, 'operand'), c.span), new PyTuple(shapeArgs([arg(c, 1, 'axes')], c.span).map(BigInt)), false, c.span),
+  });
+  return entries;
+
+  /** lax functions jaxts writes once, in jax.numpy: the float check here, the work there. */
+  function viaJnp(): Record<string, (c: CallArgs) => PyValue> {
+    const jnpCall = (name: string, c: CallArgs): PyValue => {
+      const f = ip.library.importModule('jax.numpy', c.span).attrs.get(name);
+      if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.numpy.${name} is missing`);
+      return f.fn(c);
+    };
+    const out: Record<string, (c: CallArgs) => PyValue> = {};
+    const unaryFloat: Record<string, string> = { atan: 'arctan', asin: 'arcsin', acos: 'arccos', sinh: 'sinh', cosh: 'cosh', asinh: 'arcsinh', acosh: 'arccosh', atanh: 'arctanh' };
+    for (const [name, fn] of Object.entries(unaryFloat)) {
+      out[name] = (c) => {
+        floatOnly(name, A(arg(c, 0, 'x'), c.span), c.span);
+        return jnpCall(fn, c);
+      };
+    }
+    out['atan2'] = (c) => {
+      const [y, x] = nary('atan2', [arg(c, 0, 'x'), arg(c, 1, 'y')], c.span);
+      floatOnly('atan2', y!, c.span);
+      return o.tracer(o.bind('atan2', [y!.atom, x!.atom], {}, c.span));
+    };
+    // lax.cumsum(operand, axis=0, reverse=False): reverse is the flipped cumulative sum flipped back
+    const cumulative = (name: 'cumsum' | 'cumprod') => (c: CallArgs): PyValue => {
+      const x = A(arg(c, 0, 'operand'), c.span);
+      const r = x.aval.shape.length;
+      let ax = Number(ip.static(arg(c, 1, 'axis', 0n), 'axis', c.span));
+      if (ax < 0) ax += r;
+      const reverse = truthy(arg(c, 2, 'reverse', false), c.span);
+      const flip = (t: PyValue): Tracer => o.tracer(o.bind('rev', [A(t, c.span).atom], { dimensions: [ax] }, c.span));
+      const call = (t: PyValue): PyValue => jnpCall(name, { args: [t, BigInt(ax)], kwargs: new Map(), span: c.span });
+      return reverse ? flip(call(flip(x))) : call(x);
+    };
+    out['cumsum'] = cumulative('cumsum');
+    out['cumprod'] = cumulative('cumprod');
+    return out;
+  }
+
+  function dotGeneral(x: Tracer, y: Tracer, contract: [number[], number[]], batch: [number[], number[]], c: CallArgs): Tracer {
+    const pet = dtypeArg(c.kwargs.get('preferred_element_type'), c.span);
+    if (x.aval.dtype !== y.aval.dtype && !pet) {
+      throw new CompileError(`TypeError: lax.dot_general requires arguments to have the same dtypes, got ${x.aval.dtype}, ${y.aval.dtype}. (Tip: jnp.dot is a similar function that does automatic type promotion on inputs).`, c.span);
+    }
+    const dtype = pet ?? x.aval.dtype;
+    return o.tracer(o.bind('dot_general', [o.convert(x, dtype, c.span).atom, o.convert(y, dtype, c.span).atom], { dimension_numbers: { contract, batch }, precision: null, preferred_element_type: dtype }, c.span));
+  }
+
+  function dynamicSlice(x: Tracer, starts: PyValue[], sizes: number[], span: Span): Tracer {
+    if (starts.length !== x.aval.shape.length) throw new CompileError(`TypeError: dynamic_slice: number of start indices (${starts.length}) must match the rank of the operand (${x.aval.shape.length})`, span);
+    // JAX's _dynamic_slice_indices: a negative index counts from the end, then XLA clamps
+    const idx = starts.map((s, i) => {
+      const n = x.aval.shape[i]!;
+      if (typeof s === 'bigint') return o.asArray(s < 0n ? s + BigInt(n) : s, span, 'int32');
+      const t = o.convert(A(s, span), 'int32', span);
+      return o.select(o.compare('lt', t, 0n, span), o.binary('add', t, BigInt(n), span), t, span);
+    });
+    return o.tracer(o.bind('dynamic_slice', [x.atom, ...idx.map((t) => t.atom)], { slice_sizes: sizes }, span));
+  }
 }

@@ -6,9 +6,10 @@ import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { logsumexp } from './lib_scipy.js';
-import { arg, builtinModule, dtypeArg } from './modules.js';
+import { normalizeAxes } from './arrays.js';
+import { arg, builtinModule, dtypeArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import type { CallArgs, PyModule, PyValue, Tracer } from './values.js';
+import { PyBuiltin, PyDType, PyList, PyTuple, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
 
 /** The composites below, over the interpreter's array operations. */
 class NnOps {
@@ -57,7 +58,7 @@ class NnOps {
 }
 
 /** jax.nn */
-export function nnModule(ip: Interp): PyModule {
+export function nnModule(ip: Interp, random: PyModule): PyModule {
   const nn = new NnOps(ip);
   const o = ip.ops;
   const axisOf = (c: CallArgs, i: number): PyValue => arg(c, i, 'axis', -1n);
@@ -77,5 +78,236 @@ export function nnModule(ip: Interp): PyModule {
       return o.binary('mul', x, o.unary('logistic', x, c.span), c.span);
     },
     tanh: (c) => o.unary('tanh', arg(c, 0, 'x'), c.span),
+    ...activations(ip),
+    initializers: initializers(ip, random),
+  });
+}
+
+/** The rest of jax.nn's activations, each the primitive sequence of jax/_src/nn/functions.py. */
+function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  const o = ip.ops;
+  const X = (c: CallArgs, name = 'x'): Tracer => o.asArray(arg(c, 0, name), c.span, 'float32');
+  const full = (x: Tracer, v: number, span: Span): Tracer => o.full([...x.aval.shape], v, 'float32', span);
+  const where = (cond: Tracer, a: Tracer, b: Tracer, span: Span): Tracer => o.select(cond, a, b, span);
+  const num = (c: CallArgs, i: number, name: string, def: number): number => numArg(arg(c, i, name, def), name, c.span);
+  /** jnp.logaddexp(x, 0) as JAX's custom_jvp body: max + log1p(exp(-|x - 0|)), x + 0 where that is NaN. */
+  const softplus = (x: Tracer, span: Span): Tracer => {
+    const zero = o.asArray(0, span, 'float32');
+    const amax = o.binary('max', x, zero, span);
+    const delta = o.binary('sub', x, zero, span);
+    const isnan = o.compare('ne', delta, delta, span);
+    const sum = o.binary('add', x, zero, span);
+    const r = o.binary('add', amax, o.unary('log1p', o.unary('exp', o.unary('neg', o.unary('abs', delta, span), span), span), span), span);
+    const y = where(isnan, sum, r, span);
+    // JAX's custom JVP (_logaddexp_jvp): the tangent is t * exp(x - y), 1/2 at x = 0 where the
+    // composite's own derivative is 0. The value is y exactly; only the derivative comes from the rule.
+    const slope = o.stopGradient(o.unary('exp', o.binary('sub', x, y, span), span), span);
+    const t = o.binary('sub', x, o.stopGradient(x, span), span);
+    return o.binary('add', o.stopGradient(y, span), o.binary('mul', t, slope, span), span);
+  };
+  const elu = (x: Tracer, alpha: number, span: Span): Tracer => {
+    const pos = o.compare('gt', x, 0, span);
+    const safe = where(pos, full(x, 0, span), x, span);
+    return where(pos, x, o.binary('mul', o.asArray(alpha, span, 'float32'), o.unary('expm1', safe, span), span), span);
+  };
+  const relu6 = (x: Tracer, span: Span): Tracer => o.binary('min', o.binary('max', x, 0.0, span), 6.0, span);
+  return {
+    softplus: (c) => softplus(X(c), c.span),
+    log_sigmoid: (c) => o.unary('neg', softplus(o.unary('neg', X(c), c.span), c.span), c.span),
+    soft_sign: (c) => {
+      const x = X(c);
+      return o.binary('div', x, o.binary('add', o.unary('abs', x, c.span), 1.0, c.span), c.span);
+    },
+    gelu: (c) => {
+      const x = X(c);
+      const approximate = truthy(arg(c, 1, 'approximate', true), c.span);
+      if (approximate) {
+        const cdf = o.binary('mul', 0.5, o.binary('add', 1.0, o.unary('tanh', o.binary('mul', o.asArray(Math.sqrt(2 / Math.PI), c.span, 'float32'), o.binary('add', x, o.binary('mul', o.asArray(0.044715, c.span, 'float32'), o.power(x, 3n, c.span), c.span), c.span), c.span), c.span), c.span), c.span);
+        return o.binary('mul', x, cdf, c.span);
+      }
+      // 0.5 x erfc(-x / sqrt(2)), erfc(z) = 1 - erf(z)
+      const z = o.binary('mul', o.unary('neg', x, c.span), o.asArray(Math.SQRT1_2, c.span, 'float32'), c.span);
+      return o.binary('mul', o.binary('mul', 0.5, x, c.span), o.binary('sub', 1.0, o.unary('erf', z, c.span), c.span), c.span);
+    },
+    elu: (c) => elu(X(c), num(c, 1, 'alpha', 1.0), c.span),
+    selu: (c) => o.binary('mul', o.asArray(1.0507009873554804934193349852946, c.span, 'float32'), elu(X(c), 1.6732632423543772848170429916717, c.span), c.span),
+    celu: (c) => {
+      const x = X(c);
+      const alpha = o.asArray(num(c, 1, 'alpha', 1.0), c.span, 'float32');
+      return o.binary('add', o.binary('max', x, 0.0, c.span), o.binary('mul', alpha, o.unary('expm1', o.binary('div', o.binary('min', x, 0.0, c.span), alpha, c.span), c.span), c.span), c.span);
+    },
+    leaky_relu: (c) => {
+      const x = X(c);
+      const slope = num(c, 1, 'negative_slope', 0.01);
+      return where(o.compare('ge', x, 0, c.span), x, o.binary('mul', o.asArray(slope, c.span, 'float32'), x, c.span), c.span);
+    },
+    relu6: (c) => relu6(X(c), c.span),
+    hard_sigmoid: (c) => o.binary('div', relu6(o.binary('add', X(c), 3.0, c.span), c.span), 6.0, c.span),
+    hard_silu: (c) => {
+      const x = X(c);
+      return o.binary('mul', x, o.binary('div', relu6(o.binary('add', x, 3.0, c.span), c.span), 6.0, c.span), c.span);
+    },
+    hard_swish: (c) => {
+      const x = X(c);
+      return o.binary('mul', x, o.binary('div', relu6(o.binary('add', x, 3.0, c.span), c.span), 6.0, c.span), c.span);
+    },
+    hard_tanh: (c) => {
+      const x = X(c);
+      const k = where(o.compare('lt', x, -1.0, c.span), full(x, -1, c.span), x, c.span);
+      return where(o.compare('gt', x, 1.0, c.span), full(x, 1, c.span), k, c.span);
+    },
+    sparse_plus: (c) => {
+      const x = X(c);
+      const mid = o.binary('div', o.power(o.binary('add', x, 1.0, c.span), 2n, c.span), 4.0, c.span);
+      const h = where(o.compare('ge', x, 1.0, c.span), x, mid, c.span);
+      return where(o.compare('le', x, -1.0, c.span), full(x, 0, c.span), h, c.span);
+    },
+    squareplus: (c) => {
+      const x = X(c);
+      const b = num(c, 1, 'b', 4);
+      return o.binary('div', o.binary('add', x, o.unary('sqrt', o.binary('add', o.power(x, 2n, c.span), o.asArray(b, c.span, 'float32'), c.span), c.span), c.span), 2.0, c.span);
+    },
+    mish: (c) => {
+      const x = X(c);
+      return o.binary('mul', x, o.unary('tanh', softplus(x, c.span), c.span), c.span);
+    },
+    swish: (c) => {
+      const x = X(c);
+      return o.binary('mul', x, o.unary('logistic', x, c.span), c.span);
+    },
+    log1mexp: (c) => {
+      const x = X(c);
+      const small = o.compare('lt', x, o.asArray(Math.LN2, c.span, 'float32'), c.span);
+      const a = o.unary('log', o.unary('neg', o.unary('expm1', o.unary('neg', x, c.span), c.span), c.span), c.span);
+      const b = o.unary('log1p', o.unary('neg', o.unary('exp', o.unary('neg', x, c.span), c.span), c.span), c.span);
+      return where(small, a, b, c.span);
+    },
+    glu: (c) => {
+      const x = o.asArray(arg(c, 0, 'x'), c.span);
+      const r = x.aval.shape.length;
+      const ax = normalizeAxes(arg(c, 1, 'axis', -1n), r, c.span)[0]!;
+      const n = x.aval.shape[ax]!;
+      if (n % 2 !== 0) throw new CompileError('AssertionError: axis size must be divisible by 2', c.span);
+      const half = (lo: number): Tracer => o.tracer(o.bind('slice', [x.atom], { start_indices: x.aval.shape.map((_, i) => (i === ax ? lo : 0)), limit_indices: x.aval.shape.map((d, i) => (i === ax ? lo + n / 2 : d)), strides: null }, c.span));
+      return o.binary('mul', half(0), o.unary('logistic', half(n / 2), c.span), c.span);
+    },
+    standardize: (c) => {
+      const x = X(c);
+      const axis = arg(c, 1, 'axis', -1n);
+      const eps = num(c, 4, 'epsilon', 1e-5);
+      const mean = o.mean(x, axis, true, c.span);
+      const meanSq = o.mean(o.power(x, 2n, c.span), axis, true, c.span);
+      const variance = o.binary('max', 0, o.binary('sub', meanSq, o.power(mean, 2n, c.span), c.span), c.span);
+      return o.binary('mul', o.binary('sub', x, mean, c.span), o.unary('rsqrt', o.binary('add', variance, o.asArray(eps, c.span, 'float32'), c.span), c.span), c.span);
+    },
+  };
+}
+
+/** jax.nn.initializers: each builder returns init(key, shape, dtype), drawing with jax.random as JAX does. */
+function initializers(ip: Interp, random: PyModule): PyModule {
+  const o = ip.ops;
+  const call = (fn: string, args: PyValue[], span: Span): Tracer => {
+    const f = random.attrs.get(fn);
+    if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.random.${fn} is missing`);
+    return o.asArray(f.fn({ args, kwargs: new Map(), span }), span);
+  };
+  const f32 = (v: number, span: Span): Tracer => o.asArray(v, span, 'float32');
+  const initFn = (name: string, draw: (key: PyValue, shape: number[], dtype: DType, span: Span) => PyValue, dtypeDefault: PyValue) =>
+    new PyBuiltin(name, (c) => {
+      const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
+      const dtype = dtypeArg(arg(c, 2, 'dtype', dtypeDefault), c.span) ?? 'float32';
+      return draw(arg(c, 0, 'key'), shape, dtype, c.span);
+    });
+  const shapeTuple = (s: number[]): PyTuple => new PyTuple(s.map(BigInt));
+  /** jax.random.truncated_normal(key, lower, upper, shape): sqrt(2) erf_inv(uniform(erf(lower/sqrt2), erf(upper/sqrt2))), clipped inside (lower, upper). */
+  const truncatedNormal = (key: PyValue, lower: number, upper: number, shape: number[], dtype: DType, span: Span): Tracer => {
+    const sqrt2 = f32(Math.SQRT2, span);
+    const a = o.unary('erf', o.binary('div', f32(lower, span), sqrt2, span), span);
+    const b = o.unary('erf', o.binary('div', f32(upper, span), sqrt2, span), span);
+    const u = call('uniform', [key, shapeTuple(shape), new PyDType(dtype === 'float32' ? 'float32' : 'float32'), a, b], span);
+    const out = o.binary('mul', sqrt2, o.unary('erf_inv', u, span), span);
+    const next = (v: number, dir: 1 | -1): number => {
+      const buf = new Float32Array([v]);
+      const bits = new Int32Array(buf.buffer);
+      if (v === 0) return dir * 1.401298464324817e-45;
+      bits[0] = bits[0]! + ((v > 0) === (dir > 0) ? 1 : -1);
+      return buf[0]!;
+    };
+    return o.binary('min', f32(next(Math.fround(upper), -1), span), o.binary('max', f32(next(Math.fround(lower), 1), span), out, span), span);
+  };
+  const fans = (shape: number[], inAxis: PyValue, outAxis: PyValue, batchAxis: PyValue, span: Span): [number, number] => {
+    const size = (v: PyValue): number => {
+      const axes = v instanceof PyTuple || v instanceof PyList ? v.items : [v];
+      return axes.reduce<number>((p, a) => { let i = Number(a as bigint); if (i < 0) i += shape.length; return p * shape[i]!; }, 1);
+    };
+    if (typeof inAxis === 'bigint' && inAxis === -2n && shape.length <= 1) {
+      throw new CompileError(`ValueError: Can't compute input and output sizes of a ${shape.length}-dimensional weights tensor with default in_axis. Must be at least 2D or specify in_axis explicitly.`, span);
+    }
+    const inSize = size(inAxis);
+    const outSize = size(outAxis);
+    const receptive = shape.reduce((p, d) => p * d, 1) / inSize / outSize / size(batchAxis);
+    return [inSize * receptive, outSize * receptive];
+  };
+  const varianceScaling = (scale: number, mode: string, distribution: string, inAxis: PyValue, outAxis: PyValue, batchAxis: PyValue, dtype: PyValue, span: Span): PyBuiltin => {
+    if (!['fan_in', 'fan_out', 'fan_avg', 'fan_geo_avg'].includes(mode)) throw new CompileError(`ValueError: invalid mode for variance scaling initializer: ${mode}`, span);
+    if (!['truncated_normal', 'normal', 'uniform'].includes(distribution)) throw new CompileError(`ValueError: invalid distribution for variance scaling initializer: ${distribution}`, span);
+    return initFn('init', (key, shape, dt, at) => {
+      const [fanIn, fanOut] = fans(shape, inAxis, outAxis, batchAxis, at);
+      const denominator = mode === 'fan_in' ? fanIn : mode === 'fan_out' ? fanOut : mode === 'fan_avg' ? (fanIn + fanOut) / 2 : Math.sqrt(fanIn * fanOut);
+      const variance = f32(scale / denominator, at);
+      if (distribution === 'truncated_normal') {
+        const stddev = o.binary('div', o.unary('sqrt', variance, at), f32(0.87962566103423978, at), at);
+        return o.binary('mul', truncatedNormal(key, -2, 2, shape, dt, at), stddev, at);
+      }
+      if (distribution === 'normal') return o.binary('mul', call('normal', [key, shapeTuple(shape), new PyDType('float32')], at), o.unary('sqrt', variance, at), at);
+      const u = call('uniform', [key, shapeTuple(shape), new PyDType('float32'), -1n], at);
+      return o.binary('mul', u, o.unary('sqrt', o.binary('mul', f32(3, at), variance, at), at), at);
+    }, dtype);
+  };
+  /** A named variance-scaling builder: glorot_uniform(in_axis=-2, out_axis=-1, batch_axis=(), dtype=None). */
+  const named = (scale: number, mode: string, distribution: string) => (c: CallArgs): PyValue =>
+    varianceScaling(scale, mode, distribution, arg(c, 0, 'in_axis', -2n), arg(c, 1, 'out_axis', -1n), arg(c, 2, 'batch_axis', new PyTuple([])), arg(c, 3, 'dtype', null), c.span);
+  const str = (v: PyValue, what: string, span: Span): string => {
+    if (typeof v !== 'string') throw new CompileError(`TypeError: ${what} must be a string`, span);
+    return v;
+  };
+  const zerosOnes = (value: number) => (c: CallArgs): PyValue => {
+    const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
+    return o.full(shape, value, dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? 'float32', c.span);
+  };
+  return builtinModule('jax.nn.initializers', {
+    zeros: zerosOnes(0),
+    ones: zerosOnes(1),
+    constant: (c) => {
+      const value = arg(c, 0, 'value');
+      return initFn('init', (_key, shape, dt, at) => o.tracer(o.broadcastTo(o.asArray(value, at, dt).atom, shape, at)), arg(c, 1, 'dtype', null));
+    },
+    normal: (c) => {
+      const stddev = numArg(arg(c, 0, 'stddev', 1e-2), 'stddev', c.span);
+      return initFn('init', (key, shape, _dt, at) => o.binary('mul', call('normal', [key, shapeTuple(shape), new PyDType('float32')], at), f32(stddev, at), at), arg(c, 1, 'dtype', null));
+    },
+    uniform: (c) => {
+      const scale = numArg(arg(c, 0, 'scale', 1e-2), 'scale', c.span);
+      return initFn('init', (key, shape, _dt, at) => o.binary('mul', call('uniform', [key, shapeTuple(shape), new PyDType('float32')], at), f32(scale, at), at), arg(c, 1, 'dtype', null));
+    },
+    truncated_normal: (c) => {
+      const stddev = numArg(arg(c, 0, 'stddev', 1e-2), 'stddev', c.span);
+      const lower = numArg(arg(c, 2, 'lower', -2.0), 'lower', c.span);
+      const upper = numArg(arg(c, 3, 'upper', 2.0), 'upper', c.span);
+      return initFn('init', (key, shape, dt, at) => o.binary('mul', truncatedNormal(key, lower, upper, shape, dt, at), f32(stddev, at), at), arg(c, 1, 'dtype', null));
+    },
+    variance_scaling: (c) =>
+      varianceScaling(numArg(arg(c, 0, 'scale'), 'scale', c.span), str(arg(c, 1, 'mode'), 'mode', c.span), str(arg(c, 2, 'distribution'), 'distribution', c.span),
+        arg(c, 3, 'in_axis', -2n), arg(c, 4, 'out_axis', -1n), arg(c, 5, 'batch_axis', new PyTuple([])), arg(c, 6, 'dtype', null), c.span),
+    glorot_uniform: named(1, 'fan_avg', 'uniform'),
+    xavier_uniform: named(1, 'fan_avg', 'uniform'),
+    glorot_normal: named(1, 'fan_avg', 'truncated_normal'),
+    xavier_normal: named(1, 'fan_avg', 'truncated_normal'),
+    lecun_uniform: named(1, 'fan_in', 'uniform'),
+    lecun_normal: named(1, 'fan_in', 'truncated_normal'),
+    he_uniform: named(2, 'fan_in', 'uniform'),
+    kaiming_uniform: named(2, 'fan_in', 'uniform'),
+    he_normal: named(2, 'fan_in', 'truncated_normal'),
+    kaiming_normal: named(2, 'fan_in', 'truncated_normal'),
   });
 }

@@ -8,11 +8,13 @@ import type { Interp } from './interp.js';
 import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
 import { checkItems, checkShape } from './limits.js';
-import { arangeArgs, arg, builtinModule, intArg, shapeArgs } from './modules.js';
-import { ndArange, ndFrom, ndReshape, ndStack } from './ndarray.js';
-import { NdArray, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
+import { broadcastShapes } from './arrays.js';
+import { truthy } from './pyops.js';
+import { ndArange, ndBroadcast, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue } from './values.js';
 
-export function numpyModule(ip: Interp): PyModule {
+export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype']): PyDType => new PyDType(name, true);
   const filled = (value: number) => (c: CallArgs): NdArray => {
     const s = shapeOf(arg(c, 0, 'shape'), c.span);
@@ -32,22 +34,152 @@ export function numpyModule(ip: Interp): PyModule {
       checkItems(Math.ceil((stop - start) / step), 'a NumPy array', c.span);
       return ndArange(start, stop, step, isFloat);
     },
-    array: (c) => npArray(ip, c),
-    asarray: (c) => npArray(ip, c),
-    stack: (c) => ndStack(iterate(ip, arg(c, 0, 'arrays'), c.span).map((x) => ndFrom(x, c.span)), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
+    array: (c) => npArray(ip, c, jnp),
+    asarray: (c) => npArray(ip, c, jnp),
+    stack: (c) => hasJaxArray(iterate(ip, arg(c, 0, 'arrays'), c.span)) ? callJnp(jnp, 'stack', c) : ndStack(iterate(ip, arg(c, 0, 'arrays'), c.span).map((x) => ndFrom(x, c.span)), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
     reshape: (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), shapeArgs([arg(c, 1, 'newshape')], c.span), c.span),
     zeros: filled(0),
     ones: filled(1),
+    ...hostFunctions(ip, jnp),
   });
+}
+
+/**
+ * NumPy functions on host values: on compile-time NumPy arrays and Python numbers they compute
+ * in NumPy's dtypes (float64, int64); on a JAX array they run as the jax.numpy function (NumPy
+ * converts it with __array__ and computes in its dtype, float32 or int32, as jax.numpy does).
+ */
+function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs) => PyValue) | PyValue> {
+  const jnpFn = (name: string) => (c: CallArgs): PyValue => {
+    const f = jnp.attrs.get(name);
+    if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.numpy.${name} is missing`);
+    return f.fn(c);
+  };
+  /** A NumPy function: the host computation `host`, or jnp's `name` when an argument is a JAX array. */
+  const either = (name: string, host: (c: CallArgs) => PyValue) => (c: CallArgs): PyValue =>
+    c.args.some((a) => isArray(a) || (a instanceof PyList && a.items.some(isArray))) ? jnpFn(name)(c) : host(c);
+  const x0 = (c: CallArgs, name = 'x'): PyValue => arg(c, 0, name);
+  const floatFn = (name: string, f: (v: number) => number) => either(name, (c) => ndUnaryFloat(f, x0(c), c.span));
+  const sameFn = (name: string, f: (v: number) => number) => either(name, (c) => ndUnarySame(f, x0(c), c.span));
+  const axesOf = (v: PyValue, span: Span): number[] | null => (v === null ? null : v instanceof PyTuple || v instanceof PyList ? v.items.map((a) => intArg(a, 'axis', span)) : [intArg(v, 'axis', span)]);
+  const reduction = (name: string, kind: NdReduction) => either(name, (c) =>
+    ndReduce(kind, arg(c, 0, 'a'), axesOf(arg(c, 1, 'axis', null), c.span), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
+  const like = (value: number) => either(value ? 'ones_like' : 'zeros_like', (c) => {
+    const x = ndFrom(arg(c, 0, 'a'), c.span);
+    return new NdArray([...x.shape], x.dtype, x.data.map(() => value));
+  });
+  const tol = (c: CallArgs, i: number, name: string, def: number): number => numArg(arg(c, i, name, def), name, c.span);
+  const allStatic = (c: CallArgs): boolean => !c.args.slice(0, 2).some((a) => isArray(a));
+  return {
+    sqrt: floatFn('sqrt', Math.sqrt),
+    exp: floatFn('exp', Math.exp),
+    log: floatFn('log', Math.log),
+    log2: floatFn('log2', Math.log2),
+    log10: floatFn('log10', Math.log10),
+    log1p: floatFn('log1p', Math.log1p),
+    expm1: floatFn('expm1', Math.expm1),
+    sin: floatFn('sin', Math.sin),
+    cos: floatFn('cos', Math.cos),
+    tan: floatFn('tan', Math.tan),
+    tanh: floatFn('tanh', Math.tanh),
+    abs: sameFn('abs', Math.abs),
+    absolute: sameFn('absolute', Math.abs),
+    negative: sameFn('negative', (v) => -v),
+    sign: sameFn('sign', (v) => (Number.isNaN(v) ? NaN : Math.sign(v))),
+    floor: floatFn('floor', Math.floor),
+    ceil: floatFn('ceil', Math.ceil),
+    square: sameFn('square', (v) => v * v),
+    round: either('round', (c) => {
+      const d = intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span);
+      const x = ndFrom(arg(c, 0, 'a'), c.span);
+      if (!x.dtype.startsWith('float') && d >= 0) return arg(c, 0, 'a') instanceof NdArray ? x : x.shape.length ? x : new NpScalar(x.dtype, x.data[0]!);
+      return ndUnarySame((v) => roundHalfEven(v, d), x, c.span);
+    }),
+    sum: reduction('sum', 'sum'),
+    prod: reduction('prod', 'prod'),
+    max: reduction('max', 'max'),
+    amax: reduction('max', 'max'),
+    min: reduction('min', 'min'),
+    amin: reduction('min', 'min'),
+    mean: reduction('mean', 'mean'),
+    any: reduction('any', 'any'),
+    all: reduction('all', 'all'),
+    zeros_like: like(0),
+    ones_like: like(1),
+    transpose: either('transpose', (c) => {
+      const p = arg(c, 1, 'axes', null);
+      return ndTranspose(ndFrom(arg(c, 0, 'a'), c.span), p === null ? null : shapeArgs([p], c.span));
+    }),
+    ravel: either('ravel', (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), [-1], c.span)),
+    dot: either('dot', (c) => ndMatmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span)),
+    matmul: either('matmul', (c) => ndMatmul(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    maximum: either('maximum', (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), Math.max, c.span)),
+    minimum: either('minimum', (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), Math.min, c.span)),
+    linspace: either('linspace', (c) => {
+      const num = intArg(arg(c, 2, 'num', 50n), 'num', c.span);
+      if (num < 0) throw new CompileError(`ValueError: Number of samples, ${num}, must be non-negative.`, c.span);
+      checkItems(num, 'a NumPy array', c.span);
+      return ndLinspace(numArg(arg(c, 0, 'start'), 'start', c.span), numArg(arg(c, 1, 'stop'), 'stop', c.span), num, truthy(arg(c, 3, 'endpoint', true), c.span));
+    }),
+    eye: (c) => {
+      const n = intArg(arg(c, 0, 'N'), 'N', c.span);
+      const mV = arg(c, 1, 'M', null);
+      const m = mV === null ? n : intArg(mV, 'M', c.span);
+      const k = intArg(arg(c, 2, 'k', 0n), 'k', c.span);
+      checkShape([n, m], c.span);
+      return new NdArray([n, m], 'float64', Array.from({ length: n * m }, (_, i) => (Math.floor(i / m) + k === i % m ? 1 : 0)));
+    },
+    isclose: either('isclose', (c) => ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span)),
+    allclose: (c) => {
+      if (!allStatic(c)) return jnpFn('allclose')(c);
+      const r = ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span);
+      return r.data.every((v) => v === 1);
+    },
+    testing: builtinModule('numpy.testing', {
+      assert_allclose: (c) => {
+        if (!allStatic(c)) {
+          throw new CompileError('NotImplementedError: numpy.testing.assert_allclose of JAX arrays (a check of values computed at run time) is not supported by jaxts; print the arrays, or compare with np.allclose', c.span);
+        }
+        const r = ndIsclose(arg(c, 0, 'actual'), arg(c, 1, 'desired'), tol(c, 2, 'rtol', 1e-7), tol(c, 3, 'atol', 0), truthy(arg(c, 4, 'equal_nan', true), c.span), c.span);
+        const bad = r.data.filter((v) => v === 0).length;
+        if (bad) throw new CompileError(`AssertionError: \nNot equal to tolerance rtol=${tol(c, 2, 'rtol', 1e-7)}, atol=${tol(c, 3, 'atol', 0)}\n\nMismatched elements: ${bad} / ${r.data.length}`, c.span);
+        return null;
+      },
+    }),
+  };
+}
+
+function ndElementwise2(a: PyValue, b: PyValue, f: (x: number, y: number) => number, span: Span): NdArray | NpScalar {
+  const x = ndFrom(a, span);
+  const y = ndFrom(b, span);
+  const shape = broadcastShapes(x.shape, y.shape, span);
+  const bx = ndBroadcast(x, shape);
+  const by = ndBroadcast(y, shape);
+  const float = x.dtype.startsWith('float') || y.dtype.startsWith('float');
+  const dtype: NdArray['dtype'] = float ? (x.dtype === 'float32' && (y.dtype === 'float32' || !(b instanceof NdArray)) ? 'float32' : 'float64') : 'int64';
+  const data = bx.data.map((u, i) => (Number.isNaN(u) || Number.isNaN(by.data[i]!) ? NaN : f(u, by.data[i]!)));
+  return shape.length ? new NdArray(shape, dtype, data) : new NpScalar(dtype, data[0]!);
 }
 
 const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
 
-function npArray(ip: Interp, c: CallArgs): PyValue {
+const hasJaxArray = (xs: PyValue[]): boolean => xs.some((x) => isArray(x) || ((x instanceof PyList || x instanceof PyTuple) && hasJaxArray(x.items)));
+
+function callJnp(jnp: PyModule, name: string, c: CallArgs): PyValue {
+  const f = jnp.attrs.get(name);
+  if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.numpy.${name} is missing`);
+  return f.fn(c);
+}
+
+/**
+ * np.array / np.asarray. Of JAX arrays (a readback), the values stay the device array: NumPy's
+ * copy has the same dtype and values, and prints the same.
+ */
+function npArray(ip: Interp, c: CallArgs, jnp: PyModule): PyValue {
   const v = arg(c, 0, 'object');
   const d = c.kwargs.get('dtype') ?? c.args[1];
   if ((v instanceof PyList || v instanceof PyTuple) && v.items.some((x) => x instanceof PyDevice)) return deviceArrayOf(ip, v, c.span);
   if (v instanceof PyDeviceArray) return v;
-  if (isArray(v)) throw new CompileError('np.array of a device array (a readback into NumPy) is not supported yet', c.span);
+  if (isArray(v) || ((v instanceof PyList || v instanceof PyTuple) && hasJaxArray(v.items))) return callJnp(jnp, 'asarray', c);
   return ndFrom(v, c.span, d instanceof PyDType ? (d.name as NdArray['dtype']) : undefined);
 }

@@ -6,17 +6,20 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, iterate } from './expr.js';
+import { binop, iterate, truthyStatic } from './expr.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import type { Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
-import { truthy } from './pyops.js';
 import { Text } from './text.js';
+import { getAttr } from './attrs.js';
 import {
-  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDeviceArray, PyKeyArray, PyDict, PyList, PyModule, PyPartial, PyRange, PyTuple,
-  isArray, typeName, type CallArgs, type PyValue,
+  BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
+} from './classes.js';
+import {
+  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -81,6 +84,8 @@ export function installBuiltins(ip: Interp): void {
       if (v instanceof PyDict) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
       if (v instanceof PyRange) return BigInt(v.length);
+      const n = callDunder(ip, v, '__len__', [], c.span);
+      if (n !== undefined) return n;
       throw new CompileError(`TypeError: object of type '${typeName(v)}' has no len()`, c.span);
     }),
     range: fn('range', (c) => {
@@ -96,7 +101,23 @@ export function installBuiltins(ip: Interp): void {
     format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
-    bool: fn('bool', (c) => truthy(ip.static(c.args[0] ?? false, 'bool()', c.span), c.span)),
+    bool: fn('bool', (c) => truthyStatic(ip, c.args[0] ?? false, c.span)),
+    iter: fn('iter', (c) => {
+      const v = arg(c, 0, 'object');
+      return v instanceof PyIterator ? v : new PyIterator('list_iterator', iterate(ip, v, c.span)[Symbol.iterator]());
+    }),
+    next: fn('next', (c) => {
+      const v = arg(c, 0, 'iterator');
+      // advancing an iterator is a compile-time change: a loop that runs on the host would see one item for all steps
+      if (ip.dynamicDepth > 0) throw new NeedsStatic('next() inside a loop that runs on the host', c.span);
+      const user = callDunder(ip, v, '__next__', [], c.span);
+      if (user !== undefined) return user;
+      if (!(v instanceof PyIterator)) throw new CompileError(`TypeError: '${typeName(v)}' object is not an iterator`, c.span);
+      const r = v[Symbol.iterator]().next();
+      if (!r.done) return r.value;
+      if (c.args.length > 1) return c.args[1]!;
+      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, []), c.span);
+    }),
     list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     dict: fn('dict', (c) => {
@@ -138,23 +159,75 @@ export function installBuiltins(ip: Interp): void {
     }),
     isinstance: fn('isinstance', (c) => {
       const cls = arg(c, 1, 'class_or_tuple');
+      const obj = arg(c, 0, 'obj');
       const names = cls instanceof PyTuple ? cls.items : [cls];
-      return names.some((n) => n instanceof PyBuiltin && n.name === typeName(arg(c, 0, 'obj')));
+      return names.some((n) => {
+        if (n === OBJECT) return true;
+        if (n instanceof PyUserClass) return obj instanceof PyInstance && obj.cls.isSubclassOf(n);
+        if (n instanceof PyClass && n.kind === 'namedtuple') return obj instanceof PyTuple && obj.cls === n;
+        return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple));
+      });
+    }),
+    issubclass: fn('issubclass', (c) => {
+      const sub = arg(c, 0, 'cls');
+      const cls = arg(c, 1, 'class_or_tuple');
+      const names = cls instanceof PyTuple ? cls.items : [cls];
+      if (!(sub instanceof PyUserClass)) throw new CompileError('TypeError: issubclass() arg 1 must be a class', c.span);
+      return names.some((n) => n instanceof PyUserClass && sub.isSubclassOf(n));
     }),
     type: fn('type', (c) => classOf(arg(c, 0, 'object'))),
+    object: OBJECT,
+    NotImplemented: NOT_IMPLEMENTED,
+    super: fn('super', (c) => {
+      const cls = arg(c, 0, 'type');
+      if (!(cls instanceof PyUserClass) || c.args.length !== 2) throw new CompileError('super() takes a class and an instance here (or no arguments inside a method)', c.span);
+      return new PySuper(cls, c.args[1]!);
+    }),
+    staticmethod: fn('staticmethod', (c) => new PyDescriptor('staticmethod', arg(c, 0, 'function'))),
+    classmethod: fn('classmethod', (c) => new PyDescriptor('classmethod', arg(c, 0, 'function'))),
+    property: fn('property', (c) => new PyDescriptor('property', arg(c, 0, 'fget'), c.args[1] ?? c.kwargs.get('fset') ?? null)),
+    hasattr: fn('hasattr', (c) => {
+      try {
+        getAttr(ip, arg(c, 0, 'obj'), strName(c, 1), c.span);
+        return true;
+      } catch (e) {
+        if (e instanceof CompileError && /^AttributeError/.test(e.message)) return false;
+        throw e;
+      }
+    }),
+    getattr: fn('getattr', (c) => {
+      try {
+        return getAttr(ip, arg(c, 0, 'obj'), strName(c, 1), c.span);
+      } catch (e) {
+        if (c.args.length > 2 && e instanceof CompileError && /^AttributeError/.test(e.message)) return c.args[2]!;
+        throw e;
+      }
+    }),
+    setattr: fn('setattr', (c) => (setClassAttr(ip, arg(c, 0, 'obj'), strName(c, 1), arg(c, 2, 'value'), c.span), null)),
+    open: fn('open', (c) => {
+      throw new CompileError('open() is not supported: a jaxts program does not read or write files', c.span);
+    }),
     None: null,
     True: true,
     False: false,
   };
   for (const [k, v] of Object.entries(entries)) b.set(k, v);
+  for (const e of BUILTIN_EXCEPTIONS) b.set(e.name, e);
+}
+
+function strName(c: CallArgs, i: number): string {
+  const v = arg(c, i, 'name');
+  if (typeof v !== 'string') throw new CompileError(`TypeError: attribute name must be string, not '${typeName(v)}'`, c.span);
+  return v;
 }
 
 /** type(v): the class object, qualified by module where Python prints one. */
-function classOf(v: PyValue): PyClass {
+function classOf(v: PyValue): PyClass | PyUserClass {
   if (isArray(v)) return new PyClass('ArrayImpl', [], new Map(), 'marker', 'jaxlib._jax');
   if (v instanceof NdArray) return new PyClass('ndarray', [], new Map(), 'marker', 'numpy');
   if (v instanceof NpScalar) return new PyClass(v.dtype, [], new Map(), 'marker', 'numpy');
   if (v instanceof PyTuple && v.cls) return v.cls;
+  if (v instanceof PyInstance) return v.cls;
   return new PyClass(typeName(v), [], new Map(), 'marker');
 }
 
@@ -231,7 +304,7 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
 }
 
 /** os, functools and typing: the parts lessons use (os.environ is what jax reads XLA_FLAGS from). */
-export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; typing: PyModule } {
+export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; typing: PyModule; dataclasses: PyModule; collections: PyModule } {
   const environ = new PyDict();
   const os = mod('os', { environ });
   ip.environ = environ;
@@ -248,6 +321,60 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
     Optional: marker('Optional'),
     Callable: marker('Callable'),
     Sequence: marker('Sequence'),
+    Iterable: marker('Iterable'),
+    Iterator: marker('Iterator'),
+    Mapping: marker('Mapping'),
+    Union: marker('Union'),
+    Type: marker('Type'),
+    Generator: marker('Generator'),
+    TypeVar: fn('TypeVar', (c) => arg(c, 0, 'name')),
   });
-  return { os, functools, typing };
+  const dataclass: Fn = (c) => {
+    const cls = c.args[0];
+    if (cls === undefined) return fn('dataclass', (d) => makeDataclass(arg(d, 0, 'cls'), c.kwargs, (d.args[0] as PyUserClass | undefined)?.annotations, d.span));
+    return makeDataclass(cls, c.kwargs, cls instanceof PyUserClass ? cls.annotations : undefined, c.span);
+  };
+  const dataclasses = mod('dataclasses', {
+    dataclass: fn('dataclass', dataclass),
+    field: fn('field', (c) => {
+      if (c.kwargs.has('default_factory')) return new DefaultFactory(c.kwargs.get('default_factory')!);
+      if (c.kwargs.has('default')) return c.kwargs.get('default')!;
+      throw new CompileError('dataclasses.field() without a default or default_factory is not supported', c.span);
+    }),
+    FrozenInstanceError: FROZEN_INSTANCE_ERROR,
+    asdict: fn('asdict', (c) => {
+      const v = arg(c, 0, 'obj');
+      if (!(v instanceof PyInstance) || !v.cls.mro.some((k) => k.dataclass)) throw new CompileError('TypeError: asdict() should be called on dataclass instances', c.span);
+      const d = new PyDict();
+      for (const f of v.cls.mro.find((k) => k.dataclass)!.dataclass!.fields) d.set(f, v.attrs.get(f) ?? null);
+      return d;
+    }),
+    replace: fn('replace', (c) => {
+      const v = arg(c, 0, 'obj');
+      const dc = v instanceof PyInstance ? v.cls.mro.find((k) => k.dataclass)?.dataclass : undefined;
+      if (!(v instanceof PyInstance) || !dc) throw new CompileError('TypeError: replace() should be called on dataclass instances', c.span);
+      const kwargs = new Map(dc.fields.map((f): [string, PyValue] => [f, v.attrs.get(f) ?? null]));
+      c.kwargs.forEach((x, k) => kwargs.set(k, x));
+      return ip.call(v.cls, { args: [], kwargs, span: c.span });
+    }),
+    fields: fn('fields', (c) => {
+      throw new CompileError('dataclasses.fields() is not supported', c.span);
+    }),
+  });
+  const collections = mod('collections', {
+    namedtuple: fn('namedtuple', (c) => {
+      const name = arg(c, 0, 'typename');
+      const spec = arg(c, 1, 'field_names');
+      if (typeof name !== 'string') throw new CompileError('TypeError: namedtuple() typename must be a str', c.span);
+      const fields = typeof spec === 'string' ? spec.replace(/,/g, ' ').split(/\s+/).filter((x) => x) : iterate(ip, spec, c.span).map((x) => String(x));
+      const defaults = new Map<string, PyValue>();
+      const defs = c.kwargs.get('defaults');
+      if (defs !== undefined && defs !== null) {
+        const ds = iterate(ip, defs, c.span);
+        ds.forEach((d, i) => defaults.set(fields[fields.length - ds.length + i]!, d));
+      }
+      return new PyClass(name, fields, defaults, 'namedtuple');
+    }),
+  });
+  return { os, functools, typing, dataclasses, collections };
 }

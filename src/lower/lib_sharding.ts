@@ -13,7 +13,7 @@ import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
-import { PyAbstractMesh, abstractMeshStr, dimsOf, meshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, abstractMeshStr, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
   HostArray, PyBuiltin, PyDType, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
@@ -139,7 +139,7 @@ export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
 /** A sharding argument: a NamedSharding, or a PartitionSpec resolved against the context mesh (jax.set_mesh). */
 export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
   if (!(v instanceof PyPartitionSpec)) return v;
-  const mesh = contextMesh(ip);
+  const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
   if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
   return checkedSharding(mesh, v, span);
 }
@@ -158,6 +158,17 @@ export function placeAs(ip: Interp, x: PyValue, target: PyValue, what: string, s
   return placeTree(ip, x, target, what, '', span);
 }
 
+/** Sharding constraints (with_sharding_constraint, device_put) on the values of each jit trace, by variable. */
+const traceConstraints = new WeakMap<Trace, Map<number, PyNamedSharding>>();
+
+/** The constraints on the results of jit trace `t` (null: none). */
+export function resultConstraints(t: Trace, func: Func): { shardings: (PyNamedSharding | null)[] } | null {
+  const m = traceConstraints.get(t);
+  if (!m) return null;
+  const shardings = func.results.map((r) => (r.kind === 'var' ? (m.get(r.id) ?? null) : null));
+  return shardings.some((s) => s !== null) ? { shardings } : null;
+}
+
 /** Place every leaf of `x` as `target` says (a pytree prefix of `x`: one sharding for a whole subtree). */
 function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: string, span: A.Span): PyValue {
   if ((target instanceof PyTuple || target instanceof PyList) && (x instanceof PyTuple || x instanceof PyList)) {
@@ -173,8 +184,17 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
     if (isDevice(sharding)) return ip.atHost ? putTree(ip, x, null, hint, span) : x;
     throw new CompileError(`jax.${what}: placing on a ${typeName(sharding)} is not supported (use a NamedSharding, a PartitionSpec or a device)`, span);
   }
-  // inside jit a device_put is a sharding constraint: the values are unchanged
-  if (!ip.atHost) return x;
+  // inside jit a device_put is a sharding constraint: the values are unchanged, and a result so
+  // constrained leaves the program in that layout
+  if (!ip.atHost) {
+    const t = ip.trace();
+    if (t.kind === 'jit') {
+      let m = traceConstraints.get(t);
+      if (!m) traceConstraints.set(t, (m = new Map()));
+      for (const leaf of flattenLeaves(x)) if (leaf instanceof Tracer && leaf.trace === t && leaf.atom.kind === 'var') m.set(leaf.atom.id, sharding);
+    }
+    return x;
+  }
   return putTree(ip, x, sharding, hint, span);
 }
 
@@ -216,20 +236,29 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
  * (sharding propagation decides them now, at trace time; the backend passes
  * partition). Arguments without a sharding are free: propagation picks their layout.
  */
-export function spmdCall(ip: Interp, name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null): { value: HExpr; shardings: PyNamedSharding[] } {
+export function spmdCall(
+  ip: Interp, name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null,
+  outConstraints: (PyNamedSharding | null)[] = [],
+): { value: HExpr; shardings: PyNamedSharding[] } {
   const shape = meshShape(mesh);
   const fixed = args.map((a) => (a.sharding ? dimsOf(a.sharding, a.aval.shape, span) : null));
+  const outFixed = func.results.map((r, i) => {
+    const s = outConstraints[i];
+    return s && sameMesh(s.mesh, mesh) ? dimsOf(s, r.aval.shape, span) : null;
+  });
+  const constrained = outFixed.some((d) => d !== null);
   let program: { inShardings: DimShardings[]; outShardings: DimShardings[] };
   try {
-    program = programShardings(func, shape, fixed);
+    program = programShardings(func, shape, fixed, outFixed);
   } catch (e) {
     // a rule's error without a location of its own is reported at the call
     if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span, e.notes);
     throw e;
   }
-  ip.addSpmdProgram(name, kind, func, shape, fixed);
+  ip.addSpmdProgram(name, kind, func, shape, fixed, constrained ? outFixed : undefined);
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
-  const shardings = program.outShardings.map((d) => resultSharding(mesh, d, firstArg));
+  // a constrained result has the sharding asked for (JAX keeps the user's spelling)
+  const shardings = program.outShardings.map((d, i) => (outFixed[i] ? outConstraints[i]! : resultSharding(mesh, d, firstArg)));
   const value: HExpr = {
     k: 'call',
     callee: 'rt.spmd',
@@ -263,12 +292,12 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case 'axis_sizes': return new PyTuple(sizes.map((s) => BigInt(s)));
       case 'axis_types': return axisTypesOf(obj.explicit, sizes.length);
       case 'abstract_mesh': return PyAbstractMesh.of(obj);
-      case '__enter__': return new PyBuiltin(name, () => enterMesh(ip, obj)!);
+      case '__enter__': return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
       case '__exit__': return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
     }
   }
   if (obj instanceof PySetMesh) {
-    if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj)!);
+    if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
     if (name === '__exit__') return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
   }
   if (obj instanceof PyAbstractMesh) {
@@ -495,11 +524,13 @@ const meshContext = (ip: Interp): MeshContext => {
   return m;
 };
 
-/** The mesh a bare PartitionSpec resolves against: jax.set_mesh's, else the innermost `with mesh:`'s. */
+/** The mesh a bare PartitionSpec resolves against: jax.set_mesh's (`with mesh:` does not set it). */
 export function contextMesh(ip: Interp): PyMesh | null {
-  const m = meshContext(ip);
-  return m.current ?? m.legacy[m.legacy.length - 1] ?? null;
+  return meshContext(ip).current;
 }
+
+/** The innermost `with mesh:` mesh (with_sharding_constraint's P resolves against it too). */
+const legacyMesh = (ip: Interp): PyMesh | null => meshContext(ip).legacy.at(-1) ?? null;
 
 /**
  * What `jax.set_mesh(mesh)` returns. The call sets the mesh at once (JAX's
@@ -528,11 +559,12 @@ function setMesh(ip: Interp, c: CallArgs): PySetMesh {
 /**
  * The `with` hook: entering a context manager of this module (`with
  * jax.set_mesh(mesh):`, `with mesh:`). Returns the value `as` binds, or
- * undefined when `v` is not one of this module's context managers. The same
+ * undefined when `v` is not one of this module's context managers (jax.set_mesh(m) binds None,
+ * `with mesh:` the mesh). The same
  * operations are reachable as the values' `__enter__` / `__exit__` attributes.
  */
 export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
-  if (v instanceof PySetMesh) return v.mesh; // set already by the call
+  if (v instanceof PySetMesh) return null; // set already by the call; `as` binds None, as in JAX
   if (v instanceof PyMesh) {
     meshContext(ip).legacy.push(v);
     return v;

@@ -27,6 +27,7 @@ export function shapeArgs(args: PyValue[], span: Span): number[] {
   const items = args.length === 1 && (args[0] instanceof PyTuple || args[0] instanceof PyList) ? (args[0] as PyTuple).items : args;
   return items.map((v) => {
     v = staticValue(v, 'a shape', span);
+    if (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32')) return v.value;
     if (typeof v !== 'bigint') throw new CompileError(`TypeError: Shapes must be 1D sequences of concrete values of integer type, got ${typeName(v)}`, span);
     return Number(v);
   });

@@ -5,7 +5,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { broadcastShapes, sliceIndices, staticNd, type IndexItem } from './arrays.js';
-import { NdArray, NpScalar, PyList, PyTuple, typeName, type PyValue } from './values.js';
+import { NdArray, NpScalar, PyBoundMethod, PyList, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 
 const prod = (s: readonly number[]): number => s.reduce((a, b) => a * b, 1);
 
@@ -103,6 +103,11 @@ export function ndIndex(x: NdArray, items: IndexItem[], span: A.Span | null = nu
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
+/** A binary operator on NumPy arrays: `@` is matmul, the rest elementwise. */
+export function ndOperator(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): NdArray | NpScalar {
+  return op === '@' ? ndMatmul(a, b, span) : ndBinary(op, a, b, span);
+}
+
 export function ndBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): NdArray {
   const x = ndFrom(a, span);
   const y = ndFrom(b, span);
@@ -144,3 +149,206 @@ const NP_OPS: Partial<Record<A.BinOpName, (a: number, b: number, int: boolean) =
   '%': (a, b) => ((a % b) + b) % b,
   '**': (a, b) => a ** b,
 };
+
+const isFloatNd = (d: NdArray['dtype']): boolean => d === 'float64' || d === 'float32';
+
+/** A NumPy ufunc of one float argument: float64 unless the input is float32 (NumPy keeps float32). */
+export function ndUnaryFloat(f: (v: number) => number, v: PyValue, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(v, span);
+  const dtype = x.dtype === 'float32' ? 'float32' : 'float64';
+  const data = x.data.map((a) => (dtype === 'float32' ? Math.fround(f(a)) : f(a)));
+  return x.shape.length === 0 ? new NpScalar(dtype, data[0]!) : new NdArray(x.shape, dtype, data);
+}
+
+/** A NumPy ufunc that keeps the dtype (abs, negative, sign, floor/ceil/round for floats). */
+export function ndUnarySame(f: (v: number) => number, v: PyValue, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(v, span);
+  const data = x.data.map((a) => (x.dtype === 'float32' ? Math.fround(f(a)) : f(a)));
+  return x.shape.length === 0 ? new NpScalar(x.dtype, data[0]!) : new NdArray(x.shape, x.dtype, data);
+}
+
+/** Round half to even, as np.round (decimals scale by 10**decimals as NumPy does). */
+export function roundHalfEven(v: number, decimals = 0): number {
+  const f = 10 ** decimals;
+  const y = decimals ? v * f : v;
+  const r = Math.round(y);
+  const even = Math.abs(y % 1) === 0.5 ? 2 * Math.round(y / 2) : r;
+  return decimals ? even / f : even;
+}
+
+export type NdReduction = 'sum' | 'prod' | 'max' | 'min' | 'mean' | 'any' | 'all';
+
+/** np.sum/prod/max/min/mean/any/all over `axes` (null: all), NumPy's result dtypes (sum of bool/int32 is int64). */
+export function ndReduce(kind: NdReduction, v: PyValue, axes: number[] | null, keepdims: boolean, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(v, span);
+  const r = x.shape.length;
+  const ax = (axes ?? range(r)).map((a) => {
+    const n = a < 0 ? a + r : a;
+    if (n < 0 || n >= r) throw new CompileError(`numpy.exceptions.AxisError: axis ${a} is out of bounds for array of dimension ${r}`, span);
+    return n;
+  });
+  if ((kind === 'max' || kind === 'min') && ax.some((a) => x.shape[a] === 0)) {
+    throw new CompileError(`ValueError: zero-size array to reduction operation ${kind === 'max' ? 'maximum' : 'minimum'} which has no identity`, span);
+  }
+  const outShape = x.shape.map((d, i) => (ax.includes(i) ? 1 : d));
+  const n = prod(outShape);
+  const init = kind === 'sum' || kind === 'mean' || kind === 'any' ? 0 : kind === 'prod' || kind === 'all' ? 1 : kind === 'max' ? -Infinity : Infinity;
+  const acc = new Array<number>(n).fill(init);
+  const strides = x.shape.map((_, i) => prod(x.shape.slice(i + 1)));
+  const outStrides = outShape.map((_, i) => prod(outShape.slice(i + 1)));
+  x.data.forEach((val, flat) => {
+    let o = 0;
+    for (let i = 0; i < r; i++) if (!ax.includes(i)) o += Math.floor(flat / strides[i]!) % x.shape[i]! * outStrides[i]!;
+    const a = acc[o]!;
+    acc[o] = kind === 'sum' || kind === 'mean' ? a + val : kind === 'prod' ? a * val : kind === 'max' ? (Number.isNaN(val) || val > a ? val : a) : kind === 'min' ? (Number.isNaN(val) || val < a ? val : a) : kind === 'any' ? (a || val ? 1 : 0) : a && val ? 1 : 0;
+  });
+  const count = ax.reduce((p, a) => p * x.shape[a]!, 1);
+  let dtype: NdArray['dtype'] = x.dtype;
+  if (kind === 'mean') dtype = x.dtype === 'float32' ? 'float32' : 'float64';
+  else if (kind === 'any' || kind === 'all') dtype = 'bool';
+  else if ((kind === 'sum' || kind === 'prod') && !isFloatNd(x.dtype)) dtype = 'int64';
+  const data = acc.map((a) => {
+    const m = kind === 'mean' ? a / count : a;
+    return dtype === 'float32' ? Math.fround(m) : m;
+  });
+  const shape = keepdims ? outShape : x.shape.filter((_, i) => !ax.includes(i));
+  return shape.length === 0 ? new NpScalar(dtype, data[0]!) : new NdArray(shape, dtype, data);
+}
+
+export function ndTranspose(x: NdArray, perm: number[] | null): NdArray {
+  const r = x.shape.length;
+  const p = perm ? perm.map((d) => (d < 0 ? d + r : d)) : range(r).reverse();
+  const shape = p.map((d) => x.shape[d]!);
+  const strides = x.shape.map((_, i) => prod(x.shape.slice(i + 1)));
+  const outStrides = shape.map((_, i) => prod(shape.slice(i + 1)));
+  const data = range(x.data.length).map((flat) => {
+    let off = 0;
+    for (let i = 0; i < r; i++) off += (Math.floor(flat / outStrides[i]!) % shape[i]!) * strides[p[i]!]!;
+    return x.data[off]!;
+  });
+  return new NdArray(shape, x.dtype, data);
+}
+
+/** np.dot / `@` for vectors and matrices (NumPy's float64 or int64 arithmetic). */
+export function ndMatmul(a: PyValue, b: PyValue, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(a, span);
+  const y = ndFrom(b, span);
+  if (x.shape.length === 0 || y.shape.length === 0) return ndBinary('*', x, y, span);
+  if (x.shape.length > 2 || y.shape.length > 2) throw new CompileError('np.matmul of arrays with more than two dimensions is not supported at compile time', span);
+  const X = x.shape.length === 1 ? new NdArray([1, x.shape[0]!], x.dtype, x.data) : x;
+  const Y = y.shape.length === 1 ? new NdArray([y.shape[0]!, 1], y.dtype, y.data) : y;
+  const [n, k] = X.shape as [number, number];
+  const [k2, m] = Y.shape as [number, number];
+  if (k !== k2) throw new CompileError(`ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size ${k2} is different from ${k})`, span);
+  const data: number[] = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) {
+    let s = 0;
+    for (let t = 0; t < k; t++) s += X.data[i * k + t]! * Y.data[t * m + j]!;
+    data.push(s);
+  }
+  const dtype = isFloatNd(x.dtype) || isFloatNd(y.dtype) ? (x.dtype === 'float32' && y.dtype === 'float32' ? 'float32' : 'float64') : 'int64';
+  const shape = [...(x.shape.length === 2 ? [n] : []), ...(y.shape.length === 2 ? [m] : [])];
+  const out = dtype === 'float32' ? data.map(Math.fround) : data;
+  return shape.length === 0 ? new NpScalar(dtype, out[0]!) : new NdArray(shape, dtype, out);
+}
+
+/** np.isclose elementwise (NumPy's |a - b| <= atol + rtol * |b|, infinities equal when equal). */
+export function ndIsclose(a: PyValue, b: PyValue, rtol: number, atol: number, equalNan: boolean, span: A.Span): NdArray {
+  const x = ndFrom(a, span);
+  const y = ndFrom(b, span);
+  const shape = broadcastShapes(x.shape, y.shape, span);
+  const bx = ndBroadcast(x, shape);
+  const by = ndBroadcast(y, shape);
+  const data = bx.data.map((u, i) => {
+    const v = by.data[i]!;
+    if (Number.isNaN(u) || Number.isNaN(v)) return equalNan && Number.isNaN(u) && Number.isNaN(v) ? 1 : 0;
+    if (!Number.isFinite(u) || !Number.isFinite(v)) return u === v ? 1 : 0;
+    return Math.abs(u - v) <= atol + rtol * Math.abs(v) ? 1 : 0;
+  });
+  return new NdArray(shape, 'bool', data);
+}
+
+export function ndBroadcast(x: NdArray, shape: number[]): NdArray {
+  if (x.shape.length === shape.length && x.shape.every((d, i) => d === shape[i])) return x;
+  const pad = shape.length - x.shape.length;
+  const strides = x.shape.map((_, i) => prod(x.shape.slice(i + 1)));
+  const outStrides = shape.map((_, i) => prod(shape.slice(i + 1)));
+  const data = range(prod(shape)).map((flat) => {
+    let off = 0;
+    for (let i = pad; i < shape.length; i++) {
+      const d = x.shape[i - pad]!;
+      if (d !== 1) off += (Math.floor(flat / outStrides[i]!) % shape[i]!) * strides[i - pad]!;
+    }
+    return x.data[off]!;
+  });
+  return new NdArray(shape, x.dtype, data);
+}
+
+/** np.linspace in float64 as NumPy computes it: start + arange(num) * step, the stop exact when `endpoint`. */
+export function ndLinspace(start: number, stop: number, num: number, endpoint: boolean): NdArray {
+  const div = endpoint ? num - 1 : num;
+  const step = div > 0 ? (stop - start) / div : NaN;
+  const data = range(num).map((i) => (div > 0 ? start + i * step : start));
+  if (endpoint && num > 1) data[num - 1] = stop;
+  return new NdArray([num], 'float64', data);
+}
+
+/** Attributes and methods of a compile-time NumPy array beyond shape/dtype/reshape/astype (attrs.ts has those). */
+export function ndAttr(x: NdArray, name: string): PyValue | undefined {
+  const method = (f: (c: CallArgs) => PyValue): PyBoundMethod => new PyBoundMethod(x, name, f);
+  const axes = (v: PyValue, span: A.Span): number[] | null =>
+    v === null ? null : v instanceof PyTuple || v instanceof PyList ? v.items.map((a) => Number(a as bigint)) : (typeof v === 'bigint' ? [Number(v)] : (() => { throw new CompileError(`TypeError: axis must be an int or tuple of ints, got ${typeName(v)}`, span); })());
+  const red = (kind: NdReduction) => method((c) => ndReduce(kind, x, axes(c.args[0] ?? c.kwargs.get('axis') ?? null, c.span), c.kwargs.get('keepdims') === true, c.span));
+  switch (name) {
+    case 'T': return ndTranspose(x, null);
+    case 'transpose': return method((c) => ndTranspose(x, c.args.length ? c.args.map((a) => Number(a as bigint)) : null));
+    case 'sum': return red('sum');
+    case 'prod': return red('prod');
+    case 'max': return red('max');
+    case 'min': return red('min');
+    case 'mean': return red('mean');
+    case 'any': return red('any');
+    case 'all': return red('all');
+    case 'flatten':
+    case 'ravel': return method((c) => ndReshape(x, [-1], c.span));
+    case 'copy': return method(() => new NdArray([...x.shape], x.dtype, [...x.data]));
+    case 'tolist': return method(() => ndToList(x));
+    case 'item': return method((c) => {
+      if (x.data.length !== 1) throw new CompileError('ValueError: can only convert an array of size 1 to a Python scalar', c.span);
+      const v = x.data[0]!;
+      return x.dtype === 'bool' ? v !== 0 : x.dtype.startsWith('int') ? BigInt(v) : v;
+    });
+    case 'dot': return method((c) => ndMatmul(x, c.args[0]!, c.span));
+  }
+  return undefined;
+}
+
+function ndToList(x: NdArray): PyValue {
+  const scalar = (v: number): PyValue => (x.dtype === 'bool' ? v !== 0 : x.dtype.startsWith('int') ? BigInt(v) : v);
+  if (x.shape.length === 0) return scalar(x.data[0]!);
+  const walk = (d: number, off: number): PyValue => {
+    const n = x.shape[d]!;
+    const stride = prod(x.shape.slice(d + 1));
+    return new PyList(range(n).map((i) => (d === x.shape.length - 1 ? scalar(x.data[off + i]!) : walk(d + 1, off + i * stride))));
+  };
+  return walk(0, 0);
+}
+
+/** `x[items] = v` on a compile-time NumPy array, in place (v broadcast and cast to x's dtype, as NumPy does). */
+export function ndSetItem(x: NdArray, items: IndexItem[], v: PyValue, span: A.Span): void {
+  const positions = ndIndex(new NdArray(x.shape, 'int64', range(x.data.length)), items, span);
+  const pos = positions instanceof NdArray ? positions : new NdArray([], 'int64', [(positions as NpScalar).value]);
+  if (!(v instanceof NdArray) && !(typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v instanceof NpScalar || v instanceof PyList || v instanceof PyTuple)) {
+    throw new CompileError(`TypeError: assigning a ${typeName(v)} into a NumPy array computed at compile time is not supported`, span);
+  }
+  const val = v instanceof NpScalar ? new NdArray([], v.dtype, [v.value]) : ndFrom(v, span);
+  const shape = broadcastShapes(pos.shape, val.shape, span);
+  if (shape.length !== pos.shape.length || shape.some((d, i) => d !== pos.shape[i])) {
+    throw new CompileError(`ValueError: could not broadcast input array from shape (${val.shape.join(',')}) into shape (${pos.shape.join(',')})`, span);
+  }
+  const b = ndBroadcast(val, shape);
+  const cast = x.dtype.startsWith('int') ? Math.trunc : x.dtype === 'bool' ? (a: number) => (a ? 1 : 0) : x.dtype === 'float32' ? Math.fround : (a: number) => a;
+  pos.data.forEach((p, i) => {
+    x.data[p] = cast(b.data[i]!);
+  });
+}

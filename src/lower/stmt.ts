@@ -8,9 +8,12 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, PyClass, PyKeyArray, PyDict, PyFunction, PyList, PyRange, PyTuple, Scope, Tracer, isArray, type PyNamedSharding, type PyValue, NeedsStatic,
+  HostArray, HostScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  dictKey, isArray, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
+import { getAttr } from './attrs.js';
+import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException, raiseValue } from './classes.js';
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
@@ -127,33 +130,178 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Assert': {
       const t = evalExpr(ip, s.test, scope);
       if (!truthyStatic(ip, t, s.test.span)) {
-        const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.span).static ?? '' : '';
-        throw new CompileError(`AssertionError${msg ? `: ${msg}` : ''}`, s.span);
+        const args = s.msg ? [evalExpr(ip, s.msg, scope)] : [];
+        throw raiseValue(ip, newException(EXCEPTIONS.get('AssertionError')!, args), s.span);
       }
       return;
     }
     case 'Del':
-      for (const t of s.targets) {
-        if (t.kind === 'Name') scope.vars.delete(t.id);
-        else throw new CompileError('del of this target is not supported', t.span);
-      }
+      for (const t of s.targets) delTarget(ip, t, scope);
       return;
     case 'Global':
     case 'Nonlocal':
-      throw new CompileError(`'${s.kind.toLowerCase()}' statements are not supported`, s.span);
-    case 'Raise':
-      throw new CompileError('raise statements are not supported', s.span);
+      for (const n of s.names) declareOuter(ip, scope, n, s);
+      return;
+    case 'Raise': {
+      if (!s.exc) {
+        const cur = ip.handling[ip.handling.length - 1];
+        if (!cur) throw new CompileError('RuntimeError: No active exception to reraise', s.span);
+        throw raiseValue(ip, cur, s.span);
+      }
+      const e = raiseValue(ip, evalExpr(ip, s.exc, scope), s.span);
+      if (s.cause) evalExpr(ip, s.cause, scope);
+      throw e;
+    }
     case 'With':
-      throw new CompileError("'with' statements are not supported", s.span);
+      return execWith(ip, s, 0, scope);
     case 'Try':
-      throw new CompileError("'try' statements are not supported", s.span);
+      return execTry(ip, s, scope);
   }
 }
 
-function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
+// ------------------------------------------------------------------ try, with, del, global
+
+function execTry(ip: Interp, s: A.Try, scope: Scope): void {
+  try {
+    let caught = false;
+    try {
+      execBlock(ip, s.body, scope);
+    } catch (e) {
+      const exc = s.handlers.length ? caughtException(e) : null;
+      if (!exc) throw e;
+      const h = s.handlers.find((h) => !h.type || exceptionMatches(exc, evalExpr(ip, h.type, scope), h.type.span));
+      if (!h) throw e;
+      caught = true;
+      if (h.name) scope.vars.set(h.name, exc);
+      ip.handling.push(exc);
+      try {
+        execBlock(ip, h.body, scope);
+      } finally {
+        ip.handling.pop();
+        // as Python: the name is unbound when the handler ends
+        if (h.name) scope.vars.delete(h.name);
+      }
+    }
+    if (!caught) execBlock(ip, s.orelse, scope);
+  } finally {
+    execBlock(ip, s.finalbody, scope);
+  }
+}
+
+/** `with a as x, b as y:` as nested withs; the context-manager protocol is __enter__/__exit__ (user classes, library objects). */
+function execWith(ip: Interp, s: A.With, i: number, scope: Scope): void {
+  if (i === s.items.length) return execBlock(ip, s.body, scope);
+  const item = s.items[i]!;
+  const mgr = evalExpr(ip, item.contextExpr, scope);
+  const span = item.contextExpr.span;
+  const method = (name: string): PyValue => {
+    try {
+      return getAttr(ip, mgr, name, span);
+    } catch (e) {
+      if (e instanceof CompileError && /^AttributeError/.test(e.message)) {
+        throw new CompileError(`TypeError: '${typeName(mgr)}' object does not support the context manager protocol`, span);
+      }
+      throw e;
+    }
+  };
+  const enter = method('__enter__');
+  const exit = method('__exit__');
+  const call = (fn: PyValue, args: PyValue[]): PyValue => ip.call(fn, { args, kwargs: new Map(), span });
+  const v = call(enter, []);
+  if (item.optionalVars) assignTarget(ip, item.optionalVars, v, scope);
+  try {
+    execWith(ip, s, i + 1, scope);
+  } catch (e) {
+    const exc = caughtException(e);
+    if (!exc) {
+      call(exit, [null, null, null]);
+      throw e;
+    }
+    if (!truthyStatic(ip, call(exit, [exc.cls, exc, null]), span)) throw e;
+    return;
+  }
+  call(exit, [null, null, null]);
+}
+
+function delTarget(ip: Interp, t: A.Expr, scope: Scope): void {
+  if (ip.dynamicDepth > 0) throw new NeedsStatic('del inside a loop that runs on the host', t.span);
+  switch (t.kind) {
+    case 'Name':
+      if (!scope.vars.has(t.id)) throw new CompileError(`NameError: name '${t.id}' is not defined`, t.span);
+      scope.vars.delete(t.id);
+      return;
+    case 'Tuple':
+    case 'List':
+      return t.elts.forEach((x) => delTarget(ip, x, scope));
+    case 'Subscript': {
+      const obj = evalExpr(ip, t.value, scope);
+      const key = ip.static(evalExpr(ip, t.slice, scope), 'a key', t.slice.span);
+      if (obj instanceof PyDict) {
+        const k = dictKey(key);
+        if (!obj.entries.has(k)) throw new CompileError(`KeyError: ${ip.repr(key, t.span).static}`, t.span);
+        obj.entries.delete(k);
+      } else if (obj instanceof PyList && (typeof key === 'bigint' || typeof key === 'boolean')) {
+        const i = Number(key) < 0 ? Number(key) + obj.items.length : Number(key);
+        if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
+        obj.items.splice(i, 1);
+      } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item deletion`, t.span);
+      return;
+    }
+    case 'Attribute': {
+      const obj = evalExpr(ip, t.value, scope);
+      if (obj instanceof PyInstance && obj.attrs.has(t.attr)) obj.attrs.delete(t.attr);
+      else throw new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${t.attr}'`, t.span);
+      return;
+    }
+    default:
+      throw new CompileError(`SyntaxError: cannot delete ${t.kind.toLowerCase()}`, t.span);
+  }
+}
+
+/**
+ * `global x` / `nonlocal x` in a function: the name refers to the module's (or
+ * the enclosing function's) binding. The function's scope gets a forwarding
+ * entry: assignments go to the outer scope (see assignTarget).
+ */
+function declareOuter(ip: Interp, scope: Scope, name: string, s: A.Global | A.Nonlocal): void {
+  if (scope === ip.globals) return;
+  let target: Scope | null = s.kind === 'Global' ? ip.globals : scope.parent;
+  if (s.kind === 'Nonlocal') {
+    while (target && target !== ip.globals && !target.vars.has(name)) target = target.parent;
+    if (!target || target === ip.globals) throw new CompileError(`SyntaxError: no binding for nonlocal '${name}' found`, s.span);
+  }
+  scope.outer.set(name, target!);
+}
+
+function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyValue {
   const bases = s.bases.map((b) => evalExpr(ip, b, scope));
-  const isNT = bases.some((b) => b instanceof PyClass && b.name === 'NamedTuple');
-  if (!isNT) throw new CompileError(`class '${s.name}': only typing.NamedTuple subclasses are supported`, s.nameSpan);
+  if (bases.some((b) => b instanceof PyClass && b.name === 'NamedTuple')) return namedTupleClass(ip, s, scope);
+  for (const k of s.keywords) if (k.arg !== 'metaclass') throw new CompileError(`class keyword argument '${k.arg}' is not supported`, k.span);
+  // the body runs in its own namespace; its functions see the scope around the class, as in Python
+  const ns = new Scope(scope);
+  const annotations: string[] = [];
+  for (const st of s.body) if (st.kind === 'AnnAssign' && st.target.kind === 'Name') annotations.push(st.target.id);
+  execBlock(ip, s.body, ns);
+  const reparent = (v: PyValue): void => {
+    if (v instanceof PyFunction && v.closure === ns) v.closure = scope;
+    else if (v instanceof PyDescriptor) {
+      reparent(v.fn);
+      reparent(v.setter);
+    } else if (v instanceof PyTransformed || v instanceof PyPartial) reparent(v.fn);
+  };
+  ns.vars.forEach(reparent);
+  const made = makeClass(s.name, bases, ns.vars, s.nameSpan);
+  made.annotations = annotations;
+  if (s.docstring !== null) made.attrs.set('__doc__', s.docstring);
+  let cls: PyValue = made;
+  for (let i = s.decorators.length - 1; i >= 0; i--) {
+    const d = s.decorators[i]!;
+    cls = ip.call(evalExpr(ip, d, scope), { args: [cls], kwargs: new Map(), span: d.span });
+  }
+  return cls;
+}
+
+function namedTupleClass(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
   const fields: string[] = [];
   const defaults = new Map<string, PyValue>();
   for (const st of s.body) {
@@ -176,6 +324,12 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   const out = new Set<string>();
   const target = (t: A.Expr): void => {
     if (t.kind === 'Name') out.add(t.id);
+    else if (t.kind === 'Attribute') {
+      // `obj.x = …` changes the object `obj` names: the loop carries it
+      let root: A.Expr = t.value;
+      while (root.kind === 'Attribute') root = root.value;
+      if (root.kind === 'Name') out.add(root.id);
+    }
     else if (t.kind === 'Tuple' || t.kind === 'List') t.elts.forEach(target);
     else if (t.kind === 'Starred') target(t.value);
   };
@@ -192,6 +346,27 @@ function assignedNames(body: A.Stmt[]): Set<string> {
         walk(s.orelse);
       } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
     }
+  };
+  walk(body);
+  return out;
+}
+
+/** Names whose methods a block calls (`obj.f(…)`, `obj.a.f(…)`), outside nested functions and classes. */
+function methodReceivers(body: A.Stmt[]): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (!n || typeof n !== 'object') return;
+    const node = n as { kind?: string };
+    if (node.kind === 'FunctionDef' || node.kind === 'ClassDef' || node.kind === 'Lambda') return;
+    if (node.kind === 'Call') {
+      let f = (n as A.Call).func;
+      if (f.kind === 'Attribute') {
+        while (f.kind === 'Attribute') f = f.value;
+        if (f.kind === 'Name') out.add(f.id);
+      }
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') walk(v);
   };
   walk(body);
   return out;
@@ -268,31 +443,64 @@ interface Carried {
   name: string; // Python variable
   leaves: { letName: string; init: PyValue; after?: PyNamedSharding | null }[];
   rebuild: (leaves: PyValue[]) => PyValue;
+  /** objectShape of the value before the loop. */
+  shape: string;
 }
 
 function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   if (s.orelse.length) throw new NeedsStatic('for ... else', s.span);
   ip.flush();
+  const promote = new Set<string>();
+  for (;;) {
+    const checkpoint = ip.checkpoint();
+    const saved = new Map(scope.vars);
+    const outer = attrCarry;
+    attrCarry = { promote, statics: new Map(), changed: new Set() };
+    try {
+      return hostLoopAttempt(ip, s, r, scope);
+    } catch (e) {
+      if (!(e instanceof PromoteAttrs)) throw e;
+      ip.rollback(checkpoint);
+      scope.vars.clear();
+      saved.forEach((v, k) => scope.vars.set(k, v));
+      e.paths.forEach((p) => promote.add(p));
+    } finally {
+      attrCarry = outer;
+    }
+  }
+}
+
+function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
+  const ac = attrCarry!;
   const names = assignedNames(s.body);
   const carried: Carried[] = [];
-  for (const n of names) {
+  // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
+  const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
+  for (const n of [...names, ...receivers]) {
     const v = scope.vars.get(n);
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
     const rebuild = flattenCarry(ip, v, n, leaves);
-    carried.push({ name: n, leaves, rebuild });
+    carried.push({ name: n, leaves, rebuild, shape: objectShape(v) });
   }
+  // objects the loop carries are updated in place (their attributes become the loop's variables): the
+  // loop may set their attributes; a failed attempt puts them back
+  const objects = new Set<PyInstance>();
+  for (const c of carried) carriedObjects(scope.vars.get(c.name)!, objects);
+  const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
-  for (const c of carried) {
-    for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
-    scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
-  }
   const index = ip.freshName(s.target.kind === 'Name' ? s.target.id : 'i');
-  ip.dynamicDepth++;
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray>();
   try {
+    for (const c of carried) {
+      for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
+      scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+    }
+    for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
+    ip.dynamicDepth++;
+    try {
     body = ip.collect(() => {
       assignTarget(ip, s.target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       try {
@@ -306,7 +514,10 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
+        attrCarry = ac;
         flattenCarry(ip, now, c.name, leaves, false);
+        if (ac.changed.size) throw new PromoteAttrs([...ac.changed]);
+        if (objectShape(now) !== c.shape) throw carryChanged(`the objects in '${c.name}' change in the loop`, s.span);
         if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
           const want = c.leaves[i]!;
@@ -333,8 +544,17 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
         }
       }
     });
+    } finally {
+      ip.dynamicDepth--;
+    }
+  } catch (e) {
+    for (const { o, attrs } of saved) {
+      o.attrs.clear();
+      attrs.forEach((v, k) => o.attrs.set(k, v));
+    }
+    throw e;
   } finally {
-    ip.dynamicDepth--;
+    for (const { o, depth } of saved) o.carriedDepth = depth;
   }
   for (const d of decls) ip.emit(d);
   for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
@@ -356,7 +576,75 @@ function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   if (s.target.kind === 'Name' && r.length > 0) scope.vars.set(s.target.id, r.start + BigInt(r.length - 1) * r.step);
 }
 
+const classIds = new WeakMap<object, number>();
+let classCount = 0;
+/** The classes and attribute names of the objects inside a carried value: a loop must keep them. */
+function objectShape(v: PyValue): string {
+  if (v instanceof PyInstance) {
+    if (!classIds.has(v.cls)) classIds.set(v.cls, ++classCount);
+    return `${v.cls.name}#${classIds.get(v.cls)}{${[...v.attrs.keys()].sort().map((k) => `${k}:${objectShape(v.attrs.get(k)!)}`).join(',')}}`;
+  }
+  if (v instanceof PyTuple || v instanceof PyList) return `(${v.items.map(objectShape).join(',')})`;
+  if (v instanceof PyDict) return `{${v.values().map(objectShape).join(',')}}`;
+  return '';
+}
+
+/** The instances inside a carried value (updated in place by the loop). */
+function carriedObjects(v: PyValue, out: Set<PyInstance>): void {
+  if (v instanceof PyInstance) {
+    if (out.has(v)) return;
+    out.add(v);
+    v.attrs.forEach((x) => carriedObjects(x, out));
+  } else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => carriedObjects(x, out));
+  else if (v instanceof PyDict) v.values().forEach((x) => carriedObjects(x, out));
+}
+
+/**
+ * Per host loop being lowered: which attributes of the objects it carries are loop variables (`promote`, by
+ * carry path), the static values of the others when the loop starts, and those the body changed.
+ */
+interface AttrCarry {
+  promote: Set<string>;
+  statics: Map<string, PyValue>;
+  changed: Set<string>;
+}
+let attrCarry: AttrCarry | null = null;
+
+/** The body changed static attributes of a carried object: lower the loop again with them as loop variables. */
+class PromoteAttrs {
+  constructor(readonly paths: string[]) {}
+}
+
+const isStaticScalar = (x: PyValue): boolean => x === null || typeof x === 'bigint' || typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string';
+
 function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
+  if (v instanceof PyInstance) {
+    // attributes in a fixed (sorted) order: an object rebuilt in the loop may have set them in another
+    const keys = [...v.attrs.keys()].sort();
+    const fns = keys.map((k) => {
+      const x = v.attrs.get(k)!;
+      const path = `${name}_${k}`;
+      const ac = attrCarry;
+      if (ac && !ac.promote.has(path)) {
+        // a Python value the loop does not change stays static (an object's settings); one it changes is found
+        // when the body ends, and the loop is lowered again with it as a loop variable
+        if (fresh && isStaticScalar(x)) {
+          ac.statics.set(path, x);
+          return () => x;
+        }
+        if (!fresh && ac.statics.has(path)) {
+          const before = ac.statics.get(path)!;
+          if (!(isStaticScalar(x) && typeof x === typeof before && x === before)) ac.changed.add(path);
+          return () => x;
+        }
+      }
+      return flattenCarry(ip, x, path, out, fresh);
+    });
+    return (leaves) => {
+      keys.forEach((k, i) => v.attrs.set(k, fns[i]!(leaves)));
+      return v;
+    };
+  }
   if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
     const i = out.length;
     out.push({ letName: fresh ? ip.freshName(name) : '', init: v });
@@ -419,7 +707,8 @@ function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void
     const x = a instanceof Tracer ? a.aval : a.aval;
     const y = b instanceof Tracer ? b.aval : b.aval;
     if (x.dtype !== y.dtype || x.shape.length !== y.shape.length || x.shape.some((d, i) => d !== y.shape[i])) {
-      throw new CompileError(`the loop changes '${name}' from ${x.dtype}[${x.shape.join(',')}] to ${y.dtype}[${y.shape.join(',')}]; a host loop must keep each carried array's shape and dtype`, span);
+      // (a name rebound in the body before it is read, or a value that settles after the first steps: peeled)
+      throw carryChanged(`the loop changes '${name}' from ${x.dtype}[${x.shape.join(',')}] to ${y.dtype}[${y.shape.join(',')}]; a loop lowered as a TS loop keeps each carried array's shape and dtype`, span);
     }
   }
 }

@@ -44,3 +44,16 @@ export function suggestName(name: string, candidates: Iterable<string>): string 
   }
   return suggestion;
 }
+
+/**
+ * For a name the real module has but jaxts does not support: a supported name that computes the
+ * same thing in the cases it covers — the name without a `nan` prefix (nanmean → mean), or the
+ * longer spelling of an abbreviation (concat → concatenate). A name that merely looks alike
+ * (sort and sqrt) is no alternative, so there is then none.
+ */
+export function supportedAlternative(name: string, supported: Iterable<string>): string | null {
+  const names = [...supported];
+  if (name.startsWith('nan') && names.includes(name.slice(3))) return name.slice(3);
+  const longer = names.filter((k) => name.length >= 3 && k.startsWith(name) && k.length > name.length).sort((a, b) => a.length - b.length);
+  return longer[0] ?? null;
+}

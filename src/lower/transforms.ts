@@ -14,13 +14,13 @@ import { jaxDtype } from './arrays.js';
 import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
-import { noteTraceArgs, placeAs, spmdCall } from './lib_sharding.js';
+import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams } from './format.js';
 import { deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
-  HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyBuiltin, PyDict, PyFunction, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -57,6 +57,13 @@ export function flatten(v: PyValue, keyData = false): Flat {
         for (const [k, f] of fs) d.set(k, f(ls));
         return d;
       };
+    }
+    if (x instanceof PyInstance && x.cls.pytree) {
+      // a registered class: its flatten function's children are subtrees, its aux data static
+      const def = x.cls.pytree;
+      const { children, aux } = def.flatten(x);
+      const fs = children.map(build);
+      return (ls) => def.unflatten(aux, fs.map((f) => f(ls)));
     }
     if (x === null) return () => null;
     const i = leaves.length;
@@ -204,7 +211,7 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
     case 'vmap':
       return callVmap(ip, fn, call);
     case 'jit':
-      return callJit(ip, fn, call);
+      return ip.jitDisabled ? ip.call(fn.fn, call) : callJit(ip, fn, call);
     case 'grad':
     case 'value_and_grad':
       return callGrad(ip, fn, call);
@@ -416,7 +423,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const arrayLeaves: PyValue[] = flat.leaves.map((l) => {
     if (!isJitArg(l)) {
       throw new CompileError(
-        `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
+        `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${l instanceof PyInstance ? l.cls.qualName : typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
         call.span,
       );
     }
@@ -445,10 +452,11 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
   const avals = results.map((r) => r.aval);
   const shapes = results.map((r) => [...r.aval.shape]);
+  const constraints = resultConstraints(t, func);
   const mesh = meshOf(hostArgs, call.span);
   if (mesh) {
     // arrays laid out over a mesh: partition the program (GSPMD) and run it on every device
-    const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span);
+    const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span, constraints?.shardings);
     const outs = emitCall(ip, fn.name, avals, shapes, spmd.value);
     outs.forEach((o, i) => (o.sharding = spmd.shardings[i]!));
     deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);

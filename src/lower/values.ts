@@ -59,13 +59,36 @@ export function dictKey(k: PyValue): string {
   if (typeof k === 'boolean') return `i${k ? 1 : 0}`;
   if (typeof k === 'string') return `s${k}`;
   if (k instanceof PyTuple) return `(${k.items.map(dictKey).join(',')})`;
+  // objects and classes hash by identity (unless a class defines __eq__ without __hash__: unhashable, as in Python)
+  if (k instanceof PyInstance && !(k.cls.lookup('__eq__') !== undefined && k.cls.lookup('__hash__') === undefined) && !k.cls.dataclass) return `o${k.address}`;
+  if (k instanceof PyUserClass) return `c${identity(k)}`;
   throw new TypeError(`unhashable type: '${k.typeName}'`);
 }
 
+const identities = new WeakMap<object, number>();
+const identity = (o: object): number => {
+  let i = identities.get(o);
+  if (i === undefined) identities.set(o, (i = nextIdentity++));
+  return i;
+};
+let nextIdentity = 1;
+
 /** `k` as a dict key written in the program: a key `dictKey` cannot take is Python's TypeError at `span`. */
 export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
-  const bad = (v: PyValue): PyValue | undefined =>
-    v === null || typeof v !== 'object' ? undefined : v instanceof PyTuple ? v.items.map(bad).find((x) => x !== undefined) : v;
+  const bad = (v: PyValue): PyValue | undefined => {
+    if (v === null || typeof v !== 'object') return undefined;
+    if (v instanceof PyTuple) return v.items.map(bad).find((x) => x !== undefined);
+    if (v instanceof PyUserClass) return undefined;
+    if (v instanceof PyInstance) {
+      try {
+        dictKey(v);
+        return undefined;
+      } catch {
+        throw new CompileError(`TypeError: unhashable type: '${v.cls.name}'`, span);
+      }
+    }
+    return v;
+  };
   const b = bad(k);
   if (b === undefined) return k;
   if (b instanceof PyList || b instanceof PyDict || b instanceof NdArray || isArray(b)) throw new CompileError(`TypeError: unhashable type: '${typeName(b)}'`, span);
@@ -95,7 +118,7 @@ export class PyIterator extends PyObject implements Iterable<PyValue> {
   /** A stand-in for CPython's id(), for the repr's `at 0x...`. */
   readonly address = 0x7f3a5c000000 + 0x40 * iteratorCount++;
   constructor(
-    readonly typeName: 'map' | 'filter',
+    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'generator',
     private readonly items: Iterator<PyValue>,
     /** What the items are made from (the source iterables' items): kept alive across flushes until pulled. */
     readonly roots: PyValue[] = [],
@@ -111,8 +134,16 @@ export class PyIterator extends PyObject implements Iterable<PyValue> {
 /** A name → value scope: a function's locals, or the module's globals. */
 export class Scope {
   readonly vars = new Map<string, PyValue>();
+  /** Names declared `global` / `nonlocal` here: the scope that holds them. */
+  readonly outer = new Map<string, Scope>();
   constructor(readonly parent: Scope | null) {}
+  /** Bind `name` (in the scope a global/nonlocal declaration names, else here). */
+  assign(name: string, v: PyValue): void {
+    (this.outer.get(name) ?? this).vars.set(name, v);
+  }
   lookup(name: string): PyValue | undefined {
+    const o = this.outer.get(name);
+    if (o) return o.lookup(name);
     for (let s: Scope | null = this; s; s = s.parent) {
       if (s.vars.has(name)) return s.vars.get(name);
     }
@@ -122,10 +153,13 @@ export class Scope {
 
 export class PyFunction extends PyObject {
   readonly typeName = 'function';
+  /** The class whose body defined this function (a method): what `super()` starts from. */
+  ownerClass: PyUserClass | null = null;
   constructor(
     readonly name: string,
     readonly def: FunctionDef | Lambda,
-    readonly closure: Scope,
+    /** Mutable only for methods: a class body's functions see the scope around the class, not its namespace. */
+    public closure: Scope,
     readonly defaults: Map<string, PyValue>,
   ) {
     super();
@@ -427,4 +461,135 @@ export function typeName(v: PyValue): string {
   }
   if (v instanceof PyTuple && v.cls) return v.cls.name;
   return v.typeName;
+}
+
+// ------------------------------------------------------------------ classes (src/lower/classes.ts has their behaviour)
+
+/** What a registered pytree class flattens to: its children (the leaves' subtrees) and static aux data. */
+export interface PytreeDef {
+  flatten(v: PyValue): { children: PyValue[]; aux: PyValue };
+  unflatten(aux: PyValue, children: PyValue[]): PyValue;
+}
+
+/** Per dataclass: its fields in order, their defaults, and the decorator's options. */
+export interface DataclassInfo {
+  fields: string[];
+  defaults: Map<string, PyValue>;
+  frozen: boolean;
+  eq: boolean;
+  repr: boolean;
+}
+
+/** A class made by a `class` statement, `object`, and Python's and JAX's exception classes. */
+export class PyUserClass extends PyObject {
+  readonly typeName = 'type';
+  /** The class namespace (methods, class attributes), in definition order. */
+  readonly attrs = new Map<string, PyValue>();
+  /** Method resolution order, this class first (C3, as CPython). */
+  readonly mro: PyUserClass[];
+  dataclass: DataclassInfo | null = null;
+  pytree: PytreeDef | null = null;
+  /** The names the class body annotates (`x: int`), in order: a dataclass's fields. */
+  annotations: string[] = [];
+  constructor(
+    readonly name: string,
+    readonly bases: PyUserClass[],
+    /** The module that prints before the name (`<class '__main__.C'>`); '' for builtins printed bare. */
+    readonly module = '__main__',
+  ) {
+    super();
+    this.mro = [this, ...c3Merge(bases.map((b) => [...b.mro]).concat([[...bases]]), name)];
+  }
+  /** A name looked up along the MRO (class attributes and methods). */
+  lookup(name: string): PyValue | undefined {
+    for (const c of this.mro) if (c.attrs.has(name)) return c.attrs.get(name);
+    return undefined;
+  }
+  isSubclassOf(c: PyUserClass): boolean {
+    return this.mro.includes(c);
+  }
+  get qualName(): string {
+    return this.module ? `${this.module}.${this.name}` : this.name;
+  }
+}
+
+function c3Merge(seqs: PyUserClass[][], name: string): PyUserClass[] {
+  const out: PyUserClass[] = [];
+  for (;;) {
+    const rest = seqs.filter((s) => s.length);
+    if (!rest.length) return out;
+    const head = rest.map((s) => s[0]!).find((c) => !rest.some((s) => s.indexOf(c) > 0));
+    if (!head) throw new TypeError(`Cannot create a consistent method resolution order (MRO) for bases of ${name}`);
+    out.push(head);
+    for (const s of rest) if (s[0] === head) s.shift();
+  }
+}
+
+/** An instance of a PyUserClass: its attributes are its __dict__. */
+export class PyInstance extends PyObject {
+  readonly attrs = new Map<string, PyValue>();
+  /** A stand-in for CPython's id(), for the default repr's `at 0x...`. */
+  readonly address = 0x7f3a6c000000 + 0x40 * instanceCount++;
+  /** Set while __init__ runs (a frozen dataclass's fields are assigned then). */
+  initializing = false;
+  /**
+   * The host-loop depth (Interp.dynamicDepth) at which the object's attributes may change: where it was made,
+   * or the loop that carries it. Elsewhere inside a host loop, setting one makes the loop unroll.
+   */
+  carriedDepth = 0;
+  constructor(readonly cls: PyUserClass) {
+    super();
+  }
+  get typeName(): string {
+    return this.cls.name;
+  }
+}
+let instanceCount = 0;
+
+/** `@staticmethod`, `@classmethod`, `@property` wrappers of a function in a class body. */
+export class PyDescriptor extends PyObject {
+  constructor(
+    readonly kind: 'staticmethod' | 'classmethod' | 'property',
+    readonly fn: PyValue,
+    /** A property's setter (`@x.setter`). */
+    readonly setter: PyValue = null,
+  ) {
+    super();
+  }
+  get typeName(): string {
+    return this.kind;
+  }
+}
+
+/** A method implemented by jaxts on a built-in class (BaseException.__init__): bound like a Python function. */
+export class PyNativeMethod extends PyObject {
+  readonly typeName = 'method_descriptor';
+  constructor(
+    readonly name: string,
+    readonly fn: (self: PyValue, call: CallArgs) => PyValue,
+  ) {
+    super();
+  }
+}
+
+/** `super()` inside a method: attribute lookup starts after `cls` in the MRO of `self`'s class. */
+export class PySuper extends PyObject {
+  readonly typeName = 'super';
+  constructor(
+    readonly cls: PyUserClass,
+    readonly self: PyValue,
+  ) {
+    super();
+  }
+}
+
+/** A context manager jaxts implements (jax.disable_jit(), jax.default_device(d)): what `with` calls on entry and exit. */
+export class PyContextManager extends PyObject {
+  constructor(
+    readonly typeName: string,
+    readonly enter: () => PyValue,
+    readonly exit: () => void,
+  ) {
+    super();
+  }
 }

@@ -241,7 +241,8 @@ export type Expr =
   | DictComp
   | GeneratorExp
   | NamedExpr
-  | Await;
+  | Await
+  | Yield;
 
 export interface Name extends NodeBase {
   kind: 'Name';
@@ -433,6 +434,13 @@ export interface NamedExpr extends NodeBase {
   kind: 'NamedExpr';
   target: Name;
   value: Expr;
+}
+
+/** `yield x` / `yield from xs`: makes the enclosing function a generator. */
+export interface Yield extends NodeBase {
+  kind: 'Yield';
+  value: Expr | null;
+  isFrom: boolean;
 }
 
 export interface Await extends NodeBase {

@@ -61,6 +61,8 @@ function describe(e: A.Expr): string {
       return 'named expression';
     case 'Await':
       return 'await expression';
+    case 'Yield':
+      return 'yield expression';
     case 'Slice':
       return 'slice';
     case 'Tuple':
@@ -1471,14 +1473,25 @@ class PythonParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.parenAtom) },
       { ALT: () => this.SUBRULE(this.listAtom) },
       { ALT: () => this.SUBRULE(this.braceAtom) },
-      {
-        ALT: () => {
-          const t = this.CONSUME(T.Yield);
-          return this.ACTION(() => this.error("'yield' is not supported (generators are outside the accepted subset)", t));
-        },
-      },
+      { ALT: () => this.SUBRULE(this.yieldExpr) },
     ]),
   );
+
+  /** `yield`, `yield x, y`, `yield from it` (a generator function's body). */
+  private yieldExpr = this.RULE('yieldExpr', (): A.Expr => {
+    const t = this.CONSUME(T.Yield);
+    // (the grammar is recorded by running this body once: alternatives go through OR/OPTION, not `if`)
+    const r = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.From);
+          return { value: this.SUBRULE(this.expression) as A.Expr | null, isFrom: true };
+        },
+      },
+      { ALT: () => ({ value: this.OPTION(() => this.SUBRULE(this.starExpressions)) ?? null, isFrom: false }) },
+    ]);
+    return this.ACTION((): A.Expr => ({ kind: 'Yield', value: r.value, isFrom: r.isFrom, span: r.value ? this.fromTo(this.tokSpan(t), r.value.span) : this.tokSpan(t) }));
+  });
 
   private constant(t: IToken, value: A.Constant['value']): A.Expr {
     return this.ACTION((): A.Expr => ({ kind: 'Constant', value, span: this.tokSpan(t) }));

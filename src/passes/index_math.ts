@@ -20,7 +20,8 @@ export function bound(e: IExpr): number {
       const a = bound(e.a);
       const b = bound(e.b);
       if (e.fn === 'add') return a + b - 1;
-      if (e.fn === 'mul') return (a - 1) * (b - 1) + 1;
+      // a negative factor (rev's `gid * -1`) leaves no bound from the factors' bounds
+      if (e.fn === 'mul') return a <= 0 || b <= 0 ? Infinity : (a - 1) * (b - 1) + 1;
       if (e.fn === 'div' && e.b.op === 'const') return Math.ceil(a / e.b.value);
       if (e.fn === 'rem' && e.b.op === 'const') return Math.min(a, e.b.value);
       return Infinity;

@@ -32,9 +32,9 @@ function devicePrograms(req: ProgramRequest): DeviceProgram {
   let func = simplify(req.func);
   let spmd: SpmdProgram | undefined;
   if (req.mesh) {
-    spmd = partition(func, req.mesh.shape, req.mesh.inShardings);
+    spmd = partition(func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? []);
     // the host call was built with the layouts the lowering saw (programShardings); the partitioner must agree
-    const seen = programShardings(req.func, req.mesh.shape, req.mesh.inShardings);
+    const seen = programShardings(req.func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? []);
     const agree = (a: typeof seen.inShardings, b: typeof seen.inShardings) => a.length === b.length && a.every((d, i) => sameShardings(d, b[i]!));
     if (!agree(seen.inShardings, spmd.inShardings) || !agree(seen.outShardings, spmd.outShardings)) {
       throw new Error(`internal: program ${name}: the partitioned layouts differ from the traced ones`);

@@ -96,6 +96,8 @@ export function dump(e: Expr): string {
       return `(dictcomp ${dump(e.key)}:${dump(e.value)} ${gens(e.generators)})`;
     case 'NamedExpr':
       return `(:= ${dump(e.target)} ${dump(e.value)})`;
+    case 'Yield':
+      return `(${e.isFrom ? 'yield-from' : 'yield'} ${d(e.value)})`;
     case 'Await':
       return `(await ${dump(e.value)})`;
   }

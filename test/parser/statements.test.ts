@@ -281,3 +281,11 @@ describe('target checks', () => {
     expect(parseError('with a as 1: pass')).toBe('1:11 cannot assign to literal');
   });
 });
+
+describe('generators', () => {
+  it('parses yield, yield with a tuple, bare yield and yield from', () => {
+    const f = parse('def g(xs):\n    yield 1\n    yield a, b\n    x = yield\n    yield from xs\n').body[0] as FunctionDef;
+    const vals = f.body.map((s) => (s.kind === 'ExprStmt' ? dump(s.value) : s.kind === 'Assign' ? dump(s.value) : s.kind));
+    expect(vals).toEqual(['(yield 1)', '(yield (tuple a b))', '(yield _)', '(yield-from xs)']);
+  });
+});

@@ -1,0 +1,436 @@
+// User classes at compile time: `class` statements, instances and their
+// attributes, bound methods, @staticmethod/@classmethod/@property, super(),
+// the dunder protocols jaxts honours (__init__, __call__, __repr__/__str__,
+// __eq__, __getitem__, __len__, __iter__, __bool__, __enter__/__exit__),
+// @dataclasses.dataclass, and exceptions: Python's and JAX's exception
+// classes, `raise`, and the Python exception a compile error of the user's
+// program stands for (so `try: jit(f)(x) except TypeError as e:` catches it).
+// This file imports no evaluator-core module: the core calls in, and calls
+// back through the ClassHost it passes (the Interp).
+import { CompileError } from '../common/diagnostics.js';
+import type { Span } from '../common/span.js';
+import { Text } from './text.js';
+import {
+  NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyPartial, PyTransformed, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
+  PyUserClass, typeName, type CallArgs, type DataclassInfo, type PyValue,
+} from './values.js';
+
+/** What this file needs of the interpreter (Interp implements it). */
+export interface ClassHost {
+  call(fn: PyValue, call: CallArgs): PyValue;
+  str(v: PyValue, span: Span): Text;
+  repr(v: PyValue, span: Span): Text;
+  readonly dynamicDepth: number;
+}
+
+const noKw = (): Map<string, PyValue> => new Map();
+
+// ------------------------------------------------------------------ built-in classes
+
+/** `object`: the root of every class. */
+export const OBJECT = new PyUserClass('object', [], '');
+
+/** Python's built-in exception classes and JAX's (jax.errors), by name. */
+export const EXCEPTIONS = new Map<string, PyUserClass>();
+
+function exc(name: string, base: string | null, module = ''): PyUserClass {
+  const c = new PyUserClass(name, [base ? EXCEPTIONS.get(base)! : OBJECT], module);
+  EXCEPTIONS.set(name, c);
+  return c;
+}
+
+const BASE_EXCEPTION = exc('BaseException', null);
+BASE_EXCEPTION.attrs.set(
+  '__init__',
+  new PyNativeMethod('__init__', (self, c) => {
+    if (self instanceof PyInstance) self.attrs.set('args', new PyTuple(c.args));
+    return null;
+  }),
+);
+for (const [name, base] of [
+  ['Exception', 'BaseException'], ['KeyboardInterrupt', 'BaseException'], ['SystemExit', 'BaseException'],
+  ['ArithmeticError', 'Exception'], ['ZeroDivisionError', 'ArithmeticError'], ['OverflowError', 'ArithmeticError'],
+  ['FloatingPointError', 'ArithmeticError'], ['LookupError', 'Exception'], ['IndexError', 'LookupError'], ['KeyError', 'LookupError'],
+  ['TypeError', 'Exception'], ['ValueError', 'Exception'], ['AssertionError', 'Exception'], ['AttributeError', 'Exception'],
+  ['NameError', 'Exception'], ['UnboundLocalError', 'NameError'], ['RuntimeError', 'Exception'], ['NotImplementedError', 'RuntimeError'],
+  ['RecursionError', 'RuntimeError'], ['StopIteration', 'Exception'], ['ImportError', 'Exception'], ['ModuleNotFoundError', 'ImportError'],
+  ['OSError', 'Exception'], ['FileNotFoundError', 'OSError'], ['UnicodeError', 'ValueError'], ['Warning', 'Exception'],
+  ['UserWarning', 'Warning'], ['DeprecationWarning', 'Warning'], ['RuntimeWarning', 'Warning'],
+] as const) exc(name, base);
+// jax.errors: the concretization errors are TypeErrors, as in JAX
+for (const [name, base] of [
+  ['JAXTypeError', 'TypeError'], ['ConcretizationTypeError', 'TypeError'], ['TracerBoolConversionError', 'ConcretizationTypeError'],
+  ['TracerIntegerConversionError', 'TypeError'], ['TracerArrayConversionError', 'TypeError'], ['NonConcreteBooleanIndexError', 'IndexError'],
+  ['UnexpectedTracerError', 'Exception'], ['KeyReuseError', 'Exception'], ['JaxRuntimeError', 'Exception'],
+] as const) exc(name, base, 'jax.errors');
+
+/** The exception classes a program names without importing (builtins). */
+export const BUILTIN_EXCEPTIONS = [...EXCEPTIONS.values()].filter((c) => c.module === '');
+/** jax.errors' classes. */
+export const JAX_ERRORS = [...EXCEPTIONS.values()].filter((c) => c.module === 'jax.errors');
+
+export const isExceptionClass = (c: PyValue): c is PyUserClass => c instanceof PyUserClass && c.isSubclassOf(BASE_EXCEPTION);
+export const isException = (v: PyValue): v is PyInstance => v instanceof PyInstance && v.cls.isSubclassOf(BASE_EXCEPTION);
+
+/** An exception raised by the program (or a compile error standing for one) while it runs at compile time. */
+export class PyRaise extends CompileError {
+  constructor(
+    readonly exc: PyInstance,
+    message: string,
+    span: Span | null,
+    notes: string[] = [],
+  ) {
+    super(message, span, notes);
+  }
+}
+
+/** `ExcClass(message)` as an instance, without running a user __init__. */
+export function newException(cls: PyUserClass, args: PyValue[]): PyInstance {
+  const e = new PyInstance(cls);
+  e.attrs.set('args', new PyTuple(args));
+  return e;
+}
+
+/** What `raise v` raises: an instance, or an exception class instantiated without arguments. */
+export function raiseValue(host: ClassHost, v: PyValue, span: Span): PyRaise {
+  if (isExceptionClass(v)) v = instantiate(host, v, { args: [], kwargs: noKw(), span });
+  if (!isException(v)) throw new CompileError('TypeError: exceptions must derive from BaseException', span);
+  const text = host.str(v, span).static;
+  return new PyRaise(v, text ? `${v.cls.name}: ${text}` : v.cls.name, span);
+}
+
+/**
+ * The Python exception a compile error stands for, so `except` can catch it:
+ * an error of the user's program worded as Python or JAX raise it
+ * (`TypeError: …`, `TracerBoolConversionError: …`). jaxts's own limits
+ * ("… is not supported") are not Python exceptions and are never caught.
+ */
+export function caughtException(e: unknown): PyInstance | null {
+  if (e instanceof PyRaise) return e.exc;
+  if (!(e instanceof CompileError) || e instanceof NeedsStatic) return null;
+  const m = /^([A-Za-z]\w*): ([\s\S]*)$/.exec(e.message);
+  const cls = m ? EXCEPTIONS.get(m[1]!) : undefined;
+  if (!m || !cls || /not supported|jaxts/.test(m[2]!)) return null;
+  // a KeyError's message is the key's repr: the exception holds the key
+  const text = m[2]!;
+  const key = cls.name !== 'KeyError' ? text : /^'[^'\\]*'$/.test(text) ? text.slice(1, -1) : /^-?\d+$/.test(text) ? BigInt(text) : text;
+  return newException(cls, [key]);
+}
+
+/** Does exception `v` match an `except` clause's class (or tuple of classes)? */
+export function exceptionMatches(v: PyInstance, clause: PyValue, span: Span): boolean {
+  const classes = clause instanceof PyTuple ? clause.items : [clause];
+  return classes.some((c) => {
+    if (!isExceptionClass(c)) throw new CompileError('TypeError: catching classes that do not inherit from BaseException is not allowed', span);
+    return v.cls.isSubclassOf(c);
+  });
+}
+
+// ------------------------------------------------------------------ class statements
+
+/** The class a `class` statement makes from its bases and evaluated namespace. */
+export function makeClass(name: string, bases: PyValue[], namespace: Map<string, PyValue>, span: Span): PyUserClass {
+  const bs = bases.map((b) => {
+    if (b instanceof PyUserClass) return b;
+    throw new CompileError(`TypeError: class '${name}': a base of type '${typeName(b)}' is not supported (bases must be classes defined in the program, object or exception classes)`, span);
+  });
+  let cls: PyUserClass;
+  try {
+    cls = new PyUserClass(name, bs.length ? bs : [OBJECT]);
+  } catch (e) {
+    if (e instanceof TypeError) throw new CompileError(`TypeError: ${e.message}`, span);
+    throw e;
+  }
+  namespace.forEach((v, k) => cls.attrs.set(k, v));
+  for (const v of namespace.values()) {
+    const fn = v instanceof PyDescriptor ? v.fn : v;
+    if (fn instanceof PyFunction) fn.ownerClass = cls;
+  }
+  // a dataclass base's fields come first, as in Python
+  return cls;
+}
+
+// ------------------------------------------------------------------ attributes
+
+function bind(host: ClassHost, self: PyValue, name: string, v: PyValue): PyValue {
+  if (v instanceof PyFunction || v instanceof PyBuiltin || v instanceof PyTransformed || v instanceof PyPartial) {
+    return new PyBoundMethod(self, name, (c) => host.call(v, { ...c, args: [self, ...c.args] }));
+  }
+  if (v instanceof PyNativeMethod) return new PyBoundMethod(self, name, (c) => v.fn(self, c));
+  return v;
+}
+
+/** A class attribute found on the MRO, as seen through an instance (`inst`) or the class itself (`inst` null). */
+function fromClass(host: ClassHost, cls: PyUserClass, inst: PyInstance | null, name: string, v: PyValue, span: Span): PyValue {
+  if (v instanceof PyDescriptor) {
+    if (v.kind === 'staticmethod') return v.fn;
+    if (v.kind === 'classmethod') return new PyBoundMethod(cls, name, (c) => host.call(v.fn, { ...c, args: [cls, ...c.args] }));
+    return inst ? host.call(v.fn, { args: [inst], kwargs: noKw(), span }) : v;
+  }
+  if (!inst) return v;
+  if (v instanceof PyFunction || v instanceof PyNativeMethod || v instanceof PyTransformed || v instanceof PyPartial) return bind(host, inst, name, v);
+  return v;
+}
+
+/** `obj.name` for instances, classes and super(); undefined when `obj` is none of these. */
+export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Span): PyValue | undefined {
+  if (obj instanceof PyInstance) {
+    const onClass = obj.cls.lookup(name);
+    if (onClass instanceof PyDescriptor && onClass.kind === 'property') return fromClass(host, obj.cls, obj, name, onClass, span);
+    const own = obj.attrs.get(name);
+    if (own !== undefined) return own;
+    if (onClass !== undefined) return fromClass(host, obj.cls, obj, name, onClass, span);
+    if (name === '__class__') return obj.cls;
+    if (name === '__dict__') {
+      const d = new PyDict();
+      obj.attrs.forEach((v, k) => d.set(k, v));
+      return d;
+    }
+    if (isException(obj) && name === 'args') return new PyTuple([]);
+    const getattr = obj.cls.lookup('__getattr__');
+    if (getattr !== undefined) return host.call(bind(host, obj, '__getattr__', getattr), { args: [name], kwargs: noKw(), span });
+    throw new CompileError(`AttributeError: '${obj.cls.name}' object has no attribute '${name}'`, span);
+  }
+  if (obj instanceof PyUserClass) {
+    const v = obj.lookup(name);
+    if (v !== undefined) return fromClass(host, obj, null, name, v, span);
+    switch (name) {
+      case '__name__':
+      case '__qualname__':
+        return obj.name;
+      case '__module__':
+        return obj.module || 'builtins';
+      case '__mro__':
+        return new PyTuple(obj.mro);
+      case '__bases__':
+        return new PyTuple(obj.bases);
+    }
+    throw new CompileError(`AttributeError: type object '${obj.name}' has no attribute '${name}'`, span);
+  }
+  if (obj instanceof PySuper) {
+    const mro = obj.self instanceof PyUserClass ? obj.self.mro : obj.self instanceof PyInstance ? obj.self.cls.mro : [];
+    for (const c of mro.slice(mro.indexOf(obj.cls) + 1)) {
+      const v = c.attrs.get(name);
+      if (v === undefined) continue;
+      if (obj.self instanceof PyUserClass) return fromClass(host, obj.self, null, name, v, span);
+      if (v instanceof PyDescriptor) return fromClass(host, c, obj.self as PyInstance, name, v, span);
+      return bind(host, obj.self, name, v);
+    }
+    if (name === '__init__') return new PyBoundMethod(obj.self, name, () => null);
+    throw new CompileError(`AttributeError: 'super' object has no attribute '${name}'`, span);
+  }
+  if (obj instanceof PyContextManager && (name === '__enter__' || name === '__exit__')) {
+    return new PyBoundMethod(obj, name, () => (name === '__enter__' ? obj.enter() : (obj.exit(), null)));
+  }
+  if (obj instanceof PyDescriptor && obj.kind === 'property' && (name === 'setter' || name === 'getter')) {
+    return new PyBuiltin(name, (c) => new PyDescriptor('property', name === 'getter' ? c.args[0]! : obj.fn, name === 'setter' ? c.args[0]! : obj.setter));
+  }
+  return undefined;
+}
+
+/** `obj.name = v` (instances and classes). */
+export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyValue, span: Span): void {
+  if (obj instanceof PyInstance) {
+    const onClass = obj.cls.lookup(name);
+    if (onClass instanceof PyDescriptor && onClass.kind === 'property') {
+      if (onClass.setter === null) throw new CompileError(`AttributeError: property '${name}' of '${obj.cls.name}' object has no setter`, span);
+      host.call(onClass.setter, { args: [obj, v], kwargs: noKw(), span });
+      return;
+    }
+    if (obj.cls.mro.some((c) => c.dataclass?.frozen) && !obj.initializing) {
+      throw new PyRaise(newException(FROZEN_INSTANCE_ERROR, [`cannot assign to field '${name}'`]), `dataclasses.FrozenInstanceError: cannot assign to field '${name}'`, span);
+    }
+    // an attribute changed in a loop lowered as a TS loop is carried by the loop only when the loop carries the object
+    if (host.dynamicDepth > 0 && obj.carriedDepth !== host.dynamicDepth) throw new NeedsStatic('changing an attribute of an object inside a loop that runs on the host', span);
+    obj.attrs.set(name, v);
+    return;
+  }
+  if (obj instanceof PyUserClass) {
+    if (!obj.module) throw new CompileError(`TypeError: cannot set '${name}' attribute of immutable type '${obj.name}'`, span);
+    if (host.dynamicDepth > 0) throw new NeedsStatic('changing a class attribute inside a loop that runs on the host', span);
+    obj.attrs.set(name, v);
+    return;
+  }
+  if (obj instanceof PyFunction) {
+    throw new CompileError(`setting attributes of functions is not supported`, span);
+  }
+  throw new CompileError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}' (and no __dict__ for setting new attributes)`, span);
+}
+
+// ------------------------------------------------------------------ calls and protocols
+
+/** `Class(...)`: a new instance, initialised by __init__ (or the dataclass's generated one). */
+export function instantiate(host: ClassHost, cls: PyUserClass, call: CallArgs): PyInstance {
+  const inst = new PyInstance(cls);
+  // an object made in a loop body that runs on the host is that step's own: the body may set its attributes
+  inst.carriedDepth = host.dynamicDepth;
+  const dc = dataclassOf(cls);
+  const init = cls.lookup('__init__');
+  const ownInit = cls.mro.find((c) => c.attrs.has('__init__'));
+  if (dc && (!ownInit || (ownInit.dataclass && !ownInit.attrs.has('__init__')) || mroIndex(cls, ownInit) > mroIndex(cls, dc.owner))) {
+    inst.initializing = true;
+    try {
+      dataclassInit(host, inst, dc.info, call);
+    } finally {
+      inst.initializing = false;
+    }
+    const post = cls.lookup('__post_init__');
+    if (post !== undefined) host.call(bind(host, inst, '__post_init__', post), { args: [], kwargs: noKw(), span: call.span });
+    return inst;
+  }
+  if (init === undefined) {
+    if (call.args.length || call.kwargs.size) throw new CompileError(`TypeError: ${cls.name}() takes no arguments`, call.span);
+    return inst;
+  }
+  inst.initializing = true;
+  try {
+    const r = host.call(bind(host, inst, '__init__', init), call);
+    if (r !== null) throw new CompileError(`TypeError: __init__() should return None, not '${typeName(r)}'`, call.span);
+  } finally {
+    inst.initializing = false;
+  }
+  return inst;
+}
+
+const mroIndex = (cls: PyUserClass, c: PyUserClass): number => cls.mro.indexOf(c);
+
+function dataclassOf(cls: PyUserClass): { info: DataclassInfo; owner: PyUserClass } | null {
+  const owner = cls.mro.find((c) => c.dataclass);
+  return owner ? { info: owner.dataclass!, owner } : null;
+}
+
+function dataclassInit(host: ClassHost, inst: PyInstance, dc: DataclassInfo, call: CallArgs): void {
+  const name = inst.cls.name;
+  const kwargs = new Map(call.kwargs);
+  if (call.args.length > dc.fields.length) {
+    throw new CompileError(`TypeError: ${name}.__init__() takes ${dc.fields.length + 1} positional arguments but ${call.args.length + 1} were given`, call.span);
+  }
+  dc.fields.forEach((f, i) => {
+    let v: PyValue | undefined;
+    if (i < call.args.length) {
+      if (kwargs.has(f)) throw new CompileError(`TypeError: ${name}.__init__() got multiple values for argument '${f}'`, call.span);
+      v = call.args[i]!;
+    } else if (kwargs.has(f)) {
+      v = kwargs.get(f)!;
+      kwargs.delete(f);
+    } else if (dc.defaults.has(f)) {
+      const d = dc.defaults.get(f)!;
+      v = d instanceof DefaultFactory ? host.call(d.factory, { args: [], kwargs: noKw(), span: call.span }) : d;
+    } else throw new CompileError(`TypeError: ${name}.__init__() missing 1 required positional argument: '${f}'`, call.span);
+    inst.attrs.set(f, v);
+  });
+  for (const k of kwargs.keys()) throw new CompileError(`TypeError: ${name}.__init__() got an unexpected keyword argument '${k}'`, call.span);
+}
+
+/** `dataclasses.field(default_factory=f)`: a default made anew for each instance. */
+export class DefaultFactory extends PyObject {
+  readonly typeName = 'Field';
+  constructor(readonly factory: PyValue) {
+    super();
+  }
+}
+
+/** dataclasses.FrozenInstanceError (an AttributeError). */
+export const FROZEN_INSTANCE_ERROR = new PyUserClass('FrozenInstanceError', [EXCEPTIONS.get('AttributeError')!], 'dataclasses');
+
+/** `@dataclass` / `@dataclass(frozen=True, …)` applied to a class: its annotated fields become __init__'s parameters. */
+export function makeDataclass(cls: PyValue, options: Map<string, PyValue>, annotations: string[] | undefined, span: Span): PyValue {
+  if (!(cls instanceof PyUserClass) || !annotations) throw new CompileError('TypeError: dataclass() should be called on a class', span);
+  const fields: string[] = [];
+  const defaults = new Map<string, PyValue>();
+  for (const c of [...cls.mro].reverse()) {
+    if (!c.dataclass || c === cls) continue;
+    for (const f of c.dataclass.fields) {
+      if (!fields.includes(f)) fields.push(f);
+      if (c.dataclass.defaults.has(f)) defaults.set(f, c.dataclass.defaults.get(f)!);
+    }
+  }
+  for (const f of annotations) {
+    if (!fields.includes(f)) fields.push(f);
+    const d = cls.attrs.get(f);
+    if (d !== undefined) {
+      defaults.set(f, d);
+      // a class attribute that is a field's default stays on the class (as in Python), a factory does not
+      if (d instanceof DefaultFactory) cls.attrs.delete(f);
+    } else if (fields.slice(0, fields.indexOf(f)).some((g) => defaults.has(g))) {
+      throw new CompileError(`TypeError: non-default argument '${f}' follows default argument`, span);
+    }
+  }
+  const flag = (k: string, def: boolean): boolean => {
+    const v = options.get(k);
+    return v === undefined ? def : v === true;
+  };
+  cls.dataclass = { fields, defaults, frozen: flag('frozen', false), eq: flag('eq', true), repr: flag('repr', true) };
+  return cls;
+}
+
+/** A dunder method of an instance's class, bound; undefined when the class has none. */
+export function dunder(host: ClassHost, v: PyValue, name: string, span: Span): PyValue | undefined {
+  if (!(v instanceof PyInstance)) return undefined;
+  const m = v.cls.lookup(name);
+  return m === undefined ? undefined : fromClass(host, v.cls, v, name, m, span);
+}
+
+/** Call dunder `name` of `v` with `args`; undefined when the class has none. */
+export function callDunder(host: ClassHost, v: PyValue, name: string, args: PyValue[], span: Span): PyValue | undefined {
+  const m = dunder(host, v, name, span);
+  return m === undefined ? undefined : host.call(m, { args, kwargs: noKw(), span });
+}
+
+/** `a == b` when either is an instance: __eq__, a dataclass's field-wise equality, else identity. */
+export function instanceEquals(host: ClassHost, a: PyValue, b: PyValue, span: Span, fieldsEqual: (x: PyValue, y: PyValue) => boolean): boolean | undefined {
+  if (!(a instanceof PyInstance) && !(b instanceof PyInstance)) return undefined;
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const r = callDunder(host, x, '__eq__', [y], span);
+    if (r !== undefined && r !== NOT_IMPLEMENTED) return r === true || (r !== false && r !== null);
+  }
+  if (a instanceof PyInstance && b instanceof PyInstance && a.cls === b.cls) {
+    const dc = dataclassOf(a.cls);
+    if (dc?.info.eq) return dc.info.fields.every((f) => fieldsEqual(a.attrs.get(f) ?? null, b.attrs.get(f) ?? null));
+  }
+  return a === b;
+}
+
+/** `NotImplemented` */
+export const NOT_IMPLEMENTED = new (class extends PyObject {
+  readonly typeName = 'NotImplementedType';
+})();
+
+/**
+ * str()/repr() of an instance: its __str__/__repr__, an exception's message,
+ * a dataclass's generated repr, else `<__main__.C object at 0x…>`. Null for
+ * values that are not instances.
+ */
+export function instanceText(host: ClassHost, v: PyValue, repr: boolean, span: Span): Text | null {
+  if (v instanceof PyUserClass) return Text.of(`<class '${v.qualName}'>`);
+  if (v instanceof PyDescriptor && v.kind !== 'property') return Text.of(`<${v.kind}(${host.repr(v.fn, span).static ?? ''})>`);
+  if (v instanceof PySuper) return Text.of(`<super: <class '${v.cls.name}'>, <${typeName(v.self)} object>>`);
+  if (v === NOT_IMPLEMENTED) return Text.of('NotImplemented');
+  if (!(v instanceof PyInstance)) return null;
+  const user = (name: string): Text | null => {
+    const m = v.cls.mro.find((c) => c.attrs.has(name));
+    if (!m || m.module === '') return null;
+    const r = callDunder(host, v, name, [], span)!;
+    if (typeof r !== 'string' && !(r instanceof PyObject && typeName(r) === 'str')) throw new CompileError(`TypeError: ${name} returned non-string (type ${typeName(r)})`, span);
+    return host.str(r, span);
+  };
+  if (!repr) {
+    const s = user('__str__');
+    if (s) return s;
+  }
+  const r = user('__repr__');
+  if (r) return r;
+  if (v.cls.isSubclassOf(BASE_EXCEPTION)) {
+    const args = v.attrs.get('args');
+    const items = args instanceof PyTuple ? args.items : [];
+    if (repr) return Text.of(`${v.cls.name}(`).concat(Text.join(items.map((x) => host.repr(x, span)), ', '), ')');
+    if (items.length === 0) return Text.of('');
+    if (items.length === 1) return v.cls.name === 'KeyError' ? host.repr(items[0]!, span) : host.str(items[0]!, span);
+    return host.repr(new PyTuple(items), span);
+  }
+  const dc = dataclassOf(v.cls);
+  if (dc?.info.repr) {
+    return Text.of(`${v.cls.name}(`).concat(Text.join(dc.info.fields.map((f) => Text.of(`${f}=`).concat(host.repr(v.attrs.get(f) ?? null, span))), ', '), ')');
+  }
+  return Text.of(`<${v.cls.qualName} object at 0x${v.address.toString(16)}>`);
+}
