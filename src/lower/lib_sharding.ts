@@ -6,7 +6,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { replicated, shardedTypeStr } from '../ir/sharding.js';
+import { localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
@@ -318,9 +318,26 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
     const v = typeAttr(obj, name);
     if (v !== undefined) return v;
   }
-  if (obj instanceof PyNamedSharding) {
-    if (name === 'mesh') return obj.mesh;
-    if (name === 'spec') return obj.spec;
+  if (obj instanceof PyNamedSharding || obj instanceof PySingleDeviceSharding) {
+    const named = obj instanceof PyNamedSharding ? obj : null;
+    switch (name) {
+      case 'mesh': if (named) return named.mesh; break;
+      case 'spec': if (named) return named.spec; break;
+      case 'memory_kind': return 'device';
+      case 'is_fully_addressable': return true;
+      case 'num_devices': return BigInt(named ? named.mesh.devices.ids.length : 1);
+      case 'device_set':
+      case 'addressable_devices': return new PyDeviceSet(named ? [...named.mesh.devices.ids].sort((a, b) => a - b) : [0]);
+      case 'is_fully_replicated': return named ? named.spec.entries.every((e) => e === null || (Array.isArray(e) && e.length === 0)) || named.mesh.devices.ids.length === 1 : true;
+      case 'shard_shape':
+        return new PyBuiltin(name, (c) => {
+          const v = arg(c, 0, 'global_shape');
+          const shape = (v instanceof PyTuple || v instanceof PyList ? v.items : [v]).map((n) => Number(ip.static(n, 'a shape', c.span)));
+          if (!named) return new PyTuple(shape.map((n) => BigInt(n)));
+          const dims = dimsOf(named, shape, c.span);
+          return new PyTuple(localShape(shape, dims, meshShape(named.mesh)).map((n) => BigInt(n)));
+        });
+    }
   }
   if (obj instanceof PyDeviceArray) {
     switch (name) {
@@ -362,6 +379,10 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       const h = ip.hostArray(obj, span);
       return new PyDeviceSet(h.sharding ? [...new Set(h.sharding.mesh.devices.ids)].sort((a, b) => a - b) : [0]);
     });
+  }
+  if (isArray(obj) && name === 'is_fully_replicated' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
+    const h = ip.hostArray(obj, span);
+    return !h.sharding || dimsOf(h.sharding, h.aval.shape, span).every((d) => d.length === 0);
   }
   if (isArray(obj) && name === 'sharding') {
     const h = ip.hostArray(obj, span);
