@@ -78,7 +78,14 @@ export interface ProgramRequest {
    * the layout each parameter arrives in (null: free, propagation chooses).
    */
   /** outShardings[i] non-null: result i leaves in that layout (a sharding constraint on it inside jit). */
-  mesh?: { shape: MeshShape; inShardings: (DimShardings | null)[]; outShardings?: (DimShardings | null)[] };
+  mesh?: {
+    shape: MeshShape;
+    inShardings: (DimShardings | null)[];
+    /** Results constrained to a layout (null: free). */
+    outShardings?: (DimShardings | null)[];
+    /** The layouts sharding propagation chose at trace time, which the host call passes: the partitioner must agree. */
+    traced: { inShardings: DimShardings[]; outShardings: DimShardings[] };
+  };
   /** jax_debug_nans was on when it was traced: the program also returns its float intermediates for the NaN check. */
   debugNans: boolean;
 }

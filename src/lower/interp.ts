@@ -2,10 +2,9 @@
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
+import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
 import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
@@ -293,8 +292,8 @@ export class Interp {
   }
 
   /** Ask for a program partitioned over a mesh: its per-device program runs on every device (src/passes/spmd.ts). */
-  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: MeshShape, inShardings: (DimShardings | null)[], outShardings?: (DimShardings | null)[]): void {
-    this.programs.push({ name, func, kind, mesh: { shape: mesh, inShardings, ...(outShardings ? { outShardings } : {}) }, debugNans: this.debugNans });
+  addSpmdProgram(name: string, kind: 'jit' | 'segment', func: Func, mesh: NonNullable<ProgramRequest['mesh']>): void {
+    this.programs.push({ name, func, kind, mesh, debugNans: this.debugNans });
   }
 
   /** `const NAME = value` at the top of main(), once per `key` (pure values such as mesh layouts). */

@@ -255,7 +255,7 @@ export function spmdCall(
     if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span, e.notes);
     throw e;
   }
-  ip.addSpmdProgram(name, kind, func, shape, fixed, constrained ? outFixed : undefined);
+  ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program });
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
   // a constrained result has the sharding asked for (JAX keeps the user's spelling)
   const shardings = program.outShardings.map((d, i) => (outFixed[i] ? outConstraints[i]! : resultSharding(mesh, d, firstArg)));

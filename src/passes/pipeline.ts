@@ -8,13 +8,13 @@
 import { walkHost, type CompiledProgram, type HostProgram, type ProgramRequest } from '../ir/host.js';
 import type { Program } from '../ir/kernel.js';
 import { printFunc } from '../ir/printer.js';
-import { sameShardings, type SpmdProgram } from '../ir/sharding.js';
+import { sameShardings, type DimShardings, type SpmdProgram } from '../ir/sharding.js';
 import type { Func } from '../ir/types.js';
 import { lowerCollectives } from './collectives.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
-import { partition, programShardings } from './spmd.js';
+import { partition } from './spmd.js';
 
 /** Run the backend passes over every program of `hp` (duplicates once; `hp`'s references follow). */
 export function compilePrograms(hp: HostProgram): CompiledProgram[] {
@@ -33,9 +33,9 @@ function devicePrograms(req: ProgramRequest): DeviceProgram {
   let spmd: SpmdProgram | undefined;
   if (req.mesh) {
     spmd = partition(func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? []);
-    // the host call was built with the layouts the lowering saw (programShardings); the partitioner must agree
-    const seen = programShardings(req.func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? []);
-    const agree = (a: typeof seen.inShardings, b: typeof seen.inShardings) => a.length === b.length && a.every((d, i) => sameShardings(d, b[i]!));
+    // the host call was built with the layouts the lowering saw; the partitioner must agree
+    const seen = req.mesh.traced;
+    const agree = (a: DimShardings[], b: DimShardings[]) => a.length === b.length && a.every((d, i) => sameShardings(d, b[i]!));
     if (!agree(seen.inShardings, spmd.inShardings) || !agree(seen.outShardings, spmd.outShardings)) {
       throw new Error(`internal: program ${name}: the partitioned layouts differ from the traced ones`);
     }
