@@ -73,6 +73,11 @@ class Random {
     return wrapKeys(d);
   }
 
+  /** The shape of a sampler's parameter (a Python scalar: ()). */
+  shapeOf(v: PyValue, span: Span): readonly number[] {
+    return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? [] : this.ops.aval(v, span).shape;
+  }
+
   private word(key: Tracer, i: number, span: Span): Tracer {
     return this.ops.index(key, [{ kind: 'int', value: i }], span);
   }
@@ -167,6 +172,154 @@ class Random {
     return this.ops.compare('lt', u, prob, span);
   }
 
+  // The samplers below are JAX's (jax/_src/random/core.py), primitive for primitive.
+
+  private f32(x: number): NpScalar {
+    return new NpScalar('float32', x);
+  }
+  private un(prim: 'log' | 'log1p' | 'neg' | 'exp' | 'tan' | 'sqrt' | 'sign' | 'abs' | 'floor' | 'erf' | 'erf_inv', x: PyValue, span: Span): Tracer {
+    return this.ops.unary(prim, x, span);
+  }
+  private bin(prim: 'add' | 'sub' | 'mul' | 'div', x: PyValue, y: PyValue, span: Span): Tracer {
+    return this.ops.binary(prim, x, y, span);
+  }
+  /** `_gumbel(..., mode='low')`: -log(-log(uniform(minval=tiny))). */
+  gumbel(key: Tracer, shape: number[], span: Span): Tracer {
+    const u = this.uniform(key, shape, 'float32', this.f32(F32_TINY), 1, span);
+    return this.un('neg', this.un('log', this.un('neg', this.un('log', u, span), span), span), span);
+  }
+  /** `_exponential`: -log1p(-u). */
+  exponential(key: Tracer, shape: number[], span: Span): Tracer {
+    const u = this.uniform(key, shape, 'float32', 0, 1, span);
+    return this.un('neg', this.un('log1p', this.un('neg', u, span), span), span);
+  }
+  /** `_laplace`: sign(u) * log1p(-|u|), u uniform in (-1 + epsneg, 1). */
+  laplace(key: Tracer, shape: number[], span: Span): Tracer {
+    const u = this.uniform(key, shape, 'float32', this.f32(-1 + F32_EPSNEG), 1, span);
+    return this.bin('mul', this.un('sign', u, span), this.un('log1p', this.un('neg', this.un('abs', u, span), span), span), span);
+  }
+  /** `_logistic`: log(x) - log1p(-x), x uniform in (tiny, 1). */
+  logistic(key: Tracer, shape: number[], span: Span): Tracer {
+    const x = this.uniform(key, shape, 'float32', this.f32(F32_TINY), 1, span);
+    return this.bin('sub', this.un('log', x, span), this.un('log1p', this.un('neg', x, span), span), span);
+  }
+  /** `_cauchy`: tan(pi * (u - 0.5)), u uniform in (eps, 1). */
+  cauchy(key: Tracer, shape: number[], span: Span): Tracer {
+    const u = this.uniform(key, shape, 'float32', this.f32(F32_EPS), 1, span);
+    return this.un('tan', this.bin('mul', this.f32(Math.PI), this.bin('sub', u, this.f32(0.5), span), span), span);
+  }
+  /** `_lognormal`: exp(normal * sigma). */
+  lognormal(key: Tracer, sigma: PyValue, shape: number[], span: Span): Tracer {
+    return this.un('exp', this.bin('mul', this.normal(key, shape, 'float32', span), this.ops.convert(this.ops.asArray(sigma, span), 'float32', span), span), span);
+  }
+  /** `_pareto`: exp(exponential / b). */
+  pareto(key: Tracer, b: PyValue, shape: number[], span: Span): Tracer {
+    return this.un('exp', this.bin('div', this.exponential(key, shape, span), this.ops.convert(this.ops.asArray(b, span), 'float32', span), span), span);
+  }
+  /** `_rayleigh`: scale * sqrt(log(u) * -2). */
+  rayleigh(key: Tracer, scale: PyValue, shape: number[], span: Span): Tracer {
+    const u = this.uniform(key, shape, 'float32', 0, 1, span);
+    const s = this.ops.broadcastTo(this.ops.convert(this.ops.asArray(scale, span), 'float32', span).atom, shape, span);
+    return this.bin('mul', this.ops.tracer(s), this.un('sqrt', this.bin('mul', this.un('log', u, span), this.ops.full([], -2, 'float32', span), span), span), span);
+  }
+  /** `_weibull_min`: (-log1p(-u)) ** (1 / concentration) * scale. */
+  weibullMin(key: Tracer, scale: PyValue, concentration: PyValue, shape: number[], span: Span): Tracer {
+    const u = this.uniform(key, shape, 'float32', 0, 1, span);
+    const e = this.un('neg', this.un('log1p', this.un('neg', u, span), span), span);
+    return this.bin('mul', this.ops.power(e, this.ops.binary('div', 1.0, concentration, span), span), scale, span);
+  }
+  /** `_triangular`: the inverse CDF on either side of the mode. */
+  triangular(key: Tracer, left: PyValue, mode: PyValue, right: PyValue, shape: number[], span: Span): Tracer {
+    const o = this.ops;
+    const bc = (v: PyValue): Tracer => o.tracer(o.broadcastTo(o.convert(o.asArray(v, span), 'float32', span).atom, shape, span));
+    const [l, m, r] = [bc(left), bc(mode), bc(right)];
+    const fc = this.bin('div', this.bin('sub', m, l, span), this.bin('sub', r, l, span), span);
+    const u = this.uniform(key, shape, 'float32', 0, 1, span);
+    const out1 = this.bin('add', l, this.un('sqrt', this.bin('mul', this.bin('mul', u, this.bin('sub', r, l, span), span), this.bin('sub', m, l, span), span), span), span);
+    const oneMinus = this.bin('sub', 1n, u, span);
+    const out2 = this.bin('sub', r, this.un('sqrt', this.bin('mul', this.bin('mul', oneMinus, this.bin('sub', r, l, span), span), this.bin('sub', r, m, span), span), span), span);
+    return o.select(o.compare('lt', u, fc, span), out1, out2, span);
+  }
+  /** `_geometric`: floor(log(u) / log1p(-p)) + 1, u = 0 mapped to 1. */
+  geometric(key: Tracer, p: PyValue, shape: number[], dtype: DType, span: Span): Tracer {
+    const o = this.ops;
+    let u = this.uniform(key, shape, 'float32', 0, 1, span);
+    u = o.select(o.compare('eq', u, 0n, span), o.full([], 1, 'float32', span), u, span);
+    const logU = this.un('log', u, span);
+    const lomp = o.tracer(o.broadcastTo(this.un('log1p', this.un('neg', o.asArray(p, span, 'float32'), span), span).atom, shape, span));
+    const g = this.bin('add', this.un('floor', this.bin('div', logU, lomp, span), span), 1n, span);
+    return o.convert(g, dtype, span);
+  }
+  /** `_rademacher`: 2 * bernoulli(0.5) - 1 in `dtype`. */
+  rademacher(key: Tracer, shape: number[], dtype: DType, span: Span): Tracer {
+    const b = this.ops.convert(this.bernoulli(key, 0.5, shape, span), dtype, span);
+    return this.ops.convert(this.bin('sub', this.bin('mul', 2n, b, span), 1n, span), dtype, span);
+  }
+  /** `_truncated_normal`: sqrt2 * erf_inv(u) for u uniform in (erf(lower/sqrt2), erf(upper/sqrt2)), clipped inside (lower, upper). */
+  truncatedNormal(key: Tracer, lower: PyValue, upper: PyValue, shape: number[] | null, span: Span): Tracer {
+    const o = this.ops;
+    const lo = o.convert(o.asArray(lower, span), 'float32', span);
+    const hi = o.convert(o.asArray(upper, span), 'float32', span);
+    const outShape = shape ?? broadcastShapes(lo.aval.shape, hi.aval.shape);
+    const sqrt2 = this.f32(Math.SQRT2);
+    const a = this.un('erf', this.bin('div', lo, sqrt2, span), span);
+    const b = this.un('erf', this.bin('div', hi, sqrt2, span), span);
+    const u = this.uniform(key, outShape, 'float32', a, b, span);
+    const out = this.bin('mul', sqrt2, this.un('erf_inv', u, span), span);
+    const above = nextAfter(o, o.stopGradient(lo, span), 1, span);
+    const below = nextAfter(o, o.stopGradient(hi, span), -1, span);
+    return o.binary('min', o.binary('max', out, above, span), below, span);
+  }
+  /** `_categorical` with replacement: argmax(gumbel + logits) along `axis` (the Gumbel-max trick). */
+  categorical(key: Tracer, logits: PyValue, axis: number, shape: number[] | null, span: Span): Tracer {
+    const o = this.ops;
+    const l = o.asArray(logits, span);
+    const ls = l.aval.shape;
+    const nd = ls.length;
+    if (axis < -nd || axis >= nd) throw new CompileError(`ValueError: axis ${axis} is out of bounds for array of dimension ${nd}`, span);
+    const ax = axis >= 0 ? axis - nd : axis;
+    const batch = ls.filter((_, d) => d !== ax + nd);
+    const out = shape ?? batch;
+    if (out.length < batch.length || batch.some((n, i) => out[out.length - batch.length + i] !== n && n !== 1)) {
+      throw new CompileError(`ValueError: categorical parameter shapes (${batch.join(', ')}) must be broadcast-compatible with shape argument (${out.join(', ')})`, span);
+    }
+    const prefix = out.slice(0, out.length - batch.length);
+    const logitsShape = out.slice(out.length - batch.length);
+    logitsShape.splice(((ax % nd) + nd) % nd, 0, ls[ax + nd]!);
+    const g = this.gumbel(key, [...prefix, ...logitsShape], span);
+    const expanded = prefix.length ? o.reshape(l, [...prefix.map(() => 1), ...ls], span) : l;
+    const jnp = this.ip.library.importModule('jax.numpy', span);
+    return this.ip.call(jnp.attrs.get('argmax')!, { args: [this.bin('add', g, expanded, span)], kwargs: new Map([['axis', BigInt(ax)]]), span }) as Tracer;
+  }
+}
+
+// float32 constants of jnp.finfo(np.float32)
+const F32_TINY = 1.1754943508222875e-38;
+const F32_EPS = 1.1920928955078125e-7;
+const F32_EPSNEG = 5.960464477539063e-8;
+
+function broadcastShapes(a: readonly number[], b: readonly number[]): number[] {
+  const n = Math.max(a.length, b.length);
+  return Array.from({ length: n }, (_, i) => {
+    const x = a[a.length - n + i] ?? 1;
+    const y = b[b.length - n + i] ?? 1;
+    return x === 1 ? y : x;
+  });
+}
+
+/** lax.nextafter(x, ±inf) for float32 `x`: one ulp up (dir 1) or down (dir -1), as C's nextafterf. */
+function nextAfter(o: Interp['ops'], x: Tracer, dir: 1 | -1, span: Span): Tracer {
+  const bits = o.bitcast(x, 'int32', span);
+  // away from zero when x has the direction's sign, toward it otherwise; ±0 steps to the smallest subnormal
+  const towardsSign = dir > 0 ? o.compare('ge', bits, 0n, span) : o.compare('lt', bits, 0n, span);
+  const stepped = o.binary('add', bits, o.select(towardsSign, o.full([], 1, 'int32', span), o.full([], -1, 'int32', span), span), span);
+  const isZero = o.compare('eq', o.binary('and', bits, 0x7fffffffn, span), 0n, span);
+  const tiny = o.full([], dir > 0 ? 1 : -2147483647, 'int32', span);
+  const nan = o.compare('ne', x, x, span);
+  const inf = o.compare('eq', o.unary('abs', x, span), new NpScalar('float32', Infinity), span);
+  const atLimit = o.binary('and', inf, dir > 0 ? o.compare('gt', x, 0n, span) : o.compare('lt', x, 0n, span), span);
+  const next = o.bitcast(o.select(isZero, tiny, stepped, span), 'float32', span);
+  return o.select(o.binary('or', nan, atLimit, span), x, next, span);
 }
 
 /** The `jax.random` module. */
@@ -184,6 +337,17 @@ export function randomModule(ip: Interp): PyModule {
     return d === null ? def : (dtypeArg(d, c.span) ?? def);
   };
   const key = (c: CallArgs, what: string): Tracer => r.keyData(arg(c, 0, 'key'), what, c.span);
+  /** The dtype argument of a float sampler: float32 (JAX's ValueError for others). */
+  const floatDtype = (c: CallArgs, i: number, what: string): void => {
+    const d = dtypeOf(c, i, 'float32');
+    if (d !== 'float32') throw new CompileError(`ValueError: dtype argument to \`${what}\` must be a float dtype, got ${d}`, c.span);
+  };
+  /** An optional shape argument; None: the broadcast shape of the parameters. */
+  const optShape = (c: CallArgs, i: number, params: PyValue[]): number[] => {
+    const v = c.args[i] ?? c.kwargs.get('shape') ?? null;
+    if (v !== null) return shapeArgs([v], c.span);
+    return params.reduce<number[]>((s, p) => broadcastShapes(s, r.shapeOf(p, c.span)), []);
+  };
   /** New key data as keys of the argument's kind: typed keys give typed keys, raw keys raw data. */
   const keysLike = (c: CallArgs, data: Tracer): PyValue => (arg(c, 0, 'key') instanceof PyKeyArray ? wrapKeys(data) : data);
   const impl = (c: CallArgs, i: number): void => {
@@ -228,6 +392,51 @@ export function randomModule(ip: Interp): PyModule {
     bernoulli: (c) => {
       const shape = arg(c, 2, 'shape', null);
       return r.bernoulli(key(c, 'bernoulli'), arg(c, 1, 'p', 0.5), shape === null ? null : shapeArgs([shape], c.span), c.span);
+    },
+    gumbel: (c) => (floatDtype(c, 2, 'gumbel'), r.gumbel(key(c, 'gumbel'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span)),
+    exponential: (c) => (floatDtype(c, 2, 'exponential'), r.exponential(key(c, 'exponential'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span)),
+    laplace: (c) => (floatDtype(c, 2, 'laplace'), r.laplace(key(c, 'laplace'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span)),
+    logistic: (c) => (floatDtype(c, 2, 'logistic'), r.logistic(key(c, 'logistic'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span)),
+    cauchy: (c) => (floatDtype(c, 2, 'cauchy'), r.cauchy(key(c, 'cauchy'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span)),
+    lognormal: (c) => {
+      floatDtype(c, 3, 'lognormal');
+      const sigma = arg(c, 1, 'sigma', new NpScalar('float32', 1));
+      return r.lognormal(key(c, 'lognormal'), sigma, optShape(c, 2, [sigma]), c.span);
+    },
+    pareto: (c) => {
+      floatDtype(c, 3, 'pareto');
+      const b = arg(c, 1, 'b');
+      return r.pareto(key(c, 'pareto'), b, optShape(c, 2, [b]), c.span);
+    },
+    rayleigh: (c) => {
+      floatDtype(c, 3, 'rayleigh');
+      const scale = arg(c, 1, 'scale', 1.0);
+      return r.rayleigh(key(c, 'rayleigh'), scale, optShape(c, 2, [scale]), c.span);
+    },
+    weibull_min: (c) => {
+      floatDtype(c, 4, 'weibull_min');
+      return r.weibullMin(key(c, 'weibull_min'), arg(c, 1, 'scale'), arg(c, 2, 'concentration'), shapeOf(c, 3, 'shape', new PyTuple([])), c.span);
+    },
+    triangular: (c) => {
+      floatDtype(c, 5, 'triangular');
+      const [l, m, rt] = [arg(c, 1, 'left'), arg(c, 2, 'mode'), arg(c, 3, 'right')];
+      return r.triangular(key(c, 'triangular'), l, m, rt, optShape(c, 4, [l, m, rt]), c.span);
+    },
+    geometric: (c) => {
+      const p = arg(c, 1, 'p');
+      return r.geometric(key(c, 'geometric'), p, optShape(c, 2, [p]), dtypeOf(c, 3, 'int32'), c.span);
+    },
+    rademacher: (c) => r.rademacher(key(c, 'rademacher'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, 'int32'), c.span),
+    truncated_normal: (c) => {
+      floatDtype(c, 4, 'truncated_normal');
+      const shape = arg(c, 3, 'shape', null);
+      return r.truncatedNormal(key(c, 'truncated_normal'), arg(c, 1, 'lower'), arg(c, 2, 'upper'), shape === null ? null : shapeArgs([shape], c.span), c.span);
+    },
+    categorical: (c) => {
+      const replace = arg(c, 4, 'replace', true);
+      if (replace === false) throw new CompileError('jax.random.categorical(replace=False) is not supported by jaxts yet (it needs lax.top_k)', c.span);
+      const shape = arg(c, 3, 'shape', null);
+      return r.categorical(key(c, 'categorical'), arg(c, 1, 'logits'), Number(arg(c, 2, 'axis', -1n)), shape === null ? null : shapeArgs([shape], c.span), c.span);
     },
   };
   return builtinModule('jax.random', entries);
