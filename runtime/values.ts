@@ -69,6 +69,25 @@ export function printf(v: number | string | boolean, directive: string, type: Ho
   return raisingPython(() => pyPercentFormat(directive, py(v, type)));
 }
 
+/** time.time(): seconds since the epoch. */
+export function clockTime(): number {
+  return Date.now() / 1000;
+}
+
+/** time.perf_counter(): a monotonic clock in seconds. */
+export function clockPerf(): number {
+  return performance.now() / 1000;
+}
+
+/** time.sleep(s). */
+export function sleep(seconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, seconds * 1000)));
+}
+
+/** math.degrees / math.radians. */
+export const degrees = (x: number): number => (x * 180) / Math.PI;
+export const radians = (x: number): number => (x * Math.PI) / 180;
+
 /** `seq[i]` of a table of Python scalars with an index known only at run time (negative counts from the end). */
 export function pyIndex<T>(items: readonly T[], i: number, seq: string): T {
   const j = i < 0 ? i + items.length : i;

@@ -16,6 +16,7 @@ import { numpyModule } from './lib_numpy.js';
 import { installBuiltins, stdlibModules } from './lib_python.js';
 import { randomModule } from './lib_random.js';
 import { scipyModule } from './lib_scipy.js';
+import { stdlibExtraModules } from './lib_stdlib.js';
 import { checkEagerShardings, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treeModules } from './lib_tree.js';
 import { execBlock } from './stmt.js';
@@ -134,5 +135,6 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['typing', typing],
     ['dataclasses', dataclasses],
     ['collections', collections],
+    ...stdlibExtraModules(ip),
   ]);
 }

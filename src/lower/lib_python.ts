@@ -15,6 +15,7 @@ import type { Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
+import { checkItems } from './limits.js';
 import { getAttr } from './attrs.js';
 import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
@@ -131,9 +132,20 @@ export function installBuiltins(ip: Interp): void {
     map: fn('map', (c) => mapIterator(ip, c)),
     filter: fn('filter', (c) => filterIterator(ip, c)),
     zip: fn('zip', (c) => {
-      const lists = c.args.map((a) => iterate(ip, a, c.span));
-      const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
-      return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
+      // pulled in step, so an endless iterator (itertools.count) beside a finite one ends with it
+      const its = c.args.map((a) => (a instanceof PyIterator ? a[Symbol.iterator]() : iterate(ip, a, c.span)[Symbol.iterator]()));
+      const out: PyValue[] = [];
+      if (!its.length) return new PyList(out);
+      for (;;) {
+        const row: PyValue[] = [];
+        for (const it of its) {
+          const r = it.next();
+          if (r.done) return new PyList(out);
+          row.push(r.value);
+        }
+        out.push(new PyTuple(row));
+        checkItems(out.length, 'a zip', c.span);
+      }
     }),
     enumerate: fn('enumerate', (c) => {
       const start = c.args[1] !== undefined ? BigInt(intArg(c.args[1], 'start', c.span)) : 0n;
@@ -375,6 +387,18 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
   ip.environ = environ;
   const functools = mod('functools', {
     partial: fn('partial', (c) => new PyPartial(arg(c, 0, 'func'), c.args.slice(1), c.kwargs)),
+    reduce: fn('reduce', (c) => {
+      const f = arg(c, 0, 'function');
+      const items = iterate(ip, arg(c, 1, 'iterable'), c.span);
+      let acc: PyValue | undefined = c.args.length > 2 ? c.args[2]! : items.shift();
+      if (acc === undefined) throw new CompileError('TypeError: reduce() of empty iterable with no initial value', c.span);
+      for (const x of items) acc = ip.call(f, { args: [acc, x], kwargs: new Map(), span: c.span });
+      return acc;
+    }),
+    // decorators that only change metadata or cache: the function itself (a jaxts program is evaluated once)
+    wraps: fn('wraps', () => fn('wraps', (d) => arg(d, 0, 'f'))),
+    lru_cache: fn('lru_cache', (c) => (c.args[0] !== undefined && c.args[0] !== null && typeof c.args[0] !== 'bigint' ? c.args[0] : fn('lru_cache', (d) => arg(d, 0, 'f')))),
+    cache: fn('cache', (c) => arg(c, 0, 'f')),
   });
   const marker = (n: string): PyClass => new PyClass(n, [], new Map(), 'marker');
   const typing = mod('typing', {

@@ -1,0 +1,574 @@
+// Python standard-library modules that lesson code imports around its JAX
+// code: math, time, itertools, operator, copy, sys, warnings, string and
+// textwrap. Values known at compile time are computed here, as CPython
+// computes them; math of a value known only at run time (a number read back
+// from the device) becomes a host expression; time.* reads the clock when
+// the generated program runs.
+import { CompileError } from '../common/diagnostics.js';
+import type { HExpr } from '../ir/host.js';
+import type * as A from '../parser/ast.js';
+import { binop, compare, iterate, subscript } from './expr.js';
+import { getAttr } from './attrs.js';
+import type { Interp } from './interp.js';
+import { arg, intArg } from './modules.js';
+import { staticCompare, truthy } from './pyops.js';
+import {
+  HostScalar, NpScalar, PyBuiltin, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
+} from './values.js';
+
+type Fn = (c: CallArgs) => PyValue;
+const mod = (name: string, entries: Record<string, PyValue | Fn>): PyModule =>
+  new PyModule(name, new Map(Object.entries(entries).map(([k, v]) => [k, typeof v === 'function' ? new PyBuiltin(k, v) : v])));
+
+/** The modules by import name. */
+export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
+  return new Map([
+    ['math', mathModule(ip)],
+    ['time', timeModule(ip)],
+    ['itertools', itertoolsModule(ip)],
+    ['operator', operatorModule(ip)],
+    ['copy', copyModule()],
+    ['sys', sysModule(ip)],
+    ['warnings', warningsModule()],
+    ['string', stringModule()],
+    ['textwrap', textwrapModule()],
+  ]);
+}
+
+// ------------------------------------------------------------------ math
+
+/** A math argument: a static number, or a host expression of one known at run time. */
+function mathArg(ip: Interp, v: PyValue, span: A.Span): number | HExpr {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof NpScalar) return v.value;
+  if (v instanceof HostScalar && v.type !== 'str') return v.expr;
+  if (isArray(v)) {
+    // float(x) of a concrete 0-d array: read back where the host program has it
+    const f = ip.call(ip.builtins.lookup('float')!, { args: [v], kwargs: new Map(), span });
+    return mathArg(ip, f, span);
+  }
+  throw new CompileError(`TypeError: must be real number, not ${typeName(v)}`, span);
+}
+
+function mathModule(ip: Interp): PyModule {
+  const unary = (name: string, f: (x: number) => number, js: string, domain?: (x: number) => boolean) => (c: CallArgs): PyValue => {
+    const x = mathArg(ip, arg(c, 0, 'x'), c.span);
+    if (typeof x !== 'number') return new HostScalar({ k: 'call', callee: js, args: [x] }, 'float');
+    if (domain && !domain(x)) throw new CompileError('ValueError: math domain error', c.span);
+    return f(x);
+  };
+  const toInt = (name: string, f: (x: number) => number, js: string) => (c: CallArgs): PyValue => {
+    const v = arg(c, 0, 'x');
+    if (typeof v === 'bigint') return v;
+    const x = mathArg(ip, v, c.span);
+    if (typeof x !== 'number') return new HostScalar({ k: 'call', callee: js, args: [x] }, 'int');
+    if (!Number.isFinite(x)) throw new CompileError(Number.isNaN(x) ? 'ValueError: cannot convert float NaN to integer' : 'OverflowError: cannot convert float infinity to integer', c.span);
+    return BigInt(f(x));
+  };
+  const bigArg = (c: CallArgs, i: number, name: string): bigint => {
+    const v = arg(c, i, name);
+    if (typeof v === 'bigint' || typeof v === 'boolean') return BigInt(v);
+    throw new CompileError(`TypeError: '${typeName(v)}' object cannot be interpreted as an integer`, c.span);
+  };
+  const factorial = (n: bigint): bigint => {
+    let r = 1n;
+    for (let i = 2n; i <= n; i++) r *= i;
+    return r;
+  };
+  const gcd = (a: bigint, b: bigint): bigint => {
+    a = a < 0n ? -a : a;
+    b = b < 0n ? -b : b;
+    while (b) [a, b] = [b, a % b];
+    return a;
+  };
+  const staticNum = (c: CallArgs, i: number, name: string): number => {
+    const x = mathArg(ip, arg(c, i, name), c.span);
+    if (typeof x !== 'number') throw new CompileError(`math: ${name} must be known at compile time here`, c.span);
+    return x;
+  };
+  return mod('math', {
+    pi: Math.PI,
+    e: Math.E,
+    tau: 2 * Math.PI,
+    inf: Infinity,
+    nan: NaN,
+    sqrt: unary('sqrt', Math.sqrt, 'Math.sqrt', (x) => x >= 0 || Number.isNaN(x)),
+    exp: unary('exp', Math.exp, 'Math.exp'),
+    expm1: unary('expm1', Math.expm1, 'Math.expm1'),
+    log1p: unary('log1p', Math.log1p, 'Math.log1p', (x) => x > -1 || Number.isNaN(x)),
+    log2: unary('log2', Math.log2, 'Math.log2', (x) => x > 0 || Number.isNaN(x)),
+    log10: unary('log10', Math.log10, 'Math.log10', (x) => x > 0 || Number.isNaN(x)),
+    log: (c) => {
+      const x = mathArg(ip, arg(c, 0, 'x'), c.span);
+      const base = c.args[1] ?? c.kwargs.get('base');
+      if (typeof x !== 'number') {
+        const ln: HExpr = { k: 'call', callee: 'Math.log', args: [x] };
+        return new HostScalar(base === undefined ? ln : { k: 'bin', op: '/', a: ln, b: { k: 'call', callee: 'Math.log', args: [{ k: 'lit', value: staticNum(c, 1, 'base') }] } }, 'float');
+      }
+      if (!(x > 0)) throw new CompileError('ValueError: math domain error', c.span);
+      return base === undefined ? Math.log(x) : Math.log(x) / Math.log(staticNum(c, 1, 'base'));
+    },
+    sin: unary('sin', Math.sin, 'Math.sin'),
+    cos: unary('cos', Math.cos, 'Math.cos'),
+    tan: unary('tan', Math.tan, 'Math.tan'),
+    asin: unary('asin', Math.asin, 'Math.asin', (x) => Math.abs(x) <= 1),
+    acos: unary('acos', Math.acos, 'Math.acos', (x) => Math.abs(x) <= 1),
+    atan: unary('atan', Math.atan, 'Math.atan'),
+    sinh: unary('sinh', Math.sinh, 'Math.sinh'),
+    cosh: unary('cosh', Math.cosh, 'Math.cosh'),
+    tanh: unary('tanh', Math.tanh, 'Math.tanh'),
+    asinh: unary('asinh', Math.asinh, 'Math.asinh'),
+    acosh: unary('acosh', Math.acosh, 'Math.acosh', (x) => x >= 1),
+    atanh: unary('atanh', Math.atanh, 'Math.atanh', (x) => Math.abs(x) < 1),
+    fabs: unary('fabs', Math.abs, 'Math.abs'),
+    degrees: unary('degrees', (x) => (x * 180) / Math.PI, 'jx.degrees'),
+    radians: unary('radians', (x) => (x * Math.PI) / 180, 'jx.radians'),
+    erf: (c) => erfOf(staticNum(c, 0, 'x')),
+    erfc: (c) => 1 - erfOf(staticNum(c, 0, 'x')),
+    floor: toInt('floor', Math.floor, 'Math.floor'),
+    ceil: toInt('ceil', Math.ceil, 'Math.ceil'),
+    trunc: toInt('trunc', Math.trunc, 'Math.trunc'),
+    atan2: (c) => Math.atan2(staticNum(c, 0, 'y'), staticNum(c, 1, 'x')),
+    hypot: (c) => Math.hypot(...c.args.map((_, i) => staticNum(c, i, 'coordinates'))),
+    copysign: (c) => {
+      const x = Math.abs(staticNum(c, 0, 'x'));
+      const y = staticNum(c, 1, 'y');
+      return y < 0 || Object.is(y, -0) ? -x : x;
+    },
+    pow: (c) => {
+      const x = staticNum(c, 0, 'x');
+      const y = staticNum(c, 1, 'y');
+      if (x === 0 && y < 0) throw new CompileError('ValueError: math domain error', c.span);
+      return Math.pow(x, y);
+    },
+    fmod: (c) => staticNum(c, 0, 'x') % staticNum(c, 1, 'y'),
+    isnan: (c) => Number.isNaN(staticNum(c, 0, 'x')),
+    isinf: (c) => Math.abs(staticNum(c, 0, 'x')) === Infinity,
+    isfinite: (c) => Number.isFinite(staticNum(c, 0, 'x')),
+    isclose: (c) => {
+      const a = staticNum(c, 0, 'a');
+      const b = staticNum(c, 1, 'b');
+      const rel = c.kwargs.has('rel_tol') ? mathArg(ip, c.kwargs.get('rel_tol')!, c.span) : 1e-9;
+      const abs = c.kwargs.has('abs_tol') ? mathArg(ip, c.kwargs.get('abs_tol')!, c.span) : 0;
+      if (a === b) return true;
+      if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
+      const d = Math.abs(a - b);
+      return d <= Math.abs(rel as number * b) || d <= Math.abs(rel as number * a) || d <= (abs as number);
+    },
+    factorial: (c) => {
+      const n = bigArg(c, 0, 'n');
+      if (n < 0n) throw new CompileError('ValueError: factorial() not defined for negative values', c.span);
+      return factorial(n);
+    },
+    comb: (c) => {
+      const n = bigArg(c, 0, 'n');
+      const k = bigArg(c, 1, 'k');
+      if (k > n) return 0n;
+      let r = 1n;
+      for (let i = 0n; i < k; i++) r = (r * (n - i)) / (i + 1n);
+      return r;
+    },
+    perm: (c) => {
+      const n = bigArg(c, 0, 'n');
+      const k = c.args.length > 1 ? bigArg(c, 1, 'k') : n;
+      if (k > n) return 0n;
+      let r = 1n;
+      for (let i = 0n; i < k; i++) r *= n - i;
+      return r;
+    },
+    gcd: (c) => c.args.reduce<bigint>((g, _, i) => gcd(g, bigArg(c, i, 'integers')), 0n),
+    lcm: (c) => c.args.reduce<bigint>((l, _, i) => {
+      const x = bigArg(c, i, 'integers');
+      return l === 0n || x === 0n ? 0n : (l * x < 0n ? -(l * x) : l * x) / gcd(l, x);
+    }, 1n),
+    isqrt: (c) => {
+      const n = bigArg(c, 0, 'n');
+      if (n < 0n) throw new CompileError('ValueError: isqrt() argument must be nonnegative', c.span);
+      let x = BigInt(Math.floor(Math.sqrt(Number(n))));
+      while (x * x > n) x--;
+      while ((x + 1n) * (x + 1n) <= n) x++;
+      return x;
+    },
+    prod: (c) => {
+      let acc: PyValue = c.kwargs.get('start') ?? 1n;
+      for (const x of iterate(ip, arg(c, 0, 'iterable'), c.span)) acc = binop(ip, '*', acc, x, c.span);
+      return acc;
+    },
+    fsum: (c) => {
+      // Shewchuk's exact summation (CPython's msum), rounded once
+      const partials: number[] = [];
+      for (const v of iterate(ip, arg(c, 0, 'seq'), c.span)) {
+        const xv = mathArg(ip, v, c.span);
+        if (typeof xv !== 'number') throw new CompileError('math.fsum: the values must be known at compile time here', c.span);
+        let x: number = xv;
+        let i = 0;
+        for (let y of partials) {
+          if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+          const hi = x + y;
+          const lo = y - (hi - x);
+          if (lo) partials[i++] = lo;
+          x = hi;
+        }
+        partials.length = i;
+        partials.push(x);
+      }
+      return partials.reduce((a, b) => a + b, 0);
+    },
+  });
+}
+
+/** erf(x) in double precision (W. J. Cody's rational approximations, as C libraries use). */
+function erfOf(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  const ax = Math.abs(x);
+  if (ax > 6) return Math.sign(x);
+  // series for small |x|, continued fraction via erfc for large
+  if (ax < 2.5) {
+    let sum = x;
+    let term = x;
+    const x2 = x * x;
+    for (let n = 1; n < 200; n++) {
+      term *= -x2 / n;
+      const t = term / (2 * n + 1);
+      sum += t;
+      if (Math.abs(t) < 1e-17 * Math.abs(sum)) break;
+    }
+    return (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // erfc(x) = exp(-x^2)/(x sqrt(pi)) * 1/(1+ 1/(2x^2)/(1+2/(2x^2)/(1+...))) — Lentz's continued fraction
+  let f = ax;
+  let C = ax;
+  let D = 0;
+  for (let n = 1; n < 300; n++) {
+    const an = n / 2;
+    D = ax + an * D;
+    D = D === 0 ? 1e-300 : 1 / D;
+    C = ax + an / C;
+    const delta = C * D;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  const erfc = Math.exp(-ax * ax) / (f * Math.sqrt(Math.PI));
+  return Math.sign(x) * (1 - erfc);
+}
+
+// ------------------------------------------------------------------ time
+
+function timeModule(ip: Interp): PyModule {
+  /** The clock read once, where the host program is: bound to a constant so later uses see that instant. */
+  const clock = (callee: string) => (c: CallArgs): PyValue => {
+    if (!ip.atHost) throw new CompileError(`time: reading the clock inside a traced function is not supported`, c.span);
+    ip.flush();
+    const name = ip.freshName('now');
+    ip.emit({ k: 'const', names: [name], value: { k: 'call', callee, args: [] } });
+    return new HostScalar({ k: 'var', name }, 'float');
+  };
+  return mod('time', {
+    time: clock('jx.clockTime'),
+    perf_counter: clock('jx.clockPerf'),
+    monotonic: clock('jx.clockPerf'),
+    process_time: clock('jx.clockPerf'),
+    sleep: (c) => {
+      const s = mathArg(ip, arg(c, 0, 'secs'), c.span);
+      ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.sleep', await: true, args: [typeof s === 'number' ? { k: 'lit', value: s } : s] } });
+      return null;
+    },
+  });
+}
+
+// ------------------------------------------------------------------ itertools
+
+function itertoolsModule(ip: Interp): PyModule {
+  const items = (c: CallArgs, i: number, name: string): PyValue[] => iterate(ip, arg(c, i, name), c.span);
+  const tuples = (xs: PyValue[][]): PyList => new PyList(xs.map((t) => new PyTuple(t)));
+  const lazy = (gen: () => Generator<PyValue>): PyIterator => new PyIterator('generator', gen());
+  const combos = (pool: PyValue[], r: number, repl: boolean): PyValue[][] => {
+    const out: PyValue[][] = [];
+    const rec = (start: number, acc: PyValue[]): void => {
+      if (acc.length === r) return void out.push([...acc]);
+      for (let i = start; i < pool.length; i++) rec(repl ? i : i + 1, [...acc, pool[i]!]);
+    };
+    rec(0, []);
+    return out;
+  };
+  return mod('itertools', {
+    count: (c) => {
+      const start = c.args[0] ?? c.kwargs.get('start') ?? 0n;
+      const step = c.args[1] ?? c.kwargs.get('step') ?? 1n;
+      return lazy(function* () {
+        let x: PyValue = start;
+        for (;;) {
+          yield x;
+          x = binop(ip, '+', x, step, c.span);
+        }
+      });
+    },
+    repeat: (c) => {
+      const v = arg(c, 0, 'object');
+      const times = c.args[1] ?? c.kwargs.get('times');
+      if (times === undefined) return lazy(function* () {
+        for (;;) yield v;
+      });
+      return new PyIterator('list_iterator', Array.from({ length: Math.max(0, intArg(times, 'times', c.span)) }, () => v)[Symbol.iterator]());
+    },
+    cycle: (c) => {
+      const xs = items(c, 0, 'iterable');
+      return lazy(function* () {
+        if (!xs.length) return;
+        for (;;) yield* xs;
+      });
+    },
+    chain: (c) => new PyList(c.args.flatMap((a) => iterate(ip, a, c.span))),
+    islice: (c) => {
+      const src = arg(c, 0, 'iterable');
+      const [start, stop, step] = c.args.length === 2 ? [0n, c.args[1]!, 1n] : [c.args[1] ?? 0n, c.args[2] ?? null, c.args[3] ?? 1n];
+      const s = start === null ? 0 : intArg(start, 'start', c.span);
+      const e = stop === null ? Infinity : intArg(stop, 'stop', c.span);
+      const st = step === null ? 1 : intArg(step, 'step', c.span);
+      const it = src instanceof PyIterator ? src[Symbol.iterator]() : iterate(ip, src, c.span)[Symbol.iterator]();
+      const out: PyValue[] = [];
+      for (let i = 0; i < e; i++) {
+        const r = it.next();
+        if (r.done) break;
+        if (i >= s && (i - s) % st === 0) out.push(r.value);
+      }
+      return new PyIterator('list_iterator', out[Symbol.iterator]());
+    },
+    product: (c) => {
+      const rep = c.kwargs.has('repeat') ? intArg(c.kwargs.get('repeat')!, 'repeat', c.span) : 1;
+      const pools = Array.from({ length: rep }, () => c.args.map((a) => iterate(ip, a, c.span))).flat();
+      let acc: PyValue[][] = [[]];
+      for (const p of pools) acc = acc.flatMap((t) => p.map((x) => [...t, x]));
+      return tuples(acc);
+    },
+    permutations: (c) => {
+      const pool = items(c, 0, 'iterable');
+      const r = c.args[1] !== undefined && c.args[1] !== null ? intArg(c.args[1], 'r', c.span) : pool.length;
+      const out: PyValue[][] = [];
+      const rec = (used: boolean[], acc: PyValue[]): void => {
+        if (acc.length === r) return void out.push([...acc]);
+        pool.forEach((x, i) => {
+          if (used[i]) return;
+          used[i] = true;
+          rec(used, [...acc, x]);
+          used[i] = false;
+        });
+      };
+      if (r <= pool.length) rec(pool.map(() => false), []);
+      return tuples(out);
+    },
+    combinations: (c) => tuples(combos(items(c, 0, 'iterable'), intArg(arg(c, 1, 'r'), 'r', c.span), false)),
+    combinations_with_replacement: (c) => tuples(combos(items(c, 0, 'iterable'), intArg(arg(c, 1, 'r'), 'r', c.span), true)),
+    accumulate: (c) => {
+      const xs = items(c, 0, 'iterable');
+      const f = c.args[1] ?? c.kwargs.get('func') ?? null;
+      const out: PyValue[] = [];
+      const initial = c.kwargs.get('initial');
+      let acc: PyValue | undefined = initial === null ? undefined : initial;
+      if (acc !== undefined) out.push(acc);
+      for (const x of xs) {
+        acc = acc === undefined ? x : f === null ? binop(ip, '+', acc, x, c.span) : ip.call(f, { args: [acc, x], kwargs: new Map(), span: c.span });
+        out.push(acc);
+      }
+      return new PyList(out);
+    },
+    starmap: (c) => new PyList(items(c, 1, 'iterable').map((t) => ip.call(arg(c, 0, 'function'), { args: iterate(ip, t, c.span), kwargs: new Map(), span: c.span }))),
+    zip_longest: (c) => {
+      const lists = c.args.map((a) => iterate(ip, a, c.span));
+      const fill = c.kwargs.get('fillvalue') ?? null;
+      const n = lists.length ? Math.max(...lists.map((l) => l.length)) : 0;
+      return tuples(Array.from({ length: n }, (_, i) => lists.map((l) => (i < l.length ? l[i]! : fill))));
+    },
+    groupby: (c) => {
+      const xs = items(c, 0, 'iterable');
+      const f = c.args[1] ?? c.kwargs.get('key') ?? null;
+      const out: PyValue[] = [];
+      let cur: { key: PyValue; group: PyValue[] } | null = null;
+      for (const x of xs) {
+        const k = f === null ? x : ip.call(f, { args: [x], kwargs: new Map(), span: c.span });
+        if (cur && staticCompare('==', cur.key, k, c.span)) cur.group.push(x);
+        else {
+          if (cur) out.push(new PyTuple([cur.key, new PyList(cur.group)]));
+          cur = { key: k, group: [x] };
+        }
+      }
+      if (cur) out.push(new PyTuple([cur.key, new PyList(cur.group)]));
+      return new PyList(out);
+    },
+    pairwise: (c) => {
+      const xs = items(c, 0, 'iterable');
+      return tuples(xs.slice(1).map((x, i) => [xs[i]!, x]));
+    },
+  });
+}
+
+// ------------------------------------------------------------------ operator
+
+function operatorModule(ip: Interp): PyModule {
+  const b = (op: A.BinOpName) => (c: CallArgs): PyValue => binop(ip, op, arg(c, 0, 'a'), arg(c, 1, 'b'), c.span);
+  const cmp = (op: A.CmpOpName) => (c: CallArgs): PyValue => compare(ip, op, arg(c, 0, 'a'), arg(c, 1, 'b'), c.span);
+  return mod('operator', {
+    add: b('+'), sub: b('-'), mul: b('*'), truediv: b('/'), floordiv: b('//'), mod: b('%'), pow: b('**'), matmul: b('@'),
+    and_: b('&'), or_: b('|'), xor: b('^'), lshift: b('<<'), rshift: b('>>'),
+    eq: cmp('=='), ne: cmp('!='), lt: cmp('<'), le: cmp('<='), gt: cmp('>'), ge: cmp('>='),
+    neg: (c) => binop(ip, '-', 0n, arg(c, 0, 'a'), c.span),
+    not_: (c) => !truthy(arg(c, 0, 'a'), c.span),
+    getitem: (c) => subscript(ip, arg(c, 0, 'a'), arg(c, 1, 'b'), c.span),
+    itemgetter: (c) => {
+      const keys = c.args;
+      return new PyBuiltin('itemgetter', (d) => {
+        const obj = arg(d, 0, 'obj');
+        const got = keys.map((k) => subscript(ip, obj, k, d.span));
+        return got.length === 1 ? got[0]! : new PyTuple(got);
+      });
+    },
+    attrgetter: (c) => {
+      const names = c.args.map((n) => String(n));
+      return new PyBuiltin('attrgetter', (d) => {
+        const obj = arg(d, 0, 'obj');
+        const got = names.map((n) => n.split('.').reduce<PyValue>((o, part) => getAttr(ip, o, part, d.span), obj));
+        return got.length === 1 ? got[0]! : new PyTuple(got);
+      });
+    },
+  });
+}
+
+// ------------------------------------------------------------------ copy, sys, warnings, string, textwrap
+
+function copyModule(): PyModule {
+  const shallow = (v: PyValue): PyValue => {
+    if (v instanceof PyList) return new PyList([...v.items]);
+    if (v instanceof PyDict) {
+      const d = new PyDict();
+      v.entries.forEach(([k, x]) => d.set(k, x));
+      return d;
+    }
+    if (v instanceof PyInstance) {
+      const o = new PyInstance(v.cls);
+      v.attrs.forEach((x, k) => o.attrs.set(k, x));
+      return o;
+    }
+    return v;
+  };
+  const deep = (v: PyValue, memo: Map<object, PyValue>): PyValue => {
+    if (v === null || typeof v !== 'object') return v;
+    const seen = memo.get(v);
+    if (seen !== undefined) return seen;
+    if (v instanceof PyList) {
+      const out = new PyList([]);
+      memo.set(v, out);
+      for (const x of v.items) out.items.push(deep(x, memo));
+      return out;
+    }
+    if (v instanceof PyTuple) return new PyTuple(v.items.map((x) => deep(x, memo)), v.cls);
+    if (v instanceof PyDict) {
+      const d = new PyDict();
+      memo.set(v, d);
+      v.entries.forEach(([k, x]) => d.set(k, deep(x, memo)));
+      return d;
+    }
+    if (v instanceof PyInstance) {
+      const o = new PyInstance(v.cls);
+      memo.set(v, o);
+      v.attrs.forEach((x, k) => o.attrs.set(k, deep(x, memo)));
+      return o;
+    }
+    // arrays, functions, modules: immutable or shared, as deepcopy shares them
+    return v;
+  };
+  return mod('copy', { copy: (c) => shallow(arg(c, 0, 'x')), deepcopy: (c) => deep(arg(c, 0, 'x'), new Map()) });
+}
+
+function sysModule(ip: Interp): PyModule {
+  const stdout = mod('sys.stdout', {
+    write: (c) => {
+      const s = arg(c, 0, 's');
+      ip.call(ip.builtins.lookup('print')!, { args: [s], kwargs: new Map([['end', '']]), span: c.span });
+      return typeof s === 'string' ? BigInt([...s].length) : null;
+    },
+    flush: () => null,
+  });
+  return mod('sys', {
+    stdout,
+    argv: new PyList([ip.options.file]),
+    maxsize: 2n ** 63n - 1n,
+    platform: 'linux',
+    byteorder: 'little',
+  });
+}
+
+function warningsModule(): PyModule {
+  // warnings go to stderr in CPython: nothing of them reaches the output compared here
+  const none = (): PyValue => null;
+  return mod('warnings', { warn: none, filterwarnings: none, simplefilter: none, resetwarnings: none });
+}
+
+function stringModule(): PyModule {
+  const lower = 'abcdefghijklmnopqrstuvwxyz';
+  const upper = lower.toUpperCase();
+  const punctuation = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+  return mod('string', {
+    ascii_lowercase: lower,
+    ascii_uppercase: upper,
+    ascii_letters: lower + upper,
+    digits: '0123456789',
+    hexdigits: '0123456789abcdefABCDEF',
+    octdigits: '01234567',
+    punctuation,
+    whitespace: ' \t\n\r\x0b\x0c',
+    printable: '0123456789' + lower + upper + punctuation + ' \t\n\r\x0b\x0c',
+  });
+}
+
+function textwrapModule(): PyModule {
+  const strArg = (c: CallArgs, i: number, name: string): string => {
+    const v = arg(c, i, name);
+    if (typeof v !== 'string') throw new CompileError(`TypeError: expected string, got ${typeName(v)}`, c.span);
+    return v;
+  };
+  /** TextWrapper.wrap with its defaults: whitespace collapsed, greedy lines of at most `width`, long words broken. */
+  const wrap = (text: string, width: number): string[] => {
+    const words = text.replace(/[\t\n\x0b\x0c\r]/g, ' ').split(' ').filter((w) => w !== '');
+    const lines: string[] = [];
+    let line = '';
+    for (let w of words) {
+      while (w.length > width && !line) {
+        lines.push(w.slice(0, width));
+        w = w.slice(width);
+      }
+      if (!w) continue;
+      if (!line) line = w;
+      else if (line.length + 1 + w.length <= width) line += ' ' + w;
+      else {
+        lines.push(line);
+        line = '';
+        while (w.length > width) {
+          lines.push(w.slice(0, width));
+          w = w.slice(width);
+        }
+        line = w;
+      }
+    }
+    if (line) lines.push(line);
+    return lines;
+  };
+  const width = (c: CallArgs): number => (c.kwargs.has('width') ? intArg(c.kwargs.get('width')!, 'width', c.span) : c.args[1] !== undefined ? intArg(c.args[1], 'width', c.span) : 70);
+  return mod('textwrap', {
+    wrap: (c) => new PyList(wrap(strArg(c, 0, 'text'), width(c))),
+    fill: (c) => wrap(strArg(c, 0, 'text'), width(c)).join('\n'),
+    dedent: (c) => {
+      const text = strArg(c, 0, 'text');
+      const lines = text.split('\n');
+      const margins = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0]);
+      let common = margins[0] ?? '';
+      for (const m of margins) while (!m.startsWith(common)) common = common.slice(0, -1);
+      return lines.map((l) => (l.trim() === '' ? '' : l.slice(common.length))).join('\n');
+    },
+    indent: (c) => {
+      const prefix = strArg(c, 1, 'prefix');
+      return strArg(c, 0, 'text').split(/(?<=\n)/).map((l) => (l.trim() !== '' ? prefix + l : l)).join('');
+    },
+  });
+}
