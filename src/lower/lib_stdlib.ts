@@ -11,6 +11,7 @@ import { binop, compare, iterate, subscript } from './expr.js';
 import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { arg, intArg } from './modules.js';
+import { MT19937, log as correctLog } from './lib_numpy_random.js';
 import { staticCompare, truthy } from './pyops.js';
 import {
   HostScalar, NpScalar, PyBuiltin, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
@@ -32,6 +33,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['warnings', warningsModule()],
     ['string', stringModule()],
     ['textwrap', textwrapModule()],
+    ['random', pyRandomModule(ip)],
   ]);
 }
 
@@ -569,6 +571,184 @@ function textwrapModule(): PyModule {
     indent: (c) => {
       const prefix = strArg(c, 1, 'prefix');
       return strArg(c, 0, 'text').split(/(?<=\n)/).map((l) => (l.trim() !== '' ? prefix + l : l)).join('');
+    },
+  });
+}
+
+// ------------------------------------------------------------------ random (CPython's Mersenne Twister)
+
+/**
+ * Python's `random` module at compile time, as CPython 3.11 computes it: an
+ * int seed goes through init_by_array of its 32-bit words; random() takes
+ * 27 + 26 bits; integers come from getrandbits by rejection (_randbelow).
+ */
+function pyRandomModule(ip: Interp): PyModule {
+  const mt = new MT19937();
+  let gaussNext: number | null = null;
+  const seedWith = (v: PyValue, span: A.Span): void => {
+    if (typeof v === 'bigint' || typeof v === 'boolean') seedInt(BigInt(v));
+    else if (v === null) seedInt(0n);
+    else throw new CompileError(`jaxts: random.seed of a ${typeName(v)} is not supported (use an int)`, span);
+  };
+  // an unseeded program starts from seed 0 (CPython seeds from the OS: any start is as good)
+  const seedInt = (seed: bigint): void => {
+    let n = seed < 0n ? -seed : seed;
+    const words: number[] = [];
+    do {
+      words.push(Number(n & 0xffffffffn));
+      n >>= 32n;
+    } while (n > 0n);
+    mt.seedByArray(words);
+    gaussNext = null;
+  };
+  seedInt(0n);
+  const getrandbits = (k: number): bigint => {
+    if (k <= 32) return BigInt(mt.nextUint32() >>> (32 - k));
+    let out = 0n;
+    let shift = 0n;
+    for (let left = k; left > 0; left -= 32, shift += 32n) {
+      let w = mt.nextUint32();
+      if (left < 32) w >>>= 32 - left;
+      out |= BigInt(w) << shift;
+    }
+    return out;
+  };
+  const randbelow = (n: bigint): bigint => {
+    if (n <= 0n) return 0n;
+    const k = n.toString(2).length;
+    let r = getrandbits(k);
+    while (r >= n) r = getrandbits(k);
+    return r;
+  };
+  const random = (): number => mt.nextDouble();
+  const num = (c: CallArgs, i: number, name: string, def?: number): number => {
+    const v = c.args[i] ?? c.kwargs.get(name) ?? (def !== undefined ? def : arg(c, i, name));
+    const x = mathArg(ip, v, c.span);
+    if (typeof x !== 'number') throw new CompileError(`random.${name}: the value must be known at compile time`, c.span);
+    return x;
+  };
+  const int = (c: CallArgs, i: number, name: string): bigint => {
+    const v = c.args[i] ?? c.kwargs.get(name) ?? arg(c, i, name);
+    if (typeof v === 'bigint' || typeof v === 'boolean') return BigInt(v);
+    throw new CompileError(`TypeError: '${typeName(v)}' object cannot be interpreted as an integer`, c.span);
+  };
+  const randrange = (start: bigint, stop: bigint | null, step: bigint, span: A.Span): bigint => {
+    if (stop === null) {
+      if (start <= 0n) throw new CompileError('ValueError: empty range for randrange()', span);
+      return randbelow(start);
+    }
+    const width = stop - start;
+    if (step === 1n) {
+      if (width <= 0n) throw new CompileError(`ValueError: empty range in randrange(${start}, ${stop})`, span);
+      return start + randbelow(width);
+    }
+    const n = step > 0n ? (width + step - 1n) / step : (width + step + 1n) / step;
+    if (n <= 0n) throw new CompileError('ValueError: empty range for randrange()', span);
+    return start + step * randbelow(n);
+  };
+  const seq = (c: CallArgs, i: number, name: string): PyValue[] => iterate(ip, arg(c, i, name), c.span);
+  return mod('random', {
+    seed: (c) => (seedWith(c.args[0] ?? c.kwargs.get('a') ?? null, c.span), null),
+    random: () => random(),
+    getrandbits: (c) => getrandbits(Number(int(c, 0, 'k'))),
+    uniform: (c) => {
+      const a = num(c, 0, 'a');
+      const b = num(c, 1, 'b');
+      return a + (b - a) * random();
+    },
+    randrange: (c) => randrange(int(c, 0, 'start'), c.args.length > 1 ? int(c, 1, 'stop') : null, c.args.length > 2 ? int(c, 2, 'step') : 1n, c.span),
+    randint: (c) => randrange(int(c, 0, 'a'), int(c, 1, 'b') + 1n, 1n, c.span),
+    choice: (c) => {
+      const xs = seq(c, 0, 'seq');
+      if (!xs.length) throw new CompileError('IndexError: Cannot choose from an empty sequence', c.span);
+      return xs[Number(randbelow(BigInt(xs.length)))]!;
+    },
+    shuffle: (c) => {
+      const x = arg(c, 0, 'x');
+      if (!(x instanceof PyList)) throw new CompileError(`TypeError: random.shuffle needs a list, got ${typeName(x)}`, c.span);
+      for (let i = x.items.length - 1; i > 0; i--) {
+        const j = Number(randbelow(BigInt(i + 1)));
+        [x.items[i], x.items[j]] = [x.items[j]!, x.items[i]!];
+      }
+      return null;
+    },
+    sample: (c) => {
+      const pop = seq(c, 0, 'population');
+      const k = Number(int(c, 1, 'k'));
+      const n = pop.length;
+      if (k < 0 || k > n) throw new CompileError('ValueError: Sample larger than population or is negative', c.span);
+      const result: PyValue[] = new Array<PyValue>(k).fill(null);
+      let setsize = 21;
+      if (k > 5) setsize += 4 ** Math.ceil(Math.log(k * 3) / Math.log(4));
+      if (n <= setsize) {
+        const pool = [...pop];
+        for (let i = 0; i < k; i++) {
+          const j = Number(randbelow(BigInt(n - i)));
+          result[i] = pool[j]!;
+          pool[j] = pool[n - i - 1]!;
+        }
+      } else {
+        const selected = new Set<number>();
+        for (let i = 0; i < k; i++) {
+          let j = Number(randbelow(BigInt(n)));
+          while (selected.has(j)) j = Number(randbelow(BigInt(n)));
+          selected.add(j);
+          result[i] = pop[j]!;
+        }
+      }
+      return new PyList(result);
+    },
+    choices: (c) => {
+      const pop = seq(c, 0, 'population');
+      const k = c.kwargs.has('k') ? Number(int(c, 99, 'k')) : 1;
+      const weights = c.kwargs.get('weights') ?? c.args[1] ?? null;
+      const cum = c.kwargs.get('cum_weights') ?? null;
+      const n = pop.length;
+      if (weights === null && cum === null) return new PyList(Array.from({ length: k }, () => pop[Math.floor(random() * n)]!));
+      let cw: number[];
+      if (cum !== null) cw = iterate(ip, cum, c.span).map((w) => mathArg(ip, w, c.span) as number);
+      else {
+        let acc = 0;
+        cw = iterate(ip, weights!, c.span).map((w) => (acc += mathArg(ip, w, c.span) as number));
+      }
+      const total = cw[cw.length - 1]!;
+      const bisect = (x: number): number => {
+        let lo = 0;
+        let hi = n - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (x < cw[mid]!) hi = mid;
+          else lo = mid + 1;
+        }
+        return lo;
+      };
+      return new PyList(Array.from({ length: k }, () => pop[bisect(random() * total)]!));
+    },
+    gauss: (c) => {
+      const mu = num(c, 0, 'mu', 0);
+      const sigma = num(c, 1, 'sigma', 1);
+      let z = gaussNext;
+      gaussNext = null;
+      if (z === null) {
+        const x2pi = random() * 2 * Math.PI;
+        const g2rad = Math.sqrt(-2 * correctLog(1 - random()));
+        z = Math.cos(x2pi) * g2rad;
+        gaussNext = Math.sin(x2pi) * g2rad;
+      }
+      return mu + z * sigma;
+    },
+    normalvariate: (c) => {
+      const mu = num(c, 0, 'mu', 0);
+      const sigma = num(c, 1, 'sigma', 1);
+      const NV_MAGICCONST = (4 * Math.exp(-0.5)) / Math.sqrt(2);
+      let z: number;
+      for (;;) {
+        const u1 = random();
+        const u2 = 1 - random();
+        z = (NV_MAGICCONST * (u1 - 0.5)) / u2;
+        if ((z * z) / 4 <= -correctLog(u2)) break;
+      }
+      return mu + z * sigma;
     },
   });
 }
