@@ -79,7 +79,10 @@ function library(ip: Interp): Library {
   return {
     importModule(name: string, span: Span): PyModule {
       const found = modules().get(name);
-      if (!found) throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports jax, jax.numpy, jax.lax, numpy, os, functools, typing)`, span);
+      if (!found) {
+        const tops = [...new Set([...modules().keys()].map((m) => m.split('.')[0]!))].sort();
+        throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports ${tops.join(', ')})`, span);
+      }
       return found;
     },
     attr(obj, name, span) {
