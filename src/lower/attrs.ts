@@ -115,6 +115,14 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       });
     }
   }
+  if (obj instanceof PyDict && obj.flavor) {
+    const m = flavoredDictMethod(ip, obj, name);
+    if (m) return method(obj, name, m);
+  }
+  if (obj instanceof PyList && obj.deque) {
+    const m = dequeMethod(ip, obj, obj.deque, name);
+    if (m) return method(obj, name, m);
+  }
   if (obj instanceof PyDict) {
     switch (name) {
       case 'keys': return method(obj, name, () => new PyList(obj.keys()));
@@ -323,4 +331,98 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
   if (obj instanceof PyFunction && name === '__doc__') return obj.def.kind === 'FunctionDef' ? obj.def.docstring : null;
   throw missing();
+}
+
+/** Counter's and OrderedDict's own methods (defaultdict has only dict's). */
+function flavoredDictMethod(ip: Interp, d: PyDict, name: string): ((c: CallArgs) => PyValue) | undefined {
+  const flavor = d.flavor!;
+  if (flavor.kind === 'Counter') {
+    const byCount = (): [PyValue, PyValue][] => [...d.entries.values()].sort((a, b) => Number(b[1]) - Number(a[1]));
+    switch (name) {
+      case 'most_common': return (c) => {
+        const n = c.args[0] ?? c.kwargs.get('n') ?? null;
+        const pairs = byCount();
+        return new PyList((n === null ? pairs : pairs.slice(0, intArg(n, 'n', c.span))).map(([k, v]) => new PyTuple([k, v])));
+      };
+      case 'update': case 'subtract': return (c) => {
+        countInto(ip, d, c.args[0] ?? null, name === 'update' ? 1n : -1n, c.span);
+        return null;
+      };
+      case 'total': return () => [...d.entries.values()].reduce<bigint>((s, [, v]) => s + BigInt(v as bigint), 0n);
+      case 'elements': return () => new PyList([...d.entries.values()].flatMap(([k, v]) => Array.from({ length: Math.max(0, Number(v)) }, () => k)));
+    }
+  }
+  if (flavor.kind === 'OrderedDict') {
+    switch (name) {
+      case 'move_to_end': return (c) => {
+        const key = checkDictKey(arg(c, 0, 'key'), c.span);
+        const k = dictKey(key);
+        const e = d.entries.get(k);
+        if (!e) throw new CompileError(`KeyError: ${reprOf(ip, key, c.span).static}`, c.span);
+        d.entries.delete(k);
+        if (truthy(c.args[1] ?? c.kwargs.get('last') ?? true, c.span)) d.entries.set(k, e);
+        else {
+          const rest = [...d.entries];
+          d.entries.clear();
+          d.entries.set(k, e);
+          for (const [kk, vv] of rest) d.entries.set(kk, vv);
+        }
+        return null;
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Counter(iterable or mapping) / Counter.update: add `sign` per occurrence (a mapping adds its counts). */
+export function countInto(ip: Interp, d: PyDict, src: PyValue, sign: bigint, span: A.Span): void {
+  if (src === null) return;
+  const add = (k: PyValue, n: bigint): void => {
+    const key = checkDictKey(k, span);
+    const cur = d.get(key);
+    d.set(key, (cur === undefined ? 0n : BigInt(cur as bigint)) + n);
+  };
+  if (src instanceof PyDict) for (const [k, v] of src.entries.values()) add(k, sign * BigInt(v as bigint));
+  else for (const x of iterate(ip, src, span)) add(x, sign);
+}
+
+/** collections.deque's methods beyond list's. */
+function dequeMethod(ip: Interp, q: PyList, info: { maxlen: number | null }, name: string): ((c: CallArgs) => PyValue) | undefined {
+  const trimRight = (): void => {
+    if (info.maxlen !== null && q.items.length > info.maxlen) q.items.splice(info.maxlen);
+  };
+  const trimLeft = (): void => {
+    if (info.maxlen !== null && q.items.length > info.maxlen) q.items.splice(0, q.items.length - info.maxlen);
+  };
+  switch (name) {
+    case 'append': return (c) => (q.items.push(arg(c, 0, 'x')), trimLeft(), null);
+    case 'appendleft': return (c) => (q.items.unshift(arg(c, 0, 'x')), trimRight(), null);
+    case 'extend': return (c) => {
+      for (const x of iterate(ip, arg(c, 0, 'iterable'), c.span)) q.items.push(x);
+      trimLeft();
+      return null;
+    };
+    case 'extendleft': return (c) => {
+      for (const x of iterate(ip, arg(c, 0, 'iterable'), c.span)) q.items.unshift(x);
+      trimRight();
+      return null;
+    };
+    case 'pop': return (c) => {
+      if (!q.items.length) throw new CompileError('IndexError: pop from an empty deque', c.span);
+      return q.items.pop()!;
+    };
+    case 'popleft': return (c) => {
+      if (!q.items.length) throw new CompileError('IndexError: pop from an empty deque', c.span);
+      return q.items.shift()!;
+    };
+    case 'rotate': return (c) => {
+      const n = q.items.length;
+      if (!n) return null;
+      const k = ((intArg(c.args[0] ?? 1n, 'n', c.span) % n) + n) % n;
+      q.items.unshift(...q.items.splice(n - k, k));
+      return null;
+    };
+    case 'maxlen': return () => (info.maxlen === null ? null : BigInt(info.maxlen));
+  }
+  return undefined;
 }

@@ -360,9 +360,17 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   if (fromLibrary !== undefined) return fromLibrary;
   if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span), span);
   if (obj instanceof PyDict) {
-    const v = obj.get(checkDictKey(ip.static(key, 'a dict key', span), span));
-    if (v === undefined) throw new CompileError(`KeyError: ${ip.repr(key, span).static}`, span);
-    return v;
+    const k = checkDictKey(ip.static(key, 'a dict key', span), span);
+    const v = obj.get(k);
+    if (v !== undefined) return v;
+    // collections.defaultdict makes the missing value (and keeps it); a Counter counts it 0
+    if (obj.flavor?.kind === 'defaultdict' && obj.flavor.factory !== null) {
+      const made = ip.call(obj.flavor.factory, { args: [], kwargs: new Map(), span });
+      obj.set(k, made);
+      return made;
+    }
+    if (obj.flavor?.kind === 'Counter') return 0n;
+    throw new CompileError(`KeyError: ${ip.repr(key, span).static}`, span);
   }
   if (obj instanceof PyList || obj instanceof PyTuple || typeof obj === 'string') {
     const items = typeof obj === 'string' ? [...obj] : obj.items;

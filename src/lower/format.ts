@@ -281,9 +281,28 @@ function containerRepr(ip: Interp, v: PyTuple | PyList | PyDict, span: A.Span): 
     }
     return Text.of('(').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), v.items.length === 1 ? ',)' : ')');
   }
-  if (v instanceof PyList) return Text.of('[').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), ']');
-  const items = [...v.entries.values()].map(([k, x]) => reprOf(ip, k, span).concat(': ', reprOf(ip, x, span)));
-  return Text.of('{').concat(Text.join(items, ', '), '}');
+  if (v instanceof PyList) {
+    const list = Text.of('[').concat(Text.join(v.items.map((x) => reprOf(ip, x, span)), ', '), ']');
+    if (!v.deque) return list;
+    return Text.of('deque(').concat(list, v.deque.maxlen === null ? ')' : `, maxlen=${v.deque.maxlen})`);
+  }
+  const pairs = [...v.entries.values()];
+  const flavor = v.flavor;
+  if (flavor?.kind === 'OrderedDict') {
+    if (!pairs.length) return Text.of('OrderedDict()');
+    return Text.of('OrderedDict([').concat(Text.join(pairs.map(([k, x]) => Text.of('(').concat(reprOf(ip, k, span), ', ', reprOf(ip, x, span), ')')), ', '), '])');
+  }
+  // a Counter shows its most common first (a stable sort of the counts)
+  if (flavor?.kind === 'Counter') pairs.sort((a, b) => Number(b[1]) - Number(a[1]));
+  const items = pairs.map(([k, x]) => reprOf(ip, k, span).concat(': ', reprOf(ip, x, span)));
+  const body = Text.of('{').concat(Text.join(items, ', '), '}');
+  if (flavor?.kind === 'Counter') return pairs.length ? Text.of('Counter(').concat(body, ')') : Text.of('Counter()');
+  if (flavor?.kind === 'defaultdict') {
+    const f = flavor.factory;
+    const shown = f instanceof PyBuiltin && ['list', 'int', 'float', 'dict', 'set', 'str', 'tuple'].includes(f.name) ? Text.of(`<class '${f.name}'>`) : reprOf(ip, f, span);
+    return Text.of('defaultdict(').concat(shown, ', ', body, ')');
+  }
+  return body;
 }
 
 /** `f()`, with the runtime formatter's Python exceptions reported as compile errors at `span`. */

@@ -16,7 +16,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { getAttr } from './attrs.js';
+import { countInto, getAttr } from './attrs.js';
 import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
@@ -450,7 +450,46 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
       throw new CompileError('dataclasses.fields() is not supported', c.span);
     }),
   });
+  const dictFrom = (c: CallArgs, first: number): PyDict => {
+    const d = new PyDict();
+    const src = c.args[first];
+    if (src instanceof PyDict) src.entries.forEach(([k, v]) => d.set(k, v));
+    else if (src !== undefined && src !== null) {
+      for (const kv of iterate(ip, src, c.span)) {
+        const pair = iterate(ip, kv, c.span);
+        if (pair.length !== 2) throw new CompileError('ValueError: dictionary update sequence element has the wrong length; 2 is required', c.span);
+        d.set(pair[0]!, pair[1]!);
+      }
+    }
+    c.kwargs.forEach((v, k) => d.set(k, v));
+    return d;
+  };
   const collections = mod('collections', {
+    defaultdict: fn('defaultdict', (c) => {
+      const d = dictFrom({ ...c, kwargs: c.kwargs }, 1);
+      d.flavor = { kind: 'defaultdict', factory: c.args[0] ?? null };
+      return d;
+    }),
+    OrderedDict: fn('OrderedDict', (c) => {
+      const d = dictFrom(c, 0);
+      d.flavor = { kind: 'OrderedDict' };
+      return d;
+    }),
+    Counter: fn('Counter', (c) => {
+      const d = new PyDict();
+      d.flavor = { kind: 'Counter' };
+      countInto(ip, d, c.args[0] ?? null, 1n, c.span);
+      c.kwargs.forEach((v, k) => d.set(k, v));
+      return d;
+    }),
+    deque: fn('deque', (c) => {
+      const src = c.args[0] ?? c.kwargs.get('iterable') ?? null;
+      const maxlenV = c.args[1] ?? c.kwargs.get('maxlen') ?? null;
+      const q = new PyList(src === null ? [] : iterate(ip, src, c.span));
+      q.deque = { maxlen: maxlenV === null ? null : intArg(maxlenV, 'maxlen', c.span) };
+      if (q.deque.maxlen !== null && q.items.length > q.deque.maxlen) q.items.splice(0, q.items.length - q.deque.maxlen);
+      return q;
+    }),
     namedtuple: fn('namedtuple', (c) => {
       const name = arg(c, 0, 'typename');
       const spec = arg(c, 1, 'field_names');

@@ -29,6 +29,8 @@ export class PyTuple extends PyObject {
 
 export class PyList extends PyObject {
   readonly typeName = 'list';
+  /** Set on a collections.deque (a list with appendleft/popleft; `maxlen` keeps the last items). */
+  deque: { maxlen: number | null } | null = null;
   constructor(public items: PyValue[]) {
     super();
   }
@@ -38,6 +40,8 @@ export class PyList extends PyObject {
 export class PyDict extends PyObject {
   readonly typeName = 'dict';
   readonly entries = new Map<string, [PyValue, PyValue]>();
+  /** collections' dict subclasses: defaultdict's factory for missing keys, Counter (missing keys count 0), OrderedDict. */
+  flavor: { kind: 'defaultdict'; factory: PyValue } | { kind: 'Counter' } | { kind: 'OrderedDict' } | null = null;
   get(key: PyValue): PyValue | undefined {
     return this.entries.get(dictKey(key))?.[1];
   }
