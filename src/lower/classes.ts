@@ -10,7 +10,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../common/span.js';
 import { Text } from './text.js';
-import {
+import { PyClass,
   NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyPartial, PyTransformed, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
   PyUserClass, typeName, type CallArgs, type DataclassInfo, type PyValue,
 } from './values.js';
@@ -132,7 +132,9 @@ export function exceptionMatches(v: PyInstance, clause: PyValue, span: Span): bo
 
 /** The class a `class` statement makes from its bases and evaluated namespace. */
 export function makeClass(name: string, bases: PyValue[], namespace: Map<string, PyValue>, span: Span): PyUserClass {
-  const bs = bases.map((b) => {
+  // typing's markers (Generic[T], Protocol) and abc.ABC add nothing a jaxts class needs
+  const typingMarker = (b: PyValue): boolean => b instanceof PyClass && b.kind === 'marker' && ['Generic', 'Protocol', 'ABC'].includes(b.name);
+  const bs = bases.filter((b) => !typingMarker(b)).map((b) => {
     if (b instanceof PyUserClass) return b;
     throw new CompileError(`TypeError: class '${name}': a base of type '${typeName(b)}' is not supported (bases must be classes defined in the program, object or exception classes)`, span);
   });

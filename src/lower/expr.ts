@@ -13,6 +13,7 @@ import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
   HostScalar,
+  PyClass,
   PyInstance,
   PySuper,
   PyUserClass,
@@ -356,6 +357,8 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     return r;
   }
   if (isArray(obj)) return ip.ops.index(obj, ip.indexItems(key, span), span);
+  // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
+  if (obj instanceof PyClass && obj.kind === 'marker') return obj;
   const fromLibrary = ip.library.subscript(obj, key, span);
   if (fromLibrary !== undefined) return fromLibrary;
   if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span), span);

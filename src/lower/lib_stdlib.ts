@@ -14,7 +14,7 @@ import { arg, intArg } from './modules.js';
 import { MT19937, log as correctLog } from './lib_numpy_random.js';
 import { staticCompare, truthy } from './pyops.js';
 import {
-  HostScalar, NpScalar, PyBuiltin, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
+  HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -34,6 +34,8 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['string', stringModule()],
     ['textwrap', textwrapModule()],
     ['random', pyRandomModule(ip)],
+    // abstract base classes are ordinary classes here (abstractness is not enforced)
+    ['abc', mod('abc', { ABC: new PyClass('ABC', [], new Map(), 'marker'), abstractmethod: (c) => arg(c, 0, 'funcobj') })],
   ]);
 }
 
