@@ -27,7 +27,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     float64: dt('float64'),
     int32: dt('int32'),
     int64: dt('int64'),
-    ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
+    ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
     pi: Math.PI,
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);

@@ -165,6 +165,9 @@ export function installBuiltins(ip: Interp): void {
         if (n === OBJECT) return true;
         if (n instanceof PyUserClass) return obj instanceof PyInstance && obj.cls.isSubclassOf(n);
         if (n instanceof PyClass && n.kind === 'namedtuple') return obj instanceof PyTuple && obj.cls === n;
+        // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
+        if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
+        if (n instanceof PyClass && n.kind === 'marker' && (n.name === 'Array' || n.name === 'ndarray')) return isArray(obj) || obj instanceof PyKeyArray;
         return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple));
       });
     }),
