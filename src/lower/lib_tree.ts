@@ -11,6 +11,7 @@ import { arg, builtinModule } from './modules.js';
 import { iterate, truthyStatic } from './expr.js';
 import { getAttr } from './attrs.js';
 import { Text } from './text.js';
+import { ndiffLines } from './ndiff.js';
 import { staticEquals } from './pyops.js';
 import { PyTreeDef, childrenOf, numLeaves, numNodes, type TreeNode } from './treedef.js';
 import {
@@ -252,7 +253,7 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     if (!staticEquals(mp, mf)) {
       const sp = str(mp, span);
       const sf = str(mf, span);
-      return `pytree structure error: different pytree metadata at key path\n${at}At that key path, the prefix pytree ${name} has a subtree of type\n    ${tp(prefix)}\nwith metadata\n    ${sp}\nbut at the same key path the full pytree has a subtree of the same type but with metadata\n    ${sf}\nso the diff in the metadata at these pytree nodes is\n    - ${sp}\n    + ${sf}`;
+      return `pytree structure error: different pytree metadata at key path\n${at}At that key path, the prefix pytree ${name} has a subtree of type\n    ${tp(prefix)}\nwith metadata\n    ${sp}\nbut at the same key path the full pytree has a subtree of the same type but with metadata\n    ${sf}\nso the diff in the metadata at these pytree nodes is\n${indent(ndiffLines(sp, sf).join('\n'))}`;
     }
     const keys = lp.keys();
     for (let i = 0; i < lp.children.length; i++) {
@@ -486,6 +487,9 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     map: new PyBuiltin('tree_map', map),
   };
 }
+
+/** textwrap.indent(text, '    '): every line that is not blank. */
+const indent = (text: string): string => text.split('\n').map((l) => (l.trim() ? `    ${l}` : l)).join('\n');
 
 /** outer ∘ inner: every leaf of `outer` replaced by `inner` (treedef.compose). */
 function compose(outer: TreeNode, inner: TreeNode): TreeNode {
