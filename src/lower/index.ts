@@ -18,6 +18,7 @@ import { randomModule } from './lib_random.js';
 import { scipyModule } from './lib_scipy.js';
 import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
+import { matplotlibModules } from './lib_matplotlib.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
 import { callCustom, customAttr } from './custom_rules.js';
@@ -111,6 +112,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
+  const plots = matplotlibModules(ip);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -135,5 +137,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['typing', typing],
     ['dataclasses', dataclasses],
     ['collections', collections],
+    ['matplotlib', plots.matplotlib],
+    ['matplotlib.pyplot', plots.pyplot],
   ]);
 }
