@@ -101,7 +101,14 @@ export function installBuiltins(ip: Interp): void {
     format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
-    bool: fn('bool', (c) => truthyStatic(ip, c.args[0] ?? false, c.span)),
+    bool: fn('bool', (c) => hostTruth(ip, c.args[0] ?? false, c.span)),
+    all: fn('all', (c) => allOf(ip, iterate(ip, arg(c, 0, 'iterable'), c.span), c.span)),
+    any: fn('any', (c) => {
+      const ts = iterate(ip, arg(c, 0, 'iterable'), c.span).map((x) => hostTruth(ip, x, c.span));
+      if (ts.some((t) => t === true)) return true;
+      const dyn = ts.filter((t): t is HostScalar => t instanceof HostScalar);
+      return dyn.length ? new HostScalar(dyn.map((t) => t.expr).reduce((a, b) => ({ k: 'bin', op: '||', a, b })), 'bool') : false;
+    }),
     iter: fn('iter', (c) => {
       const v = arg(c, 0, 'object');
       return v instanceof PyIterator ? v : new PyIterator('list_iterator', iterate(ip, v, c.span)[Symbol.iterator]());
@@ -271,6 +278,34 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
     if (sign > 0 ? a > b : a < b) best = x;
   }
   return best;
+}
+
+/**
+ * Python truthiness where the program runs on the host: a JAX array of one element is read back
+ * (a bool known when the program runs), as are host numbers; elsewhere the value must be static.
+ */
+export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostScalar {
+  if (isArray(v) && ip.atHost) {
+    const aval = ip.ops.aval(v, span);
+    if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {
+      throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
+    }
+    const h = ip.hostArray(v, span);
+    return new HostScalar({ k: 'call', callee: 'Boolean', args: [{ k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true }] }, 'bool');
+  }
+  if (v instanceof HostScalar) {
+    if (v.type === 'bool') return v;
+    return new HostScalar(v.type === 'str' ? { k: 'bin', op: '>', a: { k: 'member', x: v.expr, key: 'length' }, b: { k: 'lit', value: 0 } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
+  }
+  return truthyStatic(ip, v, span);
+}
+
+/** all(xs): False when one item is statically false, else the conjunction of the items known at run time. */
+export function allOf(ip: Interp, xs: PyValue[], span: A.Span): boolean | HostScalar {
+  const ts = xs.map((x) => hostTruth(ip, x, span));
+  if (ts.some((t) => t === false)) return false;
+  const dyn = ts.filter((t): t is HostScalar => t instanceof HostScalar);
+  return dyn.length ? new HostScalar(dyn.map((t) => t.expr).reduce((a, b) => ({ k: 'bin', op: '&&', a, b })), 'bool') : true;
 }
 
 /** int(x) / float(x): static conversion, or a readback of a 0-d array. */

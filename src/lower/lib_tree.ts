@@ -12,6 +12,7 @@ import { iterate, truthyStatic } from './expr.js';
 import { getAttr } from './attrs.js';
 import { Text } from './text.js';
 import { ndiffLines } from './ndiff.js';
+import { allOf } from './lib_python.js';
 import { staticEquals } from './pyops.js';
 import { PyTreeDef, childrenOf, numLeaves, numNodes, type TreeNode } from './treedef.js';
 import {
@@ -314,7 +315,7 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     for (const l of init === undefined ? ls.slice(1) : ls) acc = call(f, [acc, l], c.span);
     return acc;
   };
-  const all: Fn = (c) => flattenTree(arg(c, 0, 'tree'), isLeafOf(c), c.span).leaves.every((l) => truthyStatic(ip, l, c.span));
+  const all: Fn = (c) => allOf(ip, flattenTree(arg(c, 0, 'tree'), isLeafOf(c), c.span).leaves, c.span);
   const transpose: Fn = (c) => {
     const outer = treedefArg(arg(c, 0, 'outer_treedef'), 'outer_treedef', c.span);
     const innerV = arg(c, 1, 'inner_treedef', null);
