@@ -136,6 +136,19 @@ export class MT19937 {
     this.gaussNext = 0;
   }
 
+  /** get_state(): the key, the position in it, and the cached Gaussian. */
+  state(): { key: number[]; pos: number; hasGauss: boolean; gauss: number } {
+    return { key: [...this.key], pos: this.pos, hasGauss: this.hasGauss, gauss: this.gaussNext };
+  }
+
+  /** set_state(...): as get_state gave it. */
+  setState(key: readonly number[], pos: number, hasGauss: boolean, gauss: number): void {
+    this.key.set(key);
+    this.pos = pos;
+    this.hasGauss = hasGauss;
+    this.gaussNext = hasGauss ? gauss : 0;
+  }
+
   /** `seed([a, b, ...])`: init_by_array of the 32-bit words. */
   seedByArray(init: readonly number[]): void {
     this.seed(19650218);
@@ -515,11 +528,33 @@ export function numpyRandomModule(ip: Interp): PyModule {
     return null;
   };
 
+  // get_state(): ('MT19937', key (uint32[624]), pos, has_gauss, cached_gaussian)
+  const getState: Fn = (c) => {
+    const [legacy] = bind(c, 'get_state', ['legacy']);
+    if (legacy !== undefined && value(legacy, 'legacy', c.span) === false) throw new CompileError('np.random.get_state(legacy=False) is not supported by jaxts', c.span);
+    const st = rng('get_state', c.span).state();
+    return new PyTuple(['MT19937', new NdArray([N], 'uint32', st.key), BigInt(st.pos), BigInt(st.hasGauss ? 1 : 0), st.gauss]);
+  };
+  const setState: Fn = (c) => {
+    const [state] = bind(c, 'set_state', ['state']);
+    const v = value(state ?? null, 'state', c.span);
+    const items = v instanceof PyTuple || v instanceof PyList ? v.items : null;
+    if (!items || (items.length !== 3 && items.length !== 5)) throw new CompileError('ValueError: state must be a dict or a tuple.', c.span);
+    if (items[0] !== 'MT19937') throw new CompileError('ValueError: set_state can only be used with legacy MT19937 state instances.', c.span);
+    const key = ndFrom(value(items[1]!, 'state', c.span), c.span);
+    if (key.data.length !== N) throw new CompileError('ValueError: state must be 624 elements', c.span);
+    const num = (x: PyValue | undefined, d: number): number => (x === undefined ? d : Number(typeof x === 'object' && x instanceof NpScalar ? x.value : (x as number | bigint | boolean)));
+    rng('set_state', c.span).setState(key.data.map((x) => x >>> 0), num(items[2], N), num(items[3], 0) !== 0, num(items[4], 0));
+    return null;
+  };
+
   const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
   return new PyModule(
     'numpy.random',
     new Map<string, PyValue>([
       ['seed', fn('seed', seed)],
+      ['get_state', fn('get_state', getState)],
+      ['set_state', fn('set_state', setState)],
       ['normal', fn('normal', normal)],
       ['uniform', fn('uniform', uniform)],
       ['standard_normal', fn('standard_normal', standardNormal)],

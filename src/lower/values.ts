@@ -270,7 +270,7 @@ export class NdArray extends PyObject {
   readonly typeName = 'numpy.ndarray';
   constructor(
     readonly shape: number[],
-    readonly dtype: 'float64' | 'float32' | 'int64' | 'int32' | 'bool',
+    readonly dtype: 'float64' | 'float32' | 'int64' | 'int32' | 'uint32' | 'bool',
     readonly data: number[],
   ) {
     super();
