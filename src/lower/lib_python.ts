@@ -6,7 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, iterate, truthyStatic } from './expr.js';
+import { binop, hostTruth, iterate } from './expr.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import type { Interp } from './interp.js';
@@ -278,26 +278,6 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
     if (sign > 0 ? a > b : a < b) best = x;
   }
   return best;
-}
-
-/**
- * Python truthiness where the program runs on the host: a JAX array of one element is read back
- * (a bool known when the program runs), as are host numbers; elsewhere the value must be static.
- */
-export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostScalar {
-  if (isArray(v) && ip.atHost) {
-    const aval = ip.ops.aval(v, span);
-    if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {
-      throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
-    }
-    const h = ip.hostArray(v, span);
-    return new HostScalar({ k: 'call', callee: 'Boolean', args: [{ k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true }] }, 'bool');
-  }
-  if (v instanceof HostScalar) {
-    if (v.type === 'bool') return v;
-    return new HostScalar(v.type === 'str' ? { k: 'bin', op: '>', a: { k: 'member', x: v.expr, key: 'length' }, b: { k: 'lit', value: 0 } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
-  }
-  return truthyStatic(ip, v, span);
 }
 
 /** all(xs): False when one item is statically false, else the conjunction of the items known at run time. */
