@@ -213,6 +213,15 @@ export class Runtime {
     this.options.write(text);
   }
 
+  private noted = new Set<string>();
+
+  /** A one-line note about the run on stderr (the console in a browser), once per text. */
+  note(text: string): void {
+    if (this.noted.has(text)) return;
+    this.noted.add(text);
+    console.error(text);
+  }
+
   private traced = new Set<string>();
 
   /**

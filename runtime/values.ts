@@ -1,7 +1,7 @@
 // Helpers generated host code calls on values known only at run time:
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
-import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
+import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import { PythonError, type JArray } from './runtime.js';
 
 /** str(x) of a jax.Array (NumPy's str of its value). */
@@ -137,4 +137,74 @@ export function f32ToU32(x: number): number {
 /** A check made at run time (jax.test_util.check_grads): Python's AssertionError when it fails. */
 export function assertTrue(ok: number | boolean, message: string, line: number | null = null): void {
   if (!ok) throw new PythonError(`AssertionError: ${message}`, line);
+}
+
+/** Values np.testing compares: a JAX array, or NumPy values the compiler knew (shape, dtype, data). */
+export interface TestedValues {
+  readonly shape: readonly number[];
+  readonly dtype: 'float32' | 'float64' | 'int32' | 'int64' | 'uint32' | 'bool';
+  readonly data: ArrayLike<number>;
+}
+
+/**
+ * np.testing.assert_allclose ('close'), assert_array_equal ('equal') and assert_array_almost_equal
+ * ('almost', within 1.5 * 10**-decimal) of values known at run time: NumPy's element-wise check in
+ * float64 (a scalar broadcasts), and on failure its AssertionError text.
+ */
+export async function assertClose(
+  kind: 'close' | 'equal' | 'almost',
+  actual: JArray | TestedValues,
+  desired: JArray | TestedValues,
+  tol: { rtol: number; atol: number; equalNan: boolean; decimal: number },
+  errMsg: string,
+  line: number | null = null,
+): Promise<void> {
+  const values = async (v: JArray | TestedValues): Promise<TestedValues> =>
+    'rt' in v ? { shape: v.shape, dtype: v.dtype as TestedValues['dtype'], data: await v.data() } : v;
+  const [a, d] = [await values(actual), await values(desired)];
+  const n = Math.max(a.data.length, d.data.length);
+  const at = (v: TestedValues, i: number): number => Number(v.data[v.data.length === 1 ? 0 : i]);
+  let bad = 0;
+  let maxAbs = 0;
+  let maxRel = -1;
+  const where: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = at(a, i);
+    const y = at(d, i);
+    const nan = Number.isNaN(x) || Number.isNaN(y);
+    let ok: boolean;
+    if (nan) ok = Number.isNaN(x) && Number.isNaN(y) && (kind !== 'close' || tol.equalNan);
+    else if (x === y) ok = true;
+    else if (kind === 'close') ok = Math.abs(x - y) <= tol.atol + tol.rtol * Math.abs(y);
+    else if (kind === 'almost') ok = Math.abs(y - x) < 1.5 * 10 ** -tol.decimal;
+    else ok = false;
+    if (ok) continue;
+    bad++;
+    if (where.length < 5) where.push(i);
+    if (!nan && Number.isFinite(x) && Number.isFinite(y)) {
+      maxAbs = Math.max(maxAbs, Math.abs(x - y));
+      if (y !== 0) maxRel = Math.max(maxRel, Math.abs(x - y) / Math.abs(y));
+    }
+  }
+  if (!bad) return;
+  const header =
+    kind === 'close' ? `Not equal to tolerance rtol=${pyFloatRepr(tol.rtol).replace(/\.0$/, '')}, atol=${pyFloatRepr(tol.atol).replace(/\.0$/, '')}` : kind === 'equal' ? 'Arrays are not equal' : `Arrays are not almost equal to ${tol.decimal} decimals`;
+  const scalar = (v: number): string => numpyStr({ dtype: 'float64', shape: [], data: [v] });
+  const [na, nd] = kind === 'close' ? ['ACTUAL', 'DESIRED'] : ['x', 'y'];
+  // the multi-index of each of the first five mismatches, and the two values there
+  const shape = a.data.length >= d.data.length ? a.shape : d.shape;
+  const index = (i: number): string => `[${shape.map((_, k) => Math.floor(i / shape.slice(k + 1).reduce((p, q) => p * q, 1)) % shape[k]!).join(', ')}]`;
+  const shown = where.map((i) => ` ${index(i)}: ${npScalarStr(at(a, i), a.dtype)} (${na}), ${npScalarStr(at(d, i), d.dtype)} (${nd})`);
+  const lines = [
+    '',
+    header,
+    errMsg,
+    `Mismatched elements: ${bad} / ${n} (${Number(((100 * bad) / n).toPrecision(3))}%)`,
+    ...(shape.length ? [`${bad === 1 ? 'Mismatch at index' : bad <= 5 ? 'Mismatch at indices' : 'First 5 mismatches are at indices'}:\n${shown.join('\n')}`] : []),
+    `Max absolute difference among violations: ${scalar(maxAbs)}`,
+    `Max relative difference among violations: ${scalar(maxRel < 0 ? Infinity : maxRel)}`,
+    ` ${na}: ${numpyRepr(a, { precision: 6 })}`,
+    ` ${nd}: ${numpyRepr(d, { precision: 6 })}`,
+  ];
+  throw new PythonError(`AssertionError: ${lines.join('\n')}`, line);
 }

@@ -576,6 +576,26 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   return staticCompare(op, a, b, span);
 }
 
+/**
+ * Python truthiness where the program runs on the host: a JAX array of one element is read back
+ * (a bool known when the program runs), as are host numbers; elsewhere the value must be static.
+ */
+export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostScalar {
+  if (isArray(v) && ip.atHost) {
+    const aval = ip.ops.aval(v, span);
+    if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {
+      throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
+    }
+    const h = ip.hostArray(v, span);
+    return new HostScalar({ k: 'call', callee: 'Boolean', args: [{ k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true }] }, 'bool');
+  }
+  if (v instanceof HostScalar) {
+    if (v.type === 'bool') return v;
+    return new HostScalar(v.type === 'str' ? { k: 'bin', op: '>', a: { k: 'member', x: v.expr, key: 'length' }, b: { k: 'lit', value: 0 } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
+  }
+  return truthyStatic(ip, v, span);
+}
+
 /** Python truthiness of a value that must be known at compile time (or a host bool in host code). */
 export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
   if (isArray(v)) {

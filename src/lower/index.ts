@@ -18,7 +18,8 @@ import { randomModule } from './lib_random.js';
 import { scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
 import { checkEagerShardings, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
-import { treeModules } from './lib_tree.js';
+import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
+import { matplotlibModules } from './lib_matplotlib.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
 import { callCustom, customAttr } from './custom_rules.js';
@@ -92,9 +93,11 @@ function library(ip: Interp): Library {
       if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
       const sds = shapeDtypeAttr(obj, name);
       if (sds !== undefined) return sds;
+      const td = treedefAttr(ip, obj, name);
+      if (td !== undefined) return td;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v),
+    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) => (obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : undefined),
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
@@ -114,6 +117,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
+  const plots = matplotlibModules(ip);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -139,5 +143,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['dataclasses', dataclasses],
     ['collections', collections],
     ...stdlibExtraModules(ip),
+    ['matplotlib', plots.matplotlib],
+    ['matplotlib.pyplot', plots.pyplot],
   ]);
 }

@@ -9,7 +9,9 @@ import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
 import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
-import { broadcastShapes } from './arrays.js';
+import { broadcastShapes, fmtShape } from './arrays.js';
+import { jaxTypeStr } from '../ir/types.js';
+import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { ndArange, ndBroadcast, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
 import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue } from './values.js';
@@ -27,7 +29,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     float64: dt('float64'),
     int32: dt('int32'),
     int64: dt('int64'),
-    ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
+    ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
     pi: Math.PI,
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);
@@ -137,16 +139,64 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
     },
     testing: builtinModule('numpy.testing', {
       assert_allclose: (c) => {
-        if (!allStatic(c)) {
-          throw new CompileError('NotImplementedError: numpy.testing.assert_allclose of JAX arrays (a check of values computed at run time) is not supported by jaxts; print the arrays, or compare with np.allclose', c.span);
-        }
-        const r = ndIsclose(arg(c, 0, 'actual'), arg(c, 1, 'desired'), tol(c, 2, 'rtol', 1e-7), tol(c, 3, 'atol', 0), truthy(arg(c, 4, 'equal_nan', true), c.span), c.span);
+        const rtol = tol(c, 2, 'rtol', 1e-7);
+        const atol = tol(c, 3, 'atol', 0);
+        const equalNan = truthy(arg(c, 4, 'equal_nan', true), c.span);
+        if (!allStatic(c)) return runtimeAssert(ip, c, 'close', { rtol, atol, equalNan, decimal: 0 }, String(arg(c, 5, 'err_msg', '')));
+        const r = ndIsclose(arg(c, 0, 'actual'), arg(c, 1, 'desired'), rtol, atol, equalNan, c.span);
         const bad = r.data.filter((v) => v === 0).length;
-        if (bad) throw new CompileError(`AssertionError: \nNot equal to tolerance rtol=${tol(c, 2, 'rtol', 1e-7)}, atol=${tol(c, 3, 'atol', 0)}\n\nMismatched elements: ${bad} / ${r.data.length}`, c.span);
+        if (bad) throw new CompileError(`AssertionError: \nNot equal to tolerance rtol=${rtol}, atol=${atol}\n\nMismatched elements: ${bad} / ${r.data.length}`, c.span);
+        return null;
+      },
+      assert_array_equal: (c) => {
+        if (!allStatic(c)) return runtimeAssert(ip, c, 'equal', { rtol: 0, atol: 0, equalNan: true, decimal: 0 }, String(arg(c, 2, 'err_msg', '')));
+        const r = ndIsclose(arg(c, 0, 'x'), arg(c, 1, 'y'), 0, 0, true, c.span);
+        const bad = r.data.filter((v) => v === 0).length;
+        if (bad) throw new CompileError(`AssertionError: \nArrays are not equal\n\nMismatched elements: ${bad} / ${r.data.length}`, c.span);
+        return null;
+      },
+      assert_array_almost_equal: (c) => {
+        const decimal = intArg(arg(c, 2, 'decimal', 6n), 'decimal', c.span);
+        if (!allStatic(c)) return runtimeAssert(ip, c, 'almost', { rtol: 0, atol: 0, equalNan: true, decimal }, String(arg(c, 3, 'err_msg', '')));
+        const r = ndIsclose(arg(c, 0, 'x'), arg(c, 1, 'y'), 0, 1.5 * 10 ** -decimal, true, c.span);
+        const bad = r.data.filter((v) => v === 0).length;
+        if (bad) throw new CompileError(`AssertionError: \nArrays are not almost equal to ${decimal} decimals\n\nMismatched elements: ${bad} / ${r.data.length}`, c.span);
         return null;
       },
     }),
   };
+}
+
+/**
+ * np.testing's checks of JAX arrays, at run time where their values are known: the arrays are read
+ * back and compared as NumPy compares them (jx.assertClose), raising NumPy's AssertionError when they
+ * differ. Shapes are known now: a mismatch is NumPy's AssertionError at once.
+ */
+function runtimeAssert(ip: Interp, c: CallArgs, kind: 'close' | 'equal' | 'almost', tol: { rtol: number; atol: number; equalNan: boolean; decimal: number }, errMsg: string): null {
+  const [a, b] = [c.args[0] ?? c.kwargs.get('actual') ?? c.kwargs.get('x') ?? null, c.args[1] ?? c.kwargs.get('desired') ?? c.kwargs.get('y') ?? null];
+  if (!ip.atHost) {
+    const t = isArray(a) ? a : b;
+    throw new CompileError(`TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape ${jaxTypeStr(ip.ops.aval(t!, c.span))}`, c.span);
+  }
+  ip.flush([a, b]);
+  const operand = (v: PyValue): { shape: number[]; e: HExpr } => {
+    if (isArray(v)) {
+      const h = ip.hostArray(v, c.span);
+      return { shape: [...h.aval.shape], e: { k: 'var', name: h.name } };
+    }
+    const nd = ndFrom(v, c.span);
+    const data: HExpr = { k: 'array', items: nd.data.map((x) => ({ k: 'lit', value: x })) };
+    return { shape: nd.shape, e: { k: 'object', entries: [['shape', { k: 'array', items: nd.shape.map((d) => ({ k: 'lit', value: d })) }], ['dtype', { k: 'lit', value: nd.dtype }], ['data', data]] } };
+  };
+  const [x, y] = [operand(a), operand(b)];
+  const size = (s: number[]): number => s.reduce((p, q) => p * q, 1);
+  if (x.shape.join() !== y.shape.join() && size(x.shape) !== 1 && size(y.shape) !== 1) {
+    const header = kind === 'close' ? `Not equal to tolerance rtol=${tol.rtol}, atol=${tol.atol}` : kind === 'equal' ? 'Arrays are not equal' : `Arrays are not almost equal to ${tol.decimal} decimals`;
+    throw new CompileError(`AssertionError: \n${header}\n${errMsg}\n(shapes ${fmtShape(x.shape)}, ${fmtShape(y.shape)} mismatch)`, c.span);
+  }
+  const tolExpr: HExpr = { k: 'object', entries: [['rtol', { k: 'lit', value: tol.rtol }], ['atol', { k: 'lit', value: tol.atol }], ['equalNan', { k: 'lit', value: tol.equalNan }], ['decimal', { k: 'lit', value: tol.decimal }]] };
+  ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.assertClose', args: [{ k: 'lit', value: kind }, x.e, y.e, tolExpr, { k: 'lit', value: errMsg }, { k: 'lit', value: c.span.start.line }], await: true } });
+  return null;
 }
 
 function ndElementwise2(a: PyValue, b: PyValue, f: (x: number, y: number) => number, span: Span): NdArray | NpScalar {

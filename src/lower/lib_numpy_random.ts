@@ -14,8 +14,9 @@ import { shapeArgs } from './modules.js';
 import { checkItems, checkShape } from './limits.js';
 import type { Interp } from './interp.js';
 import { ndBinary, ndFrom } from './ndarray.js';
+import { PCG64, uint32Words } from './numpy_pcg64.js';
 import {
-  NdArray, NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
+  NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
 
 // ------------------------------------------------------------ correctly rounded log
@@ -134,6 +135,19 @@ export class MT19937 {
     this.pos = N;
     this.hasGauss = false;
     this.gaussNext = 0;
+  }
+
+  /** get_state(): the key, the position in it, and the cached Gaussian. */
+  state(): { key: number[]; pos: number; hasGauss: boolean; gauss: number } {
+    return { key: [...this.key], pos: this.pos, hasGauss: this.hasGauss, gauss: this.gaussNext };
+  }
+
+  /** set_state(...): as get_state gave it. */
+  setState(key: readonly number[], pos: number, hasGauss: boolean, gauss: number): void {
+    this.key.set(key);
+    this.pos = pos;
+    this.hasGauss = hasGauss;
+    this.gaussNext = hasGauss ? gauss : 0;
   }
 
   /** `seed([a, b, ...])`: init_by_array of the 32-bit words. */
@@ -515,11 +529,240 @@ export function numpyRandomModule(ip: Interp): PyModule {
     return null;
   };
 
+  // get_state(): ('MT19937', key (uint32[624]), pos, has_gauss, cached_gaussian)
+  const getState: Fn = (c) => {
+    const [legacy] = bind(c, 'get_state', ['legacy']);
+    if (legacy !== undefined && value(legacy, 'legacy', c.span) === false) throw new CompileError('np.random.get_state(legacy=False) is not supported by jaxts', c.span);
+    const st = rng('get_state', c.span).state();
+    return new PyTuple(['MT19937', new NdArray([N], 'uint32', st.key), BigInt(st.pos), BigInt(st.hasGauss ? 1 : 0), st.gauss]);
+  };
+  const setState: Fn = (c) => {
+    const [state] = bind(c, 'set_state', ['state']);
+    const v = value(state ?? null, 'state', c.span);
+    const items = v instanceof PyTuple || v instanceof PyList ? v.items : null;
+    if (!items || (items.length !== 3 && items.length !== 5)) throw new CompileError('ValueError: state must be a dict or a tuple.', c.span);
+    if (items[0] !== 'MT19937') throw new CompileError('ValueError: set_state can only be used with legacy MT19937 state instances.', c.span);
+    const key = ndFrom(value(items[1]!, 'state', c.span), c.span);
+    if (key.data.length !== N) throw new CompileError('ValueError: state must be 624 elements', c.span);
+    const num = (x: PyValue | undefined, d: number): number => (x === undefined ? d : Number(typeof x === 'object' && x instanceof NpScalar ? x.value : (x as number | bigint | boolean)));
+    rng('set_state', c.span).setState(key.data.map((x) => x >>> 0), num(items[2], N), num(items[3], 0) !== 0, num(items[4], 0));
+    return null;
+  };
+
+  // ------------------------------------------------------------ numpy.random.Generator (default_rng: PCG64)
+  const generators = new WeakMap<PyValue & object, PCG64>();
+  const generatorCls = new PyUserClass('Generator', [], 'numpy.random');
+  /** A Generator method: `draw` gives the bit generator once the arguments are checked (a draw changes compile-time state). */
+  const method = (name: string, f: (c: CallArgs, draw: () => PCG64) => PyValue): void => {
+    generatorCls.attrs.set(name, new PyNativeMethod(name, (self, c) => f(c, () => {
+      if (ip.dynamicDepth > 0) throw new NeedsStatic(`Generator.${name} inside a loop that runs on the host`, c.span);
+      return generators.get(self as PyInstance)!;
+    })));
+  };
+  const floatDtype = (d: PyValue | undefined, span: A.Span): void => {
+    const name = d === undefined || d === null ? 'float64' : d instanceof PyDType ? d.name : typeof d === 'string' ? d : typeName(d);
+    if (name !== 'float64') throw new CompileError(`Generator draws of dtype ${name} are not supported by jaxts (float64 is)`, span);
+  };
+  generatorCls.attrs.set('__repr__', new PyNativeMethod('__repr__', () => 'Generator(PCG64)'));
+  method('random', (c, draw) => {
+    const [size, dtype] = bind(c, 'random', ['size', 'dtype']);
+    floatDtype(dtype, c.span);
+    const g = draw();
+    return f64(sizeOf(size, c.span), () => g.nextDouble());
+  });
+  method('standard_normal', (c, draw) => {
+    const [size, dtype] = bind(c, 'standard_normal', ['size', 'dtype']);
+    floatDtype(dtype, c.span);
+    const g = draw();
+    return f64(sizeOf(size, c.span), () => g.standardNormal());
+  });
+  method('normal', (c, draw) => {
+    const [loc, scale, size] = bind(c, 'normal', ['loc', 'scale', 'size']);
+    const l = numParam(loc ?? 0, 'loc', c.span);
+    const sc = numParam(scale ?? 1, 'scale', c.span);
+    if (anyOf(sc, (x) => x < 0)) throw new CompileError('ValueError: scale < 0', c.span);
+    const sz = sizeOf(size, c.span);
+    const g = draw();
+    return cont(c.span, [l, sc], sz, (m, sd) => m! + sd! * g.standardNormal());
+  });
+  method('uniform', (c, draw) => {
+    const [low, high, size] = bind(c, 'uniform', ['low', 'high', 'size']);
+    const lo = numParam(low ?? 0, 'low', c.span);
+    const hi = numParam(high ?? 1, 'high', c.span);
+    const range = typeof lo === 'number' && typeof hi === 'number' ? hi - lo : ndBinary('-', hi, lo, c.span);
+    if (anyOf(range, (x) => !Number.isFinite(x))) throw new CompileError('OverflowError: Range exceeds valid bounds', c.span);
+    const sz = sizeOf(size, c.span);
+    const g = draw();
+    return cont(c.span, [lo, range], sz, (a, r) => a! + r! * g.nextDouble());
+  });
+  method('integers', (c, draw) => {
+    const [low, high, size, dtype, endpoint] = bind(c, 'integers', ['low', 'high', 'size', 'dtype', 'endpoint']);
+    const python = dtype instanceof PyBuiltin && dtype.name === 'int';
+    const dt = python ? { dtype: 'int64' as const } : intDType(dtype ?? new PyDType('int64', true), c.span);
+    const bound = (v: PyValue, what: string): bigint => {
+      v = value(v, what, c.span);
+      if (v instanceof NdArray || v instanceof PyList || v instanceof PyTuple) throw new CompileError('Generator.integers with array bounds is not supported at compile time', c.span);
+      return pyInt(v, what, c.span);
+    };
+    let lo = bound(low ?? null, 'low');
+    let hi: bigint;
+    if (high === undefined || high === null) [lo, hi] = [0n, lo];
+    else hi = bound(high, 'high');
+    const closed = endpoint !== undefined && value(endpoint, 'endpoint', c.span) === true;
+    if (!closed) hi -= 1n;
+    const bits = dt.dtype === 'int32' ? 31n : 63n;
+    if (lo < -(1n << bits)) throw new CompileError(`ValueError: low is out of bounds for ${dt.dtype}`, c.span);
+    if (hi > (1n << bits) - 1n) throw new CompileError(`ValueError: high is out of bounds for ${dt.dtype}`, c.span);
+    if (lo > hi) throw new CompileError(`ValueError: ${closed ? 'low > high' : 'low >= high'}`, c.span);
+    const sz = sizeOf(size, c.span);
+    const g = draw();
+    const one = (): bigint => lo + g.bounded(hi - lo);
+    if (sz === null) return python ? one() : new NpScalar(dt.dtype, Number(one()));
+    return new NdArray(sz, dt.dtype, Array.from({ length: prod(sz) }, () => Number(one())));
+  });
+  /** Generator.shuffle's order: swap i with random_interval(i) for i = n-1 … 1. */
+  const intervalShuffle = <T>(g: PCG64, xs: T[]): T[] => {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = g.interval(i);
+      [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+    }
+    return xs;
+  };
+  /** _shuffle_int: swap i with a Lemire-bounded draw in [0, i] for i = n-1 … first. */
+  const boundedShuffle = (g: PCG64, xs: number[], first: number): void => {
+    for (let i = xs.length - 1; i >= first; i--) {
+      const j = Number(g.bounded(BigInt(i)));
+      [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+    }
+  };
+  method('permutation', (c, draw) => {
+    const [x] = bind(c, 'permutation', ['x', 'axis']);
+    const v = value(x ?? null, 'x', c.span);
+    if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
+      const n = Math.max(Number(pyInt(v, 'x', c.span)), 0);
+      checkItems(n, 'a NumPy array', c.span);
+      return new NdArray([n], 'int64', intervalShuffle(draw(), Array.from({ length: n }, (_, i) => i)));
+    }
+    const nd = ndFrom(v, c.span);
+    if (!nd.shape.length) throw new CompileError('numpy.exceptions.AxisError: axis 0 is out of bounds for array of dimension 0', c.span);
+    return takeRows(nd, intervalShuffle(draw(), Array.from({ length: nd.shape[0]! }, (_, i) => i)));
+  });
+  method('shuffle', (c, draw) => {
+    const [x] = bind(c, 'shuffle', ['x', 'axis']);
+    const v = value(x ?? null, 'x', c.span);
+    if (v instanceof PyList) {
+      intervalShuffle(draw(), v.items);
+      return null;
+    }
+    if (!(v instanceof NdArray) || !v.shape.length) throw new CompileError(`TypeError: Generator.shuffle of a ${typeName(v)} is not supported (a list or a NumPy array is)`, c.span);
+    const rows = takeRows(v, intervalShuffle(draw(), Array.from({ length: v.shape[0]! }, (_, i) => i)));
+    rows.data.forEach((d, i) => (v.data[i] = d));
+    return null;
+  });
+  method('choice', (c, draw) => {
+    const [a, size, replace, p, , shuffle] = bind(c, 'choice', ['a', 'size', 'replace', 'p', 'axis', 'shuffle']);
+    const av = value(a ?? null, 'a', c.span);
+    const pool = typeof av === 'bigint' || typeof av === 'boolean' || (av instanceof NpScalar && !av.dtype.startsWith('float')) ? null : ndFrom(av, c.span);
+    if (pool && !pool.shape.length) throw new CompileError('ValueError: a must be a sequence or an integer, not <class \'float\'>', c.span);
+    const popSize = pool ? pool.shape[0]! : Number(pyInt(av, 'a', c.span));
+    const shape = sizeOf(size, c.span);
+    const count = shape ? prod(shape) : 1;
+    if (popSize <= 0 && count !== 0) {
+      throw new CompileError(pool ? "ValueError: a cannot be empty unless no samples are taken" : 'ValueError: a must be a positive integer unless no samples are taken', c.span);
+    }
+    let probs: number[] | null = null;
+    if (p !== undefined && p !== null) {
+      const pn = ndFrom(value(p, 'p', c.span), c.span, 'float64');
+      if (pn.shape.length !== 1) throw new CompileError('ValueError: p must be 1-dimensional', c.span);
+      if (pn.data.length !== popSize) throw new CompileError('ValueError: a and p must have same size', c.span);
+      const sum = kahanSum(pn.data);
+      if (Number.isNaN(sum)) throw new CompileError('ValueError: Probabilities contain NaN', c.span);
+      if (pn.data.some((x) => x < 0)) throw new CompileError('ValueError: Probabilities are not non-negative', c.span);
+      if (Math.abs(sum - 1) > 1.4901161193847656e-8) throw new CompileError('ValueError: Probabilities do not sum to 1. See Notes section of docstring for more information.', c.span);
+      probs = [...pn.data];
+    }
+    const rep = replace === undefined ? true : value(replace, 'replace', c.span);
+    let idx: number[];
+    if (rep !== false && rep !== 0n) {
+      const g = draw();
+      if (probs) {
+        const cdf = normalizedCdf(probs);
+        idx = Array.from({ length: count }, () => searchRight(cdf, g.nextDouble()));
+      } else idx = Array.from({ length: count }, () => Number(g.bounded(BigInt(popSize - 1))));
+    } else {
+      if (count > popSize) throw new CompileError('ValueError: Cannot take a larger sample than population when replace is False', c.span);
+      if (probs && probs.filter((x) => x > 0).length < count) throw new CompileError('ValueError: Fewer non-zero entries in p than size', c.span);
+      const g = draw();
+      if (probs) {
+        idx = [];
+        while (idx.length < count) {
+          const xs = Array.from({ length: count - idx.length }, () => g.nextDouble());
+          for (const i of idx) probs[i] = 0;
+          const cdf = normalizedCdf(probs);
+          for (const x of xs) {
+            const j = searchRight(cdf, x);
+            if (!idx.includes(j) && idx.length < count) idx.push(j);
+          }
+        }
+      } else if (popSize > 10000 && count > Math.floor(popSize / (shuffle === false ? 20 : 50))) {
+        checkItems(popSize, 'a NumPy array', c.span);
+        const all = Array.from({ length: popSize }, (_, i) => i);
+        boundedShuffle(g, all, Math.max(popSize - count, 1));
+        idx = all.slice(popSize - count);
+      } else {
+        // Floyd's algorithm over an open-addressing set, as NumPy draws it
+        let mask = Math.floor(1.2 * count);
+        for (let sh = 1; sh <= 16; sh *= 2) mask |= mask >>> sh;
+        const set = new Array<number>(mask + 1).fill(-1);
+        idx = [];
+        for (let j = popSize - count; j < popSize; j++) {
+          const val = Number(g.bounded(BigInt(j)));
+          let loc = val & mask;
+          while (set[loc] !== -1 && set[loc] !== val) loc = (loc + 1) & mask;
+          if (set[loc] === -1) {
+            set[loc] = val;
+            idx.push(val);
+          } else {
+            loc = j & mask;
+            while (set[loc] !== -1) loc = (loc + 1) & mask;
+            set[loc] = j;
+            idx.push(j);
+          }
+        }
+        if (shuffle !== false) boundedShuffle(g, idx, 1);
+      }
+    }
+    if (!pool) return shape === null ? BigInt(idx[0]!) : new NdArray(shape, 'int64', idx);
+    if (shape === null) return pool.shape.length === 1 ? new NpScalar(pool.dtype, pool.data[idx[0]!]!) : takeRows(pool, [idx[0]!]);
+    const rows = takeRows(pool, idx);
+    return new NdArray([...shape, ...pool.shape.slice(1)], pool.dtype, rows.data);
+  });
+  const defaultRng: Fn = (c) => {
+    const [seedV] = bind(c, 'default_rng', ['seed']);
+    const v = value(seedV ?? null, 'seed', c.span);
+    if (v instanceof PyInstance && v.cls === generatorCls) return v;
+    if (v === null) throw new CompileError("np.random.default_rng() without a seed draws OS entropy; jaxts runs NumPy's RNG at compile time and needs a fixed seed", c.span);
+    const words = (x: PyValue): number[] => {
+      if (x instanceof PyList || x instanceof PyTuple) return x.items.flatMap(words);
+      if (x instanceof NdArray) return x.data.flatMap((d) => words(BigInt(d)));
+      const n = pyInt(x, 'seed', c.span);
+      if (n < 0n) throw new CompileError('ValueError: expected non-negative integer', c.span);
+      return uint32Words(n);
+    };
+    const g = new PyInstance(generatorCls);
+    generators.set(g, new PCG64(words(v)));
+    return g;
+  };
+
   const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
   return new PyModule(
     'numpy.random',
     new Map<string, PyValue>([
       ['seed', fn('seed', seed)],
+      ['default_rng', fn('default_rng', defaultRng)],
+      ['Generator', generatorCls],
+      ['get_state', fn('get_state', getState)],
+      ['set_state', fn('set_state', setState)],
       ['normal', fn('normal', normal)],
       ['uniform', fn('uniform', uniform)],
       ['standard_normal', fn('standard_normal', standardNormal)],

@@ -6,7 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, iterate, truthyStatic } from './expr.js';
+import { binop, hostTruth, iterate, truthyStatic } from './expr.js';
 import { staticCompare } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
@@ -104,7 +104,14 @@ export function installBuiltins(ip: Interp): void {
     format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
-    bool: fn('bool', (c) => truthyStatic(ip, c.args[0] ?? false, c.span)),
+    bool: fn('bool', (c) => hostTruth(ip, c.args[0] ?? false, c.span)),
+    all: fn('all', (c) => allOf(ip, iterate(ip, arg(c, 0, 'iterable'), c.span), c.span)),
+    any: fn('any', (c) => {
+      const ts = iterate(ip, arg(c, 0, 'iterable'), c.span).map((x) => hostTruth(ip, x, c.span));
+      if (ts.some((t) => t === true)) return true;
+      const dyn = ts.filter((t): t is HostScalar => t instanceof HostScalar);
+      return dyn.length ? new HostScalar(dyn.map((t) => t.expr).reduce((a, b) => ({ k: 'bin', op: '||', a, b })), 'bool') : false;
+    }),
     iter: fn('iter', (c) => {
       const v = arg(c, 0, 'object');
       return v instanceof PyIterator ? v : new PyIterator('list_iterator', iterate(ip, v, c.span)[Symbol.iterator]());
@@ -179,6 +186,9 @@ export function installBuiltins(ip: Interp): void {
         if (n === OBJECT) return true;
         if (n instanceof PyUserClass) return obj instanceof PyInstance && obj.cls.isSubclassOf(n);
         if (n instanceof PyClass && n.kind === 'namedtuple') return obj instanceof PyTuple && obj.cls === n;
+        // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
+        if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
+        if (n instanceof PyClass && n.kind === 'marker' && (n.name === 'Array' || n.name === 'ndarray')) return isArray(obj) || obj instanceof PyKeyArray;
         return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple));
       });
     }),
@@ -295,7 +305,7 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
   return best;
 }
 
-/** Builtins over collections and characters: set, frozenset, sorted, reversed, any, all, divmod, chr, ord, pow, callable. */
+/** Builtins over collections and characters: set, frozenset, sorted, reversed, divmod, chr, ord, pow, callable. */
 function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin): Record<string, PyValue> {
   const items = (c: CallArgs, i: number, name: string): PyValue[] => iterate(ip, arg(c, i, name), c.span);
   const setOf = (kind: 'set' | 'frozenset') => (c: CallArgs): PySet => {
@@ -324,8 +334,6 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
       if (v instanceof PySet) throw new CompileError(`TypeError: '${typeName(v)}' object is not reversible`, c.span);
       return new PyIterator(v instanceof PyList ? 'list_reverseiterator' : 'reversed', items(c, 0, 'sequence').reverse()[Symbol.iterator]());
     }),
-    any: fn('any', (c) => items(c, 0, 'iterable').some((x) => truthyStatic(ip, x, c.span))),
-    all: fn('all', (c) => items(c, 0, 'iterable').every((x) => truthyStatic(ip, x, c.span))),
     divmod: fn('divmod', (c) => new PyTuple([binop(ip, '//', arg(c, 0, 'x'), arg(c, 1, 'y'), c.span), binop(ip, '%', arg(c, 0, 'x'), arg(c, 1, 'y'), c.span)])),
     pow: fn('pow', (c) => {
       const r = binop(ip, '**', arg(c, 0, 'base'), arg(c, 1, 'exp'), c.span);
@@ -345,6 +353,14 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
       return v instanceof PyBuiltin || v instanceof PyClass || v instanceof PyUserClass || (v !== null && typeof v === 'object' && ['function', 'PjitFunction', 'method'].includes(v.typeName)) || (v instanceof PyInstance && v.cls.lookup('__call__') !== undefined);
     }),
   };
+}
+
+/** all(xs): False when one item is statically false, else the conjunction of the items known at run time. */
+export function allOf(ip: Interp, xs: PyValue[], span: A.Span): boolean | HostScalar {
+  const ts = xs.map((x) => hostTruth(ip, x, span));
+  if (ts.some((t) => t === false)) return false;
+  const dyn = ts.filter((t): t is HostScalar => t instanceof HostScalar);
+  return dyn.length ? new HostScalar(dyn.map((t) => t.expr).reduce((a, b) => ({ k: 'bin', op: '&&', a, b })), 'bool') : true;
 }
 
 /** int(x) / float(x): static conversion, or a readback of a 0-d array. */

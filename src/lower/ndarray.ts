@@ -16,6 +16,8 @@ export function ndFrom(v: PyValue, span: A.Span, dtype?: NdArray['dtype']): NdAr
     if (parts.length && parts.every((p) => p)) nd = ndStack(parts as NdArray[], 0, span);
     else nd = staticNd(v);
   }
+  // a NumPy scalar: a 0-d array of its own dtype
+  if (!nd && v instanceof NpScalar) nd = new NdArray([], v.dtype, [v.value]);
   if (!nd && (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean')) nd = staticNd(new PyList([v]));
   if (nd && !(v instanceof NdArray) && (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean')) nd = new NdArray([], nd.dtype, nd.data);
   if (!nd) throw new CompileError(`np.array of ${typeName(v)} is not supported at compile time`, span);

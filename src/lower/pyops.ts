@@ -1,6 +1,7 @@
 // Python arithmetic, comparison and truthiness on static values: ints are
 // bigints (arbitrary precision, floor division), floats are numbers.
 import { shardingEquals } from './shardings.js';
+import { treedefEquals } from './treedef.js';
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
@@ -111,6 +112,8 @@ export function staticEquals(a: PyValue, b: PyValue): boolean {
   if (a === b) return true;
   const sharding = shardingEquals(a, b);
   if (sharding !== undefined) return sharding;
+  const treedef = treedefEquals(a, b, staticEquals);
+  if (treedef !== undefined) return treedef;
   if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     return a.items.length === b.items.length && a.items.every((x, i) => staticEquals(x, b.items[i]!));
   }

@@ -5,7 +5,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
-import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
+import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
@@ -73,7 +73,9 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Return':
       throw new ReturnSignal(s.value ? evalExpr(ip, s.value, scope) : null);
     case 'If': {
-      const test = evalExpr(ip, s.test, scope);
+      let test = evalExpr(ip, s.test, scope);
+      // an array at host level is concrete, as in JAX: its truth value is read back when the program runs
+      if (isArray(test) && ip.atHost) test = hostTruth(ip, test, s.test.span);
       if (test instanceof HostScalar) return dynamicIf(ip, s, test, scope);
       execBlock(ip, truthyStatic(ip, test, s.test.span) ? s.body : s.orelse, scope);
       return;
@@ -129,6 +131,14 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     }
     case 'Assert': {
       const t = evalExpr(ip, s.test, scope);
+      if (isArray(t) && ip.atHost) {
+        // `assert` of a concrete array: checked when the program runs, with the message known now
+        const ok = hostTruth(ip, t, s.test.span) as HostScalar;
+        const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.span).static : '';
+        if (msg === null) throw new CompileError('an assert message computed at run time is not supported', s.span);
+        ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.assertTrue', args: [ok.expr, { k: 'lit', value: msg }, { k: 'lit', value: s.span.start.line }] } });
+        return;
+      }
       if (!truthyStatic(ip, t, s.test.span)) {
         const args = s.msg ? [evalExpr(ip, s.msg, scope)] : [];
         throw raiseValue(ip, newException(EXCEPTIONS.get('AssertionError')!, args), s.span);

@@ -274,7 +274,7 @@ export class NdArray extends PyObject {
   readonly typeName = 'numpy.ndarray';
   constructor(
     readonly shape: number[],
-    readonly dtype: 'float64' | 'float32' | 'int64' | 'int32' | 'bool',
+    readonly dtype: 'float64' | 'float32' | 'int64' | 'int32' | 'uint32' | 'bool',
     readonly data: number[],
   ) {
     super();
@@ -471,7 +471,8 @@ export function typeName(v: PyValue): string {
 
 /** What a registered pytree class flattens to: its children (the leaves' subtrees) and static aux data. */
 export interface PytreeDef {
-  flatten(v: PyValue): { children: PyValue[]; aux: PyValue };
+  /** `keys`: the children's key-path entries (register_pytree_with_keys, dataclasses); FlattenedIndexKey(i) when absent. */
+  flatten(v: PyValue): { children: PyValue[]; aux: PyValue; keys?: PyValue[] };
   unflatten(aux: PyValue, children: PyValue[]): PyValue;
 }
 
