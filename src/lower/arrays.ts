@@ -364,6 +364,7 @@ export class ArrayOps {
   /** Basic indexing with static ints, slices, None and Ellipsis. */
   index(x: PyValue, items: IndexItem[], span: Span): Tracer {
     let a = this.asArray(x, span);
+    if (items.some((i) => i.kind === 'array' || i.kind === 'mask')) throw new Error('internal: array indices go through lower/indexing.ts');
     const shape = a.aval.shape;
     const ell = items.findIndex((i) => i.kind === 'ellipsis');
     const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
@@ -432,7 +433,11 @@ export type IndexItem =
   | { kind: 'int'; value: number }
   | { kind: 'slice'; start: number | null; stop: number | null; step: number | null }
   | { kind: 'none' }
-  | { kind: 'ellipsis' };
+  | { kind: 'ellipsis' }
+  /** An integer array index (any rank; lower/indexing.ts lowers it). */
+  | { kind: 'array'; value: Tracer }
+  /** A boolean mask known at compile time (row-major data). */
+  | { kind: 'mask'; shape: number[]; data: boolean[] };
 
 /** Python's slice.indices(n). */
 export function sliceIndices(start: number | null, stop: number | null, step: number | null, n: number): [number, number, number] {

@@ -27,7 +27,7 @@ export function wrapKeys(data: Tracer | HostArray): PyKeyArray {
 
 /** `keys[idx]`: indexing over the key dimensions keeps each key's two words. */
 export function keyIndex(ip: Interp, k: PyKeyArray, key: PyValue, span: A.Span): PyKeyArray {
-  const items = ip.indexItems(key, span);
+  const items = ip.staticIndexItems(key, span);
   const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
   const rank = k.shape.length;
   if (consumed > rank) throw new CompileError(`IndexError: Too many indices: ${rank}-dimensional array indexed with ${consumed} regular indices.`, span);
