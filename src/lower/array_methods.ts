@@ -51,7 +51,11 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'repeat':
     case 'copy':
     case 'ptp':
-    case 'squeeze': return same(name);
+    case 'squeeze':
+    case 'sort':
+    case 'argsort':
+    case 'take':
+    case 'searchsorted': return same(name);
     case 'flatten':
     case 'ravel': return same('ravel');
     case 'at': return new PyIndexUpdateHelper(x);

@@ -342,6 +342,18 @@ export class ArrayOps {
     return this.tracer(out);
   }
 
+  /** Bind a primitive with several results (sort). */
+  bindN(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom[] {
+    const builder = this.ctx.trace().builder;
+    checkTracedOps(builder.eqns.length, span);
+    try {
+      return builder.bind(prim, inputs, params, span);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
+      throw e;
+    }
+  }
+
   // ------------------------------------------------------------ creation
 
   arange(start: number, stop: number, step: number, dtype: DType, span: Span): Tracer {

@@ -504,3 +504,35 @@ export function indexUpdateMethod(c: UpdateCtx, ref: PyIndexUpdateRef, name: str
   }
   throw new CompileError(`AttributeError: '_IndexUpdateRef' object has no attribute '${name}'`, span);
 }
+
+/** lax.sort of several same-shape operands along `dimension`, the first `numKeys` as keys. */
+export function sortArrays(ops: ArrayOps, xs: Tracer[], dimension: number, isStable: boolean, numKeys: number, span: Span): Tracer[] {
+  return ops.bindN('sort', xs.map((x) => x.atom), { dimension, is_stable: isStable, num_keys: numKeys }, span).map((a) => ops.tracer(a));
+}
+
+/** lax.broadcasted_iota. */
+export function broadcastedIota(ops: ArrayOps, dtype: DType, shape: readonly number[], dimension: number, span: Span): Tracer {
+  return ops.tracer(ops.bind('iota', [], { dtype, shape: [...shape], dimension, sharding: null }, span));
+}
+
+/** lax.rev along one dimension. */
+export function revDim(ops: ArrayOps, x: Tracer, dimension: number, span: Span): Tracer {
+  return ops.tracer(ops.bind('rev', [x.atom], { dimensions: [dimension] }, span));
+}
+
+/** A gather of `x` with `indices` (index vectors on the last axis) and JAX's parameters. */
+export function gatherWith(ops: ArrayOps, x: Tracer, indices: Tracer, dnums: Omit<GatherDims, 'operand_batching_dims' | 'start_indices_batching_dims'>, sliceSizes: number[], span: Span, opts: IndexOptions = DEFAULT_OPTIONS): Tracer {
+  const mode = opts.mode ?? 'promise_in_bounds';
+  const params = {
+    dimension_numbers: { ...dnums, operand_batching_dims: [], start_indices_batching_dims: [] },
+    slice_sizes: sliceSizes,
+    indices_are_sorted: opts.indicesAreSorted,
+    unique_indices: opts.uniqueIndices,
+    mode,
+    fill_value: mode === 'fill' ? castScalar(opts.fillValue ?? defaultFill(x.aval.dtype), x.aval.dtype) : null,
+  };
+  return ops.tracer(ops.bind('gather', [x.atom, indices.atom], params, span));
+}
+
+/** JAX's _normalize_index for an index array (negative counts from the end). */
+export const normalizeArrayIndex = normalizeIndex;
