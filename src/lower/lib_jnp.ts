@@ -14,7 +14,8 @@ import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } f
 import { truthy } from './pyops.js';
 import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, sortArrays } from './indexing.js';
 import type { GatherMode } from '../ir/indexing.js';
-import { size } from '../ir/types.js';
+import { size, type Atom } from '../ir/types.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
 import { PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -1093,6 +1094,16 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     if ((c.kwargs.get('order') ?? null) !== null) throw new CompileError(`TypeError: 'order' argument to ${fn} is not supported.`, c.span);
   };
   const inexact = (x: Tracer, span: Span): Tracer => (x.aval.dtype === 'float32' ? x : o.convert(x, 'float32', span));
+  /** A function JAX decorates with @jit: inside a trace, make_jaxpr shows its equations as one `jit[name=…]` equation. */
+  const jitted = (name: string, f: Fn): Fn => (c) => {
+    if (ip.atHost) return f(c);
+    const eqns = ip.trace().builder.eqns;
+    const start = eqns.length;
+    const out = f(c);
+    const atoms = (vs: PyValue[]): Atom[] => vs.flatMap((v) => (v instanceof Tracer && v.trace === ip.trace() ? [v.atom] : []));
+    markJitCall(eqns, start, name, atoms([...c.args, ...c.kwargs.values()]), atoms([out]));
+    return out;
+  };
   /** XLA's total order after JAX's sort canonicalisation (-0.0 = 0.0, NaNs last), as int32 keys. */
   const totalKey = (x: Tracer, span: Span): Tracer => {
     if (x.aval.dtype !== 'float32') return x.aval.dtype === 'bool' ? o.convert(x, 'int32', span) : x;
@@ -1162,14 +1173,14 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
   };
 
   return {
-    sort: (c) => {
+    sort: jitted('sort', (c) => {
       noKindOrder(c, 'sort');
       const [arr, dim] = along(A(arg(c, 0, 'a'), c.span), arg(c, 1, 'axis', -1n), c.span);
       const [out] = sortArrays(o, [arr], dim, flag(c, 'stable', true), 1, c.span);
       return flag(c, 'descending', false) ? revDim(o, out!, dim, c.span) : out!;
-    },
-    argsort,
-    lexsort: (c) => {
+    }),
+    argsort: jitted('argsort', argsort),
+    lexsort: jitted('lexsort', (c) => {
       const keysV = arg(c, 0, 'keys');
       const keys = keysV instanceof PyTuple || keysV instanceof PyList ? keysV.items.map((k) => A(k, c.span)) : iterate(ip, A(keysV, c.span), c.span).map((k) => A(k, c.span));
       if (!keys.length) throw new CompileError('TypeError: need sequence of keys with len > 0 in lexsort', c.span);
@@ -1180,8 +1191,8 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       const iota = broadcastedIota(o, 'int32', s0, axis, c.span);
       const sorted = sortArrays(o, [...keys.reverse(), iota], axis, true, keys.length, c.span);
       return sorted[sorted.length - 1]!;
-    },
-    searchsorted: (c) => {
+    }),
+    searchsorted: jitted('searchsorted', (c) => {
       const a = A(arg(c, 0, 'a'), c.span);
       const v = A(arg(c, 1, 'v'), c.span);
       const side = arg(c, 2, 'side', 'left');
@@ -1197,8 +1208,8 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       const vb = o.tracer(o.bind('broadcast_in_dim', [kv.atom], { shape, broadcast_dimensions: v.aval.shape.map((_, i) => i + 1) }, c.span));
       const before = o.compare(side === 'left' ? 'lt' : 'le', ab, vb, c.span);
       return o.reduce('reduce_sum', o.convert(before, 'int32', c.span), 0n, false, c.span);
-    },
-    take: (c) => {
+    }),
+    take: jitted('_take', (c) => {
       const a0 = A(arg(c, 0, 'a'), c.span);
       let idx = A(arg(c, 1, 'indices'), c.span);
       const [a, axis] = along(a0, arg(c, 2, 'axis', null), c.span);
@@ -1232,8 +1243,8 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       };
       const opts = { ...DEFAULT_OPTIONS, mode, fillValue: fill === null ? null : Number(fill as number), uniqueIndices: flag(c, 'unique_indices', false), indicesAreSorted: flag(c, 'indices_are_sorted', false) };
       return gatherWith(o, a, o.expandDims(idx, k, c.span), dn, sizes, c.span, opts);
-    },
-    take_along_axis: (c) => {
+    }),
+    take_along_axis: jitted('take_along_axis', (c) => {
       const arr0 = A(arg(c, 0, 'arr'), c.span);
       let idx = A(arg(c, 1, 'indices'), c.span);
       const axisV = arg(c, 2, 'axis');
@@ -1254,12 +1265,15 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       const fill = arg(c, 4, 'fill_value', null);
       const all = Array.from({ length: r }, (_, i) => i);
       return gatherWith(o, arr, indices, { offset_dims: [], collapsed_slice_dims: all, start_index_map: all }, all.map(() => 1), c.span, { ...DEFAULT_OPTIONS, mode, fillValue: fill === null ? null : Number(fill as number) });
-    },
-    quantile: (c) => quantile(c, inexact(A(arg(c, 1, 'q'), c.span), c.span), 'quantile'),
-    percentile: (c) => quantile(c, o.binary('div', inexact(A(arg(c, 1, 'q'), c.span), c.span), 100.0, c.span), 'percentile'),
-    median: (c) => {
+    }),
+    quantile: jitted('quantile', (c) => quantile(c, inexact(A(arg(c, 1, 'q'), c.span), c.span), 'quantile')),
+    percentile: jitted('percentile', (c) => {
+      const q = o.binary('div', inexact(A(arg(c, 1, 'q'), c.span), c.span), 100.0, c.span);
+      return jitted('quantile', (d) => quantile(d, q, 'percentile'))(c);
+    }),
+    median: jitted('median', (c) => {
       const args: CallArgs = { args: [arg(c, 0, 'a'), 0.5, arg(c, 1, 'axis', null), null, false, 'linear', arg(c, 4, 'keepdims', false)], kwargs: new Map(), span: c.span };
-      return quantile(args, A(0.5, c.span), 'median');
-    },
+      return jitted('quantile', (d) => quantile(d, A(0.5, d.span), 'median'))(args);
+    }),
   };
 }
