@@ -66,6 +66,11 @@ function expandEllipsis(shape: readonly number[], items: IndexItem[]): IndexItem
 /** JAX's normalize_indices for an array index: negative entries count from the end. */
 function normalizeIndex(ops: ArrayOps, t: Tracer, n: number, span: Span): Tracer {
   if (t.aval.dtype === 'uint32') return t;
+  if (!t.aval.shape.length) {
+    // a scalar: literal operands, as JAX's jaxpr shows them (no promotion of a weak index)
+    const neg = ops.bind('lt', [t.atom, lit(0, t.aval.dtype)], {}, span);
+    return ops.tracer(ops.bind('select_n', [neg, t.atom, ops.bind('add', [t.atom, lit(n, t.aval.dtype)], {}, span)], {}, span));
+  }
   const neg = ops.compare('lt', t, 0n, span);
   return ops.select(neg, ops.binary('add', t, BigInt(n), span), t, span);
 }
@@ -73,7 +78,8 @@ function normalizeIndex(ops: ArrayOps, t: Tracer, n: number, span: Span): Tracer
 /** JAX's _dynamic_slice path: scalar array indices and unit-step slices. */
 function dynamicIndex(ops: ArrayOps, x: Tracer, items: IndexItem[], span: Span): Tracer {
   const shape = x.aval.shape;
-  const starts: Atom[] = [];
+  // each start: a static int or a traced scalar, with its axis size
+  const starts: { v: number | Tracer; n: number }[] = [];
   const sizes: number[] = [];
   const rev: number[] = [];
   const squeeze: number[] = [];
@@ -87,27 +93,35 @@ function dynamicIndex(ops: ArrayOps, x: Tracer, items: IndexItem[], span: Span):
     const n = shape[axis]!;
     if (it.kind === 'int' || it.kind === 'array') {
       if (n === 0) throw new CompileError(`IndexError: index is out of bounds for axis ${axis} with size 0`, span);
-      if (it.kind === 'int') {
-        if (it.value < -n || it.value >= n) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${axis} with size ${n}`, span);
-        starts.push(lit(it.value < 0 ? it.value + n : it.value, 'int32'));
-      } else starts.push(normalizeIndex(ops, ops.convert(it.value, 'int32', span), n, span).atom);
+      if (it.kind === 'int' && (it.value < -n || it.value >= n)) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${axis} with size ${n}`, span);
+      starts.push({ v: it.kind === 'int' ? it.value : it.value, n });
       sizes.push(1);
       squeeze.push(axis);
     } else if (it.kind === 'slice') {
       const [s, e, st] = sliceIndices(it.start, it.stop, it.step, n);
       if (st < 0) {
         const start = e + 1 + (Math.abs(s - e - 1) % Math.abs(st));
-        starts.push(lit(start, 'int32'));
+        starts.push({ v: start, n });
         sizes.push(Math.max(0, s + 1 - start));
         rev.push(axis);
       } else {
-        starts.push(lit(s, 'int32'));
+        starts.push({ v: s, n });
         sizes.push(Math.max(0, e - s));
       }
     }
     axis++;
   }
-  let a = ops.bind('dynamic_slice', [x.atom, ...starts], { slice_sizes: sizes }, span);
+  // slicing.dynamic_slice's _dynamic_slice_indices: negative starts count from the end. With several
+  // starts, JAX first makes each an int32 array, so static ones are normalized by equations too.
+  const many = starts.length > 1;
+  const atoms = starts.map(({ v, n }): Atom => {
+    if (typeof v === 'number' && !many) return lit(v < 0 ? v + n : v, 'int32');
+    const i = typeof v === 'number' ? lit(v, 'int32') : many ? ops.convert(v, 'int32', span).atom : v.atom;
+    const neg = ops.bind('lt', [i, lit(0, 'int32')], {}, span);
+    const wrapped = ops.bind('add', [i, lit(n, i.aval.dtype)], {}, span);
+    return ops.bind('select_n', [neg, i, wrapped], {}, span);
+  });
+  let a = ops.bind('dynamic_slice', [x.atom, ...atoms.map((t) => (t.aval.dtype === 'int32' ? t : ops.convert(ops.tracer(t), 'int32', span).atom))], { slice_sizes: sizes }, span);
   if (rev.length) a = ops.bind('rev', [a], { dimensions: rev }, span);
   if (squeeze.length) a = ops.bind('squeeze', [a], { dimensions: squeeze }, span);
   return expandDims(ops, ops.tracer(a), newAxes, span);
