@@ -550,3 +550,13 @@ export function gatherWith(ops: ArrayOps, x: Tracer, indices: Tracer, dnums: Omi
 
 /** JAX's _normalize_index for an index array (negative counts from the end). */
 export const normalizeArrayIndex = normalizeIndex;
+
+/** lax.top_k along the last axis: the k largest (NaN largest), ties in index order, as a stable descending sort. */
+export function topK(ops: ArrayOps, x: Tracer, k: number, span: Span): [Tracer, Tracer] {
+  const r = x.aval.shape.length;
+  const n = x.aval.shape[r - 1]!;
+  const iota = revDim(ops, broadcastedIota(ops, 'int32', x.aval.shape, r - 1, span), r - 1, span);
+  const [vals, idx] = sortArrays(ops, [revDim(ops, x, r - 1, span), iota], r - 1, true, 1, span).map((t) => revDim(ops, t, r - 1, span));
+  const first = (t: Tracer): Tracer => (k === n ? t : ops.tracer(ops.bind('slice', [t.atom], { start_indices: x.aval.shape.map(() => 0), limit_indices: [...x.aval.shape.slice(0, -1), k], strides: null }, span)));
+  return [first(vals!), first(idx!)];
+}

@@ -12,7 +12,7 @@ import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, sortArrays } from './indexing.js';
+import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, sortArrays, topK } from './indexing.js';
 import type { GatherMode } from '../ir/indexing.js';
 import { size, type Atom } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
@@ -1172,6 +1172,34 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     return o.reshape(result, [...q.aval.shape, ...kept], c.span);
   };
 
+  /** JAX's partition/argpartition: the kth+1 smallest (top_k of the negation), then the rest by top_k. */
+  const partitionFn = (c: CallArgs, indices: boolean): Tracer => {
+    const a = A(arg(c, 0, 'a'), c.span);
+    const r = a.aval.shape.length;
+    const axis = normalizeAxes(arg(c, 2, 'axis', -1n), r, c.span)[0]!;
+    const n = a.aval.shape[axis]!;
+    const kth0 = intArg(arg(c, 1, 'kth'), 'kth', c.span);
+    if (kth0 < -n || kth0 >= n) throw new CompileError(`ValueError: axis ${kth0} is out of bounds for array of dimension ${n}`, c.span);
+    if (a.aval.dtype === 'uint32') throw new CompileError(`NotImplementedError: jnp.${indices ? 'argpartition' : 'partition'} of unsigned integers is not supported by jaxts`, c.span);
+    const kth = kth0 < 0 ? kth0 + n : kth0;
+    const swap = (t: Tracer): Tracer => (axis === r - 1 ? t : o.moveAxis(t, axis, r - 1, c.span));
+    const unswap = (t: Tracer): Tracer => (axis === r - 1 ? t : o.moveAxis(t, r - 1, axis, c.span));
+    const arr = swap(a);
+    const [negBottom, bottomInd] = topK(o, o.unary('neg', arr, c.span), kth + 1, c.span);
+    if (!indices) {
+      const [top] = topK(o, arr, n - kth - 1, c.span);
+      return unswap(o.concatenate([o.unary('neg', negBottom, c.span), top], r - 1, c.span));
+    }
+    // the top indices through a proxy: ones, zero where the bottom indices are
+    const shape = [...arr.aval.shape];
+    const pos = o.tracer(o.bind('broadcast_in_dim', [broadcastedIota(o, 'int32', shape, r - 1, c.span).atom], { shape: [...shape, kth + 1], broadcast_dimensions: shape.map((_, i) => i) }, c.span));
+    const bot = o.tracer(o.bind('broadcast_in_dim', [bottomInd.atom], { shape: [...shape, kth + 1], broadcast_dimensions: [...shape.slice(0, -1).map((_, i) => i), r] }, c.span));
+    const hit = o.reduce('reduce_max', o.compare('eq', pos, bot, c.span), BigInt(r), false, c.span);
+    const proxy = o.select(hit, o.full(shape, 0, 'float32', c.span), o.full(shape, 1, 'float32', c.span), c.span);
+    const [, topInd] = topK(o, proxy, n - kth - 1, c.span);
+    return unswap(o.concatenate([bottomInd, topInd], r - 1, c.span));
+  };
+
   return {
     sort: jitted('sort', (c) => {
       noKindOrder(c, 'sort');
@@ -1266,6 +1294,8 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       const all = Array.from({ length: r }, (_, i) => i);
       return gatherWith(o, arr, indices, { offset_dims: [], collapsed_slice_dims: all, start_index_map: all }, all.map(() => 1), c.span, { ...DEFAULT_OPTIONS, mode, fillValue: fill === null ? null : Number(fill as number) });
     }),
+    partition: jitted('partition', (c) => partitionFn(c, false)),
+    argpartition: jitted('argpartition', (c) => partitionFn(c, true)),
     quantile: jitted('quantile', (c) => quantile(c, inexact(A(arg(c, 1, 'q'), c.span), c.span), 'quantile')),
     percentile: jitted('percentile', (c) => {
       const q = o.binary('div', inexact(A(arg(c, 1, 'q'), c.span), c.span), 100.0, c.span);

@@ -11,7 +11,7 @@ import { laxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
-import { broadcastedIota, revDim, sortArrays } from './indexing.js';
+import { sortArrays, topK } from './indexing.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -461,11 +461,7 @@ function laxSortFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> 
       const n = x.aval.shape[r - 1]!;
       if (k < 0) throw new CompileError(`ValueError: k argument to top_k must be nonnegative, got ${k}`, c.span);
       if (k > n) throw new CompileError(`TypeError: k argument to top_k must be no larger than minor dimension; ${k} vs ${x.aval.shape}`, c.span);
-      // largest first, ties in index order: a stable ascending sort of the reversed row, reversed back
-      const iota = revDim(o, broadcastedIota(o, 'int32', x.aval.shape, r - 1, c.span), r - 1, c.span);
-      const [vals, idx] = sortArrays(o, [revDim(o, x, r - 1, c.span), iota], r - 1, true, 1, c.span).map((t) => revDim(o, t, r - 1, c.span));
-      const first = (t: Tracer): Tracer => (k === n ? t : o.tracer(o.bind('slice', [t.atom], { start_indices: x.aval.shape.map(() => 0), limit_indices: [...x.aval.shape.slice(0, -1), k], strides: null }, c.span)));
-      return new PyList([first(vals!), first(idx!)]);
+      return new PyList(topK(o, x, k, c.span));
     },
   };
 }

@@ -298,9 +298,8 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   scatter_add: (c, xs, ts, e) => scatterAddJvp(c, xs, ts, e),
   scatter: (c, xs, ts, e) => scatterJvp(c, xs, ts, e),
   scatter_mul: (c, xs, ts, e) => scatterMulJvp(c, xs, ts, e),
-  // JAX's _scatter_extremal_jvp is not written here yet
-  scatter_min: null,
-  scatter_max: null,
+  scatter_min: (c, xs, ts, e) => scatterExtremalJvp(c, xs, ts, e),
+  scatter_max: (c, xs, ts, e) => scatterExtremalJvp(c, xs, ts, e),
   sort: (c, xs, ts, e) => sortJvp(c, xs, ts, e),
 
   // collectives (parallel.py): linear, except pmax/pmin which JAX cannot differentiate
@@ -948,4 +947,44 @@ function sortJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
     fill_value: null,
   };
   return { outs, tans: ts.map((t) => (t ? asTan(c.op('gather', [t, indices], params)) : null)) };
+}
+
+/**
+ * JAX's _scatter_extremal_jvp (scatter-min/-max): the tangent of each element
+ * is shared among the values that tie for the result there (the operand's
+ * own value counting as one when it is kept).
+ */
+function scatterExtremalJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  const [x, idx, upd] = xs as [Atom, Atom, Atom];
+  if (!ts[0] && !ts[2]) return { outs, tans: [null] };
+  const gOp = ts[0] ?? full(c.op, x.aval, 0);
+  const gUpd = ts[2] ?? full(c.op, upd.aval, 0);
+  const dn = e.params['dimension_numbers'] as ScatterDims;
+  const gp: Params = {
+    dimension_numbers: gatherDimsOf(dn),
+    slice_sizes: scatterSliceSizes(x.aval.shape, upd.aval.shape, dn),
+    indices_are_sorted: false,
+    unique_indices: false,
+    mode: 'promise_in_bounds',
+    fill_value: null,
+  };
+  const sp: Params = { dimension_numbers: dn, indices_are_sorted: false, unique_indices: false, mode: 'fill', update_jaxpr: null, update_consts: [] };
+  const gather = (a: LAtom): LAtom => c.op('gather', [a, idx], gp);
+  const initial = gather(x);
+  const target = gather(outs[0]!);
+  const successful = c.op('eq', [upd, target]);
+  const retained = c.op('eq', [initial, target]);
+  const zerosX = full(c.op, x.aval, 0);
+  const ones = full(c.op, upd.aval, 1);
+  const zeros = full(c.op, upd.aval, 0);
+  const numUpdates = gather(c.op('scatter_add', [zerosX, idx, select(c, successful, ones, zeros)], sp));
+  const numRefs = gather(c.op('scatter_add', [zerosX, idx, ones], sp));
+  const recip = (v: LAtom): LAtom => div(c, k(c, v, 1), v);
+  const updatesNormalizer = select(c, retained, recip(add(c, numUpdates, k(c, numUpdates, 1))), recip(numUpdates));
+  const updatesCoef = select(c, successful, updatesNormalizer, zeros);
+  const operandNormalizer = select(c, retained, recip(add(c, numUpdates, k(c, numUpdates, 1))), full(c.op, numUpdates.aval, 0));
+  const operandCoef = div(c, add(c, k(c, operandNormalizer, -1), operandNormalizer), numRefs);
+  const tangentUpdates = add(c, mul(c, gather(gOp), operandCoef), mul(c, gUpd, updatesCoef));
+  return { outs, tans: [asTan(c.op('scatter_add', [gOp, idx, tangentUpdates], { ...e.params, update_jaxpr: null }))] };
 }

@@ -31,8 +31,8 @@ describe('rule tables: primitives taking a default', () => {
     ]);
   });
 
-  it('JVP_RULES: null (no differentiation rule) for pmax, pmin, dynamic_slice and scatter-min/-max; custom calls apply their own rule', () => {
-    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['dynamic_slice', 'scatter_min', 'scatter_max', 'pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call']);
+  it('JVP_RULES: null (no differentiation rule) for pmax, pmin and dynamic_slice; custom calls apply their own rule', () => {
+    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['dynamic_slice', 'pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call']);
   });
 
   it('spmd LINEAR: a pending partial sum passes only neg, copy and float conversions; other elementwise primitives resolve it', () => {
