@@ -12,7 +12,7 @@ import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, sortArrays, topK } from './indexing.js';
+import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, scatterIndex, sortArrays, topK } from './indexing.js';
 import type { GatherMode } from '../ir/indexing.js';
 import { size, type Atom } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
@@ -1294,6 +1294,27 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       const all = Array.from({ length: r }, (_, i) => i);
       return gatherWith(o, arr, indices, { offset_dims: [], collapsed_slice_dims: all, start_index_map: all }, all.map(() => 1), c.span, { ...DEFAULT_OPTIONS, mode, fillValue: fill === null ? null : Number(fill as number) });
     }),
+    bincount: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (x.aval.dtype !== 'int32' && x.aval.dtype !== 'uint32') throw new CompileError(`TypeError: x argument to bincount must have an integer type; got ${x.aval.dtype}`, c.span);
+      if (x.aval.shape.length !== 1) throw new CompileError('ValueError: only 1-dimensional input supported.', c.span);
+      const minlength = intArg(arg(c, 2, 'minlength', 0n), 'minlength', c.span);
+      const lengthV = c.kwargs.get('length') ?? null;
+      if (lengthV === null) {
+        throw new CompileError("ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: The error occurred because of argument 'x' of jnp.bincount. To avoid this error, pass a static `length` argument.", c.span, [
+          'jaxts knows array values only when the program runs: pass length=… (the number of bins)',
+        ]);
+      }
+      const length = intArg(lengthV, 'length', c.span);
+      void minlength; // checked as JAX does; with a static length JAX ignores it
+      const wV = arg(c, 1, 'weights', null);
+      const w = wV === null ? null : A(wV, c.span);
+      if (w && fmtShape(w.aval.shape) !== fmtShape(x.aval.shape)) throw new CompileError('ValueError: shape of weights must match shape of x.', c.span);
+      // zeros(length).at[clip(x, 0)].add(weights, mode='drop')
+      const clipped = o.binary('max', x, 0n, c.span);
+      const zeros = o.full([length], 0, w ? w.aval.dtype : 'int32', c.span);
+      return scatterIndex(o, zeros, [{ kind: 'array', value: clipped }], w ?? 1n, 'scatter_add', c.span, { ...DEFAULT_OPTIONS, mode: 'fill' });
+    },
     partition: jitted('partition', (c) => partitionFn(c, false)),
     argpartition: jitted('argpartition', (c) => partitionFn(c, true)),
     quantile: jitted('quantile', (c) => quantile(c, inexact(A(arg(c, 1, 'q'), c.span), c.span), 'quantile')),
