@@ -14,6 +14,10 @@
 // operation; a converted literal folded), so the text is JAX's.
 import type { Prim } from './prims.js';
 import type { DotDims } from './primitives.js';
+import { jaxPrimName, type GatherDims, type GatherMode, type ScatterDims } from './indexing.js';
+
+/** How JAX prints each GatherScatterMode. */
+const MODE_NAMES: Record<GatherMode, string> = { clip: 'CLIP', fill: 'FILL_OR_DROP', promise_in_bounds: 'PROMISE_IN_BOUNDS' };
 import type { Atom, AVal, Eqn, EqnCall, Func, Lit, Var } from './types.js';
 import { shortDtype } from './types.js';
 
@@ -119,7 +123,7 @@ function pyValue(v: unknown): string {
 const pyList = (v: readonly number[]): string => `[${v.join(', ')}]`;
 
 /** The parameters JAX shows for an equation (its primitive's pretty-printing rule), sorted by name, as text. */
-function shownParams(e: Eqn): [string, string][] {
+function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, string][] {
   const p = e.params;
   const out: Record<string, string> = {};
   const put = (k: string, def?: unknown): void => {
@@ -167,6 +171,35 @@ function shownParams(e: Eqn): [string, string][] {
       break;
     case 'mul':
       if (p['out_dtype'] !== null && p['out_dtype'] !== undefined) put('out_dtype');
+      break;
+    case 'gather': {
+      out['dimension_numbers'] = `GatherDimensionNumbers(${Object.entries(p['dimension_numbers'] as GatherDims).map(([k, v]) => `${k}=${pyValue(v)}`).join(', ')})`;
+      put('fill_value');
+      put('indices_are_sorted');
+      out['mode'] = `GatherScatterMode.${MODE_NAMES[p['mode'] as GatherMode]}`;
+      put('slice_sizes');
+      put('unique_indices');
+      break;
+    }
+    case 'scatter': case 'scatter_add': case 'scatter_mul': case 'scatter_min': case 'scatter_max': {
+      out['dimension_numbers'] = `ScatterDimensionNumbers(${Object.entries(p['dimension_numbers'] as ScatterDims).map(([k, v]) => `${k}=${pyValue(v)}`).join(', ')})`;
+      put('indices_are_sorted');
+      out['mode'] = `GatherScatterMode.${MODE_NAMES[p['mode'] as GatherMode]}`;
+      put('unique_indices');
+      out['update_consts'] = '()';
+      // the combiner JAX traces for scatter-add/-mul/-min/-max (lax._reduction_jaxpr)
+      if (e.prim === 'scatter') out['update_jaxpr'] = 'None';
+      else {
+        const t = `${shortDtype(e.inputs[0]!.aval.dtype)}[]`;
+        const [a, b, c] = [freshName(), freshName(), freshName()];
+        out['update_jaxpr'] = `{ lambda ; ${a}:${t} ${b}:${t}. let ${c}:${t} = ${e.prim.slice('scatter_'.length)} ${a} ${b} in (${c},) }`;
+      }
+      break;
+    }
+    case 'sort':
+      put('dimension');
+      put('is_stable');
+      put('num_keys');
       break;
     default:
       for (const k of Object.keys(p)) if (k !== 'accuracy' || p[k] !== null) put(k);
@@ -265,11 +298,11 @@ export function printJaxpr(f: Func, constCount = 0): string {
   const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
   const eqnDoc = (e: Eqn): Doc => {
     const lhs = binders(e.outputs);
-    const ps = shownParams(e);
+    const ps = shownParams(e, () => varName(fresh++));
     const kv = ps.length
       ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => text(`${k}=${v}`))))), brk(''), text(']')))
       : nil;
-    return concat(lhs, text(' = '), text(e.prim), kv, text(' '), operands(e.inputs));
+    return concat(lhs, text(' = '), text(jaxPrimName(e.prim)), kv, text(' '), operands(e.inputs));
   };
   const skeleton = (cs: Var[], ps: Var[], body: () => Doc[], outs: Atom[]): Doc => concat(
     group(nest(2, concat(

@@ -1,6 +1,7 @@
 // Shape/dtype rules: SHAPE_RULES holds one entry per primitive (src/ir/prims.ts
 // lists them), computing a bound equation's result types from its operands'.
 import type { Prim } from './prims.js';
+import { gatherShape, IndexingShapeError, scatterShape, sortShape } from './indexing.js';
 import type { AVal, DType, Func, Params } from './types.js';
 
 export class ShapeError extends Error {}
@@ -266,6 +267,17 @@ const pad: ShapeRule = ([x, v], p) => {
   return [{ shape, dtype: sameDtypes('pad', [x!, v!]) }];
 };
 
+/** A rule of ir/indexing.ts, its errors as ShapeErrors. */
+function indexingRule(rule: (xs: AVal[], p: Params, prim: Prim) => AVal[]): ShapeRule {
+  return (xs, p, prim) => {
+    try {
+      return rule(xs, p, prim);
+    } catch (e) {
+      throw e instanceof IndexingShapeError ? new ShapeError(e.message) : e;
+    }
+  };
+}
+
 // ------------------------------------------------------------------ the table
 
 export const SHAPE_RULES: Record<Prim, ShapeRule> = {
@@ -337,6 +349,13 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   argmax: argReduce,
   argmin: argReduce,
   dot_general: dotGeneral,
+  gather: indexingRule(gatherShape),
+  scatter: indexingRule(scatterShape),
+  scatter_add: indexingRule(scatterShape),
+  scatter_mul: indexingRule(scatterShape),
+  scatter_min: indexingRule(scatterShape),
+  scatter_max: indexingRule(scatterShape),
+  sort: indexingRule(sortShape),
   psum: allReduce,
   pmax: allReduce,
   pmin: allReduce,

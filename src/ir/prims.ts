@@ -115,6 +115,16 @@ const DESCRIPTORS = {
   argmax: { strong: true, cost: 'loop' },
   argmin: { strong: true, cost: 'loop' },
   dot_general: { cost: 'loop' },
+  // indexing (ir/indexing.ts): gather reads one operand element per output element; a scatter loops
+  // over the updates (its IR keys spell JAX's hyphens as underscores: scatter_add is scatter-add);
+  // sort is lowered to ranks and a scatter before fusion (passes/sort_lowering.ts)
+  gather: { moves: true, cost: 'arith' },
+  scatter: { moves: true, cost: 'loop' },
+  scatter_add: { cost: 'loop' },
+  scatter_mul: { cost: 'loop' },
+  scatter_min: { cost: 'loop' },
+  scatter_max: { cost: 'loop' },
+  sort: { moves: true, cost: 'loop' },
   // named mesh axes (lowered before fusion: their cost class is never asked)
   psum: { axes: 'collective', cost: 'arith' },
   pmax: { axes: 'collective', cost: 'arith' },

@@ -2,6 +2,7 @@
 //   { lambda ; a:f32[4,2]. let
 //       b:f32[4,2] = sin a
 //     in (b,) }
+import { jaxPrimName } from './indexing.js';
 import type { Atom, Eqn, Func, Var } from './types.js';
 import { avalStr, shortDtype } from './types.js';
 
@@ -19,7 +20,7 @@ export function printFunc(f: Func): string {
   const decl = (v: Var): string => `${name(v)}:${avalStr(v.aval)}`;
   const axes = f.axisEnv?.length ? `  # axes: ${f.axisEnv.map((a) => `${a.name}=${a.size}`).join(', ')}\n` : '';
   const lines = [`${f.name} = { lambda ; ${f.params.map(decl).join(' ')}. let`];
-  for (const e of f.eqns) lines.push(`    ${e.outputs.map(decl).join(' ')} = ${e.prim}${paramStr(e)} ${e.inputs.map(atom).join(' ')}`);
+  for (const e of f.eqns) lines.push(`    ${e.outputs.map(decl).join(' ')} = ${jaxPrimName(e.prim)}${paramStr(e)} ${e.inputs.map(atom).join(' ')}`);
   lines.push(`  in (${f.results.map(atom).join(', ')}${f.results.length === 1 ? ',' : ''}) }`);
   return axes + lines.join('\n');
 }

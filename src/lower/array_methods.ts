@@ -2,6 +2,7 @@
 // `x.reshape(2, 3)`, `x.astype(...)`, …). As in JAX (jax/_src/numpy/array_methods.py),
 // each method calls its jax.numpy function with the array as the first argument.
 import type * as A from '../parser/ast.js';
+import { PyIndexUpdateHelper } from './indexing.js';
 import { PyBoundMethod, PyBuiltin, PyDType, PyTuple, type CallArgs, type HostArray, type PyModule, type PyValue, type Tracer } from './values.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
@@ -50,9 +51,14 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'repeat':
     case 'copy':
     case 'ptp':
-    case 'squeeze': return same(name);
+    case 'squeeze':
+    case 'sort':
+    case 'argsort':
+    case 'take':
+    case 'searchsorted': return same(name);
     case 'flatten':
     case 'ravel': return same('ravel');
+    case 'at': return new PyIndexUpdateHelper(x);
     case 'block_until_ready': return new PyBoundMethod(x, name, () => x);
   }
   return undefined;

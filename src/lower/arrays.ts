@@ -356,6 +356,18 @@ export class ArrayOps {
     return this.tracer(out);
   }
 
+  /** Bind a primitive with several results (sort). */
+  bindN(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom[] {
+    const builder = this.ctx.trace().builder;
+    checkTracedOps(builder.eqns.length, span);
+    try {
+      return builder.bind(prim, inputs, params, span);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
+      throw e;
+    }
+  }
+
   // ------------------------------------------------------------ creation
 
   arange(start: number, stop: number, step: number, dtype: DType, span: Span): Tracer {
@@ -378,6 +390,7 @@ export class ArrayOps {
   /** Basic indexing with static ints, slices, None and Ellipsis. */
   index(x: PyValue, items: IndexItem[], span: Span): Tracer {
     let a = this.asArray(x, span);
+    if (items.some((i) => i.kind === 'array' || i.kind === 'mask')) throw new Error('internal: array indices go through lower/indexing.ts');
     const shape = a.aval.shape;
     const ell = items.findIndex((i) => i.kind === 'ellipsis');
     const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
@@ -446,7 +459,11 @@ export type IndexItem =
   | { kind: 'int'; value: number }
   | { kind: 'slice'; start: number | null; stop: number | null; step: number | null }
   | { kind: 'none' }
-  | { kind: 'ellipsis' };
+  | { kind: 'ellipsis' }
+  /** An integer array index (any rank; lower/indexing.ts lowers it). */
+  | { kind: 'array'; value: Tracer }
+  /** A boolean mask known at compile time (row-major data). */
+  | { kind: 'mask'; shape: number[]; data: boolean[] };
 
 /** Python's slice.indices(n). */
 export function sliceIndices(start: number | null, stop: number | null, step: number | null, n: number): [number, number, number] {

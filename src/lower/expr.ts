@@ -32,6 +32,7 @@ import {
   type PyValue, NeedsStatic,
 } from './values.js';
 import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
+import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems, MAX_LOOP_STEPS } from './limits.js';
@@ -311,7 +312,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
         obj.items[i] = v;
       } else if (obj instanceof NdArray) {
-        ndSetItem(obj, ip.indexItems(key, t.slice.span), v, t.span);
+        ndSetItem(obj, ip.staticIndexItems(key, t.slice.span), v, t.span);
         ip.constantChanged(obj);
       } else if (isArray(obj)) {
         throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
@@ -356,12 +357,12 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     if (r === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object is not subscriptable`, span);
     return r;
   }
-  if (isArray(obj)) return ip.ops.index(obj, ip.indexItems(key, span), span);
+  if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
   const fromLibrary = ip.library.subscript(obj, key, span);
   if (fromLibrary !== undefined) return fromLibrary;
-  if (obj instanceof NdArray) return ndIndex(obj, ip.indexItems(key, span), span);
+  if (obj instanceof NdArray) return ndIndex(obj, ip.staticIndexItems(key, span), span);
   if (obj instanceof PyDict) {
     const k = checkDictKey(ip.static(key, 'a dict key', span), span);
     const v = obj.get(k);

@@ -25,7 +25,9 @@ import { callTransformed } from './transforms.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
-import { isArray, NeedsStatic, PyDeviceArray, PyKeyArray, PyTransformed, type PyModule } from './values.js';
+import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyTransformed, type PyModule } from './values.js';
+import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
+import { truthy } from './pyops.js';
 
 export type { LowerOptions };
 
@@ -77,6 +79,12 @@ export function newInterp(options: LowerOptions): Interp {
 function library(ip: Interp): Library {
   let table: Map<string, PyModule> | null = null;
   const modules = (): Map<string, PyModule> => (table ??= moduleTable(ip));
+  const updateCtx: UpdateCtx = {
+    ops: ip.ops,
+    indexItems: (key, span) => ip.indexItems(key, span),
+    call: (fn, arg, span) => ip.call(fn, { args: [arg], kwargs: new Map(), span }),
+    truthy: (v, span) => truthy(v, span),
+  };
   return {
     importModule(name: string, span: Span): PyModule {
       const found = modules().get(name);
@@ -88,6 +96,7 @@ function library(ip: Interp): Library {
     },
     attr(obj, name, span) {
       if (obj instanceof PyKeyArray) return keyAttr(obj, name);
+      if (obj instanceof PyIndexUpdateRef) return new PyBoundMethod(obj, name, (c) => indexUpdateMethod(updateCtx, obj, name, c));
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
       if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
@@ -99,7 +108,8 @@ function library(ip: Interp): Library {
     },
     text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
-    subscript: (obj, key, span) => (obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : undefined),
+    subscript: (obj, key, span) =>
+      obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : undefined,
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
     checkEager: (t) => checkEagerShardings(t),

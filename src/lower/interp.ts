@@ -7,6 +7,7 @@ import type { Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
+import { arrayIndexItem } from './indexing.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
 import { execBlock } from './stmt.js';
@@ -640,16 +641,26 @@ export class Interp {
   }
 
   // ------------------------------------------------------------ indexing
+  /** Index items with no array index (host NumPy arrays, key arrays): an array index is not supported there yet. */
+  staticIndexItems(v: PyValue, span: A.Span): IndexItem[] {
+    const items = this.indexItems(v, span);
+    if (items.some((it) => it.kind === 'array' || it.kind === 'mask')) throw this.error('indexing with an array (gather) is not supported here yet; use static integer or slice indices', span);
+    return items;
+  }
+
   indexItems(v: PyValue, span: A.Span): IndexItem[] {
     const items = v instanceof PyTuple && !v.cls ? v.items : [v];
     if (items.filter((it) => it instanceof PyEllipsis).length > 1) throw this.error("IndexError: an index can only have a single ellipsis ('...')", span);
-    return items.map((it): IndexItem => {
+    return items.map((it, position): IndexItem => {
       it = this.static(it, 'an array index', span);
       if (it === null) return { kind: 'none' };
       if (typeof it === 'bigint' || typeof it === 'boolean') return { kind: 'int', value: Number(it) };
       if (it instanceof PySlice) return { kind: 'slice', start: it.start, stop: it.stop, step: it.step };
       if (it instanceof PyEllipsis) return { kind: 'ellipsis' };
-      if (isArray(it)) throw this.error('indexing with an array (gather) is not supported yet; use static integer or slice indices', span);
+      if (isArray(it) || it instanceof NdArray) return arrayIndexItem(this.ops, it, position, span);
+      if (it instanceof PyList) {
+        throw this.error('TypeError: Using a non-tuple sequence for multidimensional indexing is not allowed; use `arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information.', span);
+      }
       throw this.error(`IndexError: only integers, slices (\`:\`), ellipsis (\`...\`), numpy.newaxis (\`None\`) and integer or boolean arrays are valid indices`, span);
     });
   }

@@ -3,6 +3,7 @@
 // (PyKeyArray in values.ts); this file gives it the behaviour of a JAX array:
 // indexing and iteration over its key dimensions, `.shape`/`.dtype`/`.ndim`,
 // and printing as JAX prints it ('Array((), dtype=key<fry>) overlaying:\n[0 0]').
+import { indexArray } from './indexing.js';
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
@@ -28,10 +29,10 @@ export function wrapKeys(data: Tracer | HostArray): PyKeyArray {
 /** `keys[idx]`: indexing over the key dimensions keeps each key's two words. */
 export function keyIndex(ip: Interp, k: PyKeyArray, key: PyValue, span: A.Span): PyKeyArray {
   const items = ip.indexItems(key, span);
-  const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
+  const consumed = items.reduce((n, i) => n + (i.kind === 'mask' ? i.shape.length : i.kind === 'int' || i.kind === 'slice' || i.kind === 'array' ? 1 : 0), 0);
   const rank = k.shape.length;
   if (consumed > rank) throw new CompileError(`IndexError: Too many indices: ${rank}-dimensional array indexed with ${consumed} regular indices.`, span);
-  return wrapKeys(ip.ops.index(k.data, [...items, { kind: 'slice', start: null, stop: null, step: null }], span));
+  return wrapKeys(indexArray(ip.ops, k.data, [...items, { kind: 'slice', start: null, stop: null, step: null }], span));
 }
 
 /** The keys of iterating a key array along its first dimension. */

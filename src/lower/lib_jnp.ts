@@ -12,6 +12,10 @@ import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
+import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, scatterIndex, sortArrays, topK } from './indexing.js';
+import type { GatherMode } from '../ir/indexing.js';
+import { size, type Atom } from '../ir/types.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
 import { PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -115,6 +119,7 @@ export function jnpModule(ip: Interp): PyModule {
     },
     clip: (c) => clip(ip, arg(c, 0, 'x'), arg(c, 1, 'min', null), arg(c, 2, 'max', null), c.span),
     ...composites(ip),
+    ...sortingFunctions(ip),
   };
   const linalg = builtinModule('jax.numpy.linalg', {
     norm: (c) => {
@@ -1069,4 +1074,257 @@ function einsum(ip: Interp, c: CallArgs, dotGeneral: DotGeneral): Tracer {
   const last = reduceOwn(cur[0]!, out);
   for (const ch of out) if (!last.ix.includes(ch)) throw new CompileError(`ValueError: einstein sum subscripts string included output subscript '${ch}' which never appeared in an input`, span);
   return o.transpose(last.x, [...out].map((ch) => last.ix.indexOf(ch)), span);
+}
+
+/**
+ * Sorting, searching and gather-based functions (jax/_src/numpy/sorting.py,
+ * indexing.py's take/take_along_axis, reductions.py's quantiles), each the
+ * lax sequence JAX traces: lax.sort with an iota for the indices, rev for
+ * descending order, gathers for takes and quantiles.
+ */
+function sortingFunctions(ip: Interp): Record<string, Fn> {
+  const o = ip.ops;
+  const A = (v: PyValue, span: Span): Tracer => o.asArray(v, span);
+  const flag = (c: CallArgs, name: string, def: boolean): boolean => truthy(c.kwargs.get(name) ?? def, c.span);
+  /** `a` and the dimension of `axis` (None: `a` flattened, dimension 0). */
+  const along = (a: Tracer, axis: PyValue, span: Span): [Tracer, number] =>
+    axis === null ? [o.reshape(a, [-1], span), 0] : [a, normalizeAxes(axis, a.aval.shape.length, span)[0]!];
+  const noKindOrder = (c: CallArgs, fn: string): void => {
+    if ((c.kwargs.get('kind') ?? null) !== null) throw new CompileError(`TypeError: 'kind' argument to ${fn} is not supported. Use stable=True or stable=False to specify sort stability.`, c.span);
+    if ((c.kwargs.get('order') ?? null) !== null) throw new CompileError(`TypeError: 'order' argument to ${fn} is not supported.`, c.span);
+  };
+  const inexact = (x: Tracer, span: Span): Tracer => (x.aval.dtype === 'float32' ? x : o.convert(x, 'float32', span));
+  /** A function JAX decorates with @jit: inside a trace, make_jaxpr shows its equations as one `jit[name=…]` equation. */
+  const jitted = (name: string, f: Fn): Fn => (c) => {
+    if (ip.atHost) return f(c);
+    const eqns = ip.trace().builder.eqns;
+    const start = eqns.length;
+    const out = f(c);
+    const atoms = (vs: PyValue[]): Atom[] => vs.flatMap((v) => (v instanceof Tracer && v.trace === ip.trace() ? [v.atom] : []));
+    markJitCall(eqns, start, name, atoms([...c.args, ...c.kwargs.values()]), atoms([out]));
+    return out;
+  };
+  /** XLA's total order after JAX's sort canonicalisation (-0.0 = 0.0, NaNs last), as int32 keys. */
+  const totalKey = (x: Tracer, span: Span): Tracer => {
+    if (x.aval.dtype !== 'float32') return x.aval.dtype === 'bool' ? o.convert(x, 'int32', span) : x;
+    const zero = o.full([...x.aval.shape], 0, 'float32', span);
+    let v = o.select(o.compare('eq', x, zero, span), zero, x, span);
+    v = o.select(o.compare('ne', x, x, span), o.full([...x.aval.shape], NaN, 'float32', span), v, span);
+    const bits = o.bitcast(v, 'int32', span);
+    return o.select(o.compare('lt', bits, 0n, span), o.binary('xor', bits, BigInt(0x7fffffff), span), bits, span);
+  };
+
+  const argsort = (c: CallArgs): Tracer => {
+    noKindOrder(c, 'argsort');
+    const [arr0, dim] = along(A(arg(c, 0, 'a'), c.span), arg(c, 1, 'axis', -1n), c.span);
+    const stable = flag(c, 'stable', true);
+    const descending = flag(c, 'descending', false);
+    let arr = arr0;
+    let iota = broadcastedIota(o, 'int32', arr.aval.shape, dim, c.span);
+    if (descending && stable) {
+      arr = revDim(o, arr, dim, c.span);
+      iota = revDim(o, iota, dim, c.span);
+    }
+    const [, indices] = sortArrays(o, [arr, iota], dim, stable, 1, c.span);
+    return descending ? revDim(o, indices!, dim, c.span) : indices!;
+  };
+
+  /** JAX's _quantile (squash_nans=False) for an int axis or None, q a scalar or a vector. */
+  const quantile = (c: CallArgs, q0: Tracer, fn: string): Tracer => {
+    const method = arg(c, 5, 'method', 'linear');
+    if (typeof method !== 'string' || !['linear', 'lower', 'higher', 'midpoint', 'nearest'].includes(method)) {
+      throw new CompileError("ValueError: method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or 'inverted_cdf'", c.span);
+    }
+    const keepdims = truthy(arg(c, 6, 'keepdims', false), c.span);
+    const a0 = inexact(A(arg(c, 0, 'a'), c.span), c.span);
+    const axisV = arg(c, 2, 'axis', null);
+    if (axisV instanceof PyTuple || axisV instanceof PyList) throw new CompileError(`NotImplementedError: jnp.${fn} with a tuple of axes is not supported by jaxts`, c.span);
+    const [a1, axis] = along(a0, axisV, c.span);
+    const q = q0;
+    if (q.aval.shape.length > 1) throw new CompileError(`ValueError: q must be have rank <= 1, got shape ${fmtShape(q.aval.shape)}`, c.span);
+    const shape = a1.aval.shape;
+    // a NaN anywhere along the axis makes the whole quantile NaN
+    const anyNan = o.reduce('reduce_max', o.compare('ne', a1, a1, c.span), BigInt(axis), true, c.span);
+    const nanB = o.tracer(o.broadcastTo(anyNan.atom, shape, c.span));
+    const a = sortArrays(o, [o.select(nanB, o.full([...shape], NaN, 'float32', c.span), a1, c.span)], axis, true, 1, c.span)[0]!;
+    const n = shape[axis]!;
+    const qs = o.binary('mul', q, n - 1, c.span);
+    const low = o.unary('floor', qs, c.span);
+    const high = o.unary('ceil', qs, c.span);
+    const highW = o.binary('sub', qs, low, c.span);
+    const lowW = o.binary('sub', 1.0, highW, c.span);
+    const clampI = (v: Tracer): Tracer => o.convert(o.binary('max', 0.0, o.binary('min', v, n - 1, c.span), c.span), 'int32', c.span);
+    const qn = q.aval.shape.length;
+    const sliceSizes = shape.map((d, i) => (i === axis ? 1 : d));
+    const dn = { offset_dims: Array.from({ length: shape.length - 1 }, (_, i) => i + qn), collapsed_slice_dims: [axis], start_index_map: [axis] };
+    const at = (i: Tracer): Tracer => gatherWith(o, a, o.expandDims(i, i.aval.shape.length, c.span), dn, sliceSizes, c.span);
+    const lowV = at(clampI(low));
+    const highV = at(clampI(high));
+    const weight = (w: Tracer): Tracer => (qn === 1 ? o.tracer(o.bind('broadcast_in_dim', [w.atom], { shape: [...lowV.aval.shape], broadcast_dimensions: [0] }, c.span)) : w);
+    let result: Tracer;
+    if (method === 'linear') result = o.binary('add', o.binary('mul', lowV, weight(lowW), c.span), o.binary('mul', highV, weight(highW), c.span), c.span);
+    else if (method === 'lower') result = lowV;
+    else if (method === 'higher') result = highV;
+    else if (method === 'nearest') result = o.select(o.compare('le', weight(highW), 0.5, c.span), lowV, highV, c.span);
+    else result = o.binary('mul', o.binary('add', lowV, highV, c.span), 0.5, c.span);
+    if (!keepdims) return result;
+    const kept = axisV === null ? a0.aval.shape.map(() => 1) : a0.aval.shape.map((d, i) => (i === axis ? 1 : d));
+    return o.reshape(result, [...q.aval.shape, ...kept], c.span);
+  };
+
+  /** JAX's partition/argpartition: the kth+1 smallest (top_k of the negation), then the rest by top_k. */
+  const partitionFn = (c: CallArgs, indices: boolean): Tracer => {
+    const a = A(arg(c, 0, 'a'), c.span);
+    const r = a.aval.shape.length;
+    const axis = normalizeAxes(arg(c, 2, 'axis', -1n), r, c.span)[0]!;
+    const n = a.aval.shape[axis]!;
+    const kth0 = intArg(arg(c, 1, 'kth'), 'kth', c.span);
+    if (kth0 < -n || kth0 >= n) throw new CompileError(`ValueError: axis ${kth0} is out of bounds for array of dimension ${n}`, c.span);
+    if (a.aval.dtype === 'uint32') throw new CompileError(`NotImplementedError: jnp.${indices ? 'argpartition' : 'partition'} of unsigned integers is not supported by jaxts`, c.span);
+    const kth = kth0 < 0 ? kth0 + n : kth0;
+    const swap = (t: Tracer): Tracer => (axis === r - 1 ? t : o.moveAxis(t, axis, r - 1, c.span));
+    const unswap = (t: Tracer): Tracer => (axis === r - 1 ? t : o.moveAxis(t, r - 1, axis, c.span));
+    const arr = swap(a);
+    const [negBottom, bottomInd] = topK(o, o.unary('neg', arr, c.span), kth + 1, c.span);
+    if (!indices) {
+      const [top] = topK(o, arr, n - kth - 1, c.span);
+      return unswap(o.concatenate([o.unary('neg', negBottom, c.span), top], r - 1, c.span));
+    }
+    // the top indices through a proxy: ones, zero where the bottom indices are
+    const shape = [...arr.aval.shape];
+    const pos = o.tracer(o.bind('broadcast_in_dim', [broadcastedIota(o, 'int32', shape, r - 1, c.span).atom], { shape: [...shape, kth + 1], broadcast_dimensions: shape.map((_, i) => i) }, c.span));
+    const bot = o.tracer(o.bind('broadcast_in_dim', [bottomInd.atom], { shape: [...shape, kth + 1], broadcast_dimensions: [...shape.slice(0, -1).map((_, i) => i), r] }, c.span));
+    const hit = o.reduce('reduce_max', o.compare('eq', pos, bot, c.span), BigInt(r), false, c.span);
+    const proxy = o.select(hit, o.full(shape, 0, 'float32', c.span), o.full(shape, 1, 'float32', c.span), c.span);
+    const [, topInd] = topK(o, proxy, n - kth - 1, c.span);
+    return unswap(o.concatenate([bottomInd, topInd], r - 1, c.span));
+  };
+
+  return {
+    sort: jitted('sort', (c) => {
+      noKindOrder(c, 'sort');
+      const [arr, dim] = along(A(arg(c, 0, 'a'), c.span), arg(c, 1, 'axis', -1n), c.span);
+      const [out] = sortArrays(o, [arr], dim, flag(c, 'stable', true), 1, c.span);
+      return flag(c, 'descending', false) ? revDim(o, out!, dim, c.span) : out!;
+    }),
+    argsort: jitted('argsort', argsort),
+    lexsort: jitted('lexsort', (c) => {
+      const keysV = arg(c, 0, 'keys');
+      const keys = keysV instanceof PyTuple || keysV instanceof PyList ? keysV.items.map((k) => A(k, c.span)) : iterate(ip, A(keysV, c.span), c.span).map((k) => A(k, c.span));
+      if (!keys.length) throw new CompileError('TypeError: need sequence of keys with len > 0 in lexsort', c.span);
+      const s0 = keys[0]!.aval.shape;
+      if (keys.some((k) => fmtShape(k.aval.shape) !== fmtShape(s0))) throw new CompileError('ValueError: all keys need to be the same shape', c.span);
+      if (!s0.length) throw new CompileError('TypeError: every key must have at least one dimension', c.span);
+      const axis = normalizeAxes(arg(c, 1, 'axis', -1n), s0.length, c.span)[0]!;
+      const iota = broadcastedIota(o, 'int32', s0, axis, c.span);
+      const sorted = sortArrays(o, [...keys.reverse(), iota], axis, true, keys.length, c.span);
+      return sorted[sorted.length - 1]!;
+    }),
+    searchsorted: jitted('searchsorted', (c) => {
+      const a = A(arg(c, 0, 'a'), c.span);
+      const v = A(arg(c, 1, 'v'), c.span);
+      const side = arg(c, 2, 'side', 'left');
+      if (side !== 'left' && side !== 'right') throw new CompileError(`ValueError: side=${String(side)} is not recognized; must be 'left' or 'right'`, c.span);
+      if (a.aval.shape.length !== 1) throw new CompileError('ValueError: a should be 1-dimensional', c.span);
+      if ((arg(c, 3, 'sorter', null)) !== null) throw new CompileError('NotImplementedError: jnp.searchsorted with sorter is not supported by jaxts', c.span);
+      // JAX's compare_all: count the sorted entries before each query in the sort order
+      const dtype = promote(a.aval, v.aval);
+      const ka = totalKey(o.convert(a, dtype, c.span), c.span);
+      const kv = totalKey(o.convert(v, dtype, c.span), c.span);
+      const shape = [a.aval.shape[0]!, ...v.aval.shape];
+      const ab = o.tracer(o.bind('broadcast_in_dim', [ka.atom], { shape, broadcast_dimensions: [0] }, c.span));
+      const vb = o.tracer(o.bind('broadcast_in_dim', [kv.atom], { shape, broadcast_dimensions: v.aval.shape.map((_, i) => i + 1) }, c.span));
+      const before = o.compare(side === 'left' ? 'lt' : 'le', ab, vb, c.span);
+      return o.reduce('reduce_sum', o.convert(before, 'int32', c.span), 0n, false, c.span);
+    }),
+    take: jitted('_take', (c) => {
+      const a0 = A(arg(c, 0, 'a'), c.span);
+      let idx = A(arg(c, 1, 'indices'), c.span);
+      const [a, axis] = along(a0, arg(c, 2, 'axis', null), c.span);
+      if ((arg(c, 3, 'out', null)) !== null) throw new CompileError("NotImplementedError: The 'out' argument to jnp.take is not supported.", c.span);
+      const modeV = arg(c, 4, 'mode', null);
+      if (idx.aval.dtype !== 'int32' && idx.aval.dtype !== 'uint32') throw new CompileError(`TypeError: take: indices must have an integer type; got ${idx.aval.dtype}`, c.span);
+      const n = a.aval.shape[axis]!;
+      let mode: GatherMode;
+      if (modeV === null || modeV === 'fill') {
+        mode = 'fill';
+        idx = normalizeArrayIndex(o, idx, n, c.span);
+      } else if (modeV === 'raise') throw new CompileError("NotImplementedError: The 'raise' mode to jnp.take is not supported.", c.span);
+      else if (modeV === 'wrap') {
+        idx = o.binary('rem', o.binary('add', o.binary('rem', idx, BigInt(n), c.span), BigInt(n), c.span), BigInt(n), c.span);
+        mode = 'promise_in_bounds';
+      } else if (modeV === 'clip') mode = 'clip';
+      else throw new CompileError(`ValueError: Invalid mode '${String(modeV)}' for np.take`, c.span);
+      const fill = arg(c, 7, 'fill_value', null);
+      const sizes = [...a.aval.shape];
+      const k = idx.aval.shape.length;
+      if (sizes[axis] === 0) {
+        if (size(idx.aval.shape) !== 0) throw new CompileError('IndexError: Cannot do a non-empty jnp.take() from an empty axis.', c.span);
+        return a;
+      }
+      if (size(idx.aval.shape) === 0) return o.full([...sizes.slice(0, axis), ...idx.aval.shape, ...sizes.slice(axis + 1)], 0, a.aval.dtype, c.span);
+      sizes[axis] = 1;
+      const dn = {
+        offset_dims: [...Array.from({ length: axis }, (_, i) => i), ...Array.from({ length: a.aval.shape.length - axis - 1 }, (_, i) => axis + k + i)],
+        collapsed_slice_dims: [axis],
+        start_index_map: [axis],
+      };
+      const opts = { ...DEFAULT_OPTIONS, mode, fillValue: fill === null ? null : Number(fill as number), uniqueIndices: flag(c, 'unique_indices', false), indicesAreSorted: flag(c, 'indices_are_sorted', false) };
+      return gatherWith(o, a, o.expandDims(idx, k, c.span), dn, sizes, c.span, opts);
+    }),
+    take_along_axis: jitted('take_along_axis', (c) => {
+      const arr0 = A(arg(c, 0, 'arr'), c.span);
+      let idx = A(arg(c, 1, 'indices'), c.span);
+      const axisV = arg(c, 2, 'axis');
+      const [arr1, axis] = along(arr0, axisV, c.span);
+      if (idx.aval.dtype !== 'int32' && idx.aval.dtype !== 'uint32') throw new CompileError(`TypeError: take_along_axis indices must be of integer type, got ${idx.aval.dtype}`, c.span);
+      if (axisV === null && idx.aval.shape.length !== 1) throw new CompileError(`ValueError: when axis=None, indices must have a single dimension; got ${idx.aval.shape.length}`, c.span);
+      const r = arr1.aval.shape.length;
+      if (idx.aval.shape.length !== r) throw new CompileError(`ValueError: indices and arr must have the same number of dimensions; ${idx.aval.shape.length} vs. ${r}`, c.span);
+      const mode = parseMode(arg(c, 3, 'mode', null), c.span) ?? 'fill';
+      // the other axes broadcast against each other
+      const outShape = arr1.aval.shape.map((d, i) => (i === axis ? idx.aval.shape[i]! : broadcastShapes([d], [idx.aval.shape[i]!], c.span)[0]!));
+      const arrShape = outShape.map((d, i) => (i === axis ? arr1.aval.shape[i]! : d));
+      const arr = o.tracer(o.broadcastTo(arr1.atom, arrShape, c.span));
+      idx = o.tracer(o.broadcastTo(idx.atom, outShape, c.span));
+      if (mode !== 'promise_in_bounds') idx = normalizeArrayIndex(o, o.convert(idx, 'int32', c.span), arrShape[axis]!, c.span);
+      const cols = outShape.map((_, d) => o.expandDims(d === axis ? o.convert(idx, 'int32', c.span) : broadcastedIota(o, 'int32', outShape, d, c.span), r, c.span));
+      const indices = cols.length === 1 ? cols[0]! : o.concatenate(cols, r, c.span);
+      const fill = arg(c, 4, 'fill_value', null);
+      const all = Array.from({ length: r }, (_, i) => i);
+      return gatherWith(o, arr, indices, { offset_dims: [], collapsed_slice_dims: all, start_index_map: all }, all.map(() => 1), c.span, { ...DEFAULT_OPTIONS, mode, fillValue: fill === null ? null : Number(fill as number) });
+    }),
+    bincount: (c) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (x.aval.dtype !== 'int32' && x.aval.dtype !== 'uint32') throw new CompileError(`TypeError: x argument to bincount must have an integer type; got ${x.aval.dtype}`, c.span);
+      if (x.aval.shape.length !== 1) throw new CompileError('ValueError: only 1-dimensional input supported.', c.span);
+      const minlength = intArg(arg(c, 2, 'minlength', 0n), 'minlength', c.span);
+      const lengthV = c.kwargs.get('length') ?? null;
+      if (lengthV === null) {
+        throw new CompileError("ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: The error occurred because of argument 'x' of jnp.bincount. To avoid this error, pass a static `length` argument.", c.span, [
+          'jaxts knows array values only when the program runs: pass length=… (the number of bins)',
+        ]);
+      }
+      const length = intArg(lengthV, 'length', c.span);
+      void minlength; // checked as JAX does; with a static length JAX ignores it
+      const wV = arg(c, 1, 'weights', null);
+      const w = wV === null ? null : A(wV, c.span);
+      if (w && fmtShape(w.aval.shape) !== fmtShape(x.aval.shape)) throw new CompileError('ValueError: shape of weights must match shape of x.', c.span);
+      // zeros(length).at[clip(x, 0)].add(weights, mode='drop')
+      const clipped = o.binary('max', x, 0n, c.span);
+      const zeros = o.full([length], 0, w ? w.aval.dtype : 'int32', c.span);
+      return scatterIndex(o, zeros, [{ kind: 'array', value: clipped }], w ?? 1n, 'scatter_add', c.span, { ...DEFAULT_OPTIONS, mode: 'fill' });
+    },
+    partition: jitted('partition', (c) => partitionFn(c, false)),
+    argpartition: jitted('argpartition', (c) => partitionFn(c, true)),
+    quantile: jitted('quantile', (c) => quantile(c, inexact(A(arg(c, 1, 'q'), c.span), c.span), 'quantile')),
+    percentile: jitted('percentile', (c) => {
+      const q = o.binary('div', inexact(A(arg(c, 1, 'q'), c.span), c.span), 100.0, c.span);
+      return jitted('quantile', (d) => quantile(d, q, 'percentile'))(c);
+    }),
+    median: jitted('median', (c) => {
+      const args: CallArgs = { args: [arg(c, 0, 'a'), 0.5, arg(c, 1, 'axis', null), null, false, 'linear', arg(c, 4, 'keepdims', false)], kwargs: new Map(), span: c.span };
+      return jitted('quantile', (d) => quantile(d, A(0.5, d.span), 'median'))(args);
+    }),
+  };
 }

@@ -11,6 +11,7 @@ import { laxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
+import { sortArrays, topK } from './indexing.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -57,6 +58,7 @@ export function laxModule(ip: Interp): PyModule {
   };
   const entries: Record<string, (c: CallArgs) => PyValue> = {
     ...laxFunctions(ip),
+    ...laxSortFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),
@@ -423,4 +425,43 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
     });
     return o.tracer(o.bind('dynamic_slice', [x.atom, ...idx.map((t) => t.atom)], { slice_sizes: sizes }, span));
   }
+}
+
+/** lax.sort, lax.sort_key_val and lax.top_k (jax/_src/lax/lax.py): the sort primitive; top_k as a stable descending sort. */
+function laxSortFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  const o = ip.ops;
+  const dimOf = (c: CallArgs, i: number, rank: number): number => {
+    const d = Number(arg(c, i, 'dimension', -1n) as bigint);
+    if (d < -rank || d >= rank) throw new CompileError(`ValueError: axis ${d} is out of bounds for array of dimension ${rank}`, c.span);
+    return d < 0 ? d + rank : d;
+  };
+  return {
+    sort: (c) => {
+      const operand = arg(c, 0, 'operand');
+      const seq = operand instanceof PyTuple || operand instanceof PyList;
+      const xs = (seq ? operand.items : [operand]).map((x) => o.asArray(x, c.span));
+      const dim = dimOf(c, 1, xs[0]!.aval.shape.length);
+      const stable = truthy(arg(c, 2, 'is_stable', true), c.span);
+      const numKeys = Number(arg(c, 3, 'num_keys', 1n) as bigint);
+      if (numKeys < 1) throw new CompileError(`ValueError: num_keys must be at least 1, got ${numKeys}`, c.span);
+      const out = sortArrays(o, xs, dim, stable, numKeys, c.span);
+      return seq ? new PyTuple(out) : out[0]!;
+    },
+    sort_key_val: (c) => {
+      const k = o.asArray(arg(c, 0, 'keys'), c.span);
+      const v = o.asArray(arg(c, 1, 'values'), c.span);
+      const dim = dimOf(c, 2, k.aval.shape.length);
+      return new PyTuple(sortArrays(o, [k, v], dim, truthy(arg(c, 3, 'is_stable', true), c.span), 1, c.span));
+    },
+    top_k: (c) => {
+      const x = o.asArray(arg(c, 0, 'operand'), c.span);
+      const k = Number(arg(c, 1, 'k') as bigint);
+      const r = x.aval.shape.length;
+      if (!r) throw new CompileError('TypeError: top_k operand must have >= 1 dimension, got ()', c.span);
+      const n = x.aval.shape[r - 1]!;
+      if (k < 0) throw new CompileError(`ValueError: k argument to top_k must be nonnegative, got ${k}`, c.span);
+      if (k > n) throw new CompileError(`TypeError: k argument to top_k must be no larger than minor dimension; ${k} vs ${x.aval.shape}`, c.span);
+      return new PyList(topK(o, x, k, c.span));
+    },
+  };
 }

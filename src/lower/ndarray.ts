@@ -79,7 +79,7 @@ export function ndIndex(x: NdArray, items: IndexItem[], span: A.Span | null = nu
       if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d - 1} with size ${n}`, span);
       axes.push({ idx: [i], keep: false });
     }
-    else {
+    else if (it.kind === 'slice') {
       const [s, e, st] = sliceIndices(it.start, it.stop, it.step, n);
       const idx: number[] = [];
       for (let i = s; st > 0 ? i < e : i > e; i += st) idx.push(i);

@@ -18,6 +18,7 @@
 // broadcasts of a literal — the same values.
 import { FuncBuilder, lit } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
+import { gatherDimsOf, scatterDimsOf, scatterSliceSizes, type GatherDims, type ScatterDims } from '../ir/indexing.js';
 import { shapeRule } from '../ir/primitives.js';
 import type { Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
@@ -294,6 +295,15 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
     (c, g, [x], _ans, p) => c.op('dot_general', [x!, g], p),
   ),
 
+  // indexing (slicing.py): linear in the operand and updates, never in the indices
+  gather: (c, xs, ts, e) => gatherJvp(c, xs, ts, e),
+  scatter_add: (c, xs, ts, e) => scatterAddJvp(c, xs, ts, e),
+  scatter: (c, xs, ts, e) => scatterJvp(c, xs, ts, e),
+  scatter_mul: (c, xs, ts, e) => scatterMulJvp(c, xs, ts, e),
+  scatter_min: (c, xs, ts, e) => scatterExtremalJvp(c, xs, ts, e),
+  scatter_max: (c, xs, ts, e) => scatterExtremalJvp(c, xs, ts, e),
+  sort: (c, xs, ts, e) => sortJvp(c, xs, ts, e),
+
   // collectives (parallel.py): linear, except pmax/pmin which JAX cannot differentiate
   psum: linear,
   all_gather: linear,
@@ -508,6 +518,11 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     const swapped: DotDims = { contract: [dn.contract[1], dn.contract[0]], batch: [dn.batch[1], dn.batch[0]] };
     return [null, dotTransposeLhs(c, ct!, y!.aval, x as Atom, swapped, e.params, true)];
   },
+
+  gather: (c, [ct], e) => [gatherTranspose(c, ct!, e), null],
+  scatter_add: (c, [ct], e) => scatterAddTranspose(c, ct!, e),
+  scatter: (c, [ct], e) => scatterTranspose(c, ct!, e),
+  scatter_mul: (c, [ct], e) => [c.bind('scatter_mul', [ct!, e.inputs[1] as Atom, e.inputs[2] as Atom], e.params), null, null],
 
   // collectives: psum's transpose is a psum (psum = psum + pbroadcast under pmap)
   psum: (c, cts, e) => {
@@ -807,4 +822,172 @@ export function jvpFunc(f: Func, wrt: boolean[], opts: JvpOptions = {}): Func {
     return t ? val.get(t.id)! : zerosOf(b, r.aval);
   });
   return dce(b.finish([...f.results.map(read), ...tangents], f.axisEnv));
+}
+
+// ------------------------------------------------------------------ gather, scatter, sort (slicing.py, lax.py)
+
+/** A scatter's params from a gather's (JAX's scatter_add in _gather_transpose_rule). */
+function scatterParamsOf(p: Params): Params {
+  return {
+    dimension_numbers: scatterDimsOf(p['dimension_numbers'] as GatherDims),
+    indices_are_sorted: p['indices_are_sorted'],
+    unique_indices: p['unique_indices'],
+    mode: p['mode'],
+    update_jaxpr: null,
+    update_consts: [],
+  };
+}
+
+/** The gather reading back, from an operand-shaped `t`, what a scatter with params `p` writes from `updates` (fill 0 where dropped). */
+function gatherParamsOf(p: Params, operand: readonly number[], updates: readonly number[], mode: unknown = p['mode']): Params {
+  const dn = p['dimension_numbers'] as ScatterDims;
+  return {
+    dimension_numbers: gatherDimsOf(dn),
+    slice_sizes: scatterSliceSizes(operand, updates, dn),
+    indices_are_sorted: p['indices_are_sorted'],
+    unique_indices: p['unique_indices'],
+    mode,
+    fill_value: mode === 'fill' ? 0 : null,
+  };
+}
+
+function gatherJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  return { outs, tans: [ts[0] ? asTan(c.op('gather', [ts[0], xs[1]!], e.params)) : null] };
+}
+
+function gatherTranspose(c: TransposeCtx, ct: Atom, e: LinEqn): Atom {
+  const zeros = zerosLike(c, e.inputs[0]!.aval);
+  return c.bind('scatter_add', [zeros, e.inputs[1] as Atom, ct], scatterParamsOf(e.params));
+}
+
+function scatterAddJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  if (!ts[0] && !ts[2]) return { outs, tans: [null] };
+  const g0 = ts[0] ?? full(c.op, xs[0]!.aval, 0);
+  const g2 = ts[2] ?? full(c.op, xs[2]!.aval, 0);
+  return { outs, tans: [asTan(c.op(e.prim, [g0, xs[1]!, g2], e.params))] };
+}
+
+function scatterAddTranspose(c: TransposeCtx, ct: Atom, e: LinEqn): (Atom | null)[] {
+  const [x, idx, upd] = e.inputs;
+  const updT = isLin(upd) ? c.bind('gather', [ct, idx as Atom], gatherParamsOf(e.params, x!.aval.shape, upd.aval.shape)) : null;
+  return [isLin(x) ? ct : null, null, updT];
+}
+
+/**
+ * JAX's _scatter_jvp. With unique indices, the scatter of the tangents. Else
+ * JAX's scheme: scatter positive ids of the updates, gather them back, keep
+ * only the operand elements no update replaced and the updates that won,
+ * and scatter-add both (primal and tangent alike), so that no scatter needs
+ * a transpose.
+ */
+function scatterJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const [x, idx, upd] = xs as [Atom, Atom, Atom];
+  if (e.params['unique_indices']) {
+    const outs = c.primal();
+    if (!ts[0] && !ts[2]) return { outs, tans: [null] };
+    return { outs, tans: [asTan(c.op('scatter', [ts[0] ?? full(c.op, x.aval, 0), idx, ts[2] ?? full(c.op, upd.aval, 0)], e.params))] };
+  }
+  const dn = e.params['dimension_numbers'] as ScatterDims;
+  const updShape = [...upd.aval.shape];
+  const idsShape = updShape.map((d, i) => (dn.update_window_dims.includes(i) ? 1 : d));
+  const numIds = idsShape.reduce((a, b) => a * b, 1);
+  const iota = c.op('iota', [], { dtype: 'uint32', shape: [numIds], dimension: 0, sharding: null });
+  let ids = c.op('add', [c.op('reshape', [iota], { new_sizes: idsShape, dimensions: null }), full(c.op, { shape: idsShape, dtype: 'uint32' }, 1)]);
+  if (!same(idsShape, updShape)) ids = c.op('broadcast_in_dim', [ids], { shape: updShape, broadcast_dimensions: range(updShape.length) });
+  const scattered = c.op('scatter', [full(c.op, { shape: x.aval.shape, dtype: 'uint32' }, 0), idx, ids], e.params) as Atom;
+  const gathered = c.op('gather', [scattered, idx], gatherParamsOf(e.params, x.aval.shape, updShape, 'promise_in_bounds'));
+  const kept = c.op('eq', [scattered, full(c.op, scattered.aval, 0)]);
+  const won = c.op('eq', [ids, gathered]);
+  const mask = (m: LAtom, v: LAtom): LAtom => select(c, m, v, full(c.op, v.aval, 0));
+  const outs = [c.op('scatter_add', [mask(kept, x), idx, mask(won, upd)], e.params) as Atom];
+  if (!ts[0] && !ts[2]) return { outs, tans: [null] };
+  const g0 = mask(kept, ts[0] ?? full(c.op, x.aval, 0));
+  const g2 = mask(won, ts[2] ?? full(c.op, upd.aval, 0));
+  return { outs, tans: [asTan(c.op('scatter_add', [g0, idx, g2], e.params))] };
+}
+
+/** JAX's _scatter_transpose_rule (unique indices only, as JAX). */
+function scatterTranspose(c: TransposeCtx, ct: Atom, e: LinEqn): (Atom | null)[] {
+  const [x, idx, upd] = e.inputs;
+  const opT = isLin(x) ? c.bind('scatter', [ct, idx as Atom, zerosLike(c, upd!.aval)], e.params) : null;
+  const updT = isLin(upd) ? c.bind('gather', [ct, idx as Atom], gatherParamsOf(e.params, x!.aval.shape, upd.aval.shape)) : null;
+  return [opT, null, updT];
+}
+
+/** JAX's scatter_mul JVP: linear in the operand; in the updates only with unique indices. */
+function scatterMulJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  let acc: Tan = null;
+  if (ts[0]) acc = asTan(c.op('scatter_mul', [ts[0], xs[1]!, xs[2]!], e.params));
+  if (ts[2]) {
+    if (!e.params['unique_indices']) throw new Error('NotImplementedError: scatter_mul gradients are only implemented if `unique_indices=True`');
+    const added = c.op('scatter_add', [full(c.op, xs[0]!.aval, 0), xs[1]!, ts[2]], e.params);
+    acc = addTangents(c, acc, asTan(mul(c, xs[0]!, added)));
+  }
+  return { outs, tans: [acc] };
+}
+
+/** JAX's _sort_jvp: sort an iota along, then gather each tangent by the permutation. */
+function sortJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const shape = [...xs[0]!.aval.shape];
+  const dim = e.params['dimension'] as number;
+  const iotas = shape.map((_, d) => c.op('iota', [], { dtype: 'int32', shape, dimension: d, sharding: null }) as Atom);
+  const sorted = c.opN('sort', [...xs, iotas[dim]!], e.params) as Atom[];
+  const perm = sorted[sorted.length - 1]!;
+  const outs = sorted.slice(0, -1);
+  if (ts.every((t) => !t)) return { outs, tans: outs.map(() => null) };
+  // t[idx] with idx = (iota_0, …, perm, …): one index vector per element
+  const col = shape.map((_, d) => c.op('broadcast_in_dim', [d === dim ? perm : iotas[d]!], { shape: [...shape, 1], broadcast_dimensions: range(shape.length) }) as Atom);
+  const indices = col.length === 1 ? col[0]! : (c.op('concatenate', col, { dimension: shape.length }) as Atom);
+  const params: Params = {
+    dimension_numbers: { offset_dims: [], collapsed_slice_dims: range(shape.length), start_index_map: range(shape.length), operand_batching_dims: [], start_indices_batching_dims: [] },
+    slice_sizes: shape.map(() => 1),
+    indices_are_sorted: false,
+    unique_indices: false,
+    mode: 'promise_in_bounds',
+    fill_value: null,
+  };
+  return { outs, tans: ts.map((t) => (t ? asTan(c.op('gather', [t, indices], params)) : null)) };
+}
+
+/**
+ * JAX's _scatter_extremal_jvp (scatter-min/-max): the tangent of each element
+ * is shared among the values that tie for the result there (the operand's
+ * own value counting as one when it is kept).
+ */
+function scatterExtremalJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  const [x, idx, upd] = xs as [Atom, Atom, Atom];
+  if (!ts[0] && !ts[2]) return { outs, tans: [null] };
+  const gOp = ts[0] ?? full(c.op, x.aval, 0);
+  const gUpd = ts[2] ?? full(c.op, upd.aval, 0);
+  const dn = e.params['dimension_numbers'] as ScatterDims;
+  const gp: Params = {
+    dimension_numbers: gatherDimsOf(dn),
+    slice_sizes: scatterSliceSizes(x.aval.shape, upd.aval.shape, dn),
+    indices_are_sorted: false,
+    unique_indices: false,
+    mode: 'promise_in_bounds',
+    fill_value: null,
+  };
+  const sp: Params = { dimension_numbers: dn, indices_are_sorted: false, unique_indices: false, mode: 'fill', update_jaxpr: null, update_consts: [] };
+  const gather = (a: LAtom): LAtom => c.op('gather', [a, idx], gp);
+  const initial = gather(x);
+  const target = gather(outs[0]!);
+  const successful = c.op('eq', [upd, target]);
+  const retained = c.op('eq', [initial, target]);
+  const zerosX = full(c.op, x.aval, 0);
+  const ones = full(c.op, upd.aval, 1);
+  const zeros = full(c.op, upd.aval, 0);
+  const numUpdates = gather(c.op('scatter_add', [zerosX, idx, select(c, successful, ones, zeros)], sp));
+  const numRefs = gather(c.op('scatter_add', [zerosX, idx, ones], sp));
+  const recip = (v: LAtom): LAtom => div(c, k(c, v, 1), v);
+  const updatesNormalizer = select(c, retained, recip(add(c, numUpdates, k(c, numUpdates, 1))), recip(numUpdates));
+  const updatesCoef = select(c, successful, updatesNormalizer, zeros);
+  const operandNormalizer = select(c, retained, recip(add(c, numUpdates, k(c, numUpdates, 1))), full(c.op, numUpdates.aval, 0));
+  const operandCoef = div(c, add(c, k(c, operandNormalizer, -1), operandNormalizer), numRefs);
+  const tangentUpdates = add(c, mul(c, gather(gOp), operandCoef), mul(c, gUpd, updatesCoef));
+  return { outs, tans: [asTan(c.op('scatter_add', [gOp, idx, tangentUpdates], { ...e.params, update_jaxpr: null }))] };
 }

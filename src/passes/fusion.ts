@@ -21,6 +21,7 @@ import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { sameShape, size } from '../ir/types.js';
 import { delinearize, linearize, type IExpr } from './index_math.js';
 import { elementRule } from './index_rules.js';
+import { scatterExtent } from './indexing_rules.js';
 import { isDeviceGather } from './collectives.js';
 import { replicaGroups } from '../ir/sharding.js';
 
@@ -59,6 +60,7 @@ function loopExtent(e: Eqn): number {
     return lc.reduce((n, d) => n * e.inputs[0]!.aval.shape[d]!, 1);
   }
   if (PRIMS[e.prim].cost !== 'loop') return 1;
+  if (e.prim.startsWith('scatter')) return scatterExtent(e);
   return size(e.inputs[0]!.aval.shape) / Math.max(1, size(e.outputs[0]!.aval.shape));
 }
 

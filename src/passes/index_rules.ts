@@ -6,6 +6,7 @@ import type { KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
 import type { DType, Eqn } from '../ir/types.js';
+import { gather, scatter } from './indexing_rules.js';
 import { delinearize, iadd, iconst, idiv, imod, imul, isub, linearize, type IExpr } from './index_math.js';
 
 export interface RuleCtx {
@@ -322,6 +323,14 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   argmax: null,
   argmin: null,
   dot_general: dotGeneral,
+  gather,
+  scatter,
+  scatter_add: scatter,
+  scatter_mul: scatter,
+  scatter_min: scatter,
+  scatter_max: scatter,
+  // lowered to ranks and a scatter before fusion (passes/sort_lowering.ts)
+  sort: null,
   axis_index: axisIndex,
   // replaced by autodiff before a program is formed
   custom_jvp_call: null,

@@ -14,6 +14,7 @@ import { lowerCollectives } from './collectives.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
+import { lowerSorts } from './sort_lowering.js';
 import { partition } from './spmd.js';
 
 /** Run the backend passes over every program of `hp` (duplicates once; `hp`'s references follow). */
@@ -22,7 +23,7 @@ export function compilePrograms(hp: HostProgram): CompiledProgram[] {
 }
 
 /** The kernels of one per-device program: collective lowering → fusion → buffer plan. */
-export const kernelProgram = (func: Func): Program => planBuffers(fuse(lowerCollectives(func)));
+export const kernelProgram = (func: Func): Program => planBuffers(fuse(lowerCollectives(lowerSorts(func))));
 
 type DeviceProgram = Omit<CompiledProgram, 'program'>;
 

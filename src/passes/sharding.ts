@@ -167,6 +167,14 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
   reduce_prod: reduceLinks,
   iota: noLinks,
   axis_index: noLinks,
+  // indexing and sorting carry no layout through (computed on whole operands, as JAX replicates them by default)
+  gather: noLinks,
+  scatter: noLinks,
+  scatter_add: noLinks,
+  scatter_mul: noLinks,
+  scatter_min: noLinks,
+  scatter_max: noLinks,
+  sort: noLinks,
   // never in a program (autodiff replaces them)
   custom_jvp_call: noLinks,
   custom_vjp_call: noLinks,

@@ -456,6 +456,14 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   ppermute: replicatedRule,
   all_to_all: replicatedRule,
   axis_index: replicatedRule,
+  // indexing and sorting: computed on whole (replicated) operands
+  gather: replicatedRule,
+  scatter: replicatedRule,
+  scatter_add: replicatedRule,
+  scatter_mul: replicatedRule,
+  scatter_min: replicatedRule,
+  scatter_max: replicatedRule,
+  sort: replicatedRule,
   // never in a program (autodiff replaces them)
   custom_jvp_call: replicatedRule,
   custom_vjp_call: replicatedRule,

@@ -3,6 +3,7 @@
 // whose batched parameters and all results have a leading batch axis.
 import { FuncBuilder } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
+import type { GatherDims, ScatterDims } from '../ir/indexing.js';
 import { PRIMS, isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Params } from '../ir/types.js';
 import type { DimShardings } from '../ir/sharding.js';
@@ -136,7 +137,7 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
     batched: true,
   }),
   dynamic_slice: (c, e, [x, ...starts]) => {
-    if (starts.some((s) => s.batched)) throw new Error('vmap: dynamic_slice with batched start indices is not supported');
+    if (starts.some((s) => s.batched)) return dynamicSliceAsGather(c, e, x!, starts);
     const zero: Atom = { kind: 'lit', value: 0, aval: { shape: [], dtype: 'int32' } };
     return {
       atom: c.bind('dynamic_slice', [x!.atom, zero, ...starts.map((s) => s.atom)], { slice_sizes: [c.size, ...(e.params['slice_sizes'] as number[])] }),
@@ -150,7 +151,80 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   argmax: reduceRule,
   argmin: reduceRule,
   pad: padRule,
+  gather: gatherRule,
+  scatter: scatterRule,
+  scatter_add: scatterRule,
+  scatter_mul: scatterRule,
+  scatter_min: scatterRule,
+  scatter_max: scatterRule,
+  sort: (c, e, ins) => {
+    const atoms = ins.map((v) => c.materialize(v));
+    return c.b.bind('sort', atoms, { ...e.params, dimension: (e.params['dimension'] as number) + 1 }).map((atom) => ({ atom, batched: true }));
+  },
 };
+
+/**
+ * Batched indices of a gather or scatter whose operand is batched: the batch
+ * position joins each index vector as its first component (the operand's
+ * batch axis is indexed, then collapsed), as JAX's rules did before XLA had
+ * batching dimensions.
+ */
+function withBatchIndex(c: BatchCtx, idx: BVal): Atom {
+  const atom = c.materialize(idx);
+  const shape = [...atom.aval.shape];
+  const iota = c.bind('iota', [], { dtype: atom.aval.dtype, shape: [...shape.slice(0, -1), 1], dimension: 0, sharding: null });
+  return c.bind('concatenate', [iota, atom], { dimension: shape.length - 1 });
+}
+
+/** dynamic_slice with batched starts: a gather whose index vectors are the starts (clamped alike), as JAX's batching rule. */
+function dynamicSliceAsGather(c: BatchCtx, e: Eqn, x: BVal, starts: BVal[]): BVal {
+  const sizes = e.params['slice_sizes'] as number[];
+  const r = sizes.length;
+  const cols = starts.map((s) => {
+    const a = s.atom.aval.dtype === 'int32' ? s.atom : c.bind('convert_element_type', [s.atom], { new_dtype: 'int32', weak_type: false });
+    return c.bind('broadcast_in_dim', [a], { shape: [c.size, 1], broadcast_dimensions: s.batched ? [0] : [] });
+  });
+  const indices: BVal = { atom: cols.length === 1 ? cols[0]! : c.bind('concatenate', cols, { dimension: 1 }), batched: true };
+  const params = {
+    dimension_numbers: { offset_dims: Array.from({ length: r }, (_, i) => i), collapsed_slice_dims: [], start_index_map: Array.from({ length: r }, (_, i) => i), operand_batching_dims: [], start_indices_batching_dims: [] },
+    slice_sizes: sizes,
+    indices_are_sorted: false,
+    unique_indices: false,
+    mode: 'clip',
+    fill_value: null,
+  };
+  const g = { ...e, prim: 'gather' as const, params, inputs: [e.inputs[0]!, indices.atom] };
+  return gatherRule(c, g, [x, indices]);
+}
+
+function gatherRule(c: BatchCtx, e: Eqn, [x, idx]: BVal[]): BVal {
+  const dn = e.params['dimension_numbers'] as GatherDims;
+  const sizes = e.params['slice_sizes'] as number[];
+  if (!x!.batched) {
+    // only the indices: their batch axis is the first batch axis of the result
+    const params = { ...e.params, dimension_numbers: { ...dn, offset_dims: shift(dn.offset_dims) } };
+    return { atom: c.bind('gather', [x!.atom, idx!.atom], params), batched: idx!.batched };
+  }
+  const dims: GatherDims = {
+    ...dn,
+    offset_dims: shift(dn.offset_dims),
+    collapsed_slice_dims: [0, ...shift(dn.collapsed_slice_dims)],
+    start_index_map: [0, ...shift(dn.start_index_map)],
+  };
+  return { atom: c.bind('gather', [x!.atom, withBatchIndex(c, idx!)], { ...e.params, dimension_numbers: dims, slice_sizes: [1, ...sizes] }), batched: true };
+}
+
+function scatterRule(c: BatchCtx, e: Eqn, [x, idx, upd]: BVal[]): BVal {
+  const dn = e.params['dimension_numbers'] as ScatterDims;
+  const dims: ScatterDims = {
+    ...dn,
+    update_window_dims: shift(dn.update_window_dims),
+    inserted_window_dims: [0, ...shift(dn.inserted_window_dims)],
+    scatter_dims_to_operand_dims: [0, ...shift(dn.scatter_dims_to_operand_dims)],
+  };
+  const atom = c.bind(e.prim, [c.materialize(x!), withBatchIndex(c, idx!), c.materialize(upd!)], { ...e.params, dimension_numbers: dims });
+  return { atom, batched: true };
+}
 
 function moveToFront(c: BatchCtx, a: Atom, pos: number): Atom {
   if (pos === 0) return a;

@@ -27,7 +27,7 @@ describe('rule tables: primitives taking a default', () => {
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic',
       'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'threefry2x32', 'dynamic_slice', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
-      'argmax', 'argmin', 'pmax', 'pmin', 'axis_index', 'custom_jvp_call',
+      'argmax', 'argmin', 'scatter_min', 'scatter_max', 'sort', 'pmax', 'pmin', 'axis_index', 'custom_jvp_call',
     ]);
   });
 
@@ -45,10 +45,10 @@ describe('rule tables: primitives taking a default', () => {
     expect(PRIM_NAMES.filter((p) => LINEAR[p]).every(isElementwise)).toBe(true);
   });
 
-  it('ELEMENT_RULES: collectives are lowered before fusion; argmax/argmin and custom calls have no kernel', () => {
+  it('ELEMENT_RULES: collectives and sort are lowered before fusion; argmax/argmin and custom calls have no kernel', () => {
     const collectives = PRIM_NAMES.filter((p) => PRIMS[p].axes === 'collective');
     expect(collectives).toEqual(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all']);
     expect(Object.keys(ELEMENT_RULES).sort()).toEqual(without(...collectives).sort());
-    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'custom_jvp_call', 'custom_vjp_call']);
+    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'custom_jvp_call', 'custom_vjp_call']);
   });
 });
