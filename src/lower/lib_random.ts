@@ -14,7 +14,7 @@ import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
 import { KEY_IMPL, wrapKeys } from './keys.js';
 import { hostScalarArray } from './transforms.js';
-import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
+import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -270,6 +270,99 @@ class Random {
     const below = nextAfter(o, o.stopGradient(hi, span), -1, span);
     return o.binary('min', o.binary('max', out, above, span), below, span);
   }
+  /** A function of jax.numpy or jax.lax, called as the program would. */
+  private fn(module: 'jax.numpy' | 'jax.lax', name: string, args: PyValue[], kwargs: Record<string, PyValue>, span: Span): PyValue {
+    const f = this.ip.library.importModule(module, span).attrs.get(name)!;
+    return this.ip.call(f, { args, kwargs: new Map(Object.entries(kwargs)), span });
+  }
+  /** `_shuffle`: sort by fresh random 32-bit keys, ceil(3 ln n / ln(2^32 - 1)) rounds. */
+  shuffle(key: Tracer, x: Tracer, axis: number, span: Span): Tracer {
+    const n = x.aval.shape.reduce((a, b) => a * b, 1);
+    const rounds = Math.ceil((3 * Math.log(Math.max(1, n))) / Math.log(4294967295));
+    let k = key;
+    let out = x;
+    for (let i = 0; i < rounds; i++) {
+      const keys = this.split(k, [2], span);
+      k = this.ops.index(keys, [{ kind: 'int', value: 0 }], span);
+      const sortKeys = this.bits(this.ops.index(keys, [{ kind: 'int', value: 1 }], span), [...out.aval.shape], span);
+      const sorted = this.fn('jax.lax', 'sort_key_val', [sortKeys, out], { dimension: BigInt(axis) }, span) as PyTuple;
+      out = sorted.items[1] as Tracer;
+    }
+    return out;
+  }
+  /** `permutation(key, x, axis, independent)`: an int shuffles arange(x); an array its slices along `axis`. */
+  permutation(key: Tracer, x: PyValue, axis: number, independent: boolean, span: Span): Tracer {
+    if (typeof x === 'bigint') return this.shuffle(key, this.ops.arange(0, Number(x), 1, 'int32', span), 0, span);
+    const arr = this.ops.asArray(x, span);
+    const nd = arr.aval.shape.length;
+    if (nd === 0) throw new CompileError('TypeError: x must be an integer or at least 1-dimensional', span);
+    const ax = ((axis % nd) + nd) % nd;
+    if (independent || nd === 1) return this.shuffle(key, arr, ax, span);
+    const ind = this.shuffle(key, this.ops.arange(0, arr.aval.shape[ax]!, 1, 'int32', span), 0, span);
+    return this.fn('jax.numpy', 'take', [arr, ind, BigInt(ax)], { unique_indices: true }, span) as Tracer;
+  }
+  /** `choice(key, a, shape, replace, p, axis)`, JAX's four cases. */
+  choice(key: Tracer, a: PyValue, shape: number[], replace: boolean, p: PyValue, axis: number, span: Span): Tracer {
+    const o = this.ops;
+    const arr = o.asArray(a, span);
+    const nd = arr.aval.shape.length;
+    const ax = nd ? ((axis % nd) + nd) % nd : 0;
+    const nInputs = nd === 0 ? Number(this.ip.static(a, 'the population size of jax.random.choice', span)) : arr.aval.shape[ax]!;
+    const nDraws = shape.reduce((x, y) => x * y, 1);
+    if (nDraws === 0) return o.full(shape, 0, arr.aval.dtype, span);
+    if (nInputs <= 0) throw new CompileError('ValueError: a must be greater than 0 unless no samples are taken', span);
+    if (!replace && nDraws > nInputs) {
+      throw new CompileError(`ValueError: Cannot take a larger sample (size ${nDraws}) than population (size ${nInputs}) when 'replace=False'`, span);
+    }
+    const take = (ind: Tracer): Tracer => (nd === 0 ? ind : (this.fn('jax.numpy', 'take', [arr, ind, BigInt(ax)], {}, span) as Tracer));
+    let result: Tracer;
+    if (p === null) {
+      if (replace) result = take(this.randint(key, shape, 0n, BigInt(nInputs), 'int32', span));
+      else {
+        const perm = this.permutation(key, nd === 0 ? BigInt(nInputs) : arr, ax, false, span);
+        const idx = Array.from({ length: perm.aval.shape.length }, (_, d) => (d === ax ? { kind: 'slice' as const, start: 0, stop: nDraws, step: 1 } : { kind: 'slice' as const, start: null, stop: null, step: null }));
+        result = o.index(perm, idx, span);
+      }
+    } else {
+      const pa = o.asArray(p, span, 'float32');
+      if (pa.aval.shape.length !== 1 || pa.aval.shape[0] !== nInputs) {
+        throw new CompileError(`ValueError: p must be None or a 1D vector with the same size as a.shape[axis]. p has shape (${pa.aval.shape.join(', ')}${pa.aval.shape.length === 1 ? ',' : ''}) and a.shape[axis] is ${nInputs}.`, span);
+      }
+      let ind: Tracer;
+      if (replace) {
+        const cuml = this.fn('jax.numpy', 'cumsum', [pa], {}, span) as Tracer;
+        const last = o.index(cuml, [{ kind: 'int', value: -1 }], span);
+        const r = this.bin('mul', last, this.bin('sub', 1n, this.uniform(key, shape, 'float32', 0, 1, span), span), span);
+        ind = o.convert(this.fn('jax.numpy', 'searchsorted', [cuml, r], {}, span) as Tracer, 'int32', span);
+      } else {
+        const g = this.bin('add', this.gumbel(key, [nInputs], span), this.un('log', pa, span), span);
+        ind = o.convert((this.fn('jax.lax', 'top_k', [g, BigInt(nDraws)], {}, span) as PyTuple).items[1] as Tracer, 'int32', span);
+      }
+      result = take(ind);
+    }
+    const outShape = nd === 0 ? shape : [...arr.aval.shape.slice(0, ax), ...shape, ...arr.aval.shape.slice(ax + 1)];
+    return o.reshape(result, outShape, span);
+  }
+  /** `_categorical` without replacement: the Gumbel top-k trick. */
+  categoricalNoReplace(key: Tracer, logits: PyValue, axis: number, shape: number[] | null, span: Span): Tracer {
+    const o = this.ops;
+    const l = o.asArray(logits, span);
+    const ls = l.aval.shape;
+    const nd = ls.length;
+    const ax = ((axis % nd) + nd) % nd;
+    const batch = ls.filter((_, d) => d !== ax);
+    const out = shape ?? batch;
+    const prefix = out.slice(0, out.length - batch.length);
+    const k = prefix.reduce((a, b) => a * b, 1);
+    if (k > ls[ax]!) throw new CompileError(`ValueError: Number of samples without replacement (${k}) cannot exceed number of categories (${ls[ax]}).`, span);
+    const perturbed = this.bin('add', l, this.gumbel(key, [...ls], span), span);
+    const moved = o.moveAxis(perturbed, ax, nd - 1, span);
+    const indices = (this.fn('jax.lax', 'top_k', [moved, BigInt(k)], {}, span) as PyTuple).items[1] as Tracer;
+    // lax.reshape(indices, shape, dimensions=(last, 0, 1, ...)): the sample axis first
+    const r = indices.aval.shape.length;
+    const perm = [r - 1, ...Array.from({ length: r - 1 }, (_, i) => i)];
+    return o.reshape(o.transpose(indices, perm, span), out, span);
+  }
   /** `_categorical` with replacement: argmax(gumbel + logits) along `axis` (the Gumbel-max trick). */
   categorical(key: Tracer, logits: PyValue, axis: number, shape: number[] | null, span: Span): Tracer {
     const o = this.ops;
@@ -434,9 +527,19 @@ export function randomModule(ip: Interp): PyModule {
     },
     categorical: (c) => {
       const replace = arg(c, 4, 'replace', true);
-      if (replace === false) throw new CompileError('jax.random.categorical(replace=False) is not supported by jaxts yet (it needs lax.top_k)', c.span);
       const shape = arg(c, 3, 'shape', null);
-      return r.categorical(key(c, 'categorical'), arg(c, 1, 'logits'), Number(arg(c, 2, 'axis', -1n)), shape === null ? null : shapeArgs([shape], c.span), c.span);
+      const s = shape === null ? null : shapeArgs([shape], c.span);
+      const axis = Number(arg(c, 2, 'axis', -1n));
+      if (replace === false) return r.categoricalNoReplace(key(c, 'categorical'), arg(c, 1, 'logits'), axis, s, c.span);
+      return r.categorical(key(c, 'categorical'), arg(c, 1, 'logits'), axis, s, c.span);
+    },
+    permutation: (c) => r.permutation(key(c, 'permutation'), arg(c, 1, 'x'), Number(arg(c, 2, 'axis', 0n)), arg(c, 3, 'independent', false) === true, c.span),
+    choice: (c) => {
+      const shapeV = arg(c, 2, 'shape', new PyTuple([]));
+      if (!(shapeV instanceof PyTuple) && !(shapeV instanceof PyList)) {
+        throw new CompileError(`TypeError: shape argument of jax.random.choice must be a sequence, got ${String(shapeV)}`, c.span);
+      }
+      return r.choice(key(c, 'choice'), arg(c, 1, 'a'), shapeArgs([shapeV], c.span), arg(c, 3, 'replace', true) !== false, arg(c, 4, 'p', null), Number(arg(c, 5, 'axis', 0n)), c.span);
     },
   };
   return builtinModule('jax.random', entries);
