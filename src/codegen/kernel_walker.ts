@@ -62,7 +62,8 @@ export interface WalkedKernel {
   helpers: string[];
 }
 
-export function walkKernel(k: Kernel, d: Dialect): WalkedKernel {
+/** `precomputed`: reductions whose value the frame computes before the statements (named by an expression of gid). */
+export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExpr, string>): WalkedKernel {
   const lets = new LetScopes(d.indent, (name, value) => d.declare(name, value));
   const loaded = new Set<number>();
 
@@ -98,11 +99,13 @@ export function walkKernel(k: Kernel, d: Dialect): WalkedKernel {
       case 'cast':
         return lets.bind(key, d.cast(emit(e.x), e.x.dtype, e.dtype));
       case 'reduce': {
+        const pre = precomputed?.get(e);
+        if (pre !== undefined) return lets.bind(key, pre);
         const acc = `acc${e.id}`;
         const r = `r${e.id}`;
         const { init, combine } = d.reduce[e.fn];
-        const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') ? treeLevels(e.extent) : [];
-        if (d.wideSum && e.fn === 'sum' && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM && lets.depth === 0) {
+        const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot ? treeLevels(e.extent) : [];
+        if (d.wideSum && e.fn === 'sum' && !e.dot && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM && lets.depth === 0) {
           // a whole-array sum as XLA's library reduction adds it: the summands go to a scratch array
           const buf = `sc${e.id}`;
           const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
