@@ -15,7 +15,7 @@
 // block_until_ready, jax-js's jitted step called back to back then blockUntilReady.
 //
 // Usage: npm run bench:scaling [-- --quick] [--backends cpu,webgpu] [--no-jax] [--no-jaxjs] [--jaxjs-webgpu]
-//   (after `npm run build`; real JAX from the oracle venv .venv/oracle)
+//   (after `npm run build`; real JAX from the oracle venv .venv/oracle; BENCH_DIST=DIR times another build)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -32,6 +32,8 @@ const opt = (name, dflt) => {
 const QUICK = argv.includes('--quick');
 const BACKENDS = opt('--backends', 'cpu').split(',');
 const PY = join(ROOT, '.venv/oracle/bin/python');
+// BENCH_DIST: another build to time (scripts/bench-jaxts-step.mjs reads it too), e.g. main's for a before/after table
+const DIST = process.env.BENCH_DIST ?? join(ROOT, 'dist');
 const WITH_JAX = !argv.includes('--no-jax') && existsSync(PY);
 const JAXJS_DEVICES = argv.includes('--no-jaxjs') || !existsSync(join(ROOT, 'node_modules/@jax-js/jax')) ? [] : ['wasm', ...(argv.includes('--jaxjs-webgpu') ? ['webgpu'] : [])];
 const PY_ENV = { ...process.env, JAX_PLATFORMS: 'cpu', PYTHONHASHSEED: '0', TF_CPP_MIN_LOG_LEVEL: '1', PYTHONDONTWRITEBYTECODE: '1' };
@@ -284,7 +286,7 @@ process.exit(0);
 
 /** jaxts compile of a file in-process (dist/index.js), median of 3, ms. */
 async function jaxtsCompile(file) {
-  const { compile } = await import(pathToFileURL(join(ROOT, 'dist/index.js')).href);
+  const { compile } = await import(pathToFileURL(join(DIST, 'index.js')).href);
   const { readFileSync } = await import('node:fs');
   const src = readFileSync(file, 'utf8');
   compile(src, { file });
