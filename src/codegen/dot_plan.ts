@@ -6,7 +6,7 @@
 // runtime's layout (rows × columns, batches of rows); the offsets are checked
 // for every output element here, at compile time. The product sums each
 // element in the same order as the loop, so the numbers are the same.
-import type { KExpr, Kernel } from '../ir/kernel.js';
+import type { KBinary, KExpr, Kernel } from '../ir/kernel.js';
 import { freeRvars } from '../ir/kernel.js';
 
 type Reduce = Extract<KExpr, { op: 'reduce' }>;
@@ -47,7 +47,13 @@ export function planDot(k: Kernel): DotPlan | null {
   if (S * found.extent < MIN_WORK) return null;
   const { a, b } = found.body as { a: Load; b: Load };
   // either factor may be the row factor: the wider rows (then the longer batches) make the better product
-  const plans = [layoutOf(found, a, b, S), layoutOf(found, b, a, S)].filter((p) => p !== null);
+  const ba = evalAll(a.index, found.id, 0, S);
+  const bb = ba && evalAll(b.index, found.id, 0, S);
+  if (!ba || !bb) return null;
+  // the counter's coefficients (constants: the indices are affine in it)
+  const ka = evalAll(a.index, found.id, 1, 1)![0]! - ba[0]!;
+  const kb = evalAll(b.index, found.id, 1, 1)![0]! - bb[0]!;
+  const plans = [layoutOf(found, [a, ba, ka], [b, bb, kb], S), layoutOf(found, [b, bb, kb], [a, ba, ka], S)].filter((p) => p !== null);
   const size = (p: DotPlan): number => p.layout.N * S + p.layout.M;
   return plans.sort((p, q) => size(q) - size(p))[0] ?? null;
 }
@@ -103,67 +109,81 @@ function affine(e: KExpr, r: number): boolean {
   return false;
 }
 
-type IntFn = (g: number, r: number) => number;
-
-/** An int32 index expression of the output index g and the counter r as a function; null if it reads anything else. */
-function intFn(e: KExpr, r: number): IntFn | null {
+/**
+ * An int32 index expression at every output index g < S with the counter r fixed, computed a
+ * node at a time over whole arrays (shared subtrees once); null if it reads anything but g and r.
+ */
+function evalAll(e: KExpr, r: number, rv: number, S: number, memo = new Map<KExpr, Int32Array | null>()): Int32Array | null {
+  const known = memo.get(e);
+  if (known !== undefined) return known;
+  const out = new Int32Array(S);
+  let ok = true;
   switch (e.op) {
-    case 'const': {
-      const v = e.value;
-      return () => v;
-    }
+    case 'const':
+      out.fill(e.value);
+      break;
     case 'gid':
-      return (g) => g;
+      for (let g = 0; g < S; g++) out[g] = g;
+      break;
     case 'rvar':
-      return e.id === r ? (_g, k) => k : null;
-    case 'cast':
-      return e.dtype === 'int32' && e.x.dtype === 'bool' ? intFn(e.x, r) : null;
+      if (e.id === r) out.fill(rv);
+      else ok = false;
+      break;
+    case 'cast': {
+      const x = e.dtype === 'int32' && e.x.dtype === 'bool' ? evalAll(e.x, r, rv, S, memo) : null;
+      if (x) out.set(x);
+      else ok = false;
+      break;
+    }
     case 'select': {
-      const [c, a, b] = [intFn(e.cond, r), intFn(e.a, r), intFn(e.b, r)];
-      return c && a && b ? (g, k) => (c(g, k) ? a(g, k) : b(g, k)) : null;
+      const c = evalAll(e.cond, r, rv, S, memo);
+      const a = evalAll(e.a, r, rv, S, memo);
+      const b = evalAll(e.b, r, rv, S, memo);
+      if (c && a && b) for (let g = 0; g < S; g++) out[g] = c[g] ? a[g]! : b[g]!;
+      else ok = false;
+      break;
     }
     case 'bin': {
-      const a = intFn(e.a, r);
-      const b = intFn(e.b, r);
-      if (!a || !b || (e.a.dtype !== 'int32' && e.a.dtype !== 'bool')) return null;
-      switch (e.fn) {
-        case 'add': return (g, k) => (a(g, k) + b(g, k)) | 0;
-        case 'sub': return (g, k) => (a(g, k) - b(g, k)) | 0;
-        case 'mul': return (g, k) => Math.imul(a(g, k), b(g, k));
-        case 'div': return (g, k) => { const d = b(g, k); return d === 0 ? -1 : (a(g, k) / d) | 0; };
-        case 'rem': return (g, k) => { const d = b(g, k); return d === 0 ? a(g, k) : (a(g, k) % d) | 0; };
-        case 'max': return (g, k) => Math.max(a(g, k), b(g, k));
-        case 'min': return (g, k) => Math.min(a(g, k), b(g, k));
-        case 'lt': return (g, k) => +(a(g, k) < b(g, k));
-        case 'le': return (g, k) => +(a(g, k) <= b(g, k));
-        case 'gt': return (g, k) => +(a(g, k) > b(g, k));
-        case 'ge': return (g, k) => +(a(g, k) >= b(g, k));
-        case 'eq': return (g, k) => +(a(g, k) === b(g, k));
-        case 'ne': return (g, k) => +(a(g, k) !== b(g, k));
-        case 'and': return (g, k) => a(g, k) & b(g, k);
-        case 'or': return (g, k) => a(g, k) | b(g, k);
-        default: return null;
-      }
+      const a = e.a.dtype === 'int32' || e.a.dtype === 'bool' ? evalAll(e.a, r, rv, S, memo) : null;
+      const b = a && evalAll(e.b, r, rv, S, memo);
+      const f = a && b ? BIN[e.fn] : undefined;
+      if (a && b && f) for (let g = 0; g < S; g++) out[g] = f(a[g]!, b[g]!);
+      else ok = false;
+      break;
     }
     default:
-      return null;
+      ok = false;
   }
+  const res = ok ? out : null;
+  memo.set(e, res);
+  return res;
 }
 
+/** int32 semantics of the kernels (XLA's: x / 0 = -1, x % 0 = x); comparisons give 0/1. */
+const BIN: Partial<Record<KBinary, (a: number, b: number) => number>> = {
+  add: (a, b) => (a + b) | 0,
+  sub: (a, b) => (a - b) | 0,
+  mul: (a, b) => Math.imul(a, b),
+  div: (a, b) => (b === 0 ? -1 : (a / b) | 0),
+  rem: (a, b) => (b === 0 ? a : (a % b) | 0),
+  max: Math.max,
+  min: Math.min,
+  lt: (a, b) => +(a < b),
+  le: (a, b) => +(a <= b),
+  gt: (a, b) => +(a > b),
+  ge: (a, b) => +(a >= b),
+  eq: (a, b) => +(a === b),
+  ne: (a, b) => +(a !== b),
+  and: (a, b) => a & b,
+  or: (a, b) => a | b,
+};
+
+/** A factor of the product: its load, its index at every output element for k = 0, and its step along k. */
+type Factor = [Load, Int32Array, number];
+
 /** The layout with `x` as the row factor and `y` as the column factor, if the offsets fit it for every output element. */
-function layoutOf(red: Reduce, x: Load, y: Load, S: number): DotPlan | null {
-  const fx = intFn(x.index, red.id);
-  const fy = intFn(y.index, red.id);
-  if (!fx || !fy) return null;
+function layoutOf(red: Reduce, [x, bx, xk]: Factor, [y, by, yk]: Factor, S: number): DotPlan | null {
   const K = red.extent;
-  const xk = fx(0, 1) - fx(0, 0);
-  const yk = fy(0, 1) - fy(0, 0);
-  const bx = new Int32Array(S);
-  const by = new Int32Array(S);
-  for (let g = 0; g < S; g++) {
-    bx[g] = fx(g, 0);
-    by[g] = fy(g, 0);
-  }
   // columns: the run of outputs sharing one x row
   let N = 1;
   while (N < S && bx[N] === bx[0]) N++;
