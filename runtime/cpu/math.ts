@@ -53,13 +53,14 @@ export function fma32(a: number, b: number, c: number): number {
   const s = p + c;
   const r = fr(s);
   if (r === s || !Number.isFinite(r) || !Number.isFinite(s)) return r;
+  // double rounding can only err when s is a float32 midpoint (the common case stops here)
+  const r2 = 2 * s - r; // the other float32 neighbour when s is a midpoint
+  if (r2 === r || fr(r2) !== r2) return r;
   // TwoSum error of p + c
   const bb = s - p;
   const e = p - (s - bb) + (c - bb);
   if (e === 0) return r;
-  const r2 = 2 * s - r; // the other float32 neighbour when s is a midpoint
-  if (r2 !== r && fr(r2) === r2) return e > 0 ? Math.max(r, r2) : Math.min(r, r2);
-  return r;
+  return e > 0 ? Math.max(r, r2) : Math.min(r, r2);
 }
 
 // ---------------------------------------------------------------------------
@@ -152,8 +153,11 @@ const EXP_P = [0x39506967, 0x3ab743ce, 0x3c088908, 0x3d2aa9c1, 0x3e2aaaaa].map(b
 const EXP_LO = fr(-87.8);
 const EXP_HI = fr(88.8);
 
-/** The XLA exp sequence; returns [p, n] with exp(x) = p * 2^n (n integer-valued float). */
-function xlaExpParts(x: number): [number, number] {
+/** The exponent n of the last xlaExpParts call (a variable rather than a returned pair: no allocation per element). */
+let expN = 0;
+
+/** The XLA exp sequence; returns p with exp(x) = p * 2^n, n (integer-valued) left in expN. */
+function xlaExpParts(x: number): number {
   let v = x < EXP_LO ? EXP_LO : x;
   v = v > EXP_HI ? EXP_HI : v;
   let fx = Math.floor(fma32(v, EXP_LOG2E, 0.5));
@@ -168,13 +172,16 @@ function xlaExpParts(x: number): [number, number] {
   const r2 = fr(r * r);
   y = fma32(y, r2, r);
   y = fr(y + 1);
-  return [y, fx];
+  expN = fx;
+  return y;
 }
 
+/** 2^n at index n + 127 for n in [-127, 127]; n = -127 (bits (n+127)<<23 = 0) scales to +0. */
+const EXP_SCALE = Float64Array.from({ length: 255 }, (_, i) => (i === 0 ? 0 : 2 ** (i - 127)));
+
 function xlaExp(x: number): number {
-  const [y, n] = xlaExpParts(x);
-  const scale = n === -127 ? 0 : 2 ** n; // bits (n+127)<<23: n = -127 gives +0
-  return fr(y * scale);
+  const y = xlaExpParts(x);
+  return fr(y * EXP_SCALE[expN + 127]!);
 }
 
 const EXP_UNDERFLOW = fr(-103.97208); // exp(x) < 2^-150 below this

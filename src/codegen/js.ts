@@ -5,6 +5,7 @@
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
 import type { Kernel } from '../ir/kernel.js';
+import { planDot } from './dot_plan.js';
 import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
@@ -155,29 +156,40 @@ export const JS: Dialect = {
   },
   reduceLoop: (acc, init, _dtype, r, extent) => [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${extent}; ${r}++) {`],
   calls: { threefry2x32: 'threefry2x32' },
+  wideSum: { scratch: 'f32Scratch', sum: 'wideSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
     'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32',
+    'f32Scratch', 'wideSum32', 'dotF32',
   ],
 };
 
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the runtime helpers it calls. */
 export function renderJs(k: Kernel, fnName: string, types = true): { source: string; helpers: string[] } {
-  const { lines, value, helpers } = walkKernel(k, JS);
+  // a dot_general's contraction goes to the runtime's matrix product (dot_plan.ts)
+  const dot = planDot(k);
+  const dotCall = dot && `dotF32(in${dot.x}, in${dot.y}, ${JSON.stringify(dot.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}`;
+  const whole = dot !== null && k.body === dot.reduce;
+  const { lines, value, helpers } = walkKernel(k, JS, dot && !whole ? new Map([[dot.reduce, 'dot[gid]']]) : undefined);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [
     types ? `function ${fnName}(ins: jx.CpuBuffer[], out: jx.CpuBuffer, device: number): void {` : `function ${fnName}(ins, out, device) {`,
     ins.length ? `  const [${ins.join(', ')}] = ins${types ? ` as [${ins.map(() => 'jx.CpuBuffer').join(', ')}]` : ''};` : '',
     k.usesDevice ? '' : '  void device;',
-    `  for (let gid = 0; gid < ${k.output.size}; gid++) {`,
-    ...lines,
-    `    out[gid] = ${store};`,
-    `  }`,
+    ...(whole
+      ? [`  ${dotCall}, out${types ? ' as Float32Array' : ''});`]
+      : [
+          ...(dotCall ? [`  const dot = ${dotCall});`] : []),
+          `  for (let gid = 0; gid < ${k.output.size}; gid++) {`,
+          ...lines,
+          `    out[gid] = ${store};`,
+          `  }`,
+        ]),
     `}`,
   ]
     .filter((l) => l !== '')
     .join('\n');
-  return { source, helpers };
+  return { source, helpers: dot ? [...helpers, 'dotF32'] : helpers };
 }

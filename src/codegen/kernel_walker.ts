@@ -37,6 +37,11 @@ export interface Dialect {
   reduceLoop(acc: string, init: string, dtype: DType, counter: string, extent: number): string[];
   /** The helper function computing each call's results, a tuple indexed by the call's part. */
   readonly calls: { readonly [F in KCall]: string };
+  /**
+   * Helpers summing a whole array of 4096 or more float32 elements in the order of XLA's library
+   * reduction: `scratch(n)` gives an array the loop stores the summands in, `sum(array, n)` adds them.
+   */
+  readonly wideSum?: { readonly scratch: string; readonly sum: string };
   /** Every helper function the spellings above may call; the walker reports the ones a kernel calls. */
   readonly helpers: readonly string[];
 }
@@ -57,7 +62,8 @@ export interface WalkedKernel {
   helpers: string[];
 }
 
-export function walkKernel(k: Kernel, d: Dialect): WalkedKernel {
+/** `precomputed`: reductions whose value the frame computes before the statements (named by an expression of gid). */
+export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExpr, string>): WalkedKernel {
   const lets = new LetScopes(d.indent, (name, value) => d.declare(name, value));
   const loaded = new Set<number>();
 
@@ -93,15 +99,63 @@ export function walkKernel(k: Kernel, d: Dialect): WalkedKernel {
       case 'cast':
         return lets.bind(key, d.cast(emit(e.x), e.x.dtype, e.dtype));
       case 'reduce': {
+        const pre = precomputed?.get(e);
+        if (pre !== undefined) return lets.bind(key, pre);
         const acc = `acc${e.id}`;
         const r = `r${e.id}`;
         const { init, combine } = d.reduce[e.fn];
-        lets.loop(
-          reduceLevel(lets, e),
-          d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent),
-          () => lets.line(`${acc} = ${combine(acc, emit(e.body), e.dtype)};`),
-          { outer: [acc], inner: [r] },
-        );
+        const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot ? treeLevels(e.extent) : [];
+        if (d.wideSum && e.fn === 'sum' && !e.dot && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM && lets.depth === 0) {
+          // a whole-array sum as XLA's library reduction adds it: the summands go to a scratch array
+          const buf = `sc${e.id}`;
+          const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
+          lets.loop(
+            0,
+            [decl, d.declare(buf, `${d.wideSum.scratch}(${e.extent})`), head],
+            () => lets.line(`${buf}[${r}] = ${emit(e.body)};`),
+            { outer: [acc], inner: [r] },
+            `}\n${d.indent}${acc} = ${d.wideSum.sum}(${buf}, ${e.extent});`,
+          );
+        } else if (levels.length === 0) {
+          lets.loop(
+            reduceLevel(lets, e),
+            d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent),
+            () => lets.line(`${acc} = ${combine(acc, emit(e.body), e.dtype)};`),
+            { outer: [acc], inner: [r] },
+          );
+        } else {
+          // XLA's tree reduction (see treeLevels): partial p<id>_<l> sums the open window of
+          // level l, c<id>_<l> counts the items that window still takes
+          const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
+          const p = (l: number): string => `p${e.id}_${l}`;
+          const c = (l: number): string => `c${e.id}_${l}`;
+          const up = (l: number): string => (l + 1 < levels.length ? p(l + 1) : acc);
+          const decls = levels.flatMap((lo, l) => [
+            mutable(d, p(l), init(e.dtype), e.dtype),
+            mutable(d, c(l), d.literal(TREE_WINDOW - lo, 'int32'), 'int32'),
+          ]);
+          // after the loop, the open windows flush upwards (a flushed partial is the identity again)
+          const flush = levels.map((_, l) => `${up(l)} = ${combine(up(l), p(l), e.dtype)};`);
+          lets.loop(
+            reduceLevel(lets, e),
+            [decl, ...decls, head],
+            () => {
+              lets.line(`${p(0)} = ${combine(p(0), emit(e.body), e.dtype)};`);
+              const close = (l: number, pad: string): void => {
+                lets.line(`${pad}${c(l)} = ${d.binary.sub(c(l), d.literal(1, 'int32'), 'int32')};`);
+                lets.line(`${pad}if (${d.binary.eq(c(l), d.literal(0, 'int32'), 'int32')}) {`);
+                lets.line(`${pad}  ${c(l)} = ${d.literal(TREE_WINDOW, 'int32')};`);
+                lets.line(`${pad}  ${up(l)} = ${combine(up(l), p(l), e.dtype)};`);
+                lets.line(`${pad}  ${p(l)} = ${init(e.dtype)};`);
+                if (l + 1 < levels.length) close(l + 1, `${pad}  `);
+                lets.line(`${pad}}`);
+              };
+              close(0, '');
+            },
+            { outer: [acc], inner: [r] },
+            ['}', ...flush].join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
+          );
+        }
         lets.alias(key, acc);
         return acc;
       }
@@ -122,6 +176,36 @@ export function walkKernel(k: Kernel, d: Dialect): WalkedKernel {
     loaded: [...loaded].sort((a, b) => a - b),
     helpers: d.helpers.filter((h) => new RegExp(`\\b${h}\\(`).test(text)),
   };
+}
+
+/** JAX's CPU build hands a reduction of this many elements or more to its library (YNNPACK). */
+const WIDE_SUM = 4096;
+
+/** The window of XLA's TreeReductionRewriter (the CPU compiler's `reduce_window_size`). */
+const TREE_WINDOW = 32;
+
+/**
+ * How XLA's CPU compiler sums (or multiplies) along a dimension longer than 32:
+ * its TreeReductionRewriter, run to a fixed point, turns the reduction into
+ * reduce_windows of 32 with stride 32 and SAME padding (the padding split
+ * low/high, the low half rounded down), each window summed in order from the
+ * identity, then the ≤ 32 results of the last level in order. One entry per
+ * level: the low padding (zeros) in front of its first window. Empty for 32 or
+ * fewer elements (a plain loop).
+ */
+export function treeLevels(extent: number): number[] {
+  const levels: number[] = [];
+  for (let n = extent; n > TREE_WINDOW; ) {
+    const out = Math.ceil(n / TREE_WINDOW);
+    levels.push(Math.floor((out * TREE_WINDOW - n) / 2));
+    n = out;
+  }
+  return levels;
+}
+
+/** A mutable variable's declaration: the first line the dialect opens a reduction with (`let`/`var`). */
+function mutable(d: Dialect, name: string, init: string, dtype: DType): string {
+  return d.reduceLoop(name, init, dtype, '_', 0)[0]!;
 }
 
 /** Spells an operation as a call of function `f` on its one operand. */

@@ -194,7 +194,7 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
   rc.forEach((d, i) => (rIdx[d] = cidx[i]!));
   const dtype = outDtype(e);
   const body: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
-  return { op: 'reduce', fn: 'sum', id, extent, body, dtype };
+  return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true };
 };
 
 const axisIndex: ElementRule = () => ({ op: 'device', dtype: 'int32' });

@@ -1,0 +1,294 @@
+// The CPU backend's float32 matrix product: a WebAssembly SIMD128 micro-kernel
+// (written here as bytes by a small emitter: no toolchain, no native add-on)
+// with register blocking (MR rows × NR columns of accumulators in v128
+// locals), cache blocking along the contraction (KC) and packed operand
+// panels, driven from JS, which gathers (packs) the operands through any
+// strides, so transposed and batched dot_generals take the same path.
+//
+// Every output element is still summed in order k = 0, 1, …, K−1 from 0, with
+// a float32 product and a float32 sum per step (f32x4.mul then f32x4.add, no
+// fused multiply-add): bit for bit what the scalar loop of the JS kernels
+// computes, so the printed digits do not move. (Relaxed-SIMD FMA would round
+// once instead of twice and change the last digit against the goldens.)
+//
+// Where WebAssembly SIMD is missing, `dotF32` answers false and the kernel
+// runs its scalar loop.
+
+/**
+ * Rows and columns of the register block (8 accumulators + 2 + 1 v128 values fit x64's 16
+ * vector registers; 6×8 and 4×16 spill in V8 and ran 5× slower); KC: the contraction block,
+ * MC: the rows of packed x kept in L2 while one NR-column panel of y (KC × NR, in L1) sweeps them.
+ */
+const MR = 4;
+const NR = 8;
+const NV = NR / 4;
+const KC = 256;
+const MC = 128;
+
+// ---------- a minimal WebAssembly binary emitter ----------
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+
+const I32 = 0x7f;
+const V128 = 0x7b;
+const op = {
+  block: [0x02, 0x40],
+  loop: [0x03, 0x40],
+  if: [0x04, 0x40],
+  else: [0x05],
+  end: [0x0b],
+  br: (d: number) => [0x0c, ...uleb(d)],
+  brIf: (d: number) => [0x0d, ...uleb(d)],
+  get: (l: number) => [0x20, ...uleb(l)],
+  set: (l: number) => [0x21, ...uleb(l)],
+  i32: (n: number) => [0x41, ...sleb(n)],
+  i32Add: [0x6a],
+  i32Sub: [0x6b],
+  i32Mul: [0x6c],
+  i32Eqz: [0x45],
+  i32Ne: [0x47],
+  i32LtU: [0x49],
+  simd: (code: number, ...imm: number[]) => [0xfd, ...uleb(code), ...imm],
+};
+/** memarg: alignment (log2) and offset */
+const mem = (align: number, offset: number): number[] => [...uleb(align), ...uleb(offset)];
+const v128Load = (offset: number) => op.simd(0x00, ...mem(4, offset));
+const v128Store = (offset: number) => op.simd(0x0b, ...mem(4, offset));
+const load32Splat = (offset: number) => op.simd(0x09, ...mem(2, offset));
+const v128Zero = op.simd(0x0c, ...new Array<number>(16).fill(0));
+const f32x4Add = op.simd(0xe4);
+const f32x4Mul = op.simd(0xe6);
+
+/**
+ * gemm(pa, pb, pc, mPanels, nPanels, kc, ldc, accumulate): for each NR-column panel of packed B
+ * (at pb, kc × NR floats each) and MR-row panel of packed A (at pa, kc × MR floats each),
+ * C[panel] (row stride ldc bytes) = (accumulate ? C : 0) + Σ_k a ⊗ b, k in order.
+ */
+function gemmModule(): Uint8Array<ArrayBuffer> {
+  // params 0..7, then locals
+  const [pa, pb, pc, mP, nP, kc, ldc, accum] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const [ib, jb, k, ap, bp, cp] = [8, 9, 10, 11, 12, 13];
+  const acc = (r: number, c: number): number => 14 + r * NV + c;
+  const bv = (c: number): number => 14 + MR * NV + c;
+  const av = 14 + MR * NV + NV;
+  const code: number[] = [];
+  const emit = (...parts: number[][]): void => {
+    for (const p of parts) code.push(...p);
+  };
+  emit(op.i32(0), op.set(jb), op.block, op.loop); // for jb
+  emit(op.get(jb), op.get(nP), op.i32LtU, op.i32Eqz, op.brIf(1));
+  emit(op.i32(0), op.set(ib), op.block, op.loop); // for ib
+  emit(op.get(ib), op.get(mP), op.i32LtU, op.i32Eqz, op.brIf(1));
+  // cp = pc + ib*MR*ldc + jb*NR*4
+  emit(op.get(pc), op.get(ib), op.i32(MR), op.i32Mul, op.get(ldc), op.i32Mul, op.i32Add);
+  emit(op.get(jb), op.i32(NR * 4), op.i32Mul, op.i32Add, op.set(cp));
+  // accumulators: C or 0
+  emit(op.get(accum), op.if);
+  for (let r = 0; r < MR; r++) {
+    for (let c = 0; c < NV; c++) {
+      emit(op.get(cp));
+      if (r > 0) emit(op.get(ldc), op.i32(r), op.i32Mul, op.i32Add);
+      emit(v128Load(c * 16), op.set(acc(r, c)));
+    }
+  }
+  emit(op.else);
+  for (let r = 0; r < MR; r++) for (let c = 0; c < NV; c++) emit(v128Zero, op.set(acc(r, c)));
+  emit(op.end);
+  // ap = pa + ib*kc*MR*4; bp = pb + jb*kc*NR*4; k = kc
+  emit(op.get(pa), op.get(ib), op.get(kc), op.i32Mul, op.i32(MR * 4), op.i32Mul, op.i32Add, op.set(ap));
+  emit(op.get(pb), op.get(jb), op.get(kc), op.i32Mul, op.i32(NR * 4), op.i32Mul, op.i32Add, op.set(bp));
+  emit(op.get(kc), op.set(k));
+  emit(op.loop);
+  for (let c = 0; c < NV; c++) emit(op.get(bp), v128Load(c * 16), op.set(bv(c)));
+  for (let r = 0; r < MR; r++) {
+    emit(op.get(ap), load32Splat(r * 4), op.set(av));
+    for (let c = 0; c < NV; c++) emit(op.get(acc(r, c)), op.get(av), op.get(bv(c)), f32x4Mul, f32x4Add, op.set(acc(r, c)));
+  }
+  emit(op.get(ap), op.i32(MR * 4), op.i32Add, op.set(ap));
+  emit(op.get(bp), op.i32(NR * 4), op.i32Add, op.set(bp));
+  emit(op.get(k), op.i32(1), op.i32Sub, op.set(k), op.get(k), op.brIf(0));
+  emit(op.end);
+  // store
+  for (let r = 0; r < MR; r++) {
+    for (let c = 0; c < NV; c++) {
+      emit(op.get(cp));
+      if (r > 0) emit(op.get(ldc), op.i32(r), op.i32Mul, op.i32Add);
+      emit(op.get(acc(r, c)), v128Store(c * 16));
+    }
+  }
+  emit(op.get(ib), op.i32(1), op.i32Add, op.set(ib), op.br(0), op.end, op.end);
+  emit(op.get(jb), op.i32(1), op.i32Add, op.set(jb), op.br(0), op.end, op.end);
+  emit(op.end);
+  const locals = [
+    [...uleb(6), I32],
+    [...uleb(MR * NV + NV + 1), V128],
+  ];
+  const body = [...vec(locals), ...code];
+  const bytes = [
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, ...vec(new Array(8).fill([I32])), 0x00]])), // type: (i32 × 8) → ()
+    ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x01]])), // import m.mem: memory, min 1 page
+    ...section(3, vec([[0x00]])), // function 0 has type 0
+    ...section(7, vec([[...name('gemm'), 0x00, 0x00]])), // export "gemm" = func 0
+    ...section(10, vec([[...uleb(body.length), ...body]])),
+  ];
+  return new Uint8Array(bytes);
+}
+
+// ---------- the driver ----------
+
+type GemmFn = (pa: number, pb: number, pc: number, mP: number, nP: number, kc: number, ldc: number, accum: number) => void;
+
+interface Engine {
+  memory: WebAssembly.Memory;
+  gemm: GemmFn;
+  f32: Float32Array;
+}
+
+let engine: Engine | null | undefined;
+
+function getEngine(): Engine | null {
+  if (engine !== undefined) return engine;
+  try {
+    const memory = new WebAssembly.Memory({ initial: 16 });
+    const module = new WebAssembly.Module(gemmModule());
+    const instance = new WebAssembly.Instance(module, { m: { mem: memory } });
+    engine = { memory, gemm: instance.exports['gemm'] as GemmFn, f32: new Float32Array(memory.buffer) };
+  } catch {
+    engine = null; // no WebAssembly SIMD here
+  }
+  return engine;
+}
+
+/** The engine's memory, grown to hold `floats` float32s. */
+function ensure(e: Engine, floats: number): Float32Array {
+  const bytes = floats * 4;
+  if (e.memory.buffer.byteLength < bytes) {
+    e.memory.grow(Math.ceil((bytes - e.memory.buffer.byteLength) / 65536));
+    e.f32 = new Float32Array(e.memory.buffer);
+  }
+  return e.f32;
+}
+
+/**
+ * The layout of a dot_general's contraction as the kernel's output sees it: output
+ * element q·N + j (q < Q, j < N) is Σ_{k<K} x[xRow(q) + k·xk] · y[yRow(q) + j·yj + k·yk],
+ * where a batch of M rows shares one y: xRow(q) = x0 + (q mod M)·xq + ⌊q/M⌋·xb and
+ * yRow(q) = y0 + ⌊q/M⌋·yb.
+ */
+export interface DotLayout {
+  Q: number;
+  M: number;
+  N: number;
+  K: number;
+  x0: number;
+  xq: number;
+  xb: number;
+  xk: number;
+  y0: number;
+  yb: number;
+  yj: number;
+  yk: number;
+}
+
+let result = new Float32Array(0);
+
+/**
+ * The contraction (Q·N floats, in `into` or else in an array reused by the next call),
+ * summed in order over k in float32.
+ */
+export function dotF32(x: ArrayLike<number>, y: ArrayLike<number>, L: DotLayout, into?: Float32Array): Float32Array {
+  const { Q, M, N, K } = L;
+  if (!into && result.length < Q * N) result = new Float32Array(Q * N);
+  const out = into ?? result;
+  const e = getEngine();
+  for (let b = 0; b * M < Q; b++) {
+    const xBase = L.x0 + b * L.xb;
+    const yBase = L.y0 + b * L.yb;
+    if (e && K > 0) gemmBatch(e, x, y, out, b * M * N, M, N, K, xBase, L.xq, L.xk, yBase, L.yj, L.yk);
+    else {
+      // no WebAssembly SIMD: the scalar loop, in the same order
+      for (let i = 0; i < M; i++) {
+        for (let j = 0; j < N; j++) {
+          let acc = 0;
+          for (let k = 0; k < K; k++) acc = Math.fround(acc + Math.fround(x[xBase + i * L.xq + k * L.xk]! * y[yBase + j * L.yj + k * L.yk]!));
+          out[(b * M + i) * N + j] = acc;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** One matrix product of the batch: out[o + i·N + j] = Σ_k x[xb + i·xq + k·xk] · y[yb + j·yj + k·yk]. */
+function gemmBatch(
+  e: Engine, x: ArrayLike<number>, y: ArrayLike<number>, out: Float32Array, o: number,
+  M: number, N: number, K: number, xb: number, xq: number, xk: number, yb: number, yj: number, yk: number,
+): void {
+  const nP = Math.ceil(N / NR);
+  const Np = nP * NR;
+  const kcMax = Math.min(K, KC);
+  const mP = Math.ceil(M / MR);
+  const Mp = mP * MR;
+  const aSize = Mp * kcMax;
+  const bSize = Np * kcMax;
+  const f = ensure(e, aSize + bSize + Mp * Np);
+  const pa = 0;
+  const pb = aSize;
+  const pc = aSize + bSize;
+  for (let k0 = 0; k0 < K; k0 += KC) {
+    const kc = Math.min(KC, K - k0);
+    // pack y: panel jb holds kc rows of NR columns (zeros past N)
+    for (let jb = 0; jb < nP; jb++) {
+      let p = pb + jb * kc * NR;
+      for (let k = 0; k < kc; k++) {
+        const base = yb + (k0 + k) * yk;
+        for (let c = 0; c < NR; c++) {
+          const j = jb * NR + c;
+          f[p++] = j < N ? y[base + j * yj]! : 0;
+        }
+      }
+    }
+    // pack x: panel ib holds kc columns of MR rows (zeros past M)
+    for (let ib = 0; ib < mP; ib++) {
+      let p = pa + ib * kc * MR;
+      for (let k = 0; k < kc; k++) {
+        const base = xb + (k0 + k) * xk;
+        for (let r = 0; r < MR; r++) {
+          const i = ib * MR + r;
+          f[p++] = i < M ? x[base + i * xq]! : 0;
+        }
+      }
+    }
+    for (let ib = 0; ib < mP; ib += MC / MR) {
+      e.gemm((pa + ib * kc * MR) * 4, pb * 4, (pc + ib * MR * Np) * 4, Math.min(MC / MR, mP - ib), nP, kc, Np * 4, k0 > 0 ? 1 : 0);
+    }
+  }
+  for (let i = 0; i < M; i++) out.set(f.subarray(pc + i * Np, pc + i * Np + N), o + i * N);
+}

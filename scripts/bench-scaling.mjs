@@ -1,0 +1,405 @@
+#!/usr/bin/env node
+// jaxts benchmark, scaling section (issue 21): how step time grows with array
+// size, side by side in one run with real JAX (XLA CPU) and jax-js (wasm;
+// webgpu with --jaxjs-webgpu) where @jax-js/jax is installed. Prints figures;
+// never a test.
+//   1. jit(x @ y), float32, N ∈ {64, 256, 512, 1024, 2048}: ms, GFLOP/s, and the fraction
+//      of WebAssembly SIMD128's peak on this machine (lscpu: cores × clock × 4 lanes × 2)
+//   2. an MLP training step (2-layer tanh MLP, batch 256, jit(value_and_grad) + SGD), widths 32…2048
+//   3. an elementwise chain with a sum, jnp.sum(jnp.tanh(x * 2 + 1) * jnp.exp(-x)), n = 10⁴…10⁷ (GB/s read)
+//   4. `jaxts compile` time of a jitted function of L unrolled layers beside JAX's
+//      jit(f).lower(x).compile(), L ∈ {1, 10, 50, 200}, with the growth exponent
+//   5. the issue's CPU targets, PASS/MISS
+// Steady state: jaxts's step program replayed with its first call's arguments
+// (scripts/bench-jaxts-step.mjs), JAX's jitted step called back to back then
+// block_until_ready, jax-js's jitted step called back to back then blockUntilReady.
+//
+// Usage: npm run bench:scaling [-- --quick] [--backends cpu,webgpu] [--no-jax] [--no-jaxjs] [--jaxjs-webgpu]
+//   (after `npm run build`; real JAX from the oracle venv .venv/oracle; BENCH_DIST=DIR times another build)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = resolve(new URL('.', import.meta.url).pathname, '..');
+process.chdir(ROOT);
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
+};
+const QUICK = argv.includes('--quick');
+const BACKENDS = opt('--backends', 'cpu').split(',');
+const PY = join(ROOT, '.venv/oracle/bin/python');
+// BENCH_DIST: another build to time (scripts/bench-jaxts-step.mjs reads it too), e.g. main's for a before/after table
+const DIST = process.env.BENCH_DIST ?? join(ROOT, 'dist');
+const WITH_JAX = !argv.includes('--no-jax') && existsSync(PY);
+const JAXJS_DEVICES = argv.includes('--no-jaxjs') || !existsSync(join(ROOT, 'node_modules/@jax-js/jax')) ? [] : ['wasm', ...(argv.includes('--jaxjs-webgpu') ? ['webgpu'] : [])];
+const PY_ENV = { ...process.env, JAX_PLATFORMS: 'cpu', PYTHONHASHSEED: '0', TF_CPP_MIN_LOG_LEVEL: '1', PYTHONDONTWRITEBYTECODE: '1' };
+
+const MM_N = QUICK ? [64, 256, 512] : [64, 256, 512, 1024, 2048];
+const MLP_W = QUICK ? [32, 128, 512] : [32, 128, 512, 1024, 2048];
+const EW_N = QUICK ? [1e4, 1e5, 1e6] : [1e4, 1e5, 1e6, 1e7];
+const LAYERS = QUICK ? [1, 10, 50] : [1, 10, 50, 200];
+const BATCH = 256;
+
+const progress = (msg) => process.stderr.write(`[bench:scaling] ${msg}\n`);
+const median = (xs) => {
+  const s = [...xs].filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+const fmt = (x, d = 3) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toPrecision(d)) : '—');
+
+// ---------- the machine's SIMD128 peak ----------
+function simdPeak() {
+  const out = spawnSync('lscpu', [], { encoding: 'utf8' }).stdout ?? '';
+  const field = (k) => out.match(new RegExp(`^${k}:\\s*(.+)$`, 'm'))?.[1]?.trim();
+  const cores = Number(field('CPU\\(s\\)')) || cpus().length;
+  // clock: the max MHz when lscpu knows it, else BogoMIPS / 2 (x86 reports twice the clock)
+  const mhz = Number(field('CPU max MHz')) || Number(field('CPU MHz')) || Number(field('BogoMIPS')) / 2;
+  return { cores, ghz: mhz / 1000, gflops: cores * (mhz / 1000) * 4 * 2 };
+}
+
+// ---------- the programs, written once as Python (the same file runs under JAX and jaxts) ----------
+const mmSrc = (n) => `import jax
+import jax.numpy as jnp
+N = ${n}
+x = jnp.cos(jnp.arange(N * N, dtype=jnp.float32)).reshape(N, N)
+y = jnp.sin(jnp.arange(N * N, dtype=jnp.float32)).reshape(N, N)
+
+
+@jax.jit
+def step(a, b):
+    return a @ b
+
+
+ARGS = (x, y)
+for i in range(2):
+    z = step(x, y)
+print(z[0, 0])
+`;
+const mlpSrc = (w) => `import jax
+import jax.numpy as jnp
+W = ${w}
+B = ${BATCH}
+k1, k2, k3 = jax.random.split(jax.random.PRNGKey(0), 3)
+params = {"w1": jax.random.normal(k1, (W, W)) * 0.05, "b1": jnp.zeros(W), "w2": jax.random.normal(k2, (W, 1)) * 0.05, "b2": jnp.zeros(1)}
+x = jax.random.normal(k3, (B, W))
+y = jnp.sum(x, axis=1, keepdims=True) * 0.01
+
+
+def loss(p, x, y):
+    h = jnp.tanh(x @ p["w1"] + p["b1"])
+    return jnp.mean((h @ p["w2"] + p["b2"] - y) ** 2)
+
+
+@jax.jit
+def step(p, x, y):
+    l, g = jax.value_and_grad(loss)(p, x, y)
+    return jax.tree_util.tree_map(lambda a, b: a - 0.01 * b, p, g), l
+
+
+ARGS = (params, x, y)
+for i in range(2):
+    params, l = step(params, x, y)
+print(l)
+`;
+const ewSrc = (n) => `import jax
+import jax.numpy as jnp
+x = jnp.linspace(-1.0, 1.0, ${n})
+
+
+@jax.jit
+def step(x):
+    return jnp.sum(jnp.tanh(x * 2 + 1) * jnp.exp(-x))
+
+
+ARGS = (x,)
+for i in range(2):
+    s = step(x)
+print(s)
+`;
+const layersSrc = (L) => `import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x):
+${Array.from({ length: L }, (_, i) => `    x = jnp.tanh(x * ${(1 + i / 100).toFixed(2)} + ${(i / 1000).toFixed(3)})`).join('\n')}
+    return jnp.sum(x)
+
+
+x = jnp.ones(64)
+ARGS = (x,)
+print(f(x))
+`;
+
+const CACHE = join(ROOT, 'node_modules/.cache/jaxts-scaling');
+rmSync(CACHE, { recursive: true, force: true });
+mkdirSync(CACHE, { recursive: true });
+const write = (name, src) => {
+  writeFileSync(join(CACHE, name), src);
+  return `node_modules/.cache/jaxts-scaling/${name}`;
+};
+
+// ---------- runners ----------
+function jaxtsStep(file, backend) {
+  const r = spawnSync(process.execPath, ['scripts/bench-jaxts-step.mjs', file, 'step', backend], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 900_000 });
+  const line = (r.stdout ?? '').trim().split('\n').pop();
+  try {
+    const j = JSON.parse(line);
+    return { ms: median(j.replayMs ?? []), kernels: j.kernelsPerCall };
+  } catch {
+    progress(`jaxts ${backend} ${file}: ${(r.stderr ?? '').split('\n').slice(-4).join(' ')}`);
+    return { ms: NaN };
+  }
+}
+
+/** Real JAX: each program's step timed in one Python process; JSON {name: ms}. */
+function jaxSteps(cases) {
+  if (!WITH_JAX) return {};
+  const py = `
+import json, sys, time, runpy
+import jax
+out = {}
+for name, path in ${JSON.stringify(cases)}:
+    g = runpy.run_path(path)
+    step, args = g["step"], g["ARGS"]
+    r = step(*args); jax.block_until_ready(r)
+    reps, best = 1, []
+    while True:
+        t = time.perf_counter()
+        for _ in range(reps): r = step(*args)
+        jax.block_until_ready(r)
+        dt = time.perf_counter() - t
+        if dt > 0.2: break
+        reps *= 4
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(reps): r = step(*args)
+        jax.block_until_ready(r)
+        best.append((time.perf_counter() - t) / reps * 1000)
+    best.sort()
+    out[name] = best[2]
+print(json.dumps(out))
+`;
+  const r = spawnSync(PY, ['-c', py], { encoding: 'utf8', env: PY_ENV, maxBuffer: 1 << 26, timeout: 1_800_000 });
+  try {
+    return JSON.parse((r.stdout ?? '').trim().split('\n').pop());
+  } catch {
+    progress(`JAX: ${(r.stderr ?? '').split('\n').slice(-5).join(' ')}`);
+    return {};
+  }
+}
+
+/** JAX's compile time of each layers program: jit(f).lower(x).compile(), ms. */
+function jaxCompile(cases) {
+  if (!WITH_JAX) return {};
+  const py = `
+import json, time, runpy
+import jax
+out = {}
+for name, path in ${JSON.stringify(cases)}:
+    g = runpy.run_path(path)
+    f, x = g["f"], g["ARGS"][0]
+    ts = []
+    for i in range(3):
+        jax.clear_caches()
+        t = time.perf_counter()
+        jax.jit(f.__wrapped__ if hasattr(f, "__wrapped__") else f).lower(x).compile()
+        ts.append((time.perf_counter() - t) * 1000)
+    out[name] = sorted(ts)[1]
+print(json.dumps(out))
+`;
+  const r = spawnSync(PY, ['-c', py], { encoding: 'utf8', env: PY_ENV, maxBuffer: 1 << 26, timeout: 900_000 });
+  try {
+    return JSON.parse((r.stdout ?? '').trim().split('\n').pop());
+  } catch {
+    progress(`JAX compile: ${(r.stderr ?? '').split('\n').slice(-5).join(' ')}`);
+    return {};
+  }
+}
+
+/** jax-js: the same three kinds of step; JSON {name: ms} per device. */
+function jaxjsSteps(device) {
+  const js = `
+const device = ${JSON.stringify(device)};
+if (device === 'webgpu') {
+  process.env.XDG_RUNTIME_DIR ??= '/tmp';
+  const mod = await import('webgpu');
+  Object.assign(globalThis, mod.globals);
+  globalThis.__gpu = mod.create([]);
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu: globalThis.__gpu, userAgent: 'node' }, configurable: true });
+}
+const { init, defaultDevice, jit, numpy: np, valueAndGrad, blockUntilReady, random, tree } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'node_modules/@jax-js/jax/dist/index.js')).href)});
+await init(device);
+defaultDevice(device);
+const out = {};
+async function time(name, run) {
+  // jax-js is lazy: every result is kept until all are ready, then disposed
+  let r = run(); await blockUntilReady(r); tree.dispose(r);
+  let reps = 1, ms;
+  for (;;) {
+    const t = performance.now();
+    const rs = [];
+    for (let i = 0; i < reps; i++) rs.push(run());
+    await blockUntilReady(rs);
+    tree.dispose(rs);
+    ms = (performance.now() - t) / reps;
+    if (ms * reps > 200 || reps > 1e4) break;
+    reps *= 4;
+  }
+  out[name] = ms;
+}
+for (const n of ${JSON.stringify(MM_N)}) {
+  const x = random.normal(random.key(0), [n, n]), y = random.normal(random.key(1), [n, n]);
+  const f = jit((a, b) => np.matmul(a, b));
+  await time('mm' + n, () => f(x.ref, y.ref));
+}
+for (const w of ${JSON.stringify(MLP_W)}) {
+  const p = { w1: random.normal(random.key(0), [w, w]).mul(0.05), b1: np.zeros([w]), w2: random.normal(random.key(1), [w, 1]).mul(0.05), b2: np.zeros([1]) };
+  const x = random.normal(random.key(2), [${BATCH}, w]);
+  const y = np.sum(x.ref, 1, { keepdims: true }).mul(0.01);
+  const loss = (p, x, y) => { const h = np.tanh(np.matmul(x, p.w1).add(p.b1)); return np.mean(np.square(np.matmul(h, p.w2).add(p.b2).sub(y))); };
+  const step = jit((p, x, y) => { const [l, g] = valueAndGrad(loss)(tree.ref(p), x, y); return [tree.map((a, b) => a.sub(b.mul(0.01)), p, g), l]; });
+  await time('mlp' + w, () => step(tree.ref(p), x.ref, y.ref));
+}
+for (const n of ${JSON.stringify(EW_N)}) {
+  const x = np.linspace(-1, 1, n);
+  const f = jit((x) => np.sum(np.tanh(x.ref.mul(2).add(1)).mul(np.exp(x.neg()))));
+  await time('ew' + n, () => f(x.ref));
+}
+console.log(JSON.stringify(out));
+process.exit(0);
+`;
+  const file = join(CACHE, `jaxjs-${device}.mjs`);
+  writeFileSync(file, js);
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 1_800_000 });
+  try {
+    return JSON.parse((r.stdout ?? '').trim().split('\n').pop());
+  } catch {
+    progress(`jax-js ${device}: ${(r.stderr ?? '').split('\n').slice(-5).join(' ')}`);
+    return {};
+  }
+}
+
+/** jaxts compile of a file in-process (dist/index.js), median of 3, ms. */
+async function jaxtsCompile(file) {
+  const { compile } = await import(pathToFileURL(join(DIST, 'index.js')).href);
+  const { readFileSync } = await import('node:fs');
+  const src = readFileSync(file, 'utf8');
+  compile(src, { file });
+  const ts = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    compile(src, { file });
+    ts.push(performance.now() - t);
+  }
+  return median(ts);
+}
+
+/** Growth exponent of y over x: the least-squares slope of log y on log x. */
+function exponent(xs, ys) {
+  const p = xs.map((x, i) => [Math.log(x), Math.log(ys[i])]).filter(([, y]) => Number.isFinite(y));
+  if (p.length < 2) return NaN;
+  const mx = p.reduce((s, [x]) => s + x, 0) / p.length;
+  const my = p.reduce((s, [, y]) => s + y, 0) / p.length;
+  return p.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / p.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+}
+
+// ---------- run ----------
+const peak = simdPeak();
+const cases = [
+  ...MM_N.map((n) => ['mm' + n, write(`mm${n}.py`, mmSrc(n))]),
+  ...MLP_W.map((w) => ['mlp' + w, write(`mlp${w}.py`, mlpSrc(w))]),
+  ...EW_N.map((n) => ['ew' + n, write(`ew${n}.py`, ewSrc(n))]),
+];
+const layerFiles = LAYERS.map((L) => ['L' + L, write(`layers${L}.py`, layersSrc(L))]);
+
+const res = {};
+for (const be of BACKENDS) {
+  res[be] = {};
+  for (const [name, file] of cases) {
+    progress(`jaxts ${be} ${name}`);
+    res[be][name] = jaxtsStep(file, be).ms;
+  }
+}
+progress('JAX');
+res.jax = jaxSteps(cases.map(([n, f]) => [n, join(ROOT, f)]));
+for (const d of JAXJS_DEVICES) {
+  progress(`jax-js ${d}`);
+  res[`jax-js ${d}`] = jaxjsSteps(d);
+}
+progress('compile times');
+const ctJaxts = {};
+for (const [name, file] of layerFiles) ctJaxts[name] = await jaxtsCompile(file);
+const ctJax = jaxCompile(layerFiles.map(([n, f]) => [n, join(ROOT, f)]));
+
+const cols = [...BACKENDS.map((b) => `jaxts ${b}`), 'jax', ...JAXJS_DEVICES.map((d) => `jax-js ${d}`)];
+const get = (col, name) => (col.startsWith('jaxts ') ? res[col.slice(6)]?.[name] : res[col]?.[name]) ?? NaN;
+const table = (title, head, rows) => {
+  console.log(`\n${title}`);
+  console.log(`| ${head.join(' | ')} |`);
+  console.log(`|${head.map(() => '---').join('|')}|`);
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+};
+
+console.log(`# jaxts scaling benchmark (${new Date().toISOString()})`);
+console.log(`machine: ${peak.cores} cores × ${peak.ghz.toFixed(2)} GHz; WebAssembly SIMD128 peak ${peak.gflops.toFixed(1)} GFLOP/s (cores × clock × 4 lanes × 2 for FMA)`);
+table(
+  'jit(x @ y), float32: ms per step (GFLOP/s; jaxts cpu: fraction of the SIMD128 peak)',
+  ['N', ...cols],
+  MM_N.map((n) => [n, ...cols.map((c) => {
+    const ms = get(c, 'mm' + n);
+    const gf = (2 * n ** 3) / ms / 1e6;
+    return `${fmt(ms)} (${fmt(gf)}${c === 'jaxts cpu' ? `, ${((gf / peak.gflops) * 100).toFixed(0)}%` : ''})`;
+  })]),
+);
+table(`MLP training step (batch ${BATCH}, jit(value_and_grad) + SGD): ms per step`, ['width', ...cols], MLP_W.map((w) => [w, ...cols.map((c) => fmt(get(c, 'mlp' + w)))]));
+table(
+  'elementwise chain jnp.sum(jnp.tanh(x * 2 + 1) * jnp.exp(-x)): ms per step (GB/s read)',
+  ['n', ...cols],
+  EW_N.map((n) => [n.toExponential(0), ...cols.map((c) => `${fmt(get(c, 'ew' + n))} (${fmt((n * 4) / get(c, 'ew' + n) / 1e6)})`)]),
+);
+table('compile time of L unrolled layers (ms): jaxts compile in-process, JAX jit(f).lower(x).compile()', ['L', 'jaxts', 'jax'], LAYERS.map((L) => [L, fmt(ctJaxts['L' + L]), fmt(ctJax['L' + L])]));
+console.log(`\ngrowth exponents (log-log slope): jaxts compile ${fmt(exponent(LAYERS, LAYERS.map((L) => ctJaxts['L' + L])))}, JAX compile ${fmt(exponent(LAYERS, LAYERS.map((L) => ctJax['L' + L])))}`);
+for (const c of cols) {
+  const mm = exponent(MM_N, MM_N.map((n) => get(c, 'mm' + n)));
+  const mlp = exponent(MLP_W, MLP_W.map((w) => get(c, 'mlp' + w)));
+  const ew = exponent(EW_N, EW_N.map((n) => get(c, 'ew' + n)));
+  console.log(`  ${c}: matmul time ~ N^${fmt(mm)}, MLP step ~ width^${fmt(mlp)}, elementwise ~ n^${fmt(ew)}`);
+}
+
+// ---------- targets (CPU backend) ----------
+if (res.cpu) {
+  const mark = (ok) => (ok === null ? 'n/a ' : ok ? 'PASS' : 'MISS');
+  const lines = [];
+  const wasm = 'jax-js wasm';
+  const ratioMin = (names, f) => {
+    const rs = names.map(f).filter(Number.isFinite);
+    return rs.length ? Math.min(...rs) : NaN;
+  };
+  const big = MM_N.filter((n) => n >= 256);
+  const vsJaxjs = ratioMin(big, (n) => get(wasm, 'mm' + n) / get('jaxts cpu', 'mm' + n));
+  lines.push([Number.isFinite(vsJaxjs) ? vsJaxjs >= 2 : null, `matmul N ≥ 256: ≥ 2× jax-js wasm's GFLOP/s — worst ${fmt(vsJaxjs)}×`]);
+  if (MM_N.includes(1024)) {
+    const f = (2 * 1024 ** 3) / get('jaxts cpu', 'mm1024') / 1e6 / peak.gflops;
+    lines.push([f >= 0.6, `matmul N = 1024: ≥ 60% of SIMD128 peak — ${(f * 100).toFixed(0)}%`]);
+  }
+  const small = MLP_W.filter((w) => w <= 128);
+  const large = MLP_W.filter((w) => w >= 512);
+  const worst = (ws) => Math.max(...ws.map((w) => get('jaxts cpu', 'mlp' + w) / get('jax', 'mlp' + w)));
+  if (WITH_JAX) {
+    lines.push([worst(small) <= 5, `MLP step, widths ≤ 128: within 5× of XLA — worst ${fmt(worst(small))}×`]);
+    if (large.length) lines.push([worst(large) <= 8, `MLP step, widths ≥ 512: within 8× of XLA — worst ${fmt(worst(large))}×`]);
+    const ew = Math.max(...EW_N.map((n) => get('jaxts cpu', 'ew' + n) / get('jax', 'ew' + n)));
+    lines.push([ew <= 10, `elementwise chain: within 10× of XLA — worst ${fmt(ew)}×`]);
+  }
+  const ewJs = ratioMin(EW_N, (n) => get(wasm, 'ew' + n) / get('jaxts cpu', 'ew' + n));
+  lines.push([Number.isFinite(ewJs) ? ewJs >= 2 : null, `elementwise chain: ≥ 2× jax-js wasm — worst ${fmt(ewJs)}×`]);
+  const ct = exponent(LAYERS, LAYERS.map((L) => ctJaxts['L' + L]));
+  lines.push([ct <= 1.15, `compile time grows at most linearly in L — exponent ${fmt(ct)}`]);
+  console.log('\ntargets (CPU backend)');
+  for (const [ok, text] of lines) console.log(`  ${mark(ok)}  ${text}`);
+}
