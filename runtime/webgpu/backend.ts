@@ -141,6 +141,7 @@ function buildPlan(program: ProgramSpec, n: number): Plan {
       raw.push({ kind: 'kernel', kernel: program.kernels[step.kernel]!, inputs, output });
       return;
     }
+    if (step.kind !== 'gather') throw new Error(`internal: ${program.name}: a ${step.kind} step in a straight-line program (runtime/control.ts runs it)`);
     const input = val(step.input);
     use(input, s);
     const outSize = program.buffers[step.output]!.size;

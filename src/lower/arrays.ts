@@ -58,6 +58,18 @@ export class ArrayOps {
     }
   }
 
+  /** Bind a primitive with several results (control flow). */
+  bindN(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom[] {
+    const builder = this.ctx.trace().builder;
+    checkTracedOps(builder.eqns.length, span);
+    try {
+      return builder.bind(prim, inputs, params, span);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
+      throw e;
+    }
+  }
+
   /** `jnp.asarray` of a (possibly nested) list of array-likes: constant-folds static data, else stacks. */
   asArray(v: PyValue, span: Span, dtype?: DType): Tracer {
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) {

@@ -11,6 +11,7 @@ import { laxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
+import { controlFlowFunctions } from './control_flow.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -57,6 +58,7 @@ export function laxModule(ip: Interp): PyModule {
   };
   const entries: Record<string, (c: CallArgs) => PyValue> = {
     ...laxFunctions(ip),
+    ...controlFlowFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),

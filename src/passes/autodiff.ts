@@ -303,6 +303,10 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   // functions with custom derivative rules: linearizeFunc applies their rules itself
   custom_jvp_call: null,
   custom_vjp_call: null,
+  // control flow: the walk differentiates their sub-functions (controlJvp)
+  cond: null,
+  while: null,
+  scan: null,
 };
 
 /** JAX's `_reduce_chooser_jvp_rule` (reduce_max, reduce_min): the gradient is split among the tied maxima. */

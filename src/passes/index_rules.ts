@@ -325,6 +325,9 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   // replaced by autodiff before a program is formed
   custom_jvp_call: null,
   custom_vjp_call: null,
+  cond: null,
+  while: null,
+  scan: null,
 };
 
 const rules: Partial<Record<Prim, ElementRule | null>> = ELEMENT_RULES;

@@ -108,6 +108,9 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   // outside, where autodiff sums their cotangents), the function and its rules batched alike
   custom_jvp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'jvp']),
   custom_vjp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'fwd', 'bwd']),
+  cond: (c, e, ins) => customCallRule(c, e, ins, []),
+  while: (c, e, ins) => customCallRule(c, e, ins, []),
+  scan: (c, e, ins) => customCallRule(c, e, ins, []),
   // collectives over a pmap axis act on each vmapped element alike
   psum: (c, e, [x]) => ({ atom: c.bind('psum', [x!.atom], e.params), batched: true }),
   pmax: (c, e, [x]) => ({ atom: c.bind('pmax', [x!.atom], e.params), batched: true }),
