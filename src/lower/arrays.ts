@@ -170,8 +170,10 @@ export class ArrayOps {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     const dtype = promote(a.aval, b.aval);
-    a = this.convertAtom(a, dtype, span);
-    b = this.convertAtom(b, dtype, span);
+    // weak operands of a weak promoted type stay weak (`x < 10` of a weak x converts nothing, as in JAX)
+    const weak = weakPromoted(a.aval, b.aval);
+    a = this.convertAtom(a, dtype, span, weak);
+    b = this.convertAtom(b, dtype, span, weak);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
     return this.tracer(this.bind(prim, [this.operand(a, shape, span), this.operand(b, shape, span)], {}, span));
   }

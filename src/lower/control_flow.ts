@@ -136,19 +136,28 @@ function checkCarry(name: string, carryName: string | null, inTree: PyValue, out
 
 /**
  * JAX's _promote_weak_typed_input: a weakly typed initial carry leaf whose
- * body output has another type is converted to the output's dtype (strong).
+ * body output has another dtype is converted to it (a weak 0 carried as a
+ * float32); only a weak type differing is no mismatch.
  */
 function promoteWeak(ip: Interp, init: Atom[], outAvals: AVal[], span: Span): { atoms: Atom[]; changed: boolean } {
   let changed = false;
   const atoms = init.map((a, i) => {
     const o = outAvals[i];
-    if (!o || !a.aval.weak || !sameShape(a.aval.shape, o.shape) || (a.aval.dtype === o.dtype && o.weak)) return a;
+    if (!o || !a.aval.weak || !sameShape(a.aval.shape, o.shape) || a.aval.dtype === o.dtype) return a;
     if (a.aval.dtype === 'bool' || (a.aval.dtype === 'float32' && o.dtype !== 'float32')) return a;
     changed = true;
-    if (a.kind === 'lit') return lit(o.dtype === 'float32' ? Math.fround(a.value) : a.value, o.dtype, o.weak === true && a.aval.dtype === o.dtype);
+    if (a.kind === 'lit') return lit(o.dtype === 'float32' ? Math.fround(a.value) : a.value, o.dtype);
     return ip.ops.bind('convert_element_type', [a], { new_dtype: o.dtype, weak_type: false }, span);
   });
   return { atoms, changed };
+}
+
+/** scan's `unroll`: a bool (True: the whole length) or a non-negative int. */
+function unrollArg(v: PyValue, length: number, span: Span): number {
+  if (typeof v === 'boolean') return v ? Math.max(length, 1) : 1;
+  const n = intArg(v, 'unroll', span);
+  if (n < 0) throw new CompileError('ValueError: `unroll` must be a `bool` or a non-negative `int`.', span);
+  return n;
 }
 
 const tracersOf = (ip: Interp, atoms: Atom[]): PyValue[] => atoms.map((a) => ip.ops.tracer(a));
@@ -310,7 +319,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     xsVal: PyValue,
     lengthV: PyValue,
     reverse: boolean,
-    unroll: number,
+    unrollV: PyValue,
     apply: (carry: PyValue, x: PyValue) => PyValue,
     span: Span,
   ): PyValue => {
@@ -331,6 +340,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       if (!lengths.length) throw new CompileError('ValueError: scan got no values to scan over and `length` not provided.', span);
       length = lengths[0]!;
     }
+    const unroll = unrollArg(unrollV, length, span);
     const xAvals = xs.map((x) => ({ shape: x.aval.shape.slice(1), dtype: x.aval.dtype }));
     const nCarry = init0.length;
     let carryOut: PyValue = null;
@@ -361,25 +371,18 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
         unroll,
         num_consts: nc,
         num_carry: nCarry,
-        linear: [...consts, ...init, ...xs].map(() => false),
       },
       span,
     );
     return r.rebuild(tracersOf(ip, outs));
   };
 
-  const unrollArg = (v: PyValue, span: Span): number => {
-    if (typeof v === 'boolean') return v ? 0 : 1;
-    const n = intArg(v, 'unroll', span);
-    if (n < 0) throw new CompileError('ValueError: `unroll` must be a `bool` or a non-negative `int`.', span);
-    return n;
-  };
 
   const scan = (c: CallArgs): PyValue => {
     const f = arg(c, 0, 'f');
     if (!isCallable(f)) throw new CompileError('TypeError: lax.scan: f argument should be a callable.', c.span);
     const reverse = ip.static(arg(c, 4, 'reverse', false), 'scan reverse', c.span) === true;
-    return scanCore(f, arg(c, 1, 'init'), arg(c, 2, 'xs', null), arg(c, 3, 'length', null), reverse, unrollArg(arg(c, 5, 'unroll', 1n), c.span), (carry, x) => call(f, [carry, x], c.span), c.span);
+    return scanCore(f, arg(c, 1, 'init'), arg(c, 2, 'xs', null), arg(c, 3, 'length', null), reverse, arg(c, 5, 'unroll', 1n), (carry, x) => call(f, [carry, x], c.span), c.span);
   };
 
   const fori = (c: CallArgs): PyValue => {
@@ -402,14 +405,13 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       // static bounds: a scan over (i, x), as JAX lowers it
       const l = intArg(lower, 'lower', c.span);
       const u = intArg(upper, 'upper', c.span);
-      const unroll = unrollV === null ? 1 : unrollArg(unrollV, c.span);
       const res = scanCore(
         body,
         new PyTuple([lower, initVal]),
         null,
         BigInt(Math.max(u - l, 0)),
         false,
-        unroll,
+        unrollV ?? false,
         (carry, _x) => {
           const [i, x] = (carry as PyTuple).items;
           return new PyTuple([new PyTuple([ops.binary('add', i!, 1n, c.span), call(body, [i!, x!], c.span)]), null]);
@@ -446,7 +448,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     if (bs !== null) {
       throw new CompileError('NotImplementedError: lax.map with batch_size is not supported by jaxts yet; use lax.map without it or jax.vmap', c.span);
     }
-    const res = scanCore(f, new PyTuple([]), xs, null, false, 1, (_c, x) => new PyTuple([new PyTuple([]), call(f, [x], c.span)]), c.span);
+    const res = scanCore(f, new PyTuple([]), xs, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(f, [x], c.span)]), c.span);
     return (res as PyTuple).items[1]!;
   };
 
