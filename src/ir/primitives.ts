@@ -267,6 +267,15 @@ const pad: ShapeRule = ([x, v], p) => {
   return [{ shape, dtype: sameDtypes('pad', [x!, v!]) }];
 };
 
+/** clamp(min, x, max): min and max are scalars or x's shape, all of x's dtype. */
+const clamp: ShapeRule = ([lo, x, hi]) => {
+  for (const b of [lo!, hi!]) {
+    if (b.shape.length && !sameShape(b.shape, x!.shape)) throw new ShapeError(`Clamp with non-scalar bounds must have the same shape as the operand, got ${fmt(b.shape)} and ${fmt(x!.shape)}.`);
+  }
+  if (lo!.dtype !== x!.dtype || hi!.dtype !== x!.dtype) throw new ShapeError(`lax.clamp requires arguments to have the same dtypes, got ${lo!.dtype}, ${x!.dtype}, ${hi!.dtype}.`);
+  return [{ shape: x!.shape, dtype: x!.dtype }];
+};
+
 // ------------------------------------------------------------------ control flow
 
 const sameType = (a: AVal, b: AVal): boolean => a.dtype === b.dtype && sameShape(a.shape, b.shape);
@@ -393,6 +402,7 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   // the called function's results
   custom_jvp_call: (_xs, p) => (p['call'] as Func).results.map((r) => r.aval),
   custom_vjp_call: (_xs, p) => (p['call'] as Func).results.map((r) => r.aval),
+  clamp,
   cond,
   while: whileLoop,
   scan,

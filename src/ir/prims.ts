@@ -93,6 +93,8 @@ const DESCRIPTORS = {
   gt: { elementwise: true, strong: true, cost: 'arith' },
   ge: { elementwise: true, strong: true, cost: 'arith' },
   select_n: { elementwise: true, moves: true, cost: 'arith' },
+  // lax.clamp(min, x, max): min and max are scalars or shaped like x
+  clamp: { elementwise: true, cost: 'arith' },
   // JAX's counter-based PRNG block: two uint32 results
   threefry2x32: { elementwise: true, strong: true, cost: 'costly' },
   // movement

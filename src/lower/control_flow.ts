@@ -263,8 +263,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     if (i.kind === 'lit') index = lit(Math.min(Math.max(i.value, 0), branches.length - 1), 'int32');
     else {
       const x = i.aval.dtype === 'int32' && !i.aval.weak ? i : ops.bind('convert_element_type', [i], { new_dtype: 'int32', weak_type: false }, c.span);
-      const lo = ops.bind('max', [lit(0, 'int32'), x], {}, c.span);
-      index = ops.bind('min', [lo, lit(branches.length - 1, 'int32')], {}, c.span);
+      index = ops.bind('clamp', [lit(0, 'int32'), x, lit(branches.length - 1, 'int32')], {}, c.span);
     }
     return condCore(index, branches, (k, xs) => call(branches[k]!, xs, c.span), new PyTuple(opsV), 'switch', c.span);
   };

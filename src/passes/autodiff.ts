@@ -154,6 +154,10 @@ const argsort = (xs: readonly number[]): number[] => range(xs.length).sort((a, b
 // ------------------------------------------------------------------ JVP rules
 
 /** JAX's `max_p` rule (also min's): the tangent goes to the chosen operand, split evenly on ties. */
+/** `a` broadcast to `like`'s shape when it is a scalar (clamp's bounds). */
+const shaped = (c: JvpCtx, a: LAtom, like: LAtom): LAtom =>
+  a.aval.shape.length === like.aval.shape.length ? a : c.op('broadcast_in_dim', [a], { shape: [...like.aval.shape], broadcast_dimensions: [] });
+
 const maxJvp = defjvp(
   (c, g, [x, y], ans) => mul(c, g, balancedEq(c, x!, ans, y!)),
   (c, g, [x, y], ans) => mul(c, g, balancedEq(c, y!, ans, x!)),
@@ -264,6 +268,12 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   argmin: zero,
   axis_index: zero,
 
+  // JAX's clamp JVP: the tangent of whichever of min, x, max the result is (x inside the open interval)
+  clamp: defjvp(
+    (c, g, [lo, x, hi]) => select(c, c.op('and', [c.op('gt', [shaped(c, lo!, x!), x!]), c.op('lt', [shaped(c, lo!, x!), shaped(c, hi!, x!)])]), shaped(c, g, x!), k(c, x!, 0)),
+    (c, g, [lo, x, hi]) => select(c, c.op('and', [c.op('gt', [x!, shaped(c, lo!, x!)]), c.op('lt', [x!, shaped(c, hi!, x!)])]), g, k(c, x!, 0)),
+    (c, g, [, x, hi]) => select(c, c.op('lt', [shaped(c, hi!, x!), x!]), shaped(c, g, x!), k(c, x!, 0)),
+  ),
   select_n: (c, xs, ts) => {
     const outs = c.primal();
     const cases = ts.slice(1);

@@ -303,6 +303,12 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   gt: binary('gt'),
   ge: binary('ge'),
   select_n: selectN,
+  // min(max(x, lo), hi), XLA's clamp (scalar bounds read once)
+  clamp: (ctx, e, idx) => {
+    const at = (i: number): KExpr => (e.inputs[i]!.aval.shape.length === 0 ? ctx.operand(i, []) : ctx.operand(i, idx));
+    const dtype = outDtype(e);
+    return { op: 'bin', fn: 'min', a: { op: 'bin', fn: 'max', a: at(1), b: at(0), dtype }, b: at(2), dtype };
+  },
   threefry2x32,
   broadcast_in_dim: broadcastInDim,
   reshape,

@@ -164,8 +164,18 @@ function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
     if (v.batched) return v.atom;
     // select_n's predicate may be a scalar
     if (e.prim === 'select_n' && i === 0 && v.atom.aval.shape.length === 0) return v.atom;
+    // clamp's bounds may be scalars
+    if (e.prim === 'clamp' && i !== 1 && v.atom.aval.shape.length === 0) return v.atom;
     return c.materialize(v);
   });
+  if (e.prim === 'clamp') {
+    // a batched bound of a scalar: broadcast to the operand's batched shape
+    const x = atoms[1]!;
+    for (const i of [0, 2]) {
+      const a = atoms[i]!;
+      if (a.aval.shape.length && a.aval.shape.length !== x.aval.shape.length) atoms[i] = c.bind('broadcast_in_dim', [a], { shape: [...x.aval.shape], broadcast_dimensions: [0] });
+    }
+  }
   return c.b.bind(e.prim, atoms, e.params).map((atom) => ({ atom, batched: true }));
 }
 
