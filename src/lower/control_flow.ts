@@ -11,6 +11,7 @@ import type { Atom, AVal, Func } from '../ir/types.js';
 import { sameShape } from '../ir/types.js';
 import { reparam } from './custom_rules.js';
 import type { Interp } from './interp.js';
+import { deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
 import {
@@ -26,6 +27,8 @@ interface Traced {
   out: PyValue;
   rebuild: (leaves: PyValue[]) => PyValue;
   outAvals: AVal[];
+  /** jax.debug.print calls inside (their shown values are the Func's last `debug.atoms.length` results) and the trace they were made on. */
+  debug: { calls: DebugCall[]; count: number; trace: Trace };
 }
 
 const isCallable = (v: PyValue): boolean =>
@@ -50,7 +53,7 @@ const capitalize = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
  * Trace `body` on fresh parameters of types `avals` in a trace nested in the
  * current one; the Func's parameters come out as [captured..., declared...].
  */
-function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue): Traced {
+function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'jit', parent, parent.axisEnv);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
@@ -63,12 +66,15 @@ function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps
       }
       return ip.ops.asArray(l, span).atom;
     });
-    const f = t.builder.finish(atoms, t.axisEnv);
+    // jax.debug.print inside: a scan body gives the values it shows as extra stacked results, printed per step
+    const debug = takeDebugCalls(t);
+    if (debug.calls.length && what) throw new CompileError(`NotImplementedError: jax.debug.print / jax.debug.callback inside ${what} is not supported by jaxts yet (inside lax.scan, fori_loop with static bounds and lax.map it is)`, debug.calls[0]!.span);
+    const f = t.builder.finish([...atoms, ...debug.atoms], t.axisEnv);
     const n = avals.length;
     const m = t.captured.length;
     // consts first, as JAX's jaxprs take them
     const func = m ? reparam(f, f.params.map((p) => p.aval).slice(n).concat(avals), [...avals.map((_, i) => m + i), ...t.captured.map((_, i) => i)]) : f;
-    return { func, captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval) };
+    return { func, captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval), debug: { calls: debug.calls, count: debug.atoms.length, trace: t } };
   });
 }
 
@@ -172,7 +178,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const opAtoms = leafAtoms(ip, flat.leaves, span);
     const avals = opAtoms.map((a) => a.aval);
     const traced = branches.map((_, k) =>
-      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items)),
+      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), `lax.${api}`),
     );
     const names = api === 'cond' ? ['true_fun', 'false_fun'] : branches.map((_, k) => (k ? `branch${k}` : 'branch 0'));
     const t0 = traced[0]!;
@@ -290,11 +296,11 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const { r, init } = traceCarried(
       init0,
       (avals) => {
-        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)));
+        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop');
         if (treeSig(ct.out) !== '*' || ct.outAvals.length !== 1) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got pytree ${treeSig(ct.out)}.`, span);
         const pa = ct.outAvals[0]!;
         if (pa.dtype !== 'bool' || pa.shape.length) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got output type(s) [ShapedArray(${pa.dtype === 'bool' ? 'bool' : pa.dtype}[${pa.shape.join(',')}])].`, span);
-        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)));
+        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop');
         return { outAvals: bt.outAvals, r: { ct, bt } };
       },
       span,
@@ -373,9 +379,17 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       },
       span,
     );
-    return r.rebuild(tracersOf(ip, outs));
+    const nd = r.debug.count;
+    const results = tracersOf(ip, outs.slice(0, outs.length - nd));
+    if (nd) {
+      // each step's shown values, step by step in the order the steps ran (a flush at host level keeps the results)
+      const stacked = tracersOf(ip, outs.slice(outs.length - nd));
+      const steps = Array.from({ length }, (_, k) => (reverse ? length - 1 - k : k));
+      const values = steps.flatMap((i) => stacked.map((v) => ops.index(v, [{ kind: 'int', value: i }], span)));
+      deliverDebugCalls(ip.trace(), steps.flatMap(() => r.debug.calls), values, r.debug.trace, undefined, (vs) => ip.flush([...vs, ...results]));
+    }
+    return r.rebuild(results);
   };
-
 
   const scan = (c: CallArgs): PyValue => {
     const f = arg(c, 0, 'f');
