@@ -454,13 +454,39 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     return (res as PyTuple).items[2]!;
   };
 
+  /** lax.map(f, xs, batch_size=B): a scan over batches of B, each a vmap of f, then a vmap over the remainder (JAX's way). */
+  const batchedMap = (f: PyValue, xs: PyValue, B: number, span: Span): PyValue => {
+    const flat = flatten(xs, true);
+    if (!flat.leaves.length) return call(f, [xs], span);
+    const leaves = flat.leaves.map((l) => ops.asArray(l, span));
+    const n = leaves[0]!.aval.shape[0]!;
+    const nb = B === 0 ? 0 : Math.floor(n / B);
+    const rem = B === 0 ? n : n % B;
+    const vf = new PyTransformed('vmap', f, new Map<string, PyValue>([['in_axes', 0n], ['out_axes', 0n], ['axis_name', null]]), 'vmap');
+    const rows = (x: Tracer, lo: number, hi: number): Tracer =>
+      ops.tracer(ops.bind('slice', [x.atom], { start_indices: x.aval.shape.map((_, i) => (i ? 0 : lo)), limit_indices: x.aval.shape.map((d, i) => (i ? d : hi)), strides: null }, span));
+    let scanYs: PyValue = null;
+    if (nb > 0) {
+      const batches = flat.unflatten(leaves.map((x) => ops.reshape(rows(x, 0, nb * B), [nb, B, ...x.aval.shape.slice(1)], span)));
+      const res = scanCore(f, new PyTuple([]), batches, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(vf, [x], span)]), span);
+      scanYs = (res as PyTuple).items[1]!;
+    }
+    const remYs = rem ? call(vf, [flat.unflatten(leaves.map((x) => rows(x, nb * B, n)))], span) : null;
+    if (scanYs === null) return remYs;
+    const yf = flatten(scanYs, true);
+    const merged = yf.leaves.map((y, j) => {
+      const t = ops.asArray(y, span);
+      const joined = ops.reshape(t, [-1, ...t.aval.shape.slice(2)].map((d, i) => (i === 0 ? nb * B : d)), span);
+      return remYs === null ? joined : ops.concatenate([joined, flatten(remYs, true).leaves[j]!], 0, span);
+    });
+    return yf.unflatten(merged);
+  };
+
   const map = (c: CallArgs): PyValue => {
     const f = arg(c, 0, 'f');
     const xs = arg(c, 1, 'xs');
     const bs = c.kwargs.get('batch_size') ?? null;
-    if (bs !== null) {
-      throw new CompileError('NotImplementedError: lax.map with batch_size is not supported by jaxts yet; use lax.map without it or jax.vmap', c.span);
-    }
+    if (bs !== null) return batchedMap(f, xs, intArg(bs, 'batch_size', c.span), c.span);
     const res = scanCore(f, new PyTuple([]), xs, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(f, [x], c.span)]), c.span);
     return (res as PyTuple).items[1]!;
   };
