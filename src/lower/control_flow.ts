@@ -166,6 +166,43 @@ function unrollArg(v: PyValue, length: number, span: Span): number {
   return n;
 }
 
+/**
+ * JAX's forwarding in lax.scan: a carry the body passes through unchanged
+ * becomes a leading constant (its output is the initial value), and a y that
+ * is an x as it is comes out as the xs themselves, not a stacked copy.
+ * `outputs` maps the pruned scan's outputs back to the full list.
+ */
+function forwardScan(body: Func, consts: Atom[], init: Atom[], xs: Atom[], nDebug: number): { body: Func; consts: Atom[]; init: Atom[]; moved: boolean[]; outputs: (outs: Atom[]) => Atom[] } {
+  const P = body.params;
+  const nc = consts.length;
+  const nK = init.length;
+  const same = (a: Atom, i: number): boolean => a.kind === 'var' && a.id === P[i]!.id;
+  const moved = init.map((_, j) => same(body.results[j]!, nc + j));
+  const carryP = P.slice(nc, nc + nK);
+  const params = [...carryP.filter((_, j) => moved[j]), ...P.slice(0, nc), ...carryP.filter((_, j) => !moved[j]), ...P.slice(nc + nK)];
+  const nc2 = nc + moved.filter((m) => m).length;
+  const nK2 = nK - (nc2 - nc);
+  const ys = body.results.slice(nK, body.results.length - nDebug);
+  // a y forwarded from an x: the index of that x
+  const xOf = ys.map((y) => {
+    const i = y.kind === 'var' ? params.findIndex((p) => p.id === y.id) : -1;
+    return i >= nc2 + nK2 ? i - nc2 - nK2 : -1;
+  });
+  const results = [...body.results.slice(0, nK).filter((_, j) => !moved[j]), ...ys.filter((_, k) => xOf[k]! < 0), ...body.results.slice(body.results.length - nDebug)];
+  return {
+    body: { ...body, params, results },
+    consts: [...init.filter((_, j) => moved[j]), ...consts],
+    init: init.filter((_, j) => !moved[j]),
+    moved,
+    outputs: (outs) => {
+      let k = 0;
+      const carry = init.map((a, j) => (moved[j] ? a : outs[k++]!));
+      const yOuts = xOf.map((x) => (x >= 0 ? xs[x]! : outs[k++]!));
+      return [...carry, ...yOuts, ...outs.slice(k)];
+    },
+  };
+}
+
 const tracersOf = (ip: Interp, atoms: Atom[]): PyValue[] => atoms.map((a) => ip.ops.tracer(a));
 
 export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
@@ -364,23 +401,25 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     );
     const nOutCarry = flatten(carryOut, true).leaves.length;
     checkCarry('scan body', firstParam(f), initVal, carryOut, init.map((a) => a.aval), r.outAvals.slice(0, nOutCarry), span);
-    const consts = r.captured.map((x) => ops.atom(x, span));
-    const nc = consts.length;
-    const outs = ops.bindN(
+    const nd = r.debug.count;
+    const fwd = forwardScan(r.func, r.captured.map((x) => ops.atom(x, span)), init, xs, nd);
+    const outs0 = ops.bindN(
       'scan',
-      [...consts, ...init, ...xs],
+      [...fwd.consts, ...fwd.init, ...xs],
       {
-        jaxpr: r.func,
+        jaxpr: fwd.body,
         length,
         reverse,
         unroll,
-        num_consts: nc,
-        num_carry: nCarry,
+        num_consts: fwd.consts.length,
+        num_carry: fwd.init.length,
       },
       span,
     );
-    const nd = r.debug.count;
-    const results = tracersOf(ip, outs.slice(0, outs.length - nd));
+    const outs = fwd.outputs(outs0);
+    const asTracer = (a: Atom): Tracer => (a.kind === 'lit' ? ops.asArray(ops.tracer(a), span) : ops.tracer(a));
+    // a carry passed through is the initial value as it was given (a Python scalar stays one, as in JAX)
+    const results = outs.slice(0, outs.length - nd).map((a, j) => (j < nCarry && fwd.moved[j] && init[j] === init0[j] ? iflat.leaves[j]! : asTracer(a)));
     if (nd) {
       // each step's shown values, step by step in the order the steps ran (a flush at host level keeps the results)
       const stacked = tracersOf(ip, outs.slice(outs.length - nd));
