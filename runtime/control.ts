@@ -13,15 +13,15 @@ import type { BufRef, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
 
 /** Run `program` once per device in `devices` (`args[d]`: device d's parameters); straight-line programs go to the backend as they are. */
-export async function runProgram(backend: Backend, program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): Promise<DeviceBuffer[][]> {
+export async function runProgram(backend: Backend, program: ProgramSpec, devices: number[], args: DeviceBuffer[][], inLoop = false): Promise<DeviceBuffer[][]> {
   const subs = program.programs;
-  if (!subs) return backend.run(program, devices, args);
+  if (!subs) return backend.run(program, devices, args, inLoop);
   const bufs: DeviceBuffer[][] = devices.map(() => []);
   const get = (d: number, r: BufRef): DeviceBuffer => (r.kind === 'param' ? args[d]![r.index]! : bufs[d]![r.index]!);
   const gets = (rs: BufRef[]): DeviceBuffer[][] => devices.map((_, d) => rs.map((r) => get(d, r)));
   const put = (outputs: number[], res: DeviceBuffer[][]): void => devices.forEach((_, d) => outputs.forEach((o, j) => (bufs[d]![o] = res[d]![j]!)));
   const cat = (a: DeviceBuffer[][], b: DeviceBuffer[][]): DeviceBuffer[][] => a.map((x, d) => [...x, ...b[d]!]);
-  const run = (p: number, ins: DeviceBuffer[][]): Promise<DeviceBuffer[][]> => runProgram(backend, subs[p]!, devices, ins);
+  const run = (p: number, ins: DeviceBuffer[][]): Promise<DeviceBuffer[][]> => runProgram(backend, subs[p]!, devices, ins, true);
   /** The first element of each device's scalar. */
   const scalars = (bs: DeviceBuffer[]): Promise<number[]> => Promise.all(bs.map(async (b) => (await backend.read(b))[0]!));
 
@@ -70,7 +70,7 @@ export async function runProgram(backend: Backend, program: ProgramSpec, devices
               return backend.copy(x, devices[d]!, i * n, n);
             }),
           );
-          const out = await runProgram(backend, body, devices, devices.map((_, d) => [...consts[d]!, ...carry[d]!, ...rows[d]!]));
+          const out = await runProgram(backend, body, devices, devices.map((_, d) => [...consts[d]!, ...carry[d]!, ...rows[d]!]), true);
           carry = out.map((o) => o.slice(0, nc));
           out.forEach((o, d) => o.slice(nc).forEach((y, j) => (ys[d]![j]![i] = y)));
         }
