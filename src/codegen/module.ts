@@ -99,22 +99,25 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
         `    },`,
       ].join('\n');
     });
-    const subs = (program.programs ?? []).map((p, j) => `${spec(`${name}_p${j}`, p, p.kernels.map(renderWgsl), undefined, '    ')},`);
+    const subs = (program.programs ?? []).map((p, j) => `    ${spec(`${name}_p${j}`, p, p.kernels.map(renderWgsl), undefined, '    ')},`);
     return [
-        `{`,
-        `  name: ${jsString(name)},`,
-        `  params: ${jsJson(program.params)},`,
-        `  buffers: ${jsJson(program.buffers)},`,
-        `  kernels: [`,
-        ...kernels,
-        `  ],`,
-        `  steps: ${jsJson(program.steps)},`,
-        `  results: ${jsJson(program.results)},`,
-        `  resultShapes: ${jsJson(program.resultShapes)},`,
-        ...(nanChecks ? [`  nanChecks: ${jsJson(nanChecks)},`] : []),
-        ...(subs.length ? ['  programs: [', ...subs, '  ],'] : []),
-        `}`,
-      ].join('\n').split('\n').join(`\n${indent}`);
+      `{`,
+      `  name: ${jsString(name)},`,
+      `  params: ${jsJson(program.params)},`,
+      `  buffers: ${jsJson(program.buffers)},`,
+      `  kernels: [`,
+      ...kernels,
+      `  ],`,
+      `  steps: ${jsJson(program.steps)},`,
+      `  results: ${jsJson(program.results)},`,
+      `  resultShapes: ${jsJson(program.resultShapes)},`,
+      ...(nanChecks ? [`  nanChecks: ${jsJson(nanChecks)},`] : []),
+      ...(subs.length ? ['  programs: [', ...subs, '  ],'] : []),
+      `}`,
+    ]
+      .join('\n')
+      .split('\n')
+      .join(`\n${indent}`);
   };
   for (const { name, program, wgsl, nanChecks } of programs) {
     specs.push(`export const ${name}${types ? ': jx.ProgramSpec' : ''} = ${spec(name, program, wgsl, nanChecks, '')};`);
