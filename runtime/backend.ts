@@ -25,9 +25,11 @@ export interface Backend {
   read(buf: DeviceBuffer): Promise<Float32Array | Int32Array | Uint32Array>;
   /**
    * Run `program` once per device in `devices`; `args[d]` are device d's
-   * parameter buffers. Returns each device's result buffers.
+   * parameter buffers. Returns each device's result buffers. `inLoop`: a
+   * call from a control-flow loop (runtime/control.ts), not a new iteration
+   * of a host loop.
    */
-  run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][];
+  run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][], inLoop?: boolean): DeviceBuffer[][];
   /** Hand the device the work queued so far (the WebGPU backend batches a host-loop iteration's calls into one submission). */
   submit(): void;
   /** Wait until submitted work is done (and report device errors). */

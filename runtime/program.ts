@@ -33,7 +33,24 @@ export type StepSpec =
    * concatenated in device order; with `groups` (lists of positions in the
    * run's device list), the buffers of the device's own group, in group order.
    */
-  | { kind: 'gather'; input: BufRef; output: number; groups?: number[][] };
+  | { kind: 'gather'; input: BufRef; output: number; groups?: number[][] }
+  // Control flow (lax.cond / while_loop / scan): only in a program with sub-programs (`programs`), whose
+  // steps are all of these kinds; each writes its results to fresh buffers `outputs` (never reused).
+  /** A straight-line sub-program `programs[program]` on `inputs`. */
+  | { kind: 'call'; program: number; inputs: BufRef[]; outputs: number[] }
+  /** lax.cond: `programs[branches[i]]` on `inputs`, i the int32 scalar `index` clamped to the branches. */
+  | { kind: 'cond'; index: BufRef; branches: number[]; inputs: BufRef[]; outputs: number[] }
+  /**
+   * lax.while_loop: carry = init; while `programs[cond]`(condConsts, carry) (a bool scalar, read back):
+   * carry = `programs[body]`(bodyConsts, carry). Devices whose predicate is false keep their carry.
+   */
+  | { kind: 'while'; cond: number; body: number; condConsts: BufRef[]; bodyConsts: BufRef[]; init: BufRef[]; outputs: number[] }
+  /**
+   * lax.scan: for i in 0..length-1 (reversed with `reverse`): (carry, y_i) = `programs[body]`(consts,
+   * carry, x_i) with x_i row i of each of `xs`; outputs: the final carry, then each y stacked (row i = y_i).
+   * No readback: the trip count is static.
+   */
+  | { kind: 'scan'; body: number; length: number; reverse: boolean; consts: BufRef[]; init: BufRef[]; xs: BufRef[]; outputs: number[] };
 
 /** A jax_debug_nans check of one program result: what made it, for JAX's FloatingPointError. */
 export interface NanCheck {
@@ -57,6 +74,8 @@ export interface ProgramSpec {
    * after the call; the caller gets the results before them.
    */
   nanChecks?: NanCheck[];
+  /** The sub-programs of control-flow steps (then every step is a control step; runtime/control.ts runs them). */
+  programs?: ProgramSpec[];
 }
 
 /** Invocations per workgroup of every kernel. */

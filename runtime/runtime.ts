@@ -3,6 +3,7 @@
 // leaves them; or laid out over a device mesh, as NamedSharding places them),
 // program calls (single device, pmap, SPMD over a mesh), and the output sink.
 import type { Backend, DeviceBuffer } from './backend.js';
+import { runProgram } from './control.js';
 import { jaxStr, shapeRepr } from './format/index.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
@@ -280,7 +281,7 @@ export class Runtime {
   async spmd(program: ProgramSpec, args: JArray[], inLayouts: Layout[], outLayouts: Layout[], shapes: number[][]): Promise<JArray[]> {
     const placed = await Promise.all(args.map((a, i) => this.devicePut(a, inLayouts[i]!)));
     const devices = [...(inLayouts[0] ?? outLayouts[0]!).devices];
-    const outs = this.backend.run(program, devices, devices.map((_, p) => placed.map((a) => a.shards[p]!)));
+    const outs = await runProgram(this.backend, program, devices, devices.map((_, p) => placed.map((a) => a.shards[p]!)));
     return outLayouts.map((l, j) => new JArray(this, shapes[j]!, outs[0]![j]!.dtype, devices.map((_, p) => outs[p]![j]!), null, l));
   }
 
@@ -309,7 +310,7 @@ export class Runtime {
   /** Run a single-device program (jit, host segment) on device 0. */
   async call(program: ProgramSpec, args: JArray[]): Promise<JArray[]> {
     const bufs = await Promise.all(args.map((a) => this.whole(a, 0)));
-    const [outs] = this.backend.run(program, [0], [bufs]);
+    const [outs] = await runProgram(this.backend, program, [0], [bufs]);
     return this.checkNans(program, outs!.map((b, i) => new JArray(this, program.resultShapes[i]!, b.dtype, [b], null)));
   }
 
@@ -351,7 +352,7 @@ export class Runtime {
       const shards = await this.shardsFor(args[i]!, inAxes[i] ?? null, axisSize);
       shards.forEach((s, d) => perDevice[d]!.push(s));
     }
-    const outs = this.backend.run(program, devices, perDevice);
+    const outs = await runProgram(this.backend, program, devices, perDevice);
     return this.checkNans(program, program.results.map((_, j) => {
       const local = program.resultShapes[j]!;
       const axis = outAxes[j] ?? 0; // a NaN-checked intermediate (jax_debug_nans) stacks along 0

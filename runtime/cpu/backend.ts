@@ -60,12 +60,14 @@ export class CpuBackend implements Backend {
         const k = program.kernels[step.kernel]!;
         // a kernel's device index is the device's position in this run (its mesh position)
         devices.forEach((_, d) => k.cpu(step.inputs.map((r) => arr(d, r)), temps[d]![step.output]!, d));
-      } else {
+      } else if (step.kind === 'gather') {
         const groups = step.groups ?? [devices.map((_, d) => d)];
         for (const g of groups) {
           const ins = g.map((d) => arr(d, step.input));
           for (const d of g) ins.forEach((x, k) => temps[d]![step.output]!.set(x, k * x.length));
         }
+      } else {
+        throw new Error(`internal: ${program.name}: a ${step.kind} step in a straight-line program (runtime/control.ts runs it)`);
       }
     }
     return devices.map((dev, d) =>

@@ -141,6 +141,7 @@ function buildPlan(program: ProgramSpec, n: number): Plan {
       raw.push({ kind: 'kernel', kernel: program.kernels[step.kernel]!, inputs, output });
       return;
     }
+    if (step.kind !== 'gather') throw new Error(`internal: ${program.name}: a ${step.kind} step in a straight-line program (runtime/control.ts runs it)`);
     const input = val(step.input);
     use(input, s);
     const outSize = program.buffers[step.output]!.size;
@@ -502,11 +503,12 @@ export class WebGpuBackend implements Backend {
     return locs;
   }
 
-  run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][] {
+  run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][], inLoop = false): DeviceBuffer[][] {
     this.checkAlive();
     const n = devices.length;
     // the first program of the pending batch again: the previous host-loop iteration is complete
-    if (this.pendingFirst === program) this.flush();
+    // (a loop body of lax.scan / while_loop is called again and again within one program call)
+    if (this.pendingFirst === program && !inLoop) this.flush();
     const pool = this.pool(program, n);
     const plan = pool.plan;
     const enc = this.gpu.createCommandEncoder({ label: program.name });

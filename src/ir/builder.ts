@@ -65,7 +65,8 @@ export class FuncBuilder {
 /** JAX's standard weak-type rule: a result is weak when all its inputs are (never for a `strong` primitive). */
 function weakResult(prim: Prim, inputs: Atom[], params: Params): boolean {
   if (prim === 'convert_element_type') return params['weak_type'] === true;
-  if (PRIMS[prim].strong || !inputs.length) return false;
+  // control flow: its sub-functions' result types, weak or not (the shape rule's)
+  if (PRIMS[prim].strong || PRIMS[prim].control || !inputs.length) return false;
   return inputs.every((a) => a.aval.weak === true);
 }
 

@@ -12,7 +12,7 @@
 // a `broadcast_in_dim` of a literal, `jnp.log(2.0)` converts its literal. The
 // printer shows these as JAX does (a rank-0 literal operand of an elementwise
 // operation; a converted literal folded), so the text is JAX's.
-import type { Prim } from './prims.js';
+import { isControl, type Prim } from './prims.js';
 import type { DotDims } from './primitives.js';
 import { jaxPrimName, type GatherDims, type GatherMode, type ScatterDims } from './indexing.js';
 
@@ -240,6 +240,9 @@ function litText(l: Lit): string {
  * `constCount` parameters are captured arrays: JAX's constvars.
  */
 export function printJaxpr(f: Func, constCount = 0): string {
+  // variable names run on through nested jaxprs (control flow's), in the order the text shows them
+  let fresh = 0;
+  const jaxprDoc = (f: Func, constCount: number): Doc => {
   const consts = f.params.slice(f.params.length - constCount);
   const params = f.params.slice(0, f.params.length - constCount);
   // constants shown as JAX's literals: var id → the literal it stands for
@@ -284,7 +287,6 @@ export function printJaxpr(f: Func, constCount = 0): string {
     for (const o of e.outputs) if (!used.has(o.id) && outer(o)) names.set(o.id, '_');
     for (const a of e.inputs) if (a.kind === 'var') used.add(a.id);
   }
-  let fresh = 0;
   const name = (v: Var): string => {
     let n = names.get(v.id);
     if (n === undefined) {
@@ -298,9 +300,9 @@ export function printJaxpr(f: Func, constCount = 0): string {
   const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
   const eqnDoc = (e: Eqn): Doc => {
     const lhs = binders(e.outputs);
-    const ps = shownParams(e, () => varName(fresh++));
+    const ps: [string, () => Doc][] = isControl(e.prim) ? controlParams(e, (g) => jaxprDoc(g, 0)) : shownParams(e, () => varName(fresh++)).map(([k, v]) => [k, () => text(v)]);
     const kv = ps.length
-      ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => text(`${k}=${v}`))))), brk(''), text(']')))
+      ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
       : nil;
     return concat(lhs, text(' = '), text(jaxPrimName(e.prim)), kv, text(' '), operands(e.inputs));
   };
@@ -351,7 +353,36 @@ export function printJaxpr(f: Func, constCount = 0): string {
     }
     return docs;
   };
-  return formatDoc(skeleton(consts, params, () => eqnDocs(eqns, 0), results));
+  return skeleton(consts, params, () => eqnDocs(eqns, 0), results);
+  };
+  return formatDoc(jaxprDoc(f, constCount));
+}
+
+/** The parameters JAX shows for a control-flow equation, sorted by name; sub-jaxprs as `jaxpr` renders them (lazily: names follow the text's order). */
+function controlParams(e: Eqn, jaxpr: (g: Func) => Doc): [string, () => Doc][] {
+  const p = e.params;
+  const t = (k: string) => (): Doc => text(pyValue(p[k]));
+  if (e.prim === 'cond') {
+    // JAX's pp_jaxprs: the branches in parentheses, one per line unless they all fit
+    const branches = p['branches'] as Func[];
+    return [['branches', () => group(concat(nest(2, concat(text('('), brk(''), join(brk(), branches.map(jaxpr)))), brk(''), text(')')))]];
+  }
+  if (e.prim === 'while') {
+    return [
+      ['body_jaxpr', () => jaxpr(p['body_jaxpr'] as Func)],
+      ['body_nconsts', t('body_nconsts')],
+      ['cond_jaxpr', () => jaxpr(p['cond_jaxpr'] as Func)],
+      ['cond_nconsts', t('cond_nconsts')],
+    ];
+  }
+  return [
+    ['jaxpr', () => jaxpr(p['jaxpr'] as Func)],
+    ['length', t('length')],
+    ['num_carry', t('num_carry')],
+    ['num_consts', t('num_consts')],
+    ['reverse', t('reverse')],
+    ['unroll', t('unroll')],
+  ];
 }
 
 /**

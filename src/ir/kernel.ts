@@ -60,8 +60,10 @@ export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
  * ProgramSpec before its kernels are rendered. It runs once per device (pmap)
  * or on one device (jit, host segments).
  */
-export interface Program extends Omit<ProgramSpec, 'kernels' | 'nanChecks'> {
+export interface Program extends Omit<ProgramSpec, 'kernels' | 'nanChecks' | 'programs'> {
   kernels: Kernel[];
+  /** The sub-programs of control-flow steps. */
+  programs?: Program[];
   paramShapes: number[][];
   /** Size of the mapped (pmap) axis, or 0 for single-device programs. */
   axisSize: number;

@@ -3,6 +3,7 @@
 import type { Prim } from './prims.js';
 import { gatherShape, IndexingShapeError, scatterShape, sortShape } from './indexing.js';
 import type { AVal, DType, Func, Params } from './types.js';
+import { sameShape } from './types.js';
 
 export class ShapeError extends Error {}
 
@@ -277,6 +278,59 @@ function indexingRule(rule: (xs: AVal[], p: Params, prim: Prim) => AVal[]): Shap
     }
   };
 }
+/** clamp(min, x, max): min and max are scalars or x's shape, all of x's dtype. */
+const clamp: ShapeRule = ([lo, x, hi]) => {
+  for (const b of [lo!, hi!]) {
+    if (b.shape.length && !sameShape(b.shape, x!.shape)) throw new ShapeError(`Clamp with non-scalar bounds must have the same shape as the operand, got ${fmt(b.shape)} and ${fmt(x!.shape)}.`);
+  }
+  if (lo!.dtype !== x!.dtype || hi!.dtype !== x!.dtype) throw new ShapeError(`lax.clamp requires arguments to have the same dtypes, got ${lo!.dtype}, ${x!.dtype}, ${hi!.dtype}.`);
+  return [{ shape: x!.shape, dtype: x!.dtype }];
+};
+
+// ------------------------------------------------------------------ control flow
+
+const sameType = (a: AVal, b: AVal): boolean => a.dtype === b.dtype && sameShape(a.shape, b.shape);
+const typeList = (as: readonly AVal[]): string => `[${as.map((a) => `${a.dtype}[${a.shape.join(',')}]`).join(', ')}]`;
+
+/** cond[branches]: an int32 index, then the operands every branch takes; the branches' results. */
+const cond: ShapeRule = ([index, ...ops], p) => {
+  const branches = p['branches'] as Func[];
+  if (index!.dtype !== 'int32' || index!.shape.length) throw new ShapeError(`cond: index must be an int32 scalar, got ${index!.dtype}[${index!.shape.join(',')}]`);
+  const outs = branches[0]!.results.map((r) => r.aval);
+  for (const b of branches) {
+    if (b.params.length !== ops.length || !b.params.every((q, i) => sameType(q.aval, ops[i]!))) throw new ShapeError(`cond: branch inputs ${typeList(b.params.map((q) => q.aval))} do not match the operands ${typeList(ops)}`);
+    if (b.results.length !== outs.length || !b.results.every((r, i) => sameType(r.aval, outs[i]!))) throw new ShapeError('cond: branches must have equal output types');
+  }
+  return outs;
+};
+
+/** while[cond_jaxpr body_jaxpr cond_nconsts body_nconsts]: cond consts, body consts, carry → carry. */
+const whileLoop: ShapeRule = (ins, p) => {
+  const nc = p['cond_nconsts'] as number;
+  const nb = p['body_nconsts'] as number;
+  const body = p['body_jaxpr'] as Func;
+  const carry = ins.slice(nc + nb);
+  const outs = body.results.map((r) => r.aval);
+  if (outs.length !== carry.length || !outs.every((a, i) => sameType(a, carry[i]!))) throw new ShapeError(`body_fun output and input must have identical types, got\n${typeList(outs)}\nand\n${typeList(carry)}.`);
+  const pred = (p['cond_jaxpr'] as Func).results;
+  if (pred.length !== 1 || pred[0]!.aval.dtype !== 'bool' || pred[0]!.aval.shape.length) throw new ShapeError('cond_fun must return a boolean scalar');
+  return outs;
+};
+
+/** scan[jaxpr length num_consts num_carry ...]: consts, carry, xs (stacked on a leading axis of `length`) → carry, stacked ys. */
+const scan: ShapeRule = (ins, p) => {
+  const body = p['jaxpr'] as Func;
+  const length = p['length'] as number;
+  const nConsts = p['num_consts'] as number;
+  const nCarry = p['num_carry'] as number;
+  const carry = ins.slice(nConsts, nConsts + nCarry);
+  const outs = body.results.map((r) => r.aval);
+  if (!carry.every((a, i) => outs[i] && sameType(a, outs[i]!))) throw new ShapeError(`scan carry output and input must have identical types, got\n${typeList(outs.slice(0, nCarry))}\nand\n${typeList(carry)}.`);
+  for (const x of ins.slice(nConsts + nCarry)) {
+    if (x.shape[0] !== length) throw new ShapeError(`scan: xs must have a leading axis of length ${length}, got ${x.dtype}[${x.shape.join(',')}]`);
+  }
+  return [...outs.slice(0, nCarry), ...outs.slice(nCarry).map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype }))];
+};
 
 // ------------------------------------------------------------------ the table
 
@@ -367,6 +421,10 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   // the called function's results
   custom_jvp_call: (_xs, p) => (p['call'] as Func).results.map((r) => r.aval),
   custom_vjp_call: (_xs, p) => (p['call'] as Func).results.map((r) => r.aval),
+  clamp,
+  cond,
+  while: whileLoop,
+  scan,
 };
 
 /** `prim`'s shape rule, for operand types and params. */

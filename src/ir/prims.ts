@@ -32,6 +32,8 @@ export interface PrimInfo {
    * `position` — reads the device's position along them.
    */
   readonly axes?: 'collective' | 'position';
+  /** Control flow: its params hold sub-functions (Funcs); it runs as a step of its own (never fused), its sub-functions as nested programs. */
+  readonly control?: true;
 }
 
 const DESCRIPTORS = {
@@ -91,6 +93,8 @@ const DESCRIPTORS = {
   gt: { elementwise: true, strong: true, cost: 'arith' },
   ge: { elementwise: true, strong: true, cost: 'arith' },
   select_n: { elementwise: true, moves: true, cost: 'arith' },
+  // lax.clamp(min, x, max): min and max are scalars or shaped like x
+  clamp: { elementwise: true, cost: 'arith' },
   // JAX's counter-based PRNG block: two uint32 results
   threefry2x32: { elementwise: true, strong: true, cost: 'costly' },
   // movement
@@ -139,6 +143,13 @@ const DESCRIPTORS = {
   // program never contains one (its cost class is never asked)
   custom_jvp_call: { cost: 'loop' },
   custom_vjp_call: { cost: 'loop' },
+  // control flow (lax.cond / switch, while_loop, scan / fori_loop / map), with JAX's params:
+  //   cond[branches]                                    index, ops...      → branch results
+  //   while[cond_jaxpr body_jaxpr cond_nconsts body_nconsts] cond consts, body consts, carry → carry
+  //   scan[jaxpr length reverse unroll num_consts num_carry linear] consts, carry, xs → carry, stacked ys
+  cond: { control: true, cost: 'loop' },
+  while: { control: true, cost: 'loop' },
+  scan: { control: true, cost: 'loop' },
 } as const satisfies Record<string, PrimInfo>;
 
 /** A primitive's name. */
@@ -159,4 +170,9 @@ export type StructuralPrim = Exclude<Prim, ElementwisePrim>;
 export type CollectivePrim = Having<{ readonly axes: 'collective' }>;
 
 /** True for primitives that map element i of the inputs to element i of the output. */
+export type ControlPrim = Having<{ readonly control: true }>;
+
+/** True for control-flow primitives (their params hold sub-functions). */
+export const isControl = (prim: Prim): prim is ControlPrim => PRIMS[prim].control === true;
+
 export const isElementwise = (prim: Prim): prim is ElementwisePrim => PRIMS[prim].elementwise === true;

@@ -49,7 +49,11 @@ function paramStr(e: Eqn): string {
   return `[${entries.map(([k, v]) => `${k}=${valueStr(v)}`).join(' ')}]`;
 }
 
+const isFunc = (v: unknown): v is Func => !!v && typeof v === 'object' && 'eqns' in v && 'params' in v && 'results' in v;
+
 function valueStr(v: unknown): string {
+  // a sub-function (control flow, custom rules): printed nested, indented
+  if (isFunc(v)) return printFunc(v).split('\n').join('\n      ');
   if (Array.isArray(v)) return `(${v.map(valueStr).join(', ')}${v.length === 1 ? ',' : ''})`;
   if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}=${valueStr(x)}`).join(', ')}}`;
   if (typeof v === 'string') return v;

@@ -72,6 +72,18 @@ export class ArrayOps {
     return out;
   }
 
+  /** Bind a primitive with several results (control flow, sort). */
+  bindN(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom[] {
+    const builder = this.ctx.trace().builder;
+    checkTracedOps(builder.eqns.length, span);
+    try {
+      return builder.bind(prim, inputs, params, span);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
+      throw e;
+    }
+  }
+
   /** `jnp.asarray` of a (possibly nested) list of array-likes: constant-folds static data, else stacks. */
   asArray(v: PyValue, span: Span, dtype?: DType): Tracer {
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) {
@@ -172,8 +184,10 @@ export class ArrayOps {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     const dtype = promote(a.aval, b.aval);
-    a = this.convertAtom(a, dtype, span);
-    b = this.convertAtom(b, dtype, span);
+    // weak operands of a weak promoted type stay weak (`x < 10` of a weak x converts nothing, as in JAX)
+    const weak = weakPromoted(a.aval, b.aval);
+    a = this.convertAtom(a, dtype, span, weak);
+    b = this.convertAtom(b, dtype, span, weak);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
     return this.tracer(this.bind(prim, [this.operand(a, shape, span), this.operand(b, shape, span)], {}, span));
   }
@@ -354,18 +368,6 @@ export class ArrayOps {
       out = this.bind('reshape', [out], { new_sizes: shape, dimensions: null }, span);
     }
     return this.tracer(out);
-  }
-
-  /** Bind a primitive with several results (sort). */
-  bindN(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom[] {
-    const builder = this.ctx.trace().builder;
-    checkTracedOps(builder.eqns.length, span);
-    try {
-      return builder.bind(prim, inputs, params, span);
-    } catch (e) {
-      if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
-      throw e;
-    }
   }
 
   // ------------------------------------------------------------ creation

@@ -109,7 +109,7 @@ function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (p
  * types; `where[i]` is the new position of f's parameter i; `extra` adds
  * results computed from the new parameters.
  */
-function reparam(f: Func, target: AVal[], where: number[], extra: (ps: Var[]) => Atom[] = () => []): Func {
+export function reparam(f: Func, target: AVal[], where: number[], extra: (ps: Var[]) => Atom[] = () => []): Func {
   const b = new FuncBuilder(f.name);
   const ps = target.map((a) => b.addParam(a));
   const outs = b.inline(f, where.map((w) => ps[w]!));

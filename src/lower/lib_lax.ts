@@ -12,6 +12,7 @@ import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
 import { sortArrays, topK } from './indexing.js';
+import { controlFlowFunctions } from './control_flow.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -59,6 +60,7 @@ export function laxModule(ip: Interp): PyModule {
   const entries: Record<string, (c: CallArgs) => PyValue> = {
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),
+    ...controlFlowFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),
@@ -244,8 +246,9 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
     clamp: (c: CallArgs) => {
       const [lo, x, hi] = [arg(c, 0, 'min'), arg(c, 1, 'x'), arg(c, 2, 'max')].map((v) => A(v, c.span)) as [Tracer, Tracer, Tracer];
       if (lo.aval.dtype !== x.aval.dtype || hi.aval.dtype !== x.aval.dtype) throw new CompileError(`TypeError: lax.clamp requires arguments to have the same dtypes, got ${lo.aval.dtype}, ${x.aval.dtype}, ${hi.aval.dtype}.`, c.span);
-      const b = (t: Tracer) => o.tracer(o.broadcastTo(t.atom, x.aval.shape, c.span));
-      return o.binary('min', o.binary('max', b(lo), x, c.span), b(hi), c.span);
+      // JAX's clamp primitive: scalar bounds stay scalars
+      const b = (t: Tracer) => (t.aval.shape.length ? o.broadcastTo(t.atom, x.aval.shape, c.span) : t.atom);
+      return o.tracer(o.bind('clamp', [b(lo), x.atom, b(hi)], {}, c.span));
     },
     dot: (c: CallArgs) => {
       const [x, y] = [A(arg(c, 0, 'lhs'), c.span), A(arg(c, 1, 'rhs'), c.span)];

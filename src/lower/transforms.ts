@@ -619,7 +619,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   });
   const debug = takeDebugCalls(t);
   const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
-  const vf = vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` });
+  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` }));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
   const into = ip.trace(); // not `parent`: see callVmap
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);

@@ -20,7 +20,7 @@ import { FuncBuilder, lit } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
 import { gatherDimsOf, scatterDimsOf, scatterSliceSizes, type GatherDims, type ScatterDims } from '../ir/indexing.js';
 import { shapeRule } from '../ir/primitives.js';
-import type { Prim } from '../ir/prims.js';
+import { isControl, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
 import { isFloat } from '../ir/types.js';
 import { dce } from './simplify.js';
@@ -63,6 +63,8 @@ export type JvpRule = (c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn) => JvpOut;
 export interface TransposeCtx {
   /** `mark.transposed`: flag the equation as a transposed dot_general (see Eqn.transposed). */
   bind(prim: Prim, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
+  /** Bind a primitive with several results (control flow). */
+  bindN(prim: Prim, inputs: Atom[], params: Params): Atom[];
   /** Bind the equations of `f` on `args` (custom calls in it replaced by their functions). */
   inline(f: Func, args: Atom[]): Atom[];
 }
@@ -146,12 +148,17 @@ function balancedEq(c: JvpCtx, x: Atom, z: Atom, y: Atom): LAtom {
 /** JAX's `_replace_zero(x)`: x with zeros replaced by ones. */
 const replaceZero = (c: JvpCtx, x: Atom): LAtom => select(c, c.op('eq', [x, k(c, x, 0)]), k(c, x, 1), x);
 
-const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+/** [from, from + 1, …, from + n - 1] */
+const range = (n: number, from = 0): number[] => Array.from({ length: n }, (_, i) => from + i);
 const argsort = (xs: readonly number[]): number[] => range(xs.length).sort((a, b) => xs[a]! - xs[b]!);
 
 // ------------------------------------------------------------------ JVP rules
 
 /** JAX's `max_p` rule (also min's): the tangent goes to the chosen operand, split evenly on ties. */
+/** `a` broadcast to `like`'s shape when it is a scalar (clamp's bounds). */
+const shaped = (c: JvpCtx, a: LAtom, like: LAtom): LAtom =>
+  a.aval.shape.length === like.aval.shape.length ? a : c.op('broadcast_in_dim', [a], { shape: [...like.aval.shape], broadcast_dimensions: [] });
+
 const maxJvp = defjvp(
   (c, g, [x, y], ans) => mul(c, g, balancedEq(c, x!, ans, y!)),
   (c, g, [x, y], ans) => mul(c, g, balancedEq(c, y!, ans, x!)),
@@ -264,6 +271,12 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   argmin: zero,
   axis_index: zero,
 
+  // JAX's clamp JVP: the tangent of whichever of min, x, max the result is (x inside the open interval)
+  clamp: defjvp(
+    (c, g, [lo, x, hi]) => select(c, c.op('and', [c.op('gt', [shaped(c, lo!, x!), x!]), c.op('lt', [shaped(c, lo!, x!), shaped(c, hi!, x!)])]), shaped(c, g, x!), k(c, x!, 0)),
+    (c, g, [lo, x, hi]) => select(c, c.op('and', [c.op('gt', [x!, shaped(c, lo!, x!)]), c.op('lt', [x!, shaped(c, hi!, x!)])]), g, k(c, x!, 0)),
+    (c, g, [, x, hi]) => select(c, c.op('lt', [shaped(c, hi!, x!), x!]), shaped(c, g, x!), k(c, x!, 0)),
+  ),
   select_n: (c, xs, ts) => {
     const outs = c.primal();
     const cases = ts.slice(1);
@@ -315,6 +328,10 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   // functions with custom derivative rules: linearizeFunc applies their rules itself
   custom_jvp_call: null,
   custom_vjp_call: null,
+  // control flow: the walk differentiates their sub-functions (controlJvp)
+  cond: null,
+  while: null,
+  scan: null,
 };
 
 /** JAX's `_reduce_chooser_jvp_rule` (reduce_max, reduce_min): the gradient is split among the tied maxima. */
@@ -539,6 +556,11 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     c.bind('ppermute', [ct], { ...e.params, perm: (e.params['perm'] as [number, number][]).map(([s, d]) => [d, s]) }),
   ),
   // the backward function of a custom_vjp, on the residuals and the output cotangents (zeros instantiated)
+  cond: (c, cts, e) => condTranspose(c, cts, e),
+  scan: (c, cts, e) => scanTranspose(c, cts, e),
+  while: () => {
+    throw new Error('ValueError: Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic start/stop values. Try using lax.scan, or using fori_loop with static start/stop.');
+  },
   custom_vjp_call: (c, cts, e) => {
     const nRes = e.params['num_res'] as number;
     const res = e.inputs.slice(0, nRes) as Atom[];
@@ -703,6 +725,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Lin
   };
 
   const eqnJvp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
+    if (isControl(e.prim) && ts.some((t) => t)) return controlJvp({ b, opN }, e, xs, ts);
     if (e.prim === 'custom_jvp_call') return customJvp(e, xs, ts);
     if (e.prim === 'custom_vjp_call') return customVjp(e, xs, ts);
     return jvpOf(e.prim, xs, ts, e.params, e.span);
@@ -757,6 +780,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
       if (mark?.transposed) b.eqns[b.eqns.length - 1]!.transposed = true;
       return v;
     },
+    bindN: (p, i, q) => b.bind(p, i, q),
     inline: (g, args) => inlineExpanded((p, i, q, span) => b.bind(p, i, q, span), g, args),
   };
   for (let i = linEqns.length - 1; i >= 0; i--) {
@@ -990,4 +1014,274 @@ function scatterExtremalJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
   const operandCoef = div(c, add(c, k(c, operandNormalizer, -1), operandNormalizer), numRefs);
   const tangentUpdates = add(c, mul(c, gather(gOp), operandCoef), mul(c, gUpd, updatesCoef));
   return { outs, tans: [asTan(c.op('scatter_add', [gOp, idx, tangentUpdates], { ...e.params, update_jaxpr: null }))] };
+}
+
+// ------------------------------------------------------------------ control flow (JAX's jvp, partial eval and transpose of cond / while / scan)
+
+/** What a control-flow JVP needs of the linearize walk: the primal builder and the linear binder. */
+interface LinCtx {
+  b: FuncBuilder;
+  opN: (prim: Prim, inputs: LAtom[], params?: Params) => LAtom[];
+}
+
+const plain = (a: AVal): AVal => ({ shape: a.shape, dtype: a.dtype });
+
+/**
+ * JAX's partial evaluation of a JVP (linearize) of `g`, differentiated with
+ * respect to the parameters marked in `wrt`: `primal` maps g's parameters to
+ * [g's results..., residuals...]; `lin` maps [residuals..., one tangent per
+ * `wrt` parameter...] to the tangents of the results marked in `outMask`
+ * (zeros instantiated). `nz`: which results' tangents are not symbolically zero.
+ */
+function splitLinear(g: Func, wrt: boolean[], outMask: boolean[]): { primal: Func; lin: Func; nRes: number; nz: boolean[] } {
+  const { b, read, tan, linEqns, seeds } = linearizeFunc(g, wrt, `${g.name}_primal`, 'linearize');
+  const res: Atom[] = [];
+  const resIdx = new Map<number, number>();
+  for (const e of linEqns) {
+    for (const a of e.inputs) if (a.kind === 'var' && !resIdx.has(a.id)) resIdx.set(a.id, res.push(a) - 1);
+  }
+  const primal = dce(b.finish([...g.results.map(read), ...res], g.axisEnv));
+  const lb = new FuncBuilder(`${g.name}_lin`);
+  const resP = res.map((r) => lb.addParam(r.aval));
+  const val = new Map<number, Atom>();
+  for (const s of seeds) if (s) val.set(s.id, lb.addParam(s.aval));
+  const rd = (a: LAtom): Atom => (isLin(a) ? val.get(a.id)! : a.kind === 'lit' ? a : resP[resIdx.get(a.id)!]!);
+  for (const e of linEqns) {
+    const outs = lb.bind(e.prim, e.inputs.map(rd), e.params);
+    e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
+  }
+  const nz = g.results.map((r) => r.kind === 'var' && tan.has(r.id));
+  const touts = g.results.flatMap((r, j) => (!outMask[j] ? [] : [nz[j] ? val.get(tan.get((r as { id: number }).id)!.id)! : zerosOf(lb, plain(r.aval))]));
+  return { primal, lin: dce(lb.finish(touts, g.axisEnv)), nRes: res.length, nz };
+}
+
+/**
+ * The transpose of a function linear in the parameters marked `linear`:
+ * parameters [the others (residuals)..., one cotangent per result...],
+ * results: the cotangent of each linear parameter.
+ */
+function transposeFunc(lin: Func, linear: boolean[]): Func {
+  const nOut = lin.results.length;
+  const v = vjpFunc(lin, linear, { cotangentParams: nOut, name: `${lin.name}_T` });
+  const b = new FuncBuilder(`${lin.name}_T`);
+  const args: Atom[] = lin.params.map(() => lit(0, 'float32'));
+  lin.params.forEach((p, i) => {
+    if (!linear[i]) args[i] = b.addParam(p.aval, p.hint);
+  });
+  const cts = lin.results.map((r) => b.addParam(plain(r.aval), 'ct'));
+  lin.params.forEach((p, i) => {
+    if (linear[i]) args[i] = zerosOf(b, plain(p.aval));
+  });
+  const outs = b.inline(v, [...args, ...cts]).slice(nOut);
+  return dce(b.finish(outs, lin.axisEnv));
+}
+
+/** `f` with its parameters in a new order: new parameter k is f's parameter `order[k]`. */
+function permuteParams(f: Func, order: number[], results?: (outs: Atom[], b: FuncBuilder) => Atom[]): Func {
+  const b = new FuncBuilder(f.name);
+  const ps = order.map((i) => b.addParam(f.params[i]!.aval, f.params[i]!.hint));
+  const args: Atom[] = [];
+  order.forEach((i, k) => (args[i] = ps[k]!));
+  const outs = b.inline(f, args);
+  return b.finish(results ? results(outs, b) : outs, f.axisEnv);
+}
+
+function controlJvp(c: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
+  if (e.prim === 'cond') return condJvp(c, e, xs, ts);
+  if (e.prim === 'scan') return scanJvp(c, e, xs, ts);
+  return whileJvp(c, e, xs, ts);
+}
+
+/** JAX's cond JVP + partial eval: a primal cond giving every branch's residuals (zeros from the other branches), and a linear cond of the branches' tangent parts. */
+function condJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
+  const [index, ...ops] = xs;
+  const tops = ts.slice(1);
+  const branches = e.params['branches'] as Func[];
+  const nOut = e.outputs.length;
+  const wrt = tops.map((t) => !!t);
+  const outMask = e.outputs.map((o) => isFloat(o.aval.dtype));
+  const splits = branches.map((g) => splitLinear(g, wrt, outMask));
+  const resAvals = splits.flatMap((s) => s.primal.results.slice(nOut).map((r) => plain(r.aval)));
+  const offs: number[] = [];
+  splits.reduce((acc, s) => (offs.push(acc), acc + s.nRes), 0);
+  const primals = splits.map((s, k) =>
+    permuteParams(s.primal, range(s.primal.params.length), (r, pb) => [
+      ...r.slice(0, nOut),
+      ...resAvals.map((a, i) => (i >= offs[k]! && i < offs[k]! + s.nRes ? r[nOut + i - offs[k]!]! : zerosOf(pb, a))),
+    ]),
+  );
+  const all = b.bind('cond', [index!, ...ops], { ...e.params, branches: primals });
+  const outs = all.slice(0, nOut);
+  const res = all.slice(nOut);
+  const nT = wrt.filter((w) => w).length;
+  const lins = splits.map((s, k) => {
+    const lb = new FuncBuilder(`${s.lin.name}_cond`);
+    const rp = resAvals.map((a) => lb.addParam(a));
+    const tp = s.lin.params.slice(s.nRes).map((p) => lb.addParam(p.aval));
+    return lb.finish(lb.inline(s.lin, [...rp.slice(offs[k]!, offs[k]! + s.nRes), ...tp]), s.lin.axisEnv);
+  });
+  void nT;
+  const tanIns = tops.filter((t): t is Lin => !!t);
+  const tOut = outMask.some((m) => m) ? opN('cond', [index!, ...res, ...tanIns], { branches: lins }) : [];
+  let q = 0;
+  return { outs, tans: e.outputs.map((_, j) => (outMask[j] ? asTan(tOut[q++]!) : null)) };
+}
+
+/** Zeros for the missing cotangents of `e`'s outputs. */
+const fullCts = (c: TransposeCtx, cts: (Atom | null)[], e: LinEqn): Atom[] => cts.map((ct, i) => ct ?? zerosLike(c, e.outputs[i]!.aval));
+
+/** The transpose of a linear cond: a cond of the transposed branches (index and residuals as they are). */
+function condTranspose(c: TransposeCtx, cts: (Atom | null)[], e: LinEqn): (Atom | null)[] {
+  const [index, ...rest] = e.inputs;
+  const linear = rest.map(isLin);
+  const branches = (e.params['branches'] as Func[]).map((g) => transposeFunc(g, linear));
+  const res = rest.filter((a) => !isLin(a)) as Atom[];
+  const outs = c.bindN('cond', [index as Atom, ...res, ...fullCts(c, cts, e)], { branches });
+  let k = 0;
+  return [null, ...rest.map((a) => (isLin(a) ? outs[k++]! : null))];
+}
+
+/**
+ * JAX's scan JVP + partial eval: the carry tangents found by a fixpoint; a
+ * primal scan also stacking the residuals of every step, and a linear scan
+ * of the body's tangent part over them.
+ */
+function scanJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
+  const nC = e.params['num_consts'] as number;
+  const nK = e.params['num_carry'] as number;
+  const body = e.params['jaxpr'] as Func;
+  const nX = xs.length - nC - nK;
+  const tc = ts.slice(0, nC);
+  const tk = ts.slice(nC, nC + nK);
+  const tx = ts.slice(nC + nK);
+  const floatOut = body.results.map((r) => isFloat(r.aval.dtype));
+  let carryNz = tk.map((t) => !!t);
+  let split: ReturnType<typeof splitLinear>;
+  for (;;) {
+    split = splitLinear(body, [...tc.map((t) => !!t), ...carryNz, ...tx.map((t) => !!t)], [...carryNz, ...floatOut.slice(nK)]);
+    const nz = split.nz;
+    if (!carryNz.some((z, i) => !z && nz[i])) break;
+    carryNz = carryNz.map((z, i) => z || nz[i]!);
+  }
+  const nRes = split.nRes;
+  const nY = body.results.length - nK;
+  // primal: the scan with the residuals as extra stacked outputs
+  const all = b.bind('scan', xs, { ...e.params, jaxpr: split.primal });
+  const outs = all.slice(0, nK + nY);
+  const resStacked = all.slice(nK + nY);
+  // linear: consts = const tangents, carry = carry tangents, xs = [residuals, x tangents]
+  const lin = split.lin;
+  const nTc = tc.filter((t) => t).length;
+  const nTk = carryNz.filter((z) => z).length;
+  const nTx = tx.filter((t) => t).length;
+  // lin's parameters: [res, tc, tk, tx] → the scan's order [tc, tk, res, tx]
+  const linBody = permuteParams(lin, [...range(nTc, nRes), ...range(nTk, nRes + nTc), ...range(nRes), ...range(nTx, nRes + nTc + nTk)]);
+  const carryIn = tk.flatMap((t, i) => (carryNz[i] ? [t ?? (opN('broadcast_in_dim', [lit(0, xs[nC + i]!.aval.dtype)], { shape: [...xs[nC + i]!.aval.shape], broadcast_dimensions: [] })[0]!)] : []));
+  const yMask = floatOut.slice(nK);
+  const tOut = nTk + yMask.filter((m) => m).length
+    ? opN('scan', [...tc.filter((t): t is Lin => !!t), ...carryIn, ...resStacked, ...tx.filter((t): t is Lin => !!t)], {
+        ...e.params,
+        jaxpr: linBody,
+        num_consts: nTc,
+        num_carry: nTk,
+      })
+    : [];
+  void nX;
+  let q = 0;
+  const tans: Tan[] = [];
+  for (let i = 0; i < nK; i++) tans.push(carryNz[i] ? asTan(tOut[q++]!) : null);
+  for (let j = 0; j < nY; j++) tans.push(yMask[j] ? asTan(tOut[q++]!) : null);
+  return { outs, tans };
+}
+
+/**
+ * JAX's scan transpose: a reverse scan of the transposed body, carrying the
+ * cotangents of the carry and accumulating those of the linear constants
+ * (existing + new); non-linear constants and xs (residuals) pass as they are.
+ */
+function scanTranspose(c: TransposeCtx, cts: (Atom | null)[], e: LinEqn): (Atom | null)[] {
+  const nC = e.params['num_consts'] as number;
+  const nK = e.params['num_carry'] as number;
+  const body = e.params['jaxpr'] as Func;
+  const length = e.params['length'] as number;
+  const consts = e.inputs.slice(0, nC);
+  const xsIn = e.inputs.slice(nC + nK);
+  const linC = consts.map(isLin);
+  const linX = xsIn.map(isLin);
+  const T = transposeFunc(body, [...linC, ...range(nK).map(() => true), ...linX]);
+  const nlC = consts.filter((a) => !isLin(a)) as Atom[];
+  const res = xsIn.filter((a) => !isLin(a)) as Atom[];
+  const lC = consts.filter(isLin);
+  const nY = e.outputs.length - nK;
+  // the transposed body: [non-linear consts..., acc..., ct carry..., residuals_i..., ct y_i...] → [acc'..., ct carry..., ct x_i...]
+  const tb = new FuncBuilder(`${body.name}_T`);
+  const pNl = nlC.map((a) => tb.addParam(a.aval));
+  const pAcc = lC.map((a) => tb.addParam(plain(a.aval)));
+  const pCt = body.params.slice(nC, nC + nK).map((p) => tb.addParam(plain(p.aval)));
+  const pRes = res.map((a) => tb.addParam({ shape: a.aval.shape.slice(1), dtype: a.aval.dtype }));
+  const pY = body.results.slice(nK).map((r) => tb.addParam(plain(r.aval)));
+  const g = tb.inline(T, [...pNl, ...pRes, ...pCt, ...pY]);
+  const acc = pAcc.map((a, i) => tb.bind1('add', [a, g[i]!]));
+  const tBody = tb.finish([...acc, ...g.slice(lC.length)], body.axisEnv);
+  const full = fullCts(c, cts, e);
+  const outs = c.bindN('scan', [...nlC, ...lC.map((l) => zerosLike(c, l.aval)), ...full.slice(0, nK), ...res, ...full.slice(nK)], {
+    ...e.params,
+    jaxpr: tBody,
+    length,
+    reverse: e.params['reverse'] !== true,
+    num_consts: nlC.length,
+    num_carry: lC.length + nK,
+  });
+  void nY;
+  let a = 0;
+  let x = lC.length + nK;
+  return [
+    ...consts.map((q) => (isLin(q) ? outs[a++]! : null)),
+    ...range(nK).map((i) => outs[lC.length + i]!),
+    ...xsIn.map((q) => (isLin(q) ? outs[x++]! : null)),
+  ];
+}
+
+/**
+ * JAX's while JVP: a while over (carry, carry tangents) with the body's JVP,
+ * the carry tangents found by a fixpoint. It is recorded as a linear equation
+ * (forward mode binds it as it is); it has no transpose, as in JAX.
+ */
+function whileJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
+  const cn = e.params['cond_nconsts'] as number;
+  const bn = e.params['body_nconsts'] as number;
+  const body = e.params['body_jaxpr'] as Func;
+  const cond = e.params['cond_jaxpr'] as Func;
+  const nK = xs.length - cn - bn;
+  const tb = ts.slice(cn, cn + bn);
+  const tk = ts.slice(cn + bn);
+  const wrtB = tb.map((t) => !!t);
+  let carryNz = tk.map((t) => !!t);
+  for (;;) {
+    const nz = splitLinear(body, [...wrtB, ...carryNz], carryNz).nz;
+    if (!carryNz.some((z, i) => !z && nz[i])) break;
+    carryNz = carryNz.map((z, i) => z || nz[i]!);
+  }
+  const outs = b.bind('while', xs, e.params);
+  const jb = jvpFunc(body, [...wrtB, ...carryNz], { name: `${body.name}_jvp` });
+  const nTb = wrtB.filter((w) => w).length;
+  const nTk = carryNz.filter((z) => z).length;
+  // jb's parameters: [consts, carry, t consts, t carry] → [consts, t consts, carry, t carry]; results: carry, the tangents of carryNz
+  const newBody = permuteParams(jb, [...range(bn), ...range(nTb, bn + nK), ...range(nK, bn), ...range(nTk, bn + nK + nTb)], (r) => [
+    ...r.slice(0, nK),
+    ...r.slice(nK).filter((_, i) => carryNz[i]),
+  ]);
+  const cb = new FuncBuilder(`${cond.name}_jvp`);
+  const cps = cond.params.map((p) => cb.addParam(p.aval, p.hint));
+  for (let i = 0; i < nTk; i++) cb.addParam(plain(xs[cn + bn + carryNz.map((z, j) => (z ? j : -1)).filter((j) => j >= 0)[i]!]!.aval));
+  const newCond = cb.finish(cb.inline(cond, cps), cond.axisEnv);
+  const carryT = tk.flatMap((t, i) => (carryNz[i] ? [t ?? (opN('broadcast_in_dim', [lit(0, xs[cn + bn + i]!.aval.dtype)], { shape: [...xs[cn + bn + i]!.aval.shape], broadcast_dimensions: [] })[0]!)] : []));
+  const lin = opN('while', [...xs.slice(0, cn + bn), ...tb.filter((t): t is Lin => !!t), ...xs.slice(cn + bn), ...carryT], {
+    cond_jaxpr: newCond,
+    cond_nconsts: cn,
+    body_jaxpr: newBody,
+    body_nconsts: bn + nTb,
+  });
+  let q = nK;
+  return { outs, tans: range(nK).map((i) => (carryNz[i] ? asTan(lin[q++]!) : null)) };
 }

@@ -305,6 +305,12 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   gt: binary('gt'),
   ge: binary('ge'),
   select_n: selectN,
+  // min(max(x, lo), hi), XLA's clamp (scalar bounds read once)
+  clamp: (ctx, e, idx) => {
+    const at = (i: number): KExpr => (e.inputs[i]!.aval.shape.length === 0 ? ctx.operand(i, []) : ctx.operand(i, idx));
+    const dtype = outDtype(e);
+    return { op: 'bin', fn: 'min', a: { op: 'bin', fn: 'max', a: at(1), b: at(0), dtype }, b: at(2), dtype };
+  },
   threefry2x32,
   broadcast_in_dim: broadcastInDim,
   reshape,
@@ -335,6 +341,9 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   // replaced by autodiff before a program is formed
   custom_jvp_call: null,
   custom_vjp_call: null,
+  cond: null,
+  while: null,
+  scan: null,
 };
 
 const rules: Partial<Record<Prim, ElementRule | null>> = ELEMENT_RULES;

@@ -11,6 +11,7 @@ import { printFunc } from '../ir/printer.js';
 import { sameShardings, type DimShardings, type SpmdProgram } from '../ir/sharding.js';
 import type { Func } from '../ir/types.js';
 import { lowerCollectives } from './collectives.js';
+import { controlProgram, hasControl, materializeLiterals } from './control.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
@@ -22,8 +23,15 @@ export function compilePrograms(hp: HostProgram): CompiledProgram[] {
   return dedupe(hp, hp.programs.map(devicePrograms)).map((p) => ({ ...p, program: kernelProgram({ ...p.func, name: p.name }) }));
 }
 
-/** The kernels of one per-device program: collective lowering → fusion → buffer plan. */
-export const kernelProgram = (func: Func): Program => planBuffers(fuse(lowerCollectives(lowerSorts(func))));
+/**
+ * The kernels of one per-device program: sort and collective lowering →
+ * fusion → buffer plan; a program with control flow becomes steps over
+ * sub-programs compiled the same way (passes/control.ts).
+ */
+export function kernelProgram(func: Func): Program {
+  const f = materializeLiterals(func);
+  return hasControl(f) ? controlProgram(f, kernelProgram) : planBuffers(fuse(lowerCollectives(lowerSorts(f))));
+}
 
 type DeviceProgram = Omit<CompiledProgram, 'program'>;
 

@@ -178,6 +178,9 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
   // never in a program (autodiff replaces them)
   custom_jvp_call: noLinks,
   custom_vjp_call: noLinks,
+  cond: noLinks,
+  while: noLinks,
+  scan: noLinks,
   psum: noLinks,
   pmax: noLinks,
   pmin: noLinks,

@@ -1,6 +1,7 @@
 // Simplification passes on a Func: dead-code elimination, and the algebraic
 // rewrites of XLA's simplifier that change float results (so we must make
 // them too to print what JAX prints).
+import { withSubFuncs } from '../ir/subfuncs.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 
 /** Drop equations whose outputs nothing needs. */
@@ -65,4 +66,4 @@ export function divByBroadcast(f: Func): Func {
 }
 
 /** The simplifications every program gets before fusion. */
-export const simplify = (f: Func): Func => dce(divByBroadcast(f));
+export const simplify = (f: Func): Func => dce(divByBroadcast(withSubFuncs(f, simplify)));

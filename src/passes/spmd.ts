@@ -467,6 +467,10 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   // never in a program (autodiff replaces them)
   custom_jvp_call: replicatedRule,
   custom_vjp_call: replicatedRule,
+  // control flow inside a mesh program runs replicated: its operands gathered, its sub-programs unpartitioned
+  cond: replicatedRule,
+  while: replicatedRule,
+  scan: replicatedRule,
 };
 
 function ruleFor(prim: Prim): PartitionRule {

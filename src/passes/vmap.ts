@@ -20,6 +20,8 @@ interface BatchCtx {
   bind(prim: Prim, inputs: Atom[], params: Params): Atom;
   /** Give an unbatched value a leading batch axis by broadcasting. */
   materialize(v: BVal): Atom;
+  /** The vmap's own axis name (vmap(axis_name=)), for the sub-functions of control flow. */
+  axisName?: string;
 }
 
 /** A batching rule returns one BVal per output of the equation (or the single one). */
@@ -115,6 +117,9 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   // outside, where autodiff sums their cotangents), the function and its rules batched alike
   custom_jvp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'jvp']),
   custom_vjp_call: (c, e, ins) => customCallRule(c, e, ins, ['call', 'fwd', 'bwd']),
+  cond: (c, e, ins) => condRule(c, e, ins),
+  while: (c, e, ins) => whileRule(c, e, ins),
+  scan: (c, e, ins) => scanRule(c, e, ins),
   // collectives over a pmap axis act on each vmapped element alike
   psum: (c, e, [x]) => ({ atom: c.bind('psum', [x!.atom], e.params), batched: true }),
   pmax: (c, e, [x]) => ({ atom: c.bind('pmax', [x!.atom], e.params), batched: true }),
@@ -239,8 +244,18 @@ function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
     if (v.batched) return v.atom;
     // select_n's predicate may be a scalar
     if (e.prim === 'select_n' && i === 0 && v.atom.aval.shape.length === 0) return v.atom;
+    // clamp's bounds may be scalars
+    if (e.prim === 'clamp' && i !== 1 && v.atom.aval.shape.length === 0) return v.atom;
     return c.materialize(v);
   });
+  if (e.prim === 'clamp') {
+    // a batched bound of a scalar: broadcast to the operand's batched shape
+    const x = atoms[1]!;
+    for (const i of [0, 2]) {
+      const a = atoms[i]!;
+      if (a.aval.shape.length && a.aval.shape.length !== x.aval.shape.length) atoms[i] = c.bind('broadcast_in_dim', [a], { shape: [...x.aval.shape], broadcast_dimensions: [0] });
+    }
+  }
   return c.b.bind(e.prim, atoms, e.params).map((atom) => ({ atom, batched: true }));
 }
 
@@ -319,6 +334,7 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
   const ctx: BatchCtx = {
     b,
     size,
+    ...(axisName === undefined ? {} : { axisName }),
     bind: (prim, inputs, params) => b.bind1(prim, inputs, params),
     materialize: (v) => {
       if (v.batched) return v.atom;
@@ -347,3 +363,94 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
   return b.finish(results, axisName === undefined ? f.axisEnv : f.axisEnv?.filter((a) => a.name !== axisName));
 }
 
+
+// ------------------------------------------------------------------ control flow (JAX's batching rules of cond / while / scan)
+
+/** Swap the two leading axes (a scan's stacking axis and the batch axis). */
+function swapLeading(c: BatchCtx, a: Atom): Atom {
+  const r = a.aval.shape.length;
+  return c.bind('transpose', [a], { permutation: [1, 0, ...Array.from({ length: r - 2 }, (_, i) => i + 2)] });
+}
+
+/** `which` (batched, [B]) broadcast to `like`'s shape, for select_n. */
+function selector(c: BatchCtx, which: Atom, like: Atom): Atom {
+  if (like.aval.shape.length === 1) return which;
+  return c.bind('broadcast_in_dim', [which], { shape: [...like.aval.shape], broadcast_dimensions: [0] });
+}
+
+/**
+ * cond: a batched index turns it into a select between every branch's
+ * (batched) results, as JAX does; otherwise each branch is batched alike.
+ */
+function condRule(c: BatchCtx, e: Eqn, [index, ...ops]: BVal[]): BVal[] {
+  const branches = e.params['branches'] as Func[];
+  if (index!.batched) {
+    const atoms = ops.map((v) => c.materialize(v));
+    const outs = branches.map((g) => c.b.inline(vmapFunc(g, g.params.map(() => true), c.size, c.axisName), atoms));
+    return outs[0]!.map((_, j) => {
+      const cases = outs.map((o) => o[j]!);
+      return { atom: c.bind('select_n', [selector(c, index!.atom, cases[0]!), ...cases], {}), batched: true };
+    });
+  }
+  const mask = ops.map((v) => v.batched);
+  const bs = branches.map((g) => vmapFunc(g, mask, c.size, c.axisName));
+  return c.b.bind('cond', [index!.atom, ...ops.map((v) => v.atom)], { ...e.params, branches: bs }).map((atom) => ({ atom, batched: true }));
+}
+
+/**
+ * while: every carry batched; a batched predicate runs the loop while any
+ * element's holds, each element's carry kept once its own predicate fails
+ * (JAX's rule: the cond is `any`, the body selects).
+ */
+function whileRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
+  const cn = e.params['cond_nconsts'] as number;
+  const bn = e.params['body_nconsts'] as number;
+  const cond = e.params['cond_jaxpr'] as Func;
+  const body = e.params['body_jaxpr'] as Func;
+  const cc = ins.slice(0, cn);
+  const bc = ins.slice(cn, cn + bn);
+  const carry = ins.slice(cn + bn).map((v) => c.materialize(v));
+  const nK = carry.length;
+  const bCond = vmapFunc(cond, [...cc.map((v) => v.batched), ...carry.map(() => true)], c.size, c.axisName);
+  const bBody = vmapFunc(body, [...bc.map((v) => v.batched), ...carry.map(() => true)], c.size, c.axisName);
+  // cond: any(pred)
+  const cb = new FuncBuilder(`${cond.name}_any`);
+  const cps = bCond.params.map((p) => cb.addParam(p.aval, p.hint));
+  const [pred] = cb.inline(bCond, cps);
+  const asInt = cb.bind1('convert_element_type', [pred!], { new_dtype: 'int32', weak_type: false });
+  const anyI = cb.bind1('reduce_max', [asInt], { axes: [0] });
+  const anyCond = cb.finish([cb.bind1('gt', [anyI, { kind: 'lit', value: 0, aval: { shape: [], dtype: 'int32' } }])], cond.axisEnv);
+  // body: [cond consts, body consts, carry] → select(pred, body(carry), carry)
+  const bb = new FuncBuilder(`${body.name}_select`);
+  const pcc = bCond.params.slice(0, cn).map((p) => bb.addParam(p.aval, p.hint));
+  const pbc = bBody.params.slice(0, bn).map((p) => bb.addParam(p.aval, p.hint));
+  const pk = bBody.params.slice(bn).map((p) => bb.addParam(p.aval, p.hint));
+  const [p] = bb.inline(bCond, [...pcc, ...pk]);
+  const next = bb.inline(bBody, [...pbc, ...pk]);
+  const sel = next.map((n, j) => {
+    const w = n.aval.shape.length === 1 ? p! : bb.bind1('broadcast_in_dim', [p!], { shape: [...n.aval.shape], broadcast_dimensions: [0] });
+    return bb.bind1('select_n', [w, pk[j]!, n]);
+  });
+  const selBody = bb.finish(sel, body.axisEnv);
+  void nK;
+  const outs = c.b.bind('while', [...cc.map((v) => v.atom), ...cc.map((v) => v.atom), ...bc.map((v) => v.atom), ...carry], {
+    cond_jaxpr: anyCond,
+    cond_nconsts: cn,
+    body_jaxpr: selBody,
+    body_nconsts: cn + bn,
+  });
+  return outs.map((atom) => ({ atom, batched: true }));
+}
+
+/** scan: every carry batched; batched xs and the ys move their batch axis behind the scanned one (and back). */
+function scanRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
+  const nC = e.params['num_consts'] as number;
+  const nK = e.params['num_carry'] as number;
+  const body = e.params['jaxpr'] as Func;
+  const consts = ins.slice(0, nC);
+  const carry = ins.slice(nC, nC + nK).map((v) => c.materialize(v));
+  const xs = ins.slice(nC + nK);
+  const bBody = vmapFunc(body, [...consts.map((v) => v.batched), ...carry.map(() => true), ...xs.map((v) => v.batched)], c.size, c.axisName);
+  const outs = c.b.bind('scan', [...consts.map((v) => v.atom), ...carry, ...xs.map((v) => (v.batched ? swapLeading(c, v.atom) : v.atom))], { ...e.params, jaxpr: bBody });
+  return outs.map((atom, j) => ({ atom: j < nK ? atom : swapLeading(c, atom), batched: true }));
+}

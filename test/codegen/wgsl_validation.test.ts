@@ -5,6 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { WebGpuBackend } from '../../runtime/webgpu/backend.js';
 import { compileFixture, goldenFixtures, webgpuBackend } from '../helpers/fixtures.js';
 import { PENDING } from '../golden/golden.test.js';
+import type { Kernel, Program } from '../../src/ir/kernel.js';
+import { renderWgsl } from '../../src/codegen/wgsl.js';
+
+/** A program's kernels with their WGSL, then those of its control-flow sub-programs. */
+const kernelsOf = (p: Program, wgsl: string[]): [Kernel, string][] => [
+  ...p.kernels.map((k, i): [Kernel, string] => [k, wgsl[i]!]),
+  ...(p.programs ?? []).flatMap((q) => kernelsOf(q, q.kernels.map(renderWgsl))),
+];
 
 describe('WGSL validation (Dawn)', () => {
   for (const f of goldenFixtures().filter((x) => !PENDING[x])) {
@@ -13,12 +21,12 @@ describe('WGSL validation (Dawn)', () => {
       if (!(backend instanceof WebGpuBackend)) return;
       const device = backend.gpu;
       for (const p of compileFixture(f).programs) {
-        for (const [i, code] of p.wgsl.entries()) {
+        for (const [i, [kernel, code]] of kernelsOf(p.program, p.wgsl).entries()) {
           device.pushErrorScope('validation');
           const module = device.createShaderModule({ code });
           const info = await module.getCompilationInfo();
           device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-          const shared = { devices: 4, ...Object.fromEntries(p.program.kernels[i]!.inputs.map((_, k) => [`st${k}`, 0])) };
+          const shared = { devices: 4, ...Object.fromEntries(kernel.inputs.map((_, k) => [`st${k}`, 0])) };
           device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main', constants: shared } });
           const err = await device.popErrorScope();
           const errors = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);

@@ -17,7 +17,7 @@ describe('rule tables: primitives taking a default', () => {
       'neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy', 'not', 'is_finite', 'stop_gradient', 'integer_pow',
       'convert_element_type', 'bitcast_convert_type', 'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2',
       'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge',
-      'select_n', 'threefry2x32',
+      'select_n', 'clamp', 'threefry2x32',
     ]);
   });
 
@@ -26,13 +26,13 @@ describe('rule tables: primitives taking a default', () => {
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic',
-      'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'threefry2x32', 'dynamic_slice', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
+      'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'clamp', 'threefry2x32', 'dynamic_slice', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
       'argmax', 'argmin', 'scatter_min', 'scatter_max', 'sort', 'pmax', 'pmin', 'axis_index', 'custom_jvp_call',
     ]);
   });
 
-  it('JVP_RULES: null (no differentiation rule) for pmax, pmin and dynamic_slice; custom calls apply their own rule', () => {
-    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['dynamic_slice', 'pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call']);
+  it('JVP_RULES: null (no differentiation rule) for pmax, pmin and dynamic_slice; custom calls and control flow apply their own rule', () => {
+    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['dynamic_slice', 'pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
   });
 
   it('spmd LINEAR: a pending partial sum passes only neg, copy and float conversions; other elementwise primitives resolve it', () => {
@@ -40,15 +40,15 @@ describe('rule tables: primitives taking a default', () => {
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical',
-      'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'select_n', 'threefry2x32',
+      'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'select_n', 'clamp', 'threefry2x32',
     ]);
     expect(PRIM_NAMES.filter((p) => LINEAR[p]).every(isElementwise)).toBe(true);
   });
 
-  it('ELEMENT_RULES: collectives and sort are lowered before fusion; argmax/argmin and custom calls have no kernel', () => {
+  it('ELEMENT_RULES: collectives and sort are lowered before fusion; argmax/argmin, custom calls and control flow have no kernel', () => {
     const collectives = PRIM_NAMES.filter((p) => PRIMS[p].axes === 'collective');
     expect(collectives).toEqual(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all']);
     expect(Object.keys(ELEMENT_RULES).sort()).toEqual(without(...collectives).sort());
-    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'custom_jvp_call', 'custom_vjp_call']);
+    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
   });
 });

@@ -34,7 +34,7 @@ describe('suggestions', () => {
     expect(errorOf('import jax.numpy as jnp\nprint(jnp.linalg.inv(jnp.eye(3)))\n')).toBe('NotImplementedError: jax.numpy.linalg.inv is not supported by jaxts');
     expect(errorOf('import jax.numpy as jnp\nx = jnp.zeros(3).nonzero()\n')).toBe("NotImplementedError: the jax.Array attribute 'nonzero' (x.nonzero) is not supported by jaxts");
     expect(errorOf('import jax.numpy as jnp\nx = jnp.zeros(3).foo\n')).toBe("AttributeError: 'ArrayImpl' object has no attribute 'foo'");
-    expect(errorOf('import jax\nprint(jax.lax.fori_loop)\n')).toBe('NotImplementedError: jax.lax.fori_loop is not supported by jaxts');
+    expect(errorOf('import jax\nprint(jax.lax.associative_scan)\n')).toBe('NotImplementedError: jax.lax.associative_scan is not supported by jaxts');
     expect(errorOf('import jax\njax.config.update("jax_enable_x64", True)\n')).toMatch(/^NotImplementedError: jax_enable_x64 is not supported by jaxts/);
   });
 });
