@@ -32,13 +32,13 @@ const compare =
 type Arith = 'add' | 'sub' | 'mul' | 'div' | 'rem';
 const ARITH_OPS: Record<Arith, string> = { add: '+', sub: '-', mul: '*', div: '/', rem: '%' };
 
-/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound; int32 x / 0 = -1 and x % 0 = x, as in XLA. */
+/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound; x / 0 = -1 (all ones unsigned) and x % 0 = x, as in XLA. */
 function arith(fn: Arith) {
   const op = ARITH_OPS[fn];
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
     if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
-    if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : `(${a} ${op} ${b}) >>> 0`;
+    if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? 4294967295 : a} : (${a} ${op} ${b}) >>> 0)` : `(${a} ${op} ${b}) >>> 0`;
     throw new Error(`internal: arithmetic on ${dtype}`);
   };
 }

@@ -56,11 +56,27 @@ const infix =
   (op: string) =>
   (a: string, b: string): string =>
     `(${a} ${op} ${b})`;
-/** max/min: on bool, or/and. */
+/** max/min: on bool, or/and; on float32 XLA's, which propagate NaN (jx_max/jx_min). */
 const extremum =
   (fn: 'max' | 'min') =>
   (a: string, b: string, dtype: DType): string =>
-    dtype === 'bool' ? `(${a} ${fn === 'max' ? '||' : '&&'} ${b})` : `${fn}(${a}, ${b})`;
+    dtype === 'bool' ? `(${a} ${fn === 'max' ? '||' : '&&'} ${b})` : `${dtype === 'float32' ? `jx_${fn}` : fn}(${a}, ${b})`;
+
+/** A reduction's max/min step (`acc ∘ v`): the operands in the order the JS dialect takes them, so ties of ±0 agree. */
+const extremumStep =
+  (fn: 'max' | 'min') =>
+  (acc: string, v: string, dtype: DType): string =>
+    extremum(fn)(v, acc, dtype);
+
+/** Integer x / y and x % y as XLA defines them at y = 0 (x / 0 is -1, or all ones unsigned; x % 0 is x); WGSL gives x and 0. */
+function intDivision(fn: 'div' | 'rem') {
+  return (a: string, b: string, dtype: DType): string => {
+    const value = `(${a} ${fn === 'div' ? '/' : '%'} ${b})`;
+    if (dtype === 'float32' || /^[1-9]\d*[iu]$/.test(b)) return value;
+    const atZero = fn === 'rem' ? a : dtype === 'uint32' ? '4294967295u' : '-1i';
+    return `select(${atZero}, ${value}, ${b} != ${literal(0, dtype)})`;
+  };
+}
 
 /** The identity of max/min: ∓inf through jx_f32 (a constant inf is a shader-creation error). */
 function extremumInit(fn: 'max' | 'min', dtype: DType): string {
@@ -102,7 +118,7 @@ export const WGSL: Dialect = {
     neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
     not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
     abs: call1('abs'),
-    sign: call1('sign'),
+    sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : `sign(${x})`),
     floor: call1('floor'),
     ceil: call1('ceil'),
     round: call1('round'),
@@ -126,18 +142,20 @@ export const WGSL: Dialect = {
     add: infix('+'),
     sub: infix('-'),
     mul: infix('*'),
-    div: infix('/'),
-    rem: infix('%'),
+    div: intDivision('div'),
+    rem: intDivision('rem'),
     pow: call2('jx_pow'),
     max: extremum('max'),
     min: extremum('min'),
-    atan2: call2('atan2'),
+    atan2: call2('jx_atan2'),
     and: infix('&'),
     or: infix('|'),
     xor: (a, b, dtype) => (dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`),
     // x != x (jnp.isnan): by its bits, as shader compilers may fold the comparison away
     eq: (a, b, dtype) => (dtype === 'float32' && a === b ? `((bitcast<u32>(${a}) & 0x7fffffffu) <= 0x7f800000u)` : `(${a} == ${b})`),
-    ne: (a, b, dtype) => (dtype === 'float32' && a === b ? `((bitcast<u32>(${a}) & 0x7fffffffu) > 0x7f800000u)` : `(${a} != ${b})`),
+    // NaN != x is true, which Dawn/SwiftShader's comparison does not give: tested on the bits
+    ne: (a, b, dtype) =>
+      dtype !== 'float32' ? `(${a} != ${b})` : a === b ? `jx_isnan(${a})` : `(${a} != ${b} || jx_isnan(${a}) || jx_isnan(${b}))`,
     lt: infix('<'),
     le: infix('<='),
     gt: infix('>'),
@@ -148,22 +166,24 @@ export const WGSL: Dialect = {
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
   cast: (x, from, to) => {
-    if (to === 'bool') return from === 'bool' ? x : `(${x} != ${literal(0, from)})`;
+    // a float is true unless ±0 (NaN too): on its bits
+    if (to === 'bool') return from === 'bool' ? x : from === 'float32' ? `((bitcast<u32>(${x}) & 0x7fffffffu) != 0u)` : `(${x} != ${literal(0, from)})`;
+    if (from === 'float32' && to !== 'float32') return `jx_f2${to === 'int32' ? 'i' : 'u'}(${x})`;
     if (from === 'bool') return `select(${literal(0, to)}, ${literal(1, to)}, ${x})`;
     return `${valueType(to)}(${x})`;
   },
   reduce: {
     sum: { init: (dtype) => literal(0, dtype), combine: (acc, v) => `${acc} + ${v}` },
     prod: { init: (dtype) => literal(1, dtype), combine: (acc, v) => `${acc} * ${v}` },
-    max: { init: (dtype) => extremumInit('max', dtype), combine: extremum('max') },
-    min: { init: (dtype) => extremumInit('min', dtype), combine: extremum('min') },
+    max: { init: (dtype) => extremumInit('max', dtype), combine: extremumStep('max') },
+    min: { init: (dtype) => extremumInit('min', dtype), combine: extremumStep('min') },
   },
   reduceLoop: (acc, init, dtype, r, extent) => [
     `var ${acc}: ${valueType(dtype)} = ${init};`,
     `for (var ${r}: i32 = 0; ${r} < ${extent}; ${r}++) {`,
   ],
   calls: { threefry2x32: 'jx_threefry2x32' },
-  helpers: ['jx_f32', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
+  helpers: ['jx_f32', 'jx_isnan', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
 };
 
 export function renderWgsl(k: Kernel): string {

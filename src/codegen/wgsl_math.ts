@@ -98,6 +98,60 @@ fn jx_f32(b: u32) -> f32 { return bitcast<f32>(b); }`,
     deps: ['jx_f32'],
     code: `fn jx_nan() -> f32 { return jx_f32(0x7fc00000u); }`,
   },
+  // XLA's semantics at the edges, where WGSL's built-ins differ (NaN, -0, out-of-range conversions)
+  jx_max: {
+    deps: ['jx_isnan'],
+    code: `// XLA's max: NaN propagates (WGSL's max may return the other operand)
+fn jx_max(a: f32, b: f32) -> f32 { return select(b, a, jx_isnan(a) || (!jx_isnan(b) && a > b)); }`,
+  },
+  jx_min: {
+    deps: ['jx_isnan'],
+    code: `// XLA's min: NaN propagates
+fn jx_min(a: f32, b: f32) -> f32 { return select(b, a, jx_isnan(a) || (!jx_isnan(b) && a < b)); }`,
+  },
+  jx_sign: {
+    deps: ['jx_isnan'],
+    code: `// XLA's sign: ±0 and NaN are returned as they are (WGSL's sign gives 0)
+fn jx_sign(x: f32) -> f32 { return select(sign(x), x, (bitcast<u32>(x) & 0x7fffffffu) == 0u || jx_isnan(x)); }`,
+  },
+  jx_f2i: {
+    deps: ['jx_isnan'],
+    code: `// float32 → int32 as XLA converts: truncation, saturating at the int32 range, NaN → 0
+fn jx_f2i(x: f32) -> i32 {
+  if (jx_isnan(x)) { return 0i; }
+  if (x >= 2147483648.0f) { return 2147483647i; }
+  if (x <= -2147483648.0f) { return i32(-2147483647 - 1); }
+  return i32(x);
+}`,
+  },
+  jx_f2u: {
+    deps: ['jx_isnan'],
+    code: `// float32 → uint32 as XLA converts: truncation, saturating at the uint32 range, NaN → 0
+fn jx_f2u(x: f32) -> u32 {
+  if (jx_isnan(x) || x <= 0.0f) { return 0u; }
+  if (x >= 4294967296.0f) { return 4294967295u; }
+  return u32(x);
+}`,
+  },
+  jx_atan2: {
+    deps: ['jx_isnan', 'jx_nan', 'jx_copysign'],
+    code: `// atan2 with C's rules for NaN, signed zeros and infinities (WGSL's atan2 leaves them undefined)
+fn jx_atan2(y: f32, x: f32) -> f32 {
+  if (jx_isnan(y) || jx_isnan(x)) { return jx_nan(); }
+  let ay = bitcast<u32>(y) & 0x7fffffffu;
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  let xneg = (bitcast<u32>(x) & 0x80000000u) != 0u;
+  let pi = 3.1415927f;
+  if (ay == 0u) { return select(y, jx_copysign(pi, y), xneg); }
+  if (ax == 0u) { return jx_copysign(1.5707964f, y); }
+  if (ay == 0x7f800000u) {
+    if (ax == 0x7f800000u) { return jx_copysign(select(0.7853982f, 2.3561945f, xneg), y); }
+    return jx_copysign(1.5707964f, y);
+  }
+  if (ax == 0x7f800000u) { return jx_copysign(select(0.0f, pi, xneg), y); }
+  return atan2(y, x);
+}`,
+  },
   jx_copysign: {
     deps: [],
     code: `fn jx_copysign(mag: f32, s: f32) -> f32 {
