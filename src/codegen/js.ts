@@ -37,6 +37,8 @@ function arith(fn: Arith) {
   const op = ARITH_OPS[fn];
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
+    // XLA's bool add/mul (jnp.add, matmul of bools) are or/and
+    if (dtype === 'bool' && (fn === 'add' || fn === 'mul')) return `(${a} ${fn === 'add' ? '||' : '&&'} ${b})`;
     if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
     if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? 4294967295 : a} : (${a} ${op} ${b}) >>> 0)` : `(${a} ${op} ${b}) >>> 0`;
     throw new Error(`internal: arithmetic on ${dtype}`);
@@ -74,13 +76,24 @@ function extremumInit(fn: 'max' | 'min', dtype: DType): string {
   return fn === 'max' ? 'false' : 'true';
 }
 
-/** A reduction's max/min step; XLA's max/min propagate NaN. */
-function extremumStep(fn: 'max' | 'min') {
-  return (acc: string, v: string, dtype: DType): string => {
-    if (dtype === 'bool') return fn === 'max' ? `${acc} || ${v}` : `${acc} && ${v}`;
-    return `(${v} ${fn === 'max' ? '>' : '<'} ${acc} || ${v} !== ${v} ? ${v} : ${acc})`;
+/**
+ * max/min as XLA computes them (LLVM's maximum/minimum): NaN propagates, and -0 < +0 (of two equal
+ * zeros max takes a +0 and min a -0); on integers the plain comparison.
+ */
+function extremum(fn: 'max' | 'min') {
+  return (a: string, b: string, dtype: DType): string => {
+    if (dtype === 'bool') return fn === 'max' ? `${a} || ${b}` : `${a} && ${b}`;
+    const op = fn === 'max' ? '>' : '<';
+    if (dtype !== 'float32') return `(${a} ${op} ${b} ? ${a} : ${b})`;
+    return `(${a} !== ${a} || ${a} ${op} ${b} ? ${a} : ${b} !== ${b} || ${b} ${op} ${a} ? ${b} : ${a} === 0 && 1 / ${a} ${fn === 'max' ? '<' : '>'} 0 ? ${b} : ${a})`;
   };
 }
+
+/** A reduction's max/min step: the element first, so a NaN accumulator stays. */
+const extremumStep =
+  (fn: 'max' | 'min') =>
+  (acc: string, v: string, dtype: DType): string =>
+    extremum(fn)(v, acc, dtype);
 
 export const JS: Dialect = {
   indent: '    ',
@@ -123,8 +136,8 @@ export const JS: Dialect = {
     div: arith('div'),
     rem: arith('rem'),
     pow: call2('pow32'),
-    max: (a, b) => `(${a} !== ${a} || ${a} > ${b} ? ${a} : ${b})`,
-    min: (a, b) => `(${a} !== ${a} || ${a} < ${b} ? ${a} : ${b})`,
+    max: extremum('max'),
+    min: extremum('min'),
     atan2: (a, b) => fr(`Math.atan2(${a}, ${b})`),
     and: bitwise('and'),
     or: bitwise('or'),

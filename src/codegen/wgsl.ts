@@ -52,10 +52,21 @@ function literal(value: number, dtype: DType): string {
   }
 }
 
+/** A float literal as the WGSL dialect spells it (`1.5f`, `-0.0f`, `3e38f`). */
+const FLOAT_LITERAL = /^-?[\d.]+(e[+-]?\d+)?f$/;
+
+/**
+ * `a op b`. Two float literals make a constant expression, which WGSL evaluates at shader creation and
+ * rejects where it overflows (1.0f / -0.0f): the second one is then read from its bits at run time.
+ */
 const infix =
   (op: string) =>
   (a: string, b: string): string =>
-    `(${a} ${op} ${b})`;
+    FLOAT_LITERAL.test(a) && FLOAT_LITERAL.test(b) ? `(${a} ${op} jx_f32(0x${(f32Bits(Number(b.slice(0, -1))) >>> 0).toString(16)}u))` : `(${a} ${op} ${b})`;
+
+function f32Bits(x: number): number {
+  return new Uint32Array(new Float32Array([x]).buffer)[0]!;
+}
 /** max/min: on bool, or/and; on float32 XLA's, which propagate NaN (jx_max/jx_min). */
 const extremum =
   (fn: 'max' | 'min') =>
@@ -71,7 +82,7 @@ const extremumStep =
 /** Integer x / y and x % y as XLA defines them at y = 0 (x / 0 is -1, or all ones unsigned; x % 0 is x); WGSL gives x and 0. */
 function intDivision(fn: 'div' | 'rem') {
   return (a: string, b: string, dtype: DType): string => {
-    const value = `(${a} ${fn === 'div' ? '/' : '%'} ${b})`;
+    const value = infix(fn === 'div' ? '/' : '%')(a, b);
     if (dtype === 'float32' || /^[1-9]\d*[iu]$/.test(b)) return value;
     const atZero = fn === 'rem' ? a : dtype === 'uint32' ? '4294967295u' : '-1i';
     return `select(${atZero}, ${value}, ${b} != ${literal(0, dtype)})`;
@@ -139,9 +150,10 @@ export const WGSL: Dialect = {
     bitcast_convert_type: (x, _from, to) => `bitcast<${valueType(to)}>(${x})`,
   },
   binary: {
-    add: infix('+'),
+    // XLA's bool add/mul are or/and
+    add: (a, b, dtype) => infix(dtype === 'bool' ? '||' : '+')(a, b),
     sub: infix('-'),
-    mul: infix('*'),
+    mul: (a, b, dtype) => infix(dtype === 'bool' ? '&&' : '*')(a, b),
     div: intDivision('div'),
     rem: intDivision('rem'),
     pow: call2('jx_pow'),
@@ -173,8 +185,8 @@ export const WGSL: Dialect = {
     return `${valueType(to)}(${x})`;
   },
   reduce: {
-    sum: { init: (dtype) => literal(0, dtype), combine: (acc, v) => `${acc} + ${v}` },
-    prod: { init: (dtype) => literal(1, dtype), combine: (acc, v) => `${acc} * ${v}` },
+    sum: { init: (dtype) => literal(0, dtype), combine: (acc, v, dtype) => `${acc} ${dtype === 'bool' ? '||' : '+'} ${v}` },
+    prod: { init: (dtype) => literal(1, dtype), combine: (acc, v, dtype) => `${acc} ${dtype === 'bool' ? '&&' : '*'} ${v}` },
     max: { init: (dtype) => extremumInit('max', dtype), combine: extremumStep('max') },
     min: { init: (dtype) => extremumInit('min', dtype), combine: extremumStep('min') },
   },

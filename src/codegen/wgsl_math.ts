@@ -101,13 +101,23 @@ fn jx_f32(b: u32) -> f32 { return bitcast<f32>(b); }`,
   // XLA's semantics at the edges, where WGSL's built-ins differ (NaN, -0, out-of-range conversions)
   jx_max: {
     deps: ['jx_isnan'],
-    code: `// XLA's max: NaN propagates (WGSL's max may return the other operand)
-fn jx_max(a: f32, b: f32) -> f32 { return select(b, a, jx_isnan(a) || (!jx_isnan(b) && a > b)); }`,
+    code: `// XLA's max (LLVM's maximum): NaN propagates and -0 < +0 (WGSL's max may return the other operand)
+fn jx_max(a: f32, b: f32) -> f32 {
+  if (jx_isnan(a)) { return a; }
+  if (jx_isnan(b)) { return b; }
+  if (a == b) { return bitcast<f32>(bitcast<u32>(a) & bitcast<u32>(b)); }
+  return select(b, a, a > b);
+}`,
   },
   jx_min: {
     deps: ['jx_isnan'],
-    code: `// XLA's min: NaN propagates
-fn jx_min(a: f32, b: f32) -> f32 { return select(b, a, jx_isnan(a) || (!jx_isnan(b) && a < b)); }`,
+    code: `// XLA's min (LLVM's minimum): NaN propagates and -0 < +0
+fn jx_min(a: f32, b: f32) -> f32 {
+  if (jx_isnan(a)) { return a; }
+  if (jx_isnan(b)) { return b; }
+  if (a == b) { return bitcast<f32>(bitcast<u32>(a) | bitcast<u32>(b)); }
+  return select(b, a, a < b);
+}`,
   },
   jx_sign: {
     deps: ['jx_isnan'],
