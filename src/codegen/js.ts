@@ -4,8 +4,8 @@
 // operation; int32 from `| 0` and Math.imul. Transcendentals call the
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
-import type { Kernel } from '../ir/kernel.js';
-import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
+import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
+import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
  * An exact literal: for float32 the double equal to the float32 (its shortest
@@ -171,13 +171,37 @@ export const JS: Dialect = {
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
-    'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32',
+    'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
   ],
+};
+
+/** Float32 results that may be subnormal: arithmetic and math (not neg/abs/min/max/select, which only pass values on). */
+const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'erf', 'erf_inv'];
+const FLUSHED_BINARY: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'atan2'];
+
+/**
+ * The JS dialect for a kernel that computes on floats: subnormal float32 operands read as zero and
+ * subnormal results become zero (ftz32), as XLA's CPU code runs (FTZ and DAZ set).
+ */
+const FLUSHING: Dialect = {
+  ...JS,
+  load: (input, index, dtype) => (dtype === 'float32' ? `ftz32(${JS.load(input, index, dtype)})` : JS.load(input, index, dtype)),
+  unary: Object.fromEntries(
+    Object.entries(JS.unary).map(([fn, f]) => [fn, FLUSHED_UNARY.includes(fn as KUnary) ? (x: string, from: DType, to: DType) => `ftz32(${f(x, from, to)})` : f]),
+  ) as Dialect['unary'],
+  binary: Object.fromEntries(
+    Object.entries(JS.binary).map(([fn, f]) => [fn, FLUSHED_BINARY.includes(fn as KBinary) ? (a: string, b: string, d: DType) => (d === 'float32' ? `ftz32(${f(a, b, d)})` : f(a, b, d)) : f]),
+  ) as Dialect['binary'],
+  reduce: {
+    ...JS.reduce,
+    sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.sum.combine(acc, v, d)})` : JS.reduce.sum.combine(acc, v, d)) },
+    prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.prod.combine(acc, v, d)})` : JS.reduce.prod.combine(acc, v, d)) },
+  },
 };
 
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the runtime helpers it calls. */
 export function renderJs(k: Kernel, fnName: string, types = true): { source: string; helpers: string[] } {
-  const { lines, value, helpers } = walkKernel(k, JS);
+  const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? FLUSHING : JS);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [

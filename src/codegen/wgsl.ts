@@ -10,7 +10,7 @@
 // loosely specified built-ins.
 import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
 import type { Kernel } from '../ir/kernel.js';
-import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
+import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
@@ -200,7 +200,10 @@ export const WGSL: Dialect = {
 
 export function renderWgsl(k: Kernel): string {
   const { lines, value, loaded, helpers } = walkKernel(k, WGSL);
-  const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : value;
+  // a subnormal result is flushed to a zero of its sign, as on XLA's CPU (most GPUs flush already)
+  const flush = k.output.dtype === 'float32' && computesOnFloats(k.body);
+  const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : flush ? `jx_ftz(${value})` : value;
+  if (flush) helpers.push('jx_ftz');
   const bindings = k.inputs.map(
     (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
   );

@@ -119,6 +119,11 @@ fn jx_min(a: f32, b: f32) -> f32 {
   return select(b, a, a < b);
 }`,
   },
+  jx_ftz: {
+    deps: [],
+    code: `// a subnormal as a zero of its sign (XLA CPU's flush to zero), on the bits
+fn jx_ftz(x: f32) -> f32 { return select(x, bitcast<f32>(bitcast<u32>(x) & 0x80000000u), (bitcast<u32>(x) & 0x7f800000u) == 0u); }`,
+  },
   jx_sign: {
     deps: ['jx_isnan'],
     code: `// XLA's sign: ±0 and NaN are returned as they are (WGSL's sign gives 0)
