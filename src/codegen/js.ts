@@ -4,7 +4,7 @@
 // operation; int32 from `| 0` and Math.imul. Transcendentals call the
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
-import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
+import type { KBinary, Kernel } from '../ir/kernel.js';
 import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
@@ -175,27 +175,34 @@ export const JS: Dialect = {
   ],
 };
 
-/** Float32 results that may be subnormal: arithmetic and math (not neg/abs/min/max/select, which only pass values on). */
-const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'sin', 'cos', 'tan', 'exp', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'erf', 'erf_inv'];
-const FLUSHED_BINARY: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'atan2'];
-
 /**
- * The JS dialect for a kernel that computes on floats: subnormal float32 operands read as zero and
- * subnormal results become zero (ftz32), as XLA's CPU code runs (FTZ and DAZ set).
+ * The float32 operations XLA's CPU code runs with FTZ and DAZ set: arithmetic reads a subnormal operand
+ * as zero and flushes a subnormal result; comparisons and sqrt read operands so. Math functions (exp,
+ * tanh, ...; log aside) are the runtime's replays of XLA's own sequences, and select, neg, abs, min/max and copies
+ * pass values on unchanged, as XLA's do.
  */
+const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'atan2'];
+const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
+const ftz = (x: string): string => `ftz32(${x})`;
+
+/** The JS dialect for a kernel that computes on floats: XLA CPU's flush to zero (ftz32) where its arithmetic applies it. */
 const FLUSHING: Dialect = {
   ...JS,
-  load: (input, index, dtype) => (dtype === 'float32' ? `ftz32(${JS.load(input, index, dtype)})` : JS.load(input, index, dtype)),
-  unary: Object.fromEntries(
-    Object.entries(JS.unary).map(([fn, f]) => [fn, FLUSHED_UNARY.includes(fn as KUnary) ? (x: string, from: DType, to: DType) => `ftz32(${f(x, from, to)})` : f]),
-  ) as Dialect['unary'],
+  // log reads a subnormal as zero too (XLA: log(1e-40) = -inf); expm1, log1p, tanh pass a tiny x on as it is
+  unary: { ...JS.unary, sqrt: (x, f, t) => JS.unary.sqrt(ftz(x), f, t), rsqrt: (x, f, t) => JS.unary.rsqrt(ftz(x), f, t), log: (x, f, t) => JS.unary.log(ftz(x), f, t) },
   binary: Object.fromEntries(
-    Object.entries(JS.binary).map(([fn, f]) => [fn, FLUSHED_BINARY.includes(fn as KBinary) ? (a: string, b: string, d: DType) => (d === 'float32' ? `ftz32(${f(a, b, d)})` : f(a, b, d)) : f]),
+    Object.entries(JS.binary).map(([fn, f]) => {
+      const arith = FLUSHED_ARITH.includes(fn as KBinary);
+      const compare = FLUSHED_COMPARE.includes(fn as KBinary);
+      if (!arith && !compare) return [fn, f];
+      // x != x (isnan) and x == x read one value: flushing it changes nothing, and keeps the pattern visible
+      return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? ftz(f(ftz(a), ftz(b), d)) : f(ftz(a), ftz(b), d))];
+    }),
   ) as Dialect['binary'],
   reduce: {
     ...JS.reduce,
-    sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.sum.combine(acc, v, d)})` : JS.reduce.sum.combine(acc, v, d)) },
-    prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.prod.combine(acc, v, d)})` : JS.reduce.prod.combine(acc, v, d)) },
+    sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.sum.combine(acc, ftz(v), d)) : JS.reduce.sum.combine(acc, v, d)) },
+    prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.prod.combine(acc, ftz(v), d)) : JS.reduce.prod.combine(acc, v, d)) },
   },
 };
 

@@ -140,7 +140,8 @@ export const WGSL: Dialect = {
     cos: call1('jx_cos'),
     tan: call1('jx_tan'),
     exp: call1('jx_exp'),
-    log: call1('jx_log'),
+    // XLA's CPU log reads a subnormal as zero (DAZ): log(1e-40) is -inf
+    log: (x) => `jx_log(jx_ftz(${x}))`,
     log1p: call1('jx_log1p'),
     expm1: call1('jx_expm1'),
     tanh: call1('jx_tanh'),
@@ -168,10 +169,11 @@ export const WGSL: Dialect = {
     // NaN != x is true, which Dawn/SwiftShader's comparison does not give: tested on the bits
     ne: (a, b, dtype) =>
       dtype !== 'float32' ? `(${a} != ${b})` : a === b ? `jx_isnan(${a})` : `(${a} != ${b} || jx_isnan(${a}) || jx_isnan(${b}))`,
-    lt: infix('<'),
-    le: infix('<='),
-    gt: infix('>'),
-    ge: infix('>='),
+    // WGSL orders no bools: false < true spelled out
+    lt: (a, b, dtype) => (dtype === 'bool' ? `(!${a} && ${b})` : infix('<')(a, b)),
+    le: (a, b, dtype) => (dtype === 'bool' ? `(!${a} || ${b})` : infix('<=')(a, b)),
+    gt: (a, b, dtype) => (dtype === 'bool' ? `(${a} && !${b})` : infix('>')(a, b)),
+    ge: (a, b, dtype) => (dtype === 'bool' ? `(${a} || !${b})` : infix('>=')(a, b)),
     shift_left: shift('shift_left'),
     shift_right_logical: shift('shift_right_logical'),
     shift_right_arithmetic: shift('shift_right_arithmetic'),
@@ -195,7 +197,7 @@ export const WGSL: Dialect = {
     `for (var ${r}: i32 = 0; ${r} < ${extent}; ${r}++) {`,
   ],
   calls: { threefry2x32: 'jx_threefry2x32' },
-  helpers: ['jx_f32', 'jx_isnan', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
+  helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
 };
 
 export function renderWgsl(k: Kernel): string {
@@ -203,7 +205,7 @@ export function renderWgsl(k: Kernel): string {
   // a subnormal result is flushed to a zero of its sign, as on XLA's CPU (most GPUs flush already)
   const flush = k.output.dtype === 'float32' && computesOnFloats(k.body);
   const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : flush ? `jx_ftz(${value})` : value;
-  if (flush) helpers.push('jx_ftz');
+  if (flush && !helpers.includes('jx_ftz')) helpers.push('jx_ftz');
   const bindings = k.inputs.map(
     (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
   );

@@ -130,6 +130,7 @@ export function jnpModule(ip: Interp): PyModule {
     int32: dt('int32'),
     uint32: dt('uint32'),
     bool_: dt('bool'),
+    bool: dt('bool'),
     float64: dt('float64'),
     int64: dt('int64'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
