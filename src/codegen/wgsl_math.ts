@@ -404,27 +404,12 @@ fn jx_expm1_poly(r: f32) -> f32 {
 }`,
   },
   jx_logistic: {
-    deps: ['jx_nan', 'jx_exp', 'jx_exp_core', 'jx_exp2i', 'jx_div', 'jx_add1_err'],
-    code: `// logistic(x) = 1/(1+e) for x >= 0, e/(1+e) for x < 0, e = exp(-|x|) carried as a
-// float pair, 1 + e as the exact pair s + sl
+    deps: ['jx_nan', 'jx_isnan', 'jx_exp', 'jx_div'],
+    code: `// XLA CPU's logistic, as the CPU backend runs it: 1 / (exp(-x) + 1); exp(x) below -87.33654
 fn jx_logistic(x: f32) -> f32 {
-  let u = bitcast<u32>(x);
-  let ax = u & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return jx_nan(); }
-  if (u < 0x80000000u && u >= 0x418c0000u) { return 1.0; }
-  if (u >= 0xc1a00000u) { return jx_exp(x); }
-  if (ax < 0x33000000u) { return 0.5; }
-  let c = jx_exp_core(-bitcast<f32>(ax));
-  let sc = jx_exp2i(c.k);
-  let eh = c.hi * sc;
-  let el = c.lo * sc;
-  let s = 1.0 + eh;
-  let sl = jx_add1_err(eh, s) + el;
-  var nh = 1.0;
-  var nl = 0.0;
-  if (u >= 0x80000000u) { nh = eh; nl = el; }
-  let q = jx_div(nh, s);
-  return q + (nl - q * sl) / s;
+  if (jx_isnan(x)) { return jx_nan(); }
+  if (x < -87.33654) { return jx_exp(x); }
+  return jx_div(1.0, jx_exp(-x) + 1.0);
 }`,
   },
 
