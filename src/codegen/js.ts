@@ -4,7 +4,7 @@
 // operation; int32 from `| 0` and Math.imul. Transcendentals call the
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
-import type { KBinary, Kernel } from '../ir/kernel.js';
+import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
 import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
@@ -177,19 +177,24 @@ export const JS: Dialect = {
 
 /**
  * The float32 operations XLA's CPU code runs with FTZ and DAZ set: arithmetic reads a subnormal operand
- * as zero and flushes a subnormal result; comparisons and sqrt read operands so. Math functions (exp,
- * tanh, ...; log aside) are the runtime's replays of XLA's own sequences, and select, neg, abs, min/max and copies
+ * as zero and flushes a subnormal result; comparisons, max/min, sqrt, rounding and sign read
+ * operands so. Math functions (exp,
+ * tanh, ...) and rem (fmod) are the runtime's replays of XLA's own sequences, and select, neg, abs, min/max and copies
  * pass values on unchanged, as XLA's do.
  */
-const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'rem', 'pow', 'atan2'];
-const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
+const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'pow', 'atan2'];
+const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'max', 'min'];
+/** Unary operations that read a subnormal operand as zero. */
+const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'floor', 'ceil', 'round', 'sign'];
 const ftz = (x: string): string => `ftz32(${x})`;
 
 /** The JS dialect for a kernel that computes on floats: XLA CPU's flush to zero (ftz32) where its arithmetic applies it. */
 const FLUSHING: Dialect = {
   ...JS,
-  // log reads a subnormal as zero too (XLA: log(1e-40) = -inf); expm1, log1p, tanh pass a tiny x on as it is
-  unary: { ...JS.unary, sqrt: (x, f, t) => JS.unary.sqrt(ftz(x), f, t), rsqrt: (x, f, t) => JS.unary.rsqrt(ftz(x), f, t), log: (x, f, t) => JS.unary.log(ftz(x), f, t) },
+  // math functions (log, expm1, ...) and rem (fmod) see a subnormal as it is
+  unary: Object.fromEntries(
+    Object.entries(JS.unary).map(([fn, f]) => [fn, FLUSHED_UNARY.includes(fn as KUnary) ? (x: string, from: DType, to: DType) => f(from === 'float32' ? ftz(x) : x, from, to) : f]),
+  ) as Dialect['unary'],
   binary: Object.fromEntries(
     Object.entries(JS.binary).map(([fn, f]) => {
       const arith = FLUSHED_ARITH.includes(fn as KBinary);
@@ -199,8 +204,12 @@ const FLUSHING: Dialect = {
       return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? ftz(f(ftz(a), ftz(b), d)) : f(ftz(a), ftz(b), d))];
     }),
   ) as Dialect['binary'],
+  // a float is true when nonzero after the flush (XLA: bool(1e-40) is False)
+  cast: (x, from, to) => JS.cast(from === 'float32' && to === 'bool' ? ftz(x) : x, from, to),
   reduce: {
     ...JS.reduce,
+    max: { init: JS.reduce.max.init, combine: (acc, v, d) => JS.reduce.max.combine(acc, d === 'float32' ? ftz(v) : v, d) },
+    min: { init: JS.reduce.min.init, combine: (acc, v, d) => JS.reduce.min.combine(acc, d === 'float32' ? ftz(v) : v, d) },
     sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.sum.combine(acc, ftz(v), d)) : JS.reduce.sum.combine(acc, v, d)) },
     prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.prod.combine(acc, ftz(v), d)) : JS.reduce.prod.combine(acc, v, d)) },
   },

@@ -140,8 +140,7 @@ export const WGSL: Dialect = {
     cos: call1('jx_cos'),
     tan: call1('jx_tan'),
     exp: call1('jx_exp'),
-    // XLA's CPU log reads a subnormal as zero (DAZ): log(1e-40) is -inf
-    log: (x) => `jx_log(jx_ftz(${x}))`,
+    log: call1('jx_log'),
     log1p: call1('jx_log1p'),
     expm1: call1('jx_expm1'),
     tanh: call1('jx_tanh'),
@@ -180,8 +179,8 @@ export const WGSL: Dialect = {
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
   cast: (x, from, to) => {
-    // a float is true unless ±0 (NaN too): on its bits
-    if (to === 'bool') return from === 'bool' ? x : from === 'float32' ? `((bitcast<u32>(${x}) & 0x7fffffffu) != 0u)` : `(${x} != ${literal(0, from)})`;
+    // a float is true unless ±0 or subnormal (flushed, as on XLA's CPU); NaN is true: on its exponent bits
+    if (to === 'bool') return from === 'bool' ? x : from === 'float32' ? `((bitcast<u32>(${x}) & 0x7f800000u) != 0u)` : `(${x} != ${literal(0, from)})`;
     if (from === 'float32' && to !== 'float32') return `jx_f2${to === 'int32' ? 'i' : 'u'}(${x})`;
     if (from === 'bool') return `select(${literal(0, to)}, ${literal(1, to)}, ${x})`;
     return `${valueType(to)}(${x})`;
