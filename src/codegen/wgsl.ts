@@ -224,7 +224,8 @@ export function renderWgsl(k: Kernel): string {
     // one invocation per output element of every device: element gid of device dev
     `  let t = i32(g.x + g.y * ${rowThreads}u);`,
     `  if (t >= ${n} * devices) { return; }`,
-    `  let dev = t / ${n};`,
+    // (an empty output returns above; its division by 1 keeps the shader valid: t / 0 is a shader-creation error)
+    `  let dev = t / ${Math.max(n, 1)};`,
     `  let gid = t - dev * ${n};`,
     ...loaded.map((i) => `  let base${i} = dev * st${i};`),
     ...lines,
