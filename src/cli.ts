@@ -2,13 +2,14 @@
 // `jaxts playground`. The entries (src/cli_main.ts as an ES module,
 // src/cli_snapshot.ts from a V8 startup snapshot) call runCli with the
 // folder of the built files and a way to import ES modules.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileOptions, type CompileResult } from './compile.js';
 import { CompileError, formatDiagnostic } from './common/diagnostics.js';
-import { importCompiledJs, pythonLine } from './run.js';
+import { exitQuietlyOnClosedStdout, importCompiledJs, pythonLine, writeOutputs } from './run.js';
+import { validateDevices, validateHost, validatePort, type Checked } from './cli_validate.js';
 import type { BackendChoice, createNodeRuntime } from '../runtime/node.js';
 
 /** What an entry knows about where it runs. */
@@ -128,13 +129,13 @@ function choice<T extends string>(v: Record<string, unknown>, name: string, choi
   return x as T;
 }
 
-/** The value of a numeric option: a whole number ≥ `min`, or undefined when absent. */
-function whole(v: Record<string, unknown>, name: string, min: number): number | undefined {
+/** The value of `--name` checked by `validate` (src/cli_validate.ts), or undefined when absent. */
+function checked<T>(v: Record<string, unknown>, name: string, validate: (text: string) => Checked<T>): T | undefined {
   const x = v[name];
   if (x === undefined) return undefined;
-  const n = Number(x);
-  if (!/^\d+$/.test(String(x)) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min} (got '${String(x)}')`);
-  return n;
+  const r = validate(String(x));
+  if (!r.ok) throw new UsageError(r.message);
+  return r.value;
 }
 
 function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport'> = {}): CompileResult | null {
@@ -158,40 +159,32 @@ function compileFile(file: string, devices: number | undefined, output: Pick<Com
   }
 }
 
-/** Write every file or none: each goes to a temporary name first, and all are renamed once all are written. */
-function writeAll(dir: string, files: Record<string, string>): void {
-  mkdirSync(dir, { recursive: true });
-  const temps: [string, string][] = Object.keys(files).map((name) => [join(dir, `.${name}.${process.pid}.tmp`), join(dir, name)]);
-  try {
-    temps.forEach(([tmp], i) => writeFileSync(tmp, Object.values(files)[i]!));
-  } catch (e) {
-    temps.forEach(([tmp]) => rmSync(tmp, { force: true }));
-    throw e;
-  }
-  temps.forEach(([tmp, path]) => renameSync(tmp, path));
-}
-
 async function compileCommand(file: string, v: Record<string, unknown>): Promise<void> {
   const dump = choice(v, 'dump', ['ir', 'spmd', 'kernels'] as const, undefined);
-  const r = compileFile(file, whole(v, 'devices', 1));
+  const r = compileFile(file, checked(v, 'devices', validateDevices));
   if (!r) return;
   if (dump === 'ir') process.stdout.write(dumpIr(r));
   if (dump === 'kernels') process.stdout.write(dumpKernels(r));
   if (dump === 'spmd') process.stdout.write(dumpSpmd(r));
   const dir = resolve(String(v['out'] ?? '.'));
-  // names come from the file's base name only, so nothing lands outside `dir`
-  const base = basename(file).replace(/\.py$/, '');
-  writeAll(dir, {
+  // names come from the file's base name only (the one the host module imports its kernels by), so nothing lands outside `dir`
+  const base = r.baseName;
+  const failed = writeOutputs(dir, {
     // the host file's source map points back at the .py lines
     [`${base}.ts`]: `${r.host}//# sourceMappingURL=${encodeURIComponent(`${base}.ts.map`)}\n`,
     [`${base}.ts.map`]: JSON.stringify({ ...r.hostMap, sources: [relative(dir, resolve(file))] }),
     [`${base}.kernels.ts`]: r.kernels,
   });
+  if (failed) {
+    process.stderr.write(`jaxts: error: ${failed}\n`);
+    process.exitCode = 1;
+  }
 }
 
 async function runCommand(file: string, v: Record<string, unknown>, host: CliHost): Promise<void> {
   const backend = choice(v, 'backend', ['auto', 'webgpu', 'cpu'] as const, 'auto')!;
-  const devices = whole(v, 'devices', 1);
+  const devices = checked(v, 'devices', validateDevices);
+  exitQuietlyOnClosedStdout();
   // generated JS imports the built runtime (the one jaxts/node creates runtimes with) as it is, no bundler on the way
   const runtime = pathToFileURL(join(host.distDir, 'runtime.js')).href;
   const r = compileFile(file, devices, { flavor: 'js', runtimeImport: runtime });
@@ -215,13 +208,14 @@ async function runCommand(file: string, v: Record<string, unknown>, host: CliHos
 
 async function playgroundCommand(v: Record<string, unknown>, host: CliHost): Promise<void> {
   const root = join(host.distDir, 'playground');
-  const port = whole(v, 'port', 0);
+  const port = checked(v, 'port', validatePort) ?? 0;
+  const listen = checked(v, 'host', validateHost) ?? '127.0.0.1';
   let server;
   try {
     if (!existsSync(join(root, 'index.html'))) throw new Error(`the playground is not built (no ${join(root, 'index.html')}); run \`npm run build\``);
     // loaded on use: node:http cannot be in the startup snapshot
     const { servePlayground } = await import('./playground.js');
-    server = await servePlayground({ port, host: String(v['host'] ?? '127.0.0.1'), root });
+    server = await servePlayground({ port, host: listen, root });
   } catch (e) {
     process.stderr.write(`jaxts: error: cannot serve the playground: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;

@@ -29,7 +29,8 @@ export function compile(source: string, options: CompileOptions): CompileResult 
   const mod = parse(source);
   const hostProgram = lower(mod, { file: options.file, devices: options.devices });
   const compiled = compilePrograms(hostProgram);
-  const baseName = options.file.replace(/^.*[\\/]/, '').replace(/\.py$/, '');
+  // the file name after the last separator (a newline in the path is part of a name, not a line break)
+  const baseName = options.file.replace(/^[\s\S]*[\\/]/, '').replace(/\.py$/, '');
   return { ...generate(hostProgram, compiled, baseName, { runtimeImport: options.runtimeImport, flavor: options.flavor, source }), hostProgram, baseName };
 }
 

@@ -2,9 +2,9 @@
 // are (`jaxts run`: no bundler on the way), or bundle the generated TypeScript
 // with esbuild (the runtime import aliased to a given runtime entry, as tests
 // do with the runtime's sources), and call main() with a runtime.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inlineSourceMapComment } from './codegen/sourcemap.js';
 import type { CompileResult } from './compile.js';
@@ -15,6 +15,66 @@ export function pythonLine(e: unknown, baseName: string): number | null {
   const stack = e instanceof Error ? (e.stack ?? '') : '';
   const m = new RegExp(`${baseName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.py:(\\d+)`).exec(stack);
   return m ? Number(m[1]) : null;
+}
+
+/** The path of file `name` in `dir`, refusing a name that is not a plain file name there (a separator, `..`). */
+function inside(dir: string, name: string): string {
+  if (name === '' || name === '.' || name === '..' || basename(name) !== name || name.includes('\\')) throw new Error(`internal: output name ${JSON.stringify(name)} is not a file name`);
+  return join(dir, name);
+}
+
+/**
+ * Write every file into `dir` or none: each goes to a temporary name first; existing files are moved
+ * aside, and put back when a rename fails, so a failure leaves `dir` as it was. Returns an error
+ * message for the user (`dir` is a file, or cannot be written), or null.
+ */
+export function writeOutputs(dir: string, files: Record<string, string>, rename: (from: string, to: string) => void = renameSync): string | null {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) return `-o: '${dir}' is not a directory`;
+  const names = Object.keys(files);
+  const folder = names.find((name) => existsSync(join(dir, name)) && statSync(join(dir, name)).isDirectory());
+  if (folder !== undefined) return `cannot write to '${join(dir, folder)}': it is a directory`;
+  const tag = `${process.pid}.${Date.now()}`;
+  const temps = names.map((name) => inside(dir, `.${name}.${tag}.tmp`));
+  const backups = names.map((name) => inside(dir, `.${name}.${tag}.bak`));
+  const targets = names.map((name) => inside(dir, name));
+  const cleanup = (): void => [...temps, ...backups].forEach((p) => rmSync(p, { force: true }));
+  try {
+    mkdirSync(dir, { recursive: true });
+    names.forEach((name, i) => writeFileSync(temps[i]!, files[name]!));
+  } catch (e) {
+    cleanup();
+    return `cannot write to '${dir}': ${e instanceof Error ? e.message.replace(/^\w+: /, '') : String(e)}`;
+  }
+  const moved: number[] = [];
+  const placed: number[] = [];
+  try {
+    targets.forEach((t, i) => {
+      if (existsSync(t)) {
+        rename(t, backups[i]!);
+        moved.push(i);
+      }
+    });
+    targets.forEach((t, i) => {
+      rename(temps[i]!, t);
+      placed.push(i);
+    });
+  } catch (e) {
+    // roll back: remove what was placed, restore what was there
+    placed.forEach((i) => rmSync(targets[i]!, { force: true }));
+    moved.forEach((i) => renameSync(backups[i]!, targets[i]!));
+    cleanup();
+    return `cannot write to '${dir}': ${e instanceof Error ? e.message.replace(/^\w+: /, '') : String(e)}`;
+  }
+  cleanup();
+  return null;
+}
+
+/** `jaxts run … | head`: once the reader of stdout is gone, stop quietly (exit 0) instead of dying with EPIPE. */
+export function exitQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
 }
 
 export interface LoadedProgram {
@@ -31,9 +91,10 @@ export async function importCompiledJs(r: CompileResult, importModule: (url: str
   const dir = mkdtempSync(join(tmpdir(), 'jaxts-'));
   try {
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(join(dir, `${r.baseName}.js`), `${r.host}\n${inlineSourceMapComment({ ...r.hostMap, sources: [`${r.baseName}.py`] })}\n`);
-    writeFileSync(join(dir, `${r.baseName}.kernels.js`), r.kernels);
-    return (await importModule(pathToFileURL(join(dir, `${r.baseName}.js`)).href)) as LoadedProgram;
+    // the base name is a plain file name (compile.ts), checked again: nothing is written outside `dir`
+    writeFileSync(inside(dir, `${r.baseName}.js`), `${r.host}\n${inlineSourceMapComment({ ...r.hostMap, sources: [`${r.baseName}.py`] })}\n`);
+    writeFileSync(inside(dir, `${r.baseName}.kernels.js`), r.kernels);
+    return (await importModule(pathToFileURL(inside(dir, `${r.baseName}.js`)).href)) as LoadedProgram;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -43,6 +43,11 @@ export function bitsToF32(b: number): number {
 
 const FLT_MIN_NORMAL = 1.1754943508222875e-38; // 2^-126
 
+/** XLA CPU's flush to zero (FTZ/DAZ): a subnormal float32 becomes a zero of its sign; NaN stays. */
+export function ftz32(x: number): number {
+  return x > -FLT_MIN_NORMAL && x < FLT_MIN_NORMAL ? x * 0 : x;
+}
+
 /**
  * Correctly rounded float32 fused multiply-add a*b+c (a, b, c float32).
  * a*b is exact in float64; the float64 sum is fixed up when it lands exactly

@@ -393,6 +393,9 @@ export class WebGpuBackend implements Backend {
   private pipeline(k: KernelSpec, devices: number, strides: number[]): { pipeline: GPUComputePipeline; layout: GPUBindGroupLayout } {
     let entry = this.pipelines.get(k);
     if (!entry) {
+      // checked here, so that the error is ours (Dawn would print its validation text on stdout)
+      const max = this.gpu.limits.maxStorageBuffersPerShaderStage;
+      if (k.inputs.length + 1 > max) throw new Error(`kernel ${k.name} binds ${k.inputs.length + 1} storage buffers; this WebGPU device allows ${max} per shader`);
       // an explicit layout: 'auto' would drop bindings the compiler proves unused (a folded branch)
       const entries: GPUBindGroupLayoutEntry[] = k.inputs.map((_, i) => ({ binding: i, visibility: COMPUTE, buffer: { type: 'read-only-storage' } }));
       entries.push({ binding: k.inputs.length, visibility: COMPUTE, buffer: { type: 'storage' } });

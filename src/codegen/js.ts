@@ -4,9 +4,9 @@
 // operation; int32 from `| 0` and Math.imul. Transcendentals call the
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
-import type { Kernel } from '../ir/kernel.js';
+import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
 import { planDot } from './dot_plan.js';
-import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
+import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
  * An exact literal: for float32 the double equal to the float32 (its shortest
@@ -33,13 +33,15 @@ const compare =
 type Arith = 'add' | 'sub' | 'mul' | 'div' | 'rem';
 const ARITH_OPS: Record<Arith, string> = { add: '+', sub: '-', mul: '*', div: '/', rem: '%' };
 
-/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound; int32 x / 0 = -1 and x % 0 = x, as in XLA. */
+/** + - * / % wrapped to the dtype: float32 rounding, int32/uint32 wraparound; x / 0 = -1 (all ones unsigned) and x % 0 = x, as in XLA. */
 function arith(fn: Arith) {
   const op = ARITH_OPS[fn];
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
+    // XLA's bool add/mul (jnp.add, matmul of bools) are or/and
+    if (dtype === 'bool' && (fn === 'add' || fn === 'mul')) return `(${a} ${fn === 'add' ? '||' : '&&'} ${b})`;
     if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
-    if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : `(${a} ${op} ${b}) >>> 0`;
+    if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? 4294967295 : a} : (${a} ${op} ${b}) >>> 0)` : `(${a} ${op} ${b}) >>> 0`;
     throw new Error(`internal: arithmetic on ${dtype}`);
   };
 }
@@ -75,13 +77,24 @@ function extremumInit(fn: 'max' | 'min', dtype: DType): string {
   return fn === 'max' ? 'false' : 'true';
 }
 
-/** A reduction's max/min step; XLA's max/min propagate NaN. */
-function extremumStep(fn: 'max' | 'min') {
-  return (acc: string, v: string, dtype: DType): string => {
-    if (dtype === 'bool') return fn === 'max' ? `${acc} || ${v}` : `${acc} && ${v}`;
-    return `(${v} ${fn === 'max' ? '>' : '<'} ${acc} || ${v} !== ${v} ? ${v} : ${acc})`;
+/**
+ * max/min as XLA computes them (LLVM's maximum/minimum): NaN propagates, and -0 < +0 (of two equal
+ * zeros max takes a +0 and min a -0); on integers the plain comparison.
+ */
+function extremum(fn: 'max' | 'min') {
+  return (a: string, b: string, dtype: DType): string => {
+    if (dtype === 'bool') return fn === 'max' ? `${a} || ${b}` : `${a} && ${b}`;
+    const op = fn === 'max' ? '>' : '<';
+    if (dtype !== 'float32') return `(${a} ${op} ${b} ? ${a} : ${b})`;
+    return `(${a} !== ${a} || ${a} ${op} ${b} ? ${a} : ${b} !== ${b} || ${b} ${op} ${a} ? ${b} : ${a} === 0 && 1 / ${a} ${fn === 'max' ? '<' : '>'} 0 ? ${b} : ${a})`;
   };
 }
+
+/** A reduction's max/min step: the element first, so a NaN accumulator stays. */
+const extremumStep =
+  (fn: 'max' | 'min') =>
+  (acc: string, v: string, dtype: DType): string =>
+    extremum(fn)(v, acc, dtype);
 
 export const JS: Dialect = {
   indent: '    ',
@@ -124,8 +137,8 @@ export const JS: Dialect = {
     div: arith('div'),
     rem: arith('rem'),
     pow: call2('pow32'),
-    max: (a, b) => `(${a} !== ${a} || ${a} > ${b} ? ${a} : ${b})`,
-    min: (a, b) => `(${a} !== ${a} || ${a} < ${b} ? ${a} : ${b})`,
+    max: extremum('max'),
+    min: extremum('min'),
     atan2: (a, b) => fr(`Math.atan2(${a}, ${b})`),
     and: bitwise('and'),
     or: bitwise('or'),
@@ -160,9 +173,49 @@ export const JS: Dialect = {
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
-    'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32',
+    'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
     'f32Scratch', 'wideSum32', 'dotF32',
   ],
+};
+
+/**
+ * The float32 operations XLA's CPU code runs with FTZ and DAZ set: arithmetic reads a subnormal operand
+ * as zero and flushes a subnormal result; comparisons, max/min, sqrt, rounding and sign read
+ * operands so. Math functions (exp,
+ * tanh, ...) and rem (fmod) are the runtime's replays of XLA's own sequences, and select, neg, abs, min/max and copies
+ * pass values on unchanged, as XLA's do.
+ */
+const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'pow', 'atan2'];
+const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'max', 'min'];
+/** Unary operations that read a subnormal operand as zero. */
+const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'floor', 'ceil', 'round', 'sign'];
+const ftz = (x: string): string => `ftz32(${x})`;
+
+/** The JS dialect for a kernel that computes on floats: XLA CPU's flush to zero (ftz32) where its arithmetic applies it. */
+const FLUSHING: Dialect = {
+  ...JS,
+  // math functions (log, expm1, ...) and rem (fmod) see a subnormal as it is
+  unary: Object.fromEntries(
+    Object.entries(JS.unary).map(([fn, f]) => [fn, FLUSHED_UNARY.includes(fn as KUnary) ? (x: string, from: DType, to: DType) => f(from === 'float32' ? ftz(x) : x, from, to) : f]),
+  ) as Dialect['unary'],
+  binary: Object.fromEntries(
+    Object.entries(JS.binary).map(([fn, f]) => {
+      const arith = FLUSHED_ARITH.includes(fn as KBinary);
+      const compare = FLUSHED_COMPARE.includes(fn as KBinary);
+      if (!arith && !compare) return [fn, f];
+      // x != x (isnan) and x == x read one value: flushing it changes nothing, and keeps the pattern visible
+      return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? ftz(f(ftz(a), ftz(b), d)) : f(ftz(a), ftz(b), d))];
+    }),
+  ) as Dialect['binary'],
+  // a float is true when nonzero after the flush (XLA: bool(1e-40) is False)
+  cast: (x, from, to) => JS.cast(from === 'float32' && to === 'bool' ? ftz(x) : x, from, to),
+  reduce: {
+    ...JS.reduce,
+    max: { init: JS.reduce.max.init, combine: (acc, v, d) => JS.reduce.max.combine(acc, d === 'float32' ? ftz(v) : v, d) },
+    min: { init: JS.reduce.min.init, combine: (acc, v, d) => JS.reduce.min.combine(acc, d === 'float32' ? ftz(v) : v, d) },
+    sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.sum.combine(acc, ftz(v), d)) : JS.reduce.sum.combine(acc, v, d)) },
+    prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.prod.combine(acc, ftz(v), d)) : JS.reduce.prod.combine(acc, v, d)) },
+  },
 };
 
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the runtime helpers it calls. */
@@ -171,7 +224,7 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
   const dot = planDot(k);
   const dotCall = dot && `dotF32(in${dot.x}, in${dot.y}, ${JSON.stringify(dot.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}`;
   const whole = dot !== null && k.body === dot.reduce;
-  const { lines, value, helpers } = walkKernel(k, JS, dot && !whole ? new Map([[dot.reduce, 'dot[gid]']]) : undefined);
+  const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? FLUSHING : JS, dot && !whole ? new Map([[dot.reduce, 'dot[gid]']]) : undefined);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [

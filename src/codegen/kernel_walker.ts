@@ -219,3 +219,28 @@ export const call2 =
   (f: string) =>
   (a: string, b: string): string =>
     `${f}(${a}, ${b})`;
+
+/** Does `e` compute on float32 values (arithmetic, comparisons, math), rather than only move them? */
+export function computesOnFloats(e: KExpr): boolean {
+  switch (e.op) {
+    case 'const':
+    case 'gid':
+    case 'rvar':
+    case 'device':
+      return false;
+    case 'load':
+      return computesOnFloats(e.index);
+    case 'un':
+      return (e.x.dtype === 'float32' && !['neg', 'abs', 'bitcast_convert_type'].includes(e.fn)) || computesOnFloats(e.x);
+    case 'bin':
+      return e.a.dtype === 'float32' || computesOnFloats(e.a) || computesOnFloats(e.b);
+    case 'select':
+      return computesOnFloats(e.cond) || computesOnFloats(e.a) || computesOnFloats(e.b);
+    case 'cast':
+      return e.x.dtype === 'float32' || computesOnFloats(e.x);
+    case 'call':
+      return e.args.some(computesOnFloats);
+    case 'reduce':
+      return e.dtype === 'float32' || computesOnFloats(e.body);
+  }
+}

@@ -10,7 +10,7 @@
 // loosely specified built-ins.
 import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
 import type { Kernel } from '../ir/kernel.js';
-import { call1, call2, walkKernel, type Dialect } from './kernel_walker.js';
+import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
@@ -52,15 +52,42 @@ function literal(value: number, dtype: DType): string {
   }
 }
 
+/** A float literal as the WGSL dialect spells it (`1.5f`, `-0.0f`, `3e38f`). */
+const FLOAT_LITERAL = /^-?[\d.]+(e[+-]?\d+)?f$/;
+
+/**
+ * `a op b`. Two float literals make a constant expression, which WGSL evaluates at shader creation and
+ * rejects where it overflows (1.0f / -0.0f): the second one is then read from its bits at run time.
+ */
 const infix =
   (op: string) =>
   (a: string, b: string): string =>
-    `(${a} ${op} ${b})`;
-/** max/min: on bool, or/and. */
+    FLOAT_LITERAL.test(a) && FLOAT_LITERAL.test(b) ? `(${a} ${op} jx_f32(0x${(f32Bits(Number(b.slice(0, -1))) >>> 0).toString(16)}u))` : `(${a} ${op} ${b})`;
+
+function f32Bits(x: number): number {
+  return new Uint32Array(new Float32Array([x]).buffer)[0]!;
+}
+/** max/min: on bool, or/and; on float32 XLA's, which propagate NaN (jx_max/jx_min). */
 const extremum =
   (fn: 'max' | 'min') =>
   (a: string, b: string, dtype: DType): string =>
-    dtype === 'bool' ? `(${a} ${fn === 'max' ? '||' : '&&'} ${b})` : `${fn}(${a}, ${b})`;
+    dtype === 'bool' ? `(${a} ${fn === 'max' ? '||' : '&&'} ${b})` : `${dtype === 'float32' ? `jx_${fn}` : fn}(${a}, ${b})`;
+
+/** A reduction's max/min step (`acc ∘ v`): the operands in the order the JS dialect takes them, so ties of ±0 agree. */
+const extremumStep =
+  (fn: 'max' | 'min') =>
+  (acc: string, v: string, dtype: DType): string =>
+    extremum(fn)(v, acc, dtype);
+
+/** Integer x / y and x % y as XLA defines them at y = 0 (x / 0 is -1, or all ones unsigned; x % 0 is x); WGSL gives x and 0. */
+function intDivision(fn: 'div' | 'rem') {
+  return (a: string, b: string, dtype: DType): string => {
+    const value = infix(fn === 'div' ? '/' : '%')(a, b);
+    if (dtype === 'float32' || /^[1-9]\d*[iu]$/.test(b)) return value;
+    const atZero = fn === 'rem' ? a : dtype === 'uint32' ? '4294967295u' : '-1i';
+    return `select(${atZero}, ${value}, ${b} != ${literal(0, dtype)})`;
+  };
+}
 
 /** The identity of max/min: ∓inf through jx_f32 (a constant inf is a shader-creation error). */
 function extremumInit(fn: 'max' | 'min', dtype: DType): string {
@@ -102,7 +129,7 @@ export const WGSL: Dialect = {
     neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
     not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
     abs: call1('abs'),
-    sign: call1('sign'),
+    sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : `sign(${x})`),
     floor: call1('floor'),
     ceil: call1('ceil'),
     round: call1('round'),
@@ -123,52 +150,61 @@ export const WGSL: Dialect = {
     bitcast_convert_type: (x, _from, to) => `bitcast<${valueType(to)}>(${x})`,
   },
   binary: {
-    add: infix('+'),
+    // XLA's bool add/mul are or/and
+    add: (a, b, dtype) => infix(dtype === 'bool' ? '||' : '+')(a, b),
     sub: infix('-'),
-    mul: infix('*'),
-    div: infix('/'),
-    rem: infix('%'),
+    mul: (a, b, dtype) => infix(dtype === 'bool' ? '&&' : '*')(a, b),
+    div: intDivision('div'),
+    rem: intDivision('rem'),
     pow: call2('jx_pow'),
     max: extremum('max'),
     min: extremum('min'),
-    atan2: call2('atan2'),
+    atan2: call2('jx_atan2'),
     and: infix('&'),
     or: infix('|'),
     xor: (a, b, dtype) => (dtype === 'bool' ? `(${a} != ${b})` : `(${a} ^ ${b})`),
     // x != x (jnp.isnan): by its bits, as shader compilers may fold the comparison away
     eq: (a, b, dtype) => (dtype === 'float32' && a === b ? `((bitcast<u32>(${a}) & 0x7fffffffu) <= 0x7f800000u)` : `(${a} == ${b})`),
-    ne: (a, b, dtype) => (dtype === 'float32' && a === b ? `((bitcast<u32>(${a}) & 0x7fffffffu) > 0x7f800000u)` : `(${a} != ${b})`),
-    lt: infix('<'),
-    le: infix('<='),
-    gt: infix('>'),
-    ge: infix('>='),
+    // NaN != x is true, which Dawn/SwiftShader's comparison does not give: tested on the bits
+    ne: (a, b, dtype) =>
+      dtype !== 'float32' ? `(${a} != ${b})` : a === b ? `jx_isnan(${a})` : `(${a} != ${b} || jx_isnan(${a}) || jx_isnan(${b}))`,
+    // WGSL orders no bools: false < true spelled out
+    lt: (a, b, dtype) => (dtype === 'bool' ? `(!${a} && ${b})` : infix('<')(a, b)),
+    le: (a, b, dtype) => (dtype === 'bool' ? `(!${a} || ${b})` : infix('<=')(a, b)),
+    gt: (a, b, dtype) => (dtype === 'bool' ? `(${a} && !${b})` : infix('>')(a, b)),
+    ge: (a, b, dtype) => (dtype === 'bool' ? `(${a} || !${b})` : infix('>=')(a, b)),
     shift_left: shift('shift_left'),
     shift_right_logical: shift('shift_right_logical'),
     shift_right_arithmetic: shift('shift_right_arithmetic'),
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
   cast: (x, from, to) => {
-    if (to === 'bool') return from === 'bool' ? x : `(${x} != ${literal(0, from)})`;
+    // a float is true unless ±0 or subnormal (flushed, as on XLA's CPU); NaN is true: on its exponent bits
+    if (to === 'bool') return from === 'bool' ? x : from === 'float32' ? `((bitcast<u32>(${x}) & 0x7f800000u) != 0u)` : `(${x} != ${literal(0, from)})`;
+    if (from === 'float32' && to !== 'float32') return `jx_f2${to === 'int32' ? 'i' : 'u'}(${x})`;
     if (from === 'bool') return `select(${literal(0, to)}, ${literal(1, to)}, ${x})`;
     return `${valueType(to)}(${x})`;
   },
   reduce: {
-    sum: { init: (dtype) => literal(0, dtype), combine: (acc, v) => `${acc} + ${v}` },
-    prod: { init: (dtype) => literal(1, dtype), combine: (acc, v) => `${acc} * ${v}` },
-    max: { init: (dtype) => extremumInit('max', dtype), combine: extremum('max') },
-    min: { init: (dtype) => extremumInit('min', dtype), combine: extremum('min') },
+    sum: { init: (dtype) => literal(0, dtype), combine: (acc, v, dtype) => `${acc} ${dtype === 'bool' ? '||' : '+'} ${v}` },
+    prod: { init: (dtype) => literal(1, dtype), combine: (acc, v, dtype) => `${acc} ${dtype === 'bool' ? '&&' : '*'} ${v}` },
+    max: { init: (dtype) => extremumInit('max', dtype), combine: extremumStep('max') },
+    min: { init: (dtype) => extremumInit('min', dtype), combine: extremumStep('min') },
   },
   reduceLoop: (acc, init, dtype, r, extent) => [
     `var ${acc}: ${valueType(dtype)} = ${init};`,
     `for (var ${r}: i32 = 0; ${r} < ${extent}; ${r}++) {`,
   ],
   calls: { threefry2x32: 'jx_threefry2x32' },
-  helpers: ['jx_f32', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
+  helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
 };
 
 export function renderWgsl(k: Kernel): string {
   const { lines, value, loaded, helpers } = walkKernel(k, WGSL);
-  const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : value;
+  // a subnormal result is flushed to a zero of its sign, as on XLA's CPU (most GPUs flush already)
+  const flush = k.output.dtype === 'float32' && computesOnFloats(k.body);
+  const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : flush ? `jx_ftz(${value})` : value;
+  if (flush && !helpers.includes('jx_ftz')) helpers.push('jx_ftz');
   const bindings = k.inputs.map(
     (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
   );
@@ -188,7 +224,8 @@ export function renderWgsl(k: Kernel): string {
     // one invocation per output element of every device: element gid of device dev
     `  let t = i32(g.x + g.y * ${rowThreads}u);`,
     `  if (t >= ${n} * devices) { return; }`,
-    `  let dev = t / ${n};`,
+    // (an empty output returns above; its division by 1 keeps the shader valid: t / 0 is a shader-creation error)
+    `  let dev = t / ${Math.max(n, 1)};`,
     `  let gid = t - dev * ${n};`,
     ...loaded.map((i) => `  let base${i} = dev * st${i};`),
     ...lines,

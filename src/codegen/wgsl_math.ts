@@ -98,6 +98,75 @@ fn jx_f32(b: u32) -> f32 { return bitcast<f32>(b); }`,
     deps: ['jx_f32'],
     code: `fn jx_nan() -> f32 { return jx_f32(0x7fc00000u); }`,
   },
+  // XLA's semantics at the edges, where WGSL's built-ins differ (NaN, -0, out-of-range conversions)
+  jx_max: {
+    deps: ['jx_isnan'],
+    code: `// XLA's max (LLVM's maximum): NaN propagates and -0 < +0 (WGSL's max may return the other operand)
+fn jx_max(a: f32, b: f32) -> f32 {
+  if (jx_isnan(a)) { return a; }
+  if (jx_isnan(b)) { return b; }
+  if (a == b) { return bitcast<f32>(bitcast<u32>(a) & bitcast<u32>(b)); }
+  return select(b, a, a > b);
+}`,
+  },
+  jx_min: {
+    deps: ['jx_isnan'],
+    code: `// XLA's min (LLVM's minimum): NaN propagates and -0 < +0
+fn jx_min(a: f32, b: f32) -> f32 {
+  if (jx_isnan(a)) { return a; }
+  if (jx_isnan(b)) { return b; }
+  if (a == b) { return bitcast<f32>(bitcast<u32>(a) | bitcast<u32>(b)); }
+  return select(b, a, a < b);
+}`,
+  },
+  jx_ftz: {
+    deps: [],
+    code: `// a subnormal as a zero of its sign (XLA CPU's flush to zero), on the bits
+fn jx_ftz(x: f32) -> f32 { return select(x, bitcast<f32>(bitcast<u32>(x) & 0x80000000u), (bitcast<u32>(x) & 0x7f800000u) == 0u); }`,
+  },
+  jx_sign: {
+    deps: ['jx_isnan'],
+    code: `// XLA's sign: ±0 and NaN are returned as they are (WGSL's sign gives 0)
+fn jx_sign(x: f32) -> f32 { return select(sign(x), x, (bitcast<u32>(x) & 0x7fffffffu) == 0u || jx_isnan(x)); }`,
+  },
+  jx_f2i: {
+    deps: ['jx_isnan'],
+    code: `// float32 → int32 as XLA converts: truncation, saturating at the int32 range, NaN → 0
+fn jx_f2i(x: f32) -> i32 {
+  if (jx_isnan(x)) { return 0i; }
+  if (x >= 2147483648.0f) { return 2147483647i; }
+  if (x <= -2147483648.0f) { return i32(-2147483647 - 1); }
+  return i32(x);
+}`,
+  },
+  jx_f2u: {
+    deps: ['jx_isnan'],
+    code: `// float32 → uint32 as XLA converts: truncation, saturating at the uint32 range, NaN → 0
+fn jx_f2u(x: f32) -> u32 {
+  if (jx_isnan(x) || x <= 0.0f) { return 0u; }
+  if (x >= 4294967296.0f) { return 4294967295u; }
+  return u32(x);
+}`,
+  },
+  jx_atan2: {
+    deps: ['jx_isnan', 'jx_nan', 'jx_copysign'],
+    code: `// atan2 with C's rules for NaN, signed zeros and infinities (WGSL's atan2 leaves them undefined)
+fn jx_atan2(y: f32, x: f32) -> f32 {
+  if (jx_isnan(y) || jx_isnan(x)) { return jx_nan(); }
+  let ay = bitcast<u32>(y) & 0x7fffffffu;
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  let xneg = (bitcast<u32>(x) & 0x80000000u) != 0u;
+  let pi = 3.1415927f;
+  if (ay == 0u) { return select(y, jx_copysign(pi, y), xneg); }
+  if (ax == 0u) { return jx_copysign(1.5707964f, y); }
+  if (ay == 0x7f800000u) {
+    if (ax == 0x7f800000u) { return jx_copysign(select(0.7853982f, 2.3561945f, xneg), y); }
+    return jx_copysign(1.5707964f, y);
+  }
+  if (ax == 0x7f800000u) { return jx_copysign(select(0.0f, pi, xneg), y); }
+  return atan2(y, x);
+}`,
+  },
   jx_copysign: {
     deps: [],
     code: `fn jx_copysign(mag: f32, s: f32) -> f32 {
@@ -335,27 +404,12 @@ fn jx_expm1_poly(r: f32) -> f32 {
 }`,
   },
   jx_logistic: {
-    deps: ['jx_nan', 'jx_exp', 'jx_exp_core', 'jx_exp2i', 'jx_div', 'jx_add1_err'],
-    code: `// logistic(x) = 1/(1+e) for x >= 0, e/(1+e) for x < 0, e = exp(-|x|) carried as a
-// float pair, 1 + e as the exact pair s + sl
+    deps: ['jx_nan', 'jx_isnan', 'jx_exp', 'jx_div'],
+    code: `// XLA CPU's logistic, as the CPU backend runs it: 1 / (exp(-x) + 1); exp(x) below -87.33654
 fn jx_logistic(x: f32) -> f32 {
-  let u = bitcast<u32>(x);
-  let ax = u & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return jx_nan(); }
-  if (u < 0x80000000u && u >= 0x418c0000u) { return 1.0; }
-  if (u >= 0xc1a00000u) { return jx_exp(x); }
-  if (ax < 0x33000000u) { return 0.5; }
-  let c = jx_exp_core(-bitcast<f32>(ax));
-  let sc = jx_exp2i(c.k);
-  let eh = c.hi * sc;
-  let el = c.lo * sc;
-  let s = 1.0 + eh;
-  let sl = jx_add1_err(eh, s) + el;
-  var nh = 1.0;
-  var nl = 0.0;
-  if (u >= 0x80000000u) { nh = eh; nl = el; }
-  let q = jx_div(nh, s);
-  return q + (nl - q * sl) / s;
+  if (jx_isnan(x)) { return jx_nan(); }
+  if (x < -87.33654) { return jx_exp(x); }
+  return jx_div(1.0, jx_exp(-x) + 1.0);
 }`,
   },
 

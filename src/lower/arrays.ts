@@ -32,7 +32,11 @@ export class ArrayOps {
     const t = this.ctx.trace();
     if (v instanceof Tracer || v instanceof HostArray) return t.atomOf(v);
     if (typeof v === 'boolean') return lit(v ? 1 : 0, 'bool', true);
-    if (typeof v === 'bigint') return lit(Number(BigInt.asIntN(32, v)), 'int32', true);
+    if (typeof v === 'bigint') {
+      // a weak int beside a uint32 array may take up to 2**32 - 1 (asArray rejects those alone)
+      if (v < -(2n ** 31n) || v >= 2n ** 32n) throw new CompileError(`OverflowError: Python int ${v} too large to convert to int32`, span);
+      return lit(Number(BigInt.asIntN(32, v)), 'int32', true);
+    }
     if (typeof v === 'number') return lit(v, 'float32', true);
     if (v instanceof NpScalar) return lit(v.value, jaxDtype(v.dtype));
     if (v instanceof NdArray) return t.atomOf(this.ctx.constant(v));
@@ -96,6 +100,7 @@ export class ArrayOps {
       const x = this.tracer(this.atom(v, span));
       return dtype ? this.convert(x, dtype, span) : x;
     }
+    if (typeof v === 'bigint' && v >= 2n ** 31n && dtype !== 'uint32') throw new CompileError(`OverflowError: Python int ${v} too large to convert to int32`, span);
     const a = this.atom(v, span);
     let x: Atom = a;
     if (a.kind === 'lit') x = this.bind('broadcast_in_dim', [a], { shape: [], broadcast_dimensions: [] }, span);
@@ -119,11 +124,14 @@ export class ArrayOps {
   // ------------------------------------------------------------ elementwise
 
   /** A binary jnp operation with promotion and broadcasting. `kind` picks the output dtype rule. */
-  binary(prim: Prim, x: PyValue, y: PyValue, span: Span): Tracer {
+  binary(prim: Prim, x: PyValue, y: PyValue, span: Span, trueDivide = true): Tracer {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     let dtype = promote(a.aval, b.aval);
-    if (prim === 'div' && dtype !== 'float32') dtype = 'float32'; // true_divide
+    if (prim === 'div' && dtype !== 'float32' && trueDivide) dtype = 'float32'; // true_divide (lax.div divides integers)
+    if (prim === 'sub' && dtype === 'bool') {
+      throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
+    }
     if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
       throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
     }
@@ -177,6 +185,7 @@ export class ArrayOps {
       a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
     }
     if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
+    if (prim === 'neg' && a.aval.dtype === 'bool') throw new CompileError('TypeError: neg does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.', span);
     return this.tracer(this.bind(prim, [a], {}, span));
   }
 
@@ -232,10 +241,13 @@ export class ArrayOps {
     const n = size(a.aval.shape);
     const unknown = newShape.indexOf(-1);
     const shape = [...newShape];
+    if (newShape.filter((d) => d === -1).length > 1) {
+      throw new CompileError(`TypeError: can only specify one unknown axis size with a \`-1\` value, got ${fmtShape(newShape)}`, span);
+    }
     if (unknown >= 0) {
       const known = shape.reduce((p, d, i) => (i === unknown ? p : p * d), 1);
       if (known === 0 || n % known !== 0) {
-        throw new CompileError(`TypeError: cannot reshape array of shape ${fmtShape(a.aval.shape)} (size ${n}) into shape ${fmtShape(newShape)}`, span);
+        throw new CompileError(`TypeError: cannot reshape array of shape ${fmtShape(a.aval.shape)} (size ${n}) into shape ${fmtShape(newShape)} because the product of specified axis sizes (${known}) does not evenly divide ${n}`, span);
       }
       shape[unknown] = n / known;
     }
@@ -384,6 +396,7 @@ export class ArrayOps {
   }
 
   full(shape: number[], value: number, dtype: DType, span: Span): Tracer {
+    if (shape.some((d) => d < 0)) throw new CompileError(`TypeError: broadcast_in_dim shape must have every element be nonnegative, got ${fmtShape(shape)}.`, span);
     return this.tracer(this.broadcastTo(lit(castScalar(value, dtype), dtype), shape, span));
   }
 
@@ -530,7 +543,8 @@ export function promote(a: AVal, b: AVal): DType {
   if (a.dtype === b.dtype) return a.dtype;
   const k = Math.max(KIND[a.dtype], KIND[b.dtype]);
   if (k === 2) return 'float32';
-  if (k === 1) return a.dtype === 'uint32' && b.dtype === 'uint32' ? 'uint32' : 'int32';
+  // bool joins either integer type; uint32 with int32 is int64, int32 without x64
+  if (k === 1) return a.dtype === 'bool' ? b.dtype : b.dtype === 'bool' ? a.dtype : a.dtype === 'uint32' && b.dtype === 'uint32' ? 'uint32' : 'int32';
   return 'bool';
 }
 

@@ -30,7 +30,9 @@ import {
   isArray,
   typeName,
   type PyValue, NeedsStatic,
+  type Tracer,
 } from './values.js';
+import type { DType } from '../ir/types.js';
 import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
@@ -429,6 +431,7 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
     if (op === '**') return ip.ops.power(a, b, span);
     if (op === '//') return floorDivide(ip, a, b, span);
     if (op === '%') return remainder(ip, a, b, span);
+    if (op === '<<' || op === '>>') return shift(ip, op, a, b, span);
     const prim = ARRAY_BINOPS[op];
     if (!prim) throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
     return ip.ops.binary(prim, a, b, span);
@@ -453,23 +456,52 @@ function instanceBinop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span
   throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
 }
 
-function floorDivide(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
-  const q = ip.ops.binary('div', a, b, span);
-  const t = ip.ops.unary('floor', q, span);
-  const dt = ipArrays.promote(ip.ops.aval(a, span), ip.ops.aval(b, span));
-  return dt === 'float32' ? t : ip.ops.convert(t, dt, span);
+/** The operands of a jnp binary function as arrays of their promoted numeric dtype (bool → int32), broadcast together. */
+function numericOperands(ip: Interp, a: PyValue, b: PyValue, span: A.Span): [Tracer, Tracer, DType] {
+  const o = ip.ops;
+  let dt = ipArrays.promote(o.aval(a, span), o.aval(b, span));
+  if (dt === 'bool') dt = 'int32';
+  const [x, y] = [o.asArray(a, span, dt), o.asArray(b, span, dt)];
+  const shape = ipArrays.broadcastShapes(x.aval.shape, y.aval.shape, span);
+  return [o.tracer(o.broadcastTo(x.atom, shape, span)), o.tracer(o.broadcastTo(y.atom, shape, span)), dt];
 }
 
+/** jnp.floor_divide as JAX writes it: lax.div for integers (exact, XLA's x / 0) corrected toward -inf; floats by CPython's float_divmod. */
+function floorDivide(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  const o = ip.ops;
+  const [x, y, dt] = numericOperands(ip, a, b, span);
+  if (dt === 'uint32') return o.binary('div', x, y, span, false);
+  if (dt === 'int32') {
+    const q = o.binary('div', x, y, span, false);
+    const signs = o.compare('ne', o.unary('sign', x, span), o.unary('sign', y, span), span);
+    const inexact = o.compare('ne', o.binary('rem', x, y, span), 0n, span);
+    return o.select(o.binary('and', signs, inexact, span), o.binary('sub', q, 1n, span), q, span);
+  }
+  const mod = o.binary('rem', x, y, span);
+  const x1 = o.select(o.compare('eq', y, 0.0, span), x, o.binary('sub', x, mod, span), span);
+  const div = o.binary('div', x1, y, span);
+  const ind = o.binary('and', o.compare('ne', mod, 0.0, span), o.compare('ne', o.unary('sign', y, span), o.unary('sign', mod, span), span), span);
+  return o.unary('round', o.select(ind, o.binary('sub', div, 1.0, span), div, span), span);
+}
+
+/** jnp.left_shift / jnp.right_shift: lax's shifts on the promoted integers (a logical right shift for unsigned). */
+function shift(ip: Interp, op: '<<' | '>>', a: PyValue, b: PyValue, span: A.Span): PyValue {
+  const [x, y, dt] = numericOperands(ip, a, b, span);
+  const prim: Prim = op === '<<' ? 'shift_left' : dt === 'uint32' ? 'shift_right_logical' : 'shift_right_arithmetic';
+  if (dt === 'float32') throw new CompileError(`TypeError: ${prim} does not accept dtype float32 at position 0. Accepted dtypes at position 0 are subtypes of integer.`, span);
+  return ip.ops.binary(prim, x, y, span);
+}
+
+/** jnp.remainder: lax.rem with the sign of the divisor; an integer divisor of 0 counts as 1 (so x % 0 is 0). */
 function remainder(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
-  // jnp.remainder: x - floor(x / y) * y, sign follows the divisor
-  const r = ip.ops.binary('rem', a, b, span);
-  const zero = ip.ops.compare('ne', r, 0n, span);
-  const signDiffers = ip.ops.compare('ne', ip.ops.compare('lt', r, 0n, span), ip.ops.compare('lt', b, 0n, span), span);
-  const fix = ip.ops.binary('and', zero, signDiffers, span);
-  const adj = ip.ops.binary('add', r, b, span);
-  const t = ip.trace();
-  const out = t.builder.bind1('select_n', [fix.atom, r.atom, adj.atom], {}, span);
-  return ip.ops.tracer(out);
+  const o = ip.ops;
+  let [x, y, dt] = numericOperands(ip, a, b, span);
+  const zero = dt === 'float32' ? 0.0 : 0n;
+  if (dt !== 'float32') y = o.select(o.compare('eq', y, 0n, span), o.tracer(o.broadcastTo(o.asArray(1n, span, dt).atom, y.aval.shape, span)), y, span);
+  const r = o.binary('rem', x, y, span);
+  const signDiffers = o.compare('ne', o.compare('lt', r, zero, span), o.compare('lt', y, zero, span), span);
+  const fix = o.binary('and', signDiffers, o.compare('ne', r, zero, span), span);
+  return o.select(fix, o.binary('add', r, y, span), r, span);
 }
 
 function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
@@ -601,6 +633,10 @@ export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostS
 export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
   if (isArray(v)) {
     const aval = ip.ops.aval(v, span);
+    // JAX checks the size first (check_bool_conversion), for concrete arrays and tracers alike
+    const size = aval.shape.reduce((p, d) => p * d, 1);
+    if (size === 0) throw new CompileError('ValueError: The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.', span);
+    if (size > 1) throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
     throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.`, span, [
       'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
     ]);

@@ -21,11 +21,12 @@ class NnOps {
 
   relu(x: PyValue, span: Span): Tracer {
     // jax.nn.relu is a custom_jvp of maximum(x, 0) whose derivative is where(x > 0, g, 0):
-    // a select reproduces both the values and that derivative (0 at x == 0)
+    // a select reproduces both the values and that derivative (0 at x == 0); x <= 0 is false for NaN,
+    // which the maximum keeps
     const o = this.ops;
     const a = o.asArray(x, span);
     const zero = o.tracer(o.broadcastTo(o.asArray(0, span, a.aval.dtype).atom, a.aval.shape, span));
-    return o.select(o.compare('gt', a, 0, span), a, zero, span);
+    return o.select(o.compare('le', a, 0, span), zero, a, span);
   }
 
   /** jax.nn.softmax (JAX's _softmax: exp(x - stop_gradient(max)) / sum). */

@@ -247,6 +247,11 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const axes0 = axesFor(ip, inSpec, args, 'pmap in_axes', call.span);
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'pmap', call.span);
   const nDev = ip.devices(call.span).items.length;
+  if (size === 0) {
+    // JAX builds a mesh of no devices for the mapped axis, and refuses it
+    const name = typeof fn.options.get('axis_name') === 'string' ? String(fn.options.get('axis_name')) : '_internal_pmap_axis_name';
+    throw new CompileError(`ValueError: One of in_shardings leaf specifications got an empty NamedSharding: NamedSharding(mesh=Mesh(), spec=P('${name}',)) which is not allowed.`, call.span);
+  }
   if (size > nDev) {
     throw new CompileError(`ValueError: compiling computation that requires ${size} logical devices, but only ${nDev} XLA devices are available (num_replicas=${size})`, call.span);
   }

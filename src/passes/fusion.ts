@@ -80,7 +80,48 @@ function isBijectiveMove(e: Eqn): boolean {
   return e.prim === 'broadcast_in_dim' && size(e.outputs[0]!.aval.shape) === size(e.inputs[0]!.aval.shape);
 }
 
-export function fuse(f: Func): FusedFunc {
+/**
+ * Storage buffers one WebGPU shader may bind: the spec's guaranteed
+ * maxStorageBuffersPerShaderStage, which every adapter offers. A kernel binds
+ * each buffer it reads and its output, so it reads at most
+ * MAX_STORAGE_BINDINGS - 1 buffers: fusion materialises an inlined operand
+ * where a kernel would read more, and splits a wider concatenate into a tree.
+ */
+export const MAX_STORAGE_BINDINGS = 8;
+const MAX_KERNEL_INPUTS = MAX_STORAGE_BINDINGS - 1;
+
+/** `f` with every concatenate of more than MAX_KERNEL_INPUTS operands split into a tree of narrower ones. */
+function splitWideConcatenates(f: Func): Func {
+  if (!f.eqns.some((e) => e.prim === 'concatenate' && e.inputs.length > MAX_KERNEL_INPUTS)) return f;
+  let nextId = 1 + Math.max(0, ...f.params.map((p) => p.id), ...f.eqns.flatMap((e) => e.outputs.map((o) => o.id)));
+  const eqns: Eqn[] = [];
+  const split = (e: Eqn): void => {
+    if (e.inputs.length <= MAX_KERNEL_INPUTS) return void eqns.push(e);
+    const dim = e.params['dimension'] as number;
+    const parts: Atom[] = [];
+    for (let i = 0; i < e.inputs.length; i += MAX_KERNEL_INPUTS) {
+      const chunk = e.inputs.slice(i, i + MAX_KERNEL_INPUTS);
+      if (chunk.length === 1) {
+        parts.push(chunk[0]!);
+        continue;
+      }
+      const shape = [...chunk[0]!.aval.shape];
+      shape[dim] = chunk.reduce((n, a) => n + a.aval.shape[dim]!, 0);
+      const out: Var = { kind: 'var', id: nextId++, aval: { shape, dtype: e.outputs[0]!.aval.dtype } };
+      eqns.push({ ...e, inputs: chunk, outputs: [out] });
+      parts.push(out);
+    }
+    split({ ...e, inputs: parts });
+  };
+  for (const e of f.eqns) {
+    if (e.prim === 'concatenate') split(e);
+    else eqns.push(e);
+  }
+  return { ...f, eqns };
+}
+
+export function fuse(func: Func): FusedFunc {
+  const f = splitWideConcatenates(func);
   const producer = new Map<number, Eqn>();
   const uses = new Map<number, number>();
   const consumers = new Map<number, Eqn[]>();
@@ -105,8 +146,29 @@ export function fuse(f: Func): FusedFunc {
   // arithmetic nodes of each var's inlined expression, duplicates included
   const cost = new Map<number, number>();
   const inlinedInputs = (e: Eqn): Var[] => e.inputs.filter((a): a is Var => a.kind === 'var' && inline.has(a.id));
+  // the buffers each var's inlined expression reads (params and materialised vars)
+  const leaves = new Map<number, Set<number>>();
+  const leavesOf = (e: Eqn): Set<number> => {
+    const out = new Set<number>();
+    for (const a of e.inputs) {
+      if (a.kind !== 'var') continue;
+      if (inline.has(a.id)) for (const l of leaves.get(a.id)!) out.add(l);
+      else out.add(a.id);
+    }
+    return out;
+  };
   for (const e of f.eqns) {
     const isColl = isDeviceGather(e);
+    // within the storage-binding limit: materialise the inlined operand reading the most buffers
+    let reads = leavesOf(e);
+    while (reads.size > MAX_KERNEL_INPUTS) {
+      const widest = inlinedInputs(e)
+        .filter((a) => leaves.get(a.id)!.size > 1)
+        .sort((a, b) => leaves.get(b.id)!.size - leaves.get(a.id)!.size)[0];
+      if (!widest) break;
+      inline.delete(widest.id);
+      reads = leavesOf(e);
+    }
     const ins = inlinedInputs(e);
     const exp = PRIMS[e.prim].cost === 'loop' || ins.some((a) => expensive.has(a.id));
     const dear = PRIMS[e.prim].cost === 'costly' || ins.some((a) => costly.has(a.id));
@@ -114,6 +176,7 @@ export function fuse(f: Func): FusedFunc {
     // a loop recomputes its body (and the expressions inlined into it) once per iteration
     const c = loopExtent(e) * (ownCost(e) + ins.reduce((n, a) => n + cost.get(a.id)!, 0));
     for (const out of e.outputs) {
+      leaves.set(out.id, reads);
       if (exp) expensive.add(out.id);
       if (dear) costly.add(out.id);
       depth.set(out.id, d);
