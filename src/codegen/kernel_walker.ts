@@ -221,26 +221,33 @@ export const call2 =
     `${f}(${a}, ${b})`;
 
 /** Does `e` compute on float32 values (arithmetic, comparisons, math), rather than only move them? */
-export function computesOnFloats(e: KExpr): boolean {
-  switch (e.op) {
-    case 'const':
-    case 'gid':
-    case 'rvar':
-    case 'device':
-      return false;
-    case 'load':
-      return computesOnFloats(e.index);
-    case 'un':
-      return (e.x.dtype === 'float32' && !['neg', 'abs', 'bitcast_convert_type'].includes(e.fn)) || computesOnFloats(e.x);
-    case 'bin':
-      return e.a.dtype === 'float32' || computesOnFloats(e.a) || computesOnFloats(e.b);
-    case 'select':
-      return computesOnFloats(e.cond) || computesOnFloats(e.a) || computesOnFloats(e.b);
-    case 'cast':
-      return e.x.dtype === 'float32' || computesOnFloats(e.x);
-    case 'call':
-      return e.args.some(computesOnFloats);
-    case 'reduce':
-      return e.dtype === 'float32' || computesOnFloats(e.body);
-  }
+export function computesOnFloats(root: KExpr): boolean {
+  // kernel trees share subtrees (integer_pow's squarings): each node is looked at once
+  const seen = new Set<KExpr>();
+  const walk = (e: KExpr): boolean => {
+    if (seen.has(e)) return false;
+    seen.add(e);
+    switch (e.op) {
+      case 'const':
+      case 'gid':
+      case 'rvar':
+      case 'device':
+        return false;
+      case 'load':
+        return walk(e.index);
+      case 'un':
+        return (e.x.dtype === 'float32' && !['neg', 'abs', 'bitcast_convert_type'].includes(e.fn)) || walk(e.x);
+      case 'bin':
+        return e.a.dtype === 'float32' || walk(e.a) || walk(e.b);
+      case 'select':
+        return walk(e.cond) || walk(e.a) || walk(e.b);
+      case 'cast':
+        return e.x.dtype === 'float32' || walk(e.x);
+      case 'call':
+        return e.args.some(walk);
+      case 'reduce':
+        return e.dtype === 'float32' || walk(e.body);
+    }
+  };
+  return walk(root);
 }
