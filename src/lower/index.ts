@@ -9,6 +9,7 @@ import { freeVariables, lowerExports } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { debugText } from './lib_debug.js';
 import { jaxModule } from './lib_jax.js';
+import { exampleLibrary } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
 import { nnModule } from './lib_nn.js';
@@ -77,6 +78,7 @@ function library(ip: Interp): Library {
   const modules = (): Map<string, PyModule> => (table ??= moduleTable(ip));
   return {
     importModule(name: string, span: Span): PyModule {
+      if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
       const found = modules().get(name);
       if (!found) throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports jax, jax.numpy, jax.lax, numpy, os, functools, typing)`, span);
       return found;
