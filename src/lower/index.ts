@@ -121,6 +121,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.nn.initializers', nn.attrs.get('initializers') as PyModule],
     ['jax.scipy', scipy],
     ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
+    ['jax.scipy.linalg', scipy.attrs.get('linalg') as PyModule],
     ['jax.tree', trees.tree],
     ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],

@@ -12,6 +12,7 @@ import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
+import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { isArray, PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -124,15 +125,7 @@ export function jnpModule(ip: Interp): PyModule {
     clip: (c) => clip(ip, arg(c, 0, 'x'), arg(c, 1, 'min', null), arg(c, 2, 'max', null), c.span),
     ...composites(ip),
   };
-  const linalg = builtinModule('jax.numpy.linalg', {
-    norm: (c) => {
-      const ord = arg(c, 1, 'ord', null);
-      if (ord !== null) throw new CompileError('jaxts: jnp.linalg.norm supports ord=None only', c.span);
-      // ord=None: sqrt(sum(x * x))
-      const a = ops.asArray(arg(c, 0, 'x'), c.span, 'float32');
-      return ops.unary('sqrt', ops.reduce('reduce_sum', ops.binary('mul', a, a, c.span), arg(c, 2, 'axis', null), keep(c), c.span), c.span);
-    },
-  });
+  const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
   return builtinModule('jax.numpy', {
     float32: dt('float32'),
     int32: dt('int32'),

@@ -5,6 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { normalizeAxes } from './arrays.js';
 import type { Interp } from './interp.js';
+import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { PyTuple, type PyModule, type PyValue, type Tracer } from './values.js';
@@ -34,5 +35,6 @@ export function scipyModule(ip: Interp): PyModule {
     erf: (c) => ip.ops.unary('erf', arg(c, 0, 'x'), c.span),
     erfinv: (c) => ip.ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
   });
-  return builtinModule('jax.scipy', { special });
+  const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
+  return builtinModule('jax.scipy', { special, linalg });
 }
