@@ -69,6 +69,13 @@ export function printf(v: number | string | boolean, directive: string, type: Ho
   return raisingPython(() => pyPercentFormat(directive, py(v, type)));
 }
 
+/** `seq[i]` of a table of Python scalars with an index known only at run time (negative counts from the end). */
+export function pyIndex<T>(items: readonly T[], i: number, seq: string): T {
+  const j = i < 0 ? i + items.length : i;
+  if (!Number.isInteger(j) || j < 0 || j >= items.length) throw new Error(`IndexError: ${seq} index out of range`);
+  return items[j]!;
+}
+
 /** Python's `/` on host numbers; `floats`: an operand is a float (Python words the error by type). */
 export function truediv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float division by zero' : 'division by zero'}`);

@@ -290,6 +290,7 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   ceil: sameAsOperand,
   round: sameAsOperand,
   copy: sameAsOperand,
+  sharding_constraint: sameAsOperand,
   not: sameAsOperand,
   is_finite: ([x]) => [{ shape: x!.shape, dtype: 'bool' }],
   stop_gradient: sameAsOperand,

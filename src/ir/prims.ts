@@ -104,6 +104,9 @@ const DESCRIPTORS = {
   pad: { moves: true, cost: 'arith' },
   concatenate: { moves: true, cost: 'arith' },
   iota: { strong: true, cost: 'arith' },
+  // the identity whose result is laid out as params.dims says over the program's mesh (jax.reshard,
+  // the mesh casts of auto_axes / explicit_axes); partitioning turns it into the collectives it needs
+  sharding_constraint: { moves: true, cost: 'index' },
   // reductions and contraction
   reduce_sum: { cost: 'loop' },
   reduce_max: { cost: 'loop' },

@@ -16,6 +16,8 @@ export interface ArrayContext {
   trace(): Trace;
   /** A host constant for a compile-time NumPy array. */
   constant(nd: NdArray): HostArray;
+  /** The equations of host segment `t` checked as JAX checks each eager op (sharding in types); throws JAX's error. */
+  checkEager(t: Trace): void;
 }
 
 export const fmtShape = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
@@ -50,14 +52,26 @@ export class ArrayOps {
   }
 
   bind(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom {
-    const builder = this.ctx.trace().builder;
+    const t = this.ctx.trace();
+    const builder = t.builder;
     checkTracedOps(builder.eqns.length, span);
+    let out: Atom;
     try {
-      return builder.bind1(prim, inputs, params, span);
+      out = builder.bind1(prim, inputs, params, span);
     } catch (e) {
       if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
       throw e;
     }
+    if (t.kind === 'segment') {
+      try {
+        this.ctx.checkEager(t);
+      } catch (e) {
+        // the op failed, as JAX's eager op fails: it never happened
+        builder.eqns.pop();
+        throw e;
+      }
+    }
+    return out;
   }
 
   /** `jnp.asarray` of a (possibly nested) list of array-likes: constant-folds static data, else stacks. */

@@ -9,14 +9,17 @@ import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
-  NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
-  checkDictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
+  HostScalar, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
+  checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
-import { arg, dtypeArg, shapeArgs } from './modules.js';
+import { arg, dtypeArg, intArg, shapeArgs } from './modules.js';
+import { staticCompare, staticEquals, truthy } from './pyops.js';
 import { checkItems } from './limits.js';
 import { iterate } from './expr.js';
-import { strFormat, textValue } from './format.js';
+import { reprOf, strFormat, textValue } from './format.js';
 import { classAttr } from './classes.js';
+import { PySet, setMethod } from './sets.js';
+import { Text } from './text.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -119,6 +122,63 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'items': return method(obj, name, () => new PyList([...obj.entries.values()].map(([k, v]) => new PyTuple([k, v]))));
       case 'get': return method(obj, name, (c) => obj.get(checkDictKey(arg(c, 0, 'key'), c.span)) ?? c.args[1] ?? null);
     }
+    const mutate = (c: CallArgs): void => {
+      if (ip.dynamicDepth > 0) throw new NeedsStatic(`dict.${name} inside a loop that runs on the host`, c.span);
+    };
+    switch (name) {
+      case 'pop': return method(obj, name, (c) => {
+        mutate(c);
+        const key = checkDictKey(arg(c, 0, 'key'), c.span);
+        const v = obj.get(key);
+        if (v === undefined) {
+          if (c.args.length > 1) return c.args[1]!;
+          throw new CompileError(`KeyError: ${typeof key === 'string' ? `'${key}'` : String(key)}`, c.span);
+        }
+        obj.entries.delete(dictKey(key));
+        return v;
+      });
+      case 'popitem': return method(obj, name, (c) => {
+        mutate(c);
+        const last = [...obj.entries.keys()].at(-1);
+        if (last === undefined) throw new CompileError("KeyError: 'popitem(): dictionary is empty'", c.span);
+        const [k, v] = obj.entries.get(last)!;
+        obj.entries.delete(last);
+        return new PyTuple([k, v]);
+      });
+      case 'setdefault': return method(obj, name, (c) => {
+        const key = checkDictKey(arg(c, 0, 'key'), c.span);
+        const v = obj.get(key);
+        if (v !== undefined) return v;
+        mutate(c);
+        const d = c.args[1] ?? null;
+        obj.set(key, d);
+        return d;
+      });
+      case 'update': return method(obj, name, (c) => {
+        mutate(c);
+        const src = c.args[0];
+        if (src instanceof PyDict) src.entries.forEach(([k, v]) => obj.set(k, v));
+        else if (src !== undefined) {
+          for (const kv of iterate(ip, src, c.span)) {
+            const pair = kv instanceof PyTuple || kv instanceof PyList ? kv.items : [];
+            if (pair.length !== 2) throw new CompileError('ValueError: dictionary update sequence element has the wrong length; 2 is required', c.span);
+            obj.set(checkDictKey(pair[0]!, c.span), pair[1]!);
+          }
+        }
+        c.kwargs.forEach((v, k) => obj.set(k, v));
+        return null;
+      });
+      case 'copy': return method(obj, name, () => {
+        const d = new PyDict();
+        obj.entries.forEach(([k, v]) => d.set(k, v));
+        return d;
+      });
+      case 'clear': return method(obj, name, (c) => (mutate(c), obj.entries.clear(), null));
+    }
+  }
+  if (obj instanceof PySet) {
+    const m = setMethod(obj, name, (v, span) => iterate(ip, v, span));
+    if (m) return method(obj, name, m);
   }
   if (obj instanceof PyList) {
     const mutate = (c: CallArgs): void => {
@@ -132,7 +192,54 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         for (const x of iterate(ip, arg(c, 0, 'iterable'), c.span)) obj.items.push(x);
         return null;
       });
-      case 'pop': return method(obj, name, (c) => (mutate(c), obj.items.pop() ?? null));
+      case 'pop': return method(obj, name, (c) => {
+        mutate(c);
+        if (!obj.items.length) throw new CompileError('IndexError: pop from empty list', c.span);
+        if (!c.args.length) return obj.items.pop()!;
+        let i = intArg(c.args[0]!, 'an index', c.span);
+        if (i < 0) i += obj.items.length;
+        if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: pop index out of range', c.span);
+        return obj.items.splice(i, 1)[0]!;
+      });
+      case 'insert': return method(obj, name, (c) => {
+        mutate(c);
+        let i = intArg(arg(c, 0, 'index'), 'an index', c.span);
+        const n = obj.items.length;
+        i = i < 0 ? Math.max(0, i + n) : Math.min(i, n);
+        obj.items.splice(i, 0, arg(c, 1, 'object'));
+        return null;
+      });
+      case 'remove': return method(obj, name, (c) => {
+        mutate(c);
+        const i = obj.items.findIndex((x) => staticEquals(x, arg(c, 0, 'value')));
+        if (i < 0) throw new CompileError('ValueError: list.remove(x): x not in list', c.span);
+        obj.items.splice(i, 1);
+        return null;
+      });
+      case 'index': return method(obj, name, (c) => {
+        const v = arg(c, 0, 'value');
+        const i = obj.items.findIndex((x) => staticEquals(x, v));
+        if (i < 0) throw new CompileError(`ValueError: ${reprOf(ip, v, c.span).static ?? 'value'} is not in list`, c.span);
+        return BigInt(i);
+      });
+      case 'count': return method(obj, name, (c) => BigInt(obj.items.filter((x) => staticEquals(x, arg(c, 0, 'value'))).length));
+      case 'reverse': return method(obj, name, (c) => (mutate(c), obj.items.reverse(), null));
+      case 'copy': return method(obj, name, () => new PyList([...obj.items]));
+      case 'clear': return method(obj, name, (c) => (mutate(c), (obj.items.length = 0), null));
+      case 'sort': return method(obj, name, (c) => {
+        mutate(c);
+        const keyFn = c.kwargs.get('key') ?? null;
+        const keys = obj.items.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
+        const reverse = truthy(c.kwargs.get('reverse') ?? false, c.span);
+        const idx = obj.items.map((_, i) => i);
+        idx.sort((i, j) => {
+          const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];
+          return staticCompare('<', a, b, c.span) ? -1 : staticCompare('<', b, a, c.span) ? 1 : 0;
+        });
+        const sorted = idx.map((i) => obj.items[i]!);
+        obj.items.splice(0, obj.items.length, ...sorted);
+        return null;
+      });
     }
   }
   if (typeof obj === 'string') {
@@ -140,7 +247,12 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'join': return method(obj, name, (c) => {
         const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
         if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
-        throw new CompileError('TypeError: sequence item: expected str instance', c.span);
+        // strings known only at run time (a character looked up by a token read back from the device)
+        if (items.every((x) => typeof x === 'string' || (x instanceof HostScalar && x.type === 'str'))) {
+          return textValue(Text.join(items.map((x) => (typeof x === 'string' ? Text.of(x) : new Text([(x as HostScalar).expr]))), obj));
+        }
+        const bad = items.findIndex((x) => typeof x !== 'string' && !(x instanceof HostScalar && x.type === 'str'));
+        throw new CompileError(`TypeError: sequence item ${bad}: expected str instance, ${typeName(items[bad]!)} found`, c.span);
       });
       case 'splitlines': return method(obj, name, () => new PyList(obj === '' ? [] : obj.replace(/(\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/)));
       case 'upper': return method(obj, name, () => obj.toUpperCase());
@@ -165,6 +277,42 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         return sign + obj.slice(sign.length).padStart(w - sign.length, '0');
       });
       case 'format': return method(obj, name, (c) => textValue(strFormat(ip, obj, c)));
+      case 'isdigit': return method(obj, name, () => /^\p{Nd}+$/u.test(obj));
+      case 'isalpha': return method(obj, name, () => /^\p{L}+$/u.test(obj));
+      case 'isalnum': return method(obj, name, () => /^[\p{L}\p{Nd}]+$/u.test(obj));
+      case 'isspace': return method(obj, name, () => /^\s+$/.test(obj));
+      case 'isupper': return method(obj, name, () => /\p{Lu}/u.test(obj) && !/\p{Ll}/u.test(obj));
+      case 'islower': return method(obj, name, () => /\p{Ll}/u.test(obj) && !/\p{Lu}/u.test(obj));
+      case 'swapcase': return method(obj, name, () => [...obj].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join(''));
+      case 'ljust': case 'rjust': case 'center': return method(obj, name, (c) => {
+        const w = intArg(arg(c, 0, 'width'), 'width', c.span);
+        const fill = c.args.length > 1 ? strArg(c, 1) : ' ';
+        const pad = Math.max(0, w - [...obj].length);
+        if (name === 'ljust') return obj + fill.repeat(pad);
+        if (name === 'rjust') return fill.repeat(pad) + obj;
+        // CPython's centre: the extra fill goes left when the padding and the width are both odd
+        const left = Math.floor(pad / 2) + (pad & w & 1);
+        return fill.repeat(left) + obj + fill.repeat(pad - left);
+      });
+      case 'index': case 'rindex': case 'rfind': return method(obj, name, (c) => {
+        const i = name === 'index' ? obj.indexOf(strArg(c, 0)) : obj.lastIndexOf(strArg(c, 0));
+        if (i < 0 && name !== 'rfind') throw new CompileError('ValueError: substring not found', c.span);
+        return BigInt(i);
+      });
+      case 'rsplit': return method(obj, name, (c) => {
+        const sep = c.args.length && c.args[0] !== null ? strArg(c, 0) : null;
+        const max = c.args.length > 1 ? intArg(c.args[1]!, 'maxsplit', c.span) : -1;
+        const parts = sep === null ? obj.trim().split(/\s+/).filter((s) => s !== '') : obj.split(sep);
+        if (max < 0 || parts.length <= max + 1) return new PyList(parts);
+        const head = parts.slice(0, parts.length - max).join(sep ?? ' ');
+        return new PyList([head, ...parts.slice(parts.length - max)]);
+      });
+      case 'partition': case 'rpartition': return method(obj, name, (c) => {
+        const sep = strArg(c, 0);
+        const i = name === 'partition' ? obj.indexOf(sep) : obj.lastIndexOf(sep);
+        if (i < 0) return new PyTuple(name === 'partition' ? [obj, '', ''] : ['', '', obj]);
+        return new PyTuple([obj.slice(0, i), sep, obj.slice(i + sep.length)]);
+      });
     }
   }
   if (obj instanceof PyDevice) {

@@ -63,6 +63,8 @@ for (const [name, base] of [
   ['TracerIntegerConversionError', 'TypeError'], ['TracerArrayConversionError', 'TypeError'], ['NonConcreteBooleanIndexError', 'IndexError'],
   ['UnexpectedTracerError', 'Exception'], ['KeyReuseError', 'Exception'], ['JaxRuntimeError', 'Exception'],
 ] as const) exc(name, base, 'jax.errors');
+// raised by sharding-in-types checks (jax._src.core.ShardingTypeError; not exported by jax.errors)
+exc('ShardingTypeError', 'Exception', 'jax._src.core');
 
 /** The exception classes a program names without importing (builtins). */
 export const BUILTIN_EXCEPTIONS = [...EXCEPTIONS.values()].filter((c) => c.module === '');

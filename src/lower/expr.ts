@@ -34,6 +34,7 @@ import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems, MAX_LOOP_STEPS } from './limits.js';
+import { PySet, hashable, setBinop } from './sets.js';
 
 /** Items a generator may yield (it runs to completion when called). */
 const MAX_GENERATOR_ITEMS = MAX_LOOP_STEPS;
@@ -68,8 +69,12 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return new PyTuple(evalList(ip, e.elts, scope));
     case 'List':
       return new PyList(evalList(ip, e.elts, scope));
-    case 'Set':
-      throw new CompileError('set literals are not supported', e.span);
+    case 'Set': {
+      const items = evalList(ip, e.elts, scope).map((x, i) => hashable(ip.static(x, 'a set element', e.elts[i]!.span), e.elts[i]!.span));
+      // CPython compiles a display of 3+ constants as a frozenset constant merged into a new set
+      const constant = e.elts.length >= 3 && e.elts.every((x) => x.kind === 'Constant');
+      return constant ? PySet.merged('set', new PySet('frozenset', items)) : new PySet('set', items);
+    }
     case 'Dict': {
       const d = new PyDict();
       e.keys.forEach((k, i) => {
@@ -137,8 +142,11 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       comprehension(ip, e.generators, scope, (s) => d.set(checkDictKey(ip.static(evalExpr(ip, e.key, s), 'a dict key', e.key.span), e.key.span), evalExpr(ip, e.value, s)));
       return d;
     }
-    case 'SetComp':
-      throw new CompileError('set comprehensions are not supported', e.span);
+    case 'SetComp': {
+      const out = new PySet('set');
+      comprehension(ip, e.generators, scope, (s) => out.add(hashable(ip.static(evalExpr(ip, e.elt, s), 'a set element', e.elt.span), e.elt.span)));
+      return out;
+    }
     case 'Starred':
       throw new CompileError("SyntaxError: can't use starred expression here", e.span);
     case 'NamedExpr': {
@@ -219,6 +227,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   if (v instanceof PyIterator) return [...v];
   if (v instanceof PyList || v instanceof PyTuple) return [...v.items];
   if (v instanceof PyDict) return v.keys();
+  if (v instanceof PySet) return v.items();
   if (typeof v === 'string') return [...v];
   if (v instanceof PyInstance) {
     const it = callDunder(ip, v, '__iter__', [], span);
@@ -357,6 +366,10 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   }
   if (obj instanceof PyList || obj instanceof PyTuple || typeof obj === 'string') {
     const items = typeof obj === 'string' ? [...obj] : obj.items;
+    if (key instanceof HostScalar && (key.type === 'int' || key.type === 'bool')) {
+      const looked = runtimeLookup(items, key, typeName(obj));
+      if (looked) return looked;
+    }
     key = ip.static(key, 'a list index', span);
     if (key instanceof PySlice) {
       const { sliceIndices } = ipArrays;
@@ -378,6 +391,21 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
 }
 
 
+/**
+ * `items[i]` with an index known only at run time (a token read back from the
+ * device): when every item is a Python scalar of one type, a lookup in a
+ * table the generated code holds (null otherwise).
+ */
+function runtimeLookup(items: readonly PyValue[], i: HostScalar, seq: string): HostScalar | null {
+  const kind = (x: PyValue): 'str' | 'int' | 'float' | 'bool' | null =>
+    typeof x === 'string' ? 'str' : typeof x === 'bigint' ? 'int' : typeof x === 'number' ? 'float' : typeof x === 'boolean' ? 'bool' : null;
+  const k = items.length ? kind(items[0]!) : null;
+  if (!k || !items.every((x) => kind(x) === k)) return null;
+  if (k === 'int' && !items.every((x) => Number.isSafeInteger(Number(x)))) return null;
+  const table: HExpr = { k: 'array', items: items.map((x) => ({ k: 'lit', value: typeof x === 'bigint' ? Number(x) : (x as string | number | boolean) })) };
+  return new HostScalar({ k: 'call', callee: 'jx.pyIndex', args: [table, i.expr, { k: 'lit', value: seq === 'str' ? 'string' : seq }] }, k);
+}
+
 export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (op === '%' && (typeof a === 'string' || (a instanceof HostScalar && a.type === 'str'))) {
     return percentFormat(ip, ip.static(a, 'a format string', span) as string, b, span);
@@ -395,7 +423,7 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   }
   if (a instanceof NdArray || b instanceof NdArray) return ndOperator(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
-  return staticBinary(op, a, b, span);
+  return setBinop(op, a, b) ?? staticBinary(op, a, b, span);
 }
 
 const BINOP_DUNDERS: Record<A.BinOpName, string> = {

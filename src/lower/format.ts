@@ -8,6 +8,7 @@ import {
   asciiEscape, formatValue, npScalarRepr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyStrRepr,
 } from '../../runtime/format/index.js';
 import { getAttr } from './attrs.js';
+import { PySet } from './sets.js';
 import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
@@ -255,6 +256,11 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     } finally {
       reprActive.delete(v);
     }
+  }
+  if (v instanceof PySet) {
+    const items = Text.join(v.items().map((x) => reprOf(ip, x, span)), ', ');
+    if (v.typeName === 'frozenset') return v.entries.size ? Text.of('frozenset({').concat(items, '})') : Text.of('frozenset()');
+    return v.entries.size ? Text.of('{').concat(items, '}') : Text.of('set()');
   }
   if (v instanceof PyFunction || v instanceof PyTransformed) return Text.of(`<function ${v.name}>`);
   if (v instanceof PyBuiltin) return Text.of(`<built-in function ${v.name}>`);

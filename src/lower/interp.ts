@@ -115,6 +115,8 @@ export interface Library {
   callTransformed(fn: PyTransformed, call: CallArgs): PyValue;
   /** A host segment over arrays laid out on a mesh, partitioned as jit partitions: the host call and the results' shardings. */
   spmdCall(name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null): { value: HExpr; shardings: PyNamedSharding[] };
+  /** A host segment's equations checked as JAX checks eager ops (sharding in types); throws JAX's error. */
+  checkEager(t: Trace): void;
 }
 
 export interface LowerOptions {
@@ -192,7 +194,7 @@ export class Interp {
     library: (ip: Interp) => Library,
   ) {
     this.hostTrace = new Trace('segment', 'segment', null);
-    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd) });
+    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), checkEager: (t) => this.library.checkEager(t) });
     if (options.devices) {
       this.deviceCount = options.devices;
       this.deviceCountFrozen = true;

@@ -7,6 +7,8 @@ import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, iterate, truthyStatic } from './expr.js';
+import { staticCompare } from './pyops.js';
+import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import type { Interp } from './interp.js';
@@ -81,7 +83,7 @@ export function installBuiltins(ip: Interp): void {
         return BigInt(v.shape[0]!);
       }
       if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
-      if (v instanceof PyDict) return BigInt(v.entries.size);
+      if (v instanceof PyDict || v instanceof PySet) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
       if (v instanceof PyRange) return BigInt(v.length);
       const n = callDunder(ip, v, '__len__', [], c.span);
@@ -211,7 +213,7 @@ export function installBuiltins(ip: Interp): void {
     True: true,
     False: false,
   };
-  for (const [k, v] of Object.entries(entries)) b.set(k, v);
+  for (const [k, v] of Object.entries({ ...entries, ...collectionBuiltins(ip, fn) })) b.set(k, v);
   for (const e of BUILTIN_EXCEPTIONS) b.set(e.name, e);
 }
 
@@ -258,16 +260,79 @@ function roundHalfEven(v: number): number {
 }
 
 
+/** min() / max(): of an iterable or of the arguments, with `key=` and `default=` (the first of equal items wins). */
 function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
   const items = c.args.length === 1 ? iterate(ip, c.args[0]!, c.span) : c.args;
-  if (!items.length) throw new CompileError(`ValueError: ${sign > 0 ? 'max' : 'min'}() arg is an empty sequence`, c.span);
+  if (!items.length) {
+    const d = c.kwargs.get('default');
+    if (d !== undefined) return d;
+    throw new CompileError(`ValueError: ${sign > 0 ? 'max' : 'min'}() ${c.args.length === 1 ? 'iterable argument is empty' : 'expected at least 1 argument, got 0'}`, c.span);
+  }
+  const keyFn = c.kwargs.get('key') ?? null;
+  const key = (x: PyValue): PyValue => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span }));
   let best: PyValue = items[0]!;
+  let bestKey = key(best);
   for (const x of items.slice(1)) {
-    const a = numArg(x, 'a value', c.span);
-    const b = numArg(best, 'a value', c.span);
-    if (sign > 0 ? a > b : a < b) best = x;
+    const k = key(x);
+    if (typeof k === 'number' || typeof k === 'bigint' || typeof bestKey === 'number' || typeof bestKey === 'bigint') {
+      const a = numArg(k, 'a value', c.span);
+      const b = numArg(bestKey, 'a value', c.span);
+      if (sign > 0 ? a > b : a < b) [best, bestKey] = [x, k];
+    } else if (staticCompare(sign > 0 ? '>' : '<', k, bestKey, c.span)) [best, bestKey] = [x, k];
   }
   return best;
+}
+
+/** Builtins over collections and characters: set, frozenset, sorted, reversed, any, all, divmod, chr, ord, pow, callable. */
+function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin): Record<string, PyValue> {
+  const items = (c: CallArgs, i: number, name: string): PyValue[] => iterate(ip, arg(c, i, name), c.span);
+  const setOf = (kind: 'set' | 'frozenset') => (c: CallArgs): PySet => {
+    const src = c.args[0];
+    if (src instanceof PySet) return PySet.merged(kind, src);
+    return new PySet(kind, src !== undefined ? items(c, 0, 'iterable').map((x) => hashable(x, c.span)) : []);
+  };
+  return {
+    set: fn('set', setOf('set')),
+    frozenset: fn('frozenset', setOf('frozenset')),
+    sorted: fn('sorted', (c) => {
+      const xs = items(c, 0, 'iterable');
+      const keyFn = c.kwargs.get('key') ?? null;
+      const keys = xs.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
+      const reverse = truthyStatic(ip, c.kwargs.get('reverse') ?? false, c.span);
+      const idx = xs.map((_, i) => i);
+      // Python's sort is stable, also when reversed (equal items keep their order)
+      idx.sort((i, j) => {
+        const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];
+        return staticCompare('<', a, b, c.span) ? -1 : staticCompare('<', b, a, c.span) ? 1 : 0;
+      });
+      return new PyList(idx.map((i) => xs[i]!));
+    }),
+    reversed: fn('reversed', (c) => {
+      const v = arg(c, 0, 'sequence');
+      if (v instanceof PySet) throw new CompileError(`TypeError: '${typeName(v)}' object is not reversible`, c.span);
+      return new PyIterator(v instanceof PyList ? 'list_reverseiterator' : 'reversed', items(c, 0, 'sequence').reverse()[Symbol.iterator]());
+    }),
+    any: fn('any', (c) => items(c, 0, 'iterable').some((x) => truthyStatic(ip, x, c.span))),
+    all: fn('all', (c) => items(c, 0, 'iterable').every((x) => truthyStatic(ip, x, c.span))),
+    divmod: fn('divmod', (c) => new PyTuple([binop(ip, '//', arg(c, 0, 'x'), arg(c, 1, 'y'), c.span), binop(ip, '%', arg(c, 0, 'x'), arg(c, 1, 'y'), c.span)])),
+    pow: fn('pow', (c) => {
+      const r = binop(ip, '**', arg(c, 0, 'base'), arg(c, 1, 'exp'), c.span);
+      const m = c.args[2] ?? c.kwargs.get('mod') ?? null;
+      return m === null ? r : binop(ip, '%', r, m, c.span);
+    }),
+    chr: fn('chr', (c) => String.fromCodePoint(intArg(arg(c, 0, 'i'), 'chr()', c.span))),
+    ord: fn('ord', (c) => {
+      const s = arg(c, 0, 'c');
+      if (typeof s !== 'string' || [...s].length !== 1) {
+        throw new CompileError(typeof s === 'string' ? `TypeError: ord() expected a character, but string of length ${[...s].length} found` : `TypeError: ord() expected string of length 1, but ${typeName(s)} found`, c.span);
+      }
+      return BigInt(s.codePointAt(0)!);
+    }),
+    callable: fn('callable', (c) => {
+      const v = arg(c, 0, 'obj');
+      return v instanceof PyBuiltin || v instanceof PyClass || v instanceof PyUserClass || (v !== null && typeof v === 'object' && ['function', 'PjitFunction', 'method'].includes(v.typeName)) || (v instanceof PyInstance && v.cls.lookup('__call__') !== undefined);
+    }),
+  };
 }
 
 /** int(x) / float(x): static conversion, or a readback of a 0-d array. */

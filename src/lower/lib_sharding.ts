@@ -13,7 +13,7 @@ import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
-import { PyAbstractMesh, abstractMeshStr, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
   HostArray, PyBuiltin, PyDType, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
@@ -274,6 +274,21 @@ export function spmdCall(
   return { value, shardings };
 }
 
+/**
+ * Eager ops on arrays laid out over Explicit mesh axes check their sharding
+ * rules at once, as JAX's do (a host segment is compiled later, but its
+ * errors belong to the op that caused them: inside a `try`, say).
+ */
+export function checkEagerShardings(t: Trace): void {
+  const hosts = t.captured.filter((c): c is HostArray => c instanceof HostArray);
+  if (!hosts.some((h) => h.sharding?.mesh.explicit)) return;
+  const mesh = meshOf(hosts, null);
+  if (!mesh?.explicit) return;
+  const b = t.builder;
+  const ins = t.captured.map((c) => (c instanceof HostArray && c.sharding ? dimsOf(c.sharding, c.aval.shape, null) : null));
+  propagateShardings({ name: b.name, params: b.params, eqns: b.eqns, results: [] }, meshShape(mesh), ins);
+}
+
 // ------------------------------------------------------------ attributes and modules
 
 /** Attributes of the sharding objects and of arrays' `.sharding`; undefined when `name` is not one. */
@@ -290,7 +305,7 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
         return d;
       }
       case 'axis_sizes': return new PyTuple(sizes.map((s) => BigInt(s)));
-      case 'axis_types': return axisTypesOf(obj.explicit, sizes.length);
+      case 'axis_types': return new PyTuple(obj.axisNames.map(() => (obj.explicit ? AXIS_TYPES.Explicit : AXIS_TYPES.Auto)));
       case 'abstract_mesh': return PyAbstractMesh.of(obj);
       case '__enter__': return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
       case '__exit__': return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
@@ -305,7 +320,7 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case 'axis_names': return new PyTuple(obj.axisNames);
       case 'size': return BigInt(obj.sizes.reduce((a, b) => a * b, 1));
       case 'axis_sizes': return new PyTuple(obj.sizes.map((s) => BigInt(s)));
-      case 'axis_types': return axisTypesOf(obj.explicit, obj.sizes.length);
+      case 'axis_types': return new PyTuple(obj.types.map((t) => AXIS_TYPES[t]));
       case 'shape': {
         const d = new PyDict();
         obj.axisNames.forEach((n, i) => d.set(n, BigInt(obj.sizes[i]!)));
@@ -454,7 +469,6 @@ export class PyAxisType extends PyObject {
   }
 }
 const AXIS_TYPES = { Explicit: new PyAxisType('Explicit'), Auto: new PyAxisType('Auto'), Manual: new PyAxisType('Manual') };
-const axisTypesOf = (explicit: boolean, n: number): PyTuple => new PyTuple(Array.from({ length: n }, () => (explicit ? AXIS_TYPES.Explicit : AXIS_TYPES.Auto)));
 
 /** axis_types=(AxisType.Explicit, ...): all Explicit or all Auto (mixed meshes are not supported). */
 function explicitArg(v: PyValue | undefined, def: boolean, span: A.Span): boolean {
@@ -537,11 +551,13 @@ function checkedSharding(mesh: PyMesh, spec: PyPartitionSpec, span: A.Span): PyN
 interface MeshContext {
   current: PyMesh | null;
   legacy: PyMesh[];
+  /** The abstract meshes of enclosing auto_axes / explicit_axes calls (JAX's use_abstract_mesh), innermost last. */
+  cast: PyAbstractMesh[];
 }
 const meshContexts = new WeakMap<Interp, MeshContext>();
 const meshContext = (ip: Interp): MeshContext => {
   let m = meshContexts.get(ip);
-  if (!m) meshContexts.set(ip, (m = { current: null, legacy: [] }));
+  if (!m) meshContexts.set(ip, (m = { current: null, legacy: [], cast: [] }));
   return m;
 };
 
@@ -608,9 +624,20 @@ export function exitMesh(ip: Interp, v: PyValue): boolean {
 }
 
 function getAbstractMesh(ip: Interp): PyAbstractMesh {
-  const m = meshContext(ip).current;
-  return m ? PyAbstractMesh.of(m) : new PyAbstractMesh([], [], false, false);
+  const ctx = meshContext(ip);
+  const cast = ctx.cast.at(-1);
+  if (cast) return cast;
+  return ctx.current ? PyAbstractMesh.of(ctx.current) : new PyAbstractMesh([], [], [], false);
 }
+
+/** The mesh axes whose shardings show in types now: an auto_axes / explicit_axes cast's Explicit axes, else `mesh`'s if it is Explicit. */
+function typedAxes(ip: Interp, mesh: PyMesh): string[] {
+  const cast = meshContext(ip).cast.at(-1);
+  if (cast) return cast.axesOf('Explicit');
+  return mesh.explicit ? [...mesh.axisNames] : [];
+}
+
+const keepAxes = (dims: DimShardings, axes: readonly string[]): DimShardings => dims.map((d) => d.filter((a) => axes.includes(a)));
 
 function abstractMesh(c: CallArgs): PyAbstractMesh {
   const sizesV = arg(c, 0, 'axis_sizes');
@@ -620,7 +647,8 @@ function abstractMesh(c: CallArgs): PyAbstractMesh {
   });
   const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
   if (names.length !== sizes.length) throw new CompileError(`ValueError: len(axis_sizes)=${sizes.length} should be equal to len(axis_names)=${names.length}`, c.span);
-  return new PyAbstractMesh(sizes, names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], false, c.span), false);
+  const explicit = explicitArg(c.kwargs.get('axis_types') ?? c.args[2], false, c.span);
+  return new PyAbstractMesh(sizes, names, names.map(() => (explicit ? 'Explicit' : 'Auto')), false);
 }
 
 // ------------------------------------------------------------ jax.typeof
@@ -658,9 +686,11 @@ export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
 }
 
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
-function tracerDims(t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
+function tracerDims(ip: Interp, t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
   const info = traceArgs.get(t.trace);
-  if (!info || !info.mesh.explicit) return null;
+  if (!info) return null;
+  const typed = typedAxes(ip, info.mesh);
+  if (!typed.length) return null;
   const b = t.trace.builder;
   const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] };
   const ins = b.params.map((p, i) => {
@@ -671,7 +701,7 @@ function tracerDims(t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
   });
   if (t.atom.kind !== 'var') return null;
   const dims = propagateShardings(func, meshShape(info.mesh), ins).get(t.atom.id);
-  return dims ? { dims, mesh: info.mesh } : null;
+  return dims ? { dims: keepAxes(dims, typed), mesh: info.mesh } : null;
 }
 
 /** The shard_map traces: the mesh axes in order and each parameter's varying axes (its in_spec's). */
@@ -715,12 +745,12 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
   if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
     const v = varyingAxes(x);
     if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
-    const t = tracerDims(x);
+    const t = tracerDims(ip, x);
     return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
   }
   const h = isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
   const mesh = h?.sharding?.mesh ?? null;
-  const dims = h?.sharding?.mesh.explicit ? dimsOf(h.sharding, a.shape, c.span) : replicated(a.shape.length);
+  const dims = h?.sharding ? keepAxes(dimsOf(h.sharding, a.shape, c.span), typedAxes(ip, h.sharding.mesh)) : replicated(a.shape.length);
   return new PyShapedArray(a, dims, mesh);
 }
 
@@ -773,6 +803,118 @@ function reshard(ip: Interp, c: CallArgs): PyValue {
   return placeTree(ip, arg(c, 0, 'x'), arg(c, 1, 'out_shardings'), 'reshard', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
 }
 
+// ------------------------------------------------------------ auto_axes, explicit_axes
+
+/**
+ * jax.sharding.auto_axes / explicit_axes (`f`, or as a decorator factory with
+ * `axes=`, `out_sharding=` / `in_sharding=`): calling the result runs `f` with
+ * the mesh axes `axes` (default: all) of type `kind`, as JAX's pjit.py does —
+ * the arguments recast on entry, the results on exit.
+ */
+function axesCast(ip: Interp, c: CallArgs, kind: AxisKind): PyValue {
+  const what = kind === 'Auto' ? 'auto_axes' : 'explicit_axes';
+  const axes = c.kwargs.get('axes') ?? null;
+  const given = c.kwargs.get(kind === 'Auto' ? 'out_sharding' : 'in_sharding') ?? null;
+  const wrap = (f: PyValue): PyBuiltin => new PyBuiltin(what, (call) => callCast(ip, f, kind, axes, given, call));
+  const f = c.args[0];
+  return f === undefined ? new PyBuiltin(what, (call) => wrap(arg(call, 0, 'f'))) : wrap(f);
+}
+
+function callCast(ip: Interp, f: PyValue, kind: AxisKind, axesV: PyValue, given: PyValue, call: CallArgs): PyValue {
+  const span = call.span;
+  const key = kind === 'Auto' ? 'out_sharding' : 'in_sharding';
+  const kwargs = new Map(call.kwargs);
+  let sharding = given;
+  if (sharding === null) {
+    if (!kwargs.has(key)) throw new CompileError(`TypeError: Missing required keyword argument: '${key}'`, span);
+    sharding = kwargs.get(key)!;
+    kwargs.delete(key);
+  }
+  const run = (args: PyValue[]): PyValue => ip.call(f, { args, kwargs, span });
+  const outer = getAbstractMesh(ip);
+  const mesh = contextMesh(ip);
+  if (!mesh || !outer.sizes.length) {
+    if (kind === 'Auto') return run(call.args);
+    throw new CompileError('ValueError: Context mesh cannot be empty. Please use `jax.set_mesh` API to enter into a mesh context when using `explicit_axes` API.', span);
+  }
+  const axes = axesV === null ? outer.axisNames : axisNamesArg(axesV, span);
+  const outerAuto = outer.axesOf('Auto');
+  if (kind === 'Auto' && outerAuto.length === axes.length && axes.every((a) => outerAuto.includes(a))) return run(call.args);
+  const inner = outer.withTypes(axes, kind);
+  const ctx = meshContext(ip);
+  ctx.cast.push(inner);
+  let out: PyValue;
+  try {
+    // Auto: each argument keeps only the shardings on the axes still Explicit; Explicit: laid out as in_sharding says
+    const args = kind === 'Auto'
+      ? call.args.map((a) => castTree(ip, a, mesh, inner, (leaf) => keepAxes(leafDims(ip, leaf, mesh, span), inner.axesOf('Explicit')), span))
+      : castTree(ip, new PyTuple(call.args), mesh, inner, fromSharding(ip, sharding, span), span) as PyTuple;
+    out = run(args instanceof PyTuple ? args.items : args);
+  } finally {
+    ctx.cast.pop();
+  }
+  // Auto: the results laid out as out_sharding says; Explicit: they keep their layout on the axes Explicit outside
+  if (kind === 'Auto') return castTree(ip, out, mesh, outer, fromSharding(ip, sharding, span), span);
+  return castTree(ip, out, mesh, outer, (leaf) => keepAxes(leafDims(ip, leaf, mesh, span), outer.axesOf('Explicit')), span);
+}
+
+/** The layout a sharding argument (a NamedSharding or a PartitionSpec of the context mesh) gives an array leaf. */
+function fromSharding(ip: Interp, s: PyValue, span: A.Span): (leaf: PyValue) => DimShardings {
+  const named = shardingArg(ip, s, 'reshard', span);
+  if (!(named instanceof PyNamedSharding)) throw new CompileError(`ValueError: Reshard should only be used with out_shardings which are non-None and have a non-empty mesh. Got sharding ${typeName(named)}.`, span);
+  return (leaf) => dimsOf(named, ip.ops.aval(leaf, span).shape, span);
+}
+
+/** An array leaf's mesh axes per dimension: a host array's placement, a traced value's propagated layout. */
+function leafDims(ip: Interp, leaf: PyValue, mesh: PyMesh, span: A.Span): DimShardings {
+  if (leaf instanceof Tracer && !leaf.materialized && leaf.trace.kind !== 'segment') {
+    const info = traceArgs.get(leaf.trace);
+    if (!info || leaf.atom.kind !== 'var') return replicated(leaf.aval.shape.length);
+    const b = leaf.trace.builder;
+    const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [leaf.atom] };
+    const ins = b.params.map((_, i) => info.dims[i] ?? null);
+    return propagateShardings(func, meshShape(info.mesh), ins).get(leaf.atom.id) ?? replicated(leaf.aval.shape.length);
+  }
+  const h = ip.hostArray(leaf, span);
+  return h.sharding && sameMesh(h.sharding.mesh, mesh) ? dimsOf(h.sharding, h.aval.shape, span) : replicated(h.aval.shape.length);
+}
+
+/**
+ * Every array leaf of `x` laid out as `dims(leaf)` says, its type's axes those of abstract mesh
+ * `to`. Traced: a sharding_constraint equation. At host: an array already
+ * laid out so is relabelled (the same buffers, a mesh of `to`'s axis types), else placed.
+ */
+function castTree(ip: Interp, x: PyValue, mesh: PyMesh, to: PyAbstractMesh, dims: (leaf: PyValue) => DimShardings, span: A.Span): PyValue {
+  const cast = (leaf: PyValue): PyValue => {
+    if (leaf instanceof PyTuple || leaf instanceof PyList) {
+      const items = leaf.items.map(cast);
+      return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+    }
+    if (leaf instanceof PyDict) {
+      const d = new PyDict();
+      for (const [k, v] of leaf.entries.values()) d.set(k, cast(v));
+      return d;
+    }
+    if (!isArray(leaf)) return leaf;
+    const want = dims(leaf);
+    if (leaf instanceof Tracer && !leaf.materialized && leaf.trace.kind !== 'segment') {
+      return ip.ops.tracer(ip.ops.bind('sharding_constraint', [leaf.atom], { dims: want }, span));
+    }
+    const explicit = to.axesOf('Explicit');
+    // a mixed mesh keeps the arrays' own mesh (jaxts meshes are all-Explicit or all-Auto)
+    const typed = explicit.length === to.axisNames.length ? new PyMesh(mesh.devices, mesh.axisNames, true) : explicit.length === 0 ? new PyMesh(mesh.devices, mesh.axisNames, false) : mesh;
+    const target = new PyNamedSharding(typed, new PyPartitionSpec(want.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]))));
+    const h = ip.hostArray(leaf, span);
+    if (h.sharding && sameMesh(new PyMesh(h.sharding.mesh.devices, h.sharding.mesh.axisNames, typed.explicit), typed) && sameDims(keepAxes(dimsOf(h.sharding, h.aval.shape, span), explicit), keepAxes(want, explicit))) {
+      const out = new HostArray(h.name, h.aval);
+      out.sharding = explicit.length ? target : new PyNamedSharding(typed, h.sharding.spec);
+      return out;
+    }
+    return putTree(ip, h, target, ip.nameHints.length === 1 ? ip.nameHints[0]! : '', span);
+  };
+  return cast(x);
+}
+
 /** Entries of the `jax.sharding` module, and the `jax.*` aliases (make_mesh, NamedSharding, P, device_put). */
 /** jax.sharding: Mesh, NamedSharding, PartitionSpec, AxisType. */
 export function shardingModule(ip: Interp): PyModule {
@@ -786,6 +928,8 @@ export function shardingModule(ip: Interp): PyModule {
     set_mesh: (c) => setMesh(ip, c),
     get_abstract_mesh: () => getAbstractMesh(ip),
     reshard: (c) => reshard(ip, c),
+    auto_axes: (c) => axesCast(ip, c, 'Auto'),
+    explicit_axes: (c) => axesCast(ip, c, 'Explicit'),
   });
 }
 

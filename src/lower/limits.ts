@@ -19,7 +19,7 @@ export const MAX_FORMAT_WIDTH = 1 << 20;
 export const MAX_LOOP_STEPS = 10_000;
 
 /** Operations recorded in one traced program (a Python loop in a traced function unrolls into it). */
-export const MAX_TRACED_OPS = 5_000;
+export const MAX_TRACED_OPS = 50_000;
 
 /** `n` items of `what` (a list, a str, a NumPy array) may be built at compile time. */
 export function checkItems(n: number, what: string, span: Span): void {

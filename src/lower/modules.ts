@@ -41,6 +41,8 @@ export function dtypeArg(v: PyValue | undefined, span: Span): DType | undefined 
     if (!['float32', 'float64', 'int32', 'int64', 'uint32', 'bool'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
     return dtypeArg(new PyDType(name as PyDType['name']), span);
   }
+  // Python's own types as dtypes (NumPy's rule; int and float are 64-bit there, 32-bit in JAX without x64)
+  if (v instanceof PyBuiltin && (v.name === 'bool' || v.name === 'int' || v.name === 'float')) return v.name === 'bool' ? 'bool' : v.name === 'int' ? 'int32' : 'float32';
   throw new CompileError(`TypeError: data type ${typeName(v)} not understood`, span);
 }
 

@@ -5,6 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
 import { checkIntBits, checkItems, intBits } from './limits.js';
+import { PySet, setCompare } from './sets.js';
 
 const toNum = (v: bigint | number | boolean): number => (typeof v === 'number' ? v : Number(v));
 const isIntLike = (v: PyValue): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
@@ -113,6 +114,7 @@ export function staticEquals(a: PyValue, b: PyValue): boolean {
   if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     return a.items.length === b.items.length && a.items.every((x, i) => staticEquals(x, b.items[i]!));
   }
+  if (a instanceof PySet && b instanceof PySet) return setCompare('==', a, b)!;
   if (a instanceof PyDict && b instanceof PyDict) {
     return a.entries.size === b.entries.size && [...a.entries].every(([k, [, v]]) => b.entries.has(k) && staticEquals(v, b.entries.get(k)![1]));
   }
@@ -128,11 +130,14 @@ export function staticCompare(op: A.CmpOpName, a: PyValue, b: PyValue, span: A.S
       let found: boolean;
       if (b instanceof PyList || b instanceof PyTuple) found = b.items.some((x) => staticEquals(x, a));
       else if (b instanceof PyDict) found = b.keys().some((x) => staticEquals(x, a));
+      else if (b instanceof PySet) found = b.has(a);
       else if (typeof b === 'string' && typeof a === 'string') found = b.includes(a);
       else throw new CompileError(`TypeError: argument of type '${typeName(b)}' is not iterable`, span);
       return op === 'in' ? found : !found;
     }
     default: {
+      const sc = setCompare(op, a, b);
+      if (sc !== undefined) return sc;
       const c = order(a, b, op, span);
       return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
     }
@@ -163,6 +168,7 @@ export function truthy(v: PyValue, span: A.Span): boolean {
   if (typeof v === 'string') return v.length > 0;
   if (v instanceof PyList || v instanceof PyTuple) return v.items.length > 0;
   if (v instanceof PyDict) return v.entries.size > 0;
+  if (v instanceof PySet) return v.entries.size > 0;
   if (v instanceof NpScalar) return v.value !== 0;
   if (v.typeName === 'numpy.ndarray') throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
   return true;

@@ -101,26 +101,38 @@ export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
 
 // ------------------------------------------------------------ abstract meshes and equality
 
+/** A mesh axis's type (jax.sharding.AxisType). */
+export type AxisKind = 'Explicit' | 'Auto';
+
 /** jax.sharding.AbstractMesh: axis sizes, names and types without devices (`concrete`: made from a Mesh, printing its device kind). */
 export class PyAbstractMesh extends PyObject {
   readonly typeName = 'AbstractMesh';
   constructor(
     readonly sizes: number[],
     readonly axisNames: string[],
-    readonly explicit: boolean,
+    /** Per axis, in axis order. */
+    readonly types: readonly AxisKind[],
     readonly concrete: boolean,
   ) {
     super();
   }
   static of(m: PyMesh): PyAbstractMesh {
-    return new PyAbstractMesh([...m.devices.shape], [...m.axisNames], m.explicit, true);
+    return new PyAbstractMesh([...m.devices.shape], [...m.axisNames], m.axisNames.map(() => (m.explicit ? 'Explicit' : 'Auto')), true);
+  }
+  /** This mesh with the axes `axes` given type `kind` (JAX's AbstractMesh.update_axis_types). */
+  withTypes(axes: readonly string[], kind: AxisKind): PyAbstractMesh {
+    return new PyAbstractMesh(this.sizes, this.axisNames, this.axisNames.map((n, i) => (axes.includes(n) ? kind : this.types[i]!)), this.concrete);
+  }
+  /** The axes of type `kind`. */
+  axesOf(kind: AxisKind): string[] {
+    return this.axisNames.filter((_, i) => this.types[i] === kind);
   }
 }
 
 /** str/repr(AbstractMesh): `AbstractMesh('x': 2, axis_types=(Explicit,), device_kind=cpu, num_cores=None, platform=cpu)`. */
 export function abstractMeshStr(m: PyAbstractMesh): string {
   if (!m.sizes.length) return 'AbstractMesh((), axis_types=())';
-  const types = tupleRepr(m.axisNames.map(() => (m.explicit ? 'Explicit' : 'Auto')));
+  const types = tupleRepr([...m.types]);
   const kind = m.concrete ? ', device_kind=cpu, num_cores=None, platform=cpu' : '';
   return `AbstractMesh(${m.axisNames.map((n, i) => `${pyStr(n)}: ${m.sizes[i]}`).join(', ')}, axis_types=${types}${kind})`;
 }
@@ -138,7 +150,7 @@ export function shardingEquals(a: unknown, b: unknown): boolean | undefined {
   if (a instanceof PyPartitionSpec && b instanceof PyPartitionSpec) return sameEntries(a, b);
   if (a instanceof PyNamedSharding && b instanceof PyNamedSharding) return sameMesh(a.mesh, b.mesh) && sameEntries(a.spec, b.spec);
   if (a instanceof PyAbstractMesh && b instanceof PyAbstractMesh) {
-    return a.explicit === b.explicit && a.sizes.join() === b.sizes.join() && a.axisNames.join() === b.axisNames.join();
+    return a.types.join() === b.types.join() && a.sizes.join() === b.sizes.join() && a.axisNames.join() === b.axisNames.join();
   }
   const single = (v: unknown): boolean => v instanceof PyObject && v.typeName === 'SingleDeviceSharding';
   if (single(a) && single(b)) return true; // jaxts puts unsharded arrays on device 0

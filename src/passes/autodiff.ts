@@ -182,6 +182,8 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
 
   neg: linear,
   copy: linear,
+  // the tangent is laid out as the primal (JAX's rule for sharding_constraint and reshard)
+  sharding_constraint: linear,
   sign: zero,
   floor: zero,
   ceil: zero,
@@ -414,6 +416,7 @@ function renamedCollective(to: Prim, fromDim: string, toDim: string): TransposeR
 export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   neg: unaryT((c, ct) => c.bind('neg', [ct])),
   copy: unaryT((c, ct) => c.bind('copy', [ct])),
+  sharding_constraint: unaryT((c, ct, e) => c.bind('sharding_constraint', [ct], e.params)),
   add: (_c, [ct], e) => e.inputs.map((a) => (isLin(a) ? ct! : null)),
   sub: (c, [ct], e) => [isLin(e.inputs[0]) ? ct! : null, isLin(e.inputs[1]) ? c.bind('neg', [ct!]) : null],
   mul: (c, [ct], e) => {

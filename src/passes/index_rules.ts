@@ -275,6 +275,7 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   ceil: unary('ceil'),
   round: unary('round'),
   copy: identity,
+  sharding_constraint: identity,
   not: unary('not'),
   is_finite: unary('is_finite'),
   stop_gradient: identity,

@@ -105,6 +105,8 @@ const noLinks: DimRule = () => [];
 
 /** Links per primitive; elementwise primitives all use `elementwiseLinks`. */
 export const DIM_RULES: Record<StructuralPrim, DimRule> = {
+  // its result's layout is fixed (propagateShardings), whatever the operand's
+  sharding_constraint: noLinks,
   broadcast_in_dim: (e) => {
     const x = e.inputs[0]!;
     if (x.kind !== 'var') return [];
@@ -266,6 +268,8 @@ export function propagateShardings(
     else if (mesh.explicit) st.fix(p, p.aval.shape.map(() => []));
     else st.dims(p);
   });
+  // a sharding constraint's result is laid out as it says (Auto and Explicit axes alike)
+  for (const e of global.eqns) if (e.prim === 'sharding_constraint') st.fix(e.outputs[0]!, e.params['dims'] as DimShardings);
   if (mesh.explicit) {
     for (const e of global.eqns) explicitStep(st, e);
   } else {

@@ -400,6 +400,8 @@ const replicatedRule: PartitionRule = (c) => {
 
 /** Elementwise primitives all use `elementwise`; every other primitive has its rule here. */
 export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
+  // the operand resharded to the layout propagation fixed (params.dims); pending sums resolved
+  sharding_constraint: (c) => [{ atom: c.get(0, c.out[0]!).atom, dims: c.out[0]!, partial: [] }],
   dot_general: dotGeneral,
   reshape,
   iota,

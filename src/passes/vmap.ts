@@ -5,6 +5,7 @@ import { FuncBuilder } from '../ir/builder.js';
 import type { DotDims } from '../ir/primitives.js';
 import { PRIMS, isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Params } from '../ir/types.js';
+import type { DimShardings } from '../ir/sharding.js';
 
 /** A value in the batched program: its atom and whether axis 0 is the batch axis. */
 interface BVal {
@@ -46,6 +47,11 @@ const reduceRule: BatchRule = (c, e, [x]) => ({
 
 /** Elementwise primitives share `elementwiseRule`; every other primitive has its rule here. */
 export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
+  // the batch dimension is not split over the mesh
+  sharding_constraint: (c, e, [x]) => ({
+    atom: c.bind('sharding_constraint', [x!.atom], { dims: [[], ...(e.params['dims'] as DimShardings)] }),
+    batched: true,
+  }),
   broadcast_in_dim: (c, e, [x]) => ({
     atom: c.bind('broadcast_in_dim', [x!.atom], {
       ...e.params,

@@ -98,6 +98,7 @@ const UNARY: Record<string, (x: number) => number> = {
   ceil: Math.ceil,
   round: (x) => Math.sign(x) * Math.round(Math.abs(x)),
   copy: (x) => x,
+  sharding_constraint: (x) => x,
   is_finite: (x) => (Number.isFinite(x) ? 1 : 0),
 };
 

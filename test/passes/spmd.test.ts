@@ -236,6 +236,41 @@ describe('spmd: collectives inserted (exact sets)', () => {
   });
 });
 
+describe('spmd: sharding_constraint (jax.reshard, auto_axes / explicit_axes casts)', () => {
+  it('fixes its result layout: a constraint to P() gathers, one back to P(x) slices locally', () => {
+    const b = new FuncBuilder('cast');
+    const x = b.addParam(f32(16, 4));
+    const whole = b.bind1('sharding_constraint', [x], { dims: R(2) });
+    const y = b.bind1('neg', [whole]);
+    const out = b.bind1('sharding_constraint', [y], { dims: [['x'], []] });
+    const f = b.finish([out]);
+    for (const mesh of [auto(['x', 4]), explicit(['x', 4])]) {
+      const dims = propagateShardings(f, mesh, [[['x'], []]]);
+      expect(dims.get(whole.id)).toEqual(R(2));
+      const p = partition(f, mesh, [[['x'], []]]);
+      if (mesh.explicit) expect(dims.get(y.id)).toEqual(R(2));
+      expect(collectives(p)).toEqual({ 'all_gather:x': 1 });
+      expect(p.outShardings).toEqual([[['x'], []]]);
+      checkNumeric(p);
+    }
+  });
+
+  it('under Explicit axes, a constraint dropping an axis makes an illegal broadcast legal', () => {
+    const b = new FuncBuilder('add');
+    const x = b.addParam(f32(4, 4));
+    const y = b.addParam(f32(4, 4));
+    const ins: DimShardings[] = [[['x'], []], [[], ['x']]];
+    expect(() => propagateShardings(b.finish([b.bind1('add', [x, y])]), explicit(['x', 2]), ins)).toThrow('produces an illegally sharded result: f32[4@x,4@x]');
+    const c = new FuncBuilder('add');
+    const cx = c.addParam(f32(4, 4));
+    const cy = c.addParam(f32(4, 4));
+    const cast = c.bind1('sharding_constraint', [cy], { dims: R(2) });
+    const p = partition(c.finish([c.bind1('add', [cx, cast])]), explicit(['x', 2]), ins);
+    expect(p.outShardings).toEqual([[['x'], []]]);
+    checkNumeric(p);
+  });
+});
+
 describe('spmd: more layouts (numeric)', () => {
   it('reduce-scatter when the consumer wants the summed result sharded on the same axis', () => {
     const b = new FuncBuilder('rs');
