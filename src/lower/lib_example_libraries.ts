@@ -13,7 +13,7 @@ import { arg } from './modules.js';
 import { iterate } from './expr.js';
 import { execBlock } from './stmt.js';
 import { flatten } from './transforms.js';
-import { PyBoundMethod, PyBuiltin, PyClass, PyFunction, PyList, PyModule, PyNativeMethod, PyPartial, PyTransformed, PyTuple, PyUserClass, Scope, type PyValue } from './values.js';
+import { PyBuiltin, PyList, PyModule, PyTuple, Scope, type PyValue } from './values.js';
 
 /** jax.example_libraries.optimizers (jax/example_libraries/optimizers.py). */
 const OPTIMIZERS_PY = `
@@ -312,8 +312,7 @@ def unpack_optimizer_state(opt_state):
 
 def pack_optimizer_state(marked_pytree):
   sentinels, tree_def = _tree_flatten(marked_pytree)
-  for s in sentinels:
-    assert isinstance(s, JoinPoint)
+  assert all(isinstance(s, JoinPoint) for s in sentinels)
   subtrees = [s.subtree for s in sentinels]
   states_flat, subtree_defs = unzip2(map(_tree_flatten, subtrees))
   return OptimizerState(states_flat, tree_def, subtree_defs)
@@ -501,8 +500,7 @@ def serial(*layers):
       params.append(param)
     return input_shape, params
   def apply_fun(params, inputs, **kwargs):
-    rng = kwargs.get('rng', None)
-    kwargs = {k: v for k, v in kwargs.items() if k != 'rng'}  # kwargs.pop('rng', None)
+    rng = kwargs.pop('rng', None)
     rngs = random.split(rng, nlayers) if rng is not None else (None,) * nlayers
     for fun, param, rng in zip(apply_funs, params, rngs):
       inputs = fun(param, inputs, rng=rng, **kwargs)
@@ -517,8 +515,7 @@ def parallel(*layers):
     return zip(*[init(rng, shape) for init, rng, shape
                  in zip(init_funs, rngs, input_shape)])
   def apply_fun(params, inputs, **kwargs):
-    rng = kwargs.get('rng', None)
-    kwargs = {k: v for k, v in kwargs.items() if k != 'rng'}  # kwargs.pop('rng', None)
+    rng = kwargs.pop('rng', None)
     rngs = random.split(rng, nlayers) if rng is not None else (None,) * nlayers
     return [f(p, x, rng=r, **kwargs) for f, p, x, r in zip(apply_funs, params, inputs, rngs)]
   return init_fun, apply_fun
@@ -548,11 +545,6 @@ function treeHelpers(ip: Interp): Record<string, PyBuiltin> {
   };
   return {
     _tree_flatten: new PyBuiltin('tree_flatten', (c) => flat(arg(c, 0, 'tree'))),
-    // Python's callable(), for make_schedule
-    callable: new PyBuiltin('callable', (c) => {
-      const v = arg(c, 0, 'obj');
-      return v instanceof PyFunction || v instanceof PyBuiltin || v instanceof PyPartial || v instanceof PyBoundMethod || v instanceof PyTransformed || v instanceof PyUserClass || v instanceof PyClass || v instanceof PyNativeMethod;
-    }),
     _tree_unflatten: new PyBuiltin('tree_unflatten', (c) => ip.call(arg(c, 0, 'treedef'), { args: [arg(c, 1, 'leaves')], kwargs: new Map(), span: c.span })),
   };
 }
@@ -583,7 +575,7 @@ export function exampleLibrary(ip: Interp, name: string, jax: PyModule, span: Sp
     if (v !== undefined) scope.vars.set(k, v);
   }
   execBlock(ip, parse(source).body, scope);
-  const attrs = new Map([...scope.vars].filter(([k]) => !k.startsWith('_') && k !== 'callable'));
+  const attrs = new Map([...scope.vars].filter(([k]) => !k.startsWith('_')));
   const mod = new PyModule(name, attrs);
   pkg.attrs.set(sub, mod);
   return mod;

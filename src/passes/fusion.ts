@@ -39,6 +39,13 @@ const MAX_INLINE_DEPTH = 64;
  */
 const MAX_DUPLICATE_COST = 20;
 
+/**
+ * Most storage buffers one kernel reads: with its output, within the
+ * per-stage limit of storage buffers of the adapters jaxts is tested on (12,
+ * Dawn on SwiftShader; runtime/webgpu/backend.ts requests the adapter's own).
+ */
+const MAX_KERNEL_READS = 11;
+
 /** Arithmetic nodes `e` adds to an inlined expression (its operands aside). */
 function ownCost(e: Eqn): number {
   if (PRIMS[e.prim].cost === 'index') return 0;
@@ -103,7 +110,25 @@ export function fuse(f: Func): FusedFunc {
   // arithmetic nodes of each var's inlined expression, duplicates included
   const cost = new Map<number, number>();
   const inlinedInputs = (e: Eqn): Var[] => e.inputs.filter((a): a is Var => a.kind === 'var' && inline.has(a.id));
+  // the buffers each var's inlined expression reads: a kernel may bind at most MAX_KERNEL_READS of them
+  const readSet = new Map<number, Set<number>>();
+  const readsOf = (e: Eqn): Set<number> => {
+    const r = new Set<number>();
+    for (const a of e.inputs) if (a.kind === 'var') for (const id of inline.has(a.id) ? readSet.get(a.id)! : [a.id]) r.add(id);
+    return r;
+  };
   for (const e of f.eqns) {
+    let reads = readsOf(e);
+    if (reads.size > MAX_KERNEL_READS) {
+      // materialise the inlined operands that read the most, until the kernel's bindings fit the device's limit
+      const widest = inlinedInputs(e).sort((x, y) => readSet.get(y.id)!.size - readSet.get(x.id)!.size);
+      for (const a of widest) {
+        if (reads.size <= MAX_KERNEL_READS) break;
+        inline.delete(a.id);
+        reads = readsOf(e);
+      }
+    }
+    for (const out of e.outputs) readSet.set(out.id, reads);
     const isColl = isDeviceGather(e);
     const ins = inlinedInputs(e);
     const exp = PRIMS[e.prim].cost === 'loop' || ins.some((a) => expensive.has(a.id));
