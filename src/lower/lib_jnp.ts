@@ -12,7 +12,7 @@ import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { linalgFunctions, namedResult } from './lib_linalg.js';
+import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { isArray, PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -126,6 +126,7 @@ export function jnpModule(ip: Interp): PyModule {
     ...composites(ip),
   };
   const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
+  const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
     float32: dt('float32'),
     int32: dt('int32'),
@@ -140,6 +141,7 @@ export function jnpModule(ip: Interp): PyModule {
     nan: NaN,
     newaxis: null,
     linalg,
+    fft,
     ...fns,
   });
 }

@@ -27,7 +27,7 @@ import type { Interp } from './interp.js';
 import { iterate } from './expr.js';
 import { arg, intArg } from './modules.js';
 import { truthy } from './pyops.js';
-import { NdArray, PyClass, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
+import { NdArray, PyClass, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -997,3 +997,48 @@ function multiDot(ip: Interp, arrays: Tracer[], span: Span): Tracer {
   return out;
 }
 
+
+/**
+ * jax.numpy.fft: the real-valued helpers (fftfreq, rfftfreq, fftshift,
+ * ifftshift) as JAX writes them; the transforms themselves return (or take)
+ * complex arrays, which jaxts has no dtype for, so they are a clear error.
+ */
+export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string, Fn> {
+  const o = ip.ops;
+  const freqArgs = (c: CallArgs, fn: string): { n: number; d: number } => {
+    const nV = arg(c, 0, 'n');
+    const dV = arg(c, 1, 'd', 1);
+    if (nV instanceof PyTuple || nV instanceof PyList) throw new CompileError(`ValueError: The n argument of jax.numpy.fft.${fn} only takes an int. Got n = ${String(nV)}.`, c.span);
+    if (dV instanceof PyTuple || dV instanceof PyList) throw new CompileError(`ValueError: The d argument of jax.numpy.fft.${fn} only takes a single value. Got d = ${String(dV)}.`, c.span);
+    if (typeof dV !== 'bigint' && typeof dV !== 'number') throw new CompileError(`jaxts: jnp.fft.${fn} takes a Python number d`, c.span);
+    return { n: intArg(nV, 'n', c.span), d: Number(dV) };
+  };
+  const arange = (start: number, stop: number, span: Span): Tracer => o.arange(start, stop, 1, 'float32', span);
+  const shift = (c: CallArgs, inverse: boolean): PyValue => {
+    const x = o.asArray(arg(c, 0, 'x'), c.span);
+    const axesV = arg(c, 1, 'axes', null);
+    const r = x.aval.shape.length;
+    const axes = axesV === null ? [...Array(r).keys()] : normalizeAxes(axesV, r, c.span);
+    const shifts = axes.map((a) => BigInt(inverse ? -Math.floor(x.aval.shape[a]! / 2) : Math.floor(x.aval.shape[a]! / 2)));
+    return jnp['roll']!({ args: [x, new PyTuple(shifts), new PyTuple(axes.map(BigInt))], kwargs: new Map(), span: c.span });
+  };
+  const complex = (name: string): Fn => (c) => {
+    throw new CompileError(`NotImplementedError: jnp.fft.${name} computes with complex numbers, and jaxts has no complex dtype (only float32, int32, uint32 and bool); jnp.fft.fftfreq, rfftfreq, fftshift and ifftshift are supported`, c.span);
+  };
+  const transforms = ['fft', 'ifft', 'fft2', 'ifft2', 'fftn', 'ifftn', 'rfft', 'irfft', 'rfft2', 'irfft2', 'rfftn', 'irfftn', 'hfft', 'ihfft'];
+  return {
+    fftfreq: (c) => {
+      const { n, d } = freqArgs(c, 'fftfreq');
+      const half = n % 2 === 0 ? n / 2 : (n - 1) / 2 + 1;
+      const k = o.concatenate([arange(0, half, c.span), arange(-Math.floor(n / 2), 0, c.span)], 0, c.span);
+      return o.binary('div', k, o.asArray(Math.fround(d * n), c.span, 'float32'), c.span);
+    },
+    rfftfreq: (c) => {
+      const { n, d } = freqArgs(c, 'rfftfreq');
+      return o.binary('div', arange(0, Math.floor(n / 2) + 1, c.span), o.asArray(Math.fround(d * n), c.span, 'float32'), c.span);
+    },
+    fftshift: (c) => shift(c, false),
+    ifftshift: (c) => shift(c, true),
+    ...Object.fromEntries(transforms.map((t) => [t, complex(t)])),
+  };
+}
