@@ -9,7 +9,7 @@ import { freeVariables, lowerExports } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { debugText } from './lib_debug.js';
 import { jaxModule } from './lib_jax.js';
-import { exampleLibrary } from './lib_example_libraries.js';
+import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
 import { nnModule } from './lib_nn.js';
@@ -34,7 +34,8 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
   try {
     execBlock(ip, mod.body, ip.globals);
   } catch (e) {
-    if (e instanceof NeedsStatic) throw new CompileError(e.message, e.span);
+    if (e instanceof CompileError && e.span && preludeSpans.has(e.span)) throw new CompileError(e.message, null, e.notes);
+    if (e instanceof NeedsStatic) throw new CompileError(e.message, preludeSpans.has(e.span) ? null : e.span);
     if (e instanceof ReturnSignal) throw new CompileError("SyntaxError: 'return' outside function", null);
     if (e instanceof BreakSignal || e instanceof ContinueSignal) throw new CompileError("SyntaxError: 'break' outside loop", null);
     throw e;

@@ -531,6 +531,22 @@ def shape_dependent(make_layer):
 const SOURCES: Record<string, string> = { optimizers: OPTIMIZERS_PY, stax: STAX_PY };
 const loaded = new WeakMap<Interp, PyModule>();
 
+/** The source spans of the example libraries' code: an error raised there has no place in the user's file (lower() drops the span). */
+export const preludeSpans = new WeakSet<object>();
+function markSpans(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const x of node) markSpans(x);
+    return;
+  }
+  const o = node as Record<string, unknown>;
+  if (typeof o['start'] === 'object' && typeof o['end'] === 'object' && o['start'] !== null && 'line' in (o['start'] as object)) {
+    preludeSpans.add(o);
+    return;
+  }
+  for (const v of Object.values(o)) markSpans(v);
+}
+
 /** The flatten/unflatten pair the optimizers pack their state with; a treedef is a static builtin that rebuilds the tree. */
 function treeHelpers(ip: Interp): Record<string, PyBuiltin> {
   const flat = (tree: PyValue): PyTuple => {
@@ -574,7 +590,9 @@ export function exampleLibrary(ip: Interp, name: string, jax: PyModule, span: Sp
     const v = typing.attrs.get(k);
     if (v !== undefined) scope.vars.set(k, v);
   }
-  execBlock(ip, parse(source).body, scope);
+  const mod0 = parse(source);
+  markSpans(mod0);
+  execBlock(ip, mod0.body, scope);
   const attrs = new Map([...scope.vars].filter(([k]) => !k.startsWith('_')));
   const mod = new PyModule(name, attrs);
   pkg.attrs.set(sub, mod);
