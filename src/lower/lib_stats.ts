@@ -155,7 +155,9 @@ export class Special {
     }
     const series = order <= 0 ? k(1) : m.sub(m.add(k(1), even), odd);
     const lowerVal = m.add(logScale, m.un('log', series));
-    return this.where(gtUpper, m.un('neg', res), this.where(m.cmp('gt', x, k(lower)), m.un('log', res), lowerVal));
+    const out = this.where(gtUpper, m.un('neg', res), this.where(m.cmp('gt', x, k(lower)), m.un('log', res), lowerVal));
+    // NaN in, NaN out (XLA's max and min propagate it; WGSL's need not)
+    return this.where(this.isnan(x), x, out);
   }
 
   xlogy(x: Tracer, y: Tracer, log1p = false): Tracer {
