@@ -8,7 +8,7 @@ import { ShapeError } from '../ir/primitives.js';
 import { PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
-import { HostArray, NdArray, NpScalar, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
+import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
 
 /** What the lowering provides to array operations. */
@@ -41,6 +41,8 @@ export class ArrayOps {
     if (v instanceof NpScalar) return lit(v.value, jaxDtype(v.dtype));
     if (v instanceof NdArray) return t.atomOf(this.ctx.constant(v));
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) return this.atom(this.asArray(v, span), span);
+    // a host loop that feeds its index to an array function unrolls, as for the array operators
+    if (v instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
     throw new CompileError(`TypeError: Value ${typeName(v)} is not a valid JAX type`, span);
   }
 

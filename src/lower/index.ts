@@ -9,6 +9,7 @@ import { freeVariables, lowerExports } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { debugText } from './lib_debug.js';
 import { jaxModule } from './lib_jax.js';
+import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
 import { nnModule } from './lib_nn.js';
@@ -37,7 +38,8 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
   try {
     execBlock(ip, mod.body, ip.globals);
   } catch (e) {
-    if (e instanceof NeedsStatic) throw new CompileError(e.message, e.span);
+    if (e instanceof CompileError && e.span && preludeSpans.has(e.span)) throw new CompileError(e.message, null, e.notes);
+    if (e instanceof NeedsStatic) throw new CompileError(e.message, preludeSpans.has(e.span) ? null : e.span);
     if (e instanceof ReturnSignal) throw new CompileError("SyntaxError: 'return' outside function", null);
     if (e instanceof BreakSignal || e instanceof ContinueSignal) throw new CompileError("SyntaxError: 'break' outside loop", null);
     throw e;
@@ -87,6 +89,7 @@ function library(ip: Interp): Library {
   };
   return {
     importModule(name: string, span: Span): PyModule {
+      if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
       const found = modules().get(name);
       if (!found) {
         const tops = [...new Set([...modules().keys()].map((m) => m.split('.')[0]!))].sort();
@@ -134,10 +137,14 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.test_util', jax.attrs.get('test_util') as PyModule],
     ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
+    ['jax.numpy.fft', jnp.attrs.get('fft') as PyModule],
     ['jax.nn', nn],
     ['jax.nn.initializers', nn.attrs.get('initializers') as PyModule],
     ['jax.scipy', scipy],
     ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
+    ['jax.scipy.linalg', scipy.attrs.get('linalg') as PyModule],
+    ['jax.scipy.stats', scipy.attrs.get('stats') as PyModule],
+    ...[...(scipy.attrs.get('stats') as PyModule).attrs].map(([k, v]): [string, PyModule] => [`jax.scipy.stats.${k}`, v as PyModule]),
     ['jax.tree', trees.tree],
     ['jax.tree_util', trees.treeUtil],
     ['jax.lax', lax],

@@ -16,7 +16,8 @@ import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, pars
 import type { GatherMode } from '../ir/indexing.js';
 import { size, type Atom } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
-import { PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
+import { isArray, PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -67,7 +68,15 @@ export function jnpModule(ip: Interp): PyModule {
     concatenate: (c) => ops.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
     expand_dims: (c) => {
       const x = ops.asArray(arg(c, 0, 'a'), c.span);
-      const ax = intArg(arg(c, 1, 'axis'), 'axis', c.span);
+      const axis = arg(c, 1, 'axis');
+      if (axis instanceof PyTuple || axis instanceof PyList) {
+        // several axes: each counted in the result's rank, inserted in increasing order
+        const out = x.aval.shape.length + axis.items.length;
+        const axes = axis.items.map((v) => intArg(v, 'axis', c.span)).map((a) => (a < 0 ? a + out : a)).sort((a, b) => a - b);
+        if (axes.some((a, i) => a < 0 || a >= out || axes[i + 1] === a)) throw new CompileError(`ValueError: repeated or out-of-range axis in expand_dims: ${fmtShape(axes)}`, c.span);
+        return axes.reduce((t, a) => ops.expandDims(t, a, c.span), x);
+      }
+      const ax = intArg(axis, 'axis', c.span);
       return ops.expandDims(x, ax < 0 ? ax + x.aval.shape.length + 1 : ax, c.span);
     },
     broadcast_to: (c) => {
@@ -121,15 +130,8 @@ export function jnpModule(ip: Interp): PyModule {
     ...composites(ip),
     ...sortingFunctions(ip),
   };
-  const linalg = builtinModule('jax.numpy.linalg', {
-    norm: (c) => {
-      const ord = arg(c, 1, 'ord', null);
-      if (ord !== null) throw new CompileError('jaxts: jnp.linalg.norm supports ord=None only', c.span);
-      // ord=None: sqrt(sum(x * x))
-      const a = ops.asArray(arg(c, 0, 'x'), c.span, 'float32');
-      return ops.unary('sqrt', ops.reduce('reduce_sum', ops.binary('mul', a, a, c.span), arg(c, 2, 'axis', null), keep(c), c.span), c.span);
-    },
-  });
+  const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
+  const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
     float32: dt('float32'),
     int32: dt('int32'),
@@ -145,6 +147,7 @@ export function jnpModule(ip: Interp): PyModule {
     nan: NaN,
     newaxis: null,
     linalg,
+    fft,
     ...fns,
   });
 }
@@ -800,6 +803,12 @@ function composites(ip: Interp): Record<string, Fn> {
       return bcast(o.convert(A(arg(c, 1, 'fill_value'), c.span), dtype, c.span), x.aval.shape, c.span);
     },
     ndim: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.length),
+    // np.isscalar, or an array of rank 0
+    isscalar: (c) => {
+      const v = arg(c, 0, 'element');
+      if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return true;
+      return isArray(v) ? o.aval(v, c.span).shape.length === 0 : false;
+    },
     shape: (c) => new PyTuple(o.aval(arg(c, 0, 'a'), c.span).shape.map(BigInt)),
     size: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.reduce((p, d) => p * d, 1)),
     concat: (c) => o.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),

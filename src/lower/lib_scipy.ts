@@ -1,10 +1,13 @@
-// jax.scipy (special.logsumexp, erf, erfinv), written as the primitive
+// jax.scipy (special.logsumexp, erf, erfinv here; the rest of special and stats
+// in lib_stats.ts, linalg in lib_linalg.ts), written as the primitive
 // sequence JAX traces (jax/_src/ops/special.py); jax.nn.logsumexp and
 // jnp.logaddexp use the same logsumexp.
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { normalizeAxes } from './arrays.js';
 import type { Interp } from './interp.js';
+import { linalgFunctions, namedResult } from './lib_linalg.js';
+import { specialFunctions, statsModule } from './lib_stats.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { PyTuple, type PyModule, type PyValue, type Tracer } from './values.js';
@@ -33,6 +36,8 @@ export function scipyModule(ip: Interp): PyModule {
     },
     erf: (c) => ip.ops.unary('erf', arg(c, 0, 'x'), c.span),
     erfinv: (c) => ip.ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
+    ...specialFunctions(ip),
   });
-  return builtinModule('jax.scipy', { special });
+  const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
+  return builtinModule('jax.scipy', { special, linalg, stats: statsModule(ip) });
 }

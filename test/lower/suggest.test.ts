@@ -31,7 +31,7 @@ describe('suggestions', () => {
     expect(errorOf('import jax.numpy as jnp\nprint(jnp.xyz)\n')).toBe("AttributeError: module 'jax.numpy' has no attribute 'xyz'");
     expect(errorOf('import jax.numpy as jnp\nprint(jnp.nancumsum(jnp.ones(3)))\n')).toBe('NotImplementedError: jax.numpy.nancumsum is not supported by jaxts (the nearest supported: jax.numpy.cumsum)');
     expect(errorOf('import jax.numpy as jnp\nprint(jnp.unique(jnp.ones(3)))\n')).toBe('NotImplementedError: jax.numpy.unique is not supported by jaxts');
-    expect(errorOf('import jax.numpy as jnp\nprint(jnp.linalg.inv(jnp.eye(3)))\n')).toBe('NotImplementedError: jax.numpy.linalg.inv is not supported by jaxts');
+    expect(errorOf('import jax.numpy as jnp\nprint(jnp.linalg.eig(jnp.eye(3)))\n')).toBe('NotImplementedError: jax.numpy.linalg.eig is not supported by jaxts (the nearest supported: jax.numpy.linalg.eigh)');
     expect(errorOf('import jax.numpy as jnp\nx = jnp.zeros(3).nonzero()\n')).toBe("NotImplementedError: the jax.Array attribute 'nonzero' (x.nonzero) is not supported by jaxts");
     expect(errorOf('import jax.numpy as jnp\nx = jnp.zeros(3).foo\n')).toBe("AttributeError: 'ArrayImpl' object has no attribute 'foo'");
     expect(errorOf('import jax\nprint(jax.lax.associative_scan)\n')).toBe('NotImplementedError: jax.lax.associative_scan is not supported by jaxts');
