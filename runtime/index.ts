@@ -7,7 +7,7 @@ export type { Backend, DeviceBuffer } from './backend.js';
 export { CpuBackend } from './cpu/backend.js';
 export { WebGpuBackend, createWebGpuBackend } from './webgpu/backend.js';
 export type { ProgramSpec, KernelSpec, CpuBuffer, CpuKernel, BufferSpec, StepSpec, BufRef, DType } from './program.js';
-export { str, repr, keyRepr, formatArray, item, pyStr, pyRepr, format, printf, truediv, floordiv, mod, roundHalfEven32, f32ToI32, f32ToU32, assertTrue } from './values.js';
+export { str, repr, keyRepr, formatArray, item, pyStr, pyRepr, format, printf, truediv, floordiv, mod, roundHalfEven32, f32ToI32, f32ToU32, assertTrue, pyAssert } from './values.js';
 export { threefry2x32 } from './cpu/random.js';
 export { f32ToBits, bitsToF32 } from './cpu/math.js';
 export { sin32, cos32, tan32, exp32, log32, log1p32, expm1_32, tanh32, logistic32, erf32, erfInv32, pow32 } from './cpu/math.js';

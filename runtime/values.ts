@@ -112,3 +112,8 @@ export function f32ToU32(x: number): number {
 export function assertTrue(ok: number | boolean, message: string, line: number | null = null): void {
   if (!ok) throw new PythonError(`AssertionError: ${message}`, line);
 }
+
+/** Python's `assert ok, message` checked at run time: AssertionError (with the message when there is one). */
+export function pyAssert(ok: boolean, message: string | null, line: number | null = null): void {
+  if (!ok) throw new PythonError(message === null ? 'AssertionError' : `AssertionError: ${message}`, line);
+}

@@ -12,6 +12,7 @@ import { formatFString, textValue } from './format.js';
 import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
+  HostArray,
   HostScalar,
   PyInstance,
   PySuper,
@@ -27,6 +28,7 @@ import {
   Scope,
   checkDictKey,
   isArray,
+  scalarKind,
   typeName,
   type PyValue, NeedsStatic,
 } from './values.js';
@@ -88,13 +90,7 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return unaryop(ip, e.op, x, e.span);
     }
     case 'BoolOp': {
-      let v: PyValue = null;
-      for (const x of e.values) {
-        v = evalExpr(ip, x, scope);
-        const t = truthyStatic(ip, v, x.span);
-        if (e.op === 'and' ? !t : t) return v;
-      }
-      return v;
+      return boolOp(ip, e, 0, scope);
     }
     case 'Compare': {
       let left = evalExpr(ip, e.left, scope);
@@ -110,8 +106,9 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return result;
     }
     case 'IfExp': {
-      const t = evalExpr(ip, e.test, scope);
-      return truthyStatic(ip, t, e.test.span) ? evalExpr(ip, e.body, scope) : evalExpr(ip, e.orelse, scope);
+      const t = hostTruth(ip, evalExpr(ip, e.test, scope), e.test.span);
+      if (t instanceof HostScalar) return runTimeChoice(ip, t, evalExpr(ip, e.body, scope), evalExpr(ip, e.orelse, scope), e.span);
+      return t ? evalExpr(ip, e.body, scope) : evalExpr(ip, e.orelse, scope);
     }
     case 'Attribute':
       return getAttr(ip, evalExpr(ip, e.value, scope), e.attr, e.attrSpan);
@@ -384,7 +381,11 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   }
   if (a instanceof PyInstance || b instanceof PyInstance) return instanceBinop(ip, op, a, b, span);
   if (isArray(a) || isArray(b)) {
-    if (a instanceof HostScalar || b instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
+    // a Python number known only at run time meets an array: a weakly typed 0-d array, as JAX makes of it
+    const lift = (v: PyValue): PyValue =>
+      v instanceof HostScalar && v.type !== 'str' ? ip.scalarArray(v, v.type === 'int' ? 'int32' : v.type === 'bool' ? 'bool' : 'float32', 'scalar', span, true) : v;
+    a = lift(a);
+    b = lift(b);
     if (op === '@') return ip.ops.matmul(a, b, span);
     if (op === '**') return ip.ops.power(a, b, span);
     if (op === '//') return floorDivide(ip, a, b, span);
@@ -473,8 +474,8 @@ function hostType(v: PyValue, span: A.Span): 'int' | 'float' | 'bool' | 'str' {
 
 function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyValue {
   if (op === 'not') {
-    if (x instanceof HostScalar) return new HostScalar({ k: 'unary', op: '!', x: x.expr }, 'bool');
-    return !truthyStatic(ip, x, span);
+    const t = hostTruth(ip, x, span);
+    return t instanceof HostScalar ? new HostScalar({ k: 'unary', op: '!', x: t.expr }, 'bool') : !t;
   }
   if (x instanceof PyInstance) {
     const r = callDunder(ip, x, op === '-' ? '__neg__' : op === '+' ? '__pos__' : '__invert__', [], span);
@@ -537,6 +538,29 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   return staticCompare(op, a, b, span);
 }
 
+/**
+ * Python truthiness where the host program may branch on a value known only at run time: a bool
+ * known now, or a run-time bool (a host number or string, or a readback of a one-element device
+ * array at host level, as JAX reads a concrete array's value). Inside jit/grad/vmap an array is
+ * JAX's TracerBoolConversionError, as in truthyStatic.
+ */
+export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostScalar {
+  if (v instanceof HostScalar) {
+    if (v.type === 'bool') return v;
+    // a float NaN is true in Python (JS truthiness says false)
+    return new HostScalar(v.type === 'str' ? { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: '' } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
+  }
+  if (isArray(v) && ip.atHost) {
+    const aval = ip.ops.aval(v, span);
+    if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {
+      throw new CompileError(`ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()`, span);
+    }
+    const h = ip.hostArray(v, span);
+    return new HostScalar({ k: 'bin', op: '!==', a: { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true }, b: { k: 'lit', value: 0 } }, 'bool');
+  }
+  return truthyStatic(ip, v, span);
+}
+
 /** Python truthiness of a value that must be known at compile time (or a host bool in host code). */
 export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
   if (isArray(v)) {
@@ -553,6 +577,46 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     return true;
   }
   return truthy(ip.static(v, 'this condition', span), span);
+}
+
+/**
+ * `a and b and …` / `a or b or …` from operand `i`: Python returns the deciding operand. Where an
+ * operand's truth is known only at run time, the result is a run-time choice between it and the rest.
+ */
+function boolOp(ip: Interp, e: A.BoolOp, i: number, scope: Scope): PyValue {
+  const x = e.values[i]!;
+  const v = evalExpr(ip, x, scope);
+  if (i === e.values.length - 1) return v;
+  const t = hostTruth(ip, v, x.span);
+  if (!(t instanceof HostScalar)) return (e.op === 'and' ? !t : t) ? v : boolOp(ip, e, i + 1, scope);
+  const rest = ip.holding((hold) => (hold(v), boolOp(ip, e, i + 1, scope)));
+  return e.op === 'and' ? runTimeChoice(ip, t, rest, v, e.span) : runTimeChoice(ip, t, v, rest, e.span);
+}
+
+/**
+ * `a if test else b` where `test` is known only at run time: host numbers, strings or bools of one
+ * Python type, or device arrays of one type (whichever the program's run takes).
+ */
+function runTimeChoice(ip: Interp, test: HostScalar, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  if (a === b) return a;
+  const ka = scalarKind(a);
+  if (ka !== null && ka === scalarKind(b)) return new HostScalar({ k: 'cond', test: test.expr, then: hexpr(a), else: hexpr(b) }, ka);
+  if (isArray(a) && isArray(b)) {
+    const x = ip.ops.aval(a, span);
+    const y = ip.ops.aval(b, span);
+    if (x.dtype === y.dtype && x.shape.join() === y.shape.join()) {
+      const ha = ip.hostArray(a, span);
+      const hb = ip.hostArray(b, span);
+      if (ha.sharding === hb.sharding) {
+        const name = ip.freshName(ip.nameHints[0] ?? 'choice');
+        ip.emit({ k: 'const', names: [name], value: { k: 'cond', test: test.expr, then: { k: 'var', name: ha.name }, else: { k: 'var', name: hb.name } } });
+        const out = new HostArray(name, x.weak === y.weak ? x : { shape: x.shape, dtype: x.dtype });
+        out.sharding = ha.sharding;
+        return out;
+      }
+    }
+  }
+  throw new CompileError(`a choice on a value known only when the program runs must give values of one type: here ${typeName(a)} or ${typeName(b)}`, span);
 }
 
 function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {

@@ -6,7 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, iterate, truthyStatic } from './expr.js';
+import { binop, hostTruth, iterate } from './expr.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import type { Interp } from './interp.js';
@@ -101,7 +101,7 @@ export function installBuiltins(ip: Interp): void {
     format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
-    bool: fn('bool', (c) => truthyStatic(ip, c.args[0] ?? false, c.span)),
+    bool: fn('bool', (c) => hostTruth(ip, c.args[0] ?? false, c.span)),
     iter: fn('iter', (c) => {
       const v = arg(c, 0, 'object');
       return v instanceof PyIterator ? v : new PyIterator('list_iterator', iterate(ip, v, c.span)[Symbol.iterator]());

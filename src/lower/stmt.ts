@@ -3,13 +3,14 @@
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
 import { CompileError } from '../common/diagnostics.js';
+import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
-import { assignTarget, binop, evalExpr, holdItems, iterItems, truthyStatic } from './expr.js';
+import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -73,27 +74,15 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Return':
       throw new ReturnSignal(s.value ? evalExpr(ip, s.value, scope) : null);
     case 'If': {
-      const test = evalExpr(ip, s.test, scope);
+      const test = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
       if (test instanceof HostScalar) return dynamicIf(ip, s, test, scope);
-      execBlock(ip, truthyStatic(ip, test, s.test.span) ? s.body : s.orelse, scope);
+      execBlock(ip, test ? s.body : s.orelse, scope);
       return;
     }
     case 'For':
       return execFor(ip, s, scope);
-    case 'While': {
-      let guard = 0;
-      while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
-        if (++guard > MAX_LOOP_STEPS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
-        try {
-          execBlock(ip, s.body, scope);
-        } catch (e) {
-          if (e instanceof BreakSignal) return;
-          if (!(e instanceof ContinueSignal)) throw e;
-        }
-      }
-      execBlock(ip, s.orelse, scope);
-      return;
-    }
+    case 'While':
+      return execWhile(ip, s, scope);
     case 'Pass':
       return;
     case 'Break':
@@ -128,8 +117,9 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       return;
     }
     case 'Assert': {
-      const t = evalExpr(ip, s.test, scope);
-      if (!truthyStatic(ip, t, s.test.span)) {
+      const t = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+      if (t instanceof HostScalar) return runTimeAssert(ip, s, t, scope);
+      if (!t) {
         const args = s.msg ? [evalExpr(ip, s.msg, scope)] : [];
         throw raiseValue(ip, newException(EXCEPTIONS.get('AssertionError')!, args), s.span);
       }
@@ -387,6 +377,62 @@ function carryChanged(message: string, span: A.Span): NeedsStatic {
   return e;
 }
 
+/**
+ * The loops being lowered, innermost last: a `break`/`continue` under a condition known only at run
+ * time needs a loop that stays a loop in the generated code (staged); one in a loop that runs at
+ * compile time makes that loop a staged one (a while), or is an error (an unrolled for).
+ */
+interface LoopCtx {
+  /** Set for a loop lowered as a TS loop: writes the loop's carried values back before a break/continue. */
+  writeBack: (() => void) | null;
+}
+const loops: LoopCtx[] = [];
+
+/** A `break`/`continue` under a run-time condition reached a loop that runs at compile time. */
+class RunTimeExit extends NeedsStatic {}
+
+function inLoop<T>(ctx: LoopCtx, fn: () => T): T {
+  loops.push(ctx);
+  try {
+    return fn();
+  } finally {
+    loops.pop();
+  }
+}
+
+/**
+ * `while test:` runs at compile time while its test is known then; from the first step whose test is
+ * known only at run time (a host number, a readback of a device value), the rest of it is a TS loop.
+ */
+function execWhile(ip: Interp, s: A.While, scope: Scope): void {
+  let guard = 0;
+  const start = ip.atHost ? { checkpoint: (ip.flush(), ip.checkpoint()), vars: new Map(scope.vars) } : null;
+  for (;;) {
+    const test = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+    if (test instanceof HostScalar) {
+      if (s.orelse.length) throw new CompileError('while ... else on a value known only when the program runs is not supported', s.span);
+      // the test is evaluated again inside the loop
+      return stagedLoop(ip, { k: 'while', s }, scope);
+    }
+    if (!test) break;
+    if (++guard > MAX_LOOP_STEPS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
+    try {
+      inLoop({ writeBack: null }, () => execBlock(ip, s.body, scope));
+    } catch (e) {
+      if (e instanceof BreakSignal) return;
+      if (e instanceof RunTimeExit && start && !s.orelse.length) {
+        // a break under a run-time condition: the whole loop runs as a TS loop
+        ip.rollback(start.checkpoint);
+        scope.vars.clear();
+        start.vars.forEach((v, k) => scope.vars.set(k, v));
+        return stagedLoop(ip, { k: 'while', s }, scope);
+      }
+      if (!(e instanceof ContinueSignal)) throw e;
+    }
+  }
+  execBlock(ip, s.orelse, scope);
+}
+
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
@@ -395,7 +441,7 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     try {
-      hostLoop(ip, s, iter, scope);
+      stagedLoop(ip, { k: 'for', s, r: iter }, scope);
       return;
     } catch (e) {
       if (!(e instanceof NeedsStatic)) throw e;
@@ -427,9 +473,12 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       }
       assignTarget(ip, s.target, item, scope);
       try {
-        execBlock(ip, s.body, scope);
+        inLoop({ writeBack: null }, () => execBlock(ip, s.body, scope));
       } catch (e) {
         if (e instanceof BreakSignal) return true;
+        if (e instanceof RunTimeExit) {
+          throw new CompileError('break/continue under a condition known only when the program runs, in a for loop that runs at compile time (over a list, or one that needs its items at compile time), is not supported', e.span);
+        }
         if (!(e instanceof ContinueSignal)) throw e;
       }
     }
@@ -445,32 +494,68 @@ interface Carried {
   rebuild: (leaves: PyValue[]) => PyValue;
   /** objectShape of the value before the loop. */
   shape: string;
+  /** The value before the loop. */
+  before: PyValue;
 }
 
-function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
-  if (s.orelse.length) throw new NeedsStatic('for ... else', s.span);
+/** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
+type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While };
+
+/**
+ * A carried Python value becomes a device array in the body (`i = 0` then `i = step(i)`): the loop
+ * starts from it as an array of that type, as the value it becomes.
+ */
+class PromoteToArray {
+  constructor(
+    readonly name: string,
+    readonly aval: { shape: readonly number[]; dtype: string; weak?: boolean },
+  ) {}
+}
+
+/** A carried Python int (or bool) becomes a float in the body: the loop carries a float. */
+class PromoteToFloat {
+  constructor(readonly name: string) {}
+}
+
+function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
+  if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
   ip.flush();
   const promote = new Set<string>();
+  const promoted = new Set<string>();
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     const outer = attrCarry;
     attrCarry = { promote, statics: new Map(), changed: new Set() };
     try {
-      return hostLoopAttempt(ip, s, r, scope);
+      return stagedLoopAttempt(ip, head, scope);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat)) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
-      e.paths.forEach((p) => promote.add(p));
+      if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
+      else {
+        const key = `${e.name}:${e instanceof PromoteToArray ? 'array' : 'float'}`;
+        if (promoted.has(key)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        promoted.add(key);
+        const v = scope.vars.get(e.name)!;
+        if (e instanceof PromoteToFloat) scope.vars.set(e.name, v instanceof HostScalar ? new HostScalar(v.expr, 'float') : Number(v as bigint | boolean));
+        else {
+          scope.vars.set(e.name, ip.hostArray(ip.ops.asArray(v, head.s.span, e.aval.dtype as Parameters<Interp['ops']['asArray']>[2]), head.s.span));
+        }
+        ip.flush();
+      }
     } finally {
       attrCarry = outer;
     }
   }
 }
 
-function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
+function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
+  const s = head.s;
+  const r = head.k === 'for' ? head.r : null;
+  const target = head.k === 'for' ? head.s.target : null;
   const ac = attrCarry!;
   const names = assignedNames(s.body);
   const carried: Carried[] = [];
@@ -481,7 +566,7 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
     const rebuild = flattenCarry(ip, v, n, leaves);
-    carried.push({ name: n, leaves, rebuild, shape: objectShape(v) });
+    carried.push({ name: n, leaves, rebuild, shape: objectShape(v), before: v });
   }
   // objects the loop carries are updated in place (their attributes become the loop's variables): the
   // loop may set their attributes; a failed attempt puts them back
@@ -489,7 +574,7 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   for (const c of carried) carriedObjects(scope.vars.get(c.name)!, objects);
   const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
-  const index = ip.freshName(s.target.kind === 'Name' ? s.target.id : 'i');
+  const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray>();
@@ -501,16 +586,9 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
     ip.dynamicDepth++;
     try {
-    body = ip.collect(() => {
-      assignTarget(ip, s.target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
-      try {
-        execBlock(ip, s.body, scope);
-      } catch (e) {
-        if (e instanceof BreakSignal || e instanceof ContinueSignal) throw new NeedsStatic('break/continue in a host loop', s.span);
-        throw e;
-      }
+    // write back carried values (at the end of the body, and before a break or continue)
+    const writeBack = (): void => {
       ip.flush();
-      // write back carried values
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
@@ -521,6 +599,12 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
         if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
           const want = c.leaves[i]!;
+          if (head.k === 'while' && c.leaves.length === 1 && isStaticScalar(want.init) && isArray(l.init) && want.init === c.before) {
+            throw new PromoteToArray(c.name, ip.ops.aval(l.init, s.span));
+          }
+          const promoteFloat = (x: PyValue): boolean => (x instanceof HostScalar ? x.type : typeof x) !== 'float' && (x instanceof HostScalar ? x.type !== 'str' : typeof x === 'bigint' || typeof x === 'boolean');
+          const isFloat = (x: PyValue): boolean => (x instanceof HostScalar ? x.type === 'float' : typeof x === 'number');
+          if (c.leaves.length === 1 && want.init === c.before && promoteFloat(want.init) && isFloat(l.init)) throw new PromoteToFloat(c.name);
           checkSameType(want.init, l.init, c.name, s.span);
           const val = hexprOfLeaf(ip, l.init, s.span);
           // the placement must stay the same; JAX may spell it differently after a step (P('x', None) → P('x',))
@@ -529,9 +613,28 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
           if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
         });
       }
-      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (s.target.kind === 'Name' ? s.target.id : '')) newNames.push(n);
+    };
+    body = ip.collect(() => {
+      if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      else if (head.k === 'while') {
+        const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
+        if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
+        else if (!t) ip.emit({ k: 'break' });
+      }
+      let exited = false;
+      try {
+        inLoop({ writeBack }, () => execBlock(ip, s.body, scope));
+      } catch (e) {
+        if (!(e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
+        // a break/continue the body always reaches
+        writeBack();
+        ip.emit({ k: e instanceof BreakSignal ? 'break' : 'continue' });
+        exited = true;
+      }
+      if (!exited) writeBack();
+      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (target?.kind === 'Name' ? target.id : '')) newNames.push(n);
       // an array first bound in the body stays visible after the loop (its last value), as in Python
-      if (r.length > 0) {
+      if (!r || r.length > 0) {
         for (const n of newNames) {
           const v = scope.vars.get(n);
           if (!isArray(v ?? null)) continue;
@@ -558,11 +661,12 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   }
   for (const d of decls) ip.emit(d);
   for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
-  ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
     // after at least one step, arrays carry the sharding the step gave them
-    if (r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
+    if (!r || r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
     scope.vars.set(c.name, c.rebuild(values));
   }
   // names first bound inside the loop body are not visible after it as host values
@@ -573,7 +677,7 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     else if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
-  if (s.target.kind === 'Name' && r.length > 0) scope.vars.set(s.target.id, r.start + BigInt(r.length - 1) * r.step);
+  if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
 }
 
 const classIds = new WeakMap<object, number>();
@@ -681,7 +785,7 @@ function leafInit(v: PyValue): HExpr {
 function asLoopValue(letName: string, init: PyValue): PyValue {
   if (isArray(init)) {
     const aval = init instanceof Tracer ? init.aval : init.aval;
-    const h = new HostArray(letName, { shape: aval.shape, dtype: aval.dtype });
+    const h = new HostArray(letName, aval.weak ? { shape: aval.shape, dtype: aval.dtype, weak: true } : { shape: aval.shape, dtype: aval.dtype });
     h.sharding = (init instanceof Tracer ? init.materialized : init)?.sharding ?? null;
     return h;
   }
@@ -720,33 +824,133 @@ function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
 
 // ------------------------------------------------------------------ dynamic if
 
+/**
+ * `if test:` on a value known only at run time (a host number, a readback of a device value): both
+ * branches are lowered into a TS `if`. A name the branches bind to different values is a `let` before
+ * the if, assigned at the end of each branch: its leaves (arrays, host numbers) must have one type on
+ * both paths. A `break`/`continue` in a branch leaves the TS loop that the enclosing loop becomes.
+ */
 function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope): void {
   if (!ip.atHost) throw new CompileError('internal: a host value reached a traced function', s.span);
   ip.flush();
-  const names = assignedNames([...s.body, ...s.orelse]);
-  const before = new Map<string, PyValue | undefined>([...names].map((n) => [n, scope.vars.get(n)]));
-  // Branches may only rebind names to values that need no merge (the same static value).
-  const run = (body: A.Stmt[]): HStmt[] =>
-    ip.collect(() => {
-      execBlock(ip, body, scope);
-      ip.flush();
-    });
-  ip.dynamicDepth++;
-  try {
-    const thenS = run(s.body);
-    const afterThen = new Map([...names].map((n) => [n, scope.vars.get(n)]));
-    for (const [n, v] of before) (v === undefined ? scope.vars.delete(n) : scope.vars.set(n, v));
-    const elseS = run(s.orelse);
-    for (const n of names) {
-      const a = afterThen.get(n);
-      const b = scope.vars.get(n);
-      if (a !== b && !(a !== undefined && b !== undefined && !isArray(a) && !isArray(b) && !(a instanceof HostScalar) && staticEquals(a, b))) {
-        throw new NeedsStatic(`'${n}' is assigned differently in the branches of an if on a run-time value`, s.span);
+  const names = [...assignedNames([...s.body, ...s.orelse])];
+  const before = new Map<string, PyValue | undefined>(names.map((n) => [n, scope.vars.get(n)]));
+  const restore = (m: Map<string, PyValue | undefined>): void => m.forEach((v, n) => (v === undefined ? scope.vars.delete(n) : scope.vars.set(n, v)));
+  interface Branch {
+    stmts: HStmt[];
+    exits: boolean;
+    values: Map<string, PyValue | undefined>;
+    /** Per name: its flattened leaves as host expressions (computed inside the branch) and how to rebuild it. */
+    leaves: Map<string, { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string }>;
+  }
+  const run = (body: A.Stmt[]): Branch => {
+    let exits = false;
+    const leaves: Branch['leaves'] = new Map();
+    let values = new Map<string, PyValue | undefined>();
+    const stmts = ip.collect(() => {
+      try {
+        execBlock(ip, body, scope);
+      } catch (e) {
+        if (!(e instanceof BreakSignal || e instanceof ContinueSignal)) {
+          if (e instanceof ReturnSignal) throw new CompileError('return inside an if on a value known only when the program runs is not supported', s.span);
+          throw e;
+        }
+        const loop = loops[loops.length - 1];
+        if (!loop?.writeBack) throw new RunTimeExit('break/continue under a condition known only when the program runs', s.span);
+        loop.writeBack();
+        ip.emit({ k: e instanceof BreakSignal ? 'break' : 'continue' });
+        exits = true;
       }
-    }
-    ip.emit({ k: 'if', test: test.expr, then: thenS, else: elseS });
+      ip.flush();
+      values = new Map(names.map((n) => [n, scope.vars.get(n)]));
+      if (exits) return;
+      for (const n of names) {
+        const v = scope.vars.get(n);
+        if (v === undefined || v === before.get(n)) continue;
+        leaves.set(n, branchLeaves(ip, n, v, s.span));
+      }
+    });
+    return { stmts, exits, values, leaves };
+  };
+  ip.dynamicDepth++;
+  let a: Branch;
+  let b: Branch;
+  try {
+    a = run(s.body);
+    restore(before);
+    b = run(s.orelse);
   } finally {
     ip.dynamicDepth--;
   }
+  // the state after the if: from the branches that fall through
+  const live = [a, b].filter((x) => !x.exits);
+  restore((live[0] ?? a).values);
+  if (live.length === 2) {
+    const decls: HStmt[] = [];
+    for (const n of names) {
+      const x = a.values.get(n);
+      const y = b.values.get(n);
+      if (x === y || (x !== undefined && y !== undefined && !isArray(x) && !isArray(y) && !(x instanceof HostScalar) && !(y instanceof HostScalar) && staticEquals(x, y))) continue;
+      if (x === undefined || y === undefined) {
+        // bound on one path only: not usable after the if (Python's NameError where the other path ran); in a
+        // host loop, the loop may still run unrolled
+        if (ip.dynamicDepth > 0) throw new NeedsStatic(`'${n}' is bound on one path of an if on a value known only when the program runs`, s.span);
+        scope.vars.delete(n);
+        continue;
+      }
+      const la = a.leaves.get(n) ?? branchLeaves(ip, n, x, s.span);
+      const lb = b.leaves.get(n) ?? branchLeaves(ip, n, y, s.span);
+      // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
+      const differ = (why: string): NeedsStatic =>
+        new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, s.span);
+      if (la.shape !== lb.shape || la.leaves.length !== lb.leaves.length) throw differ(`${typeName(x)} and ${typeName(y)}`);
+      const merged = la.leaves.map((l, i) => {
+        const p = l.init;
+        const q = lb.leaves[i]!.init;
+        if (p === q || (isStaticScalar(p) && isStaticScalar(q) && typeof p === typeof q && p === q)) return p;
+        const letName = ip.freshName(n);
+        if (isArray(p) && isArray(q)) {
+          const u = ip.ops.aval(p, s.span);
+          const w = ip.ops.aval(q, s.span);
+          if (u.dtype !== w.dtype || u.shape.join() !== w.shape.join()) throw differ(`${jaxTypeStr(u)} and ${jaxTypeStr(w)}`);
+          if (!sameSharding(p, q)) throw differ('arrays laid out differently');
+          decls.push({ k: 'let', names: [letName], value: null, type: 'jx.JArray' });
+          const h = new HostArray(letName, u.weak === w.weak ? u : { shape: u.shape, dtype: u.dtype });
+          h.sharding = shardingOf(p);
+          a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+          b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+          return h;
+        }
+        const kp = scalarKind(p);
+        if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
+        decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
+        a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+        b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+        return new HostScalar({ k: 'var', name: letName }, kp);
+      });
+      scope.vars.set(n, la.rebuild(merged));
+    }
+    decls.forEach((d) => ip.emit(d));
+  }
+  ip.emit({ k: 'if', test: test.expr, then: a.stmts, else: b.stmts });
 }
 
+/** A name's value as a branch left it unchanged (the value from before the if): its leaves, flattened as in the branches. */
+function branchLeaves(ip: Interp, n: string, v: PyValue, span: A.Span): { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string } {
+  const out: { letName: string; init: PyValue }[] = [];
+  const outer = attrCarry;
+  attrCarry = null;
+  try {
+    const rebuild = flattenCarry(ip, v, n, out, false);
+    return { leaves: out, expr: out.map((l) => (isArray(l.init) || l.init instanceof HostScalar || isStaticScalar(l.init) ? hexprOfLeaf(ip, l.init, span) : { k: 'lit', value: null })), rebuild, shape: objectShape(v) };
+  } finally {
+    attrCarry = outer;
+  }
+}
+
+/** `assert test, msg` on a value known only at run time: Python's AssertionError (with str(msg)) when the program runs. */
+function runTimeAssert(ip: Interp, s: A.Assert, test: HostScalar, scope: Scope): void {
+  // Python evaluates the message only when the test fails: here it must be known without running anything
+  const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.msg.span).toExpr() : { k: 'lit' as const, value: null };
+  ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyAssert', args: [test.expr, msg, { k: 'lit', value: s.span.start.line }] } });
+}

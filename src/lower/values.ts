@@ -445,6 +445,10 @@ export function staticValue(v: PyValue, what: string, span: Span): Exclude<PyVal
   return v;
 }
 
+/** The Python type of a number, string or bool (known now or at run time); null for other values. */
+export const scalarKind = (v: PyValue): HostScalar['type'] | null =>
+  v instanceof HostScalar ? v.type : typeof v === 'bigint' ? 'int' : typeof v === 'number' ? 'float' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'str' : null;
+
 export const isArray = (v: PyValue): v is Tracer | HostArray => v instanceof Tracer || v instanceof HostArray;
 
 export function typeName(v: PyValue): string {
