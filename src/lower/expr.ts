@@ -83,8 +83,19 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       });
       return d;
     }
-    case 'BinOp':
-      return ip.holding((hold) => binop(ip, e.op, hold(evalExpr(ip, e.left, scope)), evalExpr(ip, e.right, scope), e.span));
+    case 'BinOp': {
+      // `a + b + c + …` nests to the left: folded in a loop (a recursion per term overflows the JS stack on long sums)
+      const chain: A.BinOp[] = [];
+      let left: A.Expr = e;
+      for (; left.kind === 'BinOp'; left = left.left) chain.push(left);
+      let acc = evalExpr(ip, left, scope);
+      for (let i = chain.length - 1; i >= 0; i--) {
+        const b = chain[i]!;
+        const a = acc;
+        acc = ip.holding((hold) => binop(ip, b.op, hold(a), evalExpr(ip, b.right, scope), b.span));
+      }
+      return acc;
+    }
     case 'UnaryOp': {
       const x = evalExpr(ip, e.operand, scope);
       return unaryop(ip, e.op, x, e.span);

@@ -9,7 +9,7 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  HostArray, HostScalar, NdArray, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
@@ -50,7 +50,9 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     }
     case 'AugAssign': {
       const cur = evalExpr(ip, s.target, scope);
-      const v = binop(ip, s.op, cur, evalExpr(ip, s.value, scope), s.span);
+      const rhs = evalExpr(ip, s.value, scope);
+      // a list or NumPy array changes in place (its __iadd__ …): every name for it sees the change
+      const v = inPlace(ip, s.op, cur, rhs, s.span) ?? binop(ip, s.op, cur, rhs, s.span);
       assignTarget(ip, s.target, v, scope);
       return;
     }
@@ -147,6 +149,41 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Try':
       return execTry(ip, s, scope);
   }
+}
+
+/** `x op= y` where x is a list or a NumPy array: Python changes x itself and returns it; null for other values. */
+function inPlace(ip: Interp, op: A.BinOpName, cur: PyValue, rhs: PyValue, span: A.Span): PyValue | null {
+  if (cur instanceof PyList && (op === '+' || op === '*')) {
+    if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a list inside a loop that runs on the host', span);
+    if (op === '+') {
+      const items = iterItems(ip, rhs, span);
+      for (const x of items) cur.items.push(x);
+    } else {
+      const n = ip.static(rhs, 'a repeat count', span);
+      if (typeof n !== 'bigint' && typeof n !== 'boolean') throw new CompileError(`TypeError: can't multiply sequence by non-int of type '${typeName(n)}'`, span);
+      const copy = [...cur.items];
+      cur.items.length = 0;
+      for (let i = 0; i < Number(n); i++) for (const x of copy) cur.items.push(x);
+    }
+    return cur;
+  }
+  if (cur instanceof NdArray && !isArray(rhs)) {
+    const v = binop(ip, op, cur, rhs, span);
+    if (!(v instanceof NdArray)) return null;
+    if (v.shape.join() !== cur.shape.join()) {
+      throw new CompileError(`ValueError: non-broadcastable output operand with shape (${cur.shape.join(', ')}${cur.shape.length === 1 ? ',' : ''}) doesn't match the broadcast shape (${v.shape.join(', ')}${v.shape.length === 1 ? ',' : ''})`, span);
+    }
+    const kind = (d: NdArray['dtype']): number => (d === 'bool' ? 0 : d.startsWith('int') ? 1 : 2);
+    if (kind(v.dtype) > kind(cur.dtype)) {
+      const ufunc = { '+': 'add', '-': 'subtract', '*': 'multiply', '/': 'divide', '//': 'floor_divide', '%': 'remainder', '**': 'power' }[op as string] ?? op;
+      throw new CompileError(`UFuncTypeError: Cannot cast ufunc '${ufunc}' output from dtype('${v.dtype}') to dtype('${cur.dtype}') with casting rule 'same_kind'`, span);
+    }
+    if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a NumPy array inside a loop that runs on the host', span);
+    v.data.forEach((x, i) => (cur.data[i] = cur.dtype === 'float32' ? Math.fround(x) : cur.dtype === 'bool' ? Number(x !== 0) : x));
+    ip.constantChanged(cur);
+    return cur;
+  }
+  return null;
 }
 
 // ------------------------------------------------------------------ try, with, del, global
@@ -365,6 +402,9 @@ function methodReceivers(body: A.Stmt[]): Set<string> {
 /** Steps a host loop may run unrolled before the rest runs as a TS loop (see carryChanged). */
 const MAX_PEELED_STEPS = 2;
 
+/** The largest int a double holds exactly (2**53). */
+const MAX_EXACT_INT = 2n ** 53n;
+
 /**
  * A carried value changes its structure, kind or placement in a step. The
  * first steps often do (params placed by the first jitted step), and then
@@ -496,6 +536,8 @@ interface Carried {
   shape: string;
   /** The value before the loop. */
   before: PyValue;
+  /** Its opaqueParts before the loop. */
+  opaque: PyValue[];
 }
 
 /** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
@@ -565,8 +607,8 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     const v = scope.vars.get(n);
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
-    const rebuild = flattenCarry(ip, v, n, leaves);
-    carried.push({ name: n, leaves, rebuild, shape: objectShape(v), before: v });
+    const rebuild = flattenCarry(ip, v, n, leaves, s.span);
+    carried.push({ name: n, leaves, rebuild, shape: objectShape(v), before: v, opaque: opaqueParts(v) });
   }
   // objects the loop carries are updated in place (their attributes become the loop's variables): the
   // loop may set their attributes; a failed attempt puts them back
@@ -593,9 +635,11 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
         attrCarry = ac;
-        flattenCarry(ip, now, c.name, leaves, false);
+        flattenCarry(ip, now, c.name, leaves, s.span, false);
         if (ac.changed.size) throw new PromoteAttrs([...ac.changed]);
         if (objectShape(now) !== c.shape) throw carryChanged(`the objects in '${c.name}' change in the loop`, s.span);
+        const after = opaqueParts(now);
+        if (c.opaque.length !== after.length || c.opaque.some((x, i) => x !== after[i])) throw carryChanged(`'${c.name}' is rebound to another function or object in the loop`, s.span);
         if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
           const want = c.leaves[i]!;
@@ -688,9 +732,24 @@ function objectShape(v: PyValue): string {
     if (!classIds.has(v.cls)) classIds.set(v.cls, ++classCount);
     return `${v.cls.name}#${classIds.get(v.cls)}{${[...v.attrs.keys()].sort().map((k) => `${k}:${objectShape(v.attrs.get(k)!)}`).join(',')}}`;
   }
-  if (v instanceof PyTuple || v instanceof PyList) return `(${v.items.map(objectShape).join(',')})`;
-  if (v instanceof PyDict) return `{${v.values().map(objectShape).join(',')}}`;
+  if (v instanceof PyTuple || v instanceof PyList) {
+    const inner = v.items.map(objectShape).join(',');
+    return v instanceof PyList ? `[${inner}]` : `${v.cls?.name ?? ''}(${inner})`;
+  }
+  if (v instanceof PyDict) return `{${[...v.entries.values()].map(([k, x]) => `${typeof k}:${String(k)}=${objectShape(x)}`).join(',')}}`;
   return '';
+}
+
+/**
+ * The parts of a carried value that are not loop variables (functions, None, modules, …) in the order
+ * flattenCarry meets them: a loop that rebinds one (`f = jax.grad(f)`) cannot run as a TS loop.
+ */
+function opaqueParts(v: PyValue, out: PyValue[] = []): PyValue[] {
+  if (v instanceof PyInstance) [...v.attrs.keys()].sort().forEach((k) => opaqueParts(v.attrs.get(k)!, out));
+  else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => opaqueParts(x, out));
+  else if (v instanceof PyDict) [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).forEach(([, x]) => opaqueParts(x, out));
+  else if (!(isArray(v) || v instanceof HostScalar || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);
+  return out;
 }
 
 /** The instances inside a carried value (updated in place by the loop). */
@@ -721,7 +780,7 @@ class PromoteAttrs {
 
 const isStaticScalar = (x: PyValue): boolean => x === null || typeof x === 'bigint' || typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string';
 
-function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
+function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], span: A.Span, fresh = true): (leaves: PyValue[]) => PyValue {
   if (v instanceof PyInstance) {
     // attributes in a fixed (sorted) order: an object rebuilt in the loop may have set them in another
     const keys = [...v.attrs.keys()].sort();
@@ -742,7 +801,7 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
           return () => x;
         }
       }
-      return flattenCarry(ip, x, path, out, fresh);
+      return flattenCarry(ip, x, path, out, span, fresh);
     });
     return (leaves) => {
       keys.forEach((k, i) => v.attrs.set(k, fns[i]!(leaves)));
@@ -750,23 +809,25 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
     };
   }
   if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+    // a host number at run time is a double: an int beyond 2**53 keeps its exact value only at compile time
+    if (typeof v === 'bigint' && (v > MAX_EXACT_INT || v < -MAX_EXACT_INT)) throw new NeedsStatic(`'${name}' is an int beyond 2**53`, span);
     const i = out.length;
     out.push({ letName: fresh ? ip.freshName(name) : '', init: v });
     return (leaves) => leaves[i]!;
   }
   if (v instanceof PyKeyArray) {
     // a typed PRNG key array is carried as its key data
-    const f = flattenCarry(ip, v.data, name, out, fresh);
+    const f = flattenCarry(ip, v.data, name, out, span, fresh);
     return (leaves) => new PyKeyArray(f(leaves) as HostArray);
   }
   if (v instanceof PyTuple || v instanceof PyList) {
-    const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, fresh));
+    const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, span, fresh));
     return (leaves) => (v instanceof PyList ? new PyList(fns.map((f) => f(leaves))) : new PyTuple(fns.map((f) => f(leaves)), v.cls));
   }
   if (v instanceof PyDict) {
     // in key order, as JAX flattens dicts: the same dict built in another order is the same carry
     const sorted = [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-    const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, fresh)] as const);
+    const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, span, fresh)] as const);
     return (leaves) => {
       const d = new PyDict();
       for (const [k, f] of entries) d.set(k, f(leaves));
@@ -941,7 +1002,7 @@ function branchLeaves(ip: Interp, n: string, v: PyValue, span: A.Span): { leaves
   const outer = attrCarry;
   attrCarry = null;
   try {
-    const rebuild = flattenCarry(ip, v, n, out, false);
+    const rebuild = flattenCarry(ip, v, n, out, span, false);
     return { leaves: out, expr: out.map((l) => (isArray(l.init) || l.init instanceof HostScalar || isStaticScalar(l.init) ? hexprOfLeaf(ip, l.init, span) : { k: 'lit', value: null })), rebuild, shape: objectShape(v) };
   } finally {
     attrCarry = outer;

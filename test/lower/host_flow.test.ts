@@ -69,3 +69,28 @@ describe("jit's trace cache", () => {
     expect([...main.matchAll(/rt\.call\((programs\.f\w*)/g)].map((m) => m[1])).toEqual(['programs.f', 'programs.f', 'programs.f_1']);
   });
 });
+
+describe('exact host semantics', () => {
+  it("floors floats as CPython does (1.0 // 0.1 is 9.0), at compile time and at run time", async () => {
+    expect(await run(lines('print(1.0 // 0.1, -1.0 // 0.1, 7.5 // -2)', 'y = jnp.float32(2.0)', 'print(float(y) // 0.1)'))).toBe('9.0 -10.0 -4.0\n19.0\n');
+  });
+
+  it('rebinds a function, or a tuple to a list, in a loop (the loop runs unrolled)', async () => {
+    const src = lines('f = jnp.sin', 'for _ in range(3):', '  f = jax.grad(f)', 'print(f(1.0))', 't = (1, 2)', 'for i in range(2):', '  t = [i, i]', 'print(t)', 'd = {"a": 1}', 'for i in range(2):', '  d = {"b": i}', 'print(d)');
+    expect(await run(src)).toBe('-0.5403023\n[1, 1]\n{\'b\': 1}\n');
+  });
+
+  it('keeps an int beyond 2**53 exact in a loop', async () => {
+    expect(await run(lines('big = 3**80', 'for i in range(2):', '  big = big * 3', 'print(big)'))).toBe('1330279464729113309844748891857449678409\n');
+  });
+
+  it('updates a NumPy array and a list in place, seen through another name', async () => {
+    expect(await run(lines('import numpy as np', 'a = np.zeros(2)', 'b = a', 'a += 10', 'print(b)', 'l = [1]', 'm = l', 'l += [2]', 'print(m)'))).toBe('[10. 10.]\n[1, 2]\n');
+    expect(compileError(lines('import numpy as np', 'a = np.arange(3)', 'a /= 2')).message).toMatch(/^UFuncTypeError: Cannot cast ufunc 'divide' output from dtype\('float64'\) to dtype\('int64'\)/);
+  });
+
+  it('lowers a sum of 2,000 terms without overflowing the stack', async () => {
+    expect(await run(lines(`x = ${Array(2000).fill('1').join(' + ')}`, 'a = jnp.ones(2)', `print(x, ${Array(2000).fill('a').join(' + ')})`))).toBe('2000 [2000. 2000.]\n');
+  });
+});
+
