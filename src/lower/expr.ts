@@ -35,10 +35,8 @@ import {
 import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
-import { checkItems, MAX_LOOP_STEPS } from './limits.js';
+import { checkItems } from './limits.js';
 
-/** Items a generator may yield (it runs to completion when called). */
-const MAX_GENERATOR_ITEMS = MAX_LOOP_STEPS;
 
 const ARRAY_BINOPS: Record<string, Prim> = {
   '+': 'add',
@@ -134,8 +132,12 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       for (const p of e.params) if (p.default) defaults.set(p.name, evalExpr(ip, p.default, scope));
       return new PyFunction('<lambda>', e, scope, defaults);
     }
-    case 'ListComp':
     case 'GeneratorExp': {
+      // the first iterable is evaluated now, as in Python; the items as they are pulled
+      const first = evalExpr(ip, e.generators[0]!.iter, scope);
+      return new PyIterator('generator', lazyComprehension(ip, e, first, scope), [first]);
+    }
+    case 'ListComp': {
       const out: PyValue[] = [];
       comprehension(ip, e.generators, scope, (s) => out.push(evalExpr(ip, e.elt, s)));
       return new PyList(out);
@@ -156,18 +158,9 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'Await':
       throw new CompileError("'await' is not supported", e.span);
-    case 'Yield': {
-      const out = ip.generators[ip.generators.length - 1];
-      if (!out) throw new CompileError("SyntaxError: 'yield' outside function", e.span);
-      const v = e.value ? evalExpr(ip, e.value, scope) : null;
-      for (const x of e.isFrom ? iterate(ip, v, e.span) : [v]) {
-        out.push(x);
-        if (out.length > MAX_GENERATOR_ITEMS) {
-          throw new CompileError(`a generator runs when it is called, at compile time, and this one yields more than ${MAX_GENERATOR_ITEMS} items (an endless generator is not supported)`, e.span);
-        }
-      }
-      return null;
-    }
+    case 'Yield':
+      // a generator function's statements `yield x` / `v = yield x` run in stmt.ts (genBlock)
+      throw new CompileError(scope === ip.globals ? "SyntaxError: 'yield' outside function" : "'yield' is supported as a statement of a generator function (`yield x`, `v = yield x`), not inside an expression", e.span);
   }
 }
 
@@ -181,6 +174,32 @@ export function evalList(ip: Interp, elts: A.Expr[], scope: Scope): PyValue[] {
     }
     return out;
   });
+}
+
+/** The items of a generator expression, each computed when it is pulled. */
+function* lazyComprehension(ip: Interp, e: A.GeneratorExp, first: PyValue, scope: Scope): Generator<PyValue, void, undefined> {
+  const inner = new Scope(scope);
+  const inFrame = <T>(f: () => T): T => {
+    ip.frames.push(inner);
+    try {
+      return f();
+    } finally {
+      ip.frames.pop();
+    }
+  };
+  function* loop(i: number): Generator<PyValue, void, undefined> {
+    if (i === e.generators.length) {
+      yield inFrame(() => evalExpr(ip, e.elt, inner));
+      return;
+    }
+    const g = e.generators[i]!;
+    const iter = i === 0 ? first : inFrame(() => evalExpr(ip, g.iter, inner));
+    for (const item of iterItems(ip, iter, g.iter.span)) {
+      const keep = inFrame(() => (assignTarget(ip, g.target, item, inner), g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))));
+      if (keep) yield* loop(i + 1);
+    }
+  }
+  yield* loop(0);
 }
 
 function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: (s: Scope) => void): void {
@@ -224,7 +243,15 @@ export function iterItems(ip: Interp, v: PyValue, span: A.Span): Iterable<PyValu
 /** The items of an iterable known at compile time. */
 export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   v = ip.static(v, 'the iterable of this loop', span);
-  if (v instanceof PyIterator) return [...v];
+  if (v instanceof PyIterator) {
+    // an endless iterator (itertools.count, a generator that never returns) stops at the compile-time bound
+    const out: PyValue[] = [];
+    for (const x of v) {
+      out.push(x);
+      checkItems(out.length, 'a list of the items of an iterator', span);
+    }
+    return out;
+  }
   if (v instanceof PyList || v instanceof PyTuple) return [...v.items];
   if (v instanceof PyDict) return v.keys();
   if (typeof v === 'string') return [...v];

@@ -13,7 +13,7 @@ import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
 import { nnModule } from './lib_nn.js';
 import { numpyModule } from './lib_numpy.js';
-import { installBuiltins, stdlibModules } from './lib_python.js';
+import { installBuiltins, itertoolsModule, stdlibModules } from './lib_python.js';
 import { randomModule } from './lib_random.js';
 import { scipyModule } from './lib_scipy.js';
 import { deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
@@ -130,6 +130,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['numpy', numpyModule(ip, jnp)],
     ['os', os],
     ['functools', functools],
+    ['itertools', itertoolsModule(ip)],
     ['typing', typing],
     ['dataclasses', dataclasses],
     ['collections', collections],

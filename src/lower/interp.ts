@@ -9,7 +9,7 @@ import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
-import { execBlock } from './stmt.js';
+import { execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { dunder, instantiate } from './classes.js';
@@ -177,8 +177,6 @@ export class Interp {
   debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;
-  /** The items of the generators running, innermost last (`yield` appends to the last). */
-  readonly generators: PyValue[][] = [];
   /** Inside `with jax.disable_jit():` jitted functions run as plain Python. */
   jitDisabled = 0;
   /** The exceptions whose `except` handlers are running, innermost last (a bare `raise` re-raises the last). */
@@ -564,19 +562,8 @@ export class Interp {
     this.frames.push(scope);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
-      if (isGenerator(fn.def)) {
-        // a generator runs to its end when called (the evaluator cannot suspend): its items are known now
-        const items: PyValue[] = [];
-        this.generators.push(items);
-        try {
-          this.execBlock(fn.def.body, scope);
-        } catch (e) {
-          if (!(e instanceof ReturnSignal)) throw e;
-        } finally {
-          this.generators.pop();
-        }
-        return new PyIterator('generator', items[Symbol.iterator](), items);
-      }
+      // a generator's body runs as its items are pulled
+      if (isGenerator(fn.def)) return lazyGenerator(this, fn, scope);
       try {
         this.execBlock(fn.def.body, scope);
       } catch (e) {

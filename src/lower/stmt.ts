@@ -9,7 +9,7 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, NdArray, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  HostArray, HostScalar, NdArray, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
@@ -184,6 +184,132 @@ function inPlace(ip: Interp, op: A.BinOpName, cur: PyValue, rhs: PyValue, span: 
     return cur;
   }
   return null;
+}
+
+// ------------------------------------------------------------------ lazy generators
+
+const yieldsIn = new WeakMap<object, boolean>();
+/** Does the statement contain a `yield` of its own (not one of a nested function, class or lambda)? */
+function hasYield(n: unknown): boolean {
+  if (Array.isArray(n)) return n.some(hasYield);
+  if (!n || typeof n !== 'object') return false;
+  const kind = (n as { kind?: string }).kind;
+  if (kind === 'Yield') return true;
+  if (kind === 'FunctionDef' || kind === 'ClassDef' || kind === 'Lambda') return false;
+  let r = yieldsIn.get(n);
+  if (r === undefined) {
+    r = Object.entries(n).some(([k, v]) => k !== 'span' && typeof v === 'object' && hasYield(v));
+    yieldsIn.set(n, r);
+  }
+  return r;
+}
+
+/** Steps a generator's loop may take between two items (a loop that never yields again is an endless compile). */
+const MAX_STEPS_BETWEEN_ITEMS = MAX_LOOP_STEPS;
+
+/**
+ * A generator function's body, run lazily: a JS generator that runs the statements up to each `yield`
+ * and hands its item over, resuming where it stopped when the next item is pulled (`next()`, a `for`,
+ * `zip`). Statements without a yield run as usual; `yield` stands as a statement (`yield x`,
+ * `yield from xs`, `v = yield x`) inside if / while / for / try / with.
+ */
+function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Generator<PyValue, void, undefined> {
+  for (const s of body) {
+    ip.line = s.span.start.line;
+    if (hasYield(s)) yield* genStmt(ip, s, scope);
+    else execStmt(ip, s, scope);
+  }
+}
+
+function* yieldItems(ip: Interp, e: A.Yield, scope: Scope): Generator<PyValue, void, undefined> {
+  const v = e.value ? evalExpr(ip, e.value, scope) : null;
+  if (!e.isFrom) {
+    yield v;
+    return;
+  }
+  for (const x of iterItems(ip, v, e.span)) yield x;
+}
+
+function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void, undefined> {
+  switch (s.kind) {
+    case 'ExprStmt':
+      if (s.value.kind !== 'Yield') break;
+      return yield* yieldItems(ip, s.value, scope);
+    case 'Assign':
+      if (s.value.kind !== 'Yield') break;
+      yield* yieldItems(ip, s.value, scope);
+      // the value sent in: next() sends None
+      for (const t of s.targets) assignTarget(ip, t, null, scope);
+      return;
+    case 'If': {
+      const t = truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span);
+      return yield* genBlock(ip, t ? s.body : s.orelse, scope);
+    }
+    case 'While': {
+      let steps = 0;
+      while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
+        if (++steps > MAX_STEPS_BETWEEN_ITEMS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
+        try {
+          for (const x of genBlock(ip, s.body, scope)) {
+            steps = 0;
+            yield x;
+          }
+        } catch (e) {
+          if (e instanceof BreakSignal) return;
+          if (!(e instanceof ContinueSignal)) throw e;
+        }
+      }
+      return yield* genBlock(ip, s.orelse, scope);
+    }
+    case 'For': {
+      const iter = evalExpr(ip, s.iter, scope);
+      for (const item of iterItems(ip, iter, s.iter.span)) {
+        assignTarget(ip, s.target, item, scope);
+        try {
+          yield* genBlock(ip, s.body, scope);
+        } catch (e) {
+          if (e instanceof BreakSignal) return;
+          if (!(e instanceof ContinueSignal)) throw e;
+        }
+      }
+      return yield* genBlock(ip, s.orelse, scope);
+    }
+    case 'Try':
+      if (s.handlers.length) break;
+      try {
+        yield* genBlock(ip, s.body, scope);
+      } finally {
+        execBlock(ip, s.finalbody, scope);
+      }
+      return;
+  }
+  const what: Record<string, string> = { ExprStmt: 'expression', Assign: 'assignment', AugAssign: 'augmented assignment', Return: 'return', Try: 'try ... except', With: 'with statement' };
+  throw new CompileError(`a 'yield' inside this ${what[s.kind] ?? s.kind} of a generator is not supported (it is as a statement: \`yield x\`, \`v = yield x\`)`, s.span);
+}
+
+/** Calling a generator function: a generator object whose body runs as items are pulled (see genBlock). */
+export function lazyGenerator(ip: Interp, fn: PyFunction, scope: Scope): PyIterator {
+  const gen = genBlock(ip, (fn.def as A.FunctionDef).body, scope);
+  let done = false;
+  const next = (): IteratorResult<PyValue> => {
+    if (done) return { done: true, value: undefined };
+    // the generator's locals are live (roots of a flush) while it runs, and between items through the iterator
+    ip.frames.push(scope);
+    const line = ip.line;
+    try {
+      const r = gen.next();
+      if (r.done) done = true;
+      return r.done ? { done: true, value: undefined } : r;
+    } catch (e) {
+      done = true;
+      if (e instanceof ReturnSignal) return { done: true, value: undefined };
+      throw e;
+    } finally {
+      ip.frames.pop();
+      ip.line = line;
+    }
+  };
+  return new PyIterator('generator', { next }, [new PyFunction(fn.name, fn.def, scope, new Map())]);
 }
 
 // ------------------------------------------------------------------ try, with, del, global

@@ -118,7 +118,7 @@ export class PyIterator extends PyObject implements Iterable<PyValue> {
   /** A stand-in for CPython's id(), for the repr's `at 0x...`. */
   readonly address = 0x7f3a5c000000 + 0x40 * iteratorCount++;
   constructor(
-    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'generator',
+    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'generator' | 'zip' | 'enumerate' | `itertools.${string}`,
     private readonly items: Iterator<PyValue>,
     /** What the items are made from (the source iterables' items): kept alive across flushes until pulled. */
     readonly roots: PyValue[] = [],

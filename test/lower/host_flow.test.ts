@@ -94,3 +94,20 @@ describe('exact host semantics', () => {
   });
 });
 
+
+describe('lazy generators', () => {
+  it('runs a generator function as its items are pulled, so an endless one works with next()', async () => {
+    const src = lines('def stream():', '  i = 0', '  while True:', "    print('make', i)", '    yield i', '    i += 1', 's = stream()', "print('start')", 'print(next(s))', 'print(next(s))');
+    expect(await run(src)).toBe('start\nmake 0\n0\nmake 1\n1\n');
+  });
+
+  it('pulls generator expressions and itertools iterators lazily, zip stopping with the shortest', async () => {
+    const src = lines('import itertools', 'g = (x * 2 for x in itertools.count())', 'print(next(g), next(g))', 'print(list(zip("ab", itertools.count(1))))', 'print(list(itertools.islice(itertools.cycle([1, 2]), 3)))');
+    expect(await run(src)).toBe("0 2\n[('a', 1), ('b', 2)]\n[1, 2, 1]\n");
+  });
+
+  it('says where a yield stands that it does not support', () => {
+    const e = compileError(lines('def g():', '  print((yield 1))', 'list(g())'));
+    expect(e.message).toMatch(/'yield' inside this expression of a generator is not supported/);
+  });
+});
