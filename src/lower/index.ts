@@ -78,7 +78,7 @@ function library(ip: Interp): Library {
   return {
     importModule(name: string, span: Span): PyModule {
       const found = modules().get(name);
-      if (!found) throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports jax, jax.numpy, jax.lax, numpy, os, functools, typing)`, span);
+      if (!found) throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports jax, jax.numpy, jax.lax, numpy, os, functools, itertools, typing)`, span);
       return found;
     },
     attr(obj, name, span) {
