@@ -291,8 +291,12 @@ function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void,
 export function lazyGenerator(ip: Interp, fn: PyFunction, scope: Scope): PyIterator {
   const gen = genBlock(ip, (fn.def as A.FunctionDef).body, scope);
   let done = false;
+  let items = 0;
   const next = (): IteratorResult<PyValue> => {
     if (done) return { done: true, value: undefined };
+    if (++items > MAX_LOOP_STEPS) {
+      throw new CompileError(`generator '${fn.name}' yields more than ${MAX_LOOP_STEPS} items at compile time (an endless generator consumed whole, such as list() of it)`, fn.def.span);
+    }
     // the generator's locals are live (roots of a flush) while it runs, and between items through the iterator
     ip.frames.push(scope);
     const line = ip.line;
