@@ -104,7 +104,17 @@ export function truediv(a: number, b: number, floats = false): number {
 /** Python's `//` on host numbers. */
 export function floordiv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float floor division by zero' : 'integer division or modulo by zero'}`);
-  return Math.floor(a / b);
+  if (!floats) return Math.floor(a / b);
+  // CPython's float_floor_div: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
+  let mod = a % b;
+  let div = (a - mod) / b;
+  if (mod && b < 0 !== mod < 0) {
+    mod += b;
+    div -= 1;
+  }
+  if (!div) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
+  const q = Math.floor(div);
+  return div - q > 0.5 ? q + 1 : q;
 }
 
 /** Python's `%` on host numbers (the sign follows the divisor). */
@@ -207,4 +217,9 @@ export async function assertClose(
     ` ${nd}: ${numpyRepr(d, { precision: 6 })}`,
   ];
   throw new PythonError(`AssertionError: ${lines.join('\n')}`, line);
+}
+
+/** Python's `assert ok, message` checked at run time: AssertionError (with the message when there is one). */
+export function pyAssert(ok: boolean, message: string | null, line: number | null = null): void {
+  if (!ok) throw new PythonError(message === null ? 'AssertionError' : `AssertionError: ${message}`, line);
 }

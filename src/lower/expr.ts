@@ -12,6 +12,7 @@ import { formatFString, textValue } from './format.js';
 import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
+  HostArray,
   HostScalar,
   PyClass,
   PyInstance,
@@ -28,6 +29,7 @@ import {
   Scope,
   checkDictKey,
   isArray,
+  scalarKind,
   typeName,
   type PyValue, NeedsStatic,
   type Tracer,
@@ -37,11 +39,9 @@ import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
-import { checkItems, MAX_LOOP_STEPS } from './limits.js';
+import { checkItems } from './limits.js';
 import { PySet, hashable, setBinop } from './sets.js';
 
-/** Items a generator may yield (it runs to completion when called). */
-const MAX_GENERATOR_ITEMS = MAX_LOOP_STEPS;
 
 const ARRAY_BINOPS: Record<string, Prim> = {
   '+': 'add',
@@ -90,20 +90,25 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       });
       return d;
     }
-    case 'BinOp':
-      return ip.holding((hold) => binop(ip, e.op, hold(evalExpr(ip, e.left, scope)), evalExpr(ip, e.right, scope), e.span));
+    case 'BinOp': {
+      // `a + b + c + …` nests to the left: folded in a loop (a recursion per term overflows the JS stack on long sums)
+      const chain: A.BinOp[] = [];
+      let left: A.Expr = e;
+      for (; left.kind === 'BinOp'; left = left.left) chain.push(left);
+      let acc = evalExpr(ip, left, scope);
+      for (let i = chain.length - 1; i >= 0; i--) {
+        const b = chain[i]!;
+        const a = acc;
+        acc = ip.holding((hold) => binop(ip, b.op, hold(a), evalExpr(ip, b.right, scope), b.span));
+      }
+      return acc;
+    }
     case 'UnaryOp': {
       const x = evalExpr(ip, e.operand, scope);
       return unaryop(ip, e.op, x, e.span);
     }
     case 'BoolOp': {
-      let v: PyValue = null;
-      for (const x of e.values) {
-        v = evalExpr(ip, x, scope);
-        const t = truthyStatic(ip, v, x.span);
-        if (e.op === 'and' ? !t : t) return v;
-      }
-      return v;
+      return boolOp(ip, e, 0, scope);
     }
     case 'Compare': {
       let left = evalExpr(ip, e.left, scope);
@@ -119,8 +124,9 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return result;
     }
     case 'IfExp': {
-      const t = evalExpr(ip, e.test, scope);
-      return truthyStatic(ip, t, e.test.span) ? evalExpr(ip, e.body, scope) : evalExpr(ip, e.orelse, scope);
+      const t = hostTruth(ip, evalExpr(ip, e.test, scope), e.test.span);
+      if (t instanceof HostScalar) return runTimeChoice(ip, t, evalExpr(ip, e.body, scope), evalExpr(ip, e.orelse, scope), e.span);
+      return t ? evalExpr(ip, e.body, scope) : evalExpr(ip, e.orelse, scope);
     }
     case 'Attribute':
       return getAttr(ip, evalExpr(ip, e.value, scope), e.attr, e.attrSpan);
@@ -135,8 +141,12 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       for (const p of e.params) if (p.default) defaults.set(p.name, evalExpr(ip, p.default, scope));
       return new PyFunction('<lambda>', e, scope, defaults);
     }
-    case 'ListComp':
     case 'GeneratorExp': {
+      // the first iterable is evaluated now, as in Python; the items as they are pulled
+      const first = evalExpr(ip, e.generators[0]!.iter, scope);
+      return new PyIterator('generator', lazyComprehension(ip, e, first, scope), [first]);
+    }
+    case 'ListComp': {
       const out: PyValue[] = [];
       comprehension(ip, e.generators, scope, (s) => out.push(evalExpr(ip, e.elt, s)));
       return new PyList(out);
@@ -160,18 +170,9 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'Await':
       throw new CompileError("'await' is not supported", e.span);
-    case 'Yield': {
-      const out = ip.generators[ip.generators.length - 1];
-      if (!out) throw new CompileError("SyntaxError: 'yield' outside function", e.span);
-      const v = e.value ? evalExpr(ip, e.value, scope) : null;
-      for (const x of e.isFrom ? iterate(ip, v, e.span) : [v]) {
-        out.push(x);
-        if (out.length > MAX_GENERATOR_ITEMS) {
-          throw new CompileError(`a generator runs when it is called, at compile time, and this one yields more than ${MAX_GENERATOR_ITEMS} items (an endless generator is not supported)`, e.span);
-        }
-      }
-      return null;
-    }
+    case 'Yield':
+      // a generator function's statements `yield x` / `v = yield x` run in stmt.ts (genBlock)
+      throw new CompileError(scope === ip.globals ? "SyntaxError: 'yield' outside function" : "'yield' is supported as a statement of a generator function (`yield x`, `v = yield x`), not inside an expression", e.span);
   }
 }
 
@@ -185,6 +186,32 @@ export function evalList(ip: Interp, elts: A.Expr[], scope: Scope): PyValue[] {
     }
     return out;
   });
+}
+
+/** The items of a generator expression, each computed when it is pulled. */
+function* lazyComprehension(ip: Interp, e: A.GeneratorExp, first: PyValue, scope: Scope): Generator<PyValue, void, undefined> {
+  const inner = new Scope(scope);
+  const inFrame = <T>(f: () => T): T => {
+    ip.frames.push(inner);
+    try {
+      return f();
+    } finally {
+      ip.frames.pop();
+    }
+  };
+  function* loop(i: number): Generator<PyValue, void, undefined> {
+    if (i === e.generators.length) {
+      yield inFrame(() => evalExpr(ip, e.elt, inner));
+      return;
+    }
+    const g = e.generators[i]!;
+    const iter = i === 0 ? first : inFrame(() => evalExpr(ip, g.iter, inner));
+    for (const item of iterItems(ip, iter, g.iter.span)) {
+      const keep = inFrame(() => (assignTarget(ip, g.target, item, inner), g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))));
+      if (keep) yield* loop(i + 1);
+    }
+  }
+  yield* loop(0);
 }
 
 function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: (s: Scope) => void): void {
@@ -228,7 +255,15 @@ export function iterItems(ip: Interp, v: PyValue, span: A.Span): Iterable<PyValu
 /** The items of an iterable known at compile time. */
 export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
   v = ip.static(v, 'the iterable of this loop', span);
-  if (v instanceof PyIterator) return [...v];
+  if (v instanceof PyIterator) {
+    // an endless iterator (itertools.count, a generator that never returns) stops at the compile-time bound
+    const out: PyValue[] = [];
+    for (const x of v) {
+      out.push(x);
+      checkItems(out.length, 'a list of the items of an iterator', span);
+    }
+    return out;
+  }
   if (v instanceof PyList || v instanceof PyTuple) return [...v.items];
   if (v instanceof PyDict) return v.keys();
   if (v instanceof PySet) return v.items();
@@ -426,7 +461,11 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   }
   if (a instanceof PyInstance || b instanceof PyInstance) return instanceBinop(ip, op, a, b, span);
   if (isArray(a) || isArray(b)) {
-    if (a instanceof HostScalar || b instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
+    // a Python number known only at run time meets an array: a weakly typed 0-d array, as JAX makes of it
+    const lift = (v: PyValue): PyValue =>
+      v instanceof HostScalar && v.type !== 'str' ? ip.scalarArray(v, v.type === 'int' ? 'int32' : v.type === 'bool' ? 'bool' : 'float32', 'scalar', span, true) : v;
+    a = lift(a);
+    b = lift(b);
     if (op === '@') return ip.ops.matmul(a, b, span);
     if (op === '**') return ip.ops.power(a, b, span);
     if (op === '//') return floorDivide(ip, a, b, span);
@@ -545,8 +584,8 @@ function hostType(v: PyValue, span: A.Span): 'int' | 'float' | 'bool' | 'str' {
 
 function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyValue {
   if (op === 'not') {
-    if (x instanceof HostScalar) return new HostScalar({ k: 'unary', op: '!', x: x.expr }, 'bool');
-    return !truthyStatic(ip, x, span);
+    const t = hostTruth(ip, x, span);
+    return t instanceof HostScalar ? new HostScalar({ k: 'unary', op: '!', x: t.expr }, 'bool') : !t;
   }
   if (x instanceof PyInstance) {
     const r = callDunder(ip, x, op === '-' ? '__neg__' : op === '+' ? '__pos__' : '__invert__', [], span);
@@ -610,21 +649,24 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
 }
 
 /**
- * Python truthiness where the program runs on the host: a JAX array of one element is read back
- * (a bool known when the program runs), as are host numbers; elsewhere the value must be static.
+ * Python truthiness where the host program may branch on a value known only at run time: a bool
+ * known now, or a run-time bool (a host number or string, or a readback of a one-element device
+ * array at host level, as JAX reads a concrete array's value). Inside jit/grad/vmap an array is
+ * JAX's TracerBoolConversionError, as in truthyStatic.
  */
 export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostScalar {
+  if (v instanceof HostScalar) {
+    if (v.type === 'bool') return v;
+    // a float NaN is true in Python (JS truthiness says false)
+    return new HostScalar(v.type === 'str' ? { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: '' } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
+  }
   if (isArray(v) && ip.atHost) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {
-      throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
+      throw new CompileError(`ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()`, span);
     }
     const h = ip.hostArray(v, span);
-    return new HostScalar({ k: 'call', callee: 'Boolean', args: [{ k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true }] }, 'bool');
-  }
-  if (v instanceof HostScalar) {
-    if (v.type === 'bool') return v;
-    return new HostScalar(v.type === 'str' ? { k: 'bin', op: '>', a: { k: 'member', x: v.expr, key: 'length' }, b: { k: 'lit', value: 0 } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
+    return new HostScalar({ k: 'bin', op: '!==', a: { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true }, b: { k: 'lit', value: 0 } }, 'bool');
   }
   return truthyStatic(ip, v, span);
 }
@@ -649,6 +691,46 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     return true;
   }
   return truthy(ip.static(v, 'this condition', span), span);
+}
+
+/**
+ * `a and b and …` / `a or b or …` from operand `i`: Python returns the deciding operand. Where an
+ * operand's truth is known only at run time, the result is a run-time choice between it and the rest.
+ */
+function boolOp(ip: Interp, e: A.BoolOp, i: number, scope: Scope): PyValue {
+  const x = e.values[i]!;
+  const v = evalExpr(ip, x, scope);
+  if (i === e.values.length - 1) return v;
+  const t = hostTruth(ip, v, x.span);
+  if (!(t instanceof HostScalar)) return (e.op === 'and' ? !t : t) ? v : boolOp(ip, e, i + 1, scope);
+  const rest = ip.holding((hold) => (hold(v), boolOp(ip, e, i + 1, scope)));
+  return e.op === 'and' ? runTimeChoice(ip, t, rest, v, e.span) : runTimeChoice(ip, t, v, rest, e.span);
+}
+
+/**
+ * `a if test else b` where `test` is known only at run time: host numbers, strings or bools of one
+ * Python type, or device arrays of one type (whichever the program's run takes).
+ */
+function runTimeChoice(ip: Interp, test: HostScalar, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  if (a === b) return a;
+  const ka = scalarKind(a);
+  if (ka !== null && ka === scalarKind(b)) return new HostScalar({ k: 'cond', test: test.expr, then: hexpr(a), else: hexpr(b) }, ka);
+  if (isArray(a) && isArray(b)) {
+    const x = ip.ops.aval(a, span);
+    const y = ip.ops.aval(b, span);
+    if (x.dtype === y.dtype && x.shape.join() === y.shape.join()) {
+      const ha = ip.hostArray(a, span);
+      const hb = ip.hostArray(b, span);
+      if (ha.sharding === hb.sharding) {
+        const name = ip.freshName(ip.nameHints[0] ?? 'choice');
+        ip.emit({ k: 'const', names: [name], value: { k: 'cond', test: test.expr, then: { k: 'var', name: ha.name }, else: { k: 'var', name: hb.name } } });
+        const out = new HostArray(name, x.weak === y.weak ? x : { shape: x.shape, dtype: x.dtype });
+        out.sharding = ha.sharding;
+        return out;
+      }
+    }
+  }
+  throw new CompileError(`a choice on a value known only when the program runs must give values of one type: here ${typeName(a)} or ${typeName(b)}`, span);
 }
 
 function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {

@@ -62,6 +62,9 @@ export function noteTraceCacheKey(ip: Interp, t: Trace, fn: PyValue, leaves: PyV
   cacheKeys.set(t, `${t.kind}${id}(${sig.join(';')})`);
 }
 
+/** The cache key noteTraceCacheKey gave trace `t` (jit's cache: the function, argument types, static values). */
+export const traceCacheKey = (t: Trace): string | undefined => cacheKeys.get(t);
+
 const printCounts = new WeakMap<Trace, number>();
 
 /** The key of the next trace-time print of trace `t` (null: not a cached trace; it prints on every call). */

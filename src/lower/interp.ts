@@ -3,14 +3,14 @@
 // vmap bodies); host-dynamic values and prints become the host program.
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
-import type { Func } from '../ir/types.js';
+import type { DType, Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
 import { evalExpr } from './expr.js';
 import { reprOf, strOf } from './format.js';
-import { execBlock } from './stmt.js';
+import { execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { dunder, instantiate } from './classes.js';
@@ -48,6 +48,7 @@ import {
   typeName,
   type CallArgs,
   type PyValue,
+  NeedsStatic,
 } from './values.js';
 
 /** Most simulated devices XLA_FLAGS may ask for (each has its own buffers and collectives run between them). */
@@ -179,8 +180,6 @@ export class Interp {
   debugNans = false;
   /** 1-based line of the Python statement being lowered; emitted host statements carry it (source maps). */
   line: number | undefined = undefined;
-  /** The items of the generators running, innermost last (`yield` appends to the last). */
-  readonly generators: PyValue[][] = [];
   /** Inside `with jax.disable_jit():` jitted functions run as plain Python. */
   jitDisabled = 0;
   /** The exceptions whose `except` handlers are running, innermost last (a bare `raise` re-raises the last). */
@@ -227,6 +226,27 @@ export class Interp {
     }
   }
 
+  /**
+   * A mark of the last statement emitted at the top level of the body being lowered (main() or an
+   * export); null inside a loop or branch body. A host variable declared there up to the mark stays
+   * visible in the rest of that body while the mark is still emitted (see stillEmitted).
+   */
+  topMark(): { body: number; index: number; stmt: HStmt | undefined } | null {
+    if (this.out.length !== 1) return null;
+    const top = this.out[0]!;
+    return { body: this.bodyEpoch, index: top.length - 1, stmt: top[top.length - 1] };
+  }
+  /** Is the statement `mark` names still emitted in the body being lowered (no rollback dropped it)? */
+  stillEmitted(mark: { body: number; index: number; stmt: HStmt | undefined }): boolean {
+    return mark.body === this.bodyEpoch && this.out[0]![mark.index] === mark.stmt;
+  }
+  /** Which function body (main() or an export) is being lowered. */
+  get bodyId(): number {
+    return this.bodyEpoch;
+  }
+  private bodyEpoch = 0;
+  private static bodies = 0;
+
   emit(s: HStmt): void {
     if (s.line === undefined && this.line !== undefined) s.line = this.line;
     this.out[this.out.length - 1]!.push(s);
@@ -238,7 +258,8 @@ export class Interp {
    */
   separateScope(line: number, fn: () => void): { constants: HStmt[]; body: HStmt[] } {
     this.flush();
-    const saved = { constantStmts: this.constantStmts, constants: this.constants, hoistedNames: this.hoistedNames, line: this.line };
+    const saved = { constantStmts: this.constantStmts, constants: this.constants, hoistedNames: this.hoistedNames, line: this.line, bodyEpoch: this.bodyEpoch };
+    this.bodyEpoch = ++Interp.bodies;
     this.constantStmts = [];
     this.constants = new Map();
     this.hoistedNames = new Map();
@@ -464,6 +485,18 @@ export class Interp {
     return this.hostArray(t, span);
   }
 
+  /**
+   * A host value known only at run time (a host loop's index, `float(loss)`) as a 0-d device array of
+   * `dtype`, made where the host program has the value (`weak`: JAX's weak type of a Python scalar).
+   */
+  scalarArray(v: HostScalar, dtype: DType, hint: string, span: A.Span, weak = false): HostArray {
+    if (!this.atHost) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
+    const name = this.freshName(hint);
+    const x: HExpr = v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr;
+    this.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.constant', args: [{ k: 'array', items: [] }, { k: 'lit', value: dtype }, { k: 'array', items: [x] }] } });
+    return new HostArray(name, weak ? { shape: [], dtype, weak } : { shape: [], dtype });
+  }
+
   finishModule(): HStmt[] {
     this.flush();
     return [...this.constantStmts.map((c) => c.stmt), ...this.out[0]!];
@@ -532,19 +565,8 @@ export class Interp {
     this.frames.push(scope);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
-      if (isGenerator(fn.def)) {
-        // a generator runs to its end when called (the evaluator cannot suspend): its items are known now
-        const items: PyValue[] = [];
-        this.generators.push(items);
-        try {
-          this.execBlock(fn.def.body, scope);
-        } catch (e) {
-          if (!(e instanceof ReturnSignal)) throw e;
-        } finally {
-          this.generators.pop();
-        }
-        return new PyIterator('generator', items[Symbol.iterator](), items);
-      }
+      // a generator's body runs as its items are pulled
+      if (isGenerator(fn.def)) return lazyGenerator(this, fn, scope);
       try {
         this.execBlock(fn.def.body, scope);
       } catch (e) {
@@ -618,6 +640,11 @@ export class Interp {
       throw this.error(`np.${d.name}() of a ${typeName(v)} is not supported`, call.span);
     }
     const dt = d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name;
+    if (x instanceof HostScalar && x.type !== 'str' && this.atHost) {
+      // a number known only at run time: a device scalar made where the host program has it
+      const v = x.type === 'float' && !dt.startsWith('float') ? new HostScalar({ k: 'call', callee: 'Math.trunc', args: [x.expr] }, 'int') : x;
+      return this.scalarArray(v, dt, this.nameHints[0] ?? 'scalar', call.span);
+    }
     return this.ops.asArray(x, call.span, dt);
   }
 

@@ -6,7 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, hostTruth, iterate, truthyStatic } from './expr.js';
+import { binop, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
 import { staticCompare } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
@@ -139,23 +139,20 @@ export function installBuiltins(ip: Interp): void {
     map: fn('map', (c) => mapIterator(ip, c)),
     filter: fn('filter', (c) => filterIterator(ip, c)),
     zip: fn('zip', (c) => {
-      // pulled in step, so an endless iterator (itertools.count) beside a finite one ends with it
-      const its = c.args.map((a) => (a instanceof PyIterator ? a[Symbol.iterator]() : iterate(ip, a, c.span)[Symbol.iterator]()));
-      const out: PyValue[] = [];
-      if (!its.length) return new PyList(out);
-      for (;;) {
-        const row: PyValue[] = [];
-        for (const it of its) {
-          const r = it.next();
-          if (r.done) return new PyList(out);
-          row.push(r.value);
-        }
-        out.push(new PyTuple(row));
-        checkItems(out.length, 'a zip', c.span);
-      }
+      if (c.args.some((a) => a instanceof PyIterator)) return lazyZip(ip, c);
+      const lists = c.args.map((a) => iterate(ip, a, c.span));
+      const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
+      return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
     }),
     enumerate: fn('enumerate', (c) => {
       const start = c.args[1] !== undefined ? BigInt(intArg(c.args[1], 'start', c.span)) : 0n;
+      const src = arg(c, 0, 'iterable');
+      if (src instanceof PyIterator) {
+        // an iterator (a generator, itertools.count) is pulled as the pairs are
+        const items = src[Symbol.iterator]();
+        let i = start;
+        return new PyIterator('enumerate', { next: () => { const r = items.next(); return r.done ? r : { done: false, value: new PyTuple([i++, r.value]) }; } }, [src]);
+      }
       return new PyList(iterate(ip, arg(c, 0, 'iterable'), c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
     }),
     sum: fn('sum', (c) => {
@@ -394,6 +391,103 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
   }
   const n = numArg(v, `${kind}()`, span);
   return kind === 'int' ? BigInt(Math.trunc(finiteForInt(n, span))) : n;
+}
+
+/** zip over an iterator: its tuples pulled as they are needed (an endless iterator beside a list stops with the list). */
+function lazyZip(ip: Interp, c: CallArgs): PyIterator {
+  const its = c.args.map((a) => (a instanceof PyIterator ? a : new PyIterator('list_iterator', iterate(ip, a, c.span)[Symbol.iterator]()))[Symbol.iterator]());
+  let done = !its.length;
+  const next = (): IteratorResult<PyValue> => {
+    if (done) return { done: true, value: undefined };
+    const items: PyValue[] = [];
+    for (const it of its) {
+      const r = it.next();
+      if (r.done) {
+        done = true;
+        return { done: true, value: undefined };
+      }
+      items.push(r.value);
+    }
+    return { done: false, value: new PyTuple(items) };
+  };
+  return new PyIterator('zip', { next }, c.args);
+}
+
+/** itertools: the iterators lessons use (count, cycle, repeat, islice, chain) and product. */
+export function itertoolsModule(ip: Interp): PyModule {
+  const iter = (name: string, gen: () => Iterator<PyValue>, roots: PyValue[]): PyIterator => new PyIterator(`itertools.${name}`, gen(), roots);
+  const num = (v: PyValue, what: string, span: A.Span): bigint | number => {
+    const x = ip.static(v, what, span);
+    if (typeof x === 'bigint' || typeof x === 'number') return x;
+    if (typeof x === 'boolean') return BigInt(x);
+    throw new CompileError(`TypeError: a number is required`, span);
+  };
+  return mod('itertools', {
+    count: fn('count', (c) => {
+      let v = num(c.args[0] ?? c.kwargs.get('start') ?? 0n, 'count start', c.span);
+      const step = num(c.args[1] ?? c.kwargs.get('step') ?? 1n, 'count step', c.span);
+      return iter('count', function* () {
+        for (;;) {
+          yield v;
+          v = typeof v === 'bigint' && typeof step === 'bigint' ? v + step : Number(v) + Number(step);
+        }
+      }, []);
+    }),
+    cycle: fn('cycle', (c) => {
+      const src = arg(c, 0, 'iterable');
+      return iter('cycle', function* () {
+        const seen: PyValue[] = [];
+        for (const x of iterItems(ip, src, c.span)) {
+          seen.push(x);
+          yield x;
+        }
+        if (!seen.length) return;
+        for (;;) yield* seen;
+      }, [src]);
+    }),
+    repeat: fn('repeat', (c) => {
+      const x = arg(c, 0, 'object');
+      const times = c.args[1] ?? c.kwargs.get('times');
+      const n = times === undefined ? Infinity : Number(intArg(times, 'times', c.span));
+      return iter('repeat', function* () {
+        for (let i = 0; i < n; i++) yield x;
+      }, [x]);
+    }),
+    islice: fn('islice', (c) => {
+      const src = arg(c, 0, 'iterable');
+      const opt = (v: PyValue | undefined): number | null => (v === undefined || v === null ? null : Number(intArg(v, 'islice index', c.span)));
+      const [start, stop, step] = c.args.length <= 2 ? [0, opt(c.args[1]), 1] : [opt(c.args[1]) ?? 0, opt(c.args[2]), opt(c.args[3]) ?? 1];
+      if (start < 0 || (stop !== null && stop < 0) || step < 1) throw new CompileError('ValueError: Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.', c.span);
+      return iter('islice', function* () {
+        if (stop !== null && stop <= start) return;
+        let i = 0;
+        let want = start;
+        for (const x of iterItems(ip, src, c.span)) {
+          if (i === want) {
+            yield x;
+            want += step;
+          }
+          i++;
+          // stop pulling once the slice is complete (an endless source is not drained)
+          if (stop !== null && (i >= stop || want >= stop)) return;
+        }
+      }, [src]);
+    }),
+    chain: fn('chain', (c) => iter('chain', function* () {
+      for (const src of c.args) yield* iterItems(ip, src, c.span);
+    }, c.args)),
+    product: fn('product', (c) => {
+      const repeat = Number(intArg(c.kwargs.get('repeat') ?? 1n, 'repeat', c.span));
+      const pools = c.args.map((a) => iterate(ip, a, c.span));
+      const all = Array.from({ length: repeat }, () => pools).flat();
+      let out: PyValue[][] = [[]];
+      for (const pool of all) {
+        out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
+        checkItems(out.length, 'itertools.product', c.span);
+      }
+      return iter('product', () => out.map((xs) => new PyTuple(xs))[Symbol.iterator](), []);
+    }),
+  });
 }
 
 /** os, functools and typing: the parts lessons use (os.environ is what jax reads XLA_FLAGS from). */

@@ -12,6 +12,7 @@ import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { arg, intArg } from './modules.js';
 import { MT19937, log as correctLog } from './lib_numpy_random.js';
+import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
 import {
   HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
@@ -284,7 +285,14 @@ function timeModule(ip: Interp): PyModule {
 
 // ------------------------------------------------------------------ itertools
 
+/** itertools: the lazy iterators of lib_python.ts (count, cycle, repeat, islice, chain, product), and the combinatorics here. */
 function itertoolsModule(ip: Interp): PyModule {
+  const m = combinatorics(ip);
+  for (const [k, v] of lazyItertools(ip).attrs) m.attrs.set(k, v);
+  return m;
+}
+
+function combinatorics(ip: Interp): PyModule {
   const items = (c: CallArgs, i: number, name: string): PyValue[] => iterate(ip, arg(c, i, name), c.span);
   const tuples = (xs: PyValue[][]): PyList => new PyList(xs.map((t) => new PyTuple(t)));
   const lazy = (gen: () => Generator<PyValue>): PyIterator => new PyIterator('generator', gen());

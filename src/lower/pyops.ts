@@ -67,7 +67,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         return x / y;
       case '//':
         if (y === 0) throw new CompileError('ZeroDivisionError: float floor division by zero', span);
-        return Math.floor(x / y);
+        return floatFloorDiv(x, y);
       case '%': {
         if (y === 0) throw new CompileError('ZeroDivisionError: float modulo', span);
         const r = x % y;
@@ -92,6 +92,20 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
     return new PyTuple([...a.items, ...b.items]);
   }
   throw bad();
+}
+
+/** Python's float `x // y` (CPython's float_floor_div: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)). */
+export function floatFloorDiv(x: number, y: number): number {
+  let mod = x % y;
+  let div = (x - mod) / y;
+  if (mod && y < 0 !== mod < 0) {
+    mod += y;
+    div -= 1;
+  }
+  if (!div) return (x / y < 0 || Object.is(x / y, -0)) ? -0 : 0;
+  let q = Math.floor(div);
+  if (div - q > 0.5) q += 1;
+  return q;
 }
 
 function repeat(v: string | PyList | PyTuple, n: number, span: A.Span): PyValue {

@@ -3,13 +3,14 @@
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
 import { CompileError } from '../common/diagnostics.js';
+import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
+  HostArray, HostScalar, NdArray, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -49,7 +50,9 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     }
     case 'AugAssign': {
       const cur = evalExpr(ip, s.target, scope);
-      const v = binop(ip, s.op, cur, evalExpr(ip, s.value, scope), s.span);
+      const rhs = evalExpr(ip, s.value, scope);
+      // a list or NumPy array changes in place (its __iadd__ …): every name for it sees the change
+      const v = inPlace(ip, s.op, cur, rhs, s.span) ?? binop(ip, s.op, cur, rhs, s.span);
       assignTarget(ip, s.target, v, scope);
       return;
     }
@@ -73,29 +76,15 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Return':
       throw new ReturnSignal(s.value ? evalExpr(ip, s.value, scope) : null);
     case 'If': {
-      let test = evalExpr(ip, s.test, scope);
-      // an array at host level is concrete, as in JAX: its truth value is read back when the program runs
-      if (isArray(test) && ip.atHost) test = hostTruth(ip, test, s.test.span);
+      const test = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
       if (test instanceof HostScalar) return dynamicIf(ip, s, test, scope);
-      execBlock(ip, truthyStatic(ip, test, s.test.span) ? s.body : s.orelse, scope);
+      execBlock(ip, test ? s.body : s.orelse, scope);
       return;
     }
     case 'For':
       return execFor(ip, s, scope);
-    case 'While': {
-      let guard = 0;
-      while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
-        if (++guard > MAX_LOOP_STEPS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
-        try {
-          execBlock(ip, s.body, scope);
-        } catch (e) {
-          if (e instanceof BreakSignal) return;
-          if (!(e instanceof ContinueSignal)) throw e;
-        }
-      }
-      execBlock(ip, s.orelse, scope);
-      return;
-    }
+    case 'While':
+      return execWhile(ip, s, scope);
     case 'Pass':
       return;
     case 'Break':
@@ -130,16 +119,9 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       return;
     }
     case 'Assert': {
-      const t = evalExpr(ip, s.test, scope);
-      if (isArray(t) && ip.atHost) {
-        // `assert` of a concrete array: checked when the program runs, with the message known now
-        const ok = hostTruth(ip, t, s.test.span) as HostScalar;
-        const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.span).static : '';
-        if (msg === null) throw new CompileError('an assert message computed at run time is not supported', s.span);
-        ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.assertTrue', args: [ok.expr, { k: 'lit', value: msg }, { k: 'lit', value: s.span.start.line }] } });
-        return;
-      }
-      if (!truthyStatic(ip, t, s.test.span)) {
+      const t = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+      if (t instanceof HostScalar) return runTimeAssert(ip, s, t, scope);
+      if (!t) {
         const args = s.msg ? [evalExpr(ip, s.msg, scope)] : [];
         throw raiseValue(ip, newException(EXCEPTIONS.get('AssertionError')!, args), s.span);
       }
@@ -167,6 +149,171 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Try':
       return execTry(ip, s, scope);
   }
+}
+
+/** `x op= y` where x is a list or a NumPy array: Python changes x itself and returns it; null for other values. */
+function inPlace(ip: Interp, op: A.BinOpName, cur: PyValue, rhs: PyValue, span: A.Span): PyValue | null {
+  if (cur instanceof PyList && (op === '+' || op === '*')) {
+    if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a list inside a loop that runs on the host', span);
+    if (op === '+') {
+      const items = iterItems(ip, rhs, span);
+      for (const x of items) cur.items.push(x);
+    } else {
+      const n = ip.static(rhs, 'a repeat count', span);
+      if (typeof n !== 'bigint' && typeof n !== 'boolean') throw new CompileError(`TypeError: can't multiply sequence by non-int of type '${typeName(n)}'`, span);
+      const copy = [...cur.items];
+      cur.items.length = 0;
+      for (let i = 0; i < Number(n); i++) for (const x of copy) cur.items.push(x);
+    }
+    return cur;
+  }
+  if (cur instanceof NdArray && !isArray(rhs)) {
+    const v = binop(ip, op, cur, rhs, span);
+    if (!(v instanceof NdArray)) return null;
+    if (v.shape.join() !== cur.shape.join()) {
+      throw new CompileError(`ValueError: non-broadcastable output operand with shape (${cur.shape.join(', ')}${cur.shape.length === 1 ? ',' : ''}) doesn't match the broadcast shape (${v.shape.join(', ')}${v.shape.length === 1 ? ',' : ''})`, span);
+    }
+    const kind = (d: NdArray['dtype']): number => (d === 'bool' ? 0 : d.startsWith('int') ? 1 : 2);
+    if (kind(v.dtype) > kind(cur.dtype)) {
+      const ufunc = { '+': 'add', '-': 'subtract', '*': 'multiply', '/': 'divide', '//': 'floor_divide', '%': 'remainder', '**': 'power' }[op as string] ?? op;
+      throw new CompileError(`UFuncTypeError: Cannot cast ufunc '${ufunc}' output from dtype('${v.dtype}') to dtype('${cur.dtype}') with casting rule 'same_kind'`, span);
+    }
+    if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a NumPy array inside a loop that runs on the host', span);
+    v.data.forEach((x, i) => (cur.data[i] = cur.dtype === 'float32' ? Math.fround(x) : cur.dtype === 'bool' ? Number(x !== 0) : x));
+    ip.constantChanged(cur);
+    return cur;
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------ lazy generators
+
+const yieldsIn = new WeakMap<object, boolean>();
+/** Does the statement contain a `yield` of its own (not one of a nested function, class or lambda)? */
+function hasYield(n: unknown): boolean {
+  if (Array.isArray(n)) return n.some(hasYield);
+  if (!n || typeof n !== 'object') return false;
+  const kind = (n as { kind?: string }).kind;
+  if (kind === 'Yield') return true;
+  if (kind === 'FunctionDef' || kind === 'ClassDef' || kind === 'Lambda') return false;
+  let r = yieldsIn.get(n);
+  if (r === undefined) {
+    r = Object.entries(n).some(([k, v]) => k !== 'span' && typeof v === 'object' && hasYield(v));
+    yieldsIn.set(n, r);
+  }
+  return r;
+}
+
+/** Steps a generator's loop may take between two items (a loop that never yields again is an endless compile). */
+const MAX_STEPS_BETWEEN_ITEMS = MAX_LOOP_STEPS;
+
+/**
+ * A generator function's body, run lazily: a JS generator that runs the statements up to each `yield`
+ * and hands its item over, resuming where it stopped when the next item is pulled (`next()`, a `for`,
+ * `zip`). Statements without a yield run as usual; `yield` stands as a statement (`yield x`,
+ * `yield from xs`, `v = yield x`) inside if / while / for / try / with.
+ */
+function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Generator<PyValue, void, undefined> {
+  for (const s of body) {
+    ip.line = s.span.start.line;
+    if (hasYield(s)) yield* genStmt(ip, s, scope);
+    else execStmt(ip, s, scope);
+  }
+}
+
+function* yieldItems(ip: Interp, e: A.Yield, scope: Scope): Generator<PyValue, void, undefined> {
+  const v = e.value ? evalExpr(ip, e.value, scope) : null;
+  if (!e.isFrom) {
+    yield v;
+    return;
+  }
+  for (const x of iterItems(ip, v, e.span)) yield x;
+}
+
+function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void, undefined> {
+  switch (s.kind) {
+    case 'ExprStmt':
+      if (s.value.kind !== 'Yield') break;
+      return yield* yieldItems(ip, s.value, scope);
+    case 'Assign':
+      if (s.value.kind !== 'Yield') break;
+      yield* yieldItems(ip, s.value, scope);
+      // the value sent in: next() sends None
+      for (const t of s.targets) assignTarget(ip, t, null, scope);
+      return;
+    case 'If': {
+      const t = truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span);
+      return yield* genBlock(ip, t ? s.body : s.orelse, scope);
+    }
+    case 'While': {
+      let steps = 0;
+      while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
+        if (++steps > MAX_STEPS_BETWEEN_ITEMS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
+        try {
+          for (const x of genBlock(ip, s.body, scope)) {
+            steps = 0;
+            yield x;
+          }
+        } catch (e) {
+          if (e instanceof BreakSignal) return;
+          if (!(e instanceof ContinueSignal)) throw e;
+        }
+      }
+      return yield* genBlock(ip, s.orelse, scope);
+    }
+    case 'For': {
+      const iter = evalExpr(ip, s.iter, scope);
+      for (const item of iterItems(ip, iter, s.iter.span)) {
+        assignTarget(ip, s.target, item, scope);
+        try {
+          yield* genBlock(ip, s.body, scope);
+        } catch (e) {
+          if (e instanceof BreakSignal) return;
+          if (!(e instanceof ContinueSignal)) throw e;
+        }
+      }
+      return yield* genBlock(ip, s.orelse, scope);
+    }
+    case 'Try':
+      if (s.handlers.length) break;
+      try {
+        yield* genBlock(ip, s.body, scope);
+      } finally {
+        execBlock(ip, s.finalbody, scope);
+      }
+      return;
+  }
+  const what: Record<string, string> = { ExprStmt: 'expression', Assign: 'assignment', AugAssign: 'augmented assignment', Return: 'return', Try: 'try ... except', With: 'with statement' };
+  throw new CompileError(`a 'yield' inside this ${what[s.kind] ?? s.kind} of a generator is not supported (it is as a statement: \`yield x\`, \`v = yield x\`)`, s.span);
+}
+
+/** Calling a generator function: a generator object whose body runs as items are pulled (see genBlock). */
+export function lazyGenerator(ip: Interp, fn: PyFunction, scope: Scope): PyIterator {
+  const gen = genBlock(ip, (fn.def as A.FunctionDef).body, scope);
+  let done = false;
+  let items = 0;
+  const next = (): IteratorResult<PyValue> => {
+    if (done) return { done: true, value: undefined };
+    if (++items > MAX_LOOP_STEPS) {
+      throw new CompileError(`generator '${fn.name}' yields more than ${MAX_LOOP_STEPS} items at compile time (an endless generator consumed whole, such as list() of it)`, fn.def.span);
+    }
+    // the generator's locals are live (roots of a flush) while it runs, and between items through the iterator
+    ip.frames.push(scope);
+    const line = ip.line;
+    try {
+      const r = gen.next();
+      if (r.done) done = true;
+      return r.done ? { done: true, value: undefined } : r;
+    } catch (e) {
+      done = true;
+      if (e instanceof ReturnSignal) return { done: true, value: undefined };
+      throw e;
+    } finally {
+      ip.frames.pop();
+      ip.line = line;
+    }
+  };
+  return new PyIterator('generator', { next }, [new PyFunction(fn.name, fn.def, scope, new Map())]);
 }
 
 // ------------------------------------------------------------------ try, with, del, global
@@ -385,6 +532,9 @@ function methodReceivers(body: A.Stmt[]): Set<string> {
 /** Steps a host loop may run unrolled before the rest runs as a TS loop (see carryChanged). */
 const MAX_PEELED_STEPS = 2;
 
+/** The largest int a double holds exactly (2**53). */
+const MAX_EXACT_INT = 2n ** 53n;
+
 /**
  * A carried value changes its structure, kind or placement in a step. The
  * first steps often do (params placed by the first jitted step), and then
@@ -397,6 +547,62 @@ function carryChanged(message: string, span: A.Span): NeedsStatic {
   return e;
 }
 
+/**
+ * The loops being lowered, innermost last: a `break`/`continue` under a condition known only at run
+ * time needs a loop that stays a loop in the generated code (staged); one in a loop that runs at
+ * compile time makes that loop a staged one (a while), or is an error (an unrolled for).
+ */
+interface LoopCtx {
+  /** Set for a loop lowered as a TS loop: writes the loop's carried values back before a break/continue. */
+  writeBack: (() => void) | null;
+}
+const loops: LoopCtx[] = [];
+
+/** A `break`/`continue` under a run-time condition reached a loop that runs at compile time. */
+class RunTimeExit extends NeedsStatic {}
+
+function inLoop<T>(ctx: LoopCtx, fn: () => T): T {
+  loops.push(ctx);
+  try {
+    return fn();
+  } finally {
+    loops.pop();
+  }
+}
+
+/**
+ * `while test:` runs at compile time while its test is known then; from the first step whose test is
+ * known only at run time (a host number, a readback of a device value), the rest of it is a TS loop.
+ */
+function execWhile(ip: Interp, s: A.While, scope: Scope): void {
+  let guard = 0;
+  const start = ip.atHost ? { checkpoint: (ip.flush(), ip.checkpoint()), vars: new Map(scope.vars) } : null;
+  for (;;) {
+    const test = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+    if (test instanceof HostScalar) {
+      if (s.orelse.length) throw new CompileError('while ... else on a value known only when the program runs is not supported', s.span);
+      // the test is evaluated again inside the loop
+      return stagedLoop(ip, { k: 'while', s }, scope);
+    }
+    if (!test) break;
+    if (++guard > MAX_LOOP_STEPS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
+    try {
+      inLoop({ writeBack: null }, () => execBlock(ip, s.body, scope));
+    } catch (e) {
+      if (e instanceof BreakSignal) return;
+      if (e instanceof RunTimeExit && start && !s.orelse.length) {
+        // a break under a run-time condition: the whole loop runs as a TS loop
+        ip.rollback(start.checkpoint);
+        scope.vars.clear();
+        start.vars.forEach((v, k) => scope.vars.set(k, v));
+        return stagedLoop(ip, { k: 'while', s }, scope);
+      }
+      if (!(e instanceof ContinueSignal)) throw e;
+    }
+  }
+  execBlock(ip, s.orelse, scope);
+}
+
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
@@ -405,7 +611,7 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     try {
-      hostLoop(ip, s, iter, scope);
+      stagedLoop(ip, { k: 'for', s, r: iter }, scope);
       return;
     } catch (e) {
       if (!(e instanceof NeedsStatic)) throw e;
@@ -437,9 +643,12 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       }
       assignTarget(ip, s.target, item, scope);
       try {
-        execBlock(ip, s.body, scope);
+        inLoop({ writeBack: null }, () => execBlock(ip, s.body, scope));
       } catch (e) {
         if (e instanceof BreakSignal) return true;
+        if (e instanceof RunTimeExit) {
+          throw new CompileError('break/continue under a condition known only when the program runs, in a for loop that runs at compile time (over a list, or one that needs its items at compile time), is not supported', e.span);
+        }
         if (!(e instanceof ContinueSignal)) throw e;
       }
     }
@@ -455,32 +664,70 @@ interface Carried {
   rebuild: (leaves: PyValue[]) => PyValue;
   /** objectShape of the value before the loop. */
   shape: string;
+  /** The value before the loop. */
+  before: PyValue;
+  /** Its opaqueParts before the loop. */
+  opaque: PyValue[];
 }
 
-function hostLoop(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
-  if (s.orelse.length) throw new NeedsStatic('for ... else', s.span);
+/** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
+type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While };
+
+/**
+ * A carried Python value becomes a device array in the body (`i = 0` then `i = step(i)`): the loop
+ * starts from it as an array of that type, as the value it becomes.
+ */
+class PromoteToArray {
+  constructor(
+    readonly name: string,
+    readonly aval: { shape: readonly number[]; dtype: string; weak?: boolean },
+  ) {}
+}
+
+/** A carried Python int (or bool) becomes a float in the body: the loop carries a float. */
+class PromoteToFloat {
+  constructor(readonly name: string) {}
+}
+
+function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
+  if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
   ip.flush();
   const promote = new Set<string>();
+  const promoted = new Set<string>();
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     const outer = attrCarry;
     attrCarry = { promote, statics: new Map(), changed: new Set() };
     try {
-      return hostLoopAttempt(ip, s, r, scope);
+      return stagedLoopAttempt(ip, head, scope);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat)) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
-      e.paths.forEach((p) => promote.add(p));
+      if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
+      else {
+        const key = `${e.name}:${e instanceof PromoteToArray ? 'array' : 'float'}`;
+        if (promoted.has(key)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        promoted.add(key);
+        const v = scope.vars.get(e.name)!;
+        if (e instanceof PromoteToFloat) scope.vars.set(e.name, v instanceof HostScalar ? new HostScalar(v.expr, 'float') : Number(v as bigint | boolean));
+        else {
+          scope.vars.set(e.name, ip.hostArray(ip.ops.asArray(v, head.s.span, e.aval.dtype as Parameters<Interp['ops']['asArray']>[2]), head.s.span));
+        }
+        ip.flush();
+      }
     } finally {
       attrCarry = outer;
     }
   }
 }
 
-function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
+function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
+  const s = head.s;
+  const r = head.k === 'for' ? head.r : null;
+  const target = head.k === 'for' ? head.s.target : null;
   const ac = attrCarry!;
   const names = assignedNames(s.body);
   const carried: Carried[] = [];
@@ -490,8 +737,8 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     const v = scope.vars.get(n);
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
-    const rebuild = flattenCarry(ip, v, n, leaves);
-    carried.push({ name: n, leaves, rebuild, shape: objectShape(v) });
+    const rebuild = flattenCarry(ip, v, n, leaves, s.span);
+    carried.push({ name: n, leaves, rebuild, shape: objectShape(v), before: v, opaque: opaqueParts(v) });
   }
   // objects the loop carries are updated in place (their attributes become the loop's variables): the
   // loop may set their attributes; a failed attempt puts them back
@@ -499,7 +746,7 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   for (const c of carried) carriedObjects(scope.vars.get(c.name)!, objects);
   const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
-  const index = ip.freshName(s.target.kind === 'Name' ? s.target.id : 'i');
+  const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray>();
@@ -511,26 +758,27 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
     ip.dynamicDepth++;
     try {
-    body = ip.collect(() => {
-      assignTarget(ip, s.target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
-      try {
-        execBlock(ip, s.body, scope);
-      } catch (e) {
-        if (e instanceof BreakSignal || e instanceof ContinueSignal) throw new NeedsStatic('break/continue in a host loop', s.span);
-        throw e;
-      }
+    // write back carried values (at the end of the body, and before a break or continue)
+    const writeBack = (): void => {
       ip.flush();
-      // write back carried values
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
         attrCarry = ac;
-        flattenCarry(ip, now, c.name, leaves, false);
+        flattenCarry(ip, now, c.name, leaves, s.span, false);
         if (ac.changed.size) throw new PromoteAttrs([...ac.changed]);
         if (objectShape(now) !== c.shape) throw carryChanged(`the objects in '${c.name}' change in the loop`, s.span);
+        const after = opaqueParts(now);
+        if (c.opaque.length !== after.length || c.opaque.some((x, i) => x !== after[i])) throw carryChanged(`'${c.name}' is rebound to another function or object in the loop`, s.span);
         if (leaves.length !== c.leaves.length) throw carryChanged(`the structure of '${c.name}' changes in the loop`, s.span);
         leaves.forEach((l, i) => {
           const want = c.leaves[i]!;
+          if (head.k === 'while' && c.leaves.length === 1 && isStaticScalar(want.init) && isArray(l.init) && want.init === c.before) {
+            throw new PromoteToArray(c.name, ip.ops.aval(l.init, s.span));
+          }
+          const promoteFloat = (x: PyValue): boolean => (x instanceof HostScalar ? x.type : typeof x) !== 'float' && (x instanceof HostScalar ? x.type !== 'str' : typeof x === 'bigint' || typeof x === 'boolean');
+          const isFloat = (x: PyValue): boolean => (x instanceof HostScalar ? x.type === 'float' : typeof x === 'number');
+          if (c.leaves.length === 1 && want.init === c.before && promoteFloat(want.init) && isFloat(l.init)) throw new PromoteToFloat(c.name);
           checkSameType(want.init, l.init, c.name, s.span);
           const val = hexprOfLeaf(ip, l.init, s.span);
           // the placement must stay the same; JAX may spell it differently after a step (P('x', None) → P('x',))
@@ -539,9 +787,28 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
           if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
         });
       }
-      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (s.target.kind === 'Name' ? s.target.id : '')) newNames.push(n);
+    };
+    body = ip.collect(() => {
+      if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      else if (head.k === 'while') {
+        const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
+        if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
+        else if (!t) ip.emit({ k: 'break' });
+      }
+      let exited = false;
+      try {
+        inLoop({ writeBack }, () => execBlock(ip, s.body, scope));
+      } catch (e) {
+        if (!(e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
+        // a break/continue the body always reaches
+        writeBack();
+        ip.emit({ k: e instanceof BreakSignal ? 'break' : 'continue' });
+        exited = true;
+      }
+      if (!exited) writeBack();
+      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (target?.kind === 'Name' ? target.id : '')) newNames.push(n);
       // an array first bound in the body stays visible after the loop (its last value), as in Python
-      if (r.length > 0) {
+      if (!r || r.length > 0) {
         for (const n of newNames) {
           const v = scope.vars.get(n);
           if (!isArray(v ?? null)) continue;
@@ -568,11 +835,12 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
   }
   for (const d of decls) ip.emit(d);
   for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
-  ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
     // after at least one step, arrays carry the sharding the step gave them
-    if (r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
+    if (!r || r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
     scope.vars.set(c.name, c.rebuild(values));
   }
   // names first bound inside the loop body are not visible after it as host values
@@ -583,7 +851,7 @@ function hostLoopAttempt(ip: Interp, s: A.For, r: PyRange, scope: Scope): void {
     else if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
-  if (s.target.kind === 'Name' && r.length > 0) scope.vars.set(s.target.id, r.start + BigInt(r.length - 1) * r.step);
+  if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
 }
 
 const classIds = new WeakMap<object, number>();
@@ -594,9 +862,24 @@ function objectShape(v: PyValue): string {
     if (!classIds.has(v.cls)) classIds.set(v.cls, ++classCount);
     return `${v.cls.name}#${classIds.get(v.cls)}{${[...v.attrs.keys()].sort().map((k) => `${k}:${objectShape(v.attrs.get(k)!)}`).join(',')}}`;
   }
-  if (v instanceof PyTuple || v instanceof PyList) return `(${v.items.map(objectShape).join(',')})`;
-  if (v instanceof PyDict) return `{${v.values().map(objectShape).join(',')}}`;
+  if (v instanceof PyTuple || v instanceof PyList) {
+    const inner = v.items.map(objectShape).join(',');
+    return v instanceof PyList ? `[${inner}]` : `${v.cls?.name ?? ''}(${inner})`;
+  }
+  if (v instanceof PyDict) return `{${[...v.entries.values()].map(([k, x]) => `${typeof k}:${String(k)}=${objectShape(x)}`).join(',')}}`;
   return '';
+}
+
+/**
+ * The parts of a carried value that are not loop variables (functions, None, modules, …) in the order
+ * flattenCarry meets them: a loop that rebinds one (`f = jax.grad(f)`) cannot run as a TS loop.
+ */
+function opaqueParts(v: PyValue, out: PyValue[] = []): PyValue[] {
+  if (v instanceof PyInstance) [...v.attrs.keys()].sort().forEach((k) => opaqueParts(v.attrs.get(k)!, out));
+  else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => opaqueParts(x, out));
+  else if (v instanceof PyDict) [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).forEach(([, x]) => opaqueParts(x, out));
+  else if (!(isArray(v) || v instanceof HostScalar || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);
+  return out;
 }
 
 /** The instances inside a carried value (updated in place by the loop). */
@@ -627,7 +910,7 @@ class PromoteAttrs {
 
 const isStaticScalar = (x: PyValue): boolean => x === null || typeof x === 'bigint' || typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string';
 
-function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], fresh = true): (leaves: PyValue[]) => PyValue {
+function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: string; init: PyValue }[], span: A.Span, fresh = true): (leaves: PyValue[]) => PyValue {
   if (v instanceof PyInstance) {
     // attributes in a fixed (sorted) order: an object rebuilt in the loop may have set them in another
     const keys = [...v.attrs.keys()].sort();
@@ -648,7 +931,7 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
           return () => x;
         }
       }
-      return flattenCarry(ip, x, path, out, fresh);
+      return flattenCarry(ip, x, path, out, span, fresh);
     });
     return (leaves) => {
       keys.forEach((k, i) => v.attrs.set(k, fns[i]!(leaves)));
@@ -656,23 +939,25 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
     };
   }
   if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+    // a host number at run time is a double: an int beyond 2**53 keeps its exact value only at compile time
+    if (typeof v === 'bigint' && (v > MAX_EXACT_INT || v < -MAX_EXACT_INT)) throw new NeedsStatic(`'${name}' is an int beyond 2**53`, span);
     const i = out.length;
     out.push({ letName: fresh ? ip.freshName(name) : '', init: v });
     return (leaves) => leaves[i]!;
   }
   if (v instanceof PyKeyArray) {
     // a typed PRNG key array is carried as its key data
-    const f = flattenCarry(ip, v.data, name, out, fresh);
+    const f = flattenCarry(ip, v.data, name, out, span, fresh);
     return (leaves) => new PyKeyArray(f(leaves) as HostArray);
   }
   if (v instanceof PyTuple || v instanceof PyList) {
-    const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, fresh));
+    const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, span, fresh));
     return (leaves) => (v instanceof PyList ? new PyList(fns.map((f) => f(leaves))) : new PyTuple(fns.map((f) => f(leaves)), v.cls));
   }
   if (v instanceof PyDict) {
     // in key order, as JAX flattens dicts: the same dict built in another order is the same carry
     const sorted = [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-    const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, fresh)] as const);
+    const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, span, fresh)] as const);
     return (leaves) => {
       const d = new PyDict();
       for (const [k, f] of entries) d.set(k, f(leaves));
@@ -691,7 +976,7 @@ function leafInit(v: PyValue): HExpr {
 function asLoopValue(letName: string, init: PyValue): PyValue {
   if (isArray(init)) {
     const aval = init instanceof Tracer ? init.aval : init.aval;
-    const h = new HostArray(letName, { shape: aval.shape, dtype: aval.dtype });
+    const h = new HostArray(letName, aval.weak ? { shape: aval.shape, dtype: aval.dtype, weak: true } : { shape: aval.shape, dtype: aval.dtype });
     h.sharding = (init instanceof Tracer ? init.materialized : init)?.sharding ?? null;
     return h;
   }
@@ -730,33 +1015,133 @@ function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
 
 // ------------------------------------------------------------------ dynamic if
 
+/**
+ * `if test:` on a value known only at run time (a host number, a readback of a device value): both
+ * branches are lowered into a TS `if`. A name the branches bind to different values is a `let` before
+ * the if, assigned at the end of each branch: its leaves (arrays, host numbers) must have one type on
+ * both paths. A `break`/`continue` in a branch leaves the TS loop that the enclosing loop becomes.
+ */
 function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope): void {
   if (!ip.atHost) throw new CompileError('internal: a host value reached a traced function', s.span);
   ip.flush();
-  const names = assignedNames([...s.body, ...s.orelse]);
-  const before = new Map<string, PyValue | undefined>([...names].map((n) => [n, scope.vars.get(n)]));
-  // Branches may only rebind names to values that need no merge (the same static value).
-  const run = (body: A.Stmt[]): HStmt[] =>
-    ip.collect(() => {
-      execBlock(ip, body, scope);
-      ip.flush();
-    });
-  ip.dynamicDepth++;
-  try {
-    const thenS = run(s.body);
-    const afterThen = new Map([...names].map((n) => [n, scope.vars.get(n)]));
-    for (const [n, v] of before) (v === undefined ? scope.vars.delete(n) : scope.vars.set(n, v));
-    const elseS = run(s.orelse);
-    for (const n of names) {
-      const a = afterThen.get(n);
-      const b = scope.vars.get(n);
-      if (a !== b && !(a !== undefined && b !== undefined && !isArray(a) && !isArray(b) && !(a instanceof HostScalar) && staticEquals(a, b))) {
-        throw new NeedsStatic(`'${n}' is assigned differently in the branches of an if on a run-time value`, s.span);
+  const names = [...assignedNames([...s.body, ...s.orelse])];
+  const before = new Map<string, PyValue | undefined>(names.map((n) => [n, scope.vars.get(n)]));
+  const restore = (m: Map<string, PyValue | undefined>): void => m.forEach((v, n) => (v === undefined ? scope.vars.delete(n) : scope.vars.set(n, v)));
+  interface Branch {
+    stmts: HStmt[];
+    exits: boolean;
+    values: Map<string, PyValue | undefined>;
+    /** Per name: its flattened leaves as host expressions (computed inside the branch) and how to rebuild it. */
+    leaves: Map<string, { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string }>;
+  }
+  const run = (body: A.Stmt[]): Branch => {
+    let exits = false;
+    const leaves: Branch['leaves'] = new Map();
+    let values = new Map<string, PyValue | undefined>();
+    const stmts = ip.collect(() => {
+      try {
+        execBlock(ip, body, scope);
+      } catch (e) {
+        if (!(e instanceof BreakSignal || e instanceof ContinueSignal)) {
+          if (e instanceof ReturnSignal) throw new CompileError('return inside an if on a value known only when the program runs is not supported', s.span);
+          throw e;
+        }
+        const loop = loops[loops.length - 1];
+        if (!loop?.writeBack) throw new RunTimeExit('break/continue under a condition known only when the program runs', s.span);
+        loop.writeBack();
+        ip.emit({ k: e instanceof BreakSignal ? 'break' : 'continue' });
+        exits = true;
       }
-    }
-    ip.emit({ k: 'if', test: test.expr, then: thenS, else: elseS });
+      ip.flush();
+      values = new Map(names.map((n) => [n, scope.vars.get(n)]));
+      if (exits) return;
+      for (const n of names) {
+        const v = scope.vars.get(n);
+        if (v === undefined || v === before.get(n)) continue;
+        leaves.set(n, branchLeaves(ip, n, v, s.span));
+      }
+    });
+    return { stmts, exits, values, leaves };
+  };
+  ip.dynamicDepth++;
+  let a: Branch;
+  let b: Branch;
+  try {
+    a = run(s.body);
+    restore(before);
+    b = run(s.orelse);
   } finally {
     ip.dynamicDepth--;
   }
+  // the state after the if: from the branches that fall through
+  const live = [a, b].filter((x) => !x.exits);
+  restore((live[0] ?? a).values);
+  if (live.length === 2) {
+    const decls: HStmt[] = [];
+    for (const n of names) {
+      const x = a.values.get(n);
+      const y = b.values.get(n);
+      if (x === y || (x !== undefined && y !== undefined && !isArray(x) && !isArray(y) && !(x instanceof HostScalar) && !(y instanceof HostScalar) && staticEquals(x, y))) continue;
+      if (x === undefined || y === undefined) {
+        // bound on one path only: not usable after the if (Python's NameError where the other path ran); in a
+        // host loop, the loop may still run unrolled
+        if (ip.dynamicDepth > 0) throw new NeedsStatic(`'${n}' is bound on one path of an if on a value known only when the program runs`, s.span);
+        scope.vars.delete(n);
+        continue;
+      }
+      const la = a.leaves.get(n) ?? branchLeaves(ip, n, x, s.span);
+      const lb = b.leaves.get(n) ?? branchLeaves(ip, n, y, s.span);
+      // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
+      const differ = (why: string): NeedsStatic =>
+        new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, s.span);
+      if (la.shape !== lb.shape || la.leaves.length !== lb.leaves.length) throw differ(`${typeName(x)} and ${typeName(y)}`);
+      const merged = la.leaves.map((l, i) => {
+        const p = l.init;
+        const q = lb.leaves[i]!.init;
+        if (p === q || (isStaticScalar(p) && isStaticScalar(q) && typeof p === typeof q && p === q)) return p;
+        const letName = ip.freshName(n);
+        if (isArray(p) && isArray(q)) {
+          const u = ip.ops.aval(p, s.span);
+          const w = ip.ops.aval(q, s.span);
+          if (u.dtype !== w.dtype || u.shape.join() !== w.shape.join()) throw differ(`${jaxTypeStr(u)} and ${jaxTypeStr(w)}`);
+          if (!sameSharding(p, q)) throw differ('arrays laid out differently');
+          decls.push({ k: 'let', names: [letName], value: null, type: 'jx.JArray' });
+          const h = new HostArray(letName, u.weak === w.weak ? u : { shape: u.shape, dtype: u.dtype });
+          h.sharding = shardingOf(p);
+          a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+          b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+          return h;
+        }
+        const kp = scalarKind(p);
+        if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
+        decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
+        a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+        b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+        return new HostScalar({ k: 'var', name: letName }, kp);
+      });
+      scope.vars.set(n, la.rebuild(merged));
+    }
+    decls.forEach((d) => ip.emit(d));
+  }
+  ip.emit({ k: 'if', test: test.expr, then: a.stmts, else: b.stmts });
 }
 
+/** A name's value as a branch left it unchanged (the value from before the if): its leaves, flattened as in the branches. */
+function branchLeaves(ip: Interp, n: string, v: PyValue, span: A.Span): { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string } {
+  const out: { letName: string; init: PyValue }[] = [];
+  const outer = attrCarry;
+  attrCarry = null;
+  try {
+    const rebuild = flattenCarry(ip, v, n, out, span, false);
+    return { leaves: out, expr: out.map((l) => (isArray(l.init) || l.init instanceof HostScalar || isStaticScalar(l.init) ? hexprOfLeaf(ip, l.init, span) : { k: 'lit', value: null })), rebuild, shape: objectShape(v) };
+  } finally {
+    attrCarry = outer;
+  }
+}
+
+/** `assert test, msg` on a value known only at run time: Python's AssertionError (with str(msg)) when the program runs. */
+function runTimeAssert(ip: Interp, s: A.Assert, test: HostScalar, scope: Scope): void {
+  // Python evaluates the message only when the test fails: here it must be known without running anything
+  const msg = s.msg ? ip.str(evalExpr(ip, s.msg, scope), s.msg.span).toExpr() : { k: 'lit' as const, value: null };
+  ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyAssert', args: [test.expr, msg, { k: 'lit', value: s.span.start.line }] } });
+}

@@ -3,7 +3,7 @@
 // the compiled program (pmap and jit at host level) or inline the (batched,
 // differentiated) result into the current trace.
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr } from '../ir/host.js';
+import type { HExpr, ProgramRequest } from '../ir/host.js';
 import type { Atom, AVal, DType, Func } from '../ir/types.js';
 import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
@@ -17,10 +17,10 @@ import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
-import { noteTraceCacheKey, noteTraceParams } from './format.js';
+import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
-  HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -381,11 +381,7 @@ const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | NpScalar | Ho
  * a 0-d device array of `dtype`, made where the host program has the value.
  */
 export function hostScalarArray(ip: Interp, v: HostScalar, dtype: DType, hint: string, span: A.Span): HostArray {
-  if (!ip.atHost) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);
-  const name = ip.freshName(hint);
-  const x: HExpr = v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr;
-  ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.constant', args: [{ k: 'array', items: [] }, { k: 'lit', value: dtype }, { k: 'array', items: [x] }] } });
-  return new HostArray(name, { shape: [], dtype });
+  return ip.scalarArray(v, dtype, hint, span);
 }
 
 /** A NumPy or Python scalar argument as a host constant (a Python scalar's parameter is weakly typed, as in JAX). */
@@ -395,6 +391,23 @@ function scalarArg(v: NpScalar | bigint | number | boolean): NdArray {
   if (typeof v === 'boolean') return new NdArray([], 'bool', [v ? 1 : 0]);
   return new NdArray([], 'float64', [v]);
 }
+
+/** Per jitted Python function: its traces at host level by cache key (see callJit). */
+interface JitCacheEntry {
+  /** The function body (main() or an export) it was traced in, and where (null: in a loop or branch body). */
+  body: number;
+  mark: ReturnType<Interp['topMark']>;
+  /** Its program request (gone after a rollback of a failed loop lowering). */
+  index: number;
+  program: ProgramRequest;
+  name: string;
+  /** The host arrays its trace captured (globals, closures), passed after the arguments. */
+  captured: HostArray[];
+  avals: AVal[];
+  shapes: number[][];
+  rebuild: (leaves: PyValue[]) => PyValue;
+}
+const jitCache = new WeakMap<object, Map<string, JitCacheEntry>>();
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // jit of a shard_map is the shard_map's own per-device program
@@ -446,6 +459,23 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
   noteTraceCacheKey(ip, t, fn.fn, flatten(new PyTuple(rebuiltArgs)).leaves, call.span);
+  // JAX's cache: a call with the types (and static values) of an earlier one runs what that call traced,
+  // globals read as they were then
+  const cacheKey = `${[...statics.nums].join()}|${[...statics.names].join()}|${traceCacheKey(t)}`;
+  const hit = fn.fn && typeof fn.fn === 'object' ? jitCache.get(fn.fn)?.get(cacheKey) : undefined;
+  const valid = (e: JitCacheEntry): boolean =>
+    e.body === ip.bodyId && ip.programs[e.index] === e.program && (!e.captured.length || (e.mark !== null && ip.stillEmitted(e.mark)));
+  if (hit && valid(hit)) {
+    ip.flush(arrayLeaves);
+    const hostArgs = [...arrayLeaves.map((l) => ip.hostArray(l, call.span)), ...hit.captured];
+    if (!meshOf(hostArgs, call.span)) {
+      const outs = emitCall(ip, fn.name, hit.avals, hit.shapes, {
+        k: 'call', callee: 'rt.call', await: true,
+        args: [{ k: 'program', name: hit.name }, { k: 'array', items: hostArgs.map((a) => ({ k: 'var', name: a.name })) }],
+      });
+      return hit.rebuild(outs);
+    }
+  }
   const kw = new Map(kwNames.map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
   const { results: declared, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call
@@ -468,10 +498,18 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return rebuild(outs.slice(0, declared.length));
   }
   ip.addProgram(name, func, 'jit');
+  const index = ip.programs.length - 1;
   const outs = emitCall(ip, fn.name, avals, shapes, {
     k: 'call', callee: 'rt.call', await: true,
     args: [{ k: 'program', name }, { k: 'array', items: hostArgs.map((a) => ({ k: 'var', name: a.name })) }],
   });
+  // remembered for later calls in this body; one that captured host arrays only where they stay visible (the body's top level)
+  const mark = ip.topMark();
+  const captured = hostArgs.slice(arrayLeaves.length);
+  if (!debug.calls.length && (mark || !captured.length) && fn.fn && typeof fn.fn === 'object') {
+    if (!jitCache.has(fn.fn)) jitCache.set(fn.fn, new Map());
+    jitCache.get(fn.fn)!.set(cacheKey, { body: ip.bodyId, mark, index, program: ip.programs[index]!, name, captured, avals, shapes, rebuild });
+  }
   deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
   return rebuild(outs.slice(0, declared.length));
 }

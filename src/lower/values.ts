@@ -122,7 +122,7 @@ export class PyIterator extends PyObject implements Iterable<PyValue> {
   /** A stand-in for CPython's id(), for the repr's `at 0x...`. */
   readonly address = 0x7f3a5c000000 + 0x40 * iteratorCount++;
   constructor(
-    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'list_reverseiterator' | 'reversed' | 'generator',
+    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'list_reverseiterator' | 'reversed' | 'generator' | 'zip' | 'enumerate' | `itertools.${string}`,
     private readonly items: Iterator<PyValue>,
     /** What the items are made from (the source iterables' items): kept alive across flushes until pulled. */
     readonly roots: PyValue[] = [],
@@ -448,6 +448,10 @@ export function staticValue(v: PyValue, what: string, span: Span): Exclude<PyVal
   if (v instanceof HostScalar) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
   return v;
 }
+
+/** The Python type of a number, string or bool (known now or at run time); null for other values. */
+export const scalarKind = (v: PyValue): HostScalar['type'] | null =>
+  v instanceof HostScalar ? v.type : typeof v === 'bigint' ? 'int' : typeof v === 'number' ? 'float' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'str' : null;
 
 export const isArray = (v: PyValue): v is Tracer | HostArray => v instanceof Tracer || v instanceof HostArray;
 
