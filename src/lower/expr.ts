@@ -144,6 +144,13 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     case 'GeneratorExp': {
       // the first iterable is evaluated now, as in Python; the items as they are pulled
       const first = evalExpr(ip, e.generators[0]!.iter, scope);
+      if (isArray(first) && ip.atHost) {
+        // over a device array at host level: made at once, so each item (an indexing of the array)
+        // is held across the flushes that reading it back makes (see comprehension)
+        const out: PyValue[] = [];
+        comprehension(ip, e.generators, scope, (s) => out.push(evalExpr(ip, e.elt, s)), first);
+        return new PyIterator('generator', out[Symbol.iterator](), out);
+      }
       return new PyIterator('generator', lazyComprehension(ip, e, first, scope), [first]);
     }
     case 'ListComp': {
@@ -214,7 +221,8 @@ function* lazyComprehension(ip: Interp, e: A.GeneratorExp, first: PyValue, scope
   yield* loop(0);
 }
 
-function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: (s: Scope) => void): void {
+/** Run `body` for every item of the comprehension's loops (`first`: the first iterable, already evaluated). */
+function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: (s: Scope) => void, first?: PyValue): void {
   const inner = new Scope(scope);
   ip.frames.push(inner);
   try {
@@ -223,7 +231,7 @@ function comprehension(ip: Interp, gens: A.Comprehension[], scope: Scope, body: 
       const g = gens[i]!;
       // the items still to come are roots of any flush in the body (see holdItems)
       ip.holding((hold) => {
-        const iter = evalExpr(ip, g.iter, i === 0 ? scope : inner);
+        const iter = i === 0 && first !== undefined ? first : evalExpr(ip, g.iter, i === 0 ? scope : inner);
         for (const item of holdItems(iterItems(ip, iter, g.iter.span), iter, hold)) {
           assignTarget(ip, g.target, item, inner);
           if (g.ifs.every((c) => truthyStatic(ip, evalExpr(ip, c, inner), c.span))) loop(i + 1);
