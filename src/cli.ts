@@ -223,7 +223,14 @@ async function runCommand(file: string, v: Record<string, unknown>, host: CliHos
   // source maps on after the runtime is loaded: only the program's own map (to the .py lines) is wanted, not the runtime's large one
   process.setSourceMapsEnabled(true);
   const prog = await importCompiledJs(r, host.importModule);
-  const rt = await node.createNodeRuntime({ backend: backend as BackendChoice, devices: prog.deviceCount });
+  let rt;
+  try {
+    rt = await node.createNodeRuntime({ backend: backend as BackendChoice, devices: prog.deviceCount, verbose: v['verbose'] === true });
+  } catch (e) {
+    process.stderr.write(`jaxts: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   try {
     await prog.main(rt);
     await rt.sync();

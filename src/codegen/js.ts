@@ -37,7 +37,14 @@ function arith(fn: Arith) {
   const op = ARITH_OPS[fn];
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
-    if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
+    if (dtype === 'int32') {
+      if (fn === 'mul') return `Math.imul(${a}, ${b})`;
+      if (fn !== 'div' && fn !== 'rem') return `(${a} ${op} ${b}) | 0`;
+      // a literal divisor decides the zero test now (generated TypeScript must not compare two literals: TS2367)
+      const zero = `${fn === 'div' ? -1 : a}`;
+      if (/^-?\d+$/.test(b)) return Number(b) === 0 ? zero : `(${a} ${op} ${b}) | 0`;
+      return `(${b} === 0 ? ${zero} : (${a} ${op} ${b}) | 0)`;
+    }
     if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : `(${a} ${op} ${b}) >>> 0`;
     throw new Error(`internal: arithmetic on ${dtype}`);
   };
