@@ -111,7 +111,17 @@ suite('the npm package, installed into a fresh app', () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
     expect(run('npx', ['--no-install', 'jaxts', '--version']).stdout).toBe(`${version}\n`);
     expect(run('npx', ['--no-install', 'jaxts', 'compil', 'lesson.py']).status).toBe(2);
-  });
+  }, 60_000);
+
+  it('builds the startup snapshot for this Node on first use (into JAXTS_CACHE_DIR) and starts from it', async () => {
+    run('npx', ['--no-install', 'jaxts', '--version']); // a first use: the build starts in the background
+    const blobs = () => (existsSync(env.JAXTS_CACHE_DIR) ? readdirSync(env.JAXTS_CACHE_DIR).filter((f) => f.endsWith('.blob')) : []);
+    for (let i = 0; i < 600 && blobs().length === 0; i++) await new Promise((ok) => setTimeout(ok, 100));
+    expect(blobs()).toHaveLength(1);
+    const r = spawnSync('npx', ['--no-install', 'jaxts', 'run', 'lesson.py', '--backend', 'cpu'], { cwd: app, encoding: 'utf8', env: { ...env, JAXTS_TRACE_LAUNCHER: '1' } });
+    expect(r.stderr).toMatch(/^jaxts launcher: node --snapshot-blob /m);
+    expect(r.stdout).toBe(readFileSync(join(ROOT, `${LESSON}.out`), 'utf8'));
+  }, 90_000);
 
   it('builds the app with jaxts/esbuild; it prints the golden in Node', () => {
     const b = run(process.execPath, ['build.mjs']);
@@ -170,5 +180,5 @@ suite('the npm package, installed into a fresh app', () => {
     const r = run('npx', ['--no-install', 'tsc', '-p', '.']);
     expect(r.stdout).toBe('');
     expect(r.status).toBe(0);
-  });
+  }, 120_000);
 });
