@@ -50,13 +50,13 @@ if (env.JAXTS_LAUNCHER_BUILD) {
   const r = spawnSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', snapshotScript], { stdio: 'ignore', windowsHide: true });
   if (r.status === 0 && existsSync(tmp)) renameSync(tmp, blob);
   else rmSync(tmp, { force: true });
-  // keep the four newest snapshots (other Node versions or installations), delete older ones
+  // keep the eight newest snapshots (other Node versions, installations or builds), delete older ones
   const dir = cacheDir();
   const old = readdirSync(dir)
     .filter((f) => /^cli-.*\.blob$/.test(f))
     .map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs }))
     .sort((a, b) => b.t - a.t)
-    .slice(4);
+    .slice(8);
   for (const { f } of old) rmSync(join(dir, f), { force: true });
   process.exit(0);
 }
