@@ -52,7 +52,7 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
       return false;
     }
     x.body.unshift(
-      ...free.map((n): HStmt => ({ k: 'const', names: [n], line: x.line, value: { k: 'call', callee: 'jx.fromMain', args: [{ k: 'member', x: { k: 'var', name: 'script' }, key: n }, { k: 'lit', value: n }, { k: 'lit', value: x.name }] } })),
+      ...free.map((n): HStmt => ({ k: 'const', names: [n], line: x.line, value: { k: 'call', callee: 'jx.fromMain', args: [{ k: 'member', x: { k: 'var', name: 'script' }, key: n }, { k: 'lit', value: ip.freshHints.get(n) ?? n }, { k: 'lit', value: x.pyName }] } })),
     );
     free.forEach((n) => scriptState.add(n));
     return true;
