@@ -33,15 +33,19 @@ for (let step = 0; step < 3; step++) {
 const out = await predict(params, x);
 await out.data();
 console.log(out.toString());
+// main() resolved to the script's top-level values: its trained params predict the same
+const again = await predict(script.params, x);
+await again.data();
+if (again.toString() !== out.toString() || script.step !== 2) throw new Error('main() did not resolve to the trained params');
 `;
 /** In Node: jaxts/node's runtime (WebGPU through the optional `webgpu` package, else the CPU). */
 const NODE_APP = APP(`import { createNodeRuntime } from 'jaxts/node';
 const rt = await createNodeRuntime({ backend: 'auto', devices: 4, write: (t) => process.stdout.write(t) });
-await main(rt);
+const script = await main(rt);
 await rt.sync();
 declare const process: { stdout: { write(t: string): boolean } };`);
 /** In a page: navigator.gpu (Chromium's WebGPU). */
-const PAGE_APP = `${APP(`await main();`)}\n(window as unknown as { done: boolean }).done = true;\n`;
+const PAGE_APP = `${APP(`const script = await main();`)}\n(window as unknown as { done: boolean }).done = true;\n`;
 
 const BUILD = `
 import * as esbuild from 'esbuild';
