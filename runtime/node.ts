@@ -73,7 +73,9 @@ async function dawnBackend(dawn: Dawn, icd: string | null): Promise<{ backend: B
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) return null;
     const backend = await createWebGpuBackend(gpu);
-    return backend ? { backend, software: isSoftware(adapter) } : null;
+    if (!backend) return null;
+    (globalThis as { __jaxtsGpu?: GPU }).__jaxtsGpu = gpu; // the instance that gave the adapter (tests make more devices on it)
+    return { backend, software: isSoftware(adapter) };
   } finally {
     if (icd) {
       if (saved === undefined) delete process.env['VK_ICD_FILENAMES'];

@@ -194,6 +194,9 @@ export function freeVariables(body: HStmt[], bound: Iterable<string>): string[] 
   return [...used].filter((n) => !declared.has(n));
 }
 
+/** The most items a container among main()'s results may have. */
+const MAX_RESULT_ITEMS = 64;
+
 /**
  * The script's top-level values as main() resolves to them: device arrays,
  * numbers, strings and booleans, and tuples, lists, NamedTuples and dicts of
@@ -202,7 +205,17 @@ export function freeVariables(body: HStmt[], bound: Iterable<string>): string[] 
  * code), None and names starting with `_` are left out.
  */
 export function scriptResults(ip: Interp, declared: ReadonlySet<string>): { name: string; value: HExpr; type: BoundaryType }[] {
+  const open = new Set<PyValue>(); // the containers being walked: a container inside itself is left out
   const go = (x: PyValue): { expr: HExpr; type: BoundaryType } | null => {
+    if (open.has(x)) return null;
+    if (x instanceof PyTuple || x instanceof PyList || x instanceof PyDict) {
+      open.add(x);
+      try {
+        return container(x);
+      } finally {
+        open.delete(x);
+      }
+    }
     if (x instanceof HostArray) return declared.has(x.name) ? { expr: { k: 'var', name: x.name }, type: { k: 'array', shape: x.aval.shape, dtype: x.aval.dtype } } : null;
     if (x instanceof HostScalar) {
       return x.expr.k === 'var' && declared.has(x.expr.name) ? { expr: x.expr, type: { k: 'scalar', type: x.type === 'str' ? 'string' : x.type === 'bool' ? 'boolean' : 'number' } } : null;
@@ -211,6 +224,11 @@ export function scriptResults(ip: Interp, declared: ReadonlySet<string>): { name
       const js = typeof x === 'bigint' ? Number(x) : x;
       return { expr: { k: 'lit', value: js }, type: { k: 'scalar', type: typeof js === 'string' ? 'string' : typeof js === 'boolean' ? 'boolean' : 'number' } };
     }
+    return null;
+  };
+  const container = (x: PyTuple | PyList | PyDict): { expr: HExpr; type: BoundaryType } | null => {
+    // a long list (a history of losses) would be a tuple type as long in the .d.py.ts: left out
+    if ((x instanceof PyDict ? x.keys().length : x.items.length) > MAX_RESULT_ITEMS) return null;
     if (x instanceof PyTuple || x instanceof PyList) {
       const items = x.items.map(go);
       if (items.some((it) => it === null)) return null;
