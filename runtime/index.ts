@@ -1,6 +1,9 @@
 // jaxts/runtime: what generated code and applications import. Independent of
 // the compiler and free of Node imports, so it bundles for the browser
 // (runtime/node.ts, jaxts/node, adds Node's WebGPU and stdout).
+// The reference makes the published declarations bring WebGPU's types (GPU,
+// GPUDevice) along, so an application type-checks them without skipLibCheck.
+/// <reference types="@webgpu/types" preserve="true" />
 export { Runtime, JArray, JArray as Array, PythonError, type Device, type RuntimeOptions } from './runtime.js';
 export { createRuntime, runtime, array, arg, staticArg, fromMain, type CreateRuntimeOptions } from './app.js';
 export type { Backend, DeviceBuffer } from './backend.js';

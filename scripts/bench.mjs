@@ -165,13 +165,14 @@ if (!existsSync(PY)) {
 // A snapshot of dist/ (inside the package, so that its bare imports resolve to node_modules):
 // other work rebuilding dist/ during the run does not change what is measured.
 mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
-// The launcher bin/jaxts.js is copied beside it, as in the package: run as a program it starts the
-// command from dist/snapshot/'s startup snapshot, the way `jaxts` runs from a shell or npx.
+// The launcher bin/jaxts.js is copied beside it, as in the package: it starts the command from a
+// startup snapshot, the way `jaxts` runs from a shell or npx (built below, before any timing, into
+// the copy's own cache folder).
 const COPY = mkdtempSync(join(ROOT, 'node_modules/.cache/jaxts-bench-'));
 const DIST = join(COPY, 'dist');
 mkdirSync(join(DIST, 'snapshot'), { recursive: true });
 mkdirSync(join(COPY, 'bin'));
-for (const f of ['cli.js', 'index.js', 'node.js', 'runtime.js', ...readdirSync('dist/snapshot').filter((f) => f.endsWith('.blob')).map((f) => `snapshot/${f}`)]) {
+for (const f of ['cli.js', 'index.js', 'node.js', 'runtime.js', 'snapshot/cli.cjs']) {
   copyFileSync(join(ROOT, 'dist', f), join(DIST, f));
 }
 copyFileSync(join(ROOT, 'bin/jaxts.js'), join(COPY, 'bin/jaxts.js'));
@@ -181,7 +182,9 @@ process.on('SIGINT', () => process.exit(130));
 process.env.BENCH_DIST = DIST; // for scripts/bench-jaxts-step.mjs
 const JAXTS = join(COPY, 'bin/jaxts.js'); // the command as a shell runs it
 const CLI = join(DIST, 'cli.js'); // the command as an ES module, without the snapshot (`node bin/jaxts.js`)
-const SNAPSHOT = existsSync(join(DIST, `snapshot/cli-${process.version}.blob`));
+process.env.JAXTS_CACHE_DIR = join(COPY, 'cache');
+spawnSync(process.execPath, [JAXTS], { env: { ...process.env, JAXTS_LAUNCHER_BUILD: '1' } }); // the launcher's first-use build, done now
+const SNAPSHOT = spawnSync(process.execPath, [JAXTS, '--help'], { encoding: 'utf8', env: { ...process.env, JAXTS_TRACE_LAUNCHER: '1' } }).stderr.includes('--snapshot-blob');
 const { compile } = await import(pathToFileURL(join(DIST, 'index.js')).href);
 const jaxVersion = spawnSync(PY, ['-c', 'import jax, jaxlib; print(jax.__version__, jaxlib.__version__)'], { encoding: 'utf8', env: { ...process.env, ...PY_ENV } }).stdout.trim().split(' ');
 const adapter = json(process.execPath, ['scripts/bench-jaxts-step.mjs', '--describe']);

@@ -1,8 +1,10 @@
-// Builds dist/: the CLI (an ES module, and a V8 startup snapshot of it), the
-// programmatic API, the esbuild plugin, the runtime (browser-safe) and its
-// Node entry, the playground page (esbuild), and their type declarations (tsc).
+// Builds dist/: the CLI (an ES module, and the script bin/jaxts.js builds a V8
+// startup snapshot from), the programmatic API, the esbuild plugin, the runtime
+// (browser-safe) and its Node entry, the playground page (esbuild), and their
+// type declarations (tsc).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import * as esbuild from 'esbuild';
 
 /**
@@ -19,7 +21,9 @@ const runtimeAsDist = {
 };
 
 const external = ['esbuild', 'webgpu'];
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
+// NODE_PATH's folders are searched too (esbuild's nodePaths), as Node does
+const nodePaths = process.env.NODE_PATH ? process.env.NODE_PATH.split(delimiter) : [];
+const common = { nodePaths, bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/cli_main.ts'], outfile: 'dist/cli.js', external, plugins: [runtimeAsDist] }),
   // the same command as one CommonJS script for `node --build-snapshot` (it imports the runtime at run time, by URL)
@@ -36,20 +40,10 @@ await Promise.all([
     .then(() => ['index.html', 'playground.css'].forEach((f) => copyFileSync(`playground/${f}`, `dist/playground/${f}`))),
 ]);
 
-// The startup snapshot bin/jaxts.js starts from, named by the Node version
-// that built it (a blob only loads into the Node that made it; the launcher
-// looks for its own version's). JAXTS_NO_SNAPSHOT=1 skips it.
+// No startup snapshot is built here: a blob loads only into the Node that
+// made it, so bin/jaxts.js builds one from dist/snapshot/cli.cjs on first use,
+// into a cache folder. (Blobs an older build left in dist/ go.)
 for (const f of readdirSync('dist/snapshot')) if (f.endsWith('.blob')) rmSync(`dist/snapshot/${f}`);
-if (!process.env.JAXTS_NO_SNAPSHOT) {
-  const blob = `dist/snapshot/cli-${process.version}.blob`;
-  try {
-    execFileSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', 'dist/snapshot/cli.cjs'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch (e) {
-    // not fatal: without a blob the launcher loads the command as an ES module
-    rmSync(blob, { force: true });
-    console.warn(`build: no startup snapshot for Node ${process.version} (jaxts will start without one):\n${String(e.stderr ?? e.message).slice(-2000)}`);
-  }
-}
 
 // Declarations for jaxts, jaxts/runtime, jaxts/node and jaxts/esbuild (dist/types), when a source is newer than them.
 const stamp = 'dist/types/runtime/index.d.ts';

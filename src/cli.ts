@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import yargs from 'yargs';
 import { compile, dumpIr, dumpKernels, dumpSpmd, type CompileOptions, type CompileResult } from './compile.js';
 import { CompileError, formatDiagnostic } from './common/diagnostics.js';
 import { exitQuietlyOnClosedStdout, importCompiledJs, pythonLine, writeOutputs } from './run.js';
@@ -23,100 +23,123 @@ export interface CliHost {
 /** A wrong command line: printed with the usage, exit code 2. */
 class UsageError extends Error {}
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, unknown>;
+
+/** An option as yargs declares it (all are strings or flags; values are checked by the commands). */
+interface OptionSpec {
+  alias?: string;
+  type: 'string' | 'boolean';
+  describe: string;
+}
 
 interface Command {
   args: string; // the positional arguments, for the usage line
   describe: string;
-  options: Options;
-  /** Each option's help line (its values and default). */
-  help: Record<string, string>;
-  run: (file: string | undefined, values: Record<string, string | boolean | undefined>, host: CliHost) => Promise<void>;
+  options: Record<string, OptionSpec>;
+  run: (file: string | undefined, values: Values, host: CliHost) => Promise<void>;
 }
 
-const DEVICES_HELP = 'number of simulated devices (overrides XLA_FLAGS)';
+const DEVICES: OptionSpec = { type: 'string', describe: 'number of simulated devices (overrides XLA_FLAGS)' };
 
 const COMMANDS: Record<string, Command> = {
   compile: {
     args: '<file>',
     describe: 'compile a Python JAX program to TypeScript + WGSL',
-    options: { out: { type: 'string', short: 'o' }, devices: { type: 'string' }, dump: { type: 'string' } },
-    help: {
-      '-o, --out DIR': 'output directory (default: .)',
-      '--devices N': DEVICES_HELP,
-      '--dump ir|spmd|kernels': 'print the array IR, the partitioned per-device programs with their collectives, or the WGSL kernels',
+    options: {
+      out: { alias: 'o', type: 'string', describe: 'output directory (default: .)' },
+      devices: DEVICES,
+      dump: { type: 'string', describe: 'print the array IR, the partitioned per-device programs with their collectives, or the WGSL kernels (ir|spmd|kernels)' },
     },
     run: async (file, v) => compileCommand(file!, v),
   },
   run: {
     args: '<file>',
     describe: 'compile and run a Python JAX program',
-    options: { backend: { type: 'string' }, devices: { type: 'string' } },
-    help: { '--backend auto|webgpu|cpu': 'where the kernels run (default: auto, WebGPU when there is an adapter)', '--devices N': DEVICES_HELP },
+    options: {
+      backend: { type: 'string', describe: 'where the kernels run: auto|webgpu|cpu (default: auto, a hardware WebGPU adapter when there is one, else the CPU)' },
+      devices: DEVICES,
+      verbose: { type: 'boolean', describe: 'say on stderr which backend and adapter ran the program' },
+    },
     run: (file, v, host) => runCommand(file!, v, host),
   },
   playground: {
     args: '',
     describe: 'serve the in-browser playground: paste a lesson, compile and run it in the page',
-    options: { port: { type: 'string' }, host: { type: 'string' } },
-    help: { '--port N': 'port to listen on (default 8080, or a free port when 8080 is taken)', '--host ADDR': 'address to listen on (default: 127.0.0.1)' },
+    options: {
+      port: { type: 'string', describe: 'port to listen on (default 8080, or a free port when 8080 is taken)' },
+      host: { type: 'string', describe: 'address to listen on (default: 127.0.0.1)' },
+    },
     run: (_file, v, host) => playgroundCommand(v, host),
   },
 };
 
-function usage(command?: string): string {
-  if (command) {
-    const c = COMMANDS[command]!;
-    const rows = Object.entries({ ...c.help, '-h, --help': 'show this help' });
-    const w = Math.max(...rows.map(([k]) => k.length));
-    return [`usage: jaxts ${command}${c.args ? ` ${c.args}` : ''} [options]`, '', c.describe, '', 'options:', ...rows.map(([k, d]) => `  ${k.padEnd(w)}  ${d}`), ''].join('\n');
-  }
-  const w = Math.max(...Object.keys(COMMANDS).map((k) => k.length + COMMANDS[k]!.args.length + 1));
-  return [
-    'usage: jaxts <command> FILE.py [options]',
-    '',
-    'commands:',
-    ...Object.entries(COMMANDS).map(([k, c]) => `  ${`${k} ${c.args}`.padEnd(w)}  ${c.describe}`),
-    '',
-    '`jaxts <command> --help` lists the command\'s options.',
-    '',
-  ].join('\n');
-}
-
-/** Run the command line `argv` (without node and the script); resolves to the exit code. */
+/**
+ * Run the command line `argv` (without node and the script); resolves to the
+ * exit code. yargs parses it (usage, --help, --version, `jaxts completion`,
+ * and "did you mean" for a misspelt command); a wrong command line exits 2.
+ */
 export async function runCli(argv: string[], host: CliHost): Promise<number> {
-  const [name, ...rest] = argv;
+  let version = '';
   try {
-    if (name === undefined || name === '-h' || name === '--help') {
-      (name ? process.stdout : process.stderr).write(usage());
-      return name ? 0 : 2;
-    }
-    if (name === '--version' || name === '-v') {
-      const pkg = JSON.parse(readFileSync(join(host.distDir, '..', 'package.json'), 'utf8')) as { version: string };
-      process.stdout.write(`${pkg.version}\n`);
-      return 0;
-    }
-    const command = COMMANDS[name];
-    if (!command) throw new UsageError(`unknown command '${name}' (commands: ${Object.keys(COMMANDS).join(', ')})`);
-    let parsed;
-    try {
-      parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message.replace(/\. To specify a positional argument.*$/s, '') : String(e));
-    }
-    if (parsed.values['help']) {
-      process.stdout.write(usage(name));
-      return 0;
-    }
-    const wanted = command.args ? 1 : 0;
-    if (parsed.positionals.length < wanted) throw new UsageError(`'jaxts ${name}' needs a FILE.py`);
-    if (parsed.positionals.length > wanted) throw new UsageError(`unexpected argument '${parsed.positionals[wanted]}'`);
-    process.exitCode = 0;
-    await command.run(parsed.positionals[0], parsed.values, host);
+    version = (JSON.parse(readFileSync(join(host.distDir, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    // no package.json beside dist/: --version prints nothing
+  }
+  const name = argv[0];
+  let help = ''; // the help of the command the error is about, as yargs prints it
+  let ran: Promise<void> | null = null;
+  const cli = yargs(argv)
+    .scriptName('jaxts')
+    .usage('usage: $0 <command> FILE.py [options]')
+    .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false, 'dot-notation': false, 'camel-case-expansion': false })
+    .exitProcess(false)
+    .strict()
+    .recommendCommands()
+    .demandCommand(1, 'a command is needed')
+    .version(version)
+    .alias('v', 'version')
+    .help()
+    .alias('h', 'help')
+    .completion('completion', 'print a shell completion script (jaxts completion >> ~/.bashrc)')
+    .wrap(null) // the bundled (ES module) cliui wraps inside words: lines are left to the terminal
+    .epilog("`jaxts <command> --help` lists the command's options.")
+    .fail((msg: string | null, err: Error | undefined, y) => {
+      y.showHelp((h: string) => (help = h));
+      if (err) throw err;
+      // yargs' "Not enough non-option arguments" (a command without its file) in our words
+      if (msg?.startsWith('Not enough non-option arguments') && COMMANDS[name ?? '']) throw new UsageError(`'jaxts ${name}' needs a FILE.py`);
+      throw new UsageError(msg ?? 'wrong command line');
+    });
+  for (const [cmd, c] of Object.entries(COMMANDS)) {
+    cli.command(
+      `${cmd}${c.args ? ` ${c.args}` : ''}`,
+      c.describe,
+      (y) => {
+        y.usage(`usage: $0 ${cmd}${c.args ? ` ${c.args}` : ''} [options]`).epilog(c.describe);
+        if (c.args) y.positional('file', { type: 'string', describe: 'the Python program' });
+        for (const [opt, spec] of Object.entries(c.options)) y.option(opt, spec);
+        return y;
+      },
+      (a) => {
+        process.exitCode = 0;
+        ran = c.run(a['file'] as string | undefined, a, host);
+      },
+    );
+  }
+  try {
+    await cli.parseAsync();
+    if (ran) await ran;
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`jaxts: error: ${e.message}\n\n${usage(COMMANDS[name ?? ''] ? name : undefined)}`);
+    let message = e.message;
+    if (name !== undefined && !name.startsWith('-') && !COMMANDS[name] && name !== 'completion') {
+      // yargs says "Did you mean compile?" or "Unknown argument: compil": name the command and the choices
+      const mean = /^Did you mean (\S+)\?$/.exec(message);
+      message = `unknown command '${name}' (commands: ${Object.keys(COMMANDS).join(', ')})${mean ? `; did you mean '${mean[1]}'?` : ''}`;
+    }
+    const usage = help || (COMMANDS[name ?? ''] ? `\`jaxts ${name} --help\` lists the command's options.` : '`jaxts --help` lists the commands.');
+    process.stderr.write(`jaxts: error: ${message}\n\n${usage}\n`);
     return 2;
   }
 }
@@ -193,7 +216,14 @@ async function runCommand(file: string, v: Record<string, unknown>, host: CliHos
   // source maps on after the runtime is loaded: only the program's own map (to the .py lines) is wanted, not the runtime's large one
   process.setSourceMapsEnabled(true);
   const prog = await importCompiledJs(r, host.importModule);
-  const rt = await node.createNodeRuntime({ backend: backend as BackendChoice, devices: prog.deviceCount });
+  let rt;
+  try {
+    rt = await node.createNodeRuntime({ backend: backend as BackendChoice, devices: prog.deviceCount, verbose: v['verbose'] === true });
+  } catch (e) {
+    process.stderr.write(`jaxts: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   try {
     await prog.main(rt);
     await rt.sync();

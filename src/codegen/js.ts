@@ -40,8 +40,16 @@ function arith(fn: Arith) {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
     // XLA's bool add/mul (jnp.add, matmul of bools) are or/and
     if (dtype === 'bool' && (fn === 'add' || fn === 'mul')) return `(${a} ${fn === 'add' ? '||' : '&&'} ${b})`;
-    if (dtype === 'int32') return fn === 'mul' ? `Math.imul(${a}, ${b})` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? -1 : a} : (${a} ${op} ${b}) | 0)` : `(${a} ${op} ${b}) | 0`;
-    if (dtype === 'uint32') return fn === 'mul' ? `Math.imul(${a}, ${b}) >>> 0` : fn === 'div' || fn === 'rem' ? `(${b} === 0 ? ${fn === 'div' ? 4294967295 : a} : (${a} ${op} ${b}) >>> 0)` : `(${a} ${op} ${b}) >>> 0`;
+    if (dtype === 'int32' || dtype === 'uint32') {
+      const wrap = dtype === 'int32' ? '| 0' : '>>> 0';
+      if (fn === 'mul') return dtype === 'int32' ? `Math.imul(${a}, ${b})` : `Math.imul(${a}, ${b}) >>> 0`;
+      if (fn !== 'div' && fn !== 'rem') return `(${a} ${op} ${b}) ${wrap}`;
+      // XLA's x/0 (all ones) and x%0 (x); a literal divisor decides the zero test now
+      // (generated TypeScript must not compare two literals: TS2367)
+      const zero = fn === 'div' ? (dtype === 'int32' ? '-1' : '4294967295') : a;
+      if (/^-?\d+$/.test(b)) return Number(b) === 0 ? zero : `(${a} ${op} ${b}) ${wrap}`;
+      return `(${b} === 0 ? ${zero} : (${a} ${op} ${b}) ${wrap})`;
+    }
     throw new Error(`internal: arithmetic on ${dtype}`);
   };
 }

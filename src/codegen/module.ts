@@ -154,12 +154,14 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
     );
   }
   text(
-    `/** Runs the script's top level on \`runtime\` (default: a WebGPU runtime, else the CPU one), printing what it prints. */`,
-    `export async function main(runtime${t('?: jx.Runtime')})${t(': Promise<void>')} {`,
+    `/** ${MAIN_DOC} */`,
+    `export async function main(runtime${t('?: jx.Runtime')})${t(`: Promise<${mainResult(hp)}>`)} {`,
     `  const rt = await jx.runtime(deviceCount, runtime);`,
   );
   out.push(...renderStmts(hp.body, '  ', { types }));
   hp.scriptState.forEach((n) => text(`  script.${n} = ${n};`));
+  const results = hp.results ?? [];
+  if (results.length) out.push(...renderStmts([{ k: 'return', value: { k: 'object', entries: results.map((r) => [r.name, r.value]) } }], '  ', { types }));
   text('}');
   for (const x of hp.exports) {
     const params = x.params.map((p) => `${p.name}${t(`: ${tsType(p.type, true)}`)}`).join(', ');
@@ -175,6 +177,14 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
   }
   text('');
   return { text: out.map((l) => l.text).join('\n'), lines: out.map((l) => l.line) };
+}
+
+const MAIN_DOC = "Runs the script's top level on `runtime` (default: a WebGPU runtime, else the CPU one), printing what it prints; resolves to the script's top-level values (arrays, numbers, strings, and containers of them).";
+
+/** The type main() resolves to: an object of the script's top-level values, by Python name. */
+function mainResult(hp: HostProgram): string {
+  const results = hp.results ?? [];
+  return results.length ? `{ ${results.map((r) => `${typeKey(r.name)}: ${tsType(r.type, false)}`).join('; ')} }` : 'void';
 }
 
 /** The TS type of a value crossing the module boundary; a 0-d array parameter also takes a number. */
@@ -221,8 +231,8 @@ function renderDts(hp: HostProgram, baseName: string, runtimeImport: string): st
     '',
     `/** The number of devices the program runs on (XLA_FLAGS in the source, else 4). */`,
     `export declare const deviceCount: number;`,
-    `/** Runs the script's top level on \`runtime\` (default: a WebGPU runtime, else the CPU one), printing what it prints. */`,
-    `export declare function main(runtime?: jx.Runtime): Promise<void>;`,
+    `/** ${MAIN_DOC} */`,
+    `export declare function main(runtime?: jx.Runtime): Promise<${mainResult(hp)}>;`,
     ...hp.exports.flatMap((x) => [
       `/** ${commentText(`${signatureDoc(x)} (${baseName}.py:${x.line})`)} */`,
       `export declare function ${x.name}(${x.params.map((p) => `${p.name}: ${tsType(p.type, true)}`).join(', ')}): Promise<${x.returns ? tsType(x.returns, false) : 'void'}>;`,

@@ -117,6 +117,8 @@ export interface HostProgram {
   unexported: { name: string; reason: string }[];
   /** Variables of main() that exported functions read (kept in the module's `script` object when main() ends). */
   scriptState: string[];
+  /** The script's top-level values main() resolves to, by Python name (those that can cross to JS). */
+  results?: { name: string; value: HExpr; type: BoundaryType }[];
 }
 
 /** Visit every statement (nested ones too, after their parent) and every expression (nested ones too) of `body`. */

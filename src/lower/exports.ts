@@ -193,3 +193,65 @@ export function freeVariables(body: HStmt[], bound: Iterable<string>): string[] 
   });
   return [...used].filter((n) => !declared.has(n));
 }
+
+/** The most items a container among main()'s results may have. */
+const MAX_RESULT_ITEMS = 64;
+
+/**
+ * The script's top-level values as main() resolves to them: device arrays,
+ * numbers, strings and booleans, and tuples, lists, NamedTuples and dicts of
+ * them, each reached through a variable `declared` at main()'s top level.
+ * Functions, modules, host NumPy data (it would be copied into the generated
+ * code), None and names starting with `_` are left out.
+ */
+export function scriptResults(ip: Interp, declared: ReadonlySet<string>): { name: string; value: HExpr; type: BoundaryType }[] {
+  const open = new Set<PyValue>(); // the containers being walked: a container inside itself is left out
+  const go = (x: PyValue): { expr: HExpr; type: BoundaryType } | null => {
+    if (open.has(x)) return null;
+    if (x instanceof PyTuple || x instanceof PyList || x instanceof PyDict) {
+      open.add(x);
+      try {
+        return container(x);
+      } finally {
+        open.delete(x);
+      }
+    }
+    if (x instanceof HostArray) return declared.has(x.name) ? { expr: { k: 'var', name: x.name }, type: { k: 'array', shape: x.aval.shape, dtype: x.aval.dtype } } : null;
+    if (x instanceof HostScalar) {
+      return x.expr.k === 'var' && declared.has(x.expr.name) ? { expr: x.expr, type: { k: 'scalar', type: x.type === 'str' ? 'string' : x.type === 'bool' ? 'boolean' : 'number' } } : null;
+    }
+    if (typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean' || typeof x === 'string') {
+      const js = typeof x === 'bigint' ? Number(x) : x;
+      return { expr: { k: 'lit', value: js }, type: { k: 'scalar', type: typeof js === 'string' ? 'string' : typeof js === 'boolean' ? 'boolean' : 'number' } };
+    }
+    return null;
+  };
+  const container = (x: PyTuple | PyList | PyDict): { expr: HExpr; type: BoundaryType } | null => {
+    // a long list (a history of losses) would be a tuple type as long in the .d.py.ts: left out
+    if ((x instanceof PyDict ? x.keys().length : x.items.length) > MAX_RESULT_ITEMS) return null;
+    if (x instanceof PyTuple || x instanceof PyList) {
+      const items = x.items.map(go);
+      if (items.some((it) => it === null)) return null;
+      const ok = items as { expr: HExpr; type: BoundaryType }[];
+      const fields = x instanceof PyTuple ? x.cls?.fields : undefined;
+      if (fields) return { expr: { k: 'object', entries: ok.map((it, i) => [fields[i]!, it.expr]) }, type: { k: 'object', fields: ok.map((it, i) => [fields[i]!, it.type]) } };
+      return { expr: { k: 'array', items: ok.map((it) => it.expr) }, type: { k: 'tuple', items: ok.map((it) => it.type) } };
+    }
+    if (x instanceof PyDict && x.keys().every((k) => typeof k === 'string')) {
+      const items = x.values().map(go);
+      if (items.some((it) => it === null)) return null;
+      const keys = x.keys() as string[];
+      const ok = items as { expr: HExpr; type: BoundaryType }[];
+      return { expr: { k: 'object', entries: ok.map((it, i) => [keys[i]!, it.expr]) }, type: { k: 'object', fields: ok.map((it, i) => [keys[i]!, it.type]) } };
+    }
+    return null;
+  };
+  const out: { name: string; value: HExpr; type: BoundaryType }[] = [];
+  for (const [name, v] of ip.globals.vars) {
+    // `then` would make the resolved object a thenable
+    if (name.startsWith('_') || name === 'then') continue;
+    const r = go(v);
+    if (r) out.push({ name, value: r.expr, type: r.type });
+  }
+  return out;
+}

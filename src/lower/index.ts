@@ -5,7 +5,7 @@ import type { Module } from '../parser/ast.js';
 import { checkStatementContext } from '../parser/context.js';
 import type { Span } from '../parser/ast.js';
 import { arrayAttr } from './array_methods.js';
-import { freeVariables, lowerExports } from './exports.js';
+import { freeVariables, lowerExports, scriptResults } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { debugText } from './lib_debug.js';
 import { jaxModule } from './lib_jax.js';
@@ -58,12 +58,13 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
       return false;
     }
     x.body.unshift(
-      ...free.map((n): HStmt => ({ k: 'const', names: [n], line: x.line, value: { k: 'call', callee: 'jx.fromMain', args: [{ k: 'member', x: { k: 'var', name: 'script' }, key: n }, { k: 'lit', value: n }, { k: 'lit', value: x.name }] } })),
+      ...free.map((n): HStmt => ({ k: 'const', names: [n], line: x.line, value: { k: 'call', callee: 'jx.fromMain', args: [{ k: 'member', x: { k: 'var', name: 'script' }, key: n }, { k: 'lit', value: ip.freshHints.get(n) ?? n }, { k: 'lit', value: x.pyName }] } })),
     );
     free.forEach((n) => scriptState.add(n));
     return true;
   });
-  return { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState] };
+  const results = scriptResults(ip, mainNames);
+  return { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], results };
 }
 
 /** An interpreter with Python's builtins installed and the library layer (below) attached. */

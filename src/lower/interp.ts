@@ -137,6 +137,8 @@ export class Interp {
   private hostTrace: Trace;
   private out: HStmt[][] = [[]];
   private names = new Set<string>();
+  /** Each fresh name's hint (the Python name it was made for), for messages an application sees. */
+  readonly freshHints = new Map<string, string>();
   /** Per freshName base: the next suffix to try (every smaller one is taken). */
   private nameSuffix = new Map<string, number>();
   readonly programs: HostProgram['programs'] = [];
@@ -297,6 +299,7 @@ export class Interp {
       this.nameSuffix.set(base, i + 1);
     }
     this.names.add(name);
+    this.freshHints.set(name, hint);
     return name;
   }
 
