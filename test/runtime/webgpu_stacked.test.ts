@@ -12,6 +12,7 @@ import type { Backend, DeviceBuffer } from '../../runtime/backend.js';
 import { CpuBackend } from '../../runtime/cpu/backend.js';
 import type { CpuKernel, KernelSpec, ProgramSpec } from '../../runtime/program.js';
 import { WebGpuBackend } from '../../runtime/webgpu/backend.js';
+import * as runtimeHelpers from '../../runtime/index.js';
 import { cpuBackend, runOn, webgpuBackend } from '../helpers/fixtures.js';
 import { getTestDevice, runCompute } from '../helpers/gpu.js';
 import { compile } from '../../src/compile.js';
@@ -30,9 +31,10 @@ const rvar = (id: number, bound: number): KExpr => ({ op: 'rvar', id, dtype: 'in
 /** A kernel as generated code carries it: the WGSL and JS renderers' output. */
 function spec(name: string, inputs: number[], size: number, body: KExpr, usesDevice = false): KernelSpec {
   const k: Kernel = { name, inputs: inputs.map((n) => ({ dtype: F, size: n })), output: { dtype: F, size }, body, usesDevice };
-  const { source } = renderJs(k, 'kernel', false);
-  // the CPU renderer's output, as the generated module would hold it
-  const cpu = new Function(`${source}\nreturn kernel;`)() as CpuKernel;
+  const { source, helpers } = renderJs(k, 'kernel', false);
+  // the CPU renderer's output, as the generated module would hold it (with the runtime helpers it imports)
+  const lib = runtimeHelpers as unknown as Record<string, unknown>;
+  const cpu = new Function(...helpers, `${source}\nreturn kernel;`)(...helpers.map((h) => lib[h])) as CpuKernel;
   return { name, wgsl: renderWgsl(k), cpu, inputs: k.inputs, output: k.output, usesDevice };
 }
 
