@@ -7,26 +7,12 @@
 // for every output element here, at compile time. The product sums each
 // element in the same order as the loop, so the numbers are the same.
 import type { KBinary, KExpr, Kernel } from '../ir/kernel.js';
-import { freeRvars } from '../ir/kernel.js';
+import type { DotLayout } from '../../runtime/cpu/gemm.js';
+import { children, freeRvars } from '../ir/kernel.js';
 
 type Reduce = Extract<KExpr, { op: 'reduce' }>;
 type Load = Extract<KExpr, { op: 'load' }>;
 
-/** runtime/cpu/gemm.ts's DotLayout: the numbers the generated call passes. */
-export interface DotLayout {
-  Q: number;
-  M: number;
-  N: number;
-  K: number;
-  x0: number;
-  xq: number;
-  xb: number;
-  xk: number;
-  y0: number;
-  yb: number;
-  yj: number;
-  yk: number;
-}
 
 export interface DotPlan {
   reduce: Reduce;
@@ -76,26 +62,6 @@ function findDot(e: KExpr, seen: Set<KExpr>): Reduce | null {
     if (f) return f;
   }
   return null;
-}
-
-function children(e: KExpr): KExpr[] {
-  switch (e.op) {
-    case 'load':
-      return [e.index];
-    case 'un':
-    case 'cast':
-      return [e.x];
-    case 'bin':
-      return [e.a, e.b];
-    case 'select':
-      return [e.cond, e.a, e.b];
-    case 'call':
-      return e.args;
-    case 'reduce':
-      return [e.body];
-    default:
-      return [];
-  }
 }
 
 /** Whether `e` is (terms without counter `r`) + c·r for a constant c. */

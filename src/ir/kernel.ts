@@ -169,7 +169,8 @@ export function freeRvars(e: KExpr): ReadonlySet<number> {
 }
 const freeOf = new WeakMap<KExpr, ReadonlySet<number>>();
 
-function children(e: KExpr): KExpr[] {
+/** The direct operands of a kernel expression node. */
+export function children(e: KExpr): KExpr[] {
   switch (e.op) {
     case 'const':
     case 'gid':

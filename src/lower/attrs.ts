@@ -236,15 +236,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'clear': return method(obj, name, (c) => (mutate(c), (obj.items.length = 0), null));
       case 'sort': return method(obj, name, (c) => {
         mutate(c);
-        const keyFn = c.kwargs.get('key') ?? null;
-        const keys = obj.items.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
-        const reverse = truthy(c.kwargs.get('reverse') ?? false, c.span);
-        const idx = obj.items.map((_, i) => i);
-        idx.sort((i, j) => {
-          const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];
-          return staticCompare('<', a, b, c.span) ? -1 : staticCompare('<', b, a, c.span) ? 1 : 0;
-        });
-        const sorted = idx.map((i) => obj.items[i]!);
+        const sorted = pySorted(ip, obj.items, c);
         obj.items.splice(0, obj.items.length, ...sorted);
         return null;
       });
@@ -425,4 +417,17 @@ function dequeMethod(ip: Interp, q: PyList, info: { maxlen: number | null }, nam
     case 'maxlen': return () => (info.maxlen === null ? null : BigInt(info.maxlen));
   }
   return undefined;
+}
+
+/** Python's sort of `xs` with the call's `key=` and `reverse=` (stable, also when reversed): list.sort and sorted(). */
+export function pySorted(ip: Interp, xs: readonly PyValue[], c: CallArgs): PyValue[] {
+  const keyFn = c.kwargs.get('key') ?? null;
+  const keys = xs.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
+  const reverse = truthy(c.kwargs.get('reverse') ?? false, c.span);
+  const idx = xs.map((_, i) => i);
+  idx.sort((i, j) => {
+    const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];
+    return staticCompare('<', a, b, c.span) ? -1 : staticCompare('<', b, a, c.span) ? 1 : 0;
+  });
+  return idx.map((i) => xs[i]!);
 }

@@ -6,7 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
+import { binop, hostTruth, iterate, iterItems } from './expr.js';
 import { staticCompare } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
@@ -16,7 +16,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { countInto, getAttr } from './attrs.js';
+import { countInto, getAttr, pySorted } from './attrs.js';
 import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
@@ -313,19 +313,7 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
   return {
     set: fn('set', setOf('set')),
     frozenset: fn('frozenset', setOf('frozenset')),
-    sorted: fn('sorted', (c) => {
-      const xs = items(c, 0, 'iterable');
-      const keyFn = c.kwargs.get('key') ?? null;
-      const keys = xs.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
-      const reverse = truthyStatic(ip, c.kwargs.get('reverse') ?? false, c.span);
-      const idx = xs.map((_, i) => i);
-      // Python's sort is stable, also when reversed (equal items keep their order)
-      idx.sort((i, j) => {
-        const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];
-        return staticCompare('<', a, b, c.span) ? -1 : staticCompare('<', b, a, c.span) ? 1 : 0;
-      });
-      return new PyList(idx.map((i) => xs[i]!));
-    }),
+    sorted: fn('sorted', (c) => new PyList(pySorted(ip, items(c, 0, 'iterable'), c))),
     reversed: fn('reversed', (c) => {
       const v = arg(c, 0, 'sequence');
       if (v instanceof PySet) throw new CompileError(`TypeError: '${typeName(v)}' object is not reversible`, c.span);
