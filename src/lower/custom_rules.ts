@@ -18,7 +18,8 @@ import type { Atom, AVal, Func, Var } from '../ir/types.js';
 import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { avalOf, flatten } from './transforms.js';
+import { deferBackwardPrints, deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { avalOf, flatten, underDifferentiation } from './transforms.js';
 import {
   HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
@@ -70,26 +71,13 @@ export function customAttr(fn: PyTransformed, name: string): PyValue | undefined
   return undefined;
 }
 
-/**
- * Is a differentiation (grad, jvp, vjp, jacobian) tracing the current code?
- * Not inside a custom function or rule being traced: a custom function called
- * there runs plainly (its rule is not applied to a rule's own body).
- */
-function underDifferentiation(ip: Interp): boolean {
-  for (let t: Trace | null = ip.trace(); t; t = t.parent) {
-    if (t.kind === 'custom') return false;
-    if (t.kind === 'grad') return true;
-  }
-  return false;
-}
-
 interface TracedFn {
   func: Func;
   captured: (HostArray | Tracer)[];
 }
 
 /** Trace `body` on fresh parameters of types `avals`; its result leaves become the Func's results. */
-function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[]): TracedFn {
+function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DebugCall[]): TracedFn {
   const parent = ip.trace();
   const t = new Trace(name, 'custom', parent, parent.axisEnv);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
@@ -101,6 +89,13 @@ function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (p
       return ip.ops.asArray(l, span).atom;
     }),
   );
+  // a print inside a rule runs while the rule is traced (as in JAX): handed on to the enclosing trace, in order
+  const debug = takeDebugCalls(t);
+  if (debug.atoms.length) {
+    throw new CompileError('jax.debug.print / callback showing a traced value inside a custom_jvp / custom_vjp rule is not supported by jaxts yet', debug.calls[0]!.span);
+  }
+  if (deferPrints) deferPrints.push(...debug.calls);
+  else deliverDebugCalls(parent, debug.calls, [], t);
   return { func: t.builder.finish(atoms, t.axisEnv), captured: t.captured };
 }
 
@@ -248,6 +243,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
     const nRes = resFlat.leaves.length;
     const resAvals = fwd0.func.results.slice(nOut).map((r) => r.aval);
     const outAvals = fwd0.func.results.slice(0, nOut).map((r) => strip(r.aval));
+    const bwdPrints: DebugCall[] = [];
     const bwd0 = traceFn(ip, `${fn.name}_bwd`, [...resAvals, ...outAvals], span, (ps) => {
       const cts = callFn(fn.options.get('bwd')!, [...staticArgs, resFlat.unflatten(ps.slice(0, nRes)), outFlat.unflatten(ps.slice(nRes))]);
       if (!((cts instanceof PyTuple && !cts.cls) || cts instanceof PyList) || cts.items.length !== flats.length) {
@@ -267,7 +263,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
         if (ls.length !== fl.leaves.length) throw new CompileError('TypeError: Custom VJP bwd rule must produce an output with the same container (pytree) structure as the args tuple of the primal function', span);
         return ls;
       });
-    });
+    }, bwdPrints);
     traced.push(fwd0, bwd0);
     merge();
     const m = U!.length;
@@ -277,6 +273,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
       [...resAvals, ...uAvals(), ...outAvals],
       [...resAvals.map((_, i) => i), ...outAvals.map((_, i) => nRes + m + i), ...capAt(bwd0, nRes)],
     );
+    if (bwdPrints.length) deferBackwardPrints(bwd, bwdPrints);
     // the function: the forward rule's primal outputs
     const call = primalPart(fwd, nOut, n + m);
     params = { call, fwd, bwd };

@@ -7,7 +7,8 @@
 // there the print (or the Python callback) runs with the concrete arrays,
 // right after the program that computed them.
 import { CompileError } from '../common/diagnostics.js';
-import type { Atom } from '../ir/types.js';
+import type { Atom, Func } from '../ir/types.js';
+import type { Interp } from './interp.js';
 import type * as A from '../parser/ast.js';
 import { isArray, Tracer, type PyValue, type Trace } from './values.js';
 
@@ -24,7 +25,7 @@ export interface DebugCall {
 const pending = new WeakMap<Trace, DebugCall[]>();
 
 /** The traces whose transformation hands their debug calls on (transforms.ts); elsewhere a call would be lost. */
-const CARRIERS = new Set<string>(['jit', 'vmap', 'grad']);
+const CARRIERS = new Set<string>(['jit', 'vmap', 'grad', 'custom']);
 
 export function recordDebugCall(t: Trace, call: DebugCall): void {
   if (!CARRIERS.has(t.kind)) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside ${t.kind} is not supported by jaxts yet`, call.span);
@@ -81,4 +82,23 @@ export function deliverDebugCalls(
   }
   flush?.(runs.flatMap((r) => [...r.args, ...r.kwargs.values()]));
   for (const r of runs) r.c.run(r.args, r.kwargs);
+}
+
+/**
+ * The prints a custom_vjp's backward rule made while it was traced, by its
+ * (final) Func: they are shown when a transpose applies the rule
+ * (`backwardApplied`), as JAX runs the backward rule only then.
+ */
+const backwardPrints = new WeakMap<Func, DebugCall[]>();
+
+export function deferBackwardPrints(bwd: Func, calls: DebugCall[]): void {
+  backwardPrints.set(bwd, calls);
+}
+
+/** A transpose applied the custom_vjp backward function `bwd`: its prints happen now. */
+export function backwardApplied(ip: Interp, bwd: Func): void {
+  const calls = backwardPrints.get(bwd);
+  if (!calls) return;
+  backwardPrints.delete(bwd);
+  deliverDebugCalls(ip.trace(), calls, [], ip.trace());
 }

@@ -35,6 +35,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['string', stringModule()],
     ['textwrap', textwrapModule()],
     ['random', pyRandomModule(ip)],
+    ['pdb', pdbModule()],
     // abstract base classes are ordinary classes here (abstractness is not enforced)
     ['abc', mod('abc', { ABC: new PyClass('ABC', [], new Map(), 'marker'), abstractmethod: (c) => arg(c, 0, 'funcobj') })],
   ]);
@@ -509,6 +510,14 @@ function sysModule(ip: Interp): PyModule {
     platform: 'linux',
     byteorder: 'little',
   });
+}
+
+function pdbModule(): PyModule {
+  // importing pdb is harmless; entering the interactive debugger is the error, where it happens
+  const interactive = (name: string) => (c: CallArgs): PyValue => {
+    throw new CompileError(`NotImplementedError: pdb.${name}() starts Python's interactive debugger, which jaxts does not support`, c.span);
+  };
+  return mod('pdb', { set_trace: interactive('set_trace'), post_mortem: interactive('post_mortem'), pm: interactive('pm'), run: interactive('run') });
 }
 
 function warningsModule(): PyModule {

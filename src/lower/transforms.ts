@@ -18,7 +18,7 @@ import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_shard
 import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
-import { deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
+import { backwardApplied, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -553,7 +553,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // the current trace, not `parent`: a print of a host array while tracing flushes the host segment (a new one starts)
   const into = ip.trace();
   checkTracedOps(into.builder.eqns.length + bf.eqns.length, call.span);
-  const outs = into.builder.inline(bf, argAtoms);
+  const outs = into.builder.inline(underDifferentiation(ip) ? bf : expandCustomCalls(bf), argAtoms);
   const debugValues = outs.slice(declared.length).map((o) => ip.ops.tracer(o));
   const outSpec = fn.options.get('out_axes')!;
   const moved = outs.slice(0, declared.length).map((o, j) => {
@@ -662,15 +662,18 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   });
   const debug = takeDebugCalls(t);
   const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
-  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` }));
+  const backwards: Func[] = [];
+  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward: (bwd) => backwards.push(bwd) }));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
   const into = ip.trace(); // not `parent`: see callVmap
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
-  const outs = into.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
+  const outs = into.builder.inline(underDifferentiation(ip) ? vf : expandCustomCalls(vf), argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;
   const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;
   // jax.debug calls inside show primal values: extra results of the forward pass
   deliverDebugCalls(into, debug.calls, outs.slice(1 + aux.atoms.length, 1 + aux.atoms.length + debug.atoms.length), t, undefined, (vs) => ip.flush([...vs, ...outs]));
+  // then what custom_vjp backward rules printed: JAX runs them after the forward pass
+  for (const bwd of backwards) backwardApplied(ip, bwd);
   let k = 1 + aux.atoms.length + debug.atoms.length;
   const grads = flats.map((fl) => {
     const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
@@ -734,8 +737,10 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
     });
     return { atoms, out: flat, aux };
   });
+  // prints that show no traced value (a print of a string while tracing) are handed on, in order
   const debug = takeDebugCalls(t);
-  if (debug.calls.length) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside jax.${name} is not supported by jaxts yet`, debug.calls[0]!.span);
+  if (debug.atoms.length) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside jax.${name} is not supported by jaxts yet`, debug.calls[0]!.span);
+  deliverDebugCalls(ip.trace(), debug.calls, [], t);
   return { func: t.builder.finish(r.atoms, t.axisEnv), captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux };
 }
 
@@ -744,10 +749,38 @@ function primalAtoms(ip: Interp, tr: Traced, span: A.Span): Atom[] {
   return [...tr.leaves.map((l) => ip.ops.asArray(l, span).atom), ...tr.captured.map((c) => ip.ops.atom(c, span))];
 }
 
+/**
+ * Is a differentiation (grad, jvp, vjp, jacobian) tracing the current code
+ * that will differentiate a custom call made here? The rule bodies of a custom
+ * call are traced in a 'custom' trace under the differentiation that applies
+ * the rule, and that differentiation does not differentiate them again: each
+ * 'custom' trace on the way up uses up the nearest differentiation above it.
+ * So in `grad(grad(f))` a custom function called inside a rule of another (or
+ * of itself: the fixed-point pattern) records its own rule for the outer grad,
+ * as JAX does, while a call in a rule under a single grad runs plainly (which
+ * also ends a fwd rule's call of its own function).
+ */
+export function underDifferentiation(ip: Interp): boolean {
+  let used = 0;
+  for (let t: Trace | null = ip.trace(); t; t = t.parent) {
+    if (t.kind === 'custom') used++;
+    else if (t.kind === 'grad') {
+      if (used === 0) return true;
+      used--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Inline a transformation's result into the current trace. Its custom calls
+ * (custom_jvp / custom_vjp functions it applied without differentiating them)
+ * stay calls while an enclosing differentiation will need their rules.
+ */
 function inlineInto(ip: Interp, f: Func, args: Atom[], span: A.Span): Tracer[] {
   const b = ip.trace().builder;
   checkTracedOps(b.eqns.length + f.eqns.length, span);
-  return b.inline(expandCustomCalls(f), args).map((a) => ip.ops.tracer(a));
+  return b.inline(underDifferentiation(ip) ? f : expandCustomCalls(f), args).map((a) => ip.ops.tracer(a));
 }
 
 const nOut = (tr: Traced): number => tr.out.leaves.length;
@@ -852,8 +885,10 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     if (!isFloatLeaf(tr, i)) throw new CompileError(`NotImplementedError: jax.vjp with respect to a ${tr.func.params[i]!.aval.dtype} input (a float0 cotangent) is not supported by jaxts`, span);
   });
   const { out, aux } = primalOuts(ip, tr, span);
-  const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) }));
+  // the backward program is made when vjp_fun is first called, as JAX transposes then (and runs custom_vjp bwd rules then)
+  let vf: Func | undefined;
   const vjpFun = new PyBuiltin('vjp_fun', (cc) => {
+    vf ??= diffErrors(cc.span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => backwardApplied(ip, bwd) }));
     if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
     const cts = flatten(cc.args[0]!).leaves;
     if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
@@ -963,7 +998,7 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // block[j][i]: d out_j / d in_i, shape out_j.shape + in_i.shape
   let block: (j: number, i: number) => Atom;
   if (mode === 'jacrev') {
-    const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr) }));
+    const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => backwardApplied(ip, bwd) }));
     const bf = vmapFunc(vf, vf.params.map((_, i) => i >= nPrimal), M);
     const basis = outAvals.map((a, j) => basisBlock(ip, M, outOff[j]!, a.shape, span));
     const outs = inlineInto(ip, bf, [...base, ...basis], span);

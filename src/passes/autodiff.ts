@@ -65,8 +65,10 @@ export interface TransposeCtx {
   bind(prim: Prim, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
   /** Bind a primitive with several results (control flow). */
   bindN(prim: Prim, inputs: Atom[], params: Params): Atom[];
-  /** Bind the equations of `f` on `args` (custom calls in it replaced by their functions). */
+  /** Bind the equations of `f` on `args` (its custom calls stay: a later differentiation applies their rules). */
   inline(f: Func, args: Atom[]): Atom[];
+  /** Tell the caller that a custom_vjp's backward function is applied (VjpOptions.onBackward). */
+  usedBackward?(bwd: Func): void;
 }
 
 /** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
@@ -565,6 +567,7 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     const nRes = e.params['num_res'] as number;
     const res = e.inputs.slice(0, nRes) as Atom[];
     const full = cts.map((ct, i) => ct ?? zerosLike(c, e.outputs[i]!.aval));
+    c.usedBackward?.(e.params['bwd'] as Func);
     const ins = c.inline(e.params['bwd'] as Func, [...res, ...full]);
     return [...res.map(() => null), ...e.inputs.slice(nRes).map((a, i) => (isLin(a) ? ins[i]! : null))];
   },
@@ -608,6 +611,8 @@ export interface VjpOptions {
    * with 1.0 (grad).
    */
   cotangentParams?: number;
+  /** Called with each custom_vjp backward function the transpose applies: its Python side effects (prints) happen then, as in JAX. */
+  onBackward?: (bwd: Func) => void;
 }
 
 /** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
@@ -687,8 +692,8 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Lin
 
   /** JAX's custom_jvp under differentiation: the rule's primal results, its tangents recorded as linear equations. */
   const customJvp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
-    const call = e.params['call'] as Func;
-    if (ts.every((t) => !t)) return walkNew(call, xs, ts);
+    // no tangent reaches it: the call stays, for a later differentiation of this result to use its rule
+    if (ts.every((t) => !t)) return { outs: opN(e.prim, xs, e.params) as Atom[], tans: xs.map(() => null) };
     const rule = e.params['jvp'] as Func;
     const renv = new Map<number, LAtom>();
     [...xs, ...xs.map((x, i) => zeroTan(ts[i] ?? null, x))].forEach((a, i) => renv.set(rule.params[i]!.id, a));
@@ -704,7 +709,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Lin
       }
       q.outputs.forEach((o, i) => renv.set(o.id, outs[i]!));
     }
-    const n = call.results.length;
+    const n = (e.params['call'] as Func).results.length;
     const res = rule.results.map(rd);
     const outs = res.slice(0, n).map((a) => {
       if (isLin(a)) throw new Error('TypeError: the primal output of a custom_jvp rule depends on the tangents');
@@ -716,7 +721,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Lin
   /** JAX's custom_vjp under differentiation: the forward function now, the backward one as the transpose of a linear equation. */
   const customVjp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
     const call = e.params['call'] as Func;
-    if (ts.every((t) => !t)) return walkNew(call, xs, ts);
+    if (ts.every((t) => !t)) return { outs: opN(e.prim, xs, e.params) as Atom[], tans: xs.map(() => null) };
     const fwd = walkNew(e.params['fwd'] as Func, xs, xs.map(() => null));
     const n = call.results.length;
     const res = fwd.outs.slice(n);
@@ -781,7 +786,8 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
       return v;
     },
     bindN: (p, i, q) => b.bind(p, i, q),
-    inline: (g, args) => inlineExpanded((p, i, q, span) => b.bind(p, i, q, span), g, args),
+    inline: (g, args) => b.inline(g, args),
+    usedBackward: (g) => opts.onBackward?.(g),
   };
   for (let i = linEqns.length - 1; i >= 0; i--) {
     const e = linEqns[i]!;
