@@ -23,6 +23,7 @@ import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
+import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
@@ -104,6 +105,12 @@ function library(ip: Interp): Library {
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
       if (obj instanceof PyTransformed && (obj.transform === 'custom_jvp' || obj.transform === 'custom_vjp')) return customAttr(obj, name);
+      if (obj instanceof PyTransformed) {
+        const stage = jitStageAttr(ip, obj, name);
+        if (stage !== undefined) return stage;
+      }
+      const st = stageAttr(ip, obj, name, span);
+      if (st !== undefined) return st;
       const sds = shapeDtypeAttr(obj, name);
       if (sds !== undefined) return sds;
       const td = treedefAttr(ip, obj, name);

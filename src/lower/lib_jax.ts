@@ -129,6 +129,10 @@ function configUpdate(ip: Interp, c: CallArgs): null {
     case 'jax_platforms':
     case 'jax_default_matmul_precision':
       return null; // jaxts picks its backend at run time; float32 matmuls are what it computes
+    case 'jax_explain_cache_misses':
+    case 'jax_log_compiles':
+    case 'jax_traceback_filtering':
+      return null; // JAX logs these to stderr: nothing of them reaches the program's output
     default:
       throw new CompileError(`NotImplementedError: jax.config option ${typeof name === 'string' ? name : String(name)} is not supported by jaxts`, c.span);
   }

@@ -16,7 +16,7 @@ import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
-  HostArray, PyBuiltin, PyDType, PyDeviceArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  HostArray, PyBuiltin, PyDType, PyDeviceArray, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
   Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -662,10 +662,13 @@ export class PyShapedArray extends PyObject {
     readonly mesh: PyMesh | null,
     /** Inside shard_map: the mesh axes the value varies over (printed `{V:i}`, `{V:(i,j)}`). */
     readonly varying: string[] = [],
+    /** A typed PRNG key array: JAX shows its element type as `key<fry>` (aval: the key array's shape). */
+    readonly prngKey = false,
   ) {
     super();
   }
   str(): string {
+    if (this.prngKey) return `key<fry>[${this.aval.shape.join(',')}]`;
     const v = this.varying;
     const vma = v.length === 0 ? '' : v.length === 1 ? `{V:${v[0]}}` : `{V:(${v.join(',')})}`;
     return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + vma;
@@ -741,6 +744,7 @@ export function varyingOf(trace: Trace, atom: Atom): string[] | null {
 
 function typeOf(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
+  if (x instanceof PyKeyArray) return new PyShapedArray({ shape: [...x.shape], dtype: 'uint32' }, replicated(x.shape.length), null, [], true);
   const a = ip.ops.aval(x, c.span);
   if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
     const v = varyingAxes(x);

@@ -29,6 +29,8 @@ import {
 interface Flat {
   leaves: PyValue[];
   unflatten: (leaves: PyValue[]) => PyValue;
+  /** The aux data of the registered pytree classes in it, in order (static: part of jit's cache key). */
+  aux: PyValue[];
 }
 
 /**
@@ -38,6 +40,7 @@ interface Flat {
  */
 export function flatten(v: PyValue, keyData = false): Flat {
   const leaves: PyValue[] = [];
+  const auxes: PyValue[] = [];
   const build = (x: PyValue): ((ls: PyValue[]) => PyValue) => {
     if (keyData && x instanceof PyKeyArray) {
       const i = leaves.length;
@@ -62,6 +65,7 @@ export function flatten(v: PyValue, keyData = false): Flat {
       // a registered class: its flatten function's children are subtrees, its aux data static
       const def = x.cls.pytree;
       const { children, aux } = def.flatten(x);
+      auxes.push(aux);
       const fs = children.map(build);
       return (ls) => def.unflatten(aux, fs.map((f) => f(ls)));
     }
@@ -71,7 +75,7 @@ export function flatten(v: PyValue, keyData = false): Flat {
     return (ls) => ls[i]!;
   };
   const f = build(v);
-  return { leaves, unflatten: f };
+  return { leaves, unflatten: f, aux: auxes };
 }
 
 function compareKeys(a: PyValue, b: PyValue): number {
@@ -458,7 +462,9 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const traced = (flat.unflatten(params) as PyTuple).items;
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
-  noteTraceCacheKey(ip, t, fn.fn, flatten(new PyTuple(rebuiltArgs)).leaves, call.span);
+  // (with the aux data of registered pytree classes: a change there is a new trace, as in JAX)
+  const keyed = flatten(new PyTuple(rebuiltArgs));
+  noteTraceCacheKey(ip, t, fn.fn, [...keyed.leaves, ...keyed.aux], call.span);
   // JAX's cache: a call with the types (and static values) of an earlier one runs what that call traced,
   // globals read as they were then
   const cacheKey = `${[...statics.nums].join()}|${[...statics.names].join()}|${traceCacheKey(t)}`;
