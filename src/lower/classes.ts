@@ -7,6 +7,7 @@
 // program stands for (so `try: jit(f)(x) except TypeError as e:` catches it).
 // This file imports no evaluator-core module: the core calls in, and calls
 // back through the ClassHost it passes (the Interp).
+import { defineMembers } from './enums.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../common/span.js';
 import { Text } from './text.js';
@@ -150,6 +151,7 @@ export function makeClass(name: string, bases: PyValue[], namespace: Map<string,
     const fn = v instanceof PyDescriptor ? v.fn : v;
     if (fn instanceof PyFunction) fn.ownerClass = cls;
   }
+  defineMembers(cls, span);
   // a dataclass base's fields come first, as in Python
   return cls;
 }

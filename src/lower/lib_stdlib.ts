@@ -5,6 +5,7 @@
 // from the device) becomes a host expression; time.* reads the clock when
 // the generated program runs.
 import { CompileError } from '../common/diagnostics.js';
+import { enumModule } from './enums.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, iterate, subscript } from './expr.js';
@@ -36,6 +37,9 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['textwrap', textwrapModule()],
     ['random', pyRandomModule(ip)],
     ['pdb', pdbModule()],
+    ['enum', enumModule()],
+    // compiler directives: annotations are not evaluated here anyway, and the others are Python 3's behaviour
+    ['__future__', mod('__future__', Object.fromEntries(['annotations', 'division', 'absolute_import', 'print_function', 'generator_stop', 'unicode_literals', 'with_statement', 'nested_scopes', 'generators'].map((n) => [n, n])))],
     // abstract base classes are ordinary classes here (abstractness is not enforced)
     ['abc', mod('abc', { ABC: new PyClass('ABC', [], new Map(), 'marker'), abstractmethod: (c) => arg(c, 0, 'funcobj') })],
   ]);
