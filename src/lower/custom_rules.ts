@@ -18,7 +18,7 @@ import type { Atom, AVal, Func, Var } from '../ir/types.js';
 import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { deferBackwardPrints, deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { deferBackwardPrints, deliverDebugCalls, takeDebugCalls, type DeferredPrints } from './debug_prints.js';
 import { avalOf, flatten, underDifferentiation } from './transforms.js';
 import {
   HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
@@ -77,7 +77,7 @@ interface TracedFn {
 }
 
 /** Trace `body` on fresh parameters of types `avals`; its result leaves become the Func's results. */
-function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DebugCall[]): TracedFn {
+function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DeferredPrints): TracedFn {
   const parent = ip.trace();
   const t = new Trace(name, 'custom', parent, parent.axisEnv);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
@@ -89,13 +89,19 @@ function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (p
       return ip.ops.asArray(l, span).atom;
     }),
   );
-  // a print inside a rule runs while the rule is traced (as in JAX): handed on to the enclosing trace, in order
+  // a print inside a rule runs while the rule is traced (as in JAX): handed on to the enclosing trace, in order;
+  // a backward rule's are kept for when a transpose applies it, the values they show as its extra results
   const debug = takeDebugCalls(t);
-  if (debug.atoms.length) {
-    throw new CompileError('jax.debug.print / callback showing a traced value inside a custom_jvp / custom_vjp rule is not supported by jaxts yet', debug.calls[0]!.span);
+  if (deferPrints) {
+    deferPrints.calls.push(...debug.calls);
+    deferPrints.trace = t;
+    deferPrints.count = debug.atoms.length;
+    return { func: t.builder.finish([...atoms, ...debug.atoms], t.axisEnv), captured: t.captured };
   }
-  if (deferPrints) deferPrints.push(...debug.calls);
-  else deliverDebugCalls(parent, debug.calls, [], t);
+  if (debug.atoms.length) {
+    throw new CompileError('jax.debug.print / callback showing a traced value inside a custom_jvp rule or a custom_vjp fwd rule is not supported by jaxts yet', debug.calls[0]!.span);
+  }
+  deliverDebugCalls(parent, debug.calls, [], t);
   return { func: t.builder.finish(atoms, t.axisEnv), captured: t.captured };
 }
 
@@ -243,7 +249,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
     const nRes = resFlat.leaves.length;
     const resAvals = fwd0.func.results.slice(nOut).map((r) => r.aval);
     const outAvals = fwd0.func.results.slice(0, nOut).map((r) => strip(r.aval));
-    const bwdPrints: DebugCall[] = [];
+    const bwdPrints: DeferredPrints = { calls: [], trace: null, count: 0 };
     const bwd0 = traceFn(ip, `${fn.name}_bwd`, [...resAvals, ...outAvals], span, (ps) => {
       const cts = callFn(fn.options.get('bwd')!, [...staticArgs, resFlat.unflatten(ps.slice(0, nRes)), outFlat.unflatten(ps.slice(nRes))]);
       if (!((cts instanceof PyTuple && !cts.cls) || cts instanceof PyList) || cts.items.length !== flats.length) {
@@ -273,7 +279,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
       [...resAvals, ...uAvals(), ...outAvals],
       [...resAvals.map((_, i) => i), ...outAvals.map((_, i) => nRes + m + i), ...capAt(bwd0, nRes)],
     );
-    if (bwdPrints.length) deferBackwardPrints(bwd, bwdPrints);
+    if (bwdPrints.calls.length) deferBackwardPrints(bwd, bwdPrints);
     // the function: the forward rule's primal outputs
     const call = primalPart(fwd, nOut, n + m);
     params = { call, fwd, bwd };

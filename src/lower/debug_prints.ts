@@ -86,19 +86,30 @@ export function deliverDebugCalls(
 
 /**
  * The prints a custom_vjp's backward rule made while it was traced, by its
- * (final) Func: they are shown when a transpose applies the rule
- * (`backwardApplied`), as JAX runs the backward rule only then.
+ * (final) Func: they are shown when a transpose applies the rule, as JAX runs
+ * the backward rule only then. The `count` values they show are the backward
+ * Func's last results.
  */
-const backwardPrints = new WeakMap<Func, DebugCall[]>();
+export interface DeferredPrints {
+  calls: DebugCall[];
+  trace: Trace | null;
+  count: number;
+}
+const backwardPrints = new WeakMap<Func, DeferredPrints>();
 
-export function deferBackwardPrints(bwd: Func, calls: DebugCall[]): void {
-  backwardPrints.set(bwd, calls);
+export function deferBackwardPrints(bwd: Func, prints: DeferredPrints): void {
+  backwardPrints.set(bwd, prints);
 }
 
-/** A transpose applied the custom_vjp backward function `bwd`: its prints happen now. */
-export function backwardApplied(ip: Interp, bwd: Func): void {
-  const calls = backwardPrints.get(bwd);
-  if (!calls) return;
-  backwardPrints.delete(bwd);
-  deliverDebugCalls(ip.trace(), calls, [], ip.trace());
+/** How many of `bwd`'s results are values its prints show (its last ones). */
+export const backwardPrintValues = (bwd: Func): number => backwardPrints.get(bwd)?.count ?? 0;
+
+/**
+ * A transpose applied the custom_vjp backward function `bwd`, its prints showing `values`: they happen now
+ * (at host level, after `results`, the program's other values, are materialised with them).
+ */
+export function backwardApplied(ip: Interp, bwd: Func, values: PyValue[], results: PyValue[] = []): void {
+  const p = backwardPrints.get(bwd);
+  if (!p) return;
+  deliverDebugCalls(ip.trace(), p.calls, values, p.trace ?? ip.trace(), undefined, values.length || results.length ? (vs) => ip.flush([...vs, ...results]) : undefined);
 }

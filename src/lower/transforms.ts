@@ -18,7 +18,7 @@ import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_shard
 import { PyShardMapped, meshOf } from './shardings.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
-import { backwardApplied, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
+import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -669,7 +669,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const debug = takeDebugCalls(t);
   const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
   const backwards: Func[] = [];
-  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward: (bwd) => backwards.push(bwd) }));
+  const onBackward = (bwd: Func): number => (backwards.push(bwd), backwardPrintValues(bwd));
+  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward }));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
   const into = ip.trace(); // not `parent`: see callVmap
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
@@ -678,8 +679,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;
   // jax.debug calls inside show primal values: extra results of the forward pass
   deliverDebugCalls(into, debug.calls, outs.slice(1 + aux.atoms.length, 1 + aux.atoms.length + debug.atoms.length), t, undefined, (vs) => ip.flush([...vs, ...outs]));
-  // then what custom_vjp backward rules printed: JAX runs them after the forward pass
-  for (const bwd of backwards) backwardApplied(ip, bwd);
+  // then what custom_vjp backward rules printed: JAX runs them after the forward pass (their values: the last results)
+  deliverBackwardPrints(ip, backwards, outs);
   let k = 1 + aux.atoms.length + debug.atoms.length;
   const grads = flats.map((fl) => {
     const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
@@ -748,6 +749,23 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
   if (debug.atoms.length) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside jax.${name} is not supported by jaxts yet`, debug.calls[0]!.span);
   deliverDebugCalls(ip.trace(), debug.calls, [], t);
   return { func: t.builder.finish(r.atoms, t.axisEnv), captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux };
+}
+
+/** jacrev applies a custom_vjp backward rule once per output element: its prints of strings run, its prints of values are not supported. */
+function jacrevBackward(ip: Interp, bwd: Func, span: A.Span): number {
+  if (backwardPrintValues(bwd)) throw new CompileError('jax.debug.print of a traced value inside a custom_vjp bwd rule under jax.jacrev is not supported by jaxts yet', span);
+  backwardApplied(ip, bwd, []);
+  return 0;
+}
+
+/** Run the prints of the custom_vjp backward rules a backward program applied; the values they show end `outs`. */
+function deliverBackwardPrints(ip: Interp, backwards: Func[], outs: Tracer[]): void {
+  let k = outs.length - backwards.reduce((n, bwd) => n + backwardPrintValues(bwd), 0);
+  for (const bwd of backwards) {
+    const n = backwardPrintValues(bwd);
+    backwardApplied(ip, bwd, outs.slice(k, k + n), outs);
+    k += n;
+  }
 }
 
 /** The traced Func's arguments in the current trace: the differentiated leaves, then the captured values. */
@@ -893,8 +911,11 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
   const { out, aux } = primalOuts(ip, tr, span);
   // the backward program is made when vjp_fun is first called, as JAX transposes then (and runs custom_vjp bwd rules then)
   let vf: Func | undefined;
+  const backwards: Func[] = [];
   const vjpFun = new PyBuiltin('vjp_fun', (cc) => {
-    vf ??= diffErrors(cc.span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => backwardApplied(ip, bwd) }));
+    vf ??= diffErrors(cc.span, () =>
+      vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => (backwards.push(bwd), backwardPrintValues(bwd)) }),
+    );
     if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
     const cts = flatten(cc.args[0]!).leaves;
     if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
@@ -907,6 +928,7 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
       return a.atom;
     });
     const outs = inlineInto(ip, vf, [...primalAtoms(ip, tr, cc.span), ...ctAtoms], cc.span);
+    deliverBackwardPrints(ip, backwards, outs);
     let k = nOut(tr) + nAux(tr);
     return new PyTuple(tr.argFlats.map((fl) => {
       const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
@@ -1004,7 +1026,7 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // block[j][i]: d out_j / d in_i, shape out_j.shape + in_i.shape
   let block: (j: number, i: number) => Atom;
   if (mode === 'jacrev') {
-    const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => backwardApplied(ip, bwd) }));
+    const vf = diffErrors(span, () => vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => jacrevBackward(ip, bwd, span) }));
     const bf = vmapFunc(vf, vf.params.map((_, i) => i >= nPrimal), M);
     const basis = outAvals.map((a, j) => basisBlock(ip, M, outOff[j]!, a.shape, span));
     const outs = inlineInto(ip, bf, [...base, ...basis], span);

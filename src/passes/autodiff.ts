@@ -67,8 +67,8 @@ export interface TransposeCtx {
   bindN(prim: Prim, inputs: Atom[], params: Params): Atom[];
   /** Bind the equations of `f` on `args` (its custom calls stay: a later differentiation applies their rules). */
   inline(f: Func, args: Atom[]): Atom[];
-  /** Tell the caller that a custom_vjp's backward function is applied (VjpOptions.onBackward). */
-  usedBackward?(bwd: Func): void;
+  /** Tell the caller that a custom_vjp's backward function is applied, with its results (VjpOptions.onBackward). */
+  usedBackward?(bwd: Func, outs: Atom[]): void;
 }
 
 /** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
@@ -567,8 +567,8 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     const nRes = e.params['num_res'] as number;
     const res = e.inputs.slice(0, nRes) as Atom[];
     const full = cts.map((ct, i) => ct ?? zerosLike(c, e.outputs[i]!.aval));
-    c.usedBackward?.(e.params['bwd'] as Func);
     const ins = c.inline(e.params['bwd'] as Func, [...res, ...full]);
+    c.usedBackward?.(e.params['bwd'] as Func, ins);
     return [...res.map(() => null), ...e.inputs.slice(nRes).map((a, i) => (isLin(a) ? ins[i]! : null))];
   },
 };
@@ -611,8 +611,12 @@ export interface VjpOptions {
    * with 1.0 (grad).
    */
   cotangentParams?: number;
-  /** Called with each custom_vjp backward function the transpose applies: its Python side effects (prints) happen then, as in JAX. */
-  onBackward?: (bwd: Func) => void;
+  /**
+   * Called with each custom_vjp backward function the transpose applies: its Python side effects (prints)
+   * happen then, as in JAX. It returns how many of the function's last results its prints show: those
+   * become extra results of the backward program, after all others, in the order of the calls.
+   */
+  onBackward?: (bwd: Func) => number;
 }
 
 /** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
@@ -779,6 +783,8 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
       if (t) accum(t, ctParams[i]!);
     });
   }
+  // values that custom_vjp backward rules print: extra results, after the cotangents
+  const shown: Atom[] = [];
   const tctx: TransposeCtx = {
     bind: (p, i, q = {}, mark) => {
       const v = b.bind1(p, i, q);
@@ -787,7 +793,10 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     },
     bindN: (p, i, q) => b.bind(p, i, q),
     inline: (g, args) => b.inline(g, args),
-    usedBackward: (g) => opts.onBackward?.(g),
+    usedBackward: (g, outs) => {
+      const n = opts.onBackward?.(g) ?? 0;
+      if (n) shown.push(...outs.slice(outs.length - n));
+    },
   };
   for (let i = linEqns.length - 1; i >= 0; i--) {
     const e = linEqns[i]!;
@@ -816,7 +825,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     if ((g.aval.weak === true) !== weak) g = b.bind1('convert_element_type', [g], { new_dtype: p.aval.dtype, weak_type: weak });
     return [g];
   });
-  return dce(b.finish([...f.results.map(read), ...grads], f.axisEnv));
+  return dce(b.finish([...f.results.map(read), ...grads, ...shown], f.axisEnv));
 }
 
 export interface JvpOptions {
