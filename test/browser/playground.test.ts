@@ -7,7 +7,7 @@
 // the jaxpr / SPMD / WGSL tabs, the editor's search and undo, a 390 px wide
 // layout, and the page opened as a file.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -172,9 +172,9 @@ describe.skipIf(!hasChromium && !process.env['CI'])('playground page', () => {
       expect(ir).toContain('dot_general');
       const spmd = await tab('spmd', '#dump-spmd');
       expect(spmd).toMatch(/psum|all_reduce|all-reduce/);
+      writeFileSync(join(RESULTS, 'playground-tab-spmd.png'), await page.screenshot());
       const wgsl = await tab('kernels', '#dump-kernels');
       expect(wgsl).toContain('@compute');
-      writeFileSync(join(RESULTS, 'playground-tab-spmd.png'), await page.screenshot());
       await page.click('#tabs [data-tab=output]');
       expect(await page.locator('#output').isVisible()).toBe(true);
     });
@@ -229,6 +229,22 @@ describe.skipIf(!hasChromium && !process.env['CI'])('playground page', () => {
       await page.close();
     }
   }, 90_000);
+
+  it('offers the examples in English, each a fixture with its real-JAX golden', async () => {
+    const page = await browser.newPage();
+    try {
+      await open(page, server.url);
+      const options = await page.locator('#example option:not([hidden])').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
+      const ids = options.map(([id]) => id);
+      for (const id of ['data-parallel', 'pmap', 'gspmd', 'grad', 'random', 'sharded-train', 'classifier']) expect(ids).toContain(id);
+      // every fixtures/lessons/*.py is an example too (the sharded GPT lesson, when it is there)
+      const lessons = existsSync(join(ROOT, 'fixtures/lessons')) ? readdirSync(join(ROOT, 'fixtures/lessons')).filter((f) => f.endsWith('.py')) : [];
+      expect(ids.filter((id) => id!.startsWith('lesson-')).length).toBe(lessons.length);
+      for (const [id, title] of options) if (!id!.startsWith('lesson-')) expect(title).toMatch(/^[\x20-\x7e×·–—…]+$/);
+    } finally {
+      await page.close();
+    }
+  });
 
   it('keeps edits across a reload (localStorage) and in a shareable URL', async () => {
     const context = await browser.newContext();
