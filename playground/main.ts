@@ -1,23 +1,30 @@
 // The playground page's script (bundled to dist/playground/playground.js as a
-// classic script): wires the editor, the example picker, the Run button, the
-// output pane, the status line and the loss plot. `window.__jaxtsPlayground`
-// exposes the page's state to tests.
-import { CompileError } from '../src/common/diagnostics.js';
+// classic script): the editor, the example picker, Run and Stop, the output
+// pane with its metric plots, the jaxpr / SPMD / WGSL tabs, and the program
+// kept in localStorage and the URL. Compiling and running happen in a Web
+// Worker (worker.ts), so the page stays responsive; Stop terminates it.
+// `window.__jaxtsPlayground` exposes the page's state to tests.
+import WORKER_SOURCE from 'playground-worker';
 import { Editor } from './editor.js';
 import { EXAMPLES } from './examples.js';
-import { drawPlot, parseLosses, type LossPoint } from './plot.js';
-import { compileSource, loadProgram, makeRuntime, resetWebGpu, type BackendChoice } from './runner.js';
+import { drawPlot, parseMetrics, type Metric } from './plot.js';
+import type { BackendChoice, RunRequest, WorkerMessage } from './protocol.js';
+import { decodeSource, encodeSource, loadSaved, save } from './storage.js';
 
-type RunState = 'idle' | 'compiling' | 'running' | 'done' | 'error';
+type RunState = 'idle' | 'compiling' | 'running' | 'done' | 'error' | 'stopped';
+type Tab = 'output' | 'ir' | 'spmd' | 'kernels';
 
 /** What tests (and the console) can read and do. */
 export interface PlaygroundApi {
   readonly state: RunState;
   /** Everything the program printed in the last run. */
   readonly output: string;
-  readonly points: readonly LossPoint[];
+  readonly metrics: readonly Metric[];
   readonly status: string;
-  run(): Promise<void>;
+  /** The editor's text. */
+  source: string;
+  run(): void;
+  stop(): void;
 }
 
 const FILE = 'playground.py';
@@ -32,30 +39,35 @@ const ui = {
   example: byId<HTMLSelectElement>('example'),
   backend: byId<HTMLSelectElement>('backend'),
   run: byId<HTMLButtonElement>('run'),
+  stop: byId<HTMLButtonElement>('stop'),
+  share: byId<HTMLButtonElement>('share'),
   status: byId<HTMLElement>('status'),
   output: byId<HTMLPreElement>('output'),
-  plotWrap: byId<HTMLElement>('plot-wrap'),
-  plot: byId<HTMLCanvasElement>('plot'),
-  plotCaption: byId<HTMLElement>('plot-caption'),
+  plots: byId<HTMLElement>('plots'),
+  tabs: Array.from(document.querySelectorAll<HTMLButtonElement>('#tabs [role=tab]')),
+  dumps: { ir: byId<HTMLPreElement>('dump-ir'), spmd: byId<HTMLPreElement>('dump-spmd'), kernels: byId<HTMLPreElement>('dump-kernels') },
 };
-
-const editor = new Editor({
-  code: byId<HTMLTextAreaElement>('code'),
-  gutterLines: byId<HTMLElement>('gutter-lines'),
-  lineMark: byId<HTMLElement>('line-mark'),
-  errorSpan: byId<HTMLElement>('error-span'),
-  errorBox: byId<HTMLElement>('error-box'),
-});
 
 let state: RunState = 'idle';
 let printed = '';
-let points: LossPoint[] = [];
+let metrics: Metric[] = [];
 let plotQueued = false;
+let worker: Worker | null = null;
+let workerUrl: string | null = null;
+let started = 0;
+let compileMs = 0;
+let backend = '';
+/** Set while the page itself puts a program in the editor at start-up (nothing to keep yet). */
+let starting = true;
+
+const editor = new Editor({ parent: byId('editor'), onRun: () => run(), onChange: (text) => starting || keep(text) });
 
 function setState(s: RunState): void {
   state = s;
   document.body.dataset['state'] = s;
-  ui.run.disabled = s === 'compiling' || s === 'running';
+  const busy = s === 'compiling' || s === 'running';
+  ui.run.disabled = busy;
+  ui.stop.disabled = !busy;
 }
 
 function setStatus(text: string, error = false): void {
@@ -89,121 +101,207 @@ function schedulePlot(): void {
   plotQueued = true;
   requestAnimationFrame(() => {
     plotQueued = false;
-    updatePlot();
+    updatePlots();
   });
 }
 
-function updatePlot(): void {
-  points = parseLosses(printed);
-  ui.plot.dataset['points'] = String(points.length);
-  ui.plotWrap.hidden = points.length < 2;
-  if (ui.plotWrap.hidden) return;
-  ui.plotCaption.textContent = `loss against step (${points.length} points)`;
-  drawPlot(ui.plot, points);
+/** One figure per printed metric (made once, redrawn as points arrive). */
+function updatePlots(): void {
+  metrics = parseMetrics(printed);
+  const figures = Array.from(ui.plots.querySelectorAll<HTMLElement>('figure'));
+  figures.slice(metrics.length).forEach((f) => f.remove());
+  metrics.forEach((m, i) => {
+    let fig = figures[i];
+    if (!fig) {
+      fig = document.createElement('figure');
+      fig.className = 'plot';
+      fig.append(document.createElement('canvas'), document.createElement('figcaption'));
+      ui.plots.append(fig);
+    }
+    const canvas = fig.querySelector('canvas')!;
+    canvas.setAttribute('aria-label', `${m.name} against step`);
+    canvas.dataset['metric'] = m.name;
+    canvas.dataset['points'] = String(m.points.length);
+    fig.querySelector('figcaption')!.textContent = `${m.name} against step (${m.points.length} points)`;
+    drawPlot(canvas, m);
+  });
+  ui.plots.hidden = metrics.length === 0;
 }
 
 function resetResults(): void {
   printed = '';
   ui.output.replaceChildren();
-  updatePlot();
+  for (const pre of Object.values(ui.dumps)) pre.textContent = '';
+  updatePlots();
 }
 
-function errorText(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  return e.name && e.name !== 'Error' && !e.message.startsWith(e.name) ? `${e.name}: ${e.message}` : e.message;
+function showTab(tab: Tab): void {
+  for (const b of ui.tabs) {
+    const on = b.dataset['tab'] === tab;
+    b.setAttribute('aria-selected', String(on));
+    byId(`panel-${b.dataset['tab']}`).hidden = !on;
+  }
+  if (tab === 'output') updatePlots();
 }
 
-function showCompileError(e: CompileError): void {
-  if (e.span) {
-    const { start, end } = e.span;
-    editor.showError({ line: start.line, col: start.col, endCol: end.line === start.line ? end.col : undefined, message: e.message, notes: e.notes });
-    setStatus(`compile error at line ${e.span.start.line}`, true);
-  } else {
-    appendOutput(`${FILE}: error: ${e.message}\n${e.notes.map((n) => `  note: ${n}\n`).join('')}`, 'err');
-    setStatus('compile error', true);
+const seconds = (ms: number): string => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** The worker: one per page, started again after Stop. Its script is a Blob URL (a file:// page cannot start one from a file). */
+function getWorker(): Worker {
+  if (worker) return worker;
+  workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+  worker = new Worker(workerUrl, { name: 'jaxts-playground' });
+  worker.addEventListener('message', (ev: MessageEvent<WorkerMessage>) => onMessage(ev.data));
+  worker.addEventListener('error', (ev) => {
+    ev.preventDefault();
+    finishError('internal', `the worker failed: ${ev.message || 'could not start'}`, [], null);
+  });
+  return worker;
+}
+
+function onMessage(m: WorkerMessage): void {
+  if (state !== 'compiling' && state !== 'running') return;
+  switch (m.type) {
+    case 'compiled':
+      compileMs = m.ms;
+      ui.dumps.ir.textContent = m.ir;
+      ui.dumps.spmd.textContent = m.spmd;
+      ui.dumps.kernels.textContent = m.kernels;
+      setState('running');
+      setStatus(`running… (compile ${seconds(compileMs)})`);
+      break;
+    case 'backend':
+      backend = m.text;
+      setStatus(`${backend} · compile ${seconds(compileMs)} · running…`);
+      break;
+    case 'print':
+      write(m.text);
+      break;
+    case 'done':
+      setStatus(`${backend} · compile ${seconds(compileMs)} · run ${seconds(m.ms)}`);
+      setState('done');
+      updatePlots();
+      break;
+    case 'error':
+      finishError(m.phase, m.message, m.notes, m.place);
+      break;
   }
 }
 
-/** Let the browser paint (the status line) before the compiler blocks the page. */
-const nextFrame = (): Promise<void> => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+function finishError(phase: 'compile' | 'run' | 'internal', message: string, notes: readonly string[], place: { line: number; col: number; endCol?: number } | null): void {
+  if (printed && !printed.endsWith('\n')) appendOutput('\n');
+  const where = place ? `${FILE}:${place.line}:${place.col}: ` : `${FILE}: `;
+  if (phase === 'compile') appendOutput(`${where}error: ${message}\n${notes.map((n) => `  note: ${n}\n`).join('')}`, 'err');
+  else appendOutput(`${place ? `${FILE}:${place.line}: ` : ''}${message}\n`, 'err');
+  if (place) {
+    const head = phase === 'compile' ? `${place.line}:${place.col}: error: ${message}` : `line ${place.line}: ${message}`;
+    editor.showError({ ...place, message: head, notes, phase });
+  }
+  const what = phase === 'compile' ? 'compile error' : phase === 'run' ? 'runtime error' : 'internal error';
+  setStatus(`${backend && phase === 'run' ? `${backend} · ` : ''}${what}${place ? ` at line ${place.line}` : ''}`, true);
+  setState('error');
+  updatePlots();
+  showTab('output');
+}
 
-async function run(): Promise<void> {
+function run(): void {
   if (state === 'compiling' || state === 'running') return;
   editor.clearError();
   resetResults();
+  backend = '';
   setState('compiling');
   setStatus('compiling…');
-  await nextFrame();
-  const t0 = performance.now();
-  let compiled;
-  try {
-    compiled = compileSource(editor.value, FILE);
-  } catch (e) {
-    if (e instanceof CompileError) showCompileError(e);
-    else {
-      appendOutput(`internal compiler error: ${errorText(e)}\n`, 'err');
-      setStatus('internal compiler error', true);
-    }
-    setState('error');
-    return;
-  }
-  const compileMs = performance.now() - t0;
-  await execute(compiled, compileMs);
+  started = performance.now();
+  const req: RunRequest = { type: 'run', source: editor.value, file: FILE, backend: ui.backend.value as BackendChoice };
+  getWorker().postMessage(req);
 }
 
-async function execute(compiled: ReturnType<typeof compileSource>, compileMs: number): Promise<void> {
-  setState('running');
-  setStatus(`running… (compile ${compileMs.toFixed(0)} ms)`);
-  let backend = '';
-  try {
-    const mod = await loadProgram(compiled);
-    const choice = ui.backend.value as BackendChoice;
-    const rt = await makeRuntime(choice, mod.deviceCount, write);
-    backend = rt.backend.kind === 'webgpu' ? `WebGPU (${rt.backend.description || 'adapter'})` : choice === 'cpu' ? 'CPU backend' : 'CPU backend (no WebGPU adapter)';
-    setStatus(`${backend} · compile ${compileMs.toFixed(0)} ms · running…`);
-    const t1 = performance.now();
-    await mod.main(rt);
-    await rt.sync();
-    const runMs = performance.now() - t1;
-    setStatus(`${backend} · compile ${compileMs.toFixed(0)} ms · run ${runMs.toFixed(0)} ms`);
-    setState('done');
-  } catch (e) {
-    console.error(e);
-    if (printed && !printed.endsWith('\n')) appendOutput('\n');
-    appendOutput(`${errorText(e)}\n`, 'err');
-    setStatus(`${backend ? `${backend} · ` : ''}runtime error`, true);
-    resetWebGpu();
-    setState('error');
-  }
-  updatePlot();
+/** Stop a run: the worker is terminated (a new one starts with the next run). */
+function stop(): void {
+  if (state !== 'compiling' && state !== 'running') return;
+  worker?.terminate();
+  worker = null;
+  if (printed && !printed.endsWith('\n')) appendOutput('\n');
+  appendOutput('stopped\n', 'err');
+  setStatus(`${backend ? `${backend} · ` : ''}stopped after ${seconds(performance.now() - started)}`);
+  setState('stopped');
+  updatePlots();
+}
+
+let keepTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Keep the text (localStorage now, the URL a moment after the last keystroke). */
+function keep(text: string): void {
+  save(text);
+  if (ui.example.value !== 'own' && EXAMPLES.find((x) => x.id === ui.example.value)?.source !== text) ui.example.value = 'own';
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => void updateUrl(text), 300);
+}
+
+async function updateUrl(text: string): Promise<void> {
+  const hash = `#${await encodeSource(text)}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
 function loadExample(id: string): void {
   const ex = EXAMPLES.find((x) => x.id === id) ?? EXAMPLES[0]!;
   editor.value = ex.source;
+  void updateUrl(ex.source);
   resetResults();
   setStatus('ready');
 }
 
-function init(): void {
+/** The program to start with: the URL's, else the one kept in localStorage, else the first example. */
+async function initialSource(): Promise<string> {
+  return (await decodeSource(location.hash)) ?? loadSaved() ?? EXAMPLES[0]!.source;
+}
+
+async function init(): Promise<void> {
+  ui.example.append(new Option('your program', 'own'));
+  ui.example.options[0]!.hidden = true;
   for (const ex of EXAMPLES) ui.example.append(new Option(ex.title, ex.id));
   ui.example.addEventListener('change', () => loadExample(ui.example.value));
-  ui.run.addEventListener('click', () => void run());
+  ui.run.addEventListener('click', () => run());
+  ui.stop.addEventListener('click', () => stop());
+  ui.share.addEventListener('click', async () => {
+    await updateUrl(editor.value);
+    try {
+      await navigator.clipboard.writeText(location.href);
+      setStatus('link copied');
+    } catch {
+      setStatus('the address bar has the link');
+    }
+  });
+  for (const b of ui.tabs) b.addEventListener('click', () => showTab(b.dataset['tab'] as Tab));
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
       ev.preventDefault();
-      void run();
-    }
+      run();
+    } else if (ev.key === 'Escape' && (state === 'compiling' || state === 'running')) stop();
   });
-  loadExample(EXAMPLES[0]!.id);
+  window.addEventListener('resize', () => schedulePlot());
+  window.addEventListener('hashchange', async () => {
+    const text = await decodeSource(location.hash);
+    if (text !== null && text !== editor.value) editor.value = text;
+  });
+  const source = await initialSource();
+  editor.value = source;
+  starting = false;
+  ui.example.value = EXAMPLES.find((x) => x.source === source)?.id ?? 'own';
+  setState('idle');
+  setStatus('ready');
   const api: PlaygroundApi = {
     get state() { return state; },
     get output() { return printed; },
-    get points() { return points; },
+    get metrics() { return metrics; },
     get status() { return ui.status.textContent ?? ''; },
+    get source() { return editor.value; },
+    set source(text: string) { editor.value = text; },
     run,
+    stop,
   };
   (window as Window & { __jaxtsPlayground?: PlaygroundApi }).__jaxtsPlayground = api;
+  document.body.dataset['ready'] = 'true';
 }
 
-init();
+void init();

@@ -1,40 +1,83 @@
-// The playground's loss plot: losses parsed from printed training-loop lines
-// (`step   0: loss = 1.2345`, `Epoch 3, loss 0.12`, `iter 50 loss: 3e-2`)
-// and a canvas line plot of them against the step, with min/max axis labels.
+// The playground's metric plots: every metric a training loop prints (loss,
+// accuracy, error, perplexity, … as in `step   0: loss = 1.2345`,
+// `Epoch 3, loss 0.12 acc 0.91`, `Training set accuracy 0.125`) parsed from
+// the output, and one canvas line plot per metric against the step, with
+// "nice" ticks on both axes.
 
-export interface LossPoint {
+export interface MetricPoint {
   /** The step / epoch / iteration number printed on the line (else the point's index in its run). */
   step: number;
-  loss: number;
+  value: number;
   /** Training runs in one output: a step lower than the last one starts a new run (a new line). */
   run: number;
 }
 
+export interface Metric {
+  /** As printed first (`loss`, `Training set accuracy`), compared case-insensitively. */
+  name: string;
+  points: MetricPoint[];
+}
+
 export const LINE_COLOR = '#e8590c';
+const GRID_COLOR = '#e5e7eb';
 const AXIS_COLOR = '#9aa1ad';
 const LABEL_COLOR = '#4b5563';
 
 const NUM = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
 /** `step 3`, `Step: 3`, `epoch #3`, `iter=3`, `iteration 3/100`, `[step 3]`. */
 const STEP_RE = /(?<![a-z])(?:step|epoch|iter(?:ation)?|it)s?\s*[:#=]?\s*(\d+)/i;
-/** `loss = 1.5`, `Loss: 1.5`, `train_loss 1.5`, `loss=nan` (nan / inf are skipped). */
-const LOSS_RE = new RegExp(String.raw`loss(?![a-z])\s*(?:\([^)]*\))?\s*[:=]?\s*(${NUM}|nan|inf)`, 'i');
+const METRIC_WORDS = 'loss|accuracy|acc|error|err|mse|mae|rmse|nll|perplexity|ppl|reward|return|score|f1|precision|recall';
+/** `loss = 1.5`, `Loss: 1.5`, `train_loss 1.5`, `val acc 0.9`, `Training set accuracy 0.125`, `loss(avg) 2`; nan / inf are skipped. */
+const METRIC_RE = new RegExp(
+  String.raw`(?<![A-Za-z])((?:(?:train(?:ing)?|test|val(?:id(?:ation)?)?|eval)(?:[ _]set)?[ _])?(?:${METRIC_WORDS}))(?![A-Za-z])\s*(?:\([^)]*\))?\s*[:=]?\s*(${NUM}|nan|inf)(?![\w.])`,
+  'gi',
+);
 
-/** The (step, loss) pairs printed in `text`, one per line that names a loss. */
-export function parseLosses(text: string): LossPoint[] {
-  const points: LossPoint[] = [];
-  let run = 0;
+/** The metrics printed in `text`, in the order they first appear; a metric printed once is left out. */
+export function parseMetrics(text: string): Metric[] {
+  const byName = new Map<string, Metric>();
+  const order: Metric[] = [];
   for (const line of text.split('\n')) {
-    const m = LOSS_RE.exec(line);
-    const loss = m ? Number(m[1]) : NaN;
-    if (!Number.isFinite(loss)) continue;
     const s = STEP_RE.exec(line);
-    const prev = points.at(-1);
-    const step = s ? Number(s[1]) : prev ? prev.step + 1 : 0;
-    if (s && prev && step <= prev.step) run++;
-    points.push({ step, loss, run });
+    for (const m of line.matchAll(METRIC_RE)) {
+      const value = Number(m[2]);
+      if (!Number.isFinite(value)) continue;
+      const key = m[1]!.toLowerCase().replace(/[ _]+/g, ' ');
+      let metric = byName.get(key);
+      if (!metric) {
+        metric = { name: m[1]!, points: [] };
+        byName.set(key, metric);
+        order.push(metric);
+      }
+      const prev = metric.points.at(-1);
+      const step = s ? Number(s[1]) : prev ? prev.step + 1 : 0;
+      const run = prev ? (s && step <= prev.step ? prev.run + 1 : prev.run) : 0;
+      metric.points.push({ step, value, run });
+    }
   }
-  return points;
+  return order.filter((m) => m.points.length >= 2);
+}
+
+/** About `count` round tick values (1, 2 or 5 × 10^k apart) covering [lo, hi]. */
+export function niceTicks(lo: number, hi: number, count = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const mag = 10 ** Math.floor(Math.log10((hi - lo) / count));
+  const ticksFor = (step: number): number[] => {
+    const ticks: number[] = [];
+    for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i++) ticks.push(i === 0 ? 0 : Number((i * step).toPrecision(12)));
+    return ticks;
+  };
+  // the step (1, 2, 5 or 10 × 10^k) whose tick count is nearest `count`
+  const options = [1, 2, 5, 10].map((k) => ticksFor(k * mag));
+  return options.reduce((best, t) => (Math.abs(t.length - count) < Math.abs(best.length - count) ? t : best));
+}
+
+/** A number as an axis label: short, exponent form for very large or small values. */
+export function formatTick(v: number): string {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e5 || a < 1e-3) return v.toExponential(1);
+  return String(Number(v.toPrecision(4)));
 }
 
 interface Frame {
@@ -44,70 +87,89 @@ interface Frame {
   bottom: number;
 }
 
-interface Scale {
+interface Axes {
   x: (step: number) => number;
-  y: (loss: number) => number;
+  y: (value: number) => number;
+  xTicks: number[];
+  yTicks: number[];
+  /** y on a log10 scale (the ticks are then powers of ten or their exponents). */
   log: boolean;
 }
 
-/** Log scale when every loss is positive and they span more than two decades. */
-function makeScale(points: readonly LossPoint[], f: Frame): Scale {
+/** Log scale when every value is positive and they span more than two decades. */
+function makeAxes(points: readonly MetricPoint[], f: Frame): Axes {
   const steps = points.map((p) => p.step);
-  const losses = points.map((p) => p.loss);
+  const values = points.map((p) => p.value);
   const [x0, x1] = [Math.min(...steps), Math.max(...steps)];
-  const [l0, l1] = [Math.min(...losses), Math.max(...losses)];
-  const log = l0 > 0 && l1 / l0 > 100;
+  const [v0, v1] = [Math.min(...values), Math.max(...values)];
+  const log = v0 > 0 && v1 / v0 > 100;
   const tf = (v: number): number => (log ? Math.log10(v) : v);
-  const [y0, y1] = [tf(l0), tf(l1)];
+  let [y0, y1] = [tf(v0), tf(v1)];
+  if (y1 === y0) [y0, y1] = [y0 - 0.5, y1 + 0.5];
+  const yTicks = log ? niceTicks(Math.ceil(y0), Math.floor(y1), 5).filter((t) => Number.isInteger(t)) : niceTicks(y0, y1, 5);
+  const xTicks = x1 > x0 ? niceTicks(x0, x1, Math.max(2, Math.min(6, Math.floor((f.right - f.left) / 60)))).filter((t) => Number.isInteger(t)) : [x0];
   const sx = x1 > x0 ? (f.right - f.left) / (x1 - x0) : 0;
-  const sy = y1 > y0 ? (f.bottom - f.top) / (y1 - y0) : 0;
+  const sy = (f.bottom - f.top) / (y1 - y0);
   return {
     x: (s) => (sx ? f.left + (s - x0) * sx : (f.left + f.right) / 2),
-    y: (l) => (sy ? f.bottom - (tf(l) - y0) * sy : (f.top + f.bottom) / 2),
+    y: (v) => f.bottom - (tf(v) - y0) * sy,
+    xTicks,
+    yTicks: log ? yTicks.map((t) => 10 ** t) : yTicks,
     log,
   };
 }
 
-/** A number as an axis label: short, exponent form for very large or small values. */
-export function formatTick(v: number): string {
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1e5 || a < 1e-3) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
-}
-
-function drawAxes(ctx: CanvasRenderingContext2D, f: Frame, points: readonly LossPoint[], log: boolean): void {
-  ctx.strokeStyle = AXIS_COLOR;
+function drawAxes(ctx: CanvasRenderingContext2D, f: Frame, axes: Axes, name: string): void {
   ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(f.left, f.top);
-  ctx.lineTo(f.left, f.bottom);
-  ctx.lineTo(f.right, f.bottom);
-  ctx.stroke();
-  const steps = points.map((p) => p.step);
-  const losses = points.map((p) => p.loss);
-  ctx.fillStyle = LABEL_COLOR;
   ctx.font = '11px system-ui, sans-serif';
+  ctx.fillStyle = LABEL_COLOR;
+  // y ticks: a grid line and a label each
   ctx.textAlign = 'right';
-  ctx.textBaseline = 'top';
-  ctx.fillText(formatTick(Math.max(...losses)), f.left - 4, f.top - 2);
-  ctx.textBaseline = 'bottom';
-  ctx.fillText(formatTick(Math.min(...losses)), f.left - 4, f.bottom + 2);
-  ctx.textBaseline = 'top';
-  ctx.textAlign = 'left';
-  ctx.fillText(String(Math.min(...steps)), f.left, f.bottom + 4);
-  ctx.textAlign = 'right';
-  ctx.fillText(String(Math.max(...steps)), f.right, f.bottom + 4);
+  ctx.textBaseline = 'middle';
+  for (const t of axes.yTicks) {
+    const y = Math.round(axes.y(t)) + 0.5;
+    if (y < f.top - 1 || y > f.bottom + 1) continue;
+    ctx.strokeStyle = GRID_COLOR;
+    ctx.beginPath();
+    ctx.moveTo(f.left, y);
+    ctx.lineTo(f.right, y);
+    ctx.stroke();
+    ctx.strokeStyle = AXIS_COLOR;
+    ctx.beginPath();
+    ctx.moveTo(f.left - 4, y);
+    ctx.lineTo(f.left, y);
+    ctx.stroke();
+    ctx.fillText(formatTick(t), f.left - 6, y);
+  }
+  // x ticks
   ctx.textAlign = 'center';
-  ctx.fillText('step', (f.left + f.right) / 2, f.bottom + 4);
+  ctx.textBaseline = 'top';
+  for (const t of axes.xTicks) {
+    const x = Math.round(axes.x(t)) + 0.5;
+    ctx.strokeStyle = AXIS_COLOR;
+    ctx.beginPath();
+    ctx.moveTo(x, f.bottom);
+    ctx.lineTo(x, f.bottom + 4);
+    ctx.stroke();
+    ctx.fillText(String(t), x, f.bottom + 6);
+  }
+  ctx.strokeStyle = AXIS_COLOR;
+  ctx.beginPath();
+  ctx.moveTo(f.left + 0.5, f.top);
+  ctx.lineTo(f.left + 0.5, f.bottom + 0.5);
+  ctx.lineTo(f.right, f.bottom + 0.5);
+  ctx.stroke();
+  ctx.textAlign = 'right';
+  ctx.fillText('step', f.right, f.bottom + 20);
   ctx.save();
   ctx.translate(12, (f.top + f.bottom) / 2);
   ctx.rotate(-Math.PI / 2);
-  ctx.fillText(log ? 'loss (log)' : 'loss', 0, -6);
+  ctx.textAlign = 'center';
+  ctx.fillText(axes.log ? `${name} (log)` : name, 0, -6);
   ctx.restore();
 }
 
-function drawLine(ctx: CanvasRenderingContext2D, points: readonly LossPoint[], scale: Scale): void {
+function drawLine(ctx: CanvasRenderingContext2D, points: readonly MetricPoint[], axes: Axes): void {
   ctx.strokeStyle = LINE_COLOR;
   ctx.fillStyle = LINE_COLOR;
   ctx.lineWidth = 2;
@@ -115,18 +177,18 @@ function drawLine(ctx: CanvasRenderingContext2D, points: readonly LossPoint[], s
   for (const run of new Set(points.map((p) => p.run))) {
     const pts = points.filter((p) => p.run === run);
     ctx.beginPath();
-    pts.forEach((p, i) => (i ? ctx.lineTo(scale.x(p.step), scale.y(p.loss)) : ctx.moveTo(scale.x(p.step), scale.y(p.loss))));
+    pts.forEach((p, i) => (i ? ctx.lineTo(axes.x(p.step), axes.y(p.value)) : ctx.moveTo(axes.x(p.step), axes.y(p.value))));
     ctx.stroke();
     for (const p of pts) {
       ctx.beginPath();
-      ctx.arc(scale.x(p.step), scale.y(p.loss), 2.5, 0, 2 * Math.PI);
+      ctx.arc(axes.x(p.step), axes.y(p.value), 2.5, 0, 2 * Math.PI);
       ctx.fill();
     }
   }
 }
 
-/** Draw `points` on `canvas`, sized to its CSS box at the device pixel ratio. Nothing is drawn for < 2 points. */
-export function drawPlot(canvas: HTMLCanvasElement, points: readonly LossPoint[]): void {
+/** Draw `metric` on `canvas`, sized to its CSS box at the device pixel ratio. */
+export function drawPlot(canvas: HTMLCanvasElement, metric: Metric): void {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.max(1, Math.round(canvas.clientWidth || canvas.width));
   const h = Math.max(1, Math.round(canvas.clientHeight || canvas.height));
@@ -137,9 +199,9 @@ export function drawPlot(canvas: HTMLCanvasElement, points: readonly LossPoint[]
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, w, h);
-  if (points.length < 2) return;
-  const frame: Frame = { left: 64, right: w - 20, top: 12, bottom: h - 22 };
-  const scale = makeScale(points, frame);
-  drawAxes(ctx, frame, points, scale.log);
-  drawLine(ctx, points, scale);
+  if (metric.points.length < 2) return;
+  const frame: Frame = { left: 66, right: w - 16, top: 10, bottom: h - 34 };
+  const axes = makeAxes(metric.points, frame);
+  drawAxes(ctx, frame, axes, metric.name);
+  drawLine(ctx, metric.points, axes);
 }

@@ -1,12 +1,12 @@
-// Compiling and running a program inside the page: the compiler emits two ES
-// modules (host + kernels) that import the runtime; the runtime bundled into
-// this page is exposed to them through a Blob-URL module re-exporting it, the
-// kernels module gets a Blob URL, the host imports it and is imported itself.
+// Compiling and running a program inside the playground's worker: the
+// compiler emits two ES modules (host + kernels) that import the runtime; the
+// runtime bundled into the worker is exposed to them through a Blob-URL module
+// re-exporting it, the kernels module gets a Blob URL, the host imports it and
+// is imported itself.
 import * as runtime from '../runtime/index.js';
 import { inlineSourceMapComment } from '../src/codegen/sourcemap.js';
-import { compile } from '../src/compile.js';
-
-export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
+import { compile, type CompileResult } from '../src/compile.js';
+import type { BackendChoice } from './protocol.js';
 
 export interface CompiledProgram {
   host: string;
@@ -14,7 +14,7 @@ export interface CompiledProgram {
   baseName: string;
 }
 
-interface ProgramModule {
+export interface ProgramModule {
   main: (rt: runtime.Runtime) => Promise<void>;
   deviceCount: number;
 }
@@ -42,20 +42,23 @@ function moduleUrl(text: string): string {
  * CompileError. The host module carries its source map, so the browser's
  * devtools show (and step through) the Python lines.
  */
-export function compileSource(source: string, file: string): CompiledProgram {
+export function compileSource(source: string, file: string): { program: CompiledProgram; result: CompileResult } {
   const r = compile(source, { file, flavor: 'js', runtimeImport: runtimeModuleUrl() });
   const host = `${r.host}${r.host.endsWith('\n') ? '' : '\n'}${inlineSourceMapComment(r.hostMap)}\n`;
-  return { host, kernels: r.kernels, baseName: r.baseName };
+  return { program: { host, kernels: r.kernels, baseName: r.baseName }, result: r };
 }
 
-/** Import a compiled program: the kernels module first, then the host with its import of it redirected. */
-export async function loadProgram(p: CompiledProgram): Promise<ProgramModule> {
+/**
+ * Import a compiled program: the kernels module first, then the host with its
+ * import of it redirected. `url` is the host module's URL, as stack traces name it.
+ */
+export async function loadProgram(p: CompiledProgram): Promise<{ module: ProgramModule; url: string }> {
   const kernelsUrl = moduleUrl(p.kernels);
   const spec = `./${p.baseName}.kernels.js`;
   const host = p.host.split(`'${spec}'`).join(`'${kernelsUrl}'`).split(`"${spec}"`).join(`"${kernelsUrl}"`);
   const hostUrl = moduleUrl(host);
   try {
-    return (await import(hostUrl)) as ProgramModule;
+    return { module: (await import(hostUrl)) as ProgramModule, url: hostUrl };
   } finally {
     URL.revokeObjectURL(hostUrl);
     URL.revokeObjectURL(kernelsUrl);
@@ -64,7 +67,7 @@ export async function loadProgram(p: CompiledProgram): Promise<ProgramModule> {
 
 let gpuBackend: Promise<runtime.WebGpuBackend | null> | null = null;
 
-/** The page's WebGPU backend, made once (a GPUDevice per run would be slow); null without an adapter. */
+/** The worker's WebGPU backend, made once (a GPUDevice per run would be slow); null without an adapter. */
 function webGpuBackend(): Promise<runtime.WebGpuBackend | null> {
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
   if (!gpu) return Promise.resolve(null);

@@ -23,6 +23,8 @@ export interface Backend {
   /** Concatenate buffers (in order) into one new buffer on `device`. */
   concat(parts: DeviceBuffer[], device: number): DeviceBuffer;
   read(buf: DeviceBuffer): Promise<Float32Array | Int32Array | Uint32Array>;
+  /** The same without waiting, where the backend's buffers are host memory (the CPU backend); WebGPU has none. */
+  readSync?(buf: DeviceBuffer): Float32Array | Int32Array | Uint32Array;
   /**
    * Run `program` once per device in `devices`; `args[d]` are device d's
    * parameter buffers. Returns each device's result buffers. `inLoop`: a

@@ -75,36 +75,68 @@ export class JArray {
 
   /** The elements in row-major order (a readback the first time). */
   async data(): Promise<CpuBuffer> {
-    this.host ??= await this.read();
+    if (!this.host) {
+      const rt = this.rt!;
+      const wanted = this.shardsToRead();
+      const parts = await Promise.all(wanted.map((i) => rt.backend.read(this.shards[i]!)));
+      this.host ??= this.assemble(new Map(wanted.map((i, k) => [i, parts[k]!])));
+    }
     return this.host;
   }
 
-  /** str(x) as NumPy prints it, once the values are on the host (after `await x.data()`, or for arrays made on the host). */
+  /**
+   * The elements without waiting, where that is possible: on the CPU backend
+   * (its buffers are host memory), for arrays made on the host, and after
+   * `await data()`. An array on WebGPU must be read back with `await data()`
+   * first; before that this throws.
+   */
+  dataSync(): CpuBuffer {
+    if (this.host) return this.host;
+    const backend = this.rt!.backend;
+    if (!backend.readSync) throw new Error(`dataSync(): this array is on ${backend.kind === 'webgpu' ? 'WebGPU' : backend.kind}, which reads back asynchronously: \`await x.data()\` first`);
+    const read = backend.readSync.bind(backend);
+    this.host = this.assemble(new Map(this.shardsToRead().map((i) => [i, read(this.shards[i]!)])));
+    return this.host;
+  }
+
+  /**
+   * str(x) as NumPy prints it. On WebGPU the values must be on the host first
+   * (`await x.data()`); before that this is a placeholder naming the shape and
+   * dtype. On the CPU backend, and for arrays made on the host, it is always the values.
+   */
   toString(): string {
+    if (!this.host && this.rt?.backend.readSync) this.dataSync();
     if (!this.host) return `Array(shape=${shapeRepr(this.shape)}, dtype=${this.dtype}) on the device; await .data() before printing`;
     return jaxStr({ dtype: this.dtype, shape: this.shape, data: this.host });
   }
 
-  private async read(): Promise<CpuBuffer> {
-    const rt = this.rt!;
-    if (this.layout) return this.layoutData(rt, this.layout);
-    if (this.shardAxis === null) return rt.backend.read(this.shards[0]!);
-    const parts = await Promise.all(this.shards.map((s) => rt.backend.read(s)));
-    return stackAlong(parts, this.shape, this.shardAxis, this.dtype);
+  /** The shards a readback needs: one of a replicated array, one per distinct block of a laid-out one, all of a stacked one. */
+  private shardsToRead(): number[] {
+    const { layout } = this;
+    if (layout) {
+      if (isReplicated(layout)) return [0];
+      const seen = new Set<string>();
+      return layout.devices.map((_, p) => p).filter((p) => {
+        const key = blockOf(layout, this.shape, p).start.join(',');
+        return seen.has(key) ? false : (seen.add(key), true);
+      });
+    }
+    return this.shardAxis === null ? [0] : this.shards.map((_, i) => i);
   }
 
-  private async layoutData(rt: Runtime, layout: Layout): Promise<CpuBuffer> {
-    if (isReplicated(layout)) return rt.backend.read(this.shards[0]!);
-    const out = newCpuBuffer(this.dtype, this.size);
-    const done = new Set<string>();
-    for (let p = 0; p < layout.devices.length; p++) {
-      const block = blockOf(layout, this.shape, p);
-      const key = block.start.join(',');
-      if (done.has(key)) continue;
-      done.add(key);
-      copyBlock(await rt.backend.read(this.shards[p]!), block.size, out, this.shape, block.start, true);
+  /** The whole array from the shards shardsToRead() named, read back. */
+  private assemble(parts: Map<number, CpuBuffer>): CpuBuffer {
+    const { layout } = this;
+    if (layout && !isReplicated(layout)) {
+      const out = newCpuBuffer(this.dtype, this.size);
+      for (const [p, part] of parts) {
+        const block = blockOf(layout, this.shape, p);
+        copyBlock(part, block.size, out, this.shape, block.start, true);
+      }
+      return out;
     }
-    return out;
+    if (layout || this.shardAxis === null) return parts.get(0)!;
+    return stackAlong([...parts.values()], this.shape, this.shardAxis, this.dtype);
   }
 }
 

@@ -3,7 +3,7 @@
 // (browser-safe) and its Node entry, the playground page (esbuild), and their
 // type declarations (tsc).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -34,11 +34,44 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['runtime/index.ts'], outfile: 'dist/runtime.js', platform: 'neutral' }),
   // jaxts/node imports jaxts/runtime (not a copy of it), so arrays and runtimes are the same classes
   esbuild.build({ ...common, entryPoints: ['runtime/node.ts'], outfile: 'dist/node.js', external, plugins: [runtimeAsDist] }),
-  // the playground page: the compiler and the runtime bundled for the browser as one classic script, plus its HTML and CSS
-  esbuild
-    .build({ entryPoints: ['playground/main.ts'], outfile: 'dist/playground/playground.js', bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, loader: { '.py': 'text' }, logLevel: 'warning' })
-    .then(() => ['index.html', 'playground.css'].forEach((f) => copyFileSync(`playground/${f}`, `dist/playground/${f}`))),
+  // the playground page: the compiler and the runtime bundled as the worker's script, which the page's
+  // classic script (the editor and the UI) carries as text; plus its HTML and CSS
+  buildPlayground(),
 ]);
+
+/**
+ * The playground's two bundles: playground/worker.ts (compiler + runtime, an
+ * ES module run in a Web Worker) first, then playground/main.ts, which gets
+ * that bundle's text as the module `playground-worker` and every
+ * fixtures/lessons/*.py as `playground-lessons`.
+ */
+async function buildPlayground() {
+  const browser = { bundle: true, platform: 'browser', target: 'es2022', minify: true, loader: { '.py': 'text' }, logLevel: 'warning' };
+  const worker = await esbuild.build({ ...browser, entryPoints: ['playground/worker.ts'], format: 'iife', write: false, outdir: 'dist/playground' });
+  const workerSource = worker.outputFiles[0].text;
+  const lessonsDir = 'fixtures/lessons';
+  const lessons = existsSync(lessonsDir)
+    ? readdirSync(lessonsDir)
+        .filter((f) => f.endsWith('.py'))
+        .sort()
+        .map((f) => {
+          const source = readFileSync(`${lessonsDir}/${f}`, 'utf8');
+          const title = /^#\s*(?:Source:\s*)?(.+)$/m.exec(source)?.[1]?.trim() ?? f;
+          return { name: f.replace(/\.py$/, ''), title: title.length > 60 ? `${title.slice(0, 57)}…` : title, source };
+        })
+    : [];
+  const virtual = {
+    name: 'playground-modules',
+    setup(build) {
+      build.onResolve({ filter: /^playground-(worker|lessons)$/ }, (a) => ({ path: a.path, namespace: 'playground' }));
+      build.onLoad({ filter: /.*/, namespace: 'playground' }, (a) =>
+        a.path === 'playground-worker' ? { contents: workerSource, loader: 'text' } : { contents: JSON.stringify(lessons), loader: 'json' },
+      );
+    },
+  };
+  await esbuild.build({ ...browser, entryPoints: ['playground/main.ts'], outfile: 'dist/playground/playground.js', format: 'iife', sourcemap: true, plugins: [virtual] });
+  for (const f of ['index.html', 'playground.css']) copyFileSync(`playground/${f}`, `dist/playground/${f}`);
+}
 
 // No startup snapshot is built here: a blob loads only into the Node that
 // made it, so bin/jaxts.js builds one from dist/snapshot/cli.cjs on first use,

@@ -51,6 +51,10 @@ export class CpuBackend implements Backend {
     return cpu(buf).data.slice();
   }
 
+  readSync(buf: DeviceBuffer): CpuBuffer {
+    return cpu(buf).data.slice();
+  }
+
   run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][] {
     const temps = devices.map(() => program.buffers.map((b) => newCpuBuffer(b.dtype, b.size)));
     const arr = (d: number, r: BufRef): CpuBuffer =>

@@ -24,11 +24,38 @@ function jsLiteral(value: number, dtype: DType): string {
 
 const fr = (s: string): string => `Math.fround(${s})`;
 
-/** An operator giving bool: its operands are names or literals, so it needs no parentheses. */
+/** A number or bool literal as jsLiteral writes it (NaN and ±Infinity are globals of type number, not literals). */
+const LITERAL = /^(?:-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|true|false)$/;
+const literalValue = (s: string): number | boolean => (s === 'true' ? true : s === 'false' ? false : Number(s));
+const COMPARE: Record<string, (a: number | boolean, b: number | boolean) => boolean> = {
+  '===': (a, b) => a === b,
+  '!==': (a, b) => a !== b,
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+};
+
+/**
+ * An operator giving bool: its operands are names or literals, so it needs no
+ * parentheses. Two literals compare now (TypeScript rejects `2 === 0`: TS2367).
+ */
 const compare =
   (op: string) =>
   (a: string, b: string): string =>
-    `${a} ${op} ${b}`;
+    LITERAL.test(a) && LITERAL.test(b) ? String(COMPARE[op]!(literalValue(a), literalValue(b))) : `${a} ${op} ${b}`;
+
+/**
+ * `const t = v;`, or `let` where v's TypeScript type may be a literal type (a
+ * literal, or a select between names or literals, like `(c ? 1 : 0)`): a
+ * `let` widens it to number or boolean, so comparing the name with another
+ * literal type-checks (TS2367 otherwise, as TypeScript narrows through
+ * aliased conditions).
+ */
+function declare(name: string, value: string): string {
+  const literalTyped = LITERAL.test(value) || /^\(?\S+ \? \S+ : \S+?\)?$/.test(value);
+  return `${literalTyped ? 'let' : 'const'} ${name} = ${value};`;
+}
 
 type Arith = 'add' | 'sub' | 'mul' | 'div' | 'rem';
 const ARITH_OPS: Record<Arith, string> = { add: '+', sub: '-', mul: '*', div: '/', rem: '%' };
@@ -106,7 +133,7 @@ const extremumStep =
 
 export const JS: Dialect = {
   indent: '    ',
-  declare: (name, value) => `const ${name} = ${value};`,
+  declare,
   literal: jsLiteral,
   gid: 'gid',
   device: 'device',

@@ -100,6 +100,8 @@ suite('the npm package, installed into a fresh app', () => {
     expect(readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'dist', 'package.json']);
     expect(existsSync(join(pkg, 'dist/cli.js')) && existsSync(join(pkg, 'dist/esbuild.js')) && existsSync(join(pkg, 'dist/snapshot/cli.cjs'))).toBe(true);
     expect(readdirSync(join(pkg, 'dist/snapshot'))).toEqual(['cli.cjs']);
+    // the playground `npx jaxts playground` serves (its worker's script is inside playground.js), without source maps
+    expect(readdirSync(join(pkg, 'dist/playground')).sort()).toEqual(['index.html', 'playground.css', 'playground.js']);
     // what npm installed for jaxts itself (esbuild and typescript are the app's own, linked)
     const du = (p: string): number => (statSync(p).isDirectory() ? readdirSync(p).reduce((s, f) => s + du(join(p, f)), 0) : statSync(p).size);
     const footprint = du(pkg) + du(join(app, 'node_modules/@webgpu/types'));
@@ -172,6 +174,17 @@ suite('the npm package, installed into a fresh app', () => {
       await server.close();
     }
   }, 90_000);
+
+  it("each entry's declarations type-check alone (they bring @webgpu/types themselves)", () => {
+    for (const entry of ['jaxts', 'jaxts/runtime', 'jaxts/node', 'jaxts/esbuild']) {
+      const name = `entry_${entry.replace(/\W/g, '_')}`;
+      writeFileSync(join(app, `${name}.ts`), `import * as m from '${entry}';\nexport const x: object = m;\n`);
+      writeFileSync(join(app, `${name}.json`), JSON.stringify({ compilerOptions: TSCONFIG.compilerOptions, files: [`${name}.ts`] }));
+      const r = run('npx', ['--no-install', 'tsc', '-p', `${name}.json`]);
+      expect(r.stdout, entry).toBe('');
+      expect(r.status, entry).toBe(0);
+    }
+  }, 120_000);
 
   it('type-checks the app and `jaxts compile` output with tsc --strict, skipLibCheck off', () => {
     if (!existsSync(join(app, 'model.d.py.ts'))) run(process.execPath, ['build.mjs']);

@@ -1,7 +1,7 @@
 // The application-facing runtime API: host-made arrays, the Array class's
-// data()/toString(), createRuntime's fallback, and the default runtime.
+// data()/dataSync()/toString(), createRuntime's fallback, and the default runtime.
 import { describe, expect, it } from 'vitest';
-import { array, createRuntime, runtime } from '../../runtime/index.js';
+import { CpuBackend, Runtime, array, createRuntime, runtime, type DeviceBuffer } from '../../runtime/index.js';
 
 describe('array()', () => {
   it('infers shape and dtype as NumPy does (int32 for integers, float32 for floats)', async () => {
@@ -51,5 +51,24 @@ describe('runtimes', () => {
     expect(await b.adopt(y)).toBe(y);
     expect([...(await y.data())]).toEqual([1, 2]);
     expect(y.toString()).toBe('[1. 2.]');
+  });
+
+  it('on the CPU backend arrays print and read without await; on a backend without sync reads, a placeholder until data()', async () => {
+    const cpu = await createRuntime({ backend: 'cpu', write: () => {} });
+    const x = cpu.constant([2, 2], 'float32', [1, 2, 3, 4]);
+    expect(x.toString()).toBe('[[1. 2.]\n [3. 4.]]');
+    expect([...cpu.constant([3], 'int32', [5, 6, 7]).dataSync()]).toEqual([5, 6, 7]);
+    // a backend that reads back only asynchronously, as WebGPU does
+    class AsyncOnly extends CpuBackend {
+      override readonly kind = 'cpu' as const;
+      override readSync = undefined as unknown as (b: DeviceBuffer) => Float32Array;
+    }
+    const rt = new Runtime(new AsyncOnly(), { devices: 1, write: () => {} });
+    const y = rt.constant([2], 'float32', [1, 2]);
+    expect(y.toString()).toBe('Array(shape=(2,), dtype=float32) on the device; await .data() before printing');
+    expect(() => y.dataSync()).toThrow('dataSync(): this array is on cpu, which reads back asynchronously: `await x.data()` first');
+    await y.data();
+    expect(y.toString()).toBe('[1. 2.]');
+    expect([...y.dataSync()]).toEqual([1, 2]);
   });
 });
