@@ -129,7 +129,8 @@ export const WGSL: Dialect = {
     neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
     not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
     abs: call1('abs'),
-    sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : `sign(${x})`),
+    // WGSL's sign takes no u32
+    sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : from === 'uint32' ? `select(0u, 1u, ${x} != 0u)` : `sign(${x})`),
     floor: call1('floor'),
     ceil: call1('ceil'),
     round: call1('round'),

@@ -228,6 +228,17 @@ export class ArrayOps {
     return this.tracer(this.bind('stop_gradient', [this.asArray(x, span).atom], {}, span));
   }
 
+  /**
+   * (x - stop_gradient(x)) * slope: a zero that carries x's tangent times `slope`, the way a custom JVP rule
+   * is written as `stop_gradient(y) + tangentTerm(x, slope)`. Where x is ±inf or NaN it is a plain zero:
+   * inf - inf would turn the primal value into NaN, and JAX's custom_jvp never computes it.
+   */
+  tangentTerm(x: Tracer, slope: Tracer, span: Span): Tracer {
+    const finite = this.tracer(this.bind('is_finite', [this.stopGradient(x, span).atom], {}, span));
+    const t = this.binary('mul', this.binary('sub', x, this.stopGradient(x, span), span), this.stopGradient(slope, span), span);
+    return this.select(finite, t, this.full([...t.aval.shape], 0, t.aval.dtype, span), span);
+  }
+
   broadcastTo(a: Atom, shape: readonly number[], span: Span): Atom {
     const s = a.aval.shape;
     if (s.length === shape.length && s.every((d, i) => d === shape[i])) return a;
