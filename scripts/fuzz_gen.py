@@ -24,8 +24,12 @@ import argparse
 import os
 import random
 
+# No subnormals among the inputs: XLA CPU's treatment of a subnormal input depends on its fusion and algebraic
+# simplification (x * 1.0 is simplified away and keeps it, x * y flushes it; log of one is -103.97 alone and
+# -inf inside log2), which no per-primitive rule reproduces. The first generator's batches (batch_000_*, made
+# by scripts/fuzz_gen.py at commit 9840083) have them, in the programs whose flush jaxts does follow.
 F32_EDGES = ['0.0', '-0.0', '1.0', '-1.0', '0.5', '-2.5', '2.5', '3.7', '-3.7', '1e-07', '100.0', '-1e+30', '3e+38',
-             'jnp.inf', '-jnp.inf', 'jnp.nan', '1e-40', '-1e-40', '7.0', '-7.0']
+             'jnp.inf', '-jnp.inf', 'jnp.nan', '2e-38', '-0.1', '7.0', '-7.0']
 I32_EDGES = ['0', '1', '-1', '3', '-3', '7', '-7', '31', '32', '100', '2147483647', '-2147483648']
 U32_EDGES = ['0', '1', '3', '7', '31', '32', '100', '2147483647', '2147483648', '4294967295']
 BOOL_EDGES = ['True', 'False']
@@ -232,6 +236,12 @@ class Gen:
                 return x, dt, sh
             out = tuple(sh[:-1]) + tuple(sh2[1:])
             p = promote(dt, dt2)
+            # float operands clipped to +-1e18: XLA's dot accumulates with FMA, so an overflowing product
+            # meeting an infinite partial sum gives inf there and NaN in an unfused sum (jaxts)
+            if dt == 'float32':
+                x = f'jnp.clip({x}, -1e18, 1e18)'
+            if dt2 == 'float32':
+                y = f'jnp.clip({y}, -1e18, 1e18)'
             if fn == '@':
                 return f'({x} @ {y})', p, out
             return f'{fn}({x}, {y})', p, out

@@ -187,7 +187,7 @@ export class ArrayOps {
       a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
     }
     if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
-    if (prim === 'neg' && a.aval.dtype === 'bool') throw new CompileError('TypeError: neg does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.', span);
+    if ((prim === 'neg' || prim === 'sign') && a.aval.dtype === 'bool') throw new CompileError(`TypeError: ${prim} does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.`, span);
     return this.tracer(this.bind(prim, [a], {}, span));
   }
 
