@@ -236,12 +236,14 @@ class Gen:
                 return x, dt, sh
             out = tuple(sh[:-1]) + tuple(sh2[1:])
             p = promote(dt, dt2)
-            # float operands clipped to +-1e18: XLA's dot accumulates with FMA, so an overflowing product
-            # meeting an infinite partial sum gives inf there and NaN in an unfused sum (jaxts)
+            # float operands are whole numbers in [-1000, 1000] (NaN stays NaN), so that every product and partial
+            # sum is exact: XLA's dot accumulates with FMA (unrounded products: cancellation leaves their
+            # rounding error, an overflowing product meeting an infinite sum stays inf) and jaxts rounds each
+            # product, which no printed-digit tolerance covers
             if dt == 'float32':
-                x = f'jnp.clip({x}, -1e18, 1e18)'
+                x = f'jnp.round(jnp.clip({x}, -1000, 1000))'
             if dt2 == 'float32':
-                y = f'jnp.clip({y}, -1e18, 1e18)'
+                y = f'jnp.round(jnp.clip({y}, -1000, 1000))'
             if fn == '@':
                 return f'({x} @ {y})', p, out
             return f'{fn}({x}, {y})', p, out
