@@ -92,8 +92,16 @@ function intDivision(fn: 'div' | 'rem') {
       const zero = `bitcast<f32>((bitcast<u32>(${a}) & 0x80000000u) ^ ${b === INF ? '0u' : '0x80000000u'})`;
       return `select(${zero}, jx_f32(0x7fc00000u), (bitcast<u32>(${a}) & 0x7f800000u) == 0x7f800000u)`;
     }
+    if (dtype === 'float32' && fn === 'div' && /^-?0\.0f$/.test(a)) {
+      // SwiftShader folds 0 / x to 0: a zero of the quotient's sign, NaN where x is 0 or NaN
+      const zero = `bitcast<f32>((bitcast<u32>(${b}) & 0x80000000u) ^ ${a.startsWith('-') ? '0x80000000u' : '0u'})`;
+      const nan = `((bitcast<u32>(${b}) & 0x7fffffffu) == 0u || (bitcast<u32>(${b}) & 0x7fffffffu) > 0x7f800000u)`;
+      return `select(${zero}, jx_f32(0x7fc00000u), ${nan})`;
+    }
     if (dtype === 'float32' || /^[1-9]\d*[iu]$/.test(b)) return value;
     const atZero = fn === 'rem' ? a : dtype === 'uint32' ? '4294967295u' : '-1i';
+    // a constant zero divisor is a shader-creation error in the division itself
+    if (/^0[iu]$/.test(b)) return atZero;
     return `select(${atZero}, ${value}, ${b} != ${literal(0, dtype)})`;
   };
 }
@@ -140,7 +148,8 @@ export const WGSL: Dialect = {
     // WGSL has no unary minus on u32
     neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
     not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
-    abs: call1('abs'),
+    // jnp.abs of bool and uint32 is the identity
+    abs: (x, from) => (from === 'bool' || from === 'uint32' ? x : `abs(${x})`),
     // WGSL's sign takes no u32
     sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : from === 'uint32' ? `select(0u, 1u, ${x} != 0u)` : `sign(${x})`),
     floor: call1('floor'),
