@@ -32,13 +32,16 @@ function f32Shortest(v: number): string {
  * same float32, as an `f` literal; inf and NaN through the run-time bitcast
  * helper jx_f32 (a constant inf/NaN is a shader-creation error).
  */
+const INF = 'jx_f32(0x7f800000u)';
+const NEG_INF = 'jx_f32(0xff800000u)';
+
 function literal(value: number, dtype: DType): string {
   switch (dtype) {
     case 'float32': {
       const x = Math.fround(value);
       if (Number.isNaN(x)) return 'jx_f32(0x7fc00000u)';
-      if (x === Infinity) return 'jx_f32(0x7f800000u)';
-      if (x === -Infinity) return 'jx_f32(0xff800000u)';
+      if (x === Infinity) return INF;
+      if (x === -Infinity) return NEG_INF;
       // exponent form needs a mantissa with '.'
       const s = f32Shortest(x);
       return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
@@ -83,8 +86,22 @@ const extremumStep =
 function intDivision(fn: 'div' | 'rem') {
   return (a: string, b: string, dtype: DType): string => {
     const value = infix(fn === 'div' ? '/' : '%')(a, b);
+    if (dtype === 'float32' && fn === 'div' && (b === INF || b === NEG_INF)) {
+      // SwiftShader folds a division by a constant infinity to a zero: x / ±inf is a zero of the
+      // product's sign, NaN for an infinite or NaN x
+      const zero = `bitcast<f32>((bitcast<u32>(${a}) & 0x80000000u) ^ ${b === INF ? '0u' : '0x80000000u'})`;
+      return `select(${zero}, jx_f32(0x7fc00000u), (bitcast<u32>(${a}) & 0x7f800000u) == 0x7f800000u)`;
+    }
+    if (dtype === 'float32' && fn === 'div' && /^-?0\.0f$/.test(a)) {
+      // SwiftShader folds 0 / x to 0: a zero of the quotient's sign, NaN where x is 0 or NaN
+      const zero = `bitcast<f32>((bitcast<u32>(${b}) & 0x80000000u) ^ ${a.startsWith('-') ? '0x80000000u' : '0u'})`;
+      const nan = `((bitcast<u32>(${b}) & 0x7fffffffu) == 0u || (bitcast<u32>(${b}) & 0x7fffffffu) > 0x7f800000u)`;
+      return `select(${zero}, jx_f32(0x7fc00000u), ${nan})`;
+    }
     if (dtype === 'float32' || /^[1-9]\d*[iu]$/.test(b)) return value;
     const atZero = fn === 'rem' ? a : dtype === 'uint32' ? '4294967295u' : '-1i';
+    // a constant zero divisor is a shader-creation error in the division itself
+    if (/^0[iu]$/.test(b)) return atZero;
     return `select(${atZero}, ${value}, ${b} != ${literal(0, dtype)})`;
   };
 }
@@ -101,14 +118,17 @@ function extremumInit(fn: 'max' | 'min', dtype: DType): string {
 function shift(fn: 'shift_left' | 'shift_right_logical' | 'shift_right_arithmetic') {
   return (a: string, b: string, dtype: DType): string => {
     // WGSL shifts take a u32 amount; logical/arithmetic right shifts follow the operand's signedness
+    const m = /^(\d+)[iu]$/.exec(b);
+    const small = m !== null && Number(m[1]) < 32;
+    // an amount out of range is selected away below, but a constant one must not reach WGSL's shift (a shader error)
+    const n = small ? `u32(${b})` : `(u32(${b}) & 31u)`;
     const value =
       fn === 'shift_left'
-        ? `(${a} << u32(${b}))`
+        ? `(${a} << ${n})`
         : fn === 'shift_right_logical'
-          ? dtype === 'uint32' ? `(${a} >> u32(${b}))` : `i32(u32(${a}) >> u32(${b}))`
-          : dtype === 'int32' ? `(${a} >> u32(${b}))` : `u32(i32(${a}) >> u32(${b}))`;
-    const m = /^(\d+)[iu]$/.exec(b);
-    if (m && Number(m[1]) < 32) return value;
+          ? dtype === 'uint32' ? `(${a} >> ${n})` : `i32(u32(${a}) >> ${n})`
+          : dtype === 'int32' ? `(${a} >> ${n})` : `u32(i32(${a}) >> ${n})`;
+    if (small) return value;
     const over = fn === 'shift_right_arithmetic' ? `${valueType(dtype)}(i32(${a}) >> 31u)` : literal(0, dtype);
     return `select(${over}, ${value}, u32(${b}) < 32u)`;
   };
@@ -128,8 +148,10 @@ export const WGSL: Dialect = {
     // WGSL has no unary minus on u32
     neg: (x, from) => (from === 'uint32' ? `(0u - ${x})` : `-(${x})`),
     not: (x, from) => (from === 'bool' ? `!(${x})` : `~(${x})`),
-    abs: call1('abs'),
-    sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : `sign(${x})`),
+    // jnp.abs of bool and uint32 is the identity
+    abs: (x, from) => (from === 'bool' || from === 'uint32' ? x : `abs(${x})`),
+    // WGSL's sign takes no u32
+    sign: (x, from) => (from === 'float32' ? `jx_sign(${x})` : from === 'uint32' ? `select(0u, 1u, ${x} != 0u)` : `sign(${x})`),
     floor: call1('floor'),
     ceil: call1('ceil'),
     round: call1('round'),

@@ -187,7 +187,7 @@ export class ArrayOps {
       a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
     }
     if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
-    if (prim === 'neg' && a.aval.dtype === 'bool') throw new CompileError('TypeError: neg does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.', span);
+    if ((prim === 'neg' || prim === 'sign') && a.aval.dtype === 'bool') throw new CompileError(`TypeError: ${prim} does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.`, span);
     return this.tracer(this.bind(prim, [a], {}, span));
   }
 
@@ -226,6 +226,17 @@ export class ArrayOps {
   /** lax.stop_gradient: the identity whose cotangent is zero. */
   stopGradient(x: PyValue, span: Span): Tracer {
     return this.tracer(this.bind('stop_gradient', [this.asArray(x, span).atom], {}, span));
+  }
+
+  /**
+   * (x - stop_gradient(x)) * slope: a zero that carries x's tangent times `slope`, the way a custom JVP rule
+   * is written as `stop_gradient(y) + tangentTerm(x, slope)`. Where x is ±inf or NaN it is a plain zero:
+   * inf - inf would turn the primal value into NaN, and JAX's custom_jvp never computes it.
+   */
+  tangentTerm(x: Tracer, slope: Tracer, span: Span): Tracer {
+    const finite = this.tracer(this.bind('is_finite', [this.stopGradient(x, span).atom], {}, span));
+    const t = this.binary('mul', this.binary('sub', x, this.stopGradient(x, span), span), this.stopGradient(slope, span), span);
+    return this.select(finite, t, this.full([...t.aval.shape], 0, t.aval.dtype, span), span);
   }
 
   broadcastTo(a: Atom, shape: readonly number[], span: Span): Atom {

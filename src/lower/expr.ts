@@ -58,6 +58,8 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   switch (e.kind) {
     case 'Constant': {
       const v = e.value;
+      // a bytes literal would otherwise act (and print) as a str
+      if (e.isBytes) throw new CompileError('NotImplementedError: bytes literals are not supported by jaxts', e.span);
       if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') return v;
       if ('ellipsis' in v) return ELLIPSIS;
       throw new CompileError('complex numbers are not supported', e.span);

@@ -843,7 +843,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const y = o.select(o.compare('ne', delta, delta, c.span), o.binary('add', a, b, c.span), r, c.span);
       // JAX's custom JVP (_logaddexp_jvp): tangents t1 * exp(x1 - y) + t2 * exp(x2 - y); the value stays y
       const sg = (t: Tracer): Tracer => o.stopGradient(t, c.span);
-      const tangent = (x: Tracer): Tracer => o.binary('mul', o.binary('sub', x, sg(x), c.span), sg(o.unary('exp', o.binary('sub', x, y, c.span), c.span)), c.span);
+      const tangent = (x: Tracer): Tracer => o.tangentTerm(x, o.unary('exp', o.binary('sub', x, y, c.span), c.span), c.span);
       return o.binary('add', sg(y), o.binary('add', tangent(a), tangent(b), c.span), c.span);
     },
     logaddexp2: (c) => {

@@ -102,9 +102,8 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
     const y = where(isnan, sum, r, span);
     // JAX's custom JVP (_logaddexp_jvp): the tangent is t * exp(x - y), 1/2 at x = 0 where the
     // composite's own derivative is 0. The value is y exactly; only the derivative comes from the rule.
-    const slope = o.stopGradient(o.unary('exp', o.binary('sub', x, y, span), span), span);
-    const t = o.binary('sub', x, o.stopGradient(x, span), span);
-    return o.binary('add', o.stopGradient(y, span), o.binary('mul', t, slope, span), span);
+    const slope = o.unary('exp', o.binary('sub', x, y, span), span);
+    return o.binary('add', o.stopGradient(y, span), o.tangentTerm(x, slope, span), span);
   };
   const elu = (x: Tracer, alpha: number, span: Span): Tracer => {
     const pos = o.compare('gt', x, 0, span);

@@ -39,7 +39,8 @@ export function divByBroadcast(f: Func): Func {
     const [a, b] = e.inputs;
     const s = e.prim === 'div' && e.outputs[0]!.aval.dtype === 'float32' ? source(b!) : undefined;
     const aSrc = a && source(a);
-    if (!s || (s.kind === 'lit' && aSrc?.kind === 'lit')) {
+    // x / ±inf stays a division: the same IEEE result as x * ±0, which shader compilers (SwiftShader) fold to 0
+    if (!s || (s.kind === 'lit' && (aSrc?.kind === 'lit' || !Number.isFinite(Math.fround(s.value))))) {
       eqns.push(e);
       continue;
     }
@@ -65,5 +66,40 @@ export function divByBroadcast(f: Func): Func {
   return { ...f, eqns };
 }
 
+/**
+ * XLA's AlgebraicSimplifier rewrites a product with a converted predicate,
+ * `convert(p) * x` with p bool, into `select(p, x, 0)`: where p is false the
+ * result is +0 even when x is inf or NaN (JAX prints `[0. inf]` for
+ * `b.astype(float32) * inf`, and `b / 0` is such a product after the
+ * reciprocal rewrite above).
+ */
+export function mulByPredicate(f: Func): Func {
+  const predOf = new Map<number, Atom>(); // var id → the bool it was converted from
+  let nextId = 0;
+  const seen = (v: Var) => (nextId = Math.max(nextId, v.id + 1));
+  f.params.forEach(seen);
+  f.eqns.forEach((e) => e.outputs.forEach(seen));
+  const eqns: Eqn[] = [];
+  for (const e of f.eqns) {
+    const out = e.outputs[0];
+    if (e.prim === 'convert_element_type' && e.inputs[0]!.aval.dtype === 'bool' && out!.aval.dtype === 'float32') predOf.set(out!.id, e.inputs[0]!);
+    const [a, b] = e.inputs;
+    const pa = a?.kind === 'var' ? predOf.get(a.id) : undefined;
+    const pb = b?.kind === 'var' ? predOf.get(b.id) : undefined;
+    const pred = pa ?? pb;
+    const other = pa ? b : a;
+    const same = (x: Atom | undefined): boolean => x !== undefined && x.aval.shape.length === out?.aval.shape.length && x.aval.shape.every((d, i) => d === out.aval.shape[i]);
+    if (e.prim !== 'mul' || out!.aval.dtype !== 'float32' || !pred || !same(pred) || !same(other)) {
+      eqns.push(e);
+      continue;
+    }
+    const zeros: Var = { kind: 'var', id: nextId++, aval: { shape: [...out!.aval.shape], dtype: 'float32' } };
+    const zero: Atom = { kind: 'lit', value: 0, aval: { shape: [], dtype: 'float32' } };
+    eqns.push({ prim: 'broadcast_in_dim', inputs: [zero], outputs: [zeros], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] } });
+    eqns.push({ ...e, prim: 'select_n', inputs: [pred, zeros, other!] });
+  }
+  return { ...f, eqns };
+}
+
 /** The simplifications every program gets before fusion. */
-export const simplify = (f: Func): Func => dce(divByBroadcast(withSubFuncs(f, simplify)));
+export const simplify = (f: Func): Func => dce(mulByPredicate(divByBroadcast(withSubFuncs(f, simplify))));

@@ -21,8 +21,8 @@ const device = await getTestDevice();
 const UNARY: Record<KUnary, DType[]> = {
   neg: ['float32', 'int32', 'uint32'],
   not: ['bool', 'int32', 'uint32'],
-  abs: ['float32', 'int32'],
-  sign: ['float32', 'int32'],
+  abs: ['float32', 'int32', 'uint32'],
+  sign: ['float32', 'int32', 'uint32'],
   floor: ['float32'],
   ceil: ['float32'],
   round: ['float32'],

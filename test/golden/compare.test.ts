@@ -114,3 +114,12 @@ describe('compareOutputs: real differences', () => {
     expect(msg).toContain('actual:   "value: 2.5"');
   });
 });
+
+describe('compareOutputs: subnormals', () => {
+  it('an expected subnormal printed as 0 matches only where the device may flush (WebGPU), not on the CPU backend', () => {
+    expect(compareOutputs('[1.e-40 2.e+00]\n', '[0. 2.]\n', { subnormalsMayFlush: true }).ok).toBe(true);
+    const r = compareOutputs('[1.e-40 2.e+00]\n', '[0. 2.]\n');
+    expect(r.ok).toBe(false);
+    expect(r.message).toContain('differs from expected 1.e-40');
+  });
+});

@@ -13,7 +13,9 @@
 // - Float tokens match when |a - e| <= 1e-4 * |e|, or |a - e| <= one unit of e's last printed digit when e
 //   shows at least 4 significant digits. (Short numbers such as `3.`, `0.25`, `1.e-05`, `1.0` are shortest
 //   representations of round values, so a last-digit change there is a real difference, not rounding.)
-//   An expected float32 subnormal matches an actual 0 (devices that flush subnormals: SwiftShader, most GPUs).
+//   With `subnormalsMayFlush` (the WebGPU backend: SwiftShader and most GPUs flush subnormals in any operation),
+//   an expected float32 subnormal also matches an actual 0. The CPU backend flushes exactly where XLA's CPU
+//   does, so it is compared without it.
 // - Device names: `CpuDevice(id=N)` in expected matches any `\w+Device(id=N)` in actual, and `cpu:N` in
 //   expected matches any `name:N` in actual on the same line.
 
@@ -111,7 +113,12 @@ function lastDigit(tok: string): { sig: number; unit: number } {
   return { sig, unit: Math.pow(10, exp - frac.length) };
 }
 
-function numbersMatch(e: string, a: string): string | null {
+export interface CompareOptions {
+  /** An expected float32 subnormal matches an actual 0 (a device that flushes subnormals everywhere). */
+  subnormalsMayFlush?: boolean;
+}
+
+function numbersMatch(e: string, a: string, opts: CompareOptions): string | null {
   if (NON_FINITE.test(e) || NON_FINITE.test(a)) return e === a ? null : `${JSON.stringify(a)} differs from expected ${JSON.stringify(e)}`;
   if (isInteger(e) || isInteger(a)) {
     if (isInteger(e) && isInteger(a) && BigInt(e.replace(/^\+/, '')) === BigInt(a.replace(/^\+/, ''))) return null;
@@ -121,7 +128,7 @@ function numbersMatch(e: string, a: string): string | null {
   const av = Number(a);
   // documented tolerance: a float32 subnormal that XLA's CPU keeps may print as a zero from a device that
   // flushes subnormals (SwiftShader and most GPUs do, in any operation)
-  if (av === 0 && ev !== 0 && Math.abs(ev) < 2 ** -126) return null;
+  if (opts.subnormalsMayFlush && av === 0 && ev !== 0 && Math.abs(ev) < 2 ** -126) return null;
   const diff = Math.abs(av - ev);
   let tol = 1e-4 * Math.abs(ev);
   const { sig, unit } = lastDigit(e);
@@ -141,7 +148,7 @@ function normalizeDevices(expected: string, actual: string): [string, string] {
 }
 
 /** Why two logical lines differ, or null when they match. */
-function lineDifference(expected: string, actual: string): string | null {
+function lineDifference(expected: string, actual: string, opts: CompareOptions): string | null {
   const [e, a] = normalizeDevices(expected, actual);
   const et = tokenize(e);
   const at = tokenize(a);
@@ -157,7 +164,7 @@ function lineDifference(expected: string, actual: string): string | null {
     if (x.kind === 'text') {
       if (x.text !== y.text) return `text ${JSON.stringify(y.text)} differs from expected ${JSON.stringify(x.text)}`;
     } else {
-      const why = numbersMatch(x.text, y.text);
+      const why = numbersMatch(x.text, y.text, opts);
       if (why) return why;
     }
   }
@@ -171,14 +178,14 @@ function show(s: string): string {
   return j.length > 400 ? j.slice(0, 400) + '…' : j;
 }
 
-export function compareOutputs(expected: string, actual: string): CompareResult {
+export function compareOutputs(expected: string, actual: string, opts: CompareOptions = {}): CompareResult {
   const { lines: el, finalNewline: eNl } = logicalLines(expected);
   const { lines: al, finalNewline: aNl } = logicalLines(actual);
   const n = Math.min(el.length, al.length);
   for (let k = 0; k < n; k++) {
     const e = el[k]!;
     const a = al[k]!;
-    const why = lineDifference(e.text, a.text);
+    const why = lineDifference(e.text, a.text, opts);
     if (why) {
       const where = e.line === a.line ? `line ${e.line}` : `line ${e.line} (actual line ${a.line})`;
       return {
