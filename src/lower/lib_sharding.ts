@@ -11,6 +11,7 @@ import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
+import { vmaOfFunc } from '../passes/vma.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
@@ -142,6 +143,23 @@ export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span):
   const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
   if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
   return checkedSharding(mesh, v, span);
+}
+
+/**
+ * `out_sharding=` of a jnp function whose result `y` a dot_general made: the
+ * dot is marked with the layout (a PartitionSpec of the context mesh or a
+ * NamedSharding), which the Explicit-axes sharding rule then takes as given.
+ */
+export function withOutSharding(ip: Interp, y: Tracer, s: PyValue, span: A.Span): Tracer {
+  if (s === null) return y;
+  const named = shardingArg(ip, s, 'out_sharding', span);
+  if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
+  const dims = dimsOf(named, y.aval.shape, span);
+  const id = y.atom.kind === 'var' ? y.atom.id : -1;
+  const e = [...y.trace.builder.eqns].reverse().find((q) => q.outputs.some((o) => o.id === id));
+  if (!e || e.prim !== 'dot_general') throw new CompileError('out_sharding= on a result that is not a dot_general is not supported by jaxts yet', span);
+  e.outSharding = dims.map((d) => [...d]);
+  return y;
 }
 
 const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
@@ -704,40 +722,38 @@ function tracerDims(ip: Interp, t: Tracer): { dims: DimShardings; mesh: PyMesh }
   return dims ? { dims: keepAxes(dims, typed), mesh: info.mesh } : null;
 }
 
-/** The shard_map traces: the mesh axes in order and each parameter's varying axes (its in_spec's). */
-const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][] }>();
+/** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */
+const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][]; checkVma: boolean }>();
 
 /** Called by shard_map before tracing its body. */
-export function noteShardMapTrace(t: Trace, axes: string[], params: string[][]): void {
-  shardMapTraces.set(t, { axes, params });
+export function noteShardMapTrace(t: Trace, axes: string[], params: string[][], checkVma: boolean): void {
+  shardMapTraces.set(t, { axes, params, checkVma });
 }
 
 /**
  * The mesh axes a value of a shard_map body varies over (JAX's vma): a
- * parameter over its in_spec's axes, axis_index over its axes, psum / pmax /
- * pmin make it invariant over theirs, every other primitive unites its
- * operands'.
+ * parameter over its in_spec's axes, then passes/vma.ts's rule per equation.
  */
 const varyingAxes = (t: Tracer): string[] | null => varyingOf(t.trace, t.atom);
 
 /** The varying mesh axes of `atom` in the shard_map trace `trace` (mesh order); null outside one. */
 export function varyingOf(trace: Trace, atom: Atom): string[] | null {
+  return varyingOfAll(trace, [atom])?.[0] ?? null;
+}
+
+/** varyingOf for several atoms at once (one walk of the trace). */
+export function varyingOfAll(trace: Trace, atoms: Atom[]): string[][] | null {
   const info = shardMapTraces.get(trace);
   if (!info) return null;
-  if (atom.kind !== 'var') return [];
-  const b = trace.builder;
-  const vma = new Map<number, Set<string>>();
-  b.params.forEach((p, i) => vma.set(p.id, new Set(info.params[i] ?? [])));
-  for (const e of b.eqns) {
-    const names = ((e.params['axes'] ?? e.params['axis_name']) as string[] | undefined) ?? [];
-    const ins = new Set(e.inputs.flatMap((a) => (a.kind === 'var' ? [...(vma.get(a.id) ?? [])] : [])));
-    if (e.prim === 'psum' || e.prim === 'pmax' || e.prim === 'pmin') for (const n of names) ins.delete(n);
-    if (e.prim === 'axis_index' || e.prim === 'psum_scatter') for (const n of names) ins.add(n);
-    for (const o of e.outputs) vma.set(o.id, ins);
-  }
-  const set = vma.get(atom.id) ?? new Set<string>();
-  return info.axes.filter((a) => set.has(a));
+  const vma = vmaOfFunc(trace.builder, info.params);
+  return atoms.map((a) => {
+    const set = a.kind === 'var' ? (vma.get(a.id) ?? new Set<string>()) : new Set<string>();
+    return info.axes.filter((n) => set.has(n));
+  });
 }
+
+/** Whether `trace` is the body of a shard_map with check_vma (JAX's implicit pvary and its transposes apply). */
+export const checksVma = (trace: Trace): boolean => shardMapTraces.get(trace)?.checkVma === true;
 
 function typeOf(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');

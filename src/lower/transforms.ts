@@ -16,11 +16,12 @@ import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, meshOf } from './shardings.js';
+import { checksVma, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -74,7 +75,8 @@ export function flatten(v: PyValue, keyData = false): Flat {
   return { leaves, unflatten: f };
 }
 
-function compareKeys(a: PyValue, b: PyValue): number {
+/** JAX's order of a dict's keys when it flattens it. */
+export function compareKeys(a: PyValue, b: PyValue): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   const x = String(a);
   const y = String(b);
@@ -411,7 +413,17 @@ const jitCache = new WeakMap<object, Map<string, JitCacheEntry>>();
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // jit of a shard_map is the shard_map's own per-device program
-  if (fn.fn instanceof PyShardMapped) return ip.call(fn.fn, call);
+  if (fn.fn instanceof PyShardMapped) {
+    // its results' shardings as XLA gives them back: the out_specs without trailing Nones
+    const out = flatten(ip.call(fn.fn, call));
+    return out.unflatten(out.leaves.map((l) => {
+      if (!(l instanceof HostArray) || !l.sharding) return l;
+      const e = [...l.sharding.spec.entries];
+      while (e.length && e[e.length - 1] === null) e.pop();
+      l.sharding = new PyNamedSharding(l.sharding.mesh, new PyPartitionSpec(e));
+      return l;
+    }));
+  }
   if (!ip.atHost) {
     // inlined into the enclosing trace; its equations remember the call (make_jaxpr shows a nested jit)
     const eqns = ip.trace().builder.eqns;
@@ -662,9 +674,11 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   });
   const debug = takeDebugCalls(t);
   const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
-  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}` }));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
   const into = ip.trace(); // not `parent`: see callVmap
+  // in a shard_map body with check_vma, the cotangents follow JAX's vma rules (pvary's transpose is a psum)
+  const vma = checksVma(into) ? (varyingOfAll(into, argAtoms) ?? undefined) : undefined;
+  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, ...(vma ? { vma } : {}) }));
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
   const outs = into.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;
