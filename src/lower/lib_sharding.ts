@@ -12,6 +12,7 @@ import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../passes/vma.js';
+import { PySet } from './sets.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
@@ -146,20 +147,13 @@ export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span):
 }
 
 /**
- * `out_sharding=` of a jnp function whose result `y` a dot_general made: the
- * dot is marked with the layout (a PartitionSpec of the context mesh or a
- * NamedSharding), which the Explicit-axes sharding rule then takes as given.
+ * `out_sharding=` of a jnp function (a PartitionSpec of the context mesh or a
+ * NamedSharding): the mesh axes per dimension of a result of shape `shape`.
  */
-export function withOutSharding(ip: Interp, y: Tracer, s: PyValue, span: A.Span): Tracer {
-  if (s === null) return y;
+export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: readonly number[]) => string[][] {
   const named = shardingArg(ip, s, 'out_sharding', span);
   if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
-  const dims = dimsOf(named, y.aval.shape, span);
-  const id = y.atom.kind === 'var' ? y.atom.id : -1;
-  const e = [...y.trace.builder.eqns].reverse().find((q) => q.outputs.some((o) => o.id === id));
-  if (!e || e.prim !== 'dot_general') throw new CompileError('out_sharding= on a result that is not a dot_general is not supported by jaxts yet', span);
-  e.outSharding = dims.map((d) => [...d]);
-  return y;
+  return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
 }
 
 const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
@@ -351,6 +345,7 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
     const v = typeAttr(obj, name);
     if (v !== undefined) return v;
   }
+  if (obj instanceof PyManualAxisType && name === 'varying') return new PySet('frozenset', obj.varying);
   if (obj instanceof PyNamedSharding || obj instanceof PySingleDeviceSharding) {
     const named = obj instanceof PyNamedSharding ? obj : null;
     switch (name) {
@@ -672,6 +667,14 @@ function abstractMesh(c: CallArgs): PyAbstractMesh {
 // ------------------------------------------------------------ jax.typeof
 
 /** jax.typeof(x): JAX's ShapedArray, printing `float32[8@X,4]` (mesh axes show under Explicit axes). */
+/** `jax.typeof(x).manual_axis_type` inside shard_map: `.varying`, the mesh axes x varies over. */
+class PyManualAxisType extends PyObject {
+  readonly typeName = 'ManualAxisType';
+  constructor(readonly varying: string[]) {
+    super();
+  }
+}
+
 export class PyShapedArray extends PyObject {
   readonly typeName = 'ShapedArray';
   constructor(
@@ -777,6 +780,7 @@ function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
     case 'size': return BigInt(t.aval.shape.reduce((p, n) => p * n, 1));
     case 'dtype': return new PyDType(t.aval.dtype);
     case 'weak_type': return Boolean(t.aval.weak);
+    case 'manual_axis_type': case 'mat': return new PyManualAxisType(t.varying);
     case 'sharding': {
       if (!t.mesh) return new PySingleDeviceSharding();
       const entries = t.dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
