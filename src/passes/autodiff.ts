@@ -773,7 +773,10 @@ function linearVma(f: Func, b: FuncBuilder, params: (readonly string[])[], seeds
       const have = lin.get(a.id) ?? new Set<string>();
       const missing = env.map((x) => x.name).filter((n) => needs.get(e)!.has(n) && !have.has(n));
       if (!missing.length) return r;
-      return bb.bind1('psum', [r], { axes: missing, axis_size: missing.reduce((k, n) => k * sizes.get(n)!, 1) });
+      const size = missing.reduce((k, n) => k * sizes.get(n)!, 1);
+      // a constant cotangent is the same on every device: its sum is a product
+      if (r.kind === 'lit') return lit(r.value * size, r.aval.dtype, r.aval.weak === true);
+      return bb.bind1('psum', [r], { axes: missing, axis_size: size });
     },
   };
 }
