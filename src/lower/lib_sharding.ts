@@ -357,6 +357,18 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case 'device_set':
       case 'addressable_devices': return new PyDeviceSet(named ? [...named.mesh.devices.ids].sort((a, b) => a - b) : [0]);
       case 'is_fully_replicated': return named ? named.spec.entries.every((e) => e === null || (Array.isArray(e) && e.length === 0)) || named.mesh.devices.ids.length === 1 : true;
+      case 'devices_indices_map':
+        // {device: the slices of a global_shape array it holds}, in device-id order as JAX's dict
+        return new PyBuiltin(name, (c) => {
+          const v = arg(c, 0, 'global_shape');
+          const shape = (v instanceof PyTuple || v instanceof PyList ? v.items : [v]).map((n) => Number(ip.static(n, 'a shape', c.span)));
+          const d = new PyDict();
+          const devs = ip.devices().items;
+          const full = () => new PyTuple(shape.map(() => new PySlice(null, null)));
+          if (!named) d.set(devs[0]!, full());
+          else for (const { device, index } of [...shardIndices(shape, named, c.span)].sort((a, b) => a.device - b.device)) d.set(devs[device]!, new PyTuple(index));
+          return d;
+        });
       case 'shard_shape':
         return new PyBuiltin(name, (c) => {
           const v = arg(c, 0, 'global_shape');
@@ -421,11 +433,20 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
 
 /** The shards of `h` in mesh order: each device's block (index) and its replica number among devices holding the same block. */
 function shardsOf(h: HostArray, s: PyNamedSharding, span: A.Span): PyShard[] {
-  const shape = h.aval.shape;
+  const seen = new Map<string, number>();
+  return shardIndices(h.aval.shape, s, span).map(({ device, index }, p) => {
+    const key = index.map(sliceRepr).join();
+    const replica = seen.get(key) ?? 0;
+    seen.set(key, replica + 1);
+    return new PyShard(h, p, device, index, replica);
+  });
+}
+
+/** Per device of the mesh (in mesh order): its id and the slices of a `shape` array it holds under `s`. */
+function shardIndices(shape: readonly number[], s: PyNamedSharding, span: A.Span): { device: number; index: PySlice[] }[] {
   const dims = dimsOf(s, shape, span);
   const sizes = s.mesh.devices.shape;
   const strides = sizes.map((_, i) => sizes.slice(i + 1).reduce((a, b) => a * b, 1));
-  const seen = new Map<string, number>();
   return s.mesh.devices.ids.map((device, p) => {
     const coords = sizes.map((n, i) => Math.floor(p / strides[i]!) % n);
     const index = shape.map((n, d) => {
@@ -435,10 +456,7 @@ function shardsOf(h: HostArray, s: PyNamedSharding, span: A.Span): PyShard[] {
       const k = axes.reduce((acc, a) => acc * sizes[a]! + coords[a]!, 0);
       return new PySlice(k * (n / count), (k + 1) * (n / count));
     });
-    const key = index.map(sliceRepr).join();
-    const replica = seen.get(key) ?? 0;
-    seen.set(key, replica + 1);
-    return new PyShard(h, p, device, index, replica);
+    return { device, index };
   });
 }
 
@@ -707,10 +725,10 @@ export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
 }
 
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
-function tracerDims(ip: Interp, t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
+function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh } | null {
   const info = traceArgs.get(t.trace);
   if (!info) return null;
-  const typed = typedAxes(ip, info.mesh);
+  const typed = allAxes ? info.mesh.axisNames : typedAxes(ip, info.mesh);
   if (!typed.length) return null;
   const b = t.trace.builder;
   const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] };
@@ -1085,10 +1103,18 @@ function visualizeArraySharding(ip: Interp, c: CallArgs): null {
 function inspectArraySharding(ip: Interp, c: CallArgs): null {
   const x = arg(c, 0, 'value');
   const callback = arg(c, 1, 'callback');
-  if (!ip.atHost) throw new CompileError('jax.debug.inspect_array_sharding inside a traced function is not supported by jaxts yet', c.span);
   const flat = flattenLeaves(x);
   for (const leaf of flat) {
     if (!isArray(leaf)) continue;
+    if (leaf instanceof Tracer && !leaf.materialized && leaf.trace.kind !== 'segment') {
+      // inside jit: the layout propagated to the value so far, called back while tracing (JAX: while compiling)
+      const t = tracerDims(ip, leaf, true);
+      const entries = (t?.dims ?? []).map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
+      while (entries.length && entries[entries.length - 1] === null) entries.pop();
+      const s = t ? new PyNamedSharding(t.mesh, new PyPartitionSpec(entries)) : new PySingleDeviceSharding();
+      ip.call(callback, { args: [s], kwargs: new Map(), span: c.span });
+      continue;
+    }
     const h = ip.hostArray(leaf, c.span);
     ip.call(callback, { args: [h.sharding ?? new PySingleDeviceSharding()], kwargs: new Map(), span: c.span });
   }
