@@ -49,13 +49,15 @@ function jaxStep(file: string, step: string): { collectives: Record<string, numb
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
+/** Steps per second, to two significant digits below 10. */
+const rate = (x: number): string => (x >= 10 ? x.toFixed(0) : x.toPrecision(2));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 console.log(`# jaxts GSPMD benchmark — ${cpus().length} cores, ${cpus()[0]?.model ?? ''}; steps/s are medians of 3 runs`);
 console.log('fixture | collectives per step: jaxts | XLA | gathers (comm. steps) | kernels | steps/s jaxts cpu | jaxts webgpu | JAX jit');
-// `npm run bench:spmd -- WORD`: only the fixtures whose path contains WORD
+// `npm run bench:spmd -- WORD`: only the fixtures whose path contains WORD, or the step named WORD
 const only = process.argv[2];
-for (const [file, step] of FIXTURES.filter(([f]) => !only || f.includes(only))) {
+for (const [file, step] of FIXTURES.filter(([f, s]) => !only || f.includes(only) || s === only)) {
   const r = compile(readFileSync(join(ROOT, file), 'utf8'), { file });
   // a jit over sharded arrays is partitioned (spmd.local); a shard_map's program is already per device
   const p = r.programs.find((x) => x.name === step && (x.spmd || x.kind === 'pmap'))!;
@@ -69,5 +71,5 @@ for (const [file, step] of FIXTURES.filter(([f]) => !only || f.includes(only))) 
   for (let i = 0; i < 3; i++) gpu.push(await jaxtsStepsPerSecond(file, step, 'webgpu'));
   const jax = jaxStep(file, step);
   const xla = Object.entries(jax.collectives).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
-  console.log(`${file} | ${ours.join(', ') || 'none'} | ${xla} | ${gathers} | ${kernels} (XLA fusions ${jax.fusions}) | ${median(cpu).toFixed(0)} | ${median(gpu).toFixed(0)} | ${(1 / jax.step_s).toFixed(0)}`);
+  console.log(`${file} | ${ours.join(', ') || 'none'} | ${xla} | ${gathers} | ${kernels} (XLA fusions ${jax.fusions}) | ${rate(median(cpu))} | ${rate(median(gpu))} | ${rate(1 / jax.step_s)}`);
 }

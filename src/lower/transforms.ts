@@ -9,6 +9,7 @@ import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { expandCustomCalls, jvpFunc, vjpFunc } from '../passes/autodiff.js';
+import { combineAllReduces } from '../passes/spmd.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import { wrapKeys } from './keys.js';
@@ -678,7 +679,9 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const into = ip.trace(); // not `parent`: see callVmap
   // in a shard_map body with check_vma, the cotangents follow JAX's vma rules (pvary's transpose is a psum)
   const vma = checksVma(into) ? (varyingOfAll(into, argAtoms) ?? undefined) : undefined;
-  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, ...(vma ? { vma } : {}) }));
+  const vf0 = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, ...(vma ? { vma } : {}) }));
+  // the transposes' psums (one per gradient leaf) merged as XLA's all-reduce combiner merges them
+  const vf = vma ? combineAllReduces(vf0) : vf0;
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
   const outs = into.builder.inline(vf, argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;

@@ -33,6 +33,11 @@ export function vmaOfFunc(f: Pick<Func, 'params' | 'eqns'>, params: readonly (re
   f.params.forEach((p, i) => vma.set(p.id, new Set(params[i] ?? [])));
   const of = (a: Atom): Set<string> => (a.kind === 'var' ? (vma.get(a.id) ?? new Set()) : new Set());
   for (const e of f.eqns) {
+    if (isAllReduce(e.prim) && e.outputs.length > 1) {
+      // a combined all-reduce (passes/spmd.ts's combiner): one result per operand
+      e.outputs.forEach((o, i) => vma.set(o.id, vmaOfEqn(e, [of(e.inputs[i]!)])));
+      continue;
+    }
     const out = vmaOfEqn(e, e.inputs.map(of));
     for (const o of e.outputs) vma.set(o.id, out);
   }
