@@ -2,8 +2,8 @@
 // scripts/bench-spmd.mjs. For each sharded training fixture: the collectives
 // in the partitioned step (ours, from the SPMD pass) beside those in XLA's
 // compiled HLO for the same step, and steps per second — jaxts in-process on
-// each backend (from the step's second call to the end of the program, prints
-// included) and real JAX's jitted step in steady state (scripts/bench_jax_step.py).
+// each backend (from the step's second call to its last, the host's work
+// between steps included) and real JAX's jitted step in steady state (scripts/bench_jax_step.py).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -17,6 +17,9 @@ const FIXTURES: [file: string, step: string][] = [
   ['fixtures/seed001/01_mesh_linear_regression.py', 'train_step'],
   ['fixtures/seed001/03_make_mesh_mlp.py', 'train_step_sharded'],
   ['fixtures/constructs/mesh_2d_train.py', 'step'],
+  // the GPT lesson: its GSPMD step, and the same step under shard_map (collectives written out)
+  ['fixtures/lessons/gpt_sharded.py', 'train_step'],
+  ['fixtures/lessons/gpt_sharded.py', 'train_step_sm'],
 ];
 const COLLECTIVES = ['psum', 'all_gather', 'psum_scatter', 'all_to_all', 'ppermute'];
 const ROOT = resolve(import.meta.dirname ?? '.', '..');
@@ -34,8 +37,8 @@ async function jaxtsStepsPerSecond(file: string, step: string, backend: 'cpu' | 
   };
   await prog.main(rt);
   await rt.sync();
-  const end = performance.now();
-  return ((calls.length - 1) / (end - calls[1]!)) * 1000;
+  const n = calls.length;
+  return ((n - 2) / (calls[n - 1]! - calls[1]!)) * 1000;
 }
 
 function jaxStep(file: string, step: string): { collectives: Record<string, number>; fusions: number; step_s: number } {
@@ -46,14 +49,19 @@ function jaxStep(file: string, step: string): { collectives: Record<string, numb
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
+/** Steps per second, to two significant digits below 10. */
+const rate = (x: number): string => (x >= 10 ? x.toFixed(0) : x.toPrecision(2));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 console.log(`# jaxts GSPMD benchmark — ${cpus().length} cores, ${cpus()[0]?.model ?? ''}; steps/s are medians of 3 runs`);
 console.log('fixture | collectives per step: jaxts | XLA | gathers (comm. steps) | kernels | steps/s jaxts cpu | jaxts webgpu | JAX jit');
-for (const [file, step] of FIXTURES) {
+// `npm run bench:spmd -- WORD`: only the fixtures whose path contains WORD, or the step named WORD
+const only = process.argv[2];
+for (const [file, step] of FIXTURES.filter(([f, s]) => !only || f.includes(only) || s === only)) {
   const r = compile(readFileSync(join(ROOT, file), 'utf8'), { file });
-  const p = r.programs.find((x) => x.name === step && x.spmd)!;
-  const ours = p.spmd!.local.eqns.filter((e) => COLLECTIVES.includes(e.prim)).map((e) => `${e.prim}(${((e.params['axes'] ?? e.params['axis_name']) as string[]).join(',')})`);
+  // a jit over sharded arrays is partitioned (spmd.local); a shard_map's program is already per device
+  const p = r.programs.find((x) => x.name === step && (x.spmd || x.kind === 'pmap'))!;
+  const ours = (p.spmd?.local ?? p.func).eqns.filter((e) => COLLECTIVES.includes(e.prim)).map((e) => `${e.prim}(${((e.params['axes'] ?? e.params['axis_name']) as string[]).join(',')})`);
   const fused = p.program;
   const gathers = fused.steps.filter((s) => s.kind === 'gather').length;
   const kernels = fused.steps.filter((s) => s.kind === 'kernel').length;
@@ -63,5 +71,5 @@ for (const [file, step] of FIXTURES) {
   for (let i = 0; i < 3; i++) gpu.push(await jaxtsStepsPerSecond(file, step, 'webgpu'));
   const jax = jaxStep(file, step);
   const xla = Object.entries(jax.collectives).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
-  console.log(`${file} | ${ours.join(', ') || 'none'} | ${xla} | ${gathers} | ${kernels} (XLA fusions ${jax.fusions}) | ${median(cpu).toFixed(0)} | ${median(gpu).toFixed(0)} | ${(1 / jax.step_s).toFixed(0)}`);
+  console.log(`${file} | ${ours.join(', ') || 'none'} | ${xla} | ${gathers} | ${kernels} (XLA fusions ${jax.fusions}) | ${rate(median(cpu))} | ${rate(median(gpu))} | ${rate(1 / jax.step_s)}`);
 }

@@ -51,6 +51,13 @@ export interface Eqn {
    */
   transposed?: true;
   /**
+   * A dot_general's `out_sharding=` (jnp.dot(..., out_sharding=P(...))), as
+   * mesh axes per result dimension: under Explicit axes its result is laid
+   * out so, sharded contracting dimensions included (their partial sums are
+   * reduced to it), as JAX's dot_general sharding rule allows then.
+   */
+  outSharding?: string[][];
+  /**
    * Set on the broadcast_in_dim of an operand of a binary operation (`x *
    * 2.0`, `m + v`): JAX broadcasts only to the rank (a rank-0 operand not at
    * all) and leaves size-1 axes to lax's implicit broadcasting; make_jaxpr

@@ -6,7 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import { lit } from '../ir/builder.js';
 import { ShapeError } from '../ir/primitives.js';
 import { PRIMS, type Prim } from '../ir/prims.js';
-import type { Atom, AVal, DType, Params } from '../ir/types.js';
+import type { Atom, AVal, DType, Eqn, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
 import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
@@ -55,7 +55,8 @@ export class ArrayOps {
     return this.atom(v, span).aval;
   }
 
-  bind(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom {
+  /** Bind one equation; `mark` annotates it (before an eager op's sharding checks see it). */
+  bind(prim: Prim, inputs: Atom[], params: Params, span: Span, mark?: (e: Eqn) => void): Atom {
     const t = this.ctx.trace();
     const builder = t.builder;
     checkTracedOps(builder.eqns.length, span);
@@ -66,6 +67,7 @@ export class ArrayOps {
       if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
       throw e;
     }
+    mark?.(builder.eqns[builder.eqns.length - 1]!);
     if (t.kind === 'segment') {
       try {
         this.ctx.checkEager(t);
@@ -352,8 +354,8 @@ export class ArrayOps {
     return this.bind('reshape', [a], { new_sizes: shape, dimensions: null }, span);
   }
 
-  /** jnp.dot semantics. */
-  dot(x: PyValue, y: PyValue, span: Span): Tracer {
+  /** jnp.dot semantics; `outSharding`: its `out_sharding=`, the layout of a result of the given shape. */
+  dot(x: PyValue, y: PyValue, span: Span, outSharding?: (shape: readonly number[]) => string[][]): Tracer {
     let a = this.asArray(x, span).atom;
     let b = this.asArray(y, span).atom;
     const dtype = promote(a.aval, b.aval);
@@ -363,7 +365,8 @@ export class ArrayOps {
     const rb = b.aval.shape.length;
     if (ra === 0 || rb === 0) return this.binary('mul', this.tracer(a), this.tracer(b), span);
     const contract: [number[], number[]] = [[ra - 1], [rb === 1 ? 0 : rb - 2]];
-    return this.tracer(this.bind('dot_general', [a, b], { dimension_numbers: { contract, batch: [[], []] }, precision: null, preferred_element_type: dtype }, span));
+    const mark = outSharding && ((e: Eqn) => void (e.outSharding = outSharding(e.outputs[0]!.aval.shape)));
+    return this.tracer(this.bind('dot_general', [a, b], { dimension_numbers: { contract, batch: [[], []] }, precision: null, preferred_element_type: dtype }, span, mark));
   }
 
   /** jnp.matmul semantics (`@`): batch dims broadcast, vectors promoted. */

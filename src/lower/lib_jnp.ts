@@ -16,6 +16,7 @@ import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, pars
 import type { GatherMode } from '../ir/indexing.js';
 import { size, type Atom } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
+import { outShardingOf } from './lib_sharding.js';
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { isArray, PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
@@ -83,7 +84,10 @@ export function jnpModule(ip: Interp): PyModule {
       const x = ops.asArray(arg(c, 0, 'array'), c.span);
       return ops.tracer(ops.broadcastTo(x.atom, shapeArgs([arg(c, 1, 'shape')], c.span), c.span));
     },
-    dot: (c) => ops.dot(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span),
+    dot: (c) => {
+      const s = c.kwargs.get('out_sharding') ?? null;
+      return ops.dot(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span, s === null ? undefined : outShardingOf(ip, s, c.span));
+    },
     matmul: (c) => ops.matmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span),
     sum: red('reduce_sum'),
     max: red('reduce_max'),

@@ -11,6 +11,8 @@ import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
+import { vmaOfFunc } from '../passes/vma.js';
+import { PySet } from './sets.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
@@ -142,6 +144,16 @@ export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span):
   const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
   if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
   return checkedSharding(mesh, v, span);
+}
+
+/**
+ * `out_sharding=` of a jnp function (a PartitionSpec of the context mesh or a
+ * NamedSharding): the mesh axes per dimension of a result of shape `shape`.
+ */
+export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: readonly number[]) => string[][] {
+  const named = shardingArg(ip, s, 'out_sharding', span);
+  if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
+  return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
 }
 
 const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
@@ -333,6 +345,7 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
     const v = typeAttr(obj, name);
     if (v !== undefined) return v;
   }
+  if (obj instanceof PyManualAxisType && name === 'varying') return new PySet('frozenset', obj.varying);
   if (obj instanceof PyNamedSharding || obj instanceof PySingleDeviceSharding) {
     const named = obj instanceof PyNamedSharding ? obj : null;
     switch (name) {
@@ -344,6 +357,18 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case 'device_set':
       case 'addressable_devices': return new PyDeviceSet(named ? [...named.mesh.devices.ids].sort((a, b) => a - b) : [0]);
       case 'is_fully_replicated': return named ? named.spec.entries.every((e) => e === null || (Array.isArray(e) && e.length === 0)) || named.mesh.devices.ids.length === 1 : true;
+      case 'devices_indices_map':
+        // {device: the slices of a global_shape array it holds}, in device-id order as JAX's dict
+        return new PyBuiltin(name, (c) => {
+          const v = arg(c, 0, 'global_shape');
+          const shape = (v instanceof PyTuple || v instanceof PyList ? v.items : [v]).map((n) => Number(ip.static(n, 'a shape', c.span)));
+          const d = new PyDict();
+          const devs = ip.devices().items;
+          const full = () => new PyTuple(shape.map(() => new PySlice(null, null)));
+          if (!named) d.set(devs[0]!, full());
+          else for (const { device, index } of [...shardIndices(shape, named, c.span)].sort((a, b) => a.device - b.device)) d.set(devs[device]!, new PyTuple(index));
+          return d;
+        });
       case 'shard_shape':
         return new PyBuiltin(name, (c) => {
           const v = arg(c, 0, 'global_shape');
@@ -408,11 +433,20 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
 
 /** The shards of `h` in mesh order: each device's block (index) and its replica number among devices holding the same block. */
 function shardsOf(h: HostArray, s: PyNamedSharding, span: A.Span): PyShard[] {
-  const shape = h.aval.shape;
+  const seen = new Map<string, number>();
+  return shardIndices(h.aval.shape, s, span).map(({ device, index }, p) => {
+    const key = index.map(sliceRepr).join();
+    const replica = seen.get(key) ?? 0;
+    seen.set(key, replica + 1);
+    return new PyShard(h, p, device, index, replica);
+  });
+}
+
+/** Per device of the mesh (in mesh order): its id and the slices of a `shape` array it holds under `s`. */
+function shardIndices(shape: readonly number[], s: PyNamedSharding, span: A.Span): { device: number; index: PySlice[] }[] {
   const dims = dimsOf(s, shape, span);
   const sizes = s.mesh.devices.shape;
   const strides = sizes.map((_, i) => sizes.slice(i + 1).reduce((a, b) => a * b, 1));
-  const seen = new Map<string, number>();
   return s.mesh.devices.ids.map((device, p) => {
     const coords = sizes.map((n, i) => Math.floor(p / strides[i]!) % n);
     const index = shape.map((n, d) => {
@@ -422,10 +456,7 @@ function shardsOf(h: HostArray, s: PyNamedSharding, span: A.Span): PyShard[] {
       const k = axes.reduce((acc, a) => acc * sizes[a]! + coords[a]!, 0);
       return new PySlice(k * (n / count), (k + 1) * (n / count));
     });
-    const key = index.map(sliceRepr).join();
-    const replica = seen.get(key) ?? 0;
-    seen.set(key, replica + 1);
-    return new PyShard(h, p, device, index, replica);
+    return { device, index };
   });
 }
 
@@ -654,6 +685,14 @@ function abstractMesh(c: CallArgs): PyAbstractMesh {
 // ------------------------------------------------------------ jax.typeof
 
 /** jax.typeof(x): JAX's ShapedArray, printing `float32[8@X,4]` (mesh axes show under Explicit axes). */
+/** `jax.typeof(x).manual_axis_type` inside shard_map: `.varying`, the mesh axes x varies over. */
+class PyManualAxisType extends PyObject {
+  readonly typeName = 'ManualAxisType';
+  constructor(readonly varying: string[]) {
+    super();
+  }
+}
+
 export class PyShapedArray extends PyObject {
   readonly typeName = 'ShapedArray';
   constructor(
@@ -689,10 +728,10 @@ export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
 }
 
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
-function tracerDims(ip: Interp, t: Tracer): { dims: DimShardings; mesh: PyMesh } | null {
+function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh } | null {
   const info = traceArgs.get(t.trace);
   if (!info) return null;
-  const typed = typedAxes(ip, info.mesh);
+  const typed = allAxes ? info.mesh.axisNames : typedAxes(ip, info.mesh);
   if (!typed.length) return null;
   const b = t.trace.builder;
   const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] };
@@ -707,40 +746,38 @@ function tracerDims(ip: Interp, t: Tracer): { dims: DimShardings; mesh: PyMesh }
   return dims ? { dims: keepAxes(dims, typed), mesh: info.mesh } : null;
 }
 
-/** The shard_map traces: the mesh axes in order and each parameter's varying axes (its in_spec's). */
-const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][] }>();
+/** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */
+const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][]; checkVma: boolean }>();
 
 /** Called by shard_map before tracing its body. */
-export function noteShardMapTrace(t: Trace, axes: string[], params: string[][]): void {
-  shardMapTraces.set(t, { axes, params });
+export function noteShardMapTrace(t: Trace, axes: string[], params: string[][], checkVma: boolean): void {
+  shardMapTraces.set(t, { axes, params, checkVma });
 }
 
 /**
  * The mesh axes a value of a shard_map body varies over (JAX's vma): a
- * parameter over its in_spec's axes, axis_index over its axes, psum / pmax /
- * pmin make it invariant over theirs, every other primitive unites its
- * operands'.
+ * parameter over its in_spec's axes, then passes/vma.ts's rule per equation.
  */
 const varyingAxes = (t: Tracer): string[] | null => varyingOf(t.trace, t.atom);
 
 /** The varying mesh axes of `atom` in the shard_map trace `trace` (mesh order); null outside one. */
 export function varyingOf(trace: Trace, atom: Atom): string[] | null {
+  return varyingOfAll(trace, [atom])?.[0] ?? null;
+}
+
+/** varyingOf for several atoms at once (one walk of the trace). */
+export function varyingOfAll(trace: Trace, atoms: Atom[]): string[][] | null {
   const info = shardMapTraces.get(trace);
   if (!info) return null;
-  if (atom.kind !== 'var') return [];
-  const b = trace.builder;
-  const vma = new Map<number, Set<string>>();
-  b.params.forEach((p, i) => vma.set(p.id, new Set(info.params[i] ?? [])));
-  for (const e of b.eqns) {
-    const names = ((e.params['axes'] ?? e.params['axis_name']) as string[] | undefined) ?? [];
-    const ins = new Set(e.inputs.flatMap((a) => (a.kind === 'var' ? [...(vma.get(a.id) ?? [])] : [])));
-    if (e.prim === 'psum' || e.prim === 'pmax' || e.prim === 'pmin') for (const n of names) ins.delete(n);
-    if (e.prim === 'axis_index' || e.prim === 'psum_scatter') for (const n of names) ins.add(n);
-    for (const o of e.outputs) vma.set(o.id, ins);
-  }
-  const set = vma.get(atom.id) ?? new Set<string>();
-  return info.axes.filter((a) => set.has(a));
+  const vma = vmaOfFunc(trace.builder, info.params);
+  return atoms.map((a) => {
+    const set = a.kind === 'var' ? (vma.get(a.id) ?? new Set<string>()) : new Set<string>();
+    return info.axes.filter((n) => set.has(n));
+  });
 }
+
+/** Whether `trace` is the body of a shard_map with check_vma (JAX's implicit pvary and its transposes apply). */
+export const checksVma = (trace: Trace): boolean => shardMapTraces.get(trace)?.checkVma === true;
 
 function typeOf(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
@@ -765,6 +802,7 @@ function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
     case 'size': return BigInt(t.aval.shape.reduce((p, n) => p * n, 1));
     case 'dtype': return new PyDType(t.aval.dtype);
     case 'weak_type': return Boolean(t.aval.weak);
+    case 'manual_axis_type': case 'mat': return new PyManualAxisType(t.varying);
     case 'sharding': {
       if (!t.mesh) return new PySingleDeviceSharding();
       const entries = t.dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
@@ -1069,10 +1107,18 @@ function visualizeArraySharding(ip: Interp, c: CallArgs): null {
 function inspectArraySharding(ip: Interp, c: CallArgs): null {
   const x = arg(c, 0, 'value');
   const callback = arg(c, 1, 'callback');
-  if (!ip.atHost) throw new CompileError('jax.debug.inspect_array_sharding inside a traced function is not supported by jaxts yet', c.span);
   const flat = flattenLeaves(x);
   for (const leaf of flat) {
     if (!isArray(leaf)) continue;
+    if (leaf instanceof Tracer && !leaf.materialized && leaf.trace.kind !== 'segment') {
+      // inside jit: the layout propagated to the value so far, called back while tracing (JAX: while compiling)
+      const t = tracerDims(ip, leaf, true);
+      const entries = (t?.dims ?? []).map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
+      while (entries.length && entries[entries.length - 1] === null) entries.pop();
+      const s = t ? new PyNamedSharding(t.mesh, new PyPartitionSpec(entries)) : new PySingleDeviceSharding();
+      ip.call(callback, { args: [s], kwargs: new Map(), span: c.span });
+      continue;
+    }
     const h = ip.hostArray(leaf, c.span);
     ip.call(callback, { args: [h.sharding ?? new PySingleDeviceSharding()], kwargs: new Map(), span: c.span });
   }

@@ -10,10 +10,10 @@ import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type D
 import type { Atom } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { contextMesh, layoutVar, noteShardMapTrace, varyingOf } from './lib_sharding.js';
+import { contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, sameMesh, specRepr, tupleRepr } from './shardings.js';
-import { flatten } from './transforms.js';
+import { compareKeys, flatten } from './transforms.js';
 import {
   HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -68,7 +68,8 @@ function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): 
     return specs.items.flatMap((s, i) => leafSpecs(s, value.items[i]!, what, span));
   }
   if (specs instanceof PyDict && value instanceof PyDict) {
-    return [...value.entries.values()].flatMap(([k, v]) => {
+    // in flatten's order: sorted keys
+    return [...value.entries.values()].sort(([a], [b]) => compareKeys(a, b)).flatMap(([k, v]) => {
       const s = specs.get(k);
       if (s === undefined) throw new CompileError(`ValueError: shard_map ${what} has no entry for the key ${String(k)}`, span);
       return leafSpecs(s, v, what, span);
@@ -80,11 +81,12 @@ function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): 
 /** check_vma: JAX's error when a result may vary over a mesh axis its out_spec leaves out. */
 function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
   const msgs: string[] = [];
-  results.forEach((r, j) => {
+  const vma = varyingOfAll(t, results) ?? [];
+  results.forEach((_, j) => {
     const spec = specs[j]!;
     const mentioned = new Set(spec.entries.flatMap((e) => (e === null ? [] : typeof e === 'string' ? [e] : e)));
     const unmentioned = mesh.axisNames.filter((n) => !mentioned.has(n));
-    const varying = varyingOf(t, r) ?? [];
+    const varying = vma[j] ?? [];
     if (!unmentioned.some((n) => varying.includes(n))) return;
     const key = single ? '' : `[${j}]`;
     if (unmentioned.length > 1) {
@@ -152,7 +154,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     return dims;
   });
   const t = new Trace(name, 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
-  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()));
+  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()), opts.checkVma);
   const params = hosts.map((h, i) => new Tracer(t, t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, inDims[i]!, shape) })));
   const { results, out } = ip.withTrace(t, () => {
     const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span: call.span });

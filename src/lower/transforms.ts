@@ -9,6 +9,7 @@ import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { expandCustomCalls, jvpFunc, vjpFunc } from '../passes/autodiff.js';
+import { combineAllReduces } from '../passes/spmd.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
 import { wrapKeys } from './keys.js';
@@ -16,11 +17,12 @@ import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, meshOf } from './shardings.js';
+import { checksVma, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -78,7 +80,8 @@ export function flatten(v: PyValue, keyData = false): Flat {
   return { leaves, unflatten: f, aux: auxes };
 }
 
-function compareKeys(a: PyValue, b: PyValue): number {
+/** JAX's order of a dict's keys when it flattens it. */
+export function compareKeys(a: PyValue, b: PyValue): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   const x = String(a);
   const y = String(b);
@@ -415,7 +418,17 @@ const jitCache = new WeakMap<object, Map<string, JitCacheEntry>>();
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // jit of a shard_map is the shard_map's own per-device program
-  if (fn.fn instanceof PyShardMapped) return ip.call(fn.fn, call);
+  if (fn.fn instanceof PyShardMapped) {
+    // its results' shardings as XLA gives them back: the out_specs without trailing Nones
+    const out = flatten(ip.call(fn.fn, call));
+    return out.unflatten(out.leaves.map((l) => {
+      if (!(l instanceof HostArray) || !l.sharding) return l;
+      const e = [...l.sharding.spec.entries];
+      while (e.length && e[e.length - 1] === null) e.pop();
+      l.sharding = new PyNamedSharding(l.sharding.mesh, new PyPartitionSpec(e));
+      return l;
+    }));
+  }
   if (!ip.atHost) {
     // inlined into the enclosing trace; its equations remember the call (make_jaxpr shows a nested jit)
     const eqns = ip.trace().builder.eqns;
@@ -670,9 +683,13 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
   const backwards: Func[] = [];
   const onBackward = (bwd: Func): number => (backwards.push(bwd), backwardPrintValues(bwd));
-  const vf = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward }));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
   const into = ip.trace(); // not `parent`: see callVmap
+  // in a shard_map body with check_vma, the cotangents follow JAX's vma rules (pvary's transpose is a psum)
+  const vma = checksVma(into) ? (varyingOfAll(into, argAtoms) ?? undefined) : undefined;
+  const vf0 = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward, ...(vma ? { vma } : {}) }));
+  // the transposes' psums (one per gradient leaf) merged as XLA's all-reduce combiner merges them
+  const vf = vma ? combineAllReduces(vf0) : vf0;
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
   const outs = into.builder.inline(underDifferentiation(ip) ? vf : expandCustomCalls(vf), argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;

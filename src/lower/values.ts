@@ -66,6 +66,11 @@ export function dictKey(k: PyValue): string {
   // objects and classes hash by identity (unless a class defines __eq__ without __hash__: unhashable, as in Python)
   if (k instanceof PyInstance && !(k.cls.lookup('__eq__') !== undefined && k.cls.lookup('__hash__') === undefined) && !k.cls.dataclass) return `o${k.address}`;
   if (k instanceof PyUserClass) return `c${identity(k)}`;
+  // jax.sharding's value objects hash by value, as in JAX (P(('x',)) == P('x'); a mesh by devices, names, types)
+  if (k instanceof PyPartitionSpec) return `P(${k.entries.map((e) => (e === null ? '-' : typeof e === 'string' || e.length !== 1 ? String(e) : e[0]!)).join(';')})`;
+  if (k instanceof PyMesh) return `M(${k.devices.shape}|${k.devices.ids}|${k.axisNames}|${k.explicit})`;
+  if (k instanceof PyNamedSharding) return `N(${dictKey(k.mesh)}${dictKey(k.spec)})`;
+  if (k instanceof PyDevice) return `D${k.id}`;
   throw new TypeError(`unhashable type: '${k.typeName}'`);
 }
 
@@ -82,7 +87,7 @@ export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
   const bad = (v: PyValue): PyValue | undefined => {
     if (v === null || typeof v !== 'object') return undefined;
     if (v instanceof PyTuple) return v.items.map(bad).find((x) => x !== undefined);
-    if (v instanceof PyUserClass) return undefined;
+    if (v instanceof PyUserClass || v instanceof PyPartitionSpec || v instanceof PyMesh || v instanceof PyNamedSharding || v instanceof PyDevice) return undefined;
     if (v instanceof PyInstance) {
       try {
         dictKey(v);

@@ -24,6 +24,7 @@ import { isControl, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
 import { isFloat } from '../ir/types.js';
 import { dce } from './simplify.js';
+import { collectiveAxes, isAllReduce, vmaOfEqn, vmaOfFunc } from './vma.js';
 
 /** A tangent (or, in the transpose, the value whose cotangent flows back): a placeholder. */
 export interface Lin {
@@ -617,6 +618,13 @@ export interface VjpOptions {
    * become extra results of the backward program, after all others, in the order of the calls.
    */
   onBackward?: (bwd: Func) => number;
+  /**
+   * Inside a shard_map with check_vma: the varying mesh axes of each of f's
+   * parameters. A value used with one that varies over more axes was
+   * implicitly pvary-ed, so its cotangent is psum-med over those axes (pvary's
+   * transpose); psum's own transpose is then a pvary, the identity.
+   */
+  vma?: (readonly string[])[];
 }
 
 /** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
@@ -746,6 +754,42 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Lin
   return { b, read, tan, linEqns, seeds };
 }
 
+/**
+ * The vma of the linear program's values (a tangent varies as its primal),
+ * and the transpose of the implicit pvary JAX puts on an operand that varies
+ * over fewer axes than its equation needs: a psum of its cotangent over them.
+ */
+function linearVma(f: Func, b: FuncBuilder, params: (readonly string[])[], seeds: (Lin | null)[], linEqns: LinEqn[]) {
+  // the primal program's params are f's, in order (linearizeFunc)
+  const primal = vmaOfFunc(b, params);
+  const lin = new Map<number, Set<string>>();
+  seeds.forEach((s, i) => s && lin.set(s.id, new Set(params[i] ?? [])));
+  const of = (a: LAtom): Set<string> => (isLin(a) ? (lin.get(a.id) ?? new Set()) : a.kind === 'var' ? (primal.get(a.id) ?? new Set()) : new Set());
+  const needs = new Map<LinEqn, Set<string>>();
+  for (const e of linEqns) {
+    const ins = e.inputs.map(of);
+    const out = vmaOfEqn(e, ins);
+    for (const o of e.outputs) lin.set(o.id, out);
+    // what the operands were made to vary over: the result's axes, and an all-reduce's own
+    const need = new Set(out);
+    if (isAllReduce(e.prim)) for (const n of collectiveAxes(e)) need.add(n);
+    needs.set(e, need);
+  }
+  const env = f.axisEnv ?? [];
+  const sizes = new Map(env.map((a) => [a.name, a.size] as const));
+  return {
+    pvaryT(bb: FuncBuilder, e: LinEqn, a: Lin, r: Atom): Atom {
+      const have = lin.get(a.id) ?? new Set<string>();
+      const missing = env.map((x) => x.name).filter((n) => needs.get(e)!.has(n) && !have.has(n));
+      if (!missing.length) return r;
+      const size = missing.reduce((k, n) => k * sizes.get(n)!, 1);
+      // a constant cotangent is the same on every device: its sum is a product
+      if (r.kind === 'lit') return lit(r.value * size, r.aval.dtype, r.aval.weak === true);
+      return bb.bind1('psum', [r], { axes: missing, axis_size: size });
+    },
+  };
+}
+
 /** A zero array of `a`'s type (JAX's instantiate_zeros). */
 function zerosOf(b: FuncBuilder, a: AVal): Atom {
   return b.bind1('broadcast_in_dim', [lit(0, a.dtype)], { shape: [...a.shape], broadcast_dimensions: [] });
@@ -798,6 +842,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
       if (n) shown.push(...outs.slice(outs.length - n));
     },
   };
+  const vma = opts.vma ? linearVma(f, b, opts.vma, seeds, linEqns) : null;
   for (let i = linEqns.length - 1; i >= 0; i--) {
     const e = linEqns[i]!;
     const cts = e.outputs.map((o) => {
@@ -806,12 +851,20 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
       return v;
     });
     if (cts.every((v) => !v)) continue;
+    if (vma && e.prim === 'psum') {
+      // psum_invariant's transpose is pvary: the cotangent as it is (pvary-ed operands below)
+      const res = cts.map((v, j) => v ?? zerosLike(tctx, e.outputs[j]!.aval));
+      e.inputs.forEach((a, j) => {
+        if (isLin(a)) accum(a, vma.pvaryT(b, e, a, res[j]!));
+      });
+      continue;
+    }
     const rule = TRANSPOSE_RULES[e.prim];
     if (!rule) throw new Error(`internal: no transpose rule for linear primitive '${e.prim}'`);
     const res = rule(tctx, cts, e);
     e.inputs.forEach((a, j) => {
       const r = res[j];
-      if (isLin(a) && r) accum(a, r);
+      if (isLin(a) && r) accum(a, vma ? vma.pvaryT(b, e, a, r) : r);
     });
   }
 

@@ -372,6 +372,11 @@ function explicitStep(st: State, e: Eqn): void {
   const links = linksOf(e);
   let forbidden: Set<string> | undefined;
   if (isElementwise(e.prim) && !e.transposed) checkBroadcastSharding(st, e);
+  if (e.prim === 'dot_general' && e.outSharding) {
+    // out_sharding given: the result is laid out as it says, whatever the operands' contracting axes
+    st.fix(e.outputs[0]!, e.outSharding);
+    return;
+  }
   if (e.prim === 'dot_general') {
     const [l, r] = e.inputs;
     const dn = e.params['dimension_numbers'] as DotDims;
