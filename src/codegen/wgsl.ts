@@ -249,11 +249,12 @@ const TILE_N = 32;
 const THREADS_M = 8;
 const TILE_K = 16;
 /**
- * Multiply-adds and tiles below which a matrix product keeps an invocation per element: a few
+ * Multiply-adds, tiles and contraction length below which a matrix product keeps an invocation per element: a few
  * tiles leave a software adapter's cores idle (SwiftShader runs a workgroup on one thread;
- * measured: lessons whose products made 1 or 2 tiles each ran 3–4× longer tiled).
+ * measured: lessons whose products made 1 or 2 tiles, or 25 over 32, ran 1.4–4× longer tiled).
  */
-const TILED_MIN_WORK = 1 << 20;
+const TILED_MIN_WORK = 1 << 22;
+const TILED_MIN_K = 64;
 const TILED_MIN_TILES = 16;
 /**
  * A reduction at least COOPERATIVE_EXTENT long is summed by a workgroup per element when the kernel
@@ -275,7 +276,7 @@ function shapeOf(k: Kernel): WgslShape {
   let shape: WgslShape = { kind: 'elementwise' };
   const dot = planDot(k);
   const tiles = dot ? (dot.layout.Q / dot.layout.M) * Math.ceil(dot.layout.M / TILE_M) * Math.ceil(dot.layout.N / TILE_N) : 0;
-  if (dot && tiles >= TILED_MIN_TILES && k.output.size * dot.layout.K >= TILED_MIN_WORK && WORKGROUP_SIZE === THREADS_M * (TILE_N / 4)) {
+  if (dot && tiles >= TILED_MIN_TILES && dot.layout.K >= TILED_MIN_K && k.output.size * dot.layout.K >= TILED_MIN_WORK && WORKGROUP_SIZE === THREADS_M * (TILE_N / 4)) {
     shape = { kind: 'tiled', dot, groups: tiles };
   } else {
     const reduces = cooperativeReduces(k.body).filter((r) => k.output.size <= COOPERATIVE_MAX_OUTPUT || r.extent >= COOPERATIVE_RATIO * k.output.size);

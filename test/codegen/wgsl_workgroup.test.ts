@@ -83,8 +83,8 @@ describe('WGSL workgroup shaders', () => {
   it('a tiled matrix product with a fused epilogue, batched, one factor transposed, edges not multiples of the tile', async () => {
     const gpu = await webgpuBackend();
     if (!gpu) return;
-    // out[b, m, n] = tanh(Σ_k x[b, m, k] · y[b, n, k] + bias[n]); B = 2, M = 130, N = 70, K = 80
-    const [B, M, N, K] = [2, 130, 70, 80];
+    // out[b, m, n] = tanh(Σ_k x[b, m, k] · y[b, n, k] + bias[n]); B = 2, M = 130, N = 70, K = 240
+    const [B, M, N, K] = [2, 130, 70, 240];
     const b = bin('div', gid, int(M * N));
     const m = bin('rem', bin('div', gid, int(N)), int(M));
     const n = bin('rem', gid, int(N));
