@@ -262,7 +262,7 @@ const TILED_MIN_TILES = 16;
  * is COOPERATIVE_RATIO times longer than the output (else an invocation per element is faster:
  * a software adapter's cores already have their lanes full, and run no barriers).
  */
-const COOPERATIVE_EXTENT = 128;
+const COOPERATIVE_EXTENT = 4096;
 const COOPERATIVE_MAX_OUTPUT = 64;
 const COOPERATIVE_RATIO = 32;
 /** Partial results a workgroup keeps in workgroup memory (4 KiB of float32). */

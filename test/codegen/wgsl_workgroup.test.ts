@@ -99,8 +99,8 @@ describe('WGSL workgroup shaders', () => {
   it('reductions shared by a workgroup sum in XLA tree order, bit for bit (float32), and exactly (int32, max)', async () => {
     const gpu = await webgpuBackend();
     if (!gpu) return;
-    // out[r] = Σ_i x[r, i] + max_i x[r, i] over rows of 1000; and an int32 row sum
-    const [R, C] = [3, 1000];
+    // out[r] = Σ_i x[r, i] + max_i x[r, i] over rows of 5000; and an int32 row sum
+    const [R, C] = [3, 5000];
     const at = bin('add', bin('mul', gid, int(C)), rvar(0));
     const kf = kernel('rows', [[F, R * C]], [F, R], bin('add', reduce('sum', 0, C, load(0, at)), reduce('max', 1, C, load(0, bin('add', bin('mul', gid, int(C)), rvar(1))))));
     const ki = kernel('irows', [['int32', R * C]], ['int32', R], reduce('sum', 0, C, load(0, at, 'int32')));
