@@ -21,6 +21,17 @@ export interface KernelSpec {
   output: BufferSpec;
   /** The kernel reads its device's position in the run (axis_index): the CPU kernel's `device`; in WGSL the invocation index / output size. */
   usesDevice: boolean;
+  /**
+   * Workgroups per device of the WGSL shader when it gives a workgroup a tile of the output or one
+   * element's reductions (src/codegen/wgsl.ts); absent: one invocation per output element.
+   */
+  workgroups?: number;
+  /**
+   * A WGSL shader whose reduction is split over workgroups: entry point `main` writes this many
+   * partial results per device to a scratch binding (after the output), then entry point `finish`
+   * runs a workgroup per output element.
+   */
+  partials?: number;
 }
 
 /** Where a program step reads or writes: a program parameter or a planned buffer. */

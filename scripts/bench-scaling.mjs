@@ -105,6 +105,39 @@ for i in range(2):
     params, l = step(params, x, y)
 print(l)
 `;
+const PMAP_W = QUICK ? [64] : [64, 512];
+const pmapSrc = (w) => `import os
+os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
+from functools import partial
+import jax
+import jax.numpy as jnp
+W = ${w}
+B = ${BATCH}
+D = 8
+k1, k2, k3 = jax.random.split(jax.random.PRNGKey(0), 3)
+p1 = {"w1": jax.random.normal(k1, (W, W)) * 0.05, "b1": jnp.zeros(W), "w2": jax.random.normal(k2, (W, 1)) * 0.05, "b2": jnp.zeros(1)}
+params = jax.tree_util.tree_map(lambda a: jnp.stack([a] * D), p1)
+x = jax.random.normal(k3, (D, B // D, W))
+y = jnp.sum(x, axis=2, keepdims=True) * 0.01
+
+
+def loss(p, x, y):
+    h = jnp.tanh(x @ p["w1"] + p["b1"])
+    return jnp.mean((h @ p["w2"] + p["b2"] - y) ** 2)
+
+
+@partial(jax.pmap, axis_name="d")
+def step(p, x, y):
+    l, g = jax.value_and_grad(loss)(p, x, y)
+    g = jax.lax.pmean(g, "d")
+    return jax.tree_util.tree_map(lambda a, b: a - 0.01 * b, p, g), jax.lax.pmean(l, "d")
+
+
+ARGS = (params, x, y)
+for i in range(2):
+    params, l = step(params, x, y)
+print(l[0])
+`;
 const ewSrc = (n) => `import jax
 import jax.numpy as jnp
 x = jnp.linspace(-1.0, 1.0, ${n})
@@ -135,6 +168,7 @@ ARGS = (x,)
 print(f(x))
 `;
 
+const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 const CACHE = join(ROOT, 'node_modules/.cache/jaxts-scaling');
 rmSync(CACHE, { recursive: true, force: true });
 mkdirSync(CACHE, { recursive: true });
@@ -157,8 +191,8 @@ function jaxtsStep(file, backend) {
 }
 
 /** Real JAX: each program's step timed in one Python process; JSON {name: ms}. */
-function jaxSteps(cases) {
-  if (!WITH_JAX) return {};
+function jaxSteps(cases, env = PY_ENV) {
+  if (!WITH_JAX || !cases.length) return {};
   const py = `
 import json, sys, time, runpy
 import jax
@@ -184,7 +218,7 @@ for name, path in ${JSON.stringify(cases)}:
     out[name] = best[2]
 print(json.dumps(out))
 `;
-  const r = spawnSync(PY, ['-c', py], { encoding: 'utf8', env: PY_ENV, maxBuffer: 1 << 26, timeout: 1_800_000 });
+  const r = spawnSync(PY, ['-c', py], { encoding: 'utf8', env, maxBuffer: 1 << 26, timeout: 1_800_000 });
   try {
     return JSON.parse((r.stdout ?? '').trim().split('\n').pop());
   } catch {
@@ -275,7 +309,9 @@ process.exit(0);
 `;
   const file = join(CACHE, `jaxjs-${device}.mjs`);
   writeFileSync(file, js);
-  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 1_800_000 });
+  const env = { ...process.env };
+  if (device === 'webgpu' && env.VK_ICD_FILENAMES === undefined && existsSync(SWIFTSHADER_ICD) && !existsSync('/dev/nvidia0') && !existsSync('/dev/dri')) env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', env, maxBuffer: 1 << 26, timeout: 1_800_000 });
   try {
     return JSON.parse((r.stdout ?? '').trim().split('\n').pop());
   } catch {
@@ -315,18 +351,22 @@ const cases = [
   ...MLP_W.map((w) => ['mlp' + w, write(`mlp${w}.py`, mlpSrc(w))]),
   ...EW_N.map((n) => ['ew' + n, write(`ew${n}.py`, ewSrc(n))]),
 ];
+const pmapCases = PMAP_W.map((w) => ['pmap' + w, write(`pmap${w}.py`, pmapSrc(w))]);
 const layerFiles = LAYERS.map((L) => ['L' + L, write(`layers${L}.py`, layersSrc(L))]);
 
 const res = {};
 for (const be of BACKENDS) {
   res[be] = {};
-  for (const [name, file] of cases) {
+  for (const [name, file] of [...cases, ...pmapCases]) {
     progress(`jaxts ${be} ${name}`);
     res[be][name] = jaxtsStep(file, be).ms;
   }
 }
 progress('JAX');
-res.jax = jaxSteps(cases.map(([n, f]) => [n, join(ROOT, f)]));
+res.jax = {
+  ...jaxSteps(cases.map(([n, f]) => [n, join(ROOT, f)])),
+  ...jaxSteps(pmapCases.map(([n, f]) => [n, join(ROOT, f)]), { ...PY_ENV, XLA_FLAGS: '--xla_force_host_platform_device_count=8' }),
+};
 for (const d of JAXJS_DEVICES) {
   progress(`jax-js ${d}`);
   res[`jax-js ${d}`] = jaxjsSteps(d);
@@ -358,6 +398,11 @@ table(
 );
 table(`MLP training step (batch ${BATCH}, jit(value_and_grad) + SGD): ms per step`, ['width', ...cols], MLP_W.map((w) => [w, ...cols.map((c) => fmt(get(c, 'mlp' + w)))]));
 table(
+  `8-device pmap MLP training step (batch ${BATCH} split over 8 simulated devices, pmean of grads): ms per step (jax-js has no pmap)`,
+  ['width', ...cols.filter((c) => !c.startsWith('jax-js'))],
+  PMAP_W.map((w) => [w, ...cols.filter((c) => !c.startsWith('jax-js')).map((c) => fmt(get(c, 'pmap' + w)))]),
+);
+table(
   'elementwise chain jnp.sum(jnp.tanh(x * 2 + 1) * jnp.exp(-x)): ms per step (GB/s read)',
   ['n', ...cols],
   EW_N.map((n) => [n.toExponential(0), ...cols.map((c) => `${fmt(get(c, 'ew' + n))} (${fmt((n * 4) / get(c, 'ew' + n) / 1e6)})`)]),
@@ -368,7 +413,8 @@ for (const c of cols) {
   const mm = exponent(MM_N, MM_N.map((n) => get(c, 'mm' + n)));
   const mlp = exponent(MLP_W, MLP_W.map((w) => get(c, 'mlp' + w)));
   const ew = exponent(EW_N, EW_N.map((n) => get(c, 'ew' + n)));
-  console.log(`  ${c}: matmul time ~ N^${fmt(mm)}, MLP step ~ width^${fmt(mlp)}, elementwise ~ n^${fmt(ew)}`);
+  const pm = exponent(PMAP_W, PMAP_W.map((w) => get(c, 'pmap' + w)));
+  console.log(`  ${c}: matmul time ~ N^${fmt(mm)}, MLP step ~ width^${fmt(mlp)}, pmap MLP step ~ width^${fmt(pm)}, elementwise ~ n^${fmt(ew)}`);
 }
 
 // ---------- targets (CPU backend) ----------
@@ -401,5 +447,32 @@ if (res.cpu) {
   const ct = exponent(LAYERS, LAYERS.map((L) => ctJaxts['L' + L]));
   lines.push([ct <= 1.15, `compile time grows at most linearly in L — exponent ${fmt(ct)}`]);
   console.log('\ntargets (CPU backend)');
+  for (const [ok, text] of lines) console.log(`  ${mark(ok)}  ${text}`);
+}
+
+// ---------- targets (WebGPU backend) ----------
+if (res.webgpu) {
+  const mark = (ok) => (ok === null ? 'n/a ' : ok ? 'PASS' : 'MISS');
+  const adapter = (() => {
+    const r = spawnSync(process.execPath, ['scripts/bench-jaxts-step.mjs', '--describe'], { encoding: 'utf8' });
+    try {
+      return JSON.parse((r.stdout ?? '').trim().split('\n').pop()).description ?? '';
+    } catch {
+      return '';
+    }
+  })();
+  const names = [...MM_N.map((n) => 'mm' + n), ...MLP_W.map((w) => 'mlp' + w), ...EW_N.map((n) => 'ew' + n)];
+  const worstOf = (f) => {
+    const rs = names.map((name) => [name, f(name)]).filter(([, r]) => Number.isFinite(r));
+    return rs.length ? rs.reduce((a, b) => (b[1] > a[1] ? b : a)) : [null, NaN];
+  };
+  const lines = [];
+  const [vsName, vs] = worstOf((name) => get('jaxts webgpu', name) / get('jax-js webgpu', name));
+  lines.push([Number.isFinite(vs) ? vs <= 1 : null, `≤ 1.0× jax-js WebGPU's step time at every size — worst ${fmt(vs)}× (${vsName ?? 'run with --jaxjs-webgpu'})`]);
+  if (/swiftshader|llvmpipe|software|cpu/i.test(adapter) && res.cpu) {
+    const [cpuName, slow] = worstOf((name) => get('jaxts webgpu', name) / get('jaxts cpu', name));
+    lines.push([Number.isFinite(slow) ? 1 / slow >= 0.7 : null, `software adapter: ≥ 0.7× the CPU backend's speed — worst ${fmt(1 / slow)}× (${cpuName})`]);
+  }
+  console.log(`\ntargets (WebGPU backend: ${adapter || 'unknown adapter'})`);
   for (const [ok, text] of lines) console.log(`  ${mark(ok)}  ${text}`);
 }

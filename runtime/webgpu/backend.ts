@@ -19,6 +19,12 @@ import { MAX_WORKGROUPS_X, newCpuBuffer, WORKGROUP_SIZE } from '../program.js';
 const USAGE = 0x0080 /* STORAGE */ | 0x0004 /* COPY_SRC */ | 0x0008; /* COPY_DST */
 const COMPUTE = 0x4; /* GPUShaderStage.COMPUTE */
 
+/** A kernel's pipeline, and the second pass of a split reduction (KernelSpec.partials). */
+interface Pipelines {
+  pipeline: GPUComputePipeline;
+  finish: GPUComputePipeline | null;
+}
+
 /** A GPUBuffer shared by the views into it; destroyed once none of them (nor the block) is reachable. */
 class Block {
   constructor(readonly buffer: GPUBuffer) {}
@@ -60,7 +66,7 @@ interface Loc {
 type PlanRef = { kind: 'param' | 'phys'; index: number; alias: boolean };
 
 type PlanStep =
-  | { kind: 'kernel'; kernel: KernelSpec; inputs: PlanRef[]; output: number; gx: number; gy: number }
+  | { kind: 'kernel'; kernel: KernelSpec; inputs: PlanRef[]; output: number; gx: number; gy: number; finish: [number, number] | null }
   | { kind: 'gather'; input: PlanRef; output: number; groups: number[][]; part: number };
 
 /** A physical stacked buffer: pooled across calls (`temp`), or new each call because a result lives in it. */
@@ -94,6 +100,8 @@ interface Pool {
   temps: (GPUBuffer | undefined)[];
   /** Stacked copies of parameters that were not stacked already (pooled). */
   params: (GPUBuffer | undefined)[];
+  /** Per plan step of a split reduction, its scratch buffer of partial results. */
+  scratch: (GPUBuffer | undefined)[];
   /** Per plan step, the bind group of the last call and what it bound. */
   bindGroups: ({ key: (GPUBuffer | number)[]; group: GPUBindGroup } | undefined)[];
   /** Everything the pool created, destroyed when the pool is collected. */
@@ -206,7 +214,7 @@ function buildPlan(program: ProgramSpec, n: number): Plan {
   };
   const steps = raw.map((st): PlanStep => {
     if (st.kind === 'gather') return { kind: 'gather', input: ref(st.input), output: st.output.phys, groups: st.groups, part: st.part };
-    const groups = Math.ceil((st.kernel.output.size * n) / WORKGROUP_SIZE);
+    const groups = st.kernel.workgroups !== undefined ? st.kernel.workgroups * n : Math.ceil((st.kernel.output.size * n) / WORKGROUP_SIZE);
     return {
       kind: 'kernel',
       kernel: st.kernel,
@@ -214,6 +222,8 @@ function buildPlan(program: ProgramSpec, n: number): Plan {
       output: st.output.phys,
       gx: Math.min(groups, MAX_WORKGROUPS_X),
       gy: Math.ceil(groups / MAX_WORKGROUPS_X),
+      // a split reduction's second pass: a workgroup per output element
+      finish: st.kernel.partials ? [Math.min(st.kernel.output.size * n, MAX_WORKGROUPS_X), Math.ceil((st.kernel.output.size * n) / MAX_WORKGROUPS_X)] : null,
     };
   });
   return { phys, steps, results: resultVals.map(ref), gathered, escaping };
@@ -222,7 +232,7 @@ function buildPlan(program: ProgramSpec, n: number): Plan {
 export class WebGpuBackend implements Backend {
   readonly kind = 'webgpu' as const;
   /** Per kernel: its bind group layout and a pipeline per set of input strides. */
-  private pipelines = new WeakMap<KernelSpec, { layout: GPUBindGroupLayout; byStrides: Map<string, GPUComputePipeline> }>();
+  private pipelines = new WeakMap<KernelSpec, { layout: GPUBindGroupLayout; byStrides: Map<string, Pipelines> }>();
   private pools = new WeakMap<ProgramSpec, Map<number, Pool>>();
   /** Bound in place of an empty array (a binding cannot be empty). */
   private empty: GPUBuffer | null = null;
@@ -390,7 +400,7 @@ export class WebGpuBackend implements Backend {
   }
 
   /** The pipeline of `k` with these input strides (override constants st<K>; the default is the input's size). */
-  private pipeline(k: KernelSpec, devices: number, strides: number[]): { pipeline: GPUComputePipeline; layout: GPUBindGroupLayout } {
+  private pipeline(k: KernelSpec, devices: number, strides: number[]): Pipelines & { layout: GPUBindGroupLayout } {
     let entry = this.pipelines.get(k);
     if (!entry) {
       // checked here, so that the error is ours (Dawn would print its validation text on stdout)
@@ -399,6 +409,7 @@ export class WebGpuBackend implements Backend {
       // an explicit layout: 'auto' would drop bindings the compiler proves unused (a folded branch)
       const entries: GPUBindGroupLayoutEntry[] = k.inputs.map((_, i) => ({ binding: i, visibility: COMPUTE, buffer: { type: 'read-only-storage' } }));
       entries.push({ binding: k.inputs.length, visibility: COMPUTE, buffer: { type: 'storage' } });
+      if (k.partials) entries.push({ binding: k.inputs.length + 1, visibility: COMPUTE, buffer: { type: 'storage' } });
       entry = { layout: this.gpu.createBindGroupLayout({ entries, label: k.name }), byStrides: new Map() };
       this.pipelines.set(k, entry);
     }
@@ -411,10 +422,12 @@ export class WebGpuBackend implements Backend {
         if (s !== k.inputs[i]!.size) constants[`st${i}`] = s;
       });
       const layout = this.gpu.createPipelineLayout({ bindGroupLayouts: [entry.layout] });
-      p = this.gpu.createComputePipeline({ layout, compute: { module, entryPoint: 'main', constants }, label: k.name });
+      const create = (entryPoint: string): GPUComputePipeline =>
+        this.gpu.createComputePipeline({ layout, compute: { module, entryPoint, constants }, label: k.name });
+      p = { pipeline: create('main'), finish: k.partials ? create('finish') : null };
       entry.byStrides.set(key, p);
     }
-    return { pipeline: p, layout: entry.layout };
+    return { ...p, layout: entry.layout };
   }
 
   private pool(program: ProgramSpec, n: number): Pool {
@@ -431,7 +444,7 @@ export class WebGpuBackend implements Backend {
         owned.push(b);
         return b;
       });
-      pool = { plan, temps, params: [], bindGroups: [], owned };
+      pool = { plan, temps, params: [], scratch: [], bindGroups: [], owned };
       reclaim.register(pool, owned);
       byCount.set(n, pool);
     }
@@ -533,7 +546,7 @@ export class WebGpuBackend implements Backend {
         if (!k.output.size) return;
         const ins = step.inputs.map(loc);
         const out = physLoc(step.output);
-        const { pipeline, layout } = this.pipeline(k, n, ins.map((l) => l.stride));
+        const { pipeline, finish, layout } = this.pipeline(k, n, ins.map((l) => l.stride));
         const key: (GPUBuffer | number)[] = [];
         const entries: GPUBindGroupEntry[] = [...ins, out].map((l, b) => {
           const bytes = ((n - 1) * l.stride + l.size) * 4;
@@ -547,6 +560,14 @@ export class WebGpuBackend implements Backend {
           key.push(resource.buffer, resource.offset!, resource.size!);
           return { binding: b, resource };
         });
+        if (k.partials) {
+          let scratch = pool.scratch[s];
+          if (!scratch) {
+            scratch = pool.scratch[s] = this.createBuffer(k.partials * n);
+            pool.owned.push(scratch);
+          }
+          entries.push({ binding: ins.length + 1, resource: { buffer: scratch } });
+        }
         const cached = pool.bindGroups[s];
         let group: GPUBindGroup;
         if (cached && cached.key.length === key.length && cached.key.every((x, j) => x === key[j])) {
@@ -559,6 +580,10 @@ export class WebGpuBackend implements Backend {
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, group);
         pass.dispatchWorkgroups(step.gx, step.gy);
+        if (finish && step.finish) {
+          pass.setPipeline(finish);
+          pass.dispatchWorkgroups(...step.finish);
+        }
         return;
       }
       // a gather within groups: every device's output is its group's inputs in group order (copies sit between passes)

@@ -8,7 +8,7 @@ import { renderStmts, typeKey, type Line } from './host_ts.js';
 import { commentText, jsJson, jsSpecifier, jsString } from './literals.js';
 import { JS, renderJs } from './js.js';
 import { lineSourceMap, type SourceMapV3 } from './sourcemap.js';
-import { renderWgsl } from './wgsl.js';
+import { renderWgsl, wgslPartials as partials, wgslWorkgroups as workgroups } from './wgsl.js';
 import type { Program } from '../ir/kernel.js';
 import type { NanCheck } from '../../runtime/program.js';
 
@@ -96,6 +96,8 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
         `      inputs: ${jsJson(k.inputs)},`,
         `      output: ${jsJson(k.output)},`,
         `      usesDevice: ${k.usesDevice},`,
+        ...(workgroups(k) !== undefined ? [`      workgroups: ${workgroups(k)},`] : []),
+        ...(partials(k) !== undefined ? [`      partials: ${partials(k)},`] : []),
         `    },`,
       ].join('\n');
     });

@@ -9,8 +9,10 @@
 // Transcendentals call our own accurate WGSL math (wgsl_math.ts), not the
 // loosely specified built-ins.
 import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
-import type { Kernel } from '../ir/kernel.js';
-import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
+import type { KExpr, Kernel } from '../ir/kernel.js';
+import { children, freeRvars } from '../ir/kernel.js';
+import { planDot, type DotPlan } from './dot_plan.js';
+import { call1, call2, computesOnFloats, treeLevels, walkKernel, type Dialect } from './kernel_walker.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
@@ -222,25 +224,16 @@ export const WGSL: Dialect = {
 };
 
 export function renderWgsl(k: Kernel): string {
+  const shape = shapeOf(k);
+  if (shape.kind === 'tiled') return renderTiled(k, shape.dot, shape.groups);
+  if (shape.kind === 'cooperative') return renderCooperative(k, shape.reduces, k.output.size, shape.split);
   const { lines, value, loaded, helpers } = walkKernel(k, WGSL);
-  // a subnormal result is flushed to a zero of its sign, as on XLA's CPU (most GPUs flush already)
-  const flush = k.output.dtype === 'float32' && computesOnFloats(k.body);
-  const store = k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : flush ? `jx_ftz(${value})` : value;
-  if (flush && !helpers.includes('jx_ftz')) helpers.push('jx_ftz');
-  const bindings = k.inputs.map(
-    (b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`,
-  );
-  bindings.push(`@group(0) @binding(${k.inputs.length}) var<storage, read_write> out: array<${storageType(k.output.dtype)}>;`);
-  // the runtime sets a stride per input when it creates the pipeline (0: one copy shared by all devices)
-  const strides = k.inputs.map((b, i) => `override st${i}: i32 = ${b.size};`);
+  const store = storeOf(k, value, helpers);
   const rowThreads = MAX_WORKGROUPS_X * WORKGROUP_SIZE;
   const n = k.output.size;
   return [
     `// ${k.name}: ${n} elements`,
-    ...bindings,
-    ...strides,
-    `override devices: i32 = 1;`,
-    helpers.length ? wgslMathSource(helpers) : '',
+    ...preamble(k, helpers),
     `@compute @workgroup_size(${WORKGROUP_SIZE})`,
     `fn main(@builtin(global_invocation_id) g: vec3<u32>) {`,
     // one invocation per output element of every device: element gid of device dev
@@ -252,6 +245,395 @@ export function renderWgsl(k: Kernel): string {
     ...loaded.map((i) => `  let base${i} = dev * st${i};`),
     ...lines,
     `  out[t] = ${store};`,
+    `}`,
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+// ---------- kernels that use a whole workgroup per tile or per element ----------
+
+/** What a kernel's shader looks like: one invocation per element, a tiled matrix product, or workgroup reductions. */
+type WgslShape =
+  | { kind: 'elementwise' }
+  | { kind: 'tiled'; dot: DotPlan; groups: number }
+  | { kind: 'cooperative'; reduces: Reduce[]; groups: number; split: Split | null };
+
+type Reduce = Extract<KExpr, { op: 'reduce' }>;
+
+/**
+ * The output tile of one workgroup of a tiled matrix product, its invocations (THREADS_M rows of
+ * TILE_N / 4: each a block of TILE_M / THREADS_M rows × 4 columns), and the contraction step.
+ */
+const TILE_M = 64;
+const TILE_N = 32;
+const THREADS_M = 8;
+const TILE_K = 16;
+/**
+ * Multiply-adds, tiles and contraction length below which a matrix product keeps an invocation per element: a few
+ * tiles leave a software adapter's cores idle (SwiftShader runs a workgroup on one thread;
+ * measured: lessons whose products made 1 or 2 tiles, or 25 over 32, ran 1.4–4× longer tiled).
+ */
+const TILED_MIN_WORK = 1 << 22;
+const TILED_MIN_K = 64;
+const TILED_MIN_TILES = 16;
+/**
+ * A reduction at least COOPERATIVE_EXTENT long is summed by a workgroup per element when the kernel
+ * has too few elements to fill the adapter (at most COOPERATIVE_MAX_OUTPUT), or when the reduction
+ * is COOPERATIVE_RATIO times longer than the output (else an invocation per element is faster:
+ * a software adapter's cores already have their lanes full, and run no barriers).
+ */
+const COOPERATIVE_EXTENT = 4096;
+const COOPERATIVE_MAX_OUTPUT = 64;
+const COOPERATIVE_RATIO = 32;
+/** Partial results a workgroup keeps in workgroup memory (4 KiB of float32). */
+const PARTIALS = 1024;
+
+const shapes = new WeakMap<Kernel, WgslShape>();
+
+function shapeOf(k: Kernel): WgslShape {
+  const known = shapes.get(k);
+  if (known) return known;
+  let shape: WgslShape = { kind: 'elementwise' };
+  const dot = planDot(k);
+  const tiles = dot ? (dot.layout.Q / dot.layout.M) * Math.ceil(dot.layout.M / TILE_M) * Math.ceil(dot.layout.N / TILE_N) : 0;
+  if (dot && tiles >= TILED_MIN_TILES && dot.layout.K >= TILED_MIN_K && k.output.size * dot.layout.K >= TILED_MIN_WORK && WORKGROUP_SIZE === THREADS_M * (TILE_N / 4)) {
+    shape = { kind: 'tiled', dot, groups: tiles };
+  } else {
+    const reduces = cooperativeReduces(k.body).filter((r) => k.output.size <= COOPERATIVE_MAX_OUTPUT || r.extent >= COOPERATIVE_RATIO * k.output.size);
+    if (reduces.length) {
+      const split = splitOf(k, reduces);
+      shape = { kind: 'cooperative', reduces, groups: split ? split.windows * k.output.size : k.output.size, split };
+    }
+  }
+  shapes.set(k, shape);
+  return shape;
+}
+
+/**
+ * The reductions of `body` a workgroup can share: outside every other reduction, long, not on
+ * bools, and not a float32 dot_general contraction (which sums in order k = 0, 1, …, as XLA's dot).
+ */
+function cooperativeReduces(body: KExpr): Reduce[] {
+  const out: Reduce[] = [];
+  const seen = new Set<KExpr>();
+  const walk = (e: KExpr): void => {
+    if (seen.has(e)) return;
+    seen.add(e);
+    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !(e.dot && e.dtype === 'float32')) {
+      out.push(e);
+      return;
+    }
+    if (e.op !== 'reduce') children(e).forEach(walk);
+  };
+  walk(body);
+  return out.slice(0, 3); // workgroup memory: three reductions' partials at most
+}
+
+/** Workgroups per device of the kernel's shader; undefined: one invocation per output element. */
+export function wgslWorkgroups(k: Kernel): number | undefined {
+  const s = shapeOf(k);
+  return s.kind === 'elementwise' ? undefined : s.groups;
+}
+
+/** The bindings, stride overrides and helper functions every shader opens with. */
+function preamble(k: Kernel, helpers: string[]): string[] {
+  const bindings = k.inputs.map((b, i) => `@group(0) @binding(${i}) var<storage, read> in${i}: array<${storageType(b.dtype)}>;`);
+  bindings.push(`@group(0) @binding(${k.inputs.length}) var<storage, read_write> out: array<${storageType(k.output.dtype)}>;`);
+  return [
+    ...bindings,
+    // the runtime sets a stride per input when it creates the pipeline (0: one copy shared by all devices)
+    ...k.inputs.map((b, i) => `override st${i}: i32 = ${b.size};`),
+    `override devices: i32 = 1;`,
+    helpers.length ? wgslMathSource(helpers) : '',
+  ];
+}
+
+/** What an element's `value` stores: a bool as 0/1; a subnormal float32 flushed to a zero of its sign, as on XLA's CPU (most GPUs flush already). */
+function storeOf(k: Kernel, value: string, helpers: string[]): string {
+  const flush = k.output.dtype === 'float32' && computesOnFloats(k.body);
+  if (flush && !helpers.includes('jx_ftz')) helpers.push('jx_ftz');
+  return k.output.dtype === 'bool' ? `select(0u, 1u, ${value})` : flush ? `jx_ftz(${value})` : value;
+}
+
+/** The workgroup's index in the run, and the early exit of the workgroups past the last (uniform: barriers follow). */
+function workgroupIndex(groups: number): string[] {
+  return [
+    `  let wg = i32(wid.x + wid.y * ${MAX_WORKGROUPS_X}u);`,
+    `  if (wg >= ${groups} * devices) { return; }`,
+    `  let dev = wg / ${groups};`,
+  ];
+}
+
+/** The dialect's helpers that `text` calls. */
+const usedHelpers = (text: string): string[] => WGSL.helpers.filter((h) => new RegExp(`\\b${h}\\(`).test(text));
+
+/** The helpers of several walks, in the dialect's order. */
+const mergeHelpers = (...lists: string[][]): string[] => WGSL.helpers.filter((h) => lists.some((l) => l.includes(h)));
+
+/** Re-indents walked statements by `pad`. */
+const indent = (lines: string[], pad: string): string[] => lines.map((l) => pad + l);
+
+/**
+ * A dot_general (dot_plan.ts's layout) as a tiled matrix product: each workgroup computes a
+ * TILE_M × TILE_N block of one batch, staging TILE_K-deep slices of both factors in workgroup
+ * memory as vec4s; each invocation keeps an 8 × 4 block of sums in vec4 registers. Every element
+ * is still summed in order k = 0, 1, …, K−1 from 0 (a product, then a sum), as the one-invocation
+ * loop does; the rest of the kernel (a fused epilogue) runs per element with the sum in `dv`.
+ */
+function renderTiled(k: Kernel, dot: DotPlan, groups: number): string {
+  const { Q, M, N, K, x0, xq, xb, xk, y0, yb, yj, yk } = dot.layout;
+  const whole = k.body === dot.reduce;
+  const walked = walkKernel(k, WGSL, whole ? undefined : new Map([[dot.reduce, 'dv']]));
+  const helpers = mergeHelpers(walked.helpers);
+  const store = storeOf(k, whole ? 'dv' : walked.value, helpers);
+  const tilesN = Math.ceil(N / TILE_N);
+  const perBatch = Math.ceil(M / TILE_M) * tilesN;
+  const S = k.output.size;
+  const RM = TILE_M / THREADS_M;
+  // each invocation stages vec4s of 4 rows (columns) at one k. Rows past M, columns past N and k
+  // past K read whatever the binding holds there (WGSL clamps an access out of bounds): their
+  // sums are never stored, and the contraction stops at K.
+  const stage = (name: string, input: number, base: string, tile: number, origin: string, stride: number, kStride: number): string[] => [
+    `    for (var i = 0; i < ${(TILE_K * tile) / 4 / WORKGROUP_SIZE}; i++) {`,
+    `      let e = i32(lid) + i * ${WORKGROUP_SIZE};`,
+    `      let kk = e / ${tile / 4};`,
+    `      let at = ${base} + (${origin} + (e % ${tile / 4}) * 4) * ${stride} + (k0 + kk) * ${kStride};`,
+    `      ${name}[e] = vec4<f32>(in${input}[at], in${input}[at + ${stride}], in${input}[at + ${2 * stride}], in${input}[at + ${3 * stride}]);`,
+    `    }`,
+  ];
+  const accs = Array.from({ length: RM }, (_, a) => `acc${a}`);
+  return [
+    `// ${k.name}: ${S} elements, a ${Q / M}×${M}×${N} matrix product over ${K} in ${TILE_M}×${TILE_N} tiles`,
+    ...preamble(k, helpers),
+    `var<workgroup> tx: array<vec4<f32>, ${(TILE_K * TILE_M) / 4}>;`,
+    `var<workgroup> ty: array<vec4<f32>, ${(TILE_K * TILE_N) / 4}>;`,
+    `@compute @workgroup_size(${WORKGROUP_SIZE})`,
+    `fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {`,
+    ...workgroupIndex(groups),
+    `  let tile = wg - dev * ${groups};`,
+    `  let bt = tile / ${perBatch};`,
+    `  let m0 = (tile % ${perBatch}) / ${tilesN} * ${TILE_M};`,
+    `  let j0 = (tile % ${tilesN}) * ${TILE_N};`,
+    // the invocation's rows tm…tm+RM−1 and columns tn…tn+3 of the tile
+    `  let tm = i32(lid) / ${TILE_N / 4} * ${RM};`,
+    `  let tn = i32(lid) % ${TILE_N / 4} * 4;`,
+    `  let bx = dev * st${dot.x} + ${x0} + bt * ${xb};`,
+    `  let by = dev * st${dot.y} + ${y0} + bt * ${yb};`,
+    ...walked.loaded.map((i) => `  let base${i} = dev * st${i};`),
+    ...accs.map((a) => `  var ${a} = vec4<f32>();`),
+    `  for (var k0 = 0; k0 < ${K}; k0 += ${TILE_K}) {`,
+    ...stage('tx', dot.x, 'bx', TILE_M, 'm0', xq, xk),
+    ...stage('ty', dot.y, 'by', TILE_N, 'j0', yj, yk),
+    `    workgroupBarrier();`,
+    `    let kn = min(${TILE_K}, ${K} - k0);`,
+    `    for (var kk = 0; kk < kn; kk++) {`,
+    `      let yv = ty[kk * ${TILE_N / 4} + tn / 4];`,
+    ...Array.from({ length: RM / 4 }, (_, v) => `      let x${v} = tx[kk * ${TILE_M / 4} + tm / 4 + ${v}];`),
+    ...accs.map((a, i) => `      ${a} = ${a} + x${i >> 2}.${'xyzw'[i & 3]} * yv;`),
+    `    }`,
+    `    workgroupBarrier();`,
+    `  }`,
+    // the epilogue, per element of the invocation's block
+    `  let sums = array<vec4<f32>, ${RM}>(${accs.join(', ')});`,
+    `  for (var a = 0; a < ${RM}; a++) {`,
+    `    for (var b = 0; b < 4; b++) {`,
+    `      if (m0 + tm + a < ${M} && j0 + tn + b < ${N}) {`,
+    `        let gid = (bt * ${M} + m0 + tm + a) * ${N} + j0 + tn + b;`,
+    `        let dv = sums[a][b];`,
+    ...indent(walked.lines, '      '),
+    `        out[dev * ${S} + gid] = ${store};`,
+    `      }`,
+    `    }`,
+    `  }`,
+    `}`,
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+/** Lines folding item `c` into `p`, indented by `pad`. */
+type Leaf = (p: string, c: string, pad: string) => string[];
+
+/**
+ * Lines by which a workgroup reduces `count` items (`leaf`) in XLA's tree order (`levels`, as
+ * treeLevels gives for `count`; level l's window w covers its items [32w − lo, 32w − lo + 32), each
+ * window summed in order from the identity, then the last level's ≤ 32 windows in order) into
+ * `rv`, which invocation 0 holds after them. The windows of the lowest level that fits the
+ * workgroup's partials (wa) are spread over the invocations, the level above goes to wb.
+ */
+function treeReduce(e: Reduce, count: number, levels: number[], leaf: Leaf, wa: string, wb: string, rv: string): string[] {
+  const T = valueType(e.dtype);
+  const { init, combine } = WGSL.reduce[e.fn];
+  if (levels.length === 0) {
+    return [`  if (lid == 0u) {`, `    for (var c = 0; c < ${count}; c++) {`, ...leaf(rv, 'c', '      '), `    }`, `  }`];
+  }
+  // n[l]: the items of level l (n[0] the leaves)
+  const n = [count];
+  for (let l = 0; l < levels.length; l++) n.push(Math.ceil(n[l]! / 32));
+  // h: the lowest level whose windows fit the workgroup's partials (n[levels.length] ≤ 32 always does)
+  let h = 0;
+  while (n[h + 1]! > PARTIALS) h++;
+  const lines = [
+    `  for (var w = i32(lid); w < ${n[h + 1]}; w += ${WORKGROUP_SIZE}) {`,
+    ...windowOf(e, levels, n, leaf, h, 'w', '    '),
+    `    ${wa}[w] = p${h};`,
+    `  }`,
+    `  workgroupBarrier();`,
+  ];
+  let last = wa;
+  if (h + 1 < levels.length) {
+    // the one level left: its ≤ 32 windows over the partials
+    const l = h + 1;
+    lines.push(
+      `  if (lid < ${n[l + 1]}u) {`,
+      `    var q: ${T} = ${init(e.dtype)};`,
+      `    let s = 32 * i32(lid) - ${levels[l]};`,
+      `    for (var c = max(s, 0); c < min(s + 32, ${n[l]}); c++) { q = ${combine('q', `${wa}[c]`, e.dtype)}; }`,
+      `    ${wb}[lid] = q;`,
+      `  }`,
+      `  workgroupBarrier();`,
+    );
+    last = wb;
+  }
+  lines.push(`  if (lid == 0u) {`, `    for (var c = 0; c < ${n[levels.length]}; c++) { ${rv} = ${combine(rv, `${last}[c]`, e.dtype)}; }`, `  }`);
+  return lines;
+}
+
+/** Lines computing `p<l>`, window `w` of level l of the tree (treeReduce), in order from the identity. */
+function windowOf(e: Reduce, levels: number[], n: number[], leaf: Leaf, l: number, w: string, pad: string): string[] {
+  const { init, combine } = WGSL.reduce[e.fn];
+  return [
+    `${pad}var p${l}: ${valueType(e.dtype)} = ${init(e.dtype)};`,
+    `${pad}let s${l} = 32 * ${w} - ${levels[l]};`,
+    `${pad}for (var c${l} = max(s${l}, 0); c${l} < min(s${l} + 32, ${n[l]}); c${l}++) {`,
+    ...(l === 0
+      ? leaf('p0', 'c0', `${pad}  `)
+      : [...windowOf(e, levels, n, leaf, l - 1, `c${l}`, `${pad}  `), `${pad}  p${l} = ${combine(`p${l}`, `p${l - 1}`, e.dtype)};`]),
+    `${pad}}`,
+  ];
+}
+
+/**
+ * Where one element's reduction splits over several workgroups (a second entry point, `finish`,
+ * combines their partial results): the level of the tree whose windows the first pass's
+ * workgroups compute (each with 32 invocations a window of the level below), and how many.
+ */
+interface Split {
+  level: number;
+  windows: number;
+}
+
+/** A kernel of few elements whose one reduction is long enough to be split over workgroups; null if none. */
+function splitOf(k: Kernel, reduces: Reduce[]): Split | null {
+  if (reduces.length !== 1 || k.output.size > SPLIT_MAX_OUTPUT) return null;
+  const e = reduces[0]!;
+  const n = [e.extent];
+  for (const _ of treeLevels(e.extent)) n.push(Math.ceil(n[n.length - 1]! / 32));
+  if (n.length < 3) return null; // at most 1024 elements: one workgroup
+  // the highest level with enough windows to keep the adapter's cores busy (few, long workgroups)
+  let level = 1;
+  while (level + 2 < n.length && n[level + 2]! * k.output.size >= SPLIT_MIN_WORKGROUPS) level++;
+  return { level, windows: n[level + 1]! };
+}
+const SPLIT_MAX_OUTPUT = 64;
+const SPLIT_MIN_WORKGROUPS = 16;
+
+/** Scratch elements per device the kernel's split reduction needs (KernelSpec.partials); undefined if it has none. */
+export function wgslPartials(k: Kernel): number | undefined {
+  const s = shapeOf(k);
+  return s.kind === 'cooperative' && s.split ? s.split.windows * k.output.size : undefined;
+}
+
+/**
+ * A kernel of few elements with long reductions: a workgroup per element. Each reduction is
+ * computed by the whole workgroup before the element, in the order of XLA's tree reduction
+ * (treeLevels), so a float32 sum is the one-invocation loop's, bit for bit. Then invocation 0
+ * computes the element, the reductions' values in `rv<id>`. A single long reduction splits: entry
+ * point `main` has a workgroup per window of the split level (its partial result to `scratch`),
+ * `finish` a workgroup per element, which reduces the partials.
+ */
+function renderCooperative(k: Kernel, reduces: Reduce[], groups: number, split: Split | null): string {
+  const S = k.output.size;
+  const walked = walkKernel(k, WGSL, new Map(reduces.map((r) => [r as KExpr, `rv${r.id}`])));
+  const parts: string[] = [];
+  const helperLists: string[][] = [walked.helpers];
+  const loaded = new Set(walked.loaded);
+  const partials = new Set<string>();
+  let first: string[] = [];
+  for (const [slot, e] of reduces.entries()) {
+    const T = valueType(e.dtype);
+    const { init, combine } = WGSL.reduce[e.fn];
+    const body = walkKernel({ ...k, body: e.body }, WGSL);
+    helperLists.push(body.helpers);
+    body.loaded.forEach((i) => loaded.add(i));
+    const wa = `wa${slot}_${T}`;
+    const wb = `wb${slot}_${T}`;
+    partials.add(`var<workgroup> ${wa}: array<${T}, ${PARTIALS}>;`);
+    partials.add(`var<workgroup> ${wb}: array<${T}, 32>;`);
+    const element: Leaf = (p, c, pad) => [`${pad}let r${e.id} = ${c};`, ...indent(body.lines, pad.slice(2)), `${pad}${p} = ${combine(p, body.value, e.dtype)};`];
+    const levels = treeLevels(e.extent);
+    parts.push(`  var rv${e.id}: ${T} = ${init(e.dtype)};`);
+    if (!split) {
+      parts.push(...treeReduce(e, e.extent, levels, element, wa, wb, `rv${e.id}`), `  workgroupBarrier();`);
+      continue;
+    }
+    // the first pass: workgroup i computes window i of the split level g from 32 windows of level g − 1
+    const g = split.level;
+    const n = [e.extent];
+    for (let l = 0; l < levels.length; l++) n.push(Math.ceil(n[l]! / 32));
+    first = [
+      `  let gid = rest / ${split.windows};`,
+      `  let i = rest - gid * ${split.windows};`,
+      ...[...loaded].sort((a, b) => a - b).map((j) => `  let base${j} = dev * st${j};`),
+      `  let c = 32 * i - ${levels[g]} + i32(lid);`,
+      `  if (c >= 0 && c < ${n[g]}) {`,
+      ...windowOf(e, levels, n, element, g - 1, 'c', '    '),
+      `    ${wa}[lid] = p${g - 1};`,
+      `  }`,
+      `  workgroupBarrier();`,
+      `  if (lid == 0u) {`,
+      `    var q: ${T} = ${init(e.dtype)};`,
+      `    let s = 32 * i - ${levels[g]};`,
+      `    for (var j = max(s, 0); j < min(s + 32, ${n[g]}); j++) { q = ${combine('q', `${wa}[j - s]`, e.dtype)}; }`,
+      `    scratch[(dev * ${S} + gid) * ${split.windows} + i] = q;`,
+      `  }`,
+    ];
+    const fromScratch: Leaf = (p, c, pad) => [`${pad}${p} = ${combine(p, `scratch[(dev * ${S} + gid) * ${split.windows} + ${c}]`, e.dtype)};`];
+    parts.push(...treeReduce(e, split.windows, levels.slice(g + 1), fromScratch, wa, wb, `rv${e.id}`));
+  }
+  const store = storeOf(k, walked.value, []);
+  // the frame's own lines call helpers too (a max's identity, its step)
+  const helpers = mergeHelpers(...helperLists, usedHelpers([...first, ...parts, store].join('\n')));
+  const T0 = valueType(reduces[0]!.dtype);
+  return [
+    `// ${k.name}: ${S} elements, a workgroup each for its reductions of ${reduces.map((r) => r.extent).join(', ')}${split ? `, split over ${split.windows} workgroups` : ''}`,
+    ...preamble(k, helpers),
+    ...(split ? [`@group(0) @binding(${k.inputs.length + 1}) var<storage, read_write> scratch: array<${T0}>;`] : []),
+    ...partials,
+    ...(split
+      ? [
+          // 32 invocations: a window each of the level below the split
+          `@compute @workgroup_size(32)`,
+          `fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {`,
+          ...workgroupIndex(S * split.windows),
+          `  let rest = wg - dev * ${S * split.windows};`,
+          ...first,
+          `}`,
+        ]
+      : []),
+    `@compute @workgroup_size(${WORKGROUP_SIZE})`,
+    `fn ${split ? 'finish' : 'main'}(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {`,
+    ...workgroupIndex(groups),
+    `  let gid = wg - dev * ${S};`,
+    ...[...loaded].sort((a, b) => a - b).map((i) => `  let base${i} = dev * st${i};`),
+    ...parts,
+    `  if (lid == 0u) {`,
+    ...indent(walked.lines, '  '),
+    `    out[wg] = ${store};`,
+    `  }`,
     `}`,
     '',
   ]
