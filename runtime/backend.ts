@@ -1,7 +1,11 @@
 // The interface both backends implement: per-device buffers, uploads,
 // readbacks, and running a program's steps on a set of devices. Buffers
 // never change once made, so a backend may share memory between them (the
-// WebGPU backend's buffers are views into stacked GPU buffers).
+// WebGPU backend's buffers are views into stacked GPU buffers). Memory is
+// reference counted: every buffer handle a backend returns holds one
+// reference to its memory until `release`; memory no handle holds goes back
+// to a pool of its size for reuse (a handle that is never released is freed
+// when it is garbage-collected).
 import type { DType, ProgramSpec } from './program.js';
 
 /** An opaque device buffer; `device` is the simulated device that owns it. */
@@ -9,6 +13,13 @@ export interface DeviceBuffer {
   readonly device: number;
   readonly dtype: DType;
   readonly size: number; // elements
+}
+
+/** Device memory in bytes: held by unreleased buffers (now, and at most since the backend was made), and kept in the pool for reuse. */
+export interface MemoryStats {
+  liveBytes: number;
+  peakLiveBytes: number;
+  pooledBytes: number;
 }
 
 export interface Backend {
@@ -25,9 +36,15 @@ export interface Backend {
   read(buf: DeviceBuffer): Promise<Float32Array | Int32Array | Uint32Array>;
   /** The same without waiting, where the backend's buffers are host memory (the CPU backend); WebGPU has none. */
   readSync?(buf: DeviceBuffer): Float32Array | Int32Array | Uint32Array;
+  /** A second handle on `buf`'s memory, with a reference of its own. */
+  share(buf: DeviceBuffer): DeviceBuffer;
+  /** Give up `buf`'s reference (once per handle; later calls do nothing); memory no handle holds is reused. */
+  release(buf: DeviceBuffer): void;
+  memory(): MemoryStats;
   /**
    * Run `program` once per device in `devices`; `args[d]` are device d's
-   * parameter buffers. Returns each device's result buffers. `inLoop`: a
+   * parameter buffers. Returns each device's result buffers (a result that
+   * is a parameter is the parameter's handle itself). `inLoop`: a
    * call from a control-flow loop (runtime/control.ts), not a new iteration
    * of a host loop.
    */

@@ -7,10 +7,28 @@
 // collective in a body needs them all): a while loop runs until every
 // device's predicate is false, a device whose predicate is false keeping its
 // carry; a cond runs each branch some device picked and each device keeps
-// its own branch's results.
+// its own branch's results. A loop releases what each iteration supersedes
+// (the previous carry, a scan's row views, a while predicate), so a long
+// loop runs in flat memory.
 import type { Backend, DeviceBuffer } from './backend.js';
 import type { BufRef, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
+
+/**
+ * Result handles that the caller can own and release: one that is an input's
+ * handle (a program returning its parameter), or that appears twice, becomes
+ * a handle of its own on the same memory.
+ */
+export function ownResults(backend: Backend, outs: DeviceBuffer[][], inputs: readonly (readonly DeviceBuffer[])[]): DeviceBuffer[][] {
+  const seen = new Set(inputs.flat());
+  return outs.map((o) =>
+    o.map((b) => {
+      if (seen.has(b)) return backend.share(b);
+      seen.add(b);
+      return b;
+    }),
+  );
+}
 
 /** Run `program` once per device in `devices` (`args[d]`: device d's parameters); straight-line programs go to the backend as they are. */
 export async function runProgram(backend: Backend, program: ProgramSpec, devices: number[], args: DeviceBuffer[][], inLoop = false): Promise<DeviceBuffer[][]> {
@@ -21,7 +39,12 @@ export async function runProgram(backend: Backend, program: ProgramSpec, devices
   const gets = (rs: BufRef[]): DeviceBuffer[][] => devices.map((_, d) => rs.map((r) => get(d, r)));
   const put = (outputs: number[], res: DeviceBuffer[][]): void => devices.forEach((_, d) => outputs.forEach((o, j) => (bufs[d]![o] = res[d]![j]!)));
   const cat = (a: DeviceBuffer[][], b: DeviceBuffer[][]): DeviceBuffer[][] => a.map((x, d) => [...x, ...b[d]!]);
-  const run = (p: number, ins: DeviceBuffer[][]): Promise<DeviceBuffer[][]> => runProgram(backend, subs[p]!, devices, ins, true);
+  /** Handles this call made: those it does not return are released at the end. */
+  const mine = new Set<DeviceBuffer>();
+  const made = (bs: DeviceBuffer[][]): DeviceBuffer[][] => (bs.forEach((b) => b.forEach((x) => mine.add(x))), bs);
+  /** A sub-program's results, each a handle of the caller's own. */
+  const run = async (p: number, ins: DeviceBuffer[][]): Promise<DeviceBuffer[][]> => made(ownResults(backend, await runProgram(backend, subs[p]!, devices, ins, true), ins));
+  const release = (bs: DeviceBuffer[]): void => bs.forEach((b) => backend.release(b));
   /** The first element of each device's scalar. */
   const scalars = (bs: DeviceBuffer[]): Promise<number[]> => Promise.all(bs.map(async (b) => (await backend.read(b))[0]!));
 
@@ -43,12 +66,20 @@ export async function runProgram(backend: Backend, program: ProgramSpec, devices
         const cc = gets(step.condConsts);
         const bc = gets(step.bodyConsts);
         let carry = gets(step.init);
+        /** Per device: whether its carry was made by the loop (and is released once superseded). */
+        const fresh = devices.map(() => false);
         for (;;) {
           const pred = await run(step.cond, cat(cc, carry));
           const go = (await scalars(pred.map((r) => r[0]!))).map((v) => v !== 0);
+          pred.forEach(release);
           if (!go.some((g) => g)) break;
           const next = await run(step.body, cat(bc, carry));
-          carry = carry.map((c, d) => (go[d] ? next[d]! : c));
+          carry = carry.map((c, d) => {
+            if (!go[d]) return release(next[d]!), c;
+            if (fresh[d]) release(c);
+            fresh[d] = true;
+            return next[d]!;
+          });
         }
         put(step.outputs, carry);
         break;
@@ -70,17 +101,22 @@ export async function runProgram(backend: Backend, program: ProgramSpec, devices
               return backend.copy(x, devices[d]!, i * n, n);
             }),
           );
-          const out = await runProgram(backend, body, devices, devices.map((_, d) => [...consts[d]!, ...carry[d]!, ...rows[d]!]), true);
+          const ins = devices.map((_, d) => [...consts[d]!, ...carry[d]!, ...rows[d]!]);
+          const out = made(ownResults(backend, await runProgram(backend, body, devices, ins, true), ins));
+          rows.forEach(release);
+          if (k > 0) carry.forEach(release);
           carry = out.map((o) => o.slice(0, nc));
           out.forEach((o, d) => o.slice(nc).forEach((y, j) => (ys[d]![j]![i] = y)));
         }
-        const stacked = devices.map((dev, d) =>
+        const stacked = made(devices.map((dev, d) =>
           yOut.map((o, j) => {
             const parts = ys[d]![j]!;
             if (!parts.length) return backend.upload(dev, program.buffers[o]!.dtype, newCpuBuffer(program.buffers[o]!.dtype, 0));
-            return backend.concat(parts, dev);
+            const whole = backend.concat(parts, dev);
+            release(parts);
+            return whole;
           }),
-        );
+        ));
         put(step.outputs, cat(carry, stacked));
         break;
       }
@@ -88,5 +124,8 @@ export async function runProgram(backend: Backend, program: ProgramSpec, devices
         throw new Error(`internal: ${program.name}: a ${step.kind} step beside control-flow steps (straight-line parts are sub-programs)`);
     }
   }
-  return devices.map((_, d) => program.results.map((r) => get(d, r)));
+  const results = devices.map((_, d) => program.results.map((r) => get(d, r)));
+  const kept = new Set(results.flat());
+  mine.forEach((b) => kept.has(b) || backend.release(b));
+  return results;
 }

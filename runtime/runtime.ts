@@ -2,8 +2,8 @@
 // their placement (one device; stacked along an axis across devices, as pmap
 // leaves them; or laid out over a device mesh, as NamedSharding places them),
 // program calls (single device, pmap, SPMD over a mesh), and the output sink.
-import type { Backend, DeviceBuffer } from './backend.js';
-import { runProgram } from './control.js';
+import type { Backend, DeviceBuffer, MemoryStats } from './backend.js';
+import { ownResults, runProgram } from './control.js';
 import { jaxStr, shapeRepr } from './format/index.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
@@ -40,10 +40,21 @@ export interface Layout {
  * A device array: global shape and dtype, stored whole on one device or in
  * shards. Applications see it as jaxts/runtime's `Array`: `shape`, `dtype`,
  * `await data()`, and `toString()` printing as NumPy prints the value.
+ *
+ * Device memory is reference counted. Whoever receives an array from the
+ * runtime or from a compiled function (an exported function's results,
+ * main()'s values) owns one reference and gives it up with `release()`: the
+ * memory is reused at once, so a loop that calls a compiled function and
+ * releases the results it drops runs in flat memory. `retain()` takes one
+ * more reference. An array that is never released is freed only when it is
+ * garbage-collected, which may be long after (GPU memory does not prompt a
+ * collection). Generated code releases its own arrays after their last use.
  */
 export class JArray {
   /** The elements once read back (arrays never change, so one readback serves every later read). */
   private host: CpuBuffer | null = null;
+  /** References held; the device buffers are released when it reaches 0. */
+  private refs = 1;
 
   constructor(
     /** The runtime whose devices hold the shards; null for an array made on the host (`array()`), not yet on a device. */
@@ -76,6 +87,7 @@ export class JArray {
   /** The elements in row-major order (a readback the first time). */
   async data(): Promise<CpuBuffer> {
     if (!this.host) {
+      this.checkLive();
       const rt = this.rt!;
       const wanted = this.shardsToRead();
       const parts = await Promise.all(wanted.map((i) => rt.backend.read(this.shards[i]!)));
@@ -92,11 +104,36 @@ export class JArray {
    */
   dataSync(): CpuBuffer {
     if (this.host) return this.host;
+    this.checkLive();
     const backend = this.rt!.backend;
     if (!backend.readSync) throw new Error(`dataSync(): this array is on ${backend.kind === 'webgpu' ? 'WebGPU' : backend.kind}, which reads back asynchronously: \`await x.data()\` first`);
     const read = backend.readSync.bind(backend);
     this.host = this.assemble(new Map(this.shardsToRead().map((i) => [i, read(this.shards[i]!)])));
     return this.host;
+  }
+
+  /** Whether every reference was released (the device memory is gone; a value read back before stays readable). */
+  get released(): boolean {
+    return this.refs <= 0;
+  }
+
+  /** One more reference to this array (each `retain()` is balanced by a `release()`); returns the array. */
+  retain(): this {
+    this.checkLive();
+    this.refs++;
+    return this;
+  }
+
+  /** Give up one reference; with the last one the device memory goes back to the runtime for reuse. Extra calls do nothing. */
+  release(): void {
+    if (this.refs <= 0 || --this.refs > 0 || !this.rt) return;
+    for (const s of this.shards) this.rt.backend.release(s);
+    this.rt.forget(this);
+  }
+
+  /** Throw if the device memory was released (a use after release()). */
+  checkLive(): void {
+    if (this.refs <= 0) throw new Error('an array was used after its last reference was released (JArray.release())');
   }
 
   /**
@@ -231,6 +268,22 @@ export class Runtime {
     return this.deviceList;
   }
 
+  /** Device memory in bytes: `liveBytes` held by arrays not yet released (and their placements), `pooledBytes` kept for reuse. */
+  memory(): MemoryStats {
+    return this.backend.memory();
+  }
+
+  /** `x` was released: drop the pmap placements made of it. */
+  forget(x: JArray): void {
+    for (const shards of this.placed.get(x)?.values() ?? []) shards.forEach((s) => this.backend.release(s));
+    this.placed.delete(x);
+  }
+
+  /** `outs` as handles the caller owns (control.ts's ownResults). */
+  private own(outs: DeviceBuffer[][], inputs: readonly (readonly DeviceBuffer[])[]): DeviceBuffer[][] {
+    return ownResults(this.backend, outs, inputs);
+  }
+
   /** repr(device): JAX's `CpuDevice(id=0)`; a WebGPU device prints as `WebGpuDevice(id=0)`. */
   deviceRepr(id: number): string {
     return `${this.backend.kind === 'cpu' ? 'CpuDevice' : 'WebGpuDevice'}(id=${id})`;
@@ -275,9 +328,9 @@ export class Runtime {
     return new JArray(this, shape, dtype, [this.backend.upload(0, dtype, data)], null);
   }
 
-  /** `x` held by this runtime's devices: arrays made on the host, or by another runtime, are uploaded to device 0. */
+  /** A reference of the caller's own to `x` held by this runtime's devices: arrays made on the host, or by another runtime, are uploaded to device 0. */
   async adopt(x: JArray): Promise<JArray> {
-    return x.rt === this ? x : this.constant(x.shape, x.dtype, await x.data());
+    return x.rt === this ? x.retain() : this.constant(x.shape, x.dtype, await x.data());
   }
 
   /** A mesh layout (generated code creates each once, at the top of main()). */
@@ -285,9 +338,9 @@ export class Runtime {
     return { devices, mesh, dims };
   }
 
-  /** jax.device_put(x, NamedSharding): `x` laid out over the mesh (`x` itself when it already is). */
+  /** jax.device_put(x, NamedSharding): a new reference to `x` laid out over the mesh (to `x` itself when it already is). */
   async devicePut(x: JArray, layout: Layout): Promise<JArray> {
-    if (x.layout && sameLayout(x.layout, layout)) return x;
+    if (x.layout && sameLayout(x.layout, layout)) return x.retain();
     let shards: DeviceBuffer[];
     if (isReplicated(layout)) {
       const src = await this.whole(x, layout.devices[0]!);
@@ -313,27 +366,31 @@ export class Runtime {
   async spmd(program: ProgramSpec, args: JArray[], inLayouts: Layout[], outLayouts: Layout[], shapes: number[][]): Promise<JArray[]> {
     const placed = await Promise.all(args.map((a, i) => this.devicePut(a, inLayouts[i]!)));
     const devices = [...(inLayouts[0] ?? outLayouts[0]!).devices];
-    const outs = await runProgram(this.backend, program, devices, devices.map((_, p) => placed.map((a) => a.shards[p]!)));
+    const ins = devices.map((_, p) => placed.map((a) => a.shards[p]!));
+    const outs = this.own(await runProgram(this.backend, program, devices, ins), ins);
+    placed.forEach((a) => a.release());
     return outLayouts.map((l, j) => new JArray(this, shapes[j]!, outs[0]![j]!.dtype, devices.map((_, p) => outs[p]![j]!), null, l));
   }
 
   /** x.addressable_shards[p].data: the block the device at mesh position `p` holds, as an array on that device. */
   async shard(x: JArray, p: number): Promise<JArray> {
     if (!x.layout) throw new Error('internal: shard() of an array without a mesh layout');
+    x.checkLive();
     const block = blockOf(x.layout, x.shape, p);
-    return new JArray(this, block.size, x.dtype, [x.shards[p]!], null);
+    return new JArray(this, block.size, x.dtype, [this.backend.share(x.shards[p]!)], null);
   }
 
-  /** The whole array in one buffer on `device` (gathering shards if needed). */
+  /** The whole array in one buffer on `device` (gathering shards if needed): a handle the caller releases. */
   private async whole(x: JArray, device: number): Promise<DeviceBuffer> {
+    x.checkLive();
     if (x.layout) {
       if (!isReplicated(x.layout)) return this.backend.upload(device, x.dtype, await x.data());
       const b = x.shards[x.layout.devices.indexOf(device)] ?? x.shards[0]!;
-      return b.device === device ? b : this.backend.copy(b, device);
+      return b.device === device ? this.backend.share(b) : this.backend.copy(b, device);
     }
     if (x.shardAxis === null) {
       const b = x.shards[0]!;
-      return b.device === device ? b : this.backend.copy(b, device);
+      return b.device === device ? this.backend.share(b) : this.backend.copy(b, device);
     }
     if (x.shardAxis === 0) return this.backend.concat([...x.shards], device);
     return this.backend.upload(device, x.dtype, await x.data());
@@ -342,7 +399,8 @@ export class Runtime {
   /** Run a single-device program (jit, host segment) on device 0. */
   async call(program: ProgramSpec, args: JArray[]): Promise<JArray[]> {
     const bufs = await Promise.all(args.map((a) => this.whole(a, 0)));
-    const [outs] = await runProgram(this.backend, program, [0], [bufs]);
+    const [outs] = this.own(await runProgram(this.backend, program, [0], [bufs]), [bufs]);
+    bufs.forEach((b) => this.backend.release(b));
     return this.checkNans(program, outs!.map((b, i) => new JArray(this, program.resultShapes[i]!, b.dtype, [b], null)));
   }
 
@@ -355,10 +413,15 @@ export class Runtime {
     const checks = program.nanChecks;
     if (!checks) return outs;
     const n = outs.length - checks.length;
-    for (let i = 0; i < checks.length; i++) {
-      if ((await outs[n + i]!.data()).some(Number.isNaN)) {
-        throw new PythonError(`FloatingPointError: invalid value (nan) encountered in ${checks[i]!.prim}`, checks[i]!.line);
+    try {
+      for (let i = 0; i < checks.length; i++) {
+        if ((await outs[n + i]!.data()).some(Number.isNaN)) {
+          outs.slice(0, n).forEach((x) => x.release());
+          throw new PythonError(`FloatingPointError: invalid value (nan) encountered in ${checks[i]!.prim}`, checks[i]!.line);
+        }
       }
+    } finally {
+      outs.slice(n).forEach((x) => x.release());
     }
     return outs.slice(0, n);
   }
@@ -384,7 +447,7 @@ export class Runtime {
       const shards = await this.shardsFor(args[i]!, inAxes[i] ?? null, axisSize);
       shards.forEach((s, d) => perDevice[d]!.push(s));
     }
-    const outs = await runProgram(this.backend, program, devices, perDevice);
+    const outs = this.own(await runProgram(this.backend, program, devices, perDevice), perDevice);
     return this.checkNans(program, program.results.map((_, j) => {
       const local = program.resultShapes[j]!;
       const axis = outAxes[j] ?? 0; // a NaN-checked intermediate (jax_debug_nans) stacks along 0
@@ -395,6 +458,7 @@ export class Runtime {
 
   /** Device d's buffer for one pmap argument. */
   private async shardsFor(x: JArray, axis: number | null, n: number): Promise<DeviceBuffer[]> {
+    x.checkLive();
     if (x.shardAxis === axis && x.shards.length === n && x.shards.every((s, d) => s.device === d)) return [...x.shards];
     // arrays never change: an argument the host passes to every step (a dataset) is split over the devices once
     let byPlacement = this.placed.get(x);
@@ -413,7 +477,9 @@ export class Runtime {
     if (axis === 0) {
       const src = await this.whole(x, 0);
       const chunk = x.size / n;
-      return Array.from({ length: n }, (_, d) => this.backend.copy(src, d, d * chunk, chunk));
+      const parts = Array.from({ length: n }, (_, d) => this.backend.copy(src, d, d * chunk, chunk));
+      this.backend.release(src);
+      return parts;
     }
     const parts = unstackAlong(await x.data(), x.shape, axis, x.dtype);
     return this.backend.uploadStacked(parts.map((_, d) => d), x.dtype, parts);

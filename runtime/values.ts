@@ -4,6 +4,11 @@
 import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import { PythonError, type JArray } from './runtime.js';
 
+/** Generated code's release of arrays after their last use (a variable not yet assigned is skipped). */
+export function release(...xs: (JArray | undefined)[]): void {
+  for (const x of xs) x?.release();
+}
+
 /** str(x) of a jax.Array (NumPy's str of its value). */
 export async function str(x: JArray): Promise<string> {
   return jaxStr({ dtype: x.dtype, shape: x.shape, data: await x.data() });

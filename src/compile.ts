@@ -4,6 +4,7 @@ import type { HostProgram } from './ir/host.js';
 import { printFunc } from './ir/printer.js';
 import { lower } from './lower/index.js';
 import { parse } from './parser/index.js';
+import { releaseDeadArrays } from './passes/host_release.js';
 import { compilePrograms } from './passes/pipeline.js';
 import { printSpmd } from './passes/spmd.js';
 
@@ -27,7 +28,7 @@ export interface CompileResult extends GeneratedModule {
 /** Compile Python source; throws CompileError for the user's mistakes. */
 export function compile(source: string, options: CompileOptions): CompileResult {
   const mod = parse(source);
-  const hostProgram = lower(mod, { file: options.file, devices: options.devices });
+  const hostProgram = releaseDeadArrays(lower(mod, { file: options.file, devices: options.devices }));
   const compiled = compilePrograms(hostProgram);
   // the file name after the last separator (a newline in the path is part of a name, not a line break)
   const baseName = options.file.replace(/^[\s\S]*[\\/]/, '').replace(/\.py$/, '');

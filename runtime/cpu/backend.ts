@@ -1,30 +1,88 @@
 // The CPU backend: buffers are typed arrays and kernels are the generated JS
-// loops. Simulated devices each own their arrays.
-import type { Backend, DeviceBuffer } from '../backend.js';
+// loops. Simulated devices each own their arrays. Memory is counted as on
+// WebGPU: a store counts the handles on it, and once all are released its
+// ArrayBuffer goes to a pool keyed by size for the next allocation.
+import type { Backend, DeviceBuffer, MemoryStats } from '../backend.js';
 import type { BufRef, CpuBuffer, DType, ProgramSpec } from '../program.js';
 import { newCpuBuffer } from '../program.js';
 
+/** Typed-array memory shared by the handles on it. */
+class Store {
+  refs = 0;
+  constructor(readonly data: CpuBuffer) {}
+}
+
+/** The safety net: stores collected before their handles were released leave the count. */
+const reclaim = new FinalizationRegistry<{ bytes: number; stats: MemoryStats }>(({ bytes, stats }) => {
+  stats.liveBytes -= bytes;
+});
+
+/** The most bytes the pool of released memory keeps for reuse. */
+const POOL_CAP = 256 * 2 ** 20;
+
 export class CpuDeviceBuffer implements DeviceBuffer {
+  released = false;
   constructor(
     readonly device: number,
     readonly dtype: DType,
-    readonly data: CpuBuffer,
-  ) {}
+    readonly store: Store,
+  ) {
+    store.refs++;
+  }
+  get data(): CpuBuffer {
+    return this.store.data;
+  }
   get size(): number {
-    return this.data.length;
+    return this.store.data.length;
   }
 }
 
 const cpu = (b: DeviceBuffer): CpuDeviceBuffer => b as CpuDeviceBuffer;
 
+/** A typed array of `dtype` over pooled memory (newCpuBuffer's choice of array type). */
+const view = (dtype: DType, b: ArrayBuffer): CpuBuffer => (dtype === 'float32' ? new Float32Array(b) : dtype === 'int32' ? new Int32Array(b) : new Uint32Array(b));
+
 export class CpuBackend implements Backend {
   readonly kind = 'cpu' as const;
   readonly description = 'JavaScript CPU backend';
+  private readonly stats: MemoryStats = { liveBytes: 0, peakLiveBytes: 0, pooledBytes: 0 };
+  /** Released memory by size in bytes. */
+  private free = new Map<number, ArrayBuffer[]>();
+
+  /** A store of `size` elements: pooled memory (zeroed when `zero`) or new. */
+  private store(dtype: DType, size: number, zero: boolean): Store {
+    const bytes = size * 4;
+    const pooled = bytes ? this.free.get(bytes)?.pop() : undefined;
+    let data: CpuBuffer;
+    if (pooled) {
+      this.stats.pooledBytes -= bytes;
+      data = view(dtype, pooled);
+      if (zero) data.fill(0);
+    } else {
+      data = newCpuBuffer(dtype, size);
+    }
+    const s = new Store(data);
+    this.stats.liveBytes += bytes;
+    this.stats.peakLiveBytes = Math.max(this.stats.peakLiveBytes, this.stats.liveBytes);
+    reclaim.register(s, { bytes, stats: this.stats }, s);
+    return s;
+  }
+
+  private freeStore(s: Store): void {
+    reclaim.unregister(s);
+    const bytes = s.data.byteLength;
+    this.stats.liveBytes -= bytes;
+    if (!bytes || this.stats.pooledBytes + bytes > POOL_CAP) return;
+    this.stats.pooledBytes += bytes;
+    const list = this.free.get(bytes);
+    if (list) list.push(s.data.buffer as ArrayBuffer);
+    else this.free.set(bytes, [s.data.buffer as ArrayBuffer]);
+  }
 
   upload(device: number, dtype: DType, data: CpuBuffer): DeviceBuffer {
-    const buf = newCpuBuffer(dtype, data.length);
-    buf.set(data);
-    return new CpuDeviceBuffer(device, dtype, buf);
+    const s = this.store(dtype, data.length, false);
+    s.data.set(data);
+    return new CpuDeviceBuffer(device, dtype, s);
   }
 
   uploadStacked(devices: number[], dtype: DType, parts: CpuBuffer[]): DeviceBuffer[] {
@@ -38,10 +96,10 @@ export class CpuBackend implements Backend {
 
   concat(parts: DeviceBuffer[], device: number): DeviceBuffer {
     const total = parts.reduce((n, p) => n + p.size, 0);
-    const out = newCpuBuffer(parts[0]!.dtype, total);
+    const out = this.store(parts[0]!.dtype, total, false);
     let off = 0;
     for (const p of parts) {
-      out.set(cpu(p).data, off);
+      out.data.set(cpu(p).data, off);
       off += p.size;
     }
     return new CpuDeviceBuffer(device, parts[0]!.dtype, out);
@@ -55,8 +113,26 @@ export class CpuBackend implements Backend {
     return cpu(buf).data.slice();
   }
 
+  share(buf: DeviceBuffer): DeviceBuffer {
+    const b = cpu(buf);
+    if (b.released) throw new Error('internal: a released buffer was shared');
+    return new CpuDeviceBuffer(b.device, b.dtype, b.store);
+  }
+
+  release(buf: DeviceBuffer): void {
+    const b = cpu(buf);
+    if (b.released) return;
+    b.released = true;
+    if (--b.store.refs === 0) this.freeStore(b.store);
+  }
+
+  memory(): MemoryStats {
+    return { ...this.stats };
+  }
+
   run(program: ProgramSpec, devices: number[], args: DeviceBuffer[][]): DeviceBuffer[][] {
-    const temps = devices.map(() => program.buffers.map((b) => newCpuBuffer(b.dtype, b.size)));
+    const stores = devices.map(() => program.buffers.map((b) => this.store(b.dtype, b.size, true)));
+    const temps = stores.map((ss) => ss.map((s) => s.data));
     const arr = (d: number, r: BufRef): CpuBuffer =>
       r.kind === 'param' ? cpu(args[d]![r.index]!).data : temps[d]![r.index]!;
     for (const step of program.steps) {
@@ -74,12 +150,17 @@ export class CpuBackend implements Backend {
         throw new Error(`internal: ${program.name}: a ${step.kind} step in a straight-line program (runtime/control.ts runs it)`);
       }
     }
-    return devices.map((dev, d) =>
+    const outs = devices.map((dev, d) =>
       program.results.map((r) => {
         if (r.kind === 'param') return args[d]![r.index]!;
-        return new CpuDeviceBuffer(dev, program.buffers[r.index]!.dtype, temps[d]![r.index]!);
+        return new CpuDeviceBuffer(dev, program.buffers[r.index]!.dtype, stores[d]![r.index]!);
       }),
     );
+    // the temporaries no result holds go back to the pool now: the kernels have run
+    stores.flat().forEach((s) => {
+      if (!s.refs) this.freeStore(s);
+    });
+    return outs;
   }
 
   /** Kernels run as they are called: nothing is queued. */

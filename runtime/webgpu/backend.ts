@@ -11,8 +11,11 @@
 // the call only writes them). A call is one command encoder; its command
 // buffer waits to be submitted with the others of the same host-loop
 // iteration (see enqueue), so a step is one queue.submit however many
-// programs it calls. Readback goes through a staging buffer.
-import type { Backend, DeviceBuffer } from '../backend.js';
+// programs it calls. Readback goes through a staging buffer. A block counts
+// the views that hold it; released by all of them, its GPUBuffer goes to a
+// pool keyed by size once the work queued so far is submitted (the next
+// call of that size reuses it), so a host loop runs in flat memory.
+import type { Backend, DeviceBuffer, MemoryStats } from '../backend.js';
 import type { BufRef, CpuBuffer, DType, KernelSpec, ProgramSpec } from '../program.js';
 import { MAX_WORKGROUPS_X, newCpuBuffer, WORKGROUP_SIZE } from '../program.js';
 
@@ -25,23 +28,40 @@ interface Pipelines {
   finish: GPUComputePipeline | null;
 }
 
-/** A GPUBuffer shared by the views into it; destroyed once none of them (nor the block) is reachable. */
+/** A GPUBuffer shared by the views into it: back to the pool once every view is released (destroyed if it is collected first). */
 class Block {
-  constructor(readonly buffer: GPUBuffer) {}
+  /** Views holding it. */
+  refs = 0;
+  constructor(
+    readonly buffer: GPUBuffer,
+    readonly bytes: number,
+  ) {}
 }
 
-/** Blocks of collected arrays (and pools of collected programs) give their buffers back. */
-const reclaim = new FinalizationRegistry<GPUBuffer[]>((bs) => bs.forEach((b) => b.destroy()));
+/** The safety net: blocks collected before their views were released give their buffers back. */
+const reclaim = new FinalizationRegistry<{ buffer: GPUBuffer; bytes: number; stats: MemoryStats }>(({ buffer, bytes, stats }) => {
+  stats.liveBytes -= bytes;
+  buffer.destroy();
+});
 
-/** An array on one simulated device: `size` elements from element `offset` of a block. */
+/** Pools of collected programs give their buffers back. */
+const reclaimPool = new FinalizationRegistry<GPUBuffer[]>((bs) => bs.forEach((b) => b.destroy()));
+
+/** The most bytes the pool of released buffers keeps for reuse; beyond it they are destroyed. */
+const POOL_CAP = 256 * 2 ** 20;
+
+/** An array on one simulated device: `size` elements from element `offset` of a block (holding one reference to it until released). */
 class GpuDeviceBuffer implements DeviceBuffer {
+  released = false;
   constructor(
     readonly device: number,
     readonly dtype: DType,
     readonly size: number,
     readonly block: Block,
     readonly offset: number,
-  ) {}
+  ) {
+    block.refs++;
+  }
 
   get buffer(): GPUBuffer {
     return this.block.buffer;
@@ -243,6 +263,11 @@ export class WebGpuBackend implements Backend {
   private pendingFirst: ProgramSpec | null = null;
   private flushScheduled = false;
   private errors: string[] = [];
+  private readonly stats: MemoryStats = { liveBytes: 0, peakLiveBytes: 0, pooledBytes: 0 };
+  /** Released buffers by size in bytes, ready for reuse. */
+  private free = new Map<number, GPUBuffer[]>();
+  /** Buffers released while queued work may still read them: pooled once that work is submitted. */
+  private freeAfterSubmit: GPUBuffer[] = [];
   /** Set once the GPUDevice is lost: every later call fails with it instead of waiting forever. */
   private lostMessage: string | null = null;
   private readonly lost: Promise<never>;
@@ -253,6 +278,8 @@ export class WebGpuBackend implements Backend {
     readonly description: string,
   ) {
     gpu.addEventListener('uncapturederror', (ev) => {
+      // handled here (the next sync throws it): without preventDefault() Dawn also prints it on stdout
+      ev.preventDefault();
       this.errors.push((ev as GPUUncapturedErrorEvent).error.message);
     });
     this.lost = gpu.lost.then((info) => {
@@ -316,6 +343,40 @@ export class WebGpuBackend implements Backend {
     this.pendingKeep = [];
     this.pendingFirst = null;
     if (!this.lostMessage) this.gpu.queue.submit(cbs);
+    // later writes to them (an upload) are queued after this submission's reads
+    const freed = this.freeAfterSubmit;
+    this.freeAfterSubmit = [];
+    freed.forEach((b) => this.toPool(b));
+  }
+
+  private toPool(b: GPUBuffer): void {
+    if (this.stats.pooledBytes + b.size > POOL_CAP || this.lostMessage) return b.destroy();
+    this.stats.pooledBytes += b.size;
+    const list = this.free.get(b.size);
+    if (list) list.push(b);
+    else this.free.set(b.size, [b]);
+  }
+
+  share(buf: DeviceBuffer): DeviceBuffer {
+    const b = gpuBuf(buf);
+    if (b.released) throw new Error('internal: a released buffer was shared');
+    return new GpuDeviceBuffer(b.device, b.dtype, b.size, b.block, b.offset);
+  }
+
+  release(buf: DeviceBuffer): void {
+    const b = gpuBuf(buf);
+    if (b.released) return;
+    b.released = true;
+    const block = b.block;
+    if (--block.refs > 0) return;
+    reclaim.unregister(block);
+    this.stats.liveBytes -= block.bytes;
+    if (this.pending.length) this.freeAfterSubmit.push(block.buffer);
+    else this.toPool(block.buffer);
+  }
+
+  memory(): MemoryStats {
+    return { ...this.stats };
   }
 
   private createBuffer(elements: number): GPUBuffer {
@@ -323,11 +384,16 @@ export class WebGpuBackend implements Backend {
     return this.gpu.createBuffer({ size: Math.max(4, elements * 4), usage: USAGE });
   }
 
-  /** A block destroyed once it is collected. */
+  /** A block for `elements` elements: a pooled buffer of that size, else a new one. */
   private newBlock(elements: number): Block {
-    const buffer = this.createBuffer(elements);
-    const b = new Block(buffer);
-    reclaim.register(b, [buffer]);
+    const bytes = Math.max(4, elements * 4);
+    let buffer = this.free.get(bytes)?.pop();
+    if (buffer) this.stats.pooledBytes -= bytes;
+    else buffer = this.createBuffer(elements);
+    const b = new Block(buffer, bytes);
+    this.stats.liveBytes += bytes;
+    this.stats.peakLiveBytes = Math.max(this.stats.peakLiveBytes, this.stats.liveBytes);
+    reclaim.register(b, { buffer, bytes, stats: this.stats }, b);
     return b;
   }
 
@@ -445,7 +511,7 @@ export class WebGpuBackend implements Backend {
         return b;
       });
       pool = { plan, temps, params: [], scratch: [], bindGroups: [], owned };
-      reclaim.register(pool, owned);
+      reclaimPool.register(pool, owned);
       byCount.set(n, pool);
     }
     return pool;
