@@ -1,5 +1,6 @@
 // Shape/dtype rules: SHAPE_RULES holds one entry per primitive (src/ir/prims.ts
 // lists them), computing a bound equation's result types from its operands'.
+import { convParams, convShape } from './conv.js';
 import type { Prim } from './prims.js';
 import { gatherShape, IndexingShapeError, scatterShape, sortShape } from './indexing.js';
 import type { AVal, DType, Func, Params } from './types.js';
@@ -403,6 +404,13 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   argmax: argReduce,
   argmin: argReduce,
   dot_general: dotGeneral,
+  conv_general_dilated: ([l, r], p) => {
+    try {
+      return [convShape(l!, r!, convParams(p))];
+    } catch (err) {
+      throw new ShapeError((err as Error).message);
+    }
+  },
   gather: indexingRule(gatherShape),
   scatter: indexingRule(scatterShape),
   scatter_add: indexingRule(scatterShape),

@@ -119,6 +119,9 @@ const DESCRIPTORS = {
   argmax: { strong: true, cost: 'loop' },
   argmin: { strong: true, cost: 'loop' },
   dot_general: { cost: 'loop' },
+  // lax.conv_general_dilated with JAX's params (window_strides, padding, lhs_dilation, rhs_dilation,
+  // dimension_numbers {lhs_spec, rhs_spec, out_spec}, feature_group_count, batch_group_count)
+  conv_general_dilated: { cost: 'loop' },
   // indexing (ir/indexing.ts): gather reads one operand element per output element; a scatter loops
   // over the updates (its IR keys spell JAX's hyphens as underscores: scatter_add is scatter-add);
   // sort is lowered to ranks and a scatter before fusion (passes/sort_lowering.ts)

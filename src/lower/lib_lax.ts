@@ -13,6 +13,7 @@ import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
 import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
+import { laxConvFunctions } from './lib_lax_conv.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -57,9 +58,10 @@ export function laxModule(ip: Interp): PyModule {
       return bind(prim, leaf, { axes: names, axis_size: size }, c.span);
     });
   };
-  const entries: Record<string, (c: CallArgs) => PyValue> = {
+  const entries: Record<string, ((c: CallArgs) => PyValue) | PyValue> = {
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),
+    ...laxConvFunctions(ip),
     ...controlFlowFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),

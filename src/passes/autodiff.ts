@@ -23,6 +23,7 @@ import { shapeRule } from '../ir/primitives.js';
 import { isControl, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
 import { isFloat } from '../ir/types.js';
+import { convTransposeLhs, convTransposeRhs } from './conv_rules.js';
 import { dce } from './simplify.js';
 
 /** A tangent (or, in the transpose, the value whose cotangent flows back): a placeholder. */
@@ -307,6 +308,11 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
     (c, g, [, y], _ans, p) => c.op('dot_general', [g, y!], p),
     (c, g, [x], _ans, p) => c.op('dot_general', [x!, g], p),
   ),
+  // ad.defbilinear
+  conv_general_dilated: defjvp(
+    (c, g, [, y], _ans, p) => c.op('conv_general_dilated', [g, y!], p),
+    (c, g, [x], _ans, p) => c.op('conv_general_dilated', [x!, g], p),
+  ),
 
   // indexing (slicing.py): linear in the operand and updates, never in the indices
   gather: (c, xs, ts, e) => gatherJvp(c, xs, ts, e),
@@ -534,6 +540,12 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     if (isLin(x)) return [dotTransposeLhs(c, ct!, x.aval, y as Atom, dn, e.params, false), null];
     const swapped: DotDims = { contract: [dn.contract[1], dn.contract[0]], batch: [dn.batch[1], dn.batch[0]] };
     return [null, dotTransposeLhs(c, ct!, y!.aval, x as Atom, swapped, e.params, true)];
+  },
+  conv_general_dilated: (c, [ct], e) => {
+    const [x, y] = e.inputs;
+    const bind = (prim: Prim, ins: Atom[], p: Params): Atom => c.bind(prim, ins, p);
+    if (isLin(x)) return [convTransposeLhs(bind, ct!, x.aval, y as Atom, e.params), null];
+    return [null, convTransposeRhs(bind, ct!, x as Atom, y!.aval, e.params)];
   },
 
   gather: (c, [ct], e) => [gatherTranspose(c, ct!, e), null],

@@ -20,6 +20,7 @@
 // by the axes' total size and no axis is already used by another dimension
 // of the same array.
 import { CompileError } from '../common/diagnostics.js';
+import type { ConvDims } from '../ir/conv.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type StructuralPrim } from '../ir/prims.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
@@ -160,6 +161,12 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
     }
     if (l!.kind === 'var' && r!.kind === 'var') dn.contract[0].forEach((d, k) => links.push(link(l as Var, d, r as Var, dn.contract[1][k]!, true)));
     return links;
+  },
+  // the batch dimension of lhs is the result's (rhs replicated, as JAX's sharding rule wants)
+  conv_general_dilated: (e) => {
+    const [l] = e.inputs;
+    const dn = e.params['dimension_numbers'] as ConvDims;
+    return l!.kind === 'var' && e.params['batch_group_count'] === 1 ? [link(l as Var, dn.lhs_spec[0]!, e.outputs[0]!, dn.out_spec[0]!)] : [];
   },
   reduce_sum: reduceLinks,
   reduce_max: reduceLinks,

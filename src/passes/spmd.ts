@@ -20,6 +20,7 @@
 // axes into one multi-operand psum (XLA's AllReduceCombiner), moving what
 // depends on the earlier one after it; then dead code goes.
 import { FuncBuilder, lit } from '../ir/builder.js';
+import type { ConvDims } from '../ir/conv.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type Prim, PRIMS, type StructuralPrim } from '../ir/prims.js';
 import { printFunc } from '../ir/printer.js';
@@ -457,6 +458,16 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   all_to_all: replicatedRule,
   axis_index: replicatedRule,
   // indexing and sorting: computed on whole (replicated) operands
+  // split over the batch dimension only (DIM_RULES links lhs's to the result's); rhs whole
+  conv_general_dilated: (c) => {
+    const e = c.e;
+    const dn = e.params['dimension_numbers'] as ConvDims;
+    const dims: string[][] = c.out[0]!.map((ax, d) => (d === dn.out_spec[0] && e.params['batch_group_count'] === 1 ? [...ax] : []));
+    const t: string[][] = e.inputs[0]!.aval.shape.map(() => []);
+    t[dn.lhs_spec[0]!] = dims[dn.out_spec[0]!]!;
+    const ins = [c.get(0, t).atom, c.get(1, replicated(e.inputs[1]!.aval.shape.length)).atom];
+    return [{ atom: c.bind(e.prim, ins, e.params)[0]!, dims, partial: [] }];
+  },
   gather: replicatedRule,
   scatter: replicatedRule,
   scatter_add: replicatedRule,

@@ -1,0 +1,206 @@
+// jax.lax's convolutions (jax/_src/lax/convolution.py): conv_general_dilated
+// binds its primitive with JAX's canonical params; conv, conv_with_general_padding
+// and conv_transpose are JAX's wrappers around it; conv_dimension_numbers and
+// padtype_to_pads are its static helpers.
+import { CompileError } from '../common/diagnostics.js';
+import type { Span } from '../parser/ast.js';
+import { convGeneralPermutations, convShape, dilateDim, padtypeToPads, type ConvDims, type ConvParams } from '../ir/conv.js';
+import type { Interp } from './interp.js';
+import { arg, dtypeArg, shapeArgs } from './modules.js';
+import { PyClass, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
+
+/** lax.ConvDimensionNumbers, a NamedTuple. */
+const CONV_DIMS = new PyClass('ConvDimensionNumbers', ['lhs_spec', 'rhs_spec', 'out_spec'], new Map(), 'namedtuple');
+
+const isSeq = (v: PyValue): v is PyTuple | PyList => v instanceof PyTuple || v instanceof PyList;
+const tuple = (xs: number[]): PyTuple => new PyTuple(xs.map(BigInt));
+
+/** The options of one conv_general_dilated call, before its padding is resolved. */
+export interface ConvCall {
+  strides: number[];
+  padding: string | [number, number][];
+  lhsDilation: number[] | null;
+  rhsDilation: number[] | null;
+  dims: ConvDims;
+  featureGroupCount: number;
+  batchGroupCount: number;
+}
+
+export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => PyValue) | PyValue> {
+  const o = ip.ops;
+  const A = (v: PyValue, span: Span): Tracer => o.asArray(v, span);
+  const ints = (v: PyValue, span: Span): number[] => shapeArgs([ip.static(v, 'convolution argument', span)], span);
+  const intOrNull = (v: PyValue, span: Span): number[] | null => (v === null ? null : ints(v, span));
+
+  /** conv_dimension_numbers: None, three spec strings, or a ConvDimensionNumbers (three tuples of ints). */
+  const dimensionNumbers = (lhs: readonly number[], rhs: readonly number[], v: PyValue, span: Span): ConvDims => {
+    if (lhs.length !== rhs.length) throw new CompileError(`TypeError: convolution requires lhs and rhs ndim to be equal, got ${lhs.length} and ${rhs.length}.`, span);
+    const dn = ip.static(v, 'dimension_numbers', span);
+    if (dn === null) {
+      const iota = lhs.map((_, i) => i);
+      return { lhs_spec: iota, rhs_spec: [...iota], out_spec: [...iota] };
+    }
+    if (!isSeq(dn)) throw new CompileError(`TypeError: convolution dimension_numbers must be tuple/list or None, got ${typeof dn}.`, span);
+    if (dn.items.length !== 3) throw new CompileError(`TypeError: convolution dimension_numbers list/tuple must be length 3, got ${dn.items.length}.`, span);
+    if (dn.items.every(isSeq)) {
+      const [l, r, out] = dn.items.map((x) => ints(x, span)) as [number[], number[], number[]];
+      return { lhs_spec: l, rhs_spec: r, out_spec: out };
+    }
+    if (!dn.items.every((x) => typeof x === 'string')) throw new CompileError('TypeError: convolution dimension_numbers elements must be strings.', span);
+    const specs = dn.items as [string, string, string];
+    specs.forEach((s, i) => {
+      if (s.length !== lhs.length) {
+        throw new CompileError(`TypeError: convolution dimension_numbers[${i}] must have len equal to the ndim of lhs and rhs, got ${s.length} for lhs and rhs shapes (${lhs.join(', ')}) and (${rhs.join(', ')}).`, span);
+      }
+    });
+    const out = convGeneralPermutations(specs);
+    if (typeof out === 'string') throw new CompileError(out, span);
+    return out;
+  };
+
+  const paddingArg = (v: PyValue, span: Span): string | [number, number][] => {
+    const p = ip.static(v, 'padding', span);
+    if (typeof p === 'string') return p;
+    if (!isSeq(p)) throw new CompileError(`ValueError: padding argument to conv_general_dilated should be a string or a sequence of (low, high) pairs, got ${String(p)}`, span);
+    return p.items.map((pair) => {
+      const xs = isSeq(pair) ? pair.items : [];
+      if (xs.length !== 2 || xs.some((x) => typeof x !== 'bigint')) throw new CompileError('ValueError: padding argument to conv_general_dilated should be a string or a sequence of (low, high) pairs', span);
+      return [Number(xs[0]), Number(xs[1])] as [number, number];
+    });
+  };
+
+  /** conv_general_dilated(lhs, rhs, ...) with its arguments parsed. */
+  const convGeneral = (lhs: Tracer, rhs: Tracer, call: ConvCall, preferred: PyValue, span: Span): Tracer => {
+    const nsp = lhs.aval.shape.length - 2;
+    const { dims } = call;
+    const lhsDil = call.lhsDilation ?? Array<number>(nsp).fill(1);
+    const rhsDil = call.rhsDilation ?? Array<number>(nsp).fill(1);
+    let padding: [number, number][];
+    if (typeof call.padding === 'string') {
+      if (lhsDil.some((d) => d !== 1)) {
+        throw new CompileError('ValueError: String padding is not implemented for transposed convolution using this op. Please either exactly specify the required padding or use conv_transpose.', span);
+      }
+      const window = dims.rhs_spec.slice(2).map((d, i) => dilateDim(rhs.aval.shape[d]!, rhsDil[i]!));
+      try {
+        padding = padtypeToPads(dims.lhs_spec.slice(2).map((d) => lhs.aval.shape[d]!), window, call.strides, call.padding);
+      } catch (e) {
+        throw new CompileError(`RuntimeError: ${(e as Error).message}`, span);
+      }
+    } else padding = call.padding;
+    let dtype = lhs.aval.dtype;
+    if (lhs.aval.dtype !== rhs.aval.dtype) {
+      throw new CompileError(`TypeError: conv_general_dilated requires arguments to have the same dtypes, got ${lhs.aval.dtype}, ${rhs.aval.dtype}.`, span);
+    }
+    const pet = preferred === null || preferred === undefined ? undefined : dtypeArg(preferred, span);
+    if (pet && pet !== dtype) {
+      lhs = o.convert(lhs, pet, span);
+      rhs = o.convert(rhs, pet, span);
+      dtype = pet;
+    }
+    if (lhs.aval.dtype === 'bool') throw new CompileError('TypeError: conv_general_dilated does not accept dtype bool.', span);
+    const params: ConvParams = {
+      window_strides: call.strides, padding, lhs_dilation: lhsDil, rhs_dilation: rhsDil, dimension_numbers: dims,
+      feature_group_count: call.featureGroupCount, batch_group_count: call.batchGroupCount, precision: null, preferred_element_type: null,
+    };
+    try {
+      convShape(lhs.aval, rhs.aval, params);
+    } catch (e) {
+      throw new CompileError(`ValueError: ${(e as Error).message}`, span);
+    }
+    return o.tracer(o.bind('conv_general_dilated', [lhs.atom, rhs.atom], params as unknown as Record<string, unknown>, span));
+  };
+
+  const conv_general_dilated = (c: CallArgs): PyValue => {
+    const lhs = A(arg(c, 0, 'lhs'), c.span);
+    const rhs = A(arg(c, 1, 'rhs'), c.span);
+    const dims = dimensionNumbers(lhs.aval.shape, rhs.aval.shape, arg(c, 6, 'dimension_numbers', null), c.span);
+    const count = (i: number, name: string): number => Number(ip.static(arg(c, i, name, 1n), name, c.span));
+    return convGeneral(lhs, rhs, {
+      strides: ints(arg(c, 2, 'window_strides'), c.span),
+      padding: paddingArg(arg(c, 3, 'padding'), c.span),
+      lhsDilation: intOrNull(arg(c, 4, 'lhs_dilation', null), c.span),
+      rhsDilation: intOrNull(arg(c, 5, 'rhs_dilation', null), c.span),
+      dims, featureGroupCount: count(7, 'feature_group_count'), batchGroupCount: count(8, 'batch_group_count'),
+    }, arg(c, 10, 'preferred_element_type', null), c.span);
+  };
+
+  /** JAX's _conv_transpose_padding for one spatial dimension. */
+  const transposePadding = (k: number, s: number, padding: string | [number, number], span: Span): [number, number] => {
+    let padLen: number;
+    let padA: number;
+    if (padding === 'SAME') {
+      padLen = k + s - 2;
+      padA = s > k - 1 ? k - 1 : Math.ceil(padLen / 2);
+    } else if (padding === 'VALID') {
+      padLen = k + s - 2 + Math.max(k - s, 0);
+      padA = k - 1;
+    } else if (Array.isArray(padding)) {
+      const pads = padding.map((p) => k - p - 1);
+      padA = pads[0]!;
+      padLen = pads[0]! + pads[1]!;
+    } else throw new CompileError(`ValueError: Invalid padding mode: ${String(padding)}`, span);
+    return [padA, padLen - padA];
+  };
+
+  return {
+    conv_general_dilated,
+    conv: (c: CallArgs) => {
+      const lhs = A(arg(c, 0, 'lhs'), c.span);
+      const rhs = A(arg(c, 1, 'rhs'), c.span);
+      const dims = dimensionNumbers(lhs.aval.shape, rhs.aval.shape, null, c.span);
+      return convGeneral(lhs, rhs, { strides: ints(arg(c, 2, 'window_strides'), c.span), padding: paddingArg(arg(c, 3, 'padding'), c.span), lhsDilation: null, rhsDilation: null, dims, featureGroupCount: 1, batchGroupCount: 1 }, arg(c, 5, 'preferred_element_type', null), c.span);
+    },
+    conv_with_general_padding: (c: CallArgs) => {
+      const lhs = A(arg(c, 0, 'lhs'), c.span);
+      const rhs = A(arg(c, 1, 'rhs'), c.span);
+      const dims = dimensionNumbers(lhs.aval.shape, rhs.aval.shape, null, c.span);
+      return convGeneral(lhs, rhs, {
+        strides: ints(arg(c, 2, 'window_strides'), c.span), padding: paddingArg(arg(c, 3, 'padding'), c.span),
+        lhsDilation: intOrNull(arg(c, 4, 'lhs_dilation'), c.span), rhsDilation: intOrNull(arg(c, 5, 'rhs_dilation'), c.span),
+        dims, featureGroupCount: 1, batchGroupCount: 1,
+      }, arg(c, 7, 'preferred_element_type', null), c.span);
+    },
+    conv_transpose: (c: CallArgs) => {
+      const lhs = A(arg(c, 0, 'lhs'), c.span);
+      let rhs = A(arg(c, 1, 'rhs'), c.span);
+      const nd = lhs.aval.shape.length;
+      if (nd !== rhs.aval.shape.length || nd < 2) throw new CompileError('AssertionError: conv_transpose needs lhs and rhs of one rank >= 2', c.span);
+      const strides = ints(arg(c, 2, 'strides'), c.span);
+      const padding = paddingArg(arg(c, 3, 'padding'), c.span);
+      let rhsDil = intOrNull(arg(c, 4, 'rhs_dilation', null), c.span);
+      let dnArg = ip.static(arg(c, 5, 'dimension_numbers', null), 'dimension_numbers', c.span);
+      if (dnArg === null) {
+        const defaults: Record<number, [string, string, string]> = { 2: ['NC', 'IO', 'NC'], 3: ['NHC', 'HIO', 'NHC'], 4: ['NHWC', 'HWIO', 'NHWC'], 5: ['NHWDC', 'HWDIO', 'NHWDC'] };
+        const d = defaults[nd];
+        if (!d) throw new CompileError('ValueError: No 4+ dimensional dimension_number defaults.', c.span);
+        dnArg = new PyTuple(d);
+      }
+      const dims = dimensionNumbers(lhs.aval.shape, rhs.aval.shape, dnArg, c.span);
+      const kSdims = dims.rhs_spec.slice(2).map((d) => rhs.aval.shape[d]!);
+      rhsDil ??= kSdims.map(() => 1);
+      const consistent = Boolean(ip.static(arg(c, 9, 'use_consistent_padding', false), 'use_consistent_padding', c.span));
+      let pads: [number, number][];
+      if (consistent || padding === 'SAME' || padding === 'VALID') {
+        pads = kSdims.map((k, i) => transposePadding(dilateDim(k, rhsDil![i]!), strides[i]!, typeof padding === 'string' ? padding : padding[i]!, c.span));
+      } else if (typeof padding === 'string') throw new CompileError(`ValueError: Invalid padding mode: ${padding}`, c.span);
+      else pads = padding;
+      if (Boolean(ip.static(arg(c, 6, 'transpose_kernel', false), 'transpose_kernel', c.span))) {
+        rhs = o.tracer(o.bind('rev', [rhs.atom], { dimensions: dims.rhs_spec.slice(2) }, c.span));
+        const perm = rhs.aval.shape.map((_, i) => i);
+        [perm[dims.rhs_spec[0]!], perm[dims.rhs_spec[1]!]] = [perm[dims.rhs_spec[1]!]!, perm[dims.rhs_spec[0]!]!];
+        rhs = o.transpose(rhs, perm, c.span);
+      }
+      return convGeneral(lhs, rhs, { strides: strides.map(() => 1), padding: pads, lhsDilation: strides, rhsDilation: rhsDil, dims, featureGroupCount: 1, batchGroupCount: 1 }, arg(c, 8, 'preferred_element_type', null), c.span);
+    },
+    conv_dimension_numbers: (c: CallArgs) => {
+      const shape = (v: PyValue): number[] => (v instanceof Tracer ? [...v.aval.shape] : ints(v, c.span));
+      const d = dimensionNumbers(shape(arg(c, 0, 'lhs_shape')), shape(arg(c, 1, 'rhs_shape')), arg(c, 2, 'dimension_numbers'), c.span);
+      return new PyTuple([tuple(d.lhs_spec), tuple(d.rhs_spec), tuple(d.out_spec)], CONV_DIMS);
+    },
+    ConvDimensionNumbers: CONV_DIMS,
+    padtype_to_pads: (c: CallArgs) => {
+      const pads = padtypeToPads(ints(arg(c, 0, 'in_shape'), c.span), ints(arg(c, 1, 'window_shape'), c.span), ints(arg(c, 2, 'window_strides'), c.span), String(ip.static(arg(c, 3, 'padding'), 'padding', c.span)));
+      return new PyList(pads.map((p) => tuple(p)));
+    },
+  };
+}
