@@ -1,6 +1,7 @@
-// conv_general_dilated's params and the arithmetic on them that several
-// stages share (jax/_src/lax/convolution.py): the shape rule, the padding of
-// the transpose rules, and the dimension-number helpers. Data and arithmetic
+// The params of the windowed primitives, conv_general_dilated and
+// reduce_window_{sum,max,min}, and the arithmetic on them that several stages
+// share (jax/_src/lax/convolution.py, windowed_reductions.py): the shape
+// rules, the padding of the transpose rules, and the dimension-number helpers. Data and arithmetic
 // only; the rules themselves live in their tables.
 import type { AVal, Params } from './types.js';
 
@@ -135,4 +136,35 @@ export function convGeneralPermutations(specs: [string, string, string]): ConvDi
     return [s.indexOf(pair[0]), s.indexOf(pair[1]), ...sp];
   };
   return { lhs_spec: perm(specs[0], pairs[0]!, false), rhs_spec: perm(specs[1], pairs[1]!, true), out_spec: perm(specs[2], pairs[2]!, false) };
+}
+
+/** The params of reduce_window_sum / _max / _min, as JAX names them. */
+export interface WindowParams {
+  window_dimensions: number[];
+  window_strides: number[];
+  padding: [number, number][];
+  base_dilation: number[];
+  window_dilation: number[];
+}
+
+export const windowParams = (p: Params): WindowParams => p as unknown as WindowParams;
+
+/** JAX's _common_reduce_window_shape_rule and reduce_window_shape_tuple (an Error with JAX's wording when a check fails). */
+export function reduceWindowShape(x: AVal, p: WindowParams, prim: string): AVal {
+  const r = x.shape.length;
+  if (prim === 'reduce_window_sum' && x.dtype === 'bool') throw new Error('operand to reduce_window_sum must have a number dtype, got bool');
+  if (p.window_dimensions.length !== r) {
+    throw new Error(`reduce_window got the wrong number of window_dimensions for operand: got operand shape ${fmt(x.shape)} with window_dimensions ${fmt(p.window_dimensions)}.`);
+  }
+  if (p.window_strides.length !== r) {
+    throw new Error(`reduce_window got inconsistent window_strides and window_dimensions: got window_strides ${fmt(p.window_strides)} and window_dimensions ${fmt(p.window_dimensions)}.`);
+  }
+  if (p.padding.length !== r) throw new Error(`reduce_window got inconsistent padding and window_dimensions: got padding of length ${p.padding.length} for window_dimensions ${fmt(p.window_dimensions)}.`);
+  if (p.window_dimensions.some((d) => d <= 0)) throw new Error(`reduce_window window_dimensions must have positive entries, got ${fmt(p.window_dimensions)}.`);
+  if (p.window_strides.some((d) => d <= 0)) throw new Error(`reduce_window window_strides must have positive entries, got ${fmt(p.window_strides)}.`);
+  const shape = x.shape.map((d, i) => {
+    const padded = dilateDim(d, p.base_dilation[i]!) + p.padding[i]![0] + p.padding[i]![1];
+    return strideDim(padded, dilateDim(p.window_dimensions[i]!, p.window_dilation[i]!), p.window_strides[i]!);
+  });
+  return { shape, dtype: x.dtype };
 }

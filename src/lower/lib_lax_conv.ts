@@ -1,13 +1,16 @@
-// jax.lax's convolutions (jax/_src/lax/convolution.py): conv_general_dilated
-// binds its primitive with JAX's canonical params; conv, conv_with_general_padding
-// and conv_transpose are JAX's wrappers around it; conv_dimension_numbers and
-// padtype_to_pads are its static helpers.
+// jax.lax's windowed operations. Convolutions (jax/_src/lax/convolution.py):
+// conv_general_dilated binds its primitive with JAX's canonical params; conv,
+// conv_with_general_padding and conv_transpose are JAX's wrappers around it;
+// conv_dimension_numbers and padtype_to_pads are its static helpers.
+// reduce_window (windowed_reductions.py): with lax.add, lax.max or lax.min and
+// their identity, the reduce_window_sum/_max/_min primitives.
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
-import { convGeneralPermutations, convShape, dilateDim, padtypeToPads, type ConvDims, type ConvParams } from '../ir/conv.js';
+import { convGeneralPermutations, convShape, dilateDim, padtypeToPads, reduceWindowShape, type ConvDims, type ConvParams, type WindowParams } from '../ir/conv.js';
+import type { Prim } from '../ir/prims.js';
 import type { Interp } from './interp.js';
 import { arg, dtypeArg, shapeArgs } from './modules.js';
-import { PyClass, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
+import { HostScalar, NpScalar, PyBuiltin, PyClass, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
 
 /** lax.ConvDimensionNumbers, a NamedTuple. */
 const CONV_DIMS = new PyClass('ConvDimensionNumbers', ['lhs_spec', 'rhs_spec', 'out_spec'], new Map(), 'namedtuple');
@@ -142,7 +145,70 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
     return [padA, padLen - padA];
   };
 
+  /** reduce_window with a monoid: its primitive (JAX's _get_monoid_window_reducer); another init value combined after, where no padding reads it. */
+  const reduceWindow = (c: CallArgs): PyValue => {
+    const x = A(arg(c, 0, 'operand'), c.span);
+    const initV = ip.static(arg(c, 1, 'init_value'), 'reduce_window init_value', c.span);
+    const comp = arg(c, 2, 'computation');
+    const window = ints(arg(c, 3, 'window_dimensions'), c.span);
+    const r = x.aval.shape.length;
+    const stridesV = arg(c, 4, 'window_strides', null);
+    const strides = stridesV === null ? window.map(() => 1) : ints(stridesV, c.span);
+    const baseDil = intOrNull(arg(c, 6, 'base_dilation', null), c.span) ?? window.map(() => 1);
+    const winDil = intOrNull(arg(c, 7, 'window_dilation', null), c.span) ?? window.map(() => 1);
+    const padV = ip.static(arg(c, 5, 'padding', 'VALID'), 'padding', c.span);
+    let padding: [number, number][];
+    if (typeof padV === 'string') {
+      try {
+        padding = padtypeToPads(x.aval.shape, window.map((w, i) => dilateDim(w, winDil[i] ?? 1)), strides, padV);
+      } catch (e) {
+        throw new CompileError(`RuntimeError: ${(e as Error).message}`, c.span);
+      }
+    } else padding = paddingArg(padV, c.span) as [number, number][];
+    const lax = ip.library.importModule('jax.lax', c.span).attrs;
+    const which: 'sum' | 'max' | 'min' | null = comp === lax.get('add') ? 'sum' : comp === lax.get('max') ? 'max' : comp === lax.get('min') ? 'min' : null;
+    if (!which) {
+      const name = comp instanceof PyBuiltin ? comp.name : 'this function';
+      throw new CompileError(`NotImplementedError: jaxts supports lax.reduce_window with lax.add, lax.max or lax.min as the computation, not ${name}`, c.span);
+    }
+    let init: number | null = null;
+    if (typeof initV === 'number') init = initV;
+    else if (typeof initV === 'bigint') init = Number(initV);
+    else if (typeof initV === 'boolean') init = Number(initV);
+    else if (initV instanceof NpScalar) init = Number(initV.value);
+    else if (initV instanceof HostScalar) init = null;
+    const dtype = x.aval.dtype;
+    const identity = which === 'sum' ? 0 : dtype === 'float32' ? (which === 'max' ? -Infinity : Infinity) : dtype === 'int32' ? (which === 'max' ? -2147483648 : 2147483647) : which === 'max' ? 0 : 4294967295;
+    const params: WindowParams = { window_dimensions: window, window_strides: strides, padding, base_dilation: baseDil, window_dilation: winDil };
+    try {
+      reduceWindowShape(x.aval, params, `reduce_window_${which}`);
+    } catch (e) {
+      throw new CompileError(`TypeError: ${(e as Error).message}`, c.span);
+    }
+    if (window.length !== r) throw new CompileError(`TypeError: reduce_window got the wrong number of window_dimensions for operand`, c.span);
+    const prim = `reduce_window_${which}` as Prim;
+    const out = o.tracer(o.bind(prim, [x.atom], params as unknown as Record<string, unknown>, c.span));
+    if (init === identity) return out;
+    const padded = padding.some(([lo, hi]) => lo !== 0 || hi !== 0) || baseDil.some((d) => d !== 1);
+    if (init === null || padded) {
+      throw new CompileError(`NotImplementedError: jaxts supports lax.reduce_window with a padded window only when init_value is the identity of the computation (${identity})`, c.span);
+    }
+    // XLA starts each window from the init value: one more application of the monoid
+    const initT = o.tracer(o.broadcastTo(o.convert(A(initV, c.span), dtype, c.span).atom, out.aval.shape, c.span));
+    return o.tracer(o.bind(which === 'sum' ? 'add' : which, [out.atom, initT.atom], {}, c.span));
+  };
+
   return {
+    reduce_window: reduceWindow,
+    reduce_window_shape_tuple: (c: CallArgs) => {
+      const shape = ints(arg(c, 0, 'operand_shape'), c.span);
+      const window = ints(arg(c, 1, 'window_dimensions'), c.span);
+      const padV = paddingArg(arg(c, 3, 'padding'), c.span);
+      if (typeof padV === 'string') throw new CompileError('TypeError: reduce_window_shape_tuple takes explicit (low, high) padding pairs', c.span);
+      const padding = padV;
+      const p: WindowParams = { window_dimensions: window, window_strides: ints(arg(c, 2, 'window_strides'), c.span), padding, base_dilation: intOrNull(arg(c, 4, 'base_dilation', null), c.span) ?? window.map(() => 1), window_dilation: intOrNull(arg(c, 5, 'window_dilation', null), c.span) ?? window.map(() => 1) };
+      return tuple([...reduceWindowShape({ shape, dtype: 'float32' }, p, 'reduce_window').shape]);
+    },
     conv_general_dilated,
     conv: (c: CallArgs) => {
       const lhs = A(arg(c, 0, 'lhs'), c.span);

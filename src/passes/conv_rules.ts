@@ -1,8 +1,9 @@
-// conv_general_dilated's transpose and batching rules, written as JAX writes
-// them (jax/_src/lax/convolution.py: _conv_general_dilated_transpose_lhs,
-// _rhs, _conv_general_dilated_batch_rule) over a `bind` that autodiff's and
-// vmap's contexts both provide.
-import { convParams, specTranspose, vjpLhsPadding, vjpRhsPadding, type ConvDims, type ConvParams } from '../ir/conv.js';
+// The windowed primitives' differentiation and batching rules, written as JAX
+// writes them (jax/_src/lax/convolution.py: _conv_general_dilated_transpose_lhs,
+// _rhs, _conv_general_dilated_batch_rule; windowed_reductions.py) over a `bind`
+// that autodiff's and vmap's contexts both provide.
+import { lit } from '../ir/builder.js';
+import { convParams, specTranspose, vjpLhsPadding, vjpRhsPadding, windowParams, type ConvDims, type ConvParams, type WindowParams } from '../ir/conv.js';
 import type { Prim } from '../ir/prims.js';
 import type { Atom, AVal, Params } from '../ir/types.js';
 
@@ -152,4 +153,69 @@ export function convBatch(bind: Bind, [l, r]: [BatchedArg, BatchedArg], params: 
   out = reshapeAxisOutOf(bind, out_spec[1]! + 1, size, out);
   out = reshapeAxisInto(bind, out_spec[1]!, out_spec[1]! + 1, out);
   return { atom: out, bdim: out_spec[1]! };
+}
+
+// ------------------------------------------------------------------ reduce_window
+
+/** JAX's _reduce_window_sum_transpose_rule: the cotangent padded (strides as interior padding), then windows summed back. */
+export function reduceWindowSumTranspose(bind: Bind, ct: Atom, inShape: readonly number[], params: Params): Atom {
+  const p = windowParams(params);
+  const pads = vjpLhsPadding([...inShape], p.window_dimensions, p.window_strides, [...ct.aval.shape], p.padding, p.base_dilation, p.window_dilation);
+  const config = pads.map(([lo, hi], i) => [lo, hi, p.window_strides[i]! - 1]);
+  const padded = bind('pad', [ct, lit(0, ct.aval.dtype)], { padding_config: config });
+  const ones = inShape.map(() => 1);
+  const out: WindowParams = { window_dimensions: p.window_dimensions, window_strides: p.base_dilation, padding: inShape.map(() => [0, 0]), base_dilation: ones, window_dilation: p.window_dilation };
+  return bind('reduce_window_sum', [padded], out as unknown as Params);
+}
+
+/**
+ * The tangent of reduce_window_max / _min: in each window, the tangent at the
+ * element XLA's select_and_gather_add picks — the window scanned in row-major
+ * order from (∓inf, 0), an element taken unless the kept one is >= (max) or
+ * <= (min) it, so the first extreme wins. Written with pad, slice and select_n,
+ * whose rules give its transpose (JAX's select_and_scatter_add).
+ */
+export function reduceWindowChooserJvp<T extends { aval: AVal }>(op: (prim: Prim, inputs: (T | Atom)[], params?: Params) => T, fn: 'max' | 'min', t: T, x: T, params: Params, outShape: readonly number[]): T {
+  const p = windowParams(params);
+  const dtype = x.aval.dtype;
+  const worst = fn === 'max' ? -Infinity : Infinity;
+  const config = p.padding.map(([lo, hi], i) => [lo, hi, p.base_dilation[i]! - 1]);
+  const xpad = op('pad', [x, lit(worst, dtype)], { padding_config: config });
+  const tpad = op('pad', [t, lit(0, t.aval.dtype)], { padding_config: config });
+  const full = (v: number, d: typeof dtype): Atom | T => (outShape.length ? op('broadcast_in_dim', [lit(v, d)], { shape: [...outShape], broadcast_dimensions: [] }) : lit(v, d));
+  let bestX: Atom | T = full(worst, dtype);
+  let bestT: Atom | T = full(0, t.aval.dtype);
+  const extent = p.window_dimensions.reduce((a, b) => a * b, 1);
+  for (let k = 0; k < extent; k++) {
+    let rest = k;
+    const offs = new Array<number>(p.window_dimensions.length);
+    for (let d = p.window_dimensions.length - 1; d >= 0; d--) {
+      offs[d] = rest % p.window_dimensions[d]!;
+      rest = Math.floor(rest / p.window_dimensions[d]!);
+    }
+    const start = offs.map((o, d) => o * p.window_dilation[d]!);
+    const sl = { start_indices: start, limit_indices: start.map((s, d) => s + (outShape[d]! - 1) * p.window_strides[d]! + 1), strides: p.window_strides.every((s) => s === 1) ? null : [...p.window_strides] };
+    const xs = op('slice', [xpad], sl);
+    const ts = op('slice', [tpad], sl);
+    const keep = op(fn === 'max' ? 'ge' : 'le', [bestX, xs]);
+    bestX = op('select_n', [keep, xs, bestX]);
+    bestT = op('select_n', [keep, ts, bestT]);
+  }
+  return bestT as T;
+}
+
+/** reduce_window batched: a unit window over the batch axis (axis 0). */
+export function batchWindowParams(params: Params): Params {
+  const p = windowParams(params);
+  const out: WindowParams = {
+    window_dimensions: [1, ...p.window_dimensions], window_strides: [1, ...p.window_strides], padding: [[0, 0], ...p.padding],
+    base_dilation: [1, ...p.base_dilation], window_dilation: [1, ...p.window_dilation],
+  };
+  return out as unknown as Params;
+}
+
+/** Does reduce_window keep dimension d as it is (a unit window, no stride, padding or dilation)? */
+export function windowKeeps(params: Params, d: number): boolean {
+  const p = windowParams(params);
+  return p.window_dimensions[d] === 1 && p.window_strides[d] === 1 && p.padding[d]![0] === 0 && p.padding[d]![1] === 0 && p.base_dilation[d] === 1;
 }

@@ -2,7 +2,7 @@
 // given its multi-index, in terms of its operands' elements. Fusion composes
 // these rules, so movement ops become index arithmetic and elementwise chains
 // become one expression.
-import { convParams } from '../ir/conv.js';
+import { convParams, windowParams } from '../ir/conv.js';
 import type { KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
@@ -255,6 +255,43 @@ const convGeneralDilated: ElementRule = (ctx, e, idx) => {
   return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true };
 };
 
+/**
+ * reduce_window_{sum,max,min} (XLA's ReduceWindow): a loop over the window in
+ * row-major order, as XLA's CPU backend adds it. Window position k of output
+ * position s lies at s * stride + k * window_dilation - pad_lo in the dilated,
+ * padded operand; a position off the operand's own elements is the identity.
+ */
+function reduceWindow(fn: 'sum' | 'max' | 'min'): ElementRule {
+  return (ctx, e, idx) => {
+    const p = windowParams(e.params);
+    const shape = e.inputs[0]!.aval.shape;
+    const out = e.outputs[0]!.aval.shape;
+    const dtype = outDtype(e);
+    const extent = p.window_dimensions.reduce((a, b) => a * b, 1);
+    const id = ctx.freshLoop();
+    const k = delinearize({ op: 'rvar', id, dtype: 'int32', bound: extent }, p.window_dimensions);
+    const conds: KExpr[] = [];
+    const at = idx.map((s, i) => {
+      const [lo] = p.padding[i]!;
+      const bd = p.base_dilation[i]!;
+      const stride = p.window_strides[i]!;
+      const wd = p.window_dilation[i]!;
+      const pos = iadd(iadd(imul(s, stride), imul(k[i]!, wd)), iconst(-lo));
+      const maxPos = (out[i]! - 1) * stride + (p.window_dimensions[i]! - 1) * wd - lo;
+      if (lo > 0) conds.push({ op: 'bin', fn: 'ge', a: pos, b: iconst(0), dtype: 'bool' });
+      if (bd > 1) conds.push({ op: 'bin', fn: 'eq', a: imod(pos, bd), b: iconst(0), dtype: 'bool' });
+      const j = bd > 1 ? idiv(pos, bd) : pos;
+      if (maxPos > (shape[i]! - 1) * bd) conds.push({ op: 'bin', fn: 'lt', a: j, b: iconst(shape[i]!), dtype: 'bool' });
+      return j;
+    });
+    const x = ctx.operand(0, at);
+    const identity = fn === 'sum' ? 0 : dtype === 'float32' ? (fn === 'max' ? -Infinity : Infinity) : dtype === 'uint32' ? (fn === 'max' ? 0 : 0xffffffff) : fn === 'max' ? -2147483648 : 2147483647;
+    const cond = conds.length ? conds.reduce((a, b): KExpr => ({ op: 'bin', fn: 'and', a, b, dtype: 'bool' })) : null;
+    const body: KExpr = cond ? { op: 'select', cond, a: x, b: { op: 'const', value: identity, dtype }, dtype } : x;
+    return { op: 'reduce', fn, id, extent, body, dtype, dot: true };
+  };
+}
+
 const axisIndex: ElementRule = () => ({ op: 'device', dtype: 'int32' });
 
 const dynamicSlice: ElementRule = (ctx, e, idx) => {
@@ -388,6 +425,9 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   argmin: null,
   dot_general: dotGeneral,
   conv_general_dilated: convGeneralDilated,
+  reduce_window_sum: reduceWindow('sum'),
+  reduce_window_max: reduceWindow('max'),
+  reduce_window_min: reduceWindow('min'),
   gather,
   scatter,
   scatter_add: scatter,

@@ -26,6 +26,7 @@ import { isElementwise, type StructuralPrim } from '../ir/prims.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
 
 /** One dimension of one Var. */
@@ -168,6 +169,9 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
     const dn = e.params['dimension_numbers'] as ConvDims;
     return l!.kind === 'var' && e.params['batch_group_count'] === 1 ? [link(l as Var, dn.lhs_spec[0]!, e.outputs[0]!, dn.out_spec[0]!)] : [];
   },
+  reduce_window_sum: (e) => sameDims(e, [0], (d) => windowKeeps(e.params, d)),
+  reduce_window_max: (e) => sameDims(e, [0], (d) => windowKeeps(e.params, d)),
+  reduce_window_min: (e) => sameDims(e, [0], (d) => windowKeeps(e.params, d)),
   reduce_sum: reduceLinks,
   reduce_max: reduceLinks,
   reduce_min: reduceLinks,

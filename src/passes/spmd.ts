@@ -29,6 +29,7 @@ import { axesSize, localShape, replicaGroups, replicated, sameShardings, sharded
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { isFloat, shortDtype } from '../ir/types.js';
 import { dotFree, propagateShardings, reshapeGroups, sliceKeeps } from './sharding.js';
+import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
 
 /** A global value on every device: its local block, the block's sharding, and a pending sum over `partial` axes. */
@@ -442,6 +443,9 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   pad: keepDims((e, d) => (e.params['padding_config'] as [number, number, number][])[d]!.every((x) => x === 0), (c) => c.e.params),
   dynamic_slice: keepDims((e, d) => (e.params['slice_sizes'] as number[])[d] === e.inputs[0]!.aval.shape[d], (c, local) => ({ ...c.e.params, slice_sizes: local })),
   concatenate: keepDims((e, d) => d !== e.params['dimension'], (c) => c.e.params),
+  reduce_window_sum: keepDims((e, d) => windowKeeps(e.params, d), (c) => c.e.params),
+  reduce_window_max: keepDims((e, d) => windowKeeps(e.params, d), (c) => c.e.params),
+  reduce_window_min: keepDims((e, d) => windowKeeps(e.params, d), (c) => c.e.params),
   reduce_sum: reduceRule('sum'),
   reduce_max: reduceRule('max'),
   reduce_min: reduceRule('min'),
