@@ -270,3 +270,78 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
     },
   };
 }
+
+/**
+ * jax.scipy.signal.convolve / correlate / convolve2d (jax/_src/scipy/signal.py,
+ * _convolve_nd): the smaller operand flipped and slid over the larger with
+ * conv_general_dilated, as JAX does for method 'direct' (and 'auto').
+ */
+export function signalFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  const o = ip.ops;
+  const flip = (x: Tracer, span: Span): Tracer => o.tracer(o.bind('rev', [x.atom], { dimensions: x.aval.shape.map((_, i) => i) }, span));
+  const convolveNd = (a: PyValue, b: PyValue, modeV: PyValue, span: Span, flipSecond: boolean): Tracer => {
+    const mode = ip.static(modeV, 'mode', span);
+    if (mode !== 'full' && mode !== 'same' && mode !== 'valid') throw new CompileError("ValueError: mode must be one of ['full', 'same', 'valid']", span);
+    let in1 = o.asArray(a, span);
+    let in2 = o.asArray(b, span);
+    if (in1.aval.shape.length !== in2.aval.shape.length) throw new CompileError('ValueError: in1 and in2 must have the same number of dimensions', span);
+    const fmt = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+    if (!in1.aval.shape.reduce((x, y) => x * y, 1) || !in2.aval.shape.reduce((x, y) => x * y, 1)) {
+      throw new CompileError(`ValueError: zero-size arrays not supported in convolutions, got shapes ${fmt(in1.aval.shape)} and ${fmt(in2.aval.shape)}.`, span);
+    }
+    in1 = o.convert(in1, 'float32', span);
+    in2 = o.convert(in2, 'float32', span);
+    if (flipSecond) in2 = flip(in2, span);
+    const s1 = in1.aval.shape;
+    const s2 = in2.aval.shape;
+    const noSwap = s1.every((d, i) => d >= s2[i]!);
+    const swap = s1.every((d, i) => d <= s2[i]!);
+    if (!(noSwap || swap)) throw new CompileError('ValueError: One input must be smaller than the other in every dimension.', span);
+    const shapeO = [...s2];
+    if (swap) [in1, in2] = [in2, in1];
+    const shape = in2.aval.shape;
+    in2 = flip(in2, span);
+    const padding: [number, number][] = shape.map((s, i) => {
+      const so = shapeO[i]!;
+      if (mode === 'valid') return [0, 0];
+      if (mode === 'same') return [s - 1 - Math.floor((so - 1) / 2), s - so + Math.floor((so - 1) / 2)];
+      return [s - 1, s - 1];
+    });
+    const lhs = o.reshape(in1, [1, 1, ...in1.aval.shape], span);
+    const rhs = o.reshape(in2, [1, 1, ...in2.aval.shape], span);
+    const iota = lhs.aval.shape.map((_, i) => i);
+    const params: ConvParams = {
+      window_strides: shape.map(() => 1), padding, lhs_dilation: shape.map(() => 1), rhs_dilation: shape.map(() => 1),
+      dimension_numbers: { lhs_spec: iota, rhs_spec: [...iota], out_spec: [...iota] }, feature_group_count: 1, batch_group_count: 1, precision: null, preferred_element_type: null,
+    };
+    const out = o.tracer(o.bind('conv_general_dilated', [lhs.atom, rhs.atom], params as unknown as Record<string, unknown>, span));
+    return o.reshape(out, out.aval.shape.slice(2), span);
+  };
+  const twoD = (name: string, c: CallArgs): void => {
+    const boundary = ip.static(arg(c, 3, 'boundary', 'fill'), 'boundary', c.span);
+    const fill = ip.static(arg(c, 4, 'fillvalue', 0n), 'fillvalue', c.span);
+    if (boundary !== 'fill' || Number(fill) !== 0) throw new CompileError(`NotImplementedError: ${name}() only supports boundary='fill', fillvalue=0`, c.span);
+    if (o.asArray(arg(c, 0, 'in1'), c.span).aval.shape.length !== 2 || o.asArray(arg(c, 1, 'in2'), c.span).aval.shape.length !== 2) {
+      throw new CompileError(`ValueError: ${name}() only supports 2-dimensional inputs.`, c.span);
+    }
+  };
+  const method = (c: CallArgs): void => {
+    const m = ip.static(arg(c, 3, 'method', 'auto'), 'method', c.span);
+    if (m === 'fft') throw new CompileError("NotImplementedError: jaxts computes jax.scipy.signal convolutions with method='direct' (conv_general_dilated), not 'fft'", c.span);
+    if (m !== 'auto' && m !== 'direct') throw new CompileError(`ValueError: Got method='${String(m)}'; expected 'auto', 'fft', or 'direct'.`, c.span);
+  };
+  return {
+    convolve: (c) => {
+      method(c);
+      return convolveNd(arg(c, 0, 'in1'), arg(c, 1, 'in2'), arg(c, 2, 'mode', 'full'), c.span, false);
+    },
+    correlate: (c) => {
+      method(c);
+      return convolveNd(arg(c, 0, 'in1'), arg(c, 1, 'in2'), arg(c, 2, 'mode', 'full'), c.span, true);
+    },
+    convolve2d: (c) => {
+      twoD('convolve2d', c);
+      return convolveNd(arg(c, 0, 'in1'), arg(c, 1, 'in2'), arg(c, 2, 'mode', 'full'), c.span, false);
+    },
+  };
+}
