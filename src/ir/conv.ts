@@ -27,8 +27,8 @@ export interface ConvParams {
 
 export const convParams = (p: Params): ConvParams => p as unknown as ConvParams;
 
-/** lax._dilate_shape: a dimension of size d dilated by r has size (d - 1) * r + 1 (0 stays 0). */
-export const dilateDim = (d: number, r: number): number => (d === 0 ? 0 : 1 + r * (d - 1));
+/** core.dilate_dim: a dimension of size d dilated by r has size max((d - 1) * r + 1, 0). */
+export const dilateDim = (d: number, r: number): number => (r === 1 ? d : Math.max(0, 1 + r * (d - 1)));
 
 /** core.stride_dim: windows of size `window` with stride `stride` in `d` elements. */
 export const strideDim = (d: number, window: number, stride: number): number => Math.max(0, Math.floor((d - window) / stride) + 1);

@@ -18,6 +18,19 @@ const CONV_DIMS = new PyClass('ConvDimensionNumbers', ['lhs_spec', 'rhs_spec', '
 const isSeq = (v: PyValue): v is PyTuple | PyList => v instanceof PyTuple || v instanceof PyList;
 const tuple = (xs: number[]): PyTuple => new PyTuple(xs.map(BigInt));
 
+/** A shape entry as Python holds it: an int, or a NumPy int64 (what np.take and NumPy arithmetic give). */
+interface Dim {
+  v: number;
+  np: boolean;
+}
+const dimOf = (v: PyValue): Dim => (v instanceof NpScalar ? { v: v.value, np: true } : { v: Number(v as bigint), np: false });
+const dimValue = (d: Dim): PyValue => (d.np ? new NpScalar('int64', d.v) : BigInt(d.v));
+/** core.stride_dim: max((d - window) // stride + 1, 0), Python's max keeping the first maximal argument's type. */
+const strideDimOf = (d: Dim, w: Dim, s: Dim): Dim => {
+  const v = Math.floor((d.v - w.v) / s.v) + 1;
+  return v >= 0 ? { v, np: d.np || w.np || s.np } : { v: 0, np: false };
+};
+
 /** The options of one conv_general_dilated call, before its padding is resolved. */
 export interface ConvCall {
   strides: number[];
@@ -198,16 +211,78 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
     return o.tracer(o.bind(which === 'sum' ? 'add' : which, [out.atom, initT.atom], {}, c.span));
   };
 
+  const iterSeq = (v: PyValue, span: Span): PyValue[] => {
+    const x = ip.static(v, 'shape', span);
+    if (!isSeq(x)) throw new CompileError('TypeError: expected a sequence of integers', span);
+    return x.items;
+  };
+
+  /** conv_shape_tuple (canonical NC... order) or conv_general_shape_tuple (any layout; NumPy int64 entries, as np.take gives). */
+  const convShapeTuple = (c: CallArgs, general: boolean): PyValue => {
+    let lhs = iterSeq(arg(c, 0, 'lhs_shape'), c.span).map(dimOf);
+    let rhs = iterSeq(arg(c, 1, 'rhs_shape'), c.span).map(dimOf);
+    const strides = iterSeq(arg(c, 2, 'window_strides'), c.span).map(dimOf);
+    let outPerm: number[] | null = null;
+    if (general) {
+      const dims = dimensionNumbers(lhs.map((d) => d.v), rhs.map((d) => d.v), arg(c, 4, 'dimension_numbers'), c.span);
+      lhs = dims.lhs_spec.map((d) => ({ v: lhs[d]!.v, np: true }));
+      rhs = dims.rhs_spec.map((d) => ({ v: rhs[d]!.v, np: true }));
+      outPerm = dims.out_spec;
+    }
+    const padV = paddingArg(arg(c, 3, general ? 'padding' : 'pads'), c.span);
+    const pads = typeof padV === 'string' ? padtypeToPads(lhs.slice(2).map((d) => d.v), rhs.slice(2).map((d) => d.v), strides.map((d) => d.v), padV) : padV;
+    if (pads.length !== lhs.length - 2) throw new CompileError(`TypeError: Wrong number of explicit pads for convolution: expected ${lhs.length - 2}, got ${pads.length}.`, c.span);
+    // np.add: NumPy int64 entries
+    const padded = lhs.slice(2).map((d, i) => ({ v: d.v + pads[i]![0] + pads[i]![1], np: true }));
+    if (padded.some((d) => d.v < 0)) throw new CompileError('ValueError: Negative padding is larger than the size of the corresponding dimension', c.span);
+    const bg = general ? 1 : Number(ip.static(arg(c, 4, 'batch_group_count', 1n), 'batch_group_count', c.span));
+    const n0 = bg > 1 ? { v: Math.floor(lhs[0]!.v / bg), np: lhs[0]!.np } : lhs[0]!;
+    const outT = [n0, rhs[0]!, ...padded.map((d, i) => strideDimOf(d, rhs[i + 2]!, strides[i]!))];
+    if (!outPerm) return new PyTuple(outT.map(dimValue));
+    const out = new Array<Dim>(outT.length);
+    outPerm.forEach((d, i) => (out[d] = { v: outT[i]!.v, np: true }));
+    return new PyTuple(out.map(dimValue));
+  };
+
   return {
     reduce_window: reduceWindow,
+    // JAX's shape helpers, with Python's int / NumPy int64 kinds of the entries (stax prints them)
     reduce_window_shape_tuple: (c: CallArgs) => {
-      const shape = ints(arg(c, 0, 'operand_shape'), c.span);
-      const window = ints(arg(c, 1, 'window_dimensions'), c.span);
+      const dims = (v: PyValue): Dim[] => iterSeq(v, c.span).map(dimOf);
+      let shape = dims(arg(c, 0, 'operand_shape'));
+      let window = dims(arg(c, 1, 'window_dimensions'));
+      const strides = dims(arg(c, 2, 'window_strides'));
+      const padding = iterSeq(arg(c, 3, 'padding'), c.span).map((p) => iterSeq(p, c.span).map(dimOf));
+      const dilate = (xs: Dim[], r: PyValue): Dim[] => {
+        if (r === null) return xs;
+        const rs = dims(r);
+        // core.dilate_dim: d itself for a dilation of 1, else max(1 + r * (d - 1), 0)
+        return xs.map((d, i) => {
+          const r = rs[i]!;
+          if (r.v === 1) return d;
+          const v = 1 + r.v * (d.v - 1);
+          return v >= 0 ? { v, np: d.np || r.np } : { v: 0, np: false };
+        });
+      };
+      shape = dilate(shape, arg(c, 4, 'base_dilation', null));
+      window = dilate(window, arg(c, 5, 'window_dilation', null));
+      const padded = shape.map((d, i) => ({ v: d.v + padding[i]![0]!.v + padding[i]![1]!.v, np: d.np || padding[i]![0]!.np || padding[i]![1]!.np }));
+      return new PyTuple(padded.map((d, i) => dimValue(strideDimOf(d, window[i]!, strides[i]!))));
+    },
+    conv_shape_tuple: (c: CallArgs) => convShapeTuple(c, false),
+    conv_general_shape_tuple: (c: CallArgs) => convShapeTuple(c, true),
+    conv_transpose_shape_tuple: (c: CallArgs) => {
+      const dims = dimensionNumbers(ints(arg(c, 0, 'lhs_shape'), c.span), ints(arg(c, 1, 'rhs_shape'), c.span), arg(c, 4, 'dimension_numbers'), c.span);
+      const lhsT = dims.lhs_spec.map((d) => ints(arg(c, 0, 'lhs_shape'), c.span)[d]!);
+      const rhsT = dims.rhs_spec.map((d) => ints(arg(c, 1, 'rhs_shape'), c.span)[d]!);
+      const strides = ints(arg(c, 2, 'window_strides'), c.span);
       const padV = paddingArg(arg(c, 3, 'padding'), c.span);
-      if (typeof padV === 'string') throw new CompileError('TypeError: reduce_window_shape_tuple takes explicit (low, high) padding pairs', c.span);
-      const padding = padV;
-      const p: WindowParams = { window_dimensions: window, window_strides: ints(arg(c, 2, 'window_strides'), c.span), padding, base_dilation: intOrNull(arg(c, 4, 'base_dilation', null), c.span) ?? window.map(() => 1), window_dilation: intOrNull(arg(c, 5, 'window_dilation', null), c.span) ?? window.map(() => 1) };
-      return tuple([...reduceWindowShape({ shape, dtype: 'float32' }, p, 'reduce_window').shape]);
+      const pads = typeof padV === 'string' ? rhsT.slice(2).map((k, i) => transposePadding(k, strides[i]!, padV, c.span)) : padV;
+      const outSpace = lhsT.slice(2).map((n, i) => (n - 1) * strides[i]! - rhsT[i + 2]! + 2 + pads[i]![0] + pads[i]![1]);
+      const outT = [lhsT[0]!, rhsT[0]!, ...outSpace];
+      const out = new Array<number>(outT.length);
+      dims.out_spec.forEach((d, i) => (out[d] = outT[i]!));
+      return new PyTuple(out.map((v) => new NpScalar('int64', v)));
     },
     conv_general_dilated,
     conv: (c: CallArgs) => {
