@@ -14,6 +14,7 @@ import { iterate } from './expr.js';
 import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
+import { laxExtraFunctions } from './lib_lax_extra.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -62,6 +63,7 @@ export function laxModule(ip: Interp): PyModule {
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),
     ...laxConvFunctions(ip),
+    ...laxExtraFunctions(ip),
     ...controlFlowFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
