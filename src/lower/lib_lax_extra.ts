@@ -1,4 +1,5 @@
-// jax.lax functions written over other primitives: the special functions
+// jax.lax functions written over other primitives: population_count and clz
+// (bit arithmetic), the special functions
 // jax.scipy.special already composes (lgamma, digamma, erfc), argmax/argmin,
 // the in-dim slicing helpers, dynamic_update_slice (a clamped scatter, XLA's
 // semantics), associative_scan and cummax/cummin over it (max and min are
@@ -7,6 +8,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
+import type { Prim } from '../ir/prims.js';
 import { iterate } from './expr.js';
 import { arg, dtypeArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
@@ -123,7 +125,41 @@ export function laxExtraFunctions(ip: Interp): Record<string, (c: CallArgs) => P
     return acc;
   };
 
+  /** An integer operand's 32 bits as uint32, and the way back to its dtype. */
+  const bits = (c: CallArgs, name: string): { u: Tracer; back: (t: Tracer) => Tracer } => {
+    const x = A(arg(c, 0, 'x'), c.span);
+    if (x.aval.dtype !== 'int32' && x.aval.dtype !== 'uint32') throw new CompileError(`TypeError: ${name} does not accept dtype ${x.aval.dtype}. Accepted dtypes are subtypes of integer.`, c.span);
+    const dtype = x.aval.dtype;
+    return { u: dtype === 'uint32' ? x : o.bitcast(x, 'uint32', c.span), back: (t) => (dtype === 'uint32' ? t : o.bitcast(t, dtype, c.span)) };
+  };
+  const bin = (prim: Prim, a: Tracer, b: number | Tracer, span: Span): Tracer =>
+    o.tracer(o.bind(prim, [a.atom, typeof b === 'number' ? o.tracer(o.broadcastTo(o.asArray(BigInt(b), span, 'uint32').atom, a.aval.shape, span)).atom : b.atom], {}, span));
+
   return {
+    // the bit counts, as XLA expands them on a backend without the instruction (SWAR sums; a binary search for clz)
+    population_count: (c) => {
+      const { u, back } = bits(c, 'population_count');
+      const s = c.span;
+      let x = bin('sub', u, bin('and', bin('shift_right_logical', u, 1, s), 0x55555555, s), s);
+      x = bin('add', bin('and', x, 0x33333333, s), bin('and', bin('shift_right_logical', x, 2, s), 0x33333333, s), s);
+      x = bin('and', bin('add', x, bin('shift_right_logical', x, 4, s), s), 0x0f0f0f0f, s);
+      x = bin('add', x, bin('shift_right_logical', x, 8, s), s);
+      x = bin('add', x, bin('shift_right_logical', x, 16, s), s);
+      return back(bin('and', x, 0x3f, s));
+    },
+    clz: (c) => {
+      const { u, back } = bits(c, 'clz');
+      const s = c.span;
+      let x = u;
+      let n = o.tracer(o.broadcastTo(o.asArray(0n, s, 'uint32').atom, u.aval.shape, s));
+      for (const [k, mask] of [[16, 0xffff0000], [8, 0xff000000], [4, 0xf0000000], [2, 0xc0000000], [1, 0x80000000]] as const) {
+        const zero = o.compare('eq', bin('and', x, mask, s), o.tracer(o.broadcastTo(o.asArray(0n, s, 'uint32').atom, u.aval.shape, s)), s);
+        n = o.select(zero, bin('add', n, k, s), n, s);
+        x = o.select(zero, bin('shift_left', x, k, s), x, s);
+      }
+      const none = o.compare('eq', x, o.tracer(o.broadcastTo(o.asArray(0n, s, 'uint32').atom, u.aval.shape, s)), s);
+      return back(o.select(none, bin('add', n, 1, s), n, s));
+    },
     associative_scan: (c) => {
       const fn = arg(c, 0, 'fn');
       const elemsV = arg(c, 1, 'elems');
