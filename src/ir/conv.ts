@@ -40,7 +40,7 @@ const fmt = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 
 export function padtypeToPads(inShape: readonly number[], window: readonly number[], strides: readonly number[], padding: string): [number, number][] {
   const p = padding.toUpperCase();
   if (p === 'VALID') return inShape.map(() => [0, 0]);
-  if (p !== 'SAME' && p !== 'SAME_LOWER') throw new Error(`Unknown padding type: ${padding}.`);
+  if (p !== 'SAME' && p !== 'SAME_LOWER') throw new Error(`Unrecognized padding type: expected 'VALID', 'SAME', or 'SAME_LOWER', got ${padding}.`);
   return inShape.map((d, i) => {
     const out = Math.ceil(d / strides[i]!);
     const total = Math.max(0, (out - 1) * strides[i]! + window[i]! - d);

@@ -354,7 +354,9 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
     broadcasted_iota: (c: CallArgs) => {
       const dtype = dtypeArg(arg(c, 0, 'dtype'), c.span)!;
       const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
-      const dim = Number(ip.static(arg(c, 2, 'dimension'), 'dimension', c.span));
+      const dimV = ip.static(arg(c, 2, 'dimension'), 'dimension', c.span);
+      const dim = typeof dimV === 'bigint' ? Number(dimV) : NaN;
+      if (!(dim >= 0 && dim < shape.length)) throw new CompileError(`TypeError: iota dimension must be between 0 and len(shape), got dimension=${typeof dimV === 'bigint' || typeof dimV === 'number' ? String(dimV) : 'a non-integer'} for shape (${shape.join(', ')})`, c.span);
       return o.tracer(o.bind('iota', [], { dtype, shape, dimension: dim, sharding: null }, c.span));
     },
     full: (c: CallArgs) => {

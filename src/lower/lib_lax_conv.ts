@@ -15,6 +15,15 @@ import { HostScalar, NpScalar, PyBuiltin, PyClass, PyList, PyTuple, Tracer, type
 /** lax.ConvDimensionNumbers, a NamedTuple. */
 const CONV_DIMS = new PyClass('ConvDimensionNumbers', ['lhs_spec', 'rhs_spec', 'out_spec'], new Map(), 'namedtuple');
 
+/** padtypeToPads with JAX's RuntimeError for an unknown padding string. */
+function padsOf(inShape: readonly number[], window: readonly number[], strides: readonly number[], padding: string, span: Span): [number, number][] {
+  try {
+    return padtypeToPads(inShape, window, strides, padding);
+  } catch (e) {
+    throw new CompileError(`RuntimeError: ${(e as Error).message}`, span);
+  }
+}
+
 const isSeq = (v: PyValue): v is PyTuple | PyList => v instanceof PyTuple || v instanceof PyList;
 const tuple = (xs: number[]): PyTuple => new PyTuple(xs.map(BigInt));
 
@@ -23,7 +32,11 @@ interface Dim {
   v: number;
   np: boolean;
 }
-const dimOf = (v: PyValue): Dim => (v instanceof NpScalar ? { v: v.value, np: true } : { v: Number(v as bigint), np: false });
+const dimOf = (v: PyValue, span: Span): Dim => {
+  if (v instanceof NpScalar && Number.isInteger(v.value)) return { v: v.value, np: true };
+  if (typeof v === 'bigint') return { v: Number(v), np: false };
+  throw new CompileError('TypeError: Shapes must be 1D sequences of concrete values of integer type', span);
+};
 const dimValue = (d: Dim): PyValue => (d.np ? new NpScalar('int64', d.v) : BigInt(d.v));
 /** core.stride_dim: max((d - window) // stride + 1, 0), Python's max keeping the first maximal argument's type. */
 const strideDimOf = (d: Dim, w: Dim, s: Dim): Dim => {
@@ -219,9 +232,9 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
 
   /** conv_shape_tuple (canonical NC... order) or conv_general_shape_tuple (any layout; NumPy int64 entries, as np.take gives). */
   const convShapeTuple = (c: CallArgs, general: boolean): PyValue => {
-    let lhs = iterSeq(arg(c, 0, 'lhs_shape'), c.span).map(dimOf);
-    let rhs = iterSeq(arg(c, 1, 'rhs_shape'), c.span).map(dimOf);
-    const strides = iterSeq(arg(c, 2, 'window_strides'), c.span).map(dimOf);
+    let lhs = iterSeq(arg(c, 0, 'lhs_shape'), c.span).map((v) => dimOf(v, c.span));
+    let rhs = iterSeq(arg(c, 1, 'rhs_shape'), c.span).map((v) => dimOf(v, c.span));
+    const strides = iterSeq(arg(c, 2, 'window_strides'), c.span).map((v) => dimOf(v, c.span));
     let outPerm: number[] | null = null;
     if (general) {
       const dims = dimensionNumbers(lhs.map((d) => d.v), rhs.map((d) => d.v), arg(c, 4, 'dimension_numbers'), c.span);
@@ -230,7 +243,7 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
       outPerm = dims.out_spec;
     }
     const padV = paddingArg(arg(c, 3, general ? 'padding' : 'pads'), c.span);
-    const pads = typeof padV === 'string' ? padtypeToPads(lhs.slice(2).map((d) => d.v), rhs.slice(2).map((d) => d.v), strides.map((d) => d.v), padV) : padV;
+    const pads = typeof padV === 'string' ? padsOf(lhs.slice(2).map((d) => d.v), rhs.slice(2).map((d) => d.v), strides.map((d) => d.v), padV, c.span) : padV;
     if (pads.length !== lhs.length - 2) throw new CompileError(`TypeError: Wrong number of explicit pads for convolution: expected ${lhs.length - 2}, got ${pads.length}.`, c.span);
     // np.add: NumPy int64 entries
     const padded = lhs.slice(2).map((d, i) => ({ v: d.v + pads[i]![0] + pads[i]![1], np: true }));
@@ -248,11 +261,11 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
     reduce_window: reduceWindow,
     // JAX's shape helpers, with Python's int / NumPy int64 kinds of the entries (stax prints them)
     reduce_window_shape_tuple: (c: CallArgs) => {
-      const dims = (v: PyValue): Dim[] => iterSeq(v, c.span).map(dimOf);
+      const dims = (v: PyValue): Dim[] => iterSeq(v, c.span).map((v) => dimOf(v, c.span));
       let shape = dims(arg(c, 0, 'operand_shape'));
       let window = dims(arg(c, 1, 'window_dimensions'));
       const strides = dims(arg(c, 2, 'window_strides'));
-      const padding = iterSeq(arg(c, 3, 'padding'), c.span).map((p) => iterSeq(p, c.span).map(dimOf));
+      const padding = iterSeq(arg(c, 3, 'padding'), c.span).map((p) => iterSeq(p, c.span).map((v) => dimOf(v, c.span)));
       const dilate = (xs: Dim[], r: PyValue): Dim[] => {
         if (r === null) return xs;
         const rs = dims(r);
@@ -340,7 +353,7 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
     },
     ConvDimensionNumbers: CONV_DIMS,
     padtype_to_pads: (c: CallArgs) => {
-      const pads = padtypeToPads(ints(arg(c, 0, 'in_shape'), c.span), ints(arg(c, 1, 'window_shape'), c.span), ints(arg(c, 2, 'window_strides'), c.span), String(ip.static(arg(c, 3, 'padding'), 'padding', c.span)));
+      const pads = padsOf(ints(arg(c, 0, 'in_shape'), c.span), ints(arg(c, 1, 'window_shape'), c.span), ints(arg(c, 2, 'window_strides'), c.span), String(ip.static(arg(c, 3, 'padding'), 'padding', c.span)), c.span);
       return new PyList(pads.map((p) => tuple(p)));
     },
   };
