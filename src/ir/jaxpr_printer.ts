@@ -146,6 +146,13 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
       if (p['preferred_element_type'] !== null && p['preferred_element_type'] !== undefined) put('preferred_element_type');
       break;
     }
+    case 'conv_general_dilated': {
+      const dn = p['dimension_numbers'] as { lhs_spec: number[]; rhs_spec: number[]; out_spec: number[] };
+      for (const k of ['batch_group_count', 'feature_group_count', 'lhs_dilation', 'padding', 'precision', 'preferred_element_type', 'rhs_dilation', 'window_strides']) put(k);
+      out['dimension_numbers'] = `ConvDimensionNumbers(lhs_spec=${pyValue(dn.lhs_spec)}, rhs_spec=${pyValue(dn.rhs_spec)}, out_spec=${pyValue(dn.out_spec)})`;
+      out['out_sharding'] = 'None';
+      break;
+    }
     case 'reduce_sum':
       put('axes');
       put('out_sharding');

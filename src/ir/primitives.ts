@@ -1,5 +1,6 @@
 // Shape/dtype rules: SHAPE_RULES holds one entry per primitive (src/ir/prims.ts
 // lists them), computing a bound equation's result types from its operands'.
+import { convParams, convShape, reduceWindowShape, windowParams } from './conv.js';
 import type { Prim } from './prims.js';
 import { gatherShape, IndexingShapeError, scatterShape, sortShape } from './indexing.js';
 import type { AVal, DType, Func, Params } from './types.js';
@@ -332,6 +333,14 @@ const scan: ShapeRule = (ins, p) => {
   return [...outs.slice(0, nCarry), ...outs.slice(nCarry).map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype }))];
 };
 
+const reduceWindow: ShapeRule = ([x], p, prim) => {
+  try {
+    return [reduceWindowShape(x!, windowParams(p), prim)];
+  } catch (err) {
+    throw new ShapeError((err as Error).message);
+  }
+};
+
 // ------------------------------------------------------------------ the table
 
 export const SHAPE_RULES: Record<Prim, ShapeRule> = {
@@ -403,6 +412,16 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   argmax: argReduce,
   argmin: argReduce,
   dot_general: dotGeneral,
+  conv_general_dilated: ([l, r], p) => {
+    try {
+      return [convShape(l!, r!, convParams(p))];
+    } catch (err) {
+      throw new ShapeError((err as Error).message);
+    }
+  },
+  reduce_window_sum: reduceWindow,
+  reduce_window_max: reduceWindow,
+  reduce_window_min: reduceWindow,
   gather: indexingRule(gatherShape),
   scatter: indexingRule(scatterShape),
   scatter_add: indexingRule(scatterShape),

@@ -119,6 +119,14 @@ const DESCRIPTORS = {
   argmax: { strong: true, cost: 'loop' },
   argmin: { strong: true, cost: 'loop' },
   dot_general: { cost: 'loop' },
+  // lax.conv_general_dilated with JAX's params (window_strides, padding, lhs_dilation, rhs_dilation,
+  // dimension_numbers {lhs_spec, rhs_spec, out_spec}, feature_group_count, batch_group_count)
+  conv_general_dilated: { cost: 'loop' },
+  // lax.reduce_window with a monoid (params window_dimensions, window_strides, padding, base_dilation,
+  // window_dilation): padded elements are the monoid's identity
+  reduce_window_sum: { cost: 'loop' },
+  reduce_window_max: { cost: 'loop' },
+  reduce_window_min: { cost: 'loop' },
   // indexing (ir/indexing.ts): gather reads one operand element per output element; a scatter loops
   // over the updates (its IR keys spell JAX's hyphens as underscores: scatter_add is scatter-add);
   // sort is lowered to ranks and a scatter before fusion (passes/sort_lowering.ts)

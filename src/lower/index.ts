@@ -152,6 +152,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.scipy.special', scipy.attrs.get('special') as PyModule],
     ['jax.scipy.linalg', scipy.attrs.get('linalg') as PyModule],
     ['jax.scipy.stats', scipy.attrs.get('stats') as PyModule],
+    ['jax.scipy.signal', scipy.attrs.get('signal') as PyModule],
     ...[...(scipy.attrs.get('stats') as PyModule).attrs].map(([k, v]): [string, PyModule] => [`jax.scipy.stats.${k}`, v as PyModule]),
     ['jax.tree', trees.tree],
     ['jax.tree_util', trees.treeUtil],

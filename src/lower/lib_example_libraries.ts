@@ -343,32 +343,6 @@ def Dense(out_dim, W_init=glorot_normal(), b_init=normal()):
     return jnp.dot(inputs, W) + b
   return init_fun, apply_fun
 
-def _conv_shape(lhs_shape, rhs_shape, strides, padding, dimension_numbers):
-  lhs_spec, rhs_spec, out_spec = dimension_numbers
-  spatial = [c for c in lhs_spec if c not in ('N', 'C')]
-  rhs_spatial = [c for c in rhs_spec if c not in ('I', 'O')]
-  sizes = {}
-  for k, c in enumerate(spatial):
-    n = lhs_shape[lhs_spec.index(c)]
-    w = rhs_shape[rhs_spec.index(rhs_spatial[k])]
-    s = strides[k]
-    if padding == 'SAME':
-      sizes[c] = -(-n // s)
-    elif padding == 'VALID':
-      sizes[c] = -(-(n - w + 1) // s) if n >= w else 0
-    else:
-      lo, hi = padding[k]
-      sizes[c] = (n + lo + hi - w) // s + 1
-  out = []
-  for c in out_spec:
-    if c == 'N':
-      out.append(lhs_shape[lhs_spec.index('N')])
-    elif c == 'C':
-      out.append(rhs_shape[rhs_spec.index('O')])
-    else:
-      out.append(sizes[spatial[[x for x in out_spec if x not in ('N', 'C')].index(c)]])
-  return tuple(out)
-
 def GeneralConv(dimension_numbers, out_chan, filter_shape,
                 strides=None, padding='VALID', W_init=None,
                 b_init=normal(1e-6)):
@@ -381,7 +355,7 @@ def GeneralConv(dimension_numbers, out_chan, filter_shape,
     kernel_shape = [out_chan if c == 'O' else
                     input_shape[lhs_spec.index('C')] if c == 'I' else
                     next(filter_shape_iter) for c in rhs_spec]
-    output_shape = _conv_shape(
+    output_shape = lax.conv_general_shape_tuple(
         input_shape, kernel_shape, strides, padding, dimension_numbers)
     bias_shape = [out_chan if c == 'C' else 1 for c in out_spec]
     k1, k2 = random.split(rng)
@@ -393,6 +367,77 @@ def GeneralConv(dimension_numbers, out_chan, filter_shape,
                                     dimension_numbers=dimension_numbers) + b
   return init_fun, apply_fun
 Conv = functools.partial(GeneralConv, ('NHWC', 'HWIO', 'NHWC'))
+
+def GeneralConvTranspose(dimension_numbers, out_chan, filter_shape,
+                         strides=None, padding='VALID', W_init=None,
+                         b_init=normal(1e-6)):
+  lhs_spec, rhs_spec, out_spec = dimension_numbers
+  one = (1,) * len(filter_shape)
+  strides = strides or one
+  W_init = W_init or glorot_normal(rhs_spec.index('I'), rhs_spec.index('O'))
+  def init_fun(rng, input_shape):
+    filter_shape_iter = iter(filter_shape)
+    kernel_shape = [out_chan if c == 'O' else
+                    input_shape[lhs_spec.index('C')] if c == 'I' else
+                    next(filter_shape_iter) for c in rhs_spec]
+    output_shape = lax.conv_transpose_shape_tuple(
+        input_shape, kernel_shape, strides, padding, dimension_numbers)
+    bias_shape = [out_chan if c == 'C' else 1 for c in out_spec]
+    k1, k2 = random.split(rng)
+    W, b = W_init(k1, kernel_shape), b_init(k2, bias_shape)
+    return output_shape, (W, b)
+  def apply_fun(params, inputs, **kwargs):
+    W, b = params
+    return lax.conv_transpose(inputs, W, strides, padding,
+                              dimension_numbers=dimension_numbers) + b
+  return init_fun, apply_fun
+Conv1DTranspose = functools.partial(GeneralConvTranspose, ('NHC', 'HIO', 'NHC'))
+ConvTranspose = functools.partial(GeneralConvTranspose,
+                                  ('NHWC', 'HWIO', 'NHWC'))
+
+def _pooling_layer(reducer, init_val, rescaler=None):
+  def PoolingLayer(window_shape, strides=None, padding='VALID', spec=None):
+    strides = strides or (1,) * len(window_shape)
+    rescale = rescaler(window_shape, strides, padding) if rescaler else None
+    if spec is None:
+      non_spatial_axes = 0, len(window_shape) + 1
+    else:
+      non_spatial_axes = spec.index('N'), spec.index('C')
+    for i in sorted(non_spatial_axes):
+      window_shape = window_shape[:i] + (1,) + window_shape[i:]
+      strides = strides[:i] + (1,) + strides[i:]
+    def init_fun(rng, input_shape):
+      padding_vals = lax.padtype_to_pads(input_shape, window_shape,
+                                         strides, padding)
+      ones = (1,) * len(window_shape)
+      out_shape = lax.reduce_window_shape_tuple(
+        input_shape, window_shape, strides, padding_vals, ones, ones)
+      return out_shape, ()
+    def apply_fun(params, inputs, **kwargs):
+      out = lax.reduce_window(inputs, init_val, reducer, window_shape,
+                              strides, padding)
+      return rescale(out, inputs, spec) if rescale else out
+    return init_fun, apply_fun
+  return PoolingLayer
+MaxPool = _pooling_layer(lax.max, -jnp.inf)
+SumPool = _pooling_layer(lax.add, 0.)
+
+def _normalize_by_window_size(dims, strides, padding):
+  def rescale(outputs, inputs, spec):
+    if spec is None:
+      non_spatial_axes = 0, inputs.ndim - 1
+    else:
+      non_spatial_axes = spec.index('N'), spec.index('C')
+    spatial_shape = tuple(inputs.shape[i]
+                          for i in range(inputs.ndim)
+                          if i not in non_spatial_axes)
+    one = jnp.ones(spatial_shape, dtype=inputs.dtype)
+    window_sizes = lax.reduce_window(one, 0., lax.add, dims, strides, padding)
+    for i in sorted(non_spatial_axes):
+      window_sizes = jnp.expand_dims(window_sizes, i)
+    return outputs / window_sizes
+  return rescale
+AvgPool = _pooling_layer(lax.add, 0., _normalize_by_window_size)
 
 def BatchNorm(axis=(0, 1, 2), epsilon=1e-5, center=True, scale=True,
               beta_init=zeros, gamma_init=ones):

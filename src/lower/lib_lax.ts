@@ -13,6 +13,8 @@ import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
 import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
+import { laxConvFunctions } from './lib_lax_conv.js';
+import { laxExtraFunctions } from './lib_lax_extra.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -57,9 +59,11 @@ export function laxModule(ip: Interp): PyModule {
       return bind(prim, leaf, { axes: names, axis_size: size }, c.span);
     });
   };
-  const entries: Record<string, (c: CallArgs) => PyValue> = {
+  const entries: Record<string, ((c: CallArgs) => PyValue) | PyValue> = {
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),
+    ...laxConvFunctions(ip),
+    ...laxExtraFunctions(ip),
     ...controlFlowFunctions(ip),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
@@ -350,7 +354,9 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
     broadcasted_iota: (c: CallArgs) => {
       const dtype = dtypeArg(arg(c, 0, 'dtype'), c.span)!;
       const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
-      const dim = Number(ip.static(arg(c, 2, 'dimension'), 'dimension', c.span));
+      const dimV = ip.static(arg(c, 2, 'dimension'), 'dimension', c.span);
+      const dim = typeof dimV === 'bigint' ? Number(dimV) : NaN;
+      if (!(dim >= 0 && dim < shape.length)) throw new CompileError(`TypeError: iota dimension must be between 0 and len(shape), got dimension=${typeof dimV === 'bigint' || typeof dimV === 'number' ? String(dimV) : 'a non-integer'} for shape (${shape.join(', ')})`, c.span);
       return o.tracer(o.bind('iota', [], { dtype, shape, dimension: dim, sharding: null }, c.span));
     },
     full: (c: CallArgs) => {

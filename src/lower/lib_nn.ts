@@ -156,6 +156,24 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
       const k = where(o.compare('lt', x, -1.0, c.span), full(x, -1, c.span), x, c.span);
       return where(o.compare('gt', x, 1.0, c.span), full(x, 1, c.span), k, c.span);
     },
+    identity: (c) => o.asArray(arg(c, 0, 'x'), c.span),
+    sparse_sigmoid: (c) => {
+      const clip = ip.library.importModule('jax.numpy', c.span).attrs.get('clip');
+      const x = X(c);
+      if (!(clip instanceof PyBuiltin)) throw new Error('internal: jax.numpy.clip is missing');
+      const clipped = clip.fn({ args: [o.binary('add', x, 1.0, c.span), 0.0, 2.0], kwargs: new Map(), span: c.span });
+      return o.binary('mul', 0.5, clipped, c.span);
+    },
+    // logsumexp(x) - log(n), n the number of elements reduced
+    logmeanexp: (c) => {
+      if (c.kwargs.has('where') || c.args.length > 2) throw new CompileError('NotImplementedError: jaxts supports jax.nn.logmeanexp(x, axis, keepdims) without where', c.span);
+      const x = o.asArray(arg(c, 0, 'x'), c.span, 'float32');
+      const axis = arg(c, 1, 'axis', null);
+      const keepdims = truthy(c.kwargs.get('keepdims') ?? false, c.span);
+      const lse = logsumexp(ip, x, axis, keepdims, c.span);
+      const n = x.aval.shape.length ? normalizeAxes(axis, x.aval.shape.length, c.span).reduce((p, d) => p * x.aval.shape[d]!, 1) : 1;
+      return o.binary('sub', lse, o.unary('log', o.asArray(n, c.span, 'float32'), c.span), c.span);
+    },
     sparse_plus: (c) => {
       const x = X(c);
       const mid = o.binary('div', o.power(o.binary('add', x, 1.0, c.span), 2n, c.span), 4.0, c.span);

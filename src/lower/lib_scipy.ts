@@ -6,6 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { normalizeAxes } from './arrays.js';
 import type { Interp } from './interp.js';
+import { signalFunctions } from './lib_lax_conv.js';
 import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { specialFunctions, statsModule } from './lib_stats.js';
 import { arg, builtinModule } from './modules.js';
@@ -39,5 +40,6 @@ export function scipyModule(ip: Interp): PyModule {
     ...specialFunctions(ip),
   });
   const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
-  return builtinModule('jax.scipy', { special, linalg, stats: statsModule(ip) });
+  const signal = builtinModule('jax.scipy.signal', signalFunctions(ip));
+  return builtinModule('jax.scipy', { special, linalg, stats: statsModule(ip), signal });
 }

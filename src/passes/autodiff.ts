@@ -23,6 +23,7 @@ import { shapeRule } from '../ir/primitives.js';
 import { isControl, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
 import { isFloat } from '../ir/types.js';
+import { convTransposeLhs, convTransposeRhs, reduceWindowChooserJvp, reduceWindowSumTranspose } from './conv_rules.js';
 import { dce } from './simplify.js';
 import { collectiveAxes, isAllReduce, vmaOfEqn, vmaOfFunc } from './vma.js';
 
@@ -310,6 +311,14 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
     (c, g, [, y], _ans, p) => c.op('dot_general', [g, y!], p),
     (c, g, [x], _ans, p) => c.op('dot_general', [x!, g], p),
   ),
+  reduce_window_sum: linear,
+  reduce_window_max: (c, xs, ts, e) => reduceWindowJvp(c, 'max', xs, ts, e),
+  reduce_window_min: (c, xs, ts, e) => reduceWindowJvp(c, 'min', xs, ts, e),
+  // ad.defbilinear
+  conv_general_dilated: defjvp(
+    (c, g, [, y], _ans, p) => c.op('conv_general_dilated', [g, y!], p),
+    (c, g, [x], _ans, p) => c.op('conv_general_dilated', [x!, g], p),
+  ),
 
   // indexing (slicing.py): linear in the operand and updates, never in the indices
   gather: (c, xs, ts, e) => gatherJvp(c, xs, ts, e),
@@ -413,6 +422,14 @@ function reduceSum(c: TransposeCtx, x: Atom, axes: number[]): Atom {
 }
 
 const zerosLike = (c: TransposeCtx, a: AVal): Atom => full(c.bind, a, 0);
+
+/** JAX's _reduce_window_chooser_jvp_rule (select_and_gather_add, written with pad, slice and select_n). */
+function reduceWindowJvp(c: JvpCtx, fn: 'max' | 'min', xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
+  const outs = c.primal();
+  const t = ts[0];
+  if (!t) return { outs, tans: [null] };
+  return { outs, tans: [asTan(reduceWindowChooserJvp<LAtom>(c.op, fn, t, xs[0]!, e.params, outs[0]!.aval.shape))] };
+}
 
 /** JAX's `_dot_general_transpose_lhs` (and, swapped, `_rhs`). */
 function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims, params: Params, swapAns: boolean): Atom {
@@ -537,6 +554,13 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     if (isLin(x)) return [dotTransposeLhs(c, ct!, x.aval, y as Atom, dn, e.params, false), null];
     const swapped: DotDims = { contract: [dn.contract[1], dn.contract[0]], batch: [dn.batch[1], dn.batch[0]] };
     return [null, dotTransposeLhs(c, ct!, y!.aval, x as Atom, swapped, e.params, true)];
+  },
+  reduce_window_sum: unaryT((c, ct, e) => reduceWindowSumTranspose((prim, ins, p) => c.bind(prim, ins, p), ct, e.inputs[0]!.aval.shape, e.params)),
+  conv_general_dilated: (c, [ct], e) => {
+    const [x, y] = e.inputs;
+    const bind = (prim: Prim, ins: Atom[], p: Params): Atom => c.bind(prim, ins, p);
+    if (isLin(x)) return [convTransposeLhs(bind, ct!, x.aval, y as Atom, e.params), null];
+    return [null, convTransposeRhs(bind, ct!, x as Atom, y!.aval, e.params)];
   },
 
   gather: (c, [ct], e) => [gatherTranspose(c, ct!, e), null],

@@ -60,6 +60,12 @@ function loopExtent(e: Eqn): number {
     return lc.reduce((n, d) => n * e.inputs[0]!.aval.shape[d]!, 1);
   }
   if (PRIMS[e.prim].cost !== 'loop') return 1;
+  // a convolution's window times the input features of a group
+  if (e.prim === 'conv_general_dilated') {
+    const rhs = e.inputs[1]!.aval.shape;
+    const outFeatures = rhs[(e.params['dimension_numbers'] as { rhs_spec: number[] }).rhs_spec[0]!]!;
+    return size(rhs) / Math.max(1, outFeatures);
+  }
   if (e.prim.startsWith('scatter')) return scatterExtent(e);
   return size(e.inputs[0]!.aval.shape) / Math.max(1, size(e.outputs[0]!.aval.shape));
 }
@@ -70,7 +76,7 @@ function loopExtent(e: Eqn): number {
  * every element of the other operand's free dimensions.
  */
 function readsPerElement(consumer: Eqn, v: Var): number {
-  if (consumer.prim !== 'dot_general') return 1;
+  if (consumer.prim !== 'dot_general' && consumer.prim !== 'conv_general_dilated') return 1;
   return (size(consumer.outputs[0]!.aval.shape) * loopExtent(consumer)) / Math.max(1, size(v.aval.shape));
 }
 

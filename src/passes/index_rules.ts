@@ -2,6 +2,7 @@
 // given its multi-index, in terms of its operands' elements. Fusion composes
 // these rules, so movement ops become index arithmetic and elementwise chains
 // become one expression.
+import { convParams, windowParams } from '../ir/conv.js';
 import type { KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
@@ -197,6 +198,100 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
   return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true };
 };
 
+/**
+ * conv_general_dilated (XLA's convolution semantics): a loop over the kernel's
+ * window and the input features of the output feature's group. The dilated,
+ * padded input position of output position s and window position k is
+ * s * stride + k * rhs_dilation - pad_lo; it reads the input where that lies
+ * on an undilated element inside the input, and adds 0 elsewhere.
+ */
+const convGeneralDilated: ElementRule = (ctx, e, idx) => {
+  const p = convParams(e.params);
+  const { lhs_spec, rhs_spec, out_spec } = p.dimension_numbers;
+  const lhs = e.inputs[0]!.aval.shape;
+  const rhs = e.inputs[1]!.aval.shape;
+  const out = e.outputs[0]!.aval.shape;
+  const dtype = outDtype(e);
+  const nsp = rhs_spec.length - 2;
+  const window = rhs_spec.slice(2).map((d) => rhs[d]!);
+  const cin = rhs[rhs_spec[1]!]!;
+  const cout = rhs[rhs_spec[0]!]!;
+  const extent = window.reduce((a, b) => a * b, 1) * cin;
+  const id = ctx.freshLoop();
+  const r: IExpr = { op: 'rvar', id, dtype: 'int32', bound: extent };
+  const [ci, ...k] = delinearize(r, [cin, ...window]);
+  const o = idx[out_spec[1]!]!;
+  const n = idx[out_spec[0]!]!;
+  const lIdx = new Array<IExpr>(lhs.length);
+  const rIdx = new Array<IExpr>(rhs.length);
+  const fg = p.feature_group_count;
+  const bg = p.batch_group_count;
+  // the feature group of output feature o reads input features [g * cin, (g + 1) * cin)
+  lIdx[lhs_spec[1]!] = fg > 1 ? iadd(imul(idiv(o, cout / fg), cin), ci!) : ci!;
+  // the batch group of output feature o reads input batch rows [g * nOut, (g + 1) * nOut)
+  lIdx[lhs_spec[0]!] = bg > 1 ? iadd(imul(idiv(o, cout / bg), out[out_spec[0]!]!), n) : n;
+  rIdx[rhs_spec[0]!] = o;
+  rIdx[rhs_spec[1]!] = ci!;
+  const conds: KExpr[] = [];
+  for (let i = 0; i < nsp; i++) {
+    const [lo] = p.padding[i]!;
+    const stride = p.window_strides[i]!;
+    const rd = p.rhs_dilation[i]!;
+    const ld = p.lhs_dilation[i]!;
+    const inSize = lhs[lhs_spec[i + 2]!]!;
+    rIdx[rhs_spec[i + 2]!] = k[i]!;
+    // position in the dilated input
+    const pos = iadd(iadd(imul(idx[out_spec[i + 2]!]!, stride), imul(k[i]!, rd)), iconst(-lo));
+    const maxPos = (out[out_spec[i + 2]!]! - 1) * stride + (window[i]! - 1) * rd - lo;
+    if (lo > 0) conds.push({ op: 'bin', fn: 'ge', a: pos, b: iconst(0), dtype: 'bool' });
+    if (ld > 1) conds.push({ op: 'bin', fn: 'eq', a: imod(pos, ld), b: iconst(0), dtype: 'bool' });
+    const at = ld > 1 ? idiv(pos, ld) : pos;
+    if (maxPos > (inSize - 1) * ld) conds.push({ op: 'bin', fn: 'lt', a: at, b: iconst(inSize), dtype: 'bool' });
+    lIdx[lhs_spec[i + 2]!] = at;
+  }
+  const prod: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
+  const cond = conds.length ? conds.reduce((a, b): KExpr => ({ op: 'bin', fn: 'and', a, b, dtype: 'bool' })) : null;
+  const body: KExpr = cond ? { op: 'select', cond, a: prod, b: { op: 'const', value: 0, dtype }, dtype } : prod;
+  return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true };
+};
+
+/**
+ * reduce_window_{sum,max,min} (XLA's ReduceWindow): a loop over the window in
+ * row-major order, as XLA's CPU backend adds it. Window position k of output
+ * position s lies at s * stride + k * window_dilation - pad_lo in the dilated,
+ * padded operand; a position off the operand's own elements is the identity.
+ */
+function reduceWindow(fn: 'sum' | 'max' | 'min'): ElementRule {
+  return (ctx, e, idx) => {
+    const p = windowParams(e.params);
+    const shape = e.inputs[0]!.aval.shape;
+    const out = e.outputs[0]!.aval.shape;
+    const dtype = outDtype(e);
+    const extent = p.window_dimensions.reduce((a, b) => a * b, 1);
+    const id = ctx.freshLoop();
+    const k = delinearize({ op: 'rvar', id, dtype: 'int32', bound: extent }, p.window_dimensions);
+    const conds: KExpr[] = [];
+    const at = idx.map((s, i) => {
+      const [lo] = p.padding[i]!;
+      const bd = p.base_dilation[i]!;
+      const stride = p.window_strides[i]!;
+      const wd = p.window_dilation[i]!;
+      const pos = iadd(iadd(imul(s, stride), imul(k[i]!, wd)), iconst(-lo));
+      const maxPos = (out[i]! - 1) * stride + (p.window_dimensions[i]! - 1) * wd - lo;
+      if (lo > 0) conds.push({ op: 'bin', fn: 'ge', a: pos, b: iconst(0), dtype: 'bool' });
+      if (bd > 1) conds.push({ op: 'bin', fn: 'eq', a: imod(pos, bd), b: iconst(0), dtype: 'bool' });
+      const j = bd > 1 ? idiv(pos, bd) : pos;
+      if (maxPos > (shape[i]! - 1) * bd) conds.push({ op: 'bin', fn: 'lt', a: j, b: iconst(shape[i]!), dtype: 'bool' });
+      return j;
+    });
+    const x = ctx.operand(0, at);
+    const identity = fn === 'sum' ? 0 : dtype === 'float32' ? (fn === 'max' ? -Infinity : Infinity) : dtype === 'uint32' ? (fn === 'max' ? 0 : 0xffffffff) : fn === 'max' ? -2147483648 : 2147483647;
+    const cond = conds.length ? conds.reduce((a, b): KExpr => ({ op: 'bin', fn: 'and', a, b, dtype: 'bool' })) : null;
+    const body: KExpr = cond ? { op: 'select', cond, a: x, b: { op: 'const', value: identity, dtype }, dtype } : x;
+    return { op: 'reduce', fn, id, extent, body, dtype, dot: true };
+  };
+}
+
 const axisIndex: ElementRule = () => ({ op: 'device', dtype: 'int32' });
 
 const dynamicSlice: ElementRule = (ctx, e, idx) => {
@@ -329,6 +424,10 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   argmax: null,
   argmin: null,
   dot_general: dotGeneral,
+  conv_general_dilated: convGeneralDilated,
+  reduce_window_sum: reduceWindow('sum'),
+  reduce_window_max: reduceWindow('max'),
+  reduce_window_min: reduceWindow('min'),
   gather,
   scatter,
   scatter_add: scatter,

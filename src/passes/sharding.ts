@@ -20,11 +20,13 @@
 // by the axes' total size and no axis is already used by another dimension
 // of the same array.
 import { CompileError } from '../common/diagnostics.js';
+import type { ConvDims } from '../ir/conv.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type StructuralPrim } from '../ir/prims.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
 
 /** One dimension of one Var. */
@@ -161,6 +163,15 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
     if (l!.kind === 'var' && r!.kind === 'var') dn.contract[0].forEach((d, k) => links.push(link(l as Var, d, r as Var, dn.contract[1][k]!, true)));
     return links;
   },
+  // the batch dimension of lhs is the result's (rhs replicated, as JAX's sharding rule wants)
+  conv_general_dilated: (e) => {
+    const [l] = e.inputs;
+    const dn = e.params['dimension_numbers'] as ConvDims;
+    return l!.kind === 'var' && e.params['batch_group_count'] === 1 ? [link(l as Var, dn.lhs_spec[0]!, e.outputs[0]!, dn.out_spec[0]!)] : [];
+  },
+  reduce_window_sum: (e) => sameDims(e, [0], (d) => windowKeeps(e.params, d)),
+  reduce_window_max: (e) => sameDims(e, [0], (d) => windowKeeps(e.params, d)),
+  reduce_window_min: (e) => sameDims(e, [0], (d) => windowKeeps(e.params, d)),
   reduce_sum: reduceLinks,
   reduce_max: reduceLinks,
   reduce_min: reduceLinks,

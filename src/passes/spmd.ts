@@ -20,6 +20,7 @@
 // axes into one multi-operand psum (XLA's AllReduceCombiner), moving what
 // depends on the earlier one after it; then dead code goes.
 import { FuncBuilder, lit } from '../ir/builder.js';
+import type { ConvDims } from '../ir/conv.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type Prim, PRIMS, type StructuralPrim } from '../ir/prims.js';
 import { printFunc } from '../ir/printer.js';
@@ -28,6 +29,7 @@ import { axesSize, localShape, replicaGroups, replicated, sameShardings, sharded
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { isFloat, shortDtype } from '../ir/types.js';
 import { dotFree, propagateShardings, reshapeGroups, sliceKeeps } from './sharding.js';
+import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
 
 /** A global value on every device: its local block, the block's sharding, and a pending sum over `partial` axes. */
@@ -441,6 +443,9 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   pad: keepDims((e, d) => (e.params['padding_config'] as [number, number, number][])[d]!.every((x) => x === 0), (c) => c.e.params),
   dynamic_slice: keepDims((e, d) => (e.params['slice_sizes'] as number[])[d] === e.inputs[0]!.aval.shape[d], (c, local) => ({ ...c.e.params, slice_sizes: local })),
   concatenate: keepDims((e, d) => d !== e.params['dimension'], (c) => c.e.params),
+  reduce_window_sum: keepDims((e, d) => windowKeeps(e.params, d), (c) => c.e.params),
+  reduce_window_max: keepDims((e, d) => windowKeeps(e.params, d), (c) => c.e.params),
+  reduce_window_min: keepDims((e, d) => windowKeeps(e.params, d), (c) => c.e.params),
   reduce_sum: reduceRule('sum'),
   reduce_max: reduceRule('max'),
   reduce_min: reduceRule('min'),
@@ -457,6 +462,16 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   all_to_all: replicatedRule,
   axis_index: replicatedRule,
   // indexing and sorting: computed on whole (replicated) operands
+  // split over the batch dimension only (DIM_RULES links lhs's to the result's); rhs whole
+  conv_general_dilated: (c) => {
+    const e = c.e;
+    const dn = e.params['dimension_numbers'] as ConvDims;
+    const dims: string[][] = c.out[0]!.map((ax, d) => (d === dn.out_spec[0] && e.params['batch_group_count'] === 1 ? [...ax] : []));
+    const t: string[][] = e.inputs[0]!.aval.shape.map(() => []);
+    t[dn.lhs_spec[0]!] = dims[dn.out_spec[0]!]!;
+    const ins = [c.get(0, t).atom, c.get(1, replicated(e.inputs[1]!.aval.shape.length)).atom];
+    return [{ atom: c.bind(e.prim, ins, e.params)[0]!, dims, partial: [] }];
+  },
   gather: replicatedRule,
   scatter: replicatedRule,
   scatter_add: replicatedRule,

@@ -2,6 +2,7 @@
 // parameters carry a batch dimension (always at axis 0 here), produce a Func
 // whose batched parameters and all results have a leading batch axis.
 import { FuncBuilder } from '../ir/builder.js';
+import { batchWindowParams, convBatch } from './conv_rules.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { GatherDims, ScatterDims } from '../ir/indexing.js';
 import { PRIMS, isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
@@ -111,6 +112,14 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
     const pos = lhsB ? nb : nb + lfree;
     return { atom: moveToFront(c, out, pos), batched: true };
   },
+  conv_general_dilated: (c, e, [l, r]) => {
+    const arg = (v: BVal) => ({ atom: v.atom, bdim: v.batched ? 0 : null });
+    const out = convBatch((prim, ins, p) => c.bind(prim, ins, p), [arg(l!), arg(r!)], e.params);
+    return { atom: moveToFront(c, out.atom, out.bdim), batched: true };
+  },
+  reduce_window_sum: (c, e, [x]) => ({ atom: c.bind(e.prim, [x!.atom], batchWindowParams(e.params)), batched: true }),
+  reduce_window_max: (c, e, [x]) => ({ atom: c.bind(e.prim, [x!.atom], batchWindowParams(e.params)), batched: true }),
+  reduce_window_min: (c, e, [x]) => ({ atom: c.bind(e.prim, [x!.atom], batchWindowParams(e.params)), batched: true }),
   iota: (c, e) => ({ atom: c.bind('iota', [], e.params), batched: false }),
   axis_index: (c, e) => ({ atom: c.bind('axis_index', [], e.params), batched: false }),
   // a function with a custom derivative: every operand batched (the broadcasts of unbatched ones stay
