@@ -436,8 +436,9 @@ export class ArrayOps {
       }
       const n = shape[d]!;
       if (it.kind === 'int') {
-        const i = it.value < 0 ? it.value + n : it.value;
-        if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d} with size ${n}`, span);
+        // JAX clamps a static out-of-bounds index into the axis (its gather/dynamic_slice semantics); only an empty axis has none
+        if (n === 0) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d} with size ${n}`, span);
+        const i = Math.min(Math.max(it.value < 0 ? it.value + n : it.value, 0), n - 1);
         start.push(i);
         limit.push(i + 1);
         strides.push(1);
