@@ -162,7 +162,10 @@ def modf(x, out=None):
   return x - whole, whole
 
 def frexp(x):
-  x = _inexact(x)
+  return _frexp(_inexact(x))
+
+@jax.custom_jvp
+def _frexp(x):
   cond = lax.abs(x) < 1.1754943508222875e-38
   x1 = jnp.where(cond, x * float(1 << 23), x)
   x2 = jnp.where(cond, jnp.int32(-23), jnp.int32(0))
@@ -174,6 +177,14 @@ def frexp(x):
   cond = jnp.isinf(x) | jnp.isnan(x) | (x == 0)
   x2 = jnp.where(cond, jnp.zeros_like(x2), x2)
   return jnp.where(cond, x, x1), x2
+
+@_frexp.defjvp
+def _frexp_jvp(primals, tangents):
+  x, = primals
+  t, = tangents
+  m, e = _frexp(x)
+  mdot = t * jnp.exp2(-e.astype(t.dtype))
+  return (m, e), (mdot, jnp.zeros_like(e))
 
 def ldexp(x1, x2):
   x1 = jnp.asarray(x1)
