@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 import math
+import numpy as np
 
 def _canon(axis, ndim):
   if axis < -ndim or axis >= ndim:
@@ -243,6 +244,51 @@ def iterable(y):
   except TypeError:
     return False
   return True
+
+def nextafter(x1, x2):
+  x1, x2 = _promote_inexact(x1, x2)
+  x1, x2 = broadcast_arrays(x1, x2)
+  # XLA's NextAfter on the float32 bit patterns
+  xb = lax.bitcast_convert_type(x1, jnp.int32)
+  yb = lax.bitcast_convert_type(x2, jnp.int32)
+  sign_mask = jnp.int32(-2147483648)
+  abs_x = xb & 2147483647
+  abs_y = yb & 2147483647
+  nan = jnp.isnan(x1) | jnp.isnan(x2)
+  x_zero = abs_x == 0
+  y_zero = abs_y == 0
+  from_zero = (yb & sign_mask) | 1
+  toward_zero = (abs_x > abs_y) | ((xb & sign_mask) != (yb & sign_mask))
+  stepped = jnp.where(toward_zero, xb - 1, xb + 1)
+  result = jnp.where(x_zero, jnp.where(y_zero, yb, from_zero), stepped)
+  result = jnp.where(abs_x == abs_y, jnp.where(x_zero & y_zero, yb, jnp.where(xb == yb, yb, stepped)), result)
+  out = lax.bitcast_convert_type(result, jnp.float32)
+  return jnp.where(nan, jnp.nan, out)
+
+def spacing(x):
+  arr = _inexact(x)
+  inf = jnp.full_like(arr, jnp.inf)
+  result = nextafter(arr, copysign(inf, arr)) - arr
+  return jnp.where(result == 0, copysign(1.401298464324817e-45, arr), result)
+
+def array_equiv(a1, a2):
+  a1 = jnp.asarray(a1)
+  a2 = jnp.asarray(a2)
+  return (a1 == a2).all()
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+  if max_line_width is not None or precision is not None or suppress_small is not None:
+    raise NotImplementedError("jaxts: jnp.array_str supports NumPy's default formatting only")
+  return str(np.asarray(a))
+
+def fromstring(string, dtype=float, count=-1, *, sep):
+  if sep == '':
+    raise NotImplementedError("jaxts: jnp.fromstring reads text only (sep must not be empty; binary mode is deprecated in NumPy)")
+  items = [t for t in string.split(sep if sep.strip() else None) if t.strip()]
+  if count >= 0:
+    items = items[:count]
+  conv = float if jnp.issubdtype(dtype, jnp.inexact) else int
+  return jnp.array([conv(t) for t in items], dtype=dtype)
 
 # ---- creation and windows
 
