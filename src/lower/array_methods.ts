@@ -57,13 +57,10 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'take':
     case 'searchsorted':
     case 'nonzero':
-    case 'compress':
     case 'choose':
     case 'conj':
     case 'conjugate':
-    case 'cumulative_sum':
-    case 'argpartition':
-    case 'put': return same(name);
+    case 'argpartition': return same(name);
     case 'flatten':
     case 'ravel': return same('ravel');
     case 'at': return new PyIndexUpdateHelper(x);
