@@ -8,7 +8,7 @@ import { CompileError } from '../common/diagnostics.js';
 import { parse } from '../parser/index.js';
 import type { Interp } from './interp.js';
 import { execBlock } from './stmt.js';
-import { preludeSpans } from './lib_example_libraries.js';
+import { markSpans, preludeSpans } from './lib_example_libraries.js';
 import { NeedsStatic, Scope, type CallArgs, type PyValue } from './values.js';
 
 const JNP_PY = `
@@ -1433,20 +1433,6 @@ function preludeScope(ip: Interp): Scope {
   markSpans(mod);
   execBlock(ip, mod.body, scope);
   return scope;
-}
-
-function markSpans(node: unknown): void {
-  if (node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const x of node) markSpans(x);
-    return;
-  }
-  const o = node as Record<string, unknown>;
-  if (typeof o['start'] === 'object' && typeof o['end'] === 'object' && o['start'] !== null && 'line' in (o['start'] as object)) {
-    preludeSpans.add(o);
-    return;
-  }
-  for (const v of Object.values(o)) markSpans(v);
 }
 
 /** Calls prelude function `name` (loading the prelude once per compilation); its errors point at the user's call. */
