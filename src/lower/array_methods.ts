@@ -55,7 +55,12 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'sort':
     case 'argsort':
     case 'take':
-    case 'searchsorted': return same(name);
+    case 'searchsorted':
+    case 'nonzero':
+    case 'choose':
+    case 'conj':
+    case 'conjugate':
+    case 'argpartition': return same(name);
     case 'flatten':
     case 'ravel': return same('ravel');
     case 'at': return new PyIndexUpdateHelper(x);

@@ -171,8 +171,26 @@ export class ArrayOps {
       const numeric = (v: PyValue, a: Atom): PyValue => (a.aval.dtype === 'bool' ? this.tracer(this.convertAtom(a, 'int32', span)) : v);
       return this.power(numeric(x, ax), numeric(y, ay), span);
     }
-    if (promote(ax.aval, ay.aval) !== 'float32') return this.binary('pow', x, y, span);
+    if (promote(ax.aval, ay.aval) !== 'float32') return this.powIntInt(x, y, span);
     return this.binary('pow', this.convertLike(x, 'float32', span), this.convertLike(y, 'float32', span), span);
+  }
+
+  /** An integer to an integer array power: JAX's _pow_int_int, binary exponentiation over the exponent's low 6 bits. */
+  private powIntInt(x: PyValue, y: PyValue, span: Span): Tracer {
+    const dtype = promote(this.aval(x, span), this.aval(y, span));
+    const shape = broadcastShapes(this.aval(x, span).shape, this.aval(y, span).shape, span);
+    const bc = (v: PyValue): Tracer => this.tracer(this.broadcastTo(this.convert(this.asArray(v, span), dtype, span).atom, shape, span));
+    let x1 = bc(x);
+    let x2 = bc(y);
+    const zero = this.full(shape, 0, dtype, span);
+    const one = this.full(shape, 1, dtype, span);
+    let acc = this.select(this.binary('and', this.compare('eq', x1, zero, span), this.compare('ne', x2, zero, span), span), zero, one, span);
+    for (let i = 0; i < 6; i++) {
+      acc = this.select(this.compare('ne', this.binary('and', x2, one, span), zero, span), this.binary('mul', acc, x1, span), acc, span);
+      x1 = this.binary('mul', x1, x1, span);
+      x2 = this.binary('shift_right_logical', x2, one, span);
+    }
+    return acc;
   }
 
   private convertLike(v: PyValue, dtype: DType, span: Span): PyValue {
@@ -450,8 +468,9 @@ export class ArrayOps {
       }
       const n = shape[d]!;
       if (it.kind === 'int') {
-        const i = it.value < 0 ? it.value + n : it.value;
-        if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d} with size ${n}`, span);
+        // JAX clamps a static out-of-bounds index into the axis (its gather/dynamic_slice semantics); only an empty axis has none
+        if (n === 0) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${d} with size ${n}`, span);
+        const i = Math.min(Math.max(it.value < 0 ? it.value + n : it.value, 0), n - 1);
         start.push(i);
         limit.push(i + 1);
         strides.push(1);

@@ -93,8 +93,8 @@ function dynamicIndex(ops: ArrayOps, x: Tracer, items: IndexItem[], span: Span):
     const n = shape[axis]!;
     if (it.kind === 'int' || it.kind === 'array') {
       if (n === 0) throw new CompileError(`IndexError: index is out of bounds for axis ${axis} with size 0`, span);
-      if (it.kind === 'int' && (it.value < -n || it.value >= n)) throw new CompileError(`IndexError: index ${it.value} is out of bounds for axis ${axis} with size ${n}`, span);
-      starts.push({ v: it.kind === 'int' ? it.value : it.value, n });
+      // a static out-of-bounds int is clamped into the axis, as JAX's dynamic_slice does
+      starts.push({ v: it.kind === 'int' && (it.value < -n || it.value >= n) ? (it.value < 0 ? 0 : n - 1) : it.value, n });
       sizes.push(1);
       squeeze.push(axis);
     } else if (it.kind === 'slice') {

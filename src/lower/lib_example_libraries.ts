@@ -578,7 +578,7 @@ const loaded = new WeakMap<Interp, PyModule>();
 
 /** The source spans of the example libraries' code: an error raised there has no place in the user's file (lower() drops the span). */
 export const preludeSpans = new WeakSet<object>();
-function markSpans(node: unknown): void {
+export function markSpans(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
     for (const x of node) markSpans(x);

@@ -18,6 +18,8 @@ import { size, type Atom } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { outShardingOf } from './lib_sharding.js';
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
+import { callPrelude, PRELUDE_FUNCTIONS } from './jnp_prelude.js';
+import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
 import { isArray, PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -49,7 +51,16 @@ export function jnpModule(ip: Interp): PyModule {
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
     zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span),
     ones: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span),
-    full: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), numArg(arg(c, 1, 'fill_value'), 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof c.args[1] === 'bigint' ? 'int32' : 'float32'), c.span),
+    full: (c) => {
+      const shape = shapeOf(arg(c, 0, 'shape'), c.span);
+      const fv = arg(c, 1, 'fill_value');
+      if (isArray(fv)) {
+        // an array fill value is broadcast to the shape
+        const x = ops.asArray(fv, c.span);
+        return ops.tracer(ops.broadcastTo(ops.convert(x, dtypeOf(c, 2) ?? x.aval.dtype, c.span).atom, shape, c.span));
+      }
+      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof fv === 'bigint' ? 'int32' : 'float32'), c.span);
+    },
     zeros_like: fullLike(0),
     ones_like: fullLike(1),
     reshape: (c) => ops.reshape(arg(c, 0, 'a'), shapeArgs([arg(c, 1, 'shape')], c.span), c.span),
@@ -127,12 +138,15 @@ export function jnpModule(ip: Interp): PyModule {
     less: cmp('lt'),
     equal: cmp('eq'),
     where: (c) => {
-      if (c.args.length === 1) throw new CompileError('jaxts: jnp.where with one argument (nonzero) has a data-dependent shape and is not supported', c.span);
+      // one argument: nonzero (its size= makes the shape static)
+      if (c.args.length === 1 && !c.kwargs.has('x')) return callPrelude(ip, '_where1', c);
       return where(ip, arg(c, 0, 'condition'), arg(c, 1, 'x'), arg(c, 2, 'y'), c.span);
     },
     clip: (c) => clip(ip, arg(c, 0, 'x'), arg(c, 1, 'min', null), arg(c, 2, 'max', null), c.span),
     ...composites(ip),
     ...sortingFunctions(ip),
+    ...dtypeFunctions(ip),
+    ...Object.fromEntries(PRELUDE_FUNCTIONS.map((name): [string, Fn] => [name, (c) => callPrelude(ip, name, c)])),
   };
   const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
@@ -145,6 +159,7 @@ export function jnpModule(ip: Interp): PyModule {
     float64: dt('float64'),
     int64: dt('int64'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
+    ...DTYPE_CATEGORIES,
     pi: Math.PI,
     e: Math.E,
     inf: Infinity,

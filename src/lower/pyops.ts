@@ -4,7 +4,7 @@ import { shardingEquals } from './shardings.js';
 import { treedefEquals } from './treedef.js';
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
-import { NpScalar, PyDict, PyList, PyTuple, typeName, type PyValue } from './values.js';
+import { NpScalar, PyDict, PyDType, PyList, PyTuple, typeName, type PyValue } from './values.js';
 import { checkIntBits, checkItems, intBits } from './limits.js';
 import { PySet, setCompare } from './sets.js';
 
@@ -120,6 +120,11 @@ function repeat(v: string | PyList | PyTuple, n: number, span: A.Span): PyValue 
 export function staticEquals(a: PyValue, b: PyValue): boolean {
   if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
     return toNum(a) === toNum(b);
+  }
+  // dtypes compare by name, and with their names (x.dtype == jnp.float32, x.dtype == 'int32'); bool_ is bool
+  if (a instanceof PyDType || b instanceof PyDType) {
+    const name = (v: PyValue): string | null => (v instanceof PyDType ? v.name : typeof v === 'string' ? (v === 'bool_' ? 'bool' : v) : null);
+    return name(a) !== null && name(a) === name(b);
   }
   if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
   // the same container (Python compares items by identity first: xs.append(xs); xs == xs)
