@@ -4,7 +4,7 @@
 // case it is unrolled.
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr } from '../ir/types.js';
-import type { HExpr, HStmt } from '../ir/host.js';
+import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
@@ -730,6 +730,8 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const target = head.k === 'for' ? head.s.target : null;
   const ac = attrCarry!;
   const names = assignedNames(s.body);
+  // a body that rebinds the loop variable leaves its own value in it after the loop: the loop is unrolled
+  if (target?.kind === 'Name' && names.has(target.id)) throw new NeedsStatic(`the loop variable '${target.id}' is rebound in the loop`, s.span);
   const carried: Carried[] = [];
   // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
   const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
@@ -746,6 +748,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   for (const c of carried) carriedObjects(scope.vars.get(c.name)!, objects);
   const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
+  const outerDepth = ip.dynamicDepth;
   const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
@@ -824,6 +827,11 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     } finally {
       ip.dynamicDepth--;
     }
+    // a loop over a range that only computes on values known now (no device program, no readback, nothing from
+    // run time) is Python's own loop: run at compile time, it computes what CPython does (ints past 2**53 stay exact)
+    if (r && outerDepth === 0 && r.length <= MAX_LOOP_STEPS && compileTimeLoop(body, carried, index)) {
+      throw new NeedsStatic('a loop on values known at compile time', s.span);
+    }
   } catch (e) {
     for (const { o, attrs } of saved) {
       o.attrs.clear();
@@ -852,6 +860,25 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
+}
+
+/** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
+const PURE_CALLEES = /^(rt\.print|jx\.(py[A-Za-z]*|str|printf|floordiv|mod|truediv|floatpow|bitop|pyIndex)|Math\.[a-z0-9]+|Number|String)$/;
+
+/** Whether a staged loop body computes only on values known at compile time (see stagedLoopAttempt). */
+function compileTimeLoop(body: HStmt[], carried: Carried[], index: string): boolean {
+  if (carried.some((c) => c.leaves.some((l) => !isStaticScalar(l.init)))) return false;
+  const own = new Set<string>([index, ...carried.flatMap((c) => c.leaves.map((l) => l.letName))]);
+  walkHost(body, { stmt: (st) => void ((st.k === 'const' || st.k === 'let') && st.names.forEach((n) => own.add(n))) });
+  let pure = true;
+  walkHost(body, {
+    stmt: (st) => void (st.k === 'for' && own.add(st.v)),
+    expr: (e) => {
+      if (e.k === 'program' || (e.k === 'call' && (e.await || !PURE_CALLEES.test(e.callee)))) pure = false;
+      if (e.k === 'var' && !own.has(e.name)) pure = false;
+    },
+  });
+  return pure;
 }
 
 const classIds = new WeakMap<object, number>();
