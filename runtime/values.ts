@@ -108,11 +108,12 @@ export function floordiv(a: number, b: number, floats = false): number {
   // CPython's float_floor_div: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
   let mod = a % b;
   let div = (a - mod) / b;
-  if (mod && b < 0 !== mod < 0) {
+  // C's truth of a double: NaN is true (inf // y is nan, not 0)
+  if (mod !== 0 && b < 0 !== mod < 0) {
     mod += b;
     div -= 1;
   }
-  if (!div) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
+  if (div === 0) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
   const q = Math.floor(div);
   return div - q > 0.5 ? q + 1 : q;
 }
@@ -139,7 +140,9 @@ export function bitop(op: string, a: number | boolean, b: number | boolean): num
 export function mod(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float modulo' : 'integer modulo by zero'}`);
   const r = a % b;
-  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+  // a float zero takes the divisor's sign (CPython's float_rem)
+  if (r === 0) return floats && b < 0 ? -0 : 0;
+  return r < 0 !== b < 0 ? r + b : r;
 }
 
 /** Round half to even in float32 (jnp.round). */

@@ -752,7 +752,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
-  const lastValues = new Map<string, HostArray>();
+  const lastValues = new Map<string, HostArray | HostScalar>();
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
@@ -761,9 +761,24 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
     ip.dynamicDepth++;
     try {
+    // a host number or string first bound in the body keeps its last value after the loop, in a `let` before it
+    // (saved before the carried values change: its expression may read them)
+    const saveNewScalars = (): void => {
+      for (const n of names) {
+        const v = scope.vars.get(n);
+        if (!(v instanceof HostScalar) || carried.some((c) => c.name === n) || n === (target?.kind === 'Name' ? target.id : '')) continue;
+        let last = lastValues.get(n);
+        if (last && !(last instanceof HostScalar && last.type === v.type)) throw new NeedsStatic(`'${n}' changes type in the loop`, s.span);
+        if (!last) lastValues.set(n, (last = new HostScalar({ k: 'var', name: ip.freshName(n) }, v.type)));
+        const letName = ((last as HostScalar).expr as { name: string }).name;
+        if (!(v.expr.k === 'var' && v.expr.name === letName)) ip.emit({ k: 'assign', name: letName, value: v.expr });
+      }
+    };
     // write back carried values (at the end of the body, and before a break or continue)
     const writeBack = (): void => {
       ip.flush();
+      saveNewScalars();
+      const pending: [string, HExpr][] = [];
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
@@ -787,9 +802,25 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
           // the placement must stay the same; JAX may spell it differently after a step (P('x', None) → P('x',))
           if (!sameSharding(want.init, l.init)) throw carryChanged(`the sharding of '${c.name}' changes in the loop`, s.span);
           want.after = shardingOf(l.init);
-          if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
+          if (!(val.k === 'var' && val.name === want.letName)) pending.push([want.letName, val]);
         });
       }
+      // the new values are computed from the old ones: all of them before any is assigned (`w = 2 * w + 1` then
+      // `b = w * b` reads the old `w`)
+      const reads = (e: HExpr, names: Set<string>): boolean => {
+        let found = false;
+        walkHost([{ k: 'expr', e }], { expr: (x) => void (found ||= x.k === 'var' && names.has(x.name)) });
+        return found;
+      };
+      const assigned = new Set(pending.map(([n]) => n));
+      for (const [i, [name, val]] of pending.entries()) {
+        if (pending.length > 1 && val.k !== 'lit' && reads(val, assigned)) {
+          const tmp = ip.freshName(`${name}_next`);
+          ip.emit({ k: 'const', names: [tmp], value: val });
+          pending[i] = [name, { k: 'var', name: tmp }];
+        }
+      }
+      for (const [name, val] of pending) ip.emit({ k: 'assign', name, value: val });
     };
     body = ip.collect(() => {
       if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
@@ -842,7 +873,10 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     for (const { o, depth } of saved) o.carriedDepth = depth;
   }
   for (const d of decls) ip.emit(d);
-  for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
+  for (const h of lastValues.values()) {
+    if (h instanceof HostArray) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
+    else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
+  }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
   else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
