@@ -113,20 +113,41 @@ export function floordiv(a: number, b: number, floats = false): number {
   // CPython's float_floor_div: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
   let mod = a % b;
   let div = (a - mod) / b;
-  if (mod && b < 0 !== mod < 0) {
+  // C's truth of a double: NaN is true (inf // y is nan, not 0)
+  if (mod !== 0 && b < 0 !== mod < 0) {
     mod += b;
     div -= 1;
   }
-  if (!div) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
+  if (div === 0) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
   const q = Math.floor(div);
   return div - q > 0.5 ? q + 1 : q;
+}
+
+/** Python's `**` on host numbers where an operand is a float (or the int exponent is negative). */
+export function floatpow(a: number, b: number, floats = false): number {
+  if (a === 0 && b < 0) throw new Error(`ZeroDivisionError: ${floats ? '0.0 cannot be raised to a negative power' : 'zero to a negative power'}`);
+  const r = a ** b;
+  if (r !== r && a < 0 && Number.isFinite(b)) throw new Error('jaxts: a negative number to a fractional power is a complex number, which jaxts does not support');
+  if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw new Error("OverflowError: (34, 'Numerical result out of range')");
+  return r;
+}
+
+/** Python's `&`, `|`, `^`, `<<`, `>>` on host ints (and bools: `&`, `|`, `^` of two bools is a bool). */
+export function bitop(op: string, a: number | boolean, b: number | boolean): number | boolean {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  if ((op === '<<' || op === '>>') && y < 0n) throw new Error('ValueError: negative shift count');
+  const r = op === '&' ? x & y : op === '|' ? x | y : op === '^' ? x ^ y : op === '<<' ? x << y : x >> y;
+  return typeof a === 'boolean' && typeof b === 'boolean' && op !== '<<' && op !== '>>' ? r !== 0n : Number(r);
 }
 
 /** Python's `%` on host numbers (the sign follows the divisor). */
 export function mod(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float modulo' : 'integer modulo by zero'}`);
   const r = a % b;
-  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+  // a float zero takes the divisor's sign (CPython's float_rem)
+  if (r === 0) return floats && b < 0 ? -0 : 0;
+  return r < 0 !== b < 0 ? r + b : r;
 }
 
 /** Round half to even in float32 (jnp.round). */

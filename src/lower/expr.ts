@@ -577,9 +577,19 @@ function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyVa
     case '%':
       return new HostScalar(call('mod'), isInt ? 'int' : 'float');
     case '**':
-      return new HostScalar({ k: 'bin', op: '**', a: x, b: y }, isInt ? 'int' : 'float');
+      // an int to a negative int power is a float in Python
+      if (!isInt) return new HostScalar(call('floatpow'), 'float');
+      if (typeof b === 'bigint' || typeof b === 'boolean') return BigInt(b) >= 0n ? new HostScalar({ k: 'bin', op: '**', a: x, b: y }, 'int') : new HostScalar(call('floatpow'), 'float');
+      throw new NeedsStatic('an int to a power known only when the program runs (its type depends on the sign)', span);
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+    case '>>':
+      if (isInt) return new HostScalar({ k: 'call', callee: 'jx.bitop', args: [{ k: 'lit', value: op }, x, y] }, ta === 'bool' && tb === 'bool' && op !== '<<' && op !== '>>' ? 'bool' : 'int');
+      throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${ta}' and '${tb}'`, span);
     default:
-      throw new CompileError(`operator ${op} on values computed at run time is not supported`, span);
+      throw new NeedsStatic(`operator ${op} on values computed at run time is not supported`, span);
   }
 }
 
@@ -740,7 +750,7 @@ function runTimeChoice(ip: Interp, test: HostScalar, a: PyValue, b: PyValue, spa
       }
     }
   }
-  throw new CompileError(`a choice on a value known only when the program runs must give values of one type: here ${typeName(a)} or ${typeName(b)}`, span);
+  throw new NeedsStatic(`a choice on a value known only when the program runs must give values of one type: here ${typeName(a)} or ${typeName(b)}`, span);
 }
 
 function evalCall(ip: Interp, e: A.Call, scope: Scope): PyValue {

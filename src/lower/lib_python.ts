@@ -11,7 +11,7 @@ import { staticCompare } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
-import type { Interp } from './interp.js';
+import { hexpr, type Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
@@ -167,6 +167,7 @@ export function installBuiltins(ip: Interp): void {
       const v = arg(c, 0, 'x');
       if (isArray(v)) return ip.ops.unary('abs', v, c.span);
       if (typeof v === 'bigint') return v < 0n ? -v : v;
+      if (v instanceof HostScalar && v.type !== 'str') return new HostScalar({ k: 'call', callee: 'Math.abs', args: [v.expr] }, v.type === 'bool' ? 'int' : v.type);
       return Math.abs(numArg(v, 'abs()', c.span));
     }),
     round: fn('round', (c) => {
@@ -186,7 +187,8 @@ export function installBuiltins(ip: Interp): void {
         // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
         if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
         if (n instanceof PyClass && n.kind === 'marker' && (n.name === 'Array' || n.name === 'ndarray')) return isArray(obj) || obj instanceof PyKeyArray;
-        return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple));
+        // bool is a subclass of int
+        return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple) || (n.name === 'int' && typeName(obj) === 'bool'));
       });
     }),
     issubclass: fn('issubclass', (c) => {
@@ -293,7 +295,17 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
   let bestKey = key(best);
   for (const x of items.slice(1)) {
     const k = key(x);
-    if (typeof k === 'number' || typeof k === 'bigint' || typeof bestKey === 'number' || typeof bestKey === 'bigint') {
+    if (keyFn === null && (k instanceof HostScalar || bestKey instanceof HostScalar)) {
+      // a number known only at run time: a run-time choice, when both are one Python type (as max returns one of them)
+      const t = k instanceof HostScalar ? k.type : typeof k === 'bigint' ? 'int' : typeof k === 'number' ? 'float' : null;
+      const u = bestKey instanceof HostScalar ? bestKey.type : typeof bestKey === 'bigint' ? 'int' : typeof bestKey === 'number' ? 'float' : null;
+      if (t === null || t !== u || t === 'str') throw new NeedsStatic(`${sign > 0 ? 'max' : 'min'}() of values of different types known only when the program runs`, c.span);
+      const a = hexpr(k);
+      const b = hexpr(bestKey);
+      best = bestKey = new HostScalar({ k: 'cond', test: { k: 'bin', op: sign > 0 ? '>' : '<', a, b }, then: a, else: b }, t);
+    } else if (typeof k === 'bigint' && typeof bestKey === 'bigint') {
+      if (sign > 0 ? k > bestKey : k < bestKey) [best, bestKey] = [x, k];
+    } else if (typeof k === 'number' || typeof k === 'bigint' || typeof bestKey === 'number' || typeof bestKey === 'bigint') {
       const a = numArg(k, 'a value', c.span);
       const b = numArg(bestKey, 'a value', c.span);
       if (sign > 0 ? a > b : a < b) [best, bestKey] = [x, k];
@@ -363,7 +375,7 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
     return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [e] } : e, kind);
   }
   if (v instanceof HostScalar) {
-    if (v.type === 'str') throw new CompileError(`${kind}() of a string computed at run time is not supported`, span);
+    if (v.type === 'str') throw new NeedsStatic(`${kind}() of a string computed at run time is not supported`, span);
     return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [v.expr] } : v.expr, kind);
   }
   if (typeof v === 'string') {

@@ -70,10 +70,16 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         return floatFloorDiv(x, y);
       case '%': {
         if (y === 0) throw new CompileError('ZeroDivisionError: float modulo', span);
-        const r = x % y;
-        return r !== 0 && (r < 0) !== (y < 0) ? r + y : r;
+        return floatMod(x, y);
       }
-      case '**': return x ** y;
+      case '**': {
+        // CPython's float_pow errors (a negative base to a fractional power would be a complex number)
+        if (x === 0 && y < 0) throw new CompileError('ZeroDivisionError: 0.0 cannot be raised to a negative power', span);
+        const r = x ** y;
+        if (r !== r && x < 0 && Number.isFinite(y)) throw new CompileError('a negative number to a fractional power is a complex number, which jaxts does not support', span);
+        if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) throw new CompileError("OverflowError: (34, 'Numerical result out of range')", span);
+        return r;
+      }
       default: throw bad();
     }
   }
@@ -98,14 +104,22 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
 export function floatFloorDiv(x: number, y: number): number {
   let mod = x % y;
   let div = (x - mod) / y;
-  if (mod && y < 0 !== mod < 0) {
+  // C's truth of a double: NaN is true (inf // y is nan, not 0)
+  if (mod !== 0 && y < 0 !== mod < 0) {
     mod += y;
     div -= 1;
   }
-  if (!div) return (x / y < 0 || Object.is(x / y, -0)) ? -0 : 0;
+  if (div === 0) return (x / y < 0 || Object.is(x / y, -0)) ? -0 : 0;
   let q = Math.floor(div);
   if (div - q > 0.5) q += 1;
   return q;
+}
+
+/** Python's float `x % y` (CPython's float_rem: the sign follows the divisor, a zero result too). */
+export function floatMod(x: number, y: number): number {
+  const r = x % y;
+  if (r === 0) return y < 0 ? -0 : 0;
+  return r < 0 !== y < 0 ? r + y : r;
 }
 
 function repeat(v: string | PyList | PyTuple, n: number, span: A.Span): PyValue {

@@ -4,7 +4,7 @@
 // case it is unrolled.
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr } from '../ir/types.js';
-import type { HExpr, HStmt } from '../ir/host.js';
+import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
@@ -730,6 +730,8 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const target = head.k === 'for' ? head.s.target : null;
   const ac = attrCarry!;
   const names = assignedNames(s.body);
+  // a body that rebinds the loop variable leaves its own value in it after the loop: the loop is unrolled
+  if (target?.kind === 'Name' && names.has(target.id)) throw new NeedsStatic(`the loop variable '${target.id}' is rebound in the loop`, s.span);
   const carried: Carried[] = [];
   // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
   const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
@@ -746,10 +748,11 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   for (const c of carried) carriedObjects(scope.vars.get(c.name)!, objects);
   const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
+  const outerDepth = ip.dynamicDepth;
   const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
-  const lastValues = new Map<string, HostArray>();
+  const lastValues = new Map<string, HostArray | HostScalar>();
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
@@ -758,9 +761,24 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
     ip.dynamicDepth++;
     try {
+    // a host number or string first bound in the body keeps its last value after the loop, in a `let` before it
+    // (saved before the carried values change: its expression may read them)
+    const saveNewScalars = (): void => {
+      for (const n of names) {
+        const v = scope.vars.get(n);
+        if (!(v instanceof HostScalar) || carried.some((c) => c.name === n) || n === (target?.kind === 'Name' ? target.id : '')) continue;
+        let last = lastValues.get(n);
+        if (last && !(last instanceof HostScalar && last.type === v.type)) throw new NeedsStatic(`'${n}' changes type in the loop`, s.span);
+        if (!last) lastValues.set(n, (last = new HostScalar({ k: 'var', name: ip.freshName(n) }, v.type)));
+        const letName = ((last as HostScalar).expr as { name: string }).name;
+        if (!(v.expr.k === 'var' && v.expr.name === letName)) ip.emit({ k: 'assign', name: letName, value: v.expr });
+      }
+    };
     // write back carried values (at the end of the body, and before a break or continue)
     const writeBack = (): void => {
       ip.flush();
+      saveNewScalars();
+      const pending: [string, HExpr][] = [];
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
         const leaves: { letName: string; init: PyValue }[] = [];
@@ -784,9 +802,25 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
           // the placement must stay the same; JAX may spell it differently after a step (P('x', None) → P('x',))
           if (!sameSharding(want.init, l.init)) throw carryChanged(`the sharding of '${c.name}' changes in the loop`, s.span);
           want.after = shardingOf(l.init);
-          if (!(val.k === 'var' && val.name === want.letName)) ip.emit({ k: 'assign', name: want.letName, value: val });
+          if (!(val.k === 'var' && val.name === want.letName)) pending.push([want.letName, val]);
         });
       }
+      // the new values are computed from the old ones: all of them before any is assigned (`w = 2 * w + 1` then
+      // `b = w * b` reads the old `w`)
+      const reads = (e: HExpr, names: Set<string>): boolean => {
+        let found = false;
+        walkHost([{ k: 'expr', e }], { expr: (x) => void (found ||= x.k === 'var' && names.has(x.name)) });
+        return found;
+      };
+      const assigned = new Set(pending.map(([n]) => n));
+      for (const [i, [name, val]] of pending.entries()) {
+        if (pending.length > 1 && val.k !== 'lit' && reads(val, assigned)) {
+          const tmp = ip.freshName(`${name}_next`);
+          ip.emit({ k: 'const', names: [tmp], value: val });
+          pending[i] = [name, { k: 'var', name: tmp }];
+        }
+      }
+      for (const [name, val] of pending) ip.emit({ k: 'assign', name, value: val });
     };
     body = ip.collect(() => {
       if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
@@ -824,6 +858,11 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     } finally {
       ip.dynamicDepth--;
     }
+    // a loop over a range that only computes on values known now (no device program, no readback, nothing from
+    // run time) is Python's own loop: run at compile time, it computes what CPython does (ints past 2**53 stay exact)
+    if (r && outerDepth === 0 && r.length <= MAX_LOOP_STEPS && compileTimeLoop(body, carried, index)) {
+      throw new NeedsStatic('a loop on values known at compile time', s.span);
+    }
   } catch (e) {
     for (const { o, attrs } of saved) {
       o.attrs.clear();
@@ -834,7 +873,10 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     for (const { o, depth } of saved) o.carriedDepth = depth;
   }
   for (const d of decls) ip.emit(d);
-  for (const h of lastValues.values()) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
+  for (const h of lastValues.values()) {
+    if (h instanceof HostArray) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
+    else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
+  }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
   else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
@@ -852,6 +894,25 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
+}
+
+/** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
+const PURE_CALLEES = /^(rt\.print|jx\.(py[A-Za-z]*|str|printf|floordiv|mod|truediv|floatpow|bitop|pyIndex)|Math\.[a-z0-9]+|Number|String)$/;
+
+/** Whether a staged loop body computes only on values known at compile time (see stagedLoopAttempt). */
+function compileTimeLoop(body: HStmt[], carried: Carried[], index: string): boolean {
+  if (carried.some((c) => c.leaves.some((l) => !isStaticScalar(l.init)))) return false;
+  const own = new Set<string>([index, ...carried.flatMap((c) => c.leaves.map((l) => l.letName))]);
+  walkHost(body, { stmt: (st) => void ((st.k === 'const' || st.k === 'let') && st.names.forEach((n) => own.add(n))) });
+  let pure = true;
+  walkHost(body, {
+    stmt: (st) => void (st.k === 'for' && own.add(st.v)),
+    expr: (e) => {
+      if (e.k === 'program' || (e.k === 'call' && (e.await || !PURE_CALLEES.test(e.callee)))) pure = false;
+      if (e.k === 'var' && !own.has(e.name)) pure = false;
+    },
+  });
+  return pure;
 }
 
 const classIds = new WeakMap<object, number>();

@@ -12,10 +12,15 @@ describe('lowering', () => {
     expect(r.host).toContain('rt.print("shape: (1, 2) 21\\n");');
     expect(r.hostProgram.programs).toHaveLength(0);
   });
-  it('keeps a host loop as a TS loop with the index as a run-time value', () => {
-    const r = c('total = 0\nfor i in range(5):\n    total += i\n    print(i, total)\n');
+  it('keeps a host loop that reads run-time values as a TS loop with the index as a run-time value', () => {
+    const r = c('import jax.numpy as jnp\ntotal = float(jnp.sum(jnp.ones(2)))\nfor i in range(5):\n    total += i\n    print(i, total)\n');
     expect(r.host).toMatch(/for \(let i = 0; i < 5; i\+\+\)/);
-    expect(r.host).toContain('let total = 0;');
+    expect(r.host).toMatch(/let total_?\d* = /);
+  });
+  it('runs a host loop on values known at compile time as Python does (ints past 2**53 stay exact)', () => {
+    const r = c('total = 1\nfor i in range(60):\n    total = total * 3\nprint(total)\n');
+    expect(r.host).not.toMatch(/for \(/);
+    expect(r.host).toContain(String(3n ** 60n));
   });
   it('unrolls a host loop whose body needs the index at compile time', () => {
     const r = c('import jax.numpy as jnp\nx = jnp.arange(4)\nout = []\nfor i in range(3):\n    out.append(x[i])\nprint(out)\n');

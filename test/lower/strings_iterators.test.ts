@@ -241,6 +241,7 @@ describe("printf-style 'fmt % args'", () => {
       'import jax.numpy as jnp',
       'x = jnp.arange(3.0)',
       'for i in range(3):',
+      '    x = x + 0',
       '    print("step %03d|%-4d|%+.2e|%s|%r|%5s|%x|%.3d" % (i, i, i / 3, i, i / 2, i * 2, i + 250, -i))',
       'print("sum=%.3f n=%d arr=%s|%10s|" % (jnp.sum(x), jnp.sum(x), x, x[1]))',
       'print("%(a)s and %(b).1f" % {"a": x, "b": jnp.float32(1.25)})',
