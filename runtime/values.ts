@@ -133,6 +133,8 @@ export function floatpow(a: number, b: number, floats = false): number {
 }
 
 /** Python's `&`, `|`, `^`, `<<`, `>>` on host ints (and bools: `&`, `|`, `^` of two bools is a bool). */
+export function bitop(op: '&' | '|' | '^', a: boolean, b: boolean): boolean;
+export function bitop(op: string, a: number | boolean, b: number | boolean): number;
 export function bitop(op: string, a: number | boolean, b: number | boolean): number | boolean {
   const x = BigInt(a);
   const y = BigInt(b);

@@ -141,7 +141,8 @@ export const JS: Dialect = {
   unary: {
     neg: (x, from) => (from === 'float32' ? `-${x}` : from === 'int32' ? `-${x} | 0` : `-${x} >>> 0`),
     not: (x, from) => (from === 'bool' ? `!${x}` : from === 'int32' ? `~${x}` : `~${x} >>> 0`),
-    abs: (x, from) => (from === 'float32' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`),
+    // jnp.abs of bool and uint32 is the identity
+    abs: (x, from) => (from === 'bool' || from === 'uint32' ? x : from === 'float32' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`),
     sign: (x, from) => (from === 'float32' ? `(${x} !== ${x} ? NaN : Math.sign(${x}))` : `Math.sign(${x})`),
     floor: (x, from) => (from === 'float32' ? `Math.floor(${x})` : x),
     ceil: (x, from) => (from === 'float32' ? `Math.ceil(${x})` : x),

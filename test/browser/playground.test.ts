@@ -350,6 +350,7 @@ describe.skipIf(!hasChromium && !process.env['CI'])('playground page', () => {
     const page = await browser.newPage();
     try {
       await open(page, server.url);
+      await setSource(page, 'import jax.numpy as jnp\n\ndef train_step(x):\n    return "step", x\n\nprint(train_step(jnp.ones(2)))\n');
       // keywords and strings are coloured (CodeMirror's highlight style puts them in spans)
       const colours = await page.evaluate(() => {
         const spans = Array.from(document.querySelectorAll('.cm-line span'));

@@ -31,8 +31,12 @@ export type Outcome =
   | { ok: true; ms: number; diagnostic: string | null }
   | { ok: false; ms: number; signature: string; detail: string };
 
-/** Compiles `text` and judges the outcome. `limitMs` bounds the time of one compile. */
-export function check(text: string, limitMs: number): Outcome {
+/** Characters of source `limitMs` covers: a longer program (the GPT lesson) gets proportionally more, compile time being linear in its size. */
+const LIMIT_CHARS = 6000;
+
+/** Compiles `text` and judges the outcome. `limitMs` bounds the time of one compile (per LIMIT_CHARS of source). */
+export function check(text: string, limitMs0: number): Outcome {
+  const limitMs = Math.round(Math.max(limitMs0, (limitMs0 * text.length) / LIMIT_CHARS));
   const t0 = performance.now();
   let err: unknown = null;
   try {

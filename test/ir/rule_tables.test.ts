@@ -27,7 +27,7 @@ describe('rule tables: primitives taking a default', () => {
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic',
       'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'clamp', 'threefry2x32', 'dynamic_slice', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
-      'argmax', 'argmin', 'scatter_min', 'scatter_max', 'sort', 'pmax', 'pmin', 'axis_index', 'custom_jvp_call',
+      'argmax', 'argmin', 'reduce_window_max', 'reduce_window_min', 'scatter_min', 'scatter_max', 'sort', 'pmax', 'pmin', 'axis_index', 'custom_jvp_call',
     ]);
   });
 
