@@ -44,6 +44,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     process_count: () => 1n,
     process_index: () => 0n,
     block_until_ready: (c) => arg(c, 0, 'x'),
+    // the host program runs effects (prints, callbacks) in order: nothing is left to wait for
+    effects_barrier: () => null,
     device_get: (c) => arg(c, 0, 'x'),
     make_jaxpr: (c) => makeJaxprOf(ip, c),
     disable_jit: (c) => {
