@@ -572,7 +572,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // the current trace, not `parent`: a print of a host array while tracing flushes the host segment (a new one starts)
   const into = ip.trace();
   checkTracedOps(into.builder.eqns.length + bf.eqns.length, call.span);
-  const outs = into.builder.inline(underDifferentiation(ip) ? bf : expandCustomCalls(bf), argAtoms);
+  const outs = into.builder.inline(inlinable(ip, bf), argAtoms);
   const debugValues = outs.slice(declared.length).map((o) => ip.ops.tracer(o));
   const outSpec = fn.options.get('out_axes')!;
   const moved = outs.slice(0, declared.length).map((o, j) => {
@@ -691,7 +691,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // the transposes' psums (one per gradient leaf) merged as XLA's all-reduce combiner merges them
   const vf = vma ? combineAllReduces(vf0) : vf0;
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);
-  const outs = into.builder.inline(underDifferentiation(ip) ? vf : expandCustomCalls(vf), argAtoms).map((a) => ip.ops.tracer(a));
+  const outs = into.builder.inline(inlinable(ip, vf), argAtoms).map((a) => ip.ops.tracer(a));
   const value = outs[0]!;
   const auxV = aux.flat ? aux.flat.unflatten(outs.slice(1, 1 + aux.atoms.length)) : null;
   // jax.debug calls inside show primal values: extra results of the forward pass
@@ -813,6 +813,9 @@ export function underDifferentiation(ip: Interp): boolean {
   return false;
 }
 
+/** A transformation's result as the current trace takes it: its custom calls kept while an enclosing differentiation needs their rules. */
+const inlinable = (ip: Interp, f: Func): Func => (underDifferentiation(ip) ? f : expandCustomCalls(f));
+
 /**
  * Inline a transformation's result into the current trace. Its custom calls
  * (custom_jvp / custom_vjp functions it applied without differentiating them)
@@ -821,7 +824,7 @@ export function underDifferentiation(ip: Interp): boolean {
 function inlineInto(ip: Interp, f: Func, args: Atom[], span: A.Span): Tracer[] {
   const b = ip.trace().builder;
   checkTracedOps(b.eqns.length + f.eqns.length, span);
-  return b.inline(underDifferentiation(ip) ? f : expandCustomCalls(f), args).map((a) => ip.ops.tracer(a));
+  return b.inline(inlinable(ip, f), args).map((a) => ip.ops.tracer(a));
 }
 
 const nOut = (tr: Traced): number => tr.out.leaves.length;
