@@ -10,5 +10,8 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    // Compiled programs (src/run.ts loadCompiled: temporary jaxts-*/ folders) are imported by Node
+    // itself: through vitest's transform each one cost ~150 ms (its inline source map included).
+    server: { deps: { external: [/[\\/]jaxts-[^\\/]+[\\/][^\\/]+\.mjs$/] } },
   },
 });

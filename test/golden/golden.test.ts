@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareOutputs } from './compare.js';
+import type { CompileResult } from '../../src/compile.js';
 import { compileFixture, cpuBackend, goldenFixtures, ROOT, runOn, webgpuBackend } from '../helpers/fixtures.js';
 
 /** Fixtures that need a feature of a later issue; they are skipped, with the reason. */
@@ -19,6 +20,14 @@ export const PENDING: Record<string, string> = {
 const SWIFTSHADER_FOLDS_TIMES_ZERO = new Set(['fixtures/tutorials/custom_derivative_rules_2.py']);
 const unsignZeros = (s: string): string => s.replace(/(?<![\w.])-0\.(?!\d)/g, '0.');
 
+/** Each fixture is compiled once and run on both backends. */
+const compiled = new Map<string, CompileResult>();
+const compileOnce = (f: string): CompileResult => {
+  let r = compiled.get(f);
+  if (!r) compiled.set(f, (r = compileFixture(f)));
+  return r;
+};
+
 const expected = (f: string): string => readFileSync(join(ROOT, f.replace(/\.py$/, '.out')), 'utf8');
 
 for (const backendName of ['cpu', 'webgpu'] as const) {
@@ -28,7 +37,7 @@ for (const backendName of ['cpu', 'webgpu'] as const) {
       run(f, async () => {
         const backend = backendName === 'cpu' ? cpuBackend() : await webgpuBackend();
         if (!backend) return; // no adapter outside CI: webgpuBackend() throws under CI=true
-        const actual = await runOn(compileFixture(f), backend);
+        const actual = await runOn(compileOnce(f), backend);
         const loose = backendName === 'webgpu' && SWIFTSHADER_FOLDS_TIMES_ZERO.has(f);
         const opts = { subnormalsMayFlush: backendName === 'webgpu' };
         const r = loose ? compareOutputs(unsignZeros(expected(f)), unsignZeros(actual), opts) : compareOutputs(expected(f), actual, opts);
