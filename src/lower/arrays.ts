@@ -373,7 +373,7 @@ export class ArrayOps {
   }
 
   /** jnp.dot semantics; `outSharding`: its `out_sharding=`, the layout of a result of the given shape. */
-  dot(x: PyValue, y: PyValue, span: Span, outSharding?: (shape: readonly number[]) => string[][]): Tracer {
+  dot(x: PyValue, y: PyValue, span: Span, outSharding?: (shape: readonly number[]) => string[][], precision: [string, string] | null = null): Tracer {
     let a = this.asArray(x, span).atom;
     let b = this.asArray(y, span).atom;
     const dtype = promote(a.aval, b.aval);
@@ -384,17 +384,17 @@ export class ArrayOps {
     if (ra === 0 || rb === 0) return this.binary('mul', this.tracer(a), this.tracer(b), span);
     const contract: [number[], number[]] = [[ra - 1], [rb === 1 ? 0 : rb - 2]];
     const mark = outSharding && ((e: Eqn) => void (e.outSharding = outSharding(e.outputs[0]!.aval.shape)));
-    return this.tracer(this.bind('dot_general', [a, b], { dimension_numbers: { contract, batch: [[], []] }, precision: null, preferred_element_type: dtype }, span, mark));
+    return this.tracer(this.bind('dot_general', [a, b], { dimension_numbers: { contract, batch: [[], []] }, precision, preferred_element_type: dtype }, span, mark));
   }
 
   /** jnp.matmul semantics (`@`): batch dims broadcast, vectors promoted. */
-  matmul(x: PyValue, y: PyValue, span: Span): Tracer {
+  matmul(x: PyValue, y: PyValue, span: Span, precision: [string, string] | null = null): Tracer {
     let a = this.asArray(x, span).atom;
     let b = this.asArray(y, span).atom;
     const ra = a.aval.shape.length;
     const rb = b.aval.shape.length;
     if (ra === 0 || rb === 0) throw new CompileError('ValueError: matmul: Input operand does not have enough dimensions', span);
-    if (ra <= 2 && rb <= 2) return this.dot(x, y, span);
+    if (ra <= 2 && rb <= 2) return this.dot(x, y, span, undefined, precision);
     const dtype = promote(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span);
     b = this.convertAtom(b, dtype, span);
@@ -408,7 +408,7 @@ export class ArrayOps {
     const B = this.broadcastTo(bMat, [...batch, ...bMat.aval.shape.slice(-2)], span);
     const nb = batch.length;
     const bd = Array.from({ length: nb }, (_, i) => i);
-    let out: Atom = this.bind('dot_general', [A, B], { dimension_numbers: { contract: [[nb + 1], [nb]], batch: [bd, bd] }, precision: null, preferred_element_type: dtype }, span);
+    let out: Atom = this.bind('dot_general', [A, B], { dimension_numbers: { contract: [[nb + 1], [nb]], batch: [bd, bd] }, precision, preferred_element_type: dtype }, span);
     if (ra === 1 || rb === 1) {
       const shape = out.aval.shape.filter((_, i) => !((ra === 1 && i === nb) || (rb === 1 && i === nb + 1)));
       out = this.bind('reshape', [out], { new_sizes: shape, dimensions: null }, span);

@@ -27,7 +27,7 @@ import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
-import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyTransformed, type PyModule } from './values.js';
+import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyTransformed, PyModule } from './values.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
 import { truthy } from './pyops.js';
 
@@ -92,7 +92,7 @@ function library(ip: Interp): Library {
   return {
     importModule(name: string, span: Span): PyModule {
       if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
-      const found = modules().get(name);
+      const found = modules().get(name) ?? submodule(modules(), name);
       if (!found) {
         const tops = [...new Set([...modules().keys()].map((m) => m.split('.')[0]!))].sort();
         throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports ${tops.join(', ')})`, span);
@@ -125,6 +125,20 @@ function library(ip: Interp): Library {
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
     checkEager: (t) => checkEagerShardings(t),
   };
+}
+
+/** `a.b.c` as a module attribute of an importable module (`import numpy.random as npr`), or undefined. */
+function submodule(table: Map<string, PyModule>, name: string): PyModule | undefined {
+  const parts = name.split('.');
+  for (let i = parts.length - 1; i > 0; i--) {
+    let m: PyModule | undefined = table.get(parts.slice(0, i).join('.'));
+    for (let j = i; m && j < parts.length; j++) {
+      const a = m.attrs.get(parts[j]!);
+      m = a instanceof PyModule ? a : undefined;
+    }
+    if (m) return m;
+  }
+  return undefined;
 }
 
 /** Every importable module, each built by its home file. */

@@ -2,6 +2,7 @@
 // does and lowers to the primitive sequence JAX traces for it (see
 // jax/_src/numpy/lax_numpy.py, reductions.py, array_creation.py), so values
 // and gradients round the same way. Array methods (array_methods.ts) call these.
+import { precisionParam } from './precision.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
@@ -97,9 +98,9 @@ export function jnpModule(ip: Interp): PyModule {
     },
     dot: (c) => {
       const s = c.kwargs.get('out_sharding') ?? null;
-      return ops.dot(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span, s === null ? undefined : outShardingOf(ip, s, c.span));
+      return ops.dot(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span, s === null ? undefined : outShardingOf(ip, s, c.span), precisionParam(c.kwargs.get('precision'), c.span));
     },
-    matmul: (c) => ops.matmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span),
+    matmul: (c) => ops.matmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span, precisionParam(c.kwargs.get('precision'), c.span)),
     sum: red('reduce_sum'),
     max: red('reduce_max'),
     min: red('reduce_min'),

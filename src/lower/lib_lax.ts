@@ -15,6 +15,7 @@ import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
+import { PRECISION, precisionParam } from './precision.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -65,6 +66,7 @@ export function laxModule(ip: Interp): PyModule {
     ...laxConvFunctions(ip),
     ...laxExtraFunctions(ip),
     ...controlFlowFunctions(ip),
+    Precision: PRECISION,
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),
@@ -420,7 +422,8 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
       throw new CompileError(`TypeError: lax.dot_general requires arguments to have the same dtypes, got ${x.aval.dtype}, ${y.aval.dtype}. (Tip: jnp.dot is a similar function that does automatic type promotion on inputs).`, c.span);
     }
     const dtype = pet ?? x.aval.dtype;
-    return o.tracer(o.bind('dot_general', [o.convert(x, dtype, c.span).atom, o.convert(y, dtype, c.span).atom], { dimension_numbers: { contract, batch }, precision: null, preferred_element_type: dtype }, c.span));
+    const precision = precisionParam(c.kwargs.get('precision'), c.span);
+    return o.tracer(o.bind('dot_general', [o.convert(x, dtype, c.span).atom, o.convert(y, dtype, c.span).atom], { dimension_numbers: { contract, batch }, precision, preferred_element_type: pet ?? null }, c.span));
   }
 
   function dynamicSlice(x: Tracer, starts: PyValue[], sizes: number[], span: Span): Tracer {

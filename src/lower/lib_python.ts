@@ -236,6 +236,8 @@ export function installBuiltins(ip: Interp): void {
   };
   for (const [k, v] of Object.entries({ ...entries, ...collectionBuiltins(ip, fn) })) b.set(k, v);
   for (const e of BUILTIN_EXCEPTIONS) b.set(e.name, e);
+  // the program is the main module, as `python file.py` runs it
+  ip.globals.vars.set('__name__', '__main__');
 }
 
 function strName(c: CallArgs, i: number): string {
