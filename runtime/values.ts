@@ -47,6 +47,11 @@ export async function item(x: JArray): Promise<number> {
   return d[0]!;
 }
 
+/** Every element of an array, in row-major order, as JS numbers (x.tolist()). */
+export async function values(x: JArray): Promise<readonly number[]> {
+  return Array.from(await x.data());
+}
+
 export type HostType = 'int' | 'float' | 'bool' | 'str';
 
 const py = (v: number | string | boolean, type: HostType): number | bigint | string | boolean =>

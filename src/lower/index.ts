@@ -14,7 +14,7 @@ import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
 import { nnModule } from './lib_nn.js';
 import { numpyModule } from './lib_numpy.js';
-import { installBuiltins, stdlibModules } from './lib_python.js';
+import { arrayToPython, installBuiltins, stdlibModules } from './lib_python.js';
 import { randomModule } from './lib_random.js';
 import { scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
@@ -115,6 +115,7 @@ function library(ip: Interp): Library {
       if (sds !== undefined) return sds;
       const td = treedefAttr(ip, obj, name);
       if (td !== undefined) return td;
+      if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
     text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v) ?? treedefText(ip, v, span),

@@ -363,6 +363,39 @@ export function allOf(ip: Interp, xs: PyValue[], span: A.Span): boolean | HostSc
 }
 
 /** int(x) / float(x): static conversion, or a readback of a 0-d array. */
+/**
+ * `x.item()` and `x.tolist()` of a JAX array: Python scalars (float, int or bool by the array's
+ * dtype), nested in lists for tolist. At host level they are read back when the program runs
+ * (one readback for the whole array); inside a transformation JAX's ConcretizationTypeError.
+ */
+export function arrayToPython(ip: Interp, x: PyValue, method: 'item' | 'tolist', c: CallArgs): PyValue {
+  const aval = ip.ops.aval(x, c.span);
+  if (c.args.length || c.kwargs.size) throw new CompileError(`NotImplementedError: x.${method}() with arguments is not supported by jaxts`, c.span);
+  const size = aval.shape.reduce((a, b) => a * b, 1);
+  if (method === 'item' && size !== 1) throw new CompileError('ValueError: can only convert an array of size 1 to a Python scalar', c.span);
+  if (!ip.atHost) {
+    throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}`, c.span, [
+      `The problem arose with the \`${method}\` method.`,
+    ]);
+  }
+  const kind = aval.dtype === 'bool' ? 'bool' : aval.dtype.startsWith('int') || aval.dtype.startsWith('uint') ? 'int' : 'float';
+  const h = ip.hostArray(x, c.span);
+  const data = ip.freshName(`${h.name}_values`);
+  ip.flush();
+  ip.emit({ k: 'const', names: [data], value: { k: 'call', callee: 'jx.values', args: [{ k: 'var', name: h.name }], await: true } });
+  const at = (i: number): HostScalar => {
+    const e: HExpr = { k: 'index', x: { k: 'var', name: data }, index: i };
+    return new HostScalar(kind === 'bool' ? { k: 'bin', op: '!==', a: e, b: { k: 'lit', value: 0 } } : e, kind);
+  };
+  if (method === 'item' || !aval.shape.length) return at(0);
+  const nest = (dim: number, off: number): PyList => {
+    const n = aval.shape[dim]!;
+    const stride = aval.shape.slice(dim + 1).reduce((a, b) => a * b, 1);
+    return new PyList(Array.from({ length: n }, (_, i) => (dim + 1 === aval.shape.length ? at(off + i) : nest(dim + 1, off + i * stride))));
+  };
+  return nest(0, 0);
+}
+
 function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): PyValue {
   if (isArray(v)) {
     const aval = ip.ops.aval(v, span);
