@@ -204,12 +204,13 @@ export const JS: Dialect = {
     min: { init: (dtype) => extremumInit('min', dtype), combine: extremumStep('min') },
   },
   reduceLoop: (acc, init, _dtype, r, extent) => [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${extent}; ${r}++) {`],
+  fma: (a, b, c) => `fma32(${a}, ${b}, ${c})`,
   calls: { threefry2x32: 'threefry2x32' },
   wideSum: { scratch: 'f32Scratch', sum: 'wideSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
-    'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
+    'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
     'f32Scratch', 'wideSum32', 'dotF32',
   ],
 };
@@ -243,6 +244,8 @@ const FLUSHING: Dialect = {
       return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? ftz(f(ftz(a), ftz(b), d)) : f(ftz(a), ftz(b), d))];
     }),
   ) as Dialect['binary'],
+  // DAZ reads the operands' subnormals as zero, FTZ flushes the result
+  fma: (a, b, c) => ftz(JS.fma(ftz(a), ftz(b), ftz(c))),
   // a float is true when nonzero after the flush (XLA: bool(1e-40) is False)
   cast: (x, from, to) => JS.cast(from === 'float32' && to === 'bool' ? ftz(x) : x, from, to),
   reduce: {

@@ -30,6 +30,8 @@ export interface Dialect {
   readonly binary: { readonly [F in KBinary]: (a: string, b: string, dtype: DType) => string };
   /** `cond ? a : b` */
   select(cond: string, a: string, b: string): string;
+  /** float32 `a * b + c` rounded once (a fused multiply-add). */
+  fma(a: string, b: string, c: string): string;
   cast(x: string, from: DType, to: DType): string;
   /** Each reduction's start value and its step (`acc ∘ v`). */
   readonly reduce: { readonly [F in ReduceFn]: Reduction };
@@ -88,6 +90,16 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
       case 'un':
         return lets.bind(key, d.unary[e.fn](emit(e.x), e.x.dtype, e.dtype));
       case 'bin': {
+        const m = e.fma && e[e.fma];
+        if (m && m.op === 'bin' && m.fn === 'mul' && (e.fn === 'add' || e.fn === 'sub')) {
+          // a fused multiply-add: x*y + z, x*y - z = fma(x, y, -z), z - x*y = fma(-x, y, z)
+          const x = emit(m.a);
+          const y = emit(m.b);
+          const z = emit(e.fma === 'a' ? e.b : e.a);
+          const neg = (v: string): string => d.unary.neg(v, 'float32', 'float32');
+          if (e.fn === 'add') return lets.bind(key, d.fma(x, y, z));
+          return lets.bind(key, e.fma === 'a' ? d.fma(x, y, neg(z)) : d.fma(neg(x), y, z));
+        }
         const a = emit(e.a);
         return lets.bind(key, d.binary[e.fn](a, emit(e.b), e.a.dtype));
       }

@@ -202,6 +202,7 @@ export const WGSL: Dialect = {
     shift_right_arithmetic: shift('shift_right_arithmetic'),
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
+  fma: (a, b, c) => `fma(${a}, ${b}, ${c})`,
   cast: (x, from, to) => {
     // a float is true unless ±0 or subnormal (flushed, as on XLA's CPU); NaN is true: on its exponent bits
     if (to === 'bool') return from === 'bool' ? x : from === 'float32' ? `((bitcast<u32>(${x}) & 0x7f800000u) != 0u)` : `(${x} != ${literal(0, from)})`;

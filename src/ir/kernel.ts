@@ -38,7 +38,12 @@ export type KExpr =
   | { op: 'device'; dtype: 'int32' }
   | { op: 'load'; input: number; index: KExpr; dtype: DType }
   | { op: 'un'; fn: KUnary; x: KExpr; dtype: DType }
-  | { op: 'bin'; fn: KBinary; a: KExpr; b: KExpr; dtype: DType }
+  /**
+   * `fma`: an add or sub whose operand `a` (or `b`), a float32 multiply used nowhere else, is
+   * fused with it into one fused multiply-add, rounded once, as LLVM contracts XLA's CPU code
+   * (passes/fma_contraction.ts).
+   */
+  | { op: 'bin'; fn: KBinary; a: KExpr; b: KExpr; dtype: DType; fma?: 'a' | 'b' }
   /** cond ? a : b */
   | { op: 'select'; cond: KExpr; a: KExpr; b: KExpr; dtype: DType }
   | { op: 'cast'; x: KExpr; dtype: DType }
@@ -117,7 +122,7 @@ function localKey(e: KExpr): string {
     case 'un':
       return `${e.fn}:${e.dtype}(${exprKey(e.x)})`;
     case 'bin':
-      return `${e.fn}:${e.dtype}(${exprKey(e.a)},${exprKey(e.b)})`;
+      return `${e.fn}${e.fma ? `~${e.fma}` : ''}:${e.dtype}(${exprKey(e.a)},${exprKey(e.b)})`;
     case 'select':
       return `sel(${exprKey(e.cond)},${exprKey(e.a)},${exprKey(e.b)})`;
     case 'cast':

@@ -12,6 +12,7 @@ import { sameShardings, type DimShardings, type SpmdProgram } from '../ir/shardi
 import type { Func } from '../ir/types.js';
 import { lowerCollectives } from './collectives.js';
 import { controlProgram, hasControl, materializeLiterals } from './control.js';
+import { contractProgram } from './fma_contraction.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
@@ -20,7 +21,11 @@ import { partition } from './spmd.js';
 
 /** Run the backend passes over every program of `hp` (duplicates once; `hp`'s references follow). */
 export function compilePrograms(hp: HostProgram): CompiledProgram[] {
-  return dedupe(hp, hp.programs.map(devicePrograms)).map((p) => ({ ...p, program: kernelProgram({ ...p.func, name: p.name }) }));
+  // XLA compiles jit and pmap bodies whole, with its CPU code's fused multiply-adds (a host segment is JAX's op-by-op execution)
+  return dedupe(hp, hp.programs.map(devicePrograms)).map((p) => {
+    const program = kernelProgram({ ...p.func, name: p.name });
+    return { ...p, program: p.kind === 'segment' ? program : contractProgram(program) };
+  });
 }
 
 /**
@@ -38,7 +43,7 @@ type DeviceProgram = Omit<CompiledProgram, 'program'>;
 /** The per-device program of a request: simplify, partition, NaN checks. */
 function devicePrograms(req: ProgramRequest): DeviceProgram {
   const { name, kind } = req;
-  let func = simplify(req.func);
+  let func = simplify(req.func, kind !== 'segment');
   let spmd: SpmdProgram | undefined;
   if (req.mesh) {
     spmd = partition(func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? []);

@@ -3,6 +3,7 @@
 // them too to print what JAX prints).
 import { withSubFuncs } from '../ir/subfuncs.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { xlaAlgebraic } from './xla_algebraic.js';
 
 /** Drop equations whose outputs nothing needs. */
 export function dce(f: Func): Func {
@@ -101,5 +102,14 @@ export function mulByPredicate(f: Func): Func {
   return { ...f, eqns };
 }
 
-/** The simplifications every program gets before fusion. */
-export const simplify = (f: Func): Func => dce(mulByPredicate(divByBroadcast(withSubFuncs(f, simplify))));
+/** The simplifications of a program XLA compiles whole (a jit or pmap body, a control-flow body). */
+const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divByBroadcast(withSubFuncs(f, simplifyCompiled)))));
+
+/**
+ * The simplifications a program gets before fusion. `whole`: XLA compiles it as one computation (jit, pmap),
+ * so its algebraic rewrites span operations; a host segment is JAX's op-by-op execution, where only the
+ * rewrites inside one jax.numpy function (divByBroadcast, mulByPredicate) happen, and its control-flow
+ * bodies are compiled whole.
+ */
+export const simplify = (f: Func, whole = true): Func =>
+  whole ? simplifyCompiled(f) : dce(mulByPredicate(divByBroadcast(withSubFuncs(f, simplifyCompiled))));

@@ -1,0 +1,193 @@
+// XLA's algebraic rewrites that change float32 results, made on the programs
+// XLA compiles as a whole: jit and pmap bodies and the bodies of control flow.
+// (JAX runs code outside jit one primitive at a time, so no rewrite spans two
+// of its operations there; the pipeline leaves host segments alone.) Each rule
+// is XLA's (xla/hlo/transforms/simplifiers/algebraic_simplifier.cc), written
+// as an entry of RULES under the primitive it rewrites; measured against JAX
+// 0.10.2 on CPU, each one changes hundreds of results in a thousand.
+//
+//   log(exp(A)) → A            log(sqrt(A)) → log(A)·0.5     log(rsqrt(A)) → log(A)·-0.5
+//   log(pow(A,B)) → log(|A|)·B exp(A)·exp(B) → exp(A+B)      (A·C1)·C2 → A·(C1·C2)
+//   exp(A)/exp(B) → exp(A−B)   A/exp(B) → A·exp(−B)          A/pow(B,C) → A·pow(B,−C)
+//   A/sqrt(B) → A·rsqrt(B)     A/rsqrt(B) → A·sqrt(B)        (one use of the root)
+//   (A/B)/(C/D) → (A·D)/(B·C)  (A/B)/C → A/(B·C)             A/(B/C) → (A·C)/B
+//   A − C → A + (−C)           (A + C1) + C2 → A + (C1+C2)   (C1 − A) + C2 → (C1+C2) − A
+//   C + A → A + C, C·A → A·C   A+0, A−0, A·1, A/1 → A        −(−A) → A
+// (C: a scalar constant or a broadcast of one; the sums and products of
+// constants are folded in float32.) The division by a constant or a broadcast
+// is simplify.ts's divByBroadcast, which every program gets.
+import { withSubFuncs } from '../ir/subfuncs.js';
+import type { Prim } from '../ir/prims.js';
+import type { AVal, Atom, Eqn, Func, Var } from '../ir/types.js';
+
+/** What a rule sees: the producers of the (already rewritten) operands, and how to add equations. */
+interface Ctx {
+  /** The equation that made `a`, if it is a variable made in this function. */
+  def(a: Atom): Eqn | undefined;
+  /** How many equations and results of the original function use `a`. */
+  uses(a: Atom): number;
+  /** The scalar value of a constant: a literal or a broadcast of one. */
+  constant(a: Atom): number | undefined;
+  /** Append `prim(inputs)` and return its result (of type `aval`). */
+  emit(prim: Prim, inputs: Atom[], aval: AVal, params?: Eqn['params']): Var;
+  /** A float32 constant of type `aval`: a literal, broadcast when `aval` is not a scalar. */
+  constant32(value: number, aval: AVal): Atom;
+}
+
+/** A rule's answer: the atom that replaces the equation's result, or undefined (no rewrite). */
+type Rule = (e: Eqn, x: Ctx) => Atom | undefined;
+
+/** Do these operands all have the result's shape (so a new elementwise equation over them is well formed)? */
+const shaped = (out: AVal, ...atoms: Atom[]): boolean => atoms.every((a) => a.aval.shape.length === out.shape.length && a.aval.shape.every((d, i) => d === out.shape[i]));
+const isOne = (x: Ctx, a: Atom): boolean => x.constant(a) === 1;
+const isZero = (x: Ctx, a: Atom): boolean => x.constant(a) === 0;
+const f32 = Math.fround;
+
+const RULES: Partial<Record<Prim, Rule>> = {
+  log: (e, x) => {
+    const [a] = e.inputs;
+    const d = x.def(a!);
+    const out = e.outputs[0]!.aval;
+    if (d?.prim === 'exp') return d.inputs[0];
+    if (d?.prim === 'sqrt' || d?.prim === 'rsqrt') return x.emit('mul', [x.emit('log', [d.inputs[0]!], out), x.constant32(d.prim === 'sqrt' ? 0.5 : -0.5, out)], out);
+    if (d?.prim === 'pow') return x.emit('mul', [x.emit('log', [x.emit('abs', [d.inputs[0]!], out)], out), d.inputs[1]!], out);
+    return undefined;
+  },
+  neg: (e, x) => {
+    const d = x.def(e.inputs[0]!);
+    return d?.prim === 'neg' ? d.inputs[0] : undefined;
+  },
+  add: (e, x) => {
+    let [a, b] = e.inputs as [Atom, Atom];
+    const out = e.outputs[0]!.aval;
+    if (isZero(x, b)) return a;
+    if (isZero(x, a)) return b;
+    if (x.constant(a) !== undefined && x.constant(b) === undefined) [a, b] = [b, a];
+    const c2 = x.constant(b);
+    const d = x.def(a);
+    if (c2 !== undefined && d?.prim === 'add') {
+      const c1 = x.constant(d.inputs[1]!);
+      if (c1 !== undefined && x.constant(d.inputs[0]!) === undefined) return x.emit('add', [d.inputs[0]!, x.constant32(c1 + c2, out)], out);
+    }
+    if (c2 !== undefined && d?.prim === 'sub') {
+      const c1 = x.constant(d.inputs[0]!);
+      if (c1 !== undefined && x.constant(d.inputs[1]!) === undefined) return x.emit('sub', [x.constant32(c1 + c2, out), d.inputs[1]!], out);
+    }
+    return a === e.inputs[0] ? undefined : x.emit('add', [a, b], out);
+  },
+  sub: (e, x) => {
+    const [a, b] = e.inputs as [Atom, Atom];
+    if (isZero(x, b)) return a;
+    const c = x.constant(b);
+    if (c !== undefined && x.constant(a) === undefined) return x.emit('add', [a, x.constant32(-c, e.outputs[0]!.aval)], e.outputs[0]!.aval);
+    return undefined;
+  },
+  mul: (e, x) => {
+    let [a, b] = e.inputs as [Atom, Atom];
+    const out = e.outputs[0]!.aval;
+    if (isOne(x, b)) return a;
+    if (isOne(x, a)) return b;
+    if (x.constant(a) !== undefined && x.constant(b) === undefined) [a, b] = [b, a];
+    const c2 = x.constant(b);
+    const da = x.def(a);
+    if (c2 !== undefined && da?.prim === 'mul') {
+      const c1 = x.constant(da.inputs[1]!);
+      if (c1 !== undefined && x.constant(da.inputs[0]!) === undefined) return x.emit('mul', [da.inputs[0]!, x.constant32(c1 * c2, out)], out);
+    }
+    const db = x.def(b);
+    if (da?.prim === 'exp' && db?.prim === 'exp' && shaped(out, da.inputs[0]!, db.inputs[0]!)) return x.emit('exp', [x.emit('add', [da.inputs[0]!, db.inputs[0]!], out)], out);
+    return a === e.inputs[0] ? undefined : x.emit('mul', [a, b], out);
+  },
+  div: (e, x) => {
+    const [a, b] = e.inputs as [Atom, Atom];
+    const out = e.outputs[0]!.aval;
+    if (isOne(x, b)) return a;
+    const da = x.def(a);
+    const db = x.def(b);
+    if (da?.prim === 'exp' && db?.prim === 'exp' && shaped(out, da.inputs[0]!, db.inputs[0]!)) return x.emit('exp', [x.emit('sub', [da.inputs[0]!, db.inputs[0]!], out)], out);
+    if (db?.prim === 'exp' && shaped(out, db.inputs[0]!)) return x.emit('mul', [a, x.emit('exp', [x.emit('neg', [db.inputs[0]!], out)], out)], out);
+    if (db?.prim === 'pow' && shaped(out, db.inputs[0]!)) {
+      const [base, p] = db.inputs as [Atom, Atom];
+      const negP = x.emit('neg', [p], p.aval);
+      return x.emit('mul', [a, x.emit('pow', [base, negP], out)], out);
+    }
+    if ((db?.prim === 'sqrt' || db?.prim === 'rsqrt') && x.uses(b) === 1 && shaped(out, db.inputs[0]!)) return x.emit('mul', [a, x.emit(db.prim === 'sqrt' ? 'rsqrt' : 'sqrt', [db.inputs[0]!], out)], out);
+    if (x.constant(b) !== undefined) return undefined; // A / C: divByBroadcast's
+    if (!shaped(out, a, b)) return undefined;
+    if (da?.prim === 'div' && db?.prim === 'div' && shaped(out, ...da.inputs, ...db.inputs)) {
+      const [p, q] = da.inputs as [Atom, Atom];
+      const [r, s] = db.inputs as [Atom, Atom];
+      return x.emit('div', [x.emit('mul', [p, s], out), x.emit('mul', [q, r], out)], out);
+    }
+    if (da?.prim === 'div' && shaped(out, ...da.inputs)) return x.emit('div', [da.inputs[0]!, x.emit('mul', [da.inputs[1]!, b], out)], out);
+    if (db?.prim === 'div' && shaped(out, ...db.inputs)) return x.emit('div', [x.emit('mul', [a, db.inputs[1]!], out), db.inputs[0]!], out);
+    return undefined;
+  },
+};
+
+/** One forward sweep of the rules over `f` (its control-flow bodies first). */
+function sweep(f: Func): { func: Func; changed: boolean } {
+  let nextId = 0;
+  const seen = (v: Var): void => void (nextId = Math.max(nextId, v.id + 1));
+  f.params.forEach(seen);
+  f.eqns.forEach((e) => e.outputs.forEach(seen));
+  const useCount = new Map<number, number>();
+  const use = (a: Atom): void => void (a.kind === 'var' && useCount.set(a.id, (useCount.get(a.id) ?? 0) + 1));
+  f.eqns.forEach((e) => e.inputs.forEach(use));
+  f.results.forEach(use);
+
+  const producer = new Map<number, Eqn>();
+  const subst = new Map<number, Atom>();
+  const rename = (a: Atom): Atom => (a.kind === 'var' ? (subst.get(a.id) ?? a) : a);
+  const eqns: Eqn[] = [];
+  const push = (e: Eqn): void => {
+    eqns.push(e);
+    for (const o of e.outputs) producer.set(o.id, e);
+  };
+  const ctx: Ctx = {
+    def: (a) => (a.kind === 'var' ? producer.get(a.id) : undefined),
+    uses: (a) => (a.kind === 'var' ? (useCount.get(a.id) ?? 0) : 0),
+    constant: (a) => {
+      if (a.kind === 'lit') return a.value;
+      const d = producer.get(a.id);
+      return d?.prim === 'broadcast_in_dim' && d.inputs[0]!.kind === 'lit' ? d.inputs[0]!.value : undefined;
+    },
+    emit: (prim, inputs, aval, params = {}) => {
+      const v: Var = { kind: 'var', id: nextId++, aval: { shape: [...aval.shape], dtype: aval.dtype } };
+      push({ prim, inputs, outputs: [v], params });
+      return v;
+    },
+    constant32: (value, aval) => {
+      const lit: Atom = { kind: 'lit', value: f32(value), aval: { shape: [], dtype: 'float32' } };
+      if (!aval.shape.length) return lit;
+      return ctx.emit('broadcast_in_dim', [lit], aval, { shape: [...aval.shape], broadcast_dimensions: [] });
+    },
+  };
+  let changed = false;
+  for (const e0 of f.eqns) {
+    const e = { ...e0, inputs: e0.inputs.map(rename) };
+    const rule = RULES[e.prim];
+    const out = e.outputs[0];
+    const r = rule && e.outputs.length === 1 && out!.aval.dtype === 'float32' && e.inputs.every((a) => a.aval.dtype === 'float32') ? rule(e, ctx) : undefined;
+    if (r === undefined) {
+      push(e);
+      continue;
+    }
+    changed = true;
+    // the rewritten value takes the place of the equation's result (a broadcast where it was a scalar)
+    if (r.aval.shape.length === out!.aval.shape.length) subst.set(out!.id, r);
+    else push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [out!], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] } });
+  }
+  return { func: { ...f, eqns, results: f.results.map(rename) }, changed };
+}
+
+/** XLA's float-changing algebraic rewrites, to a fixed point (as XLA reruns its simplifier until nothing changes). */
+export function xlaAlgebraic(f: Func): Func {
+  let g = withSubFuncs(f, xlaAlgebraic);
+  for (let i = 0; i < 8; i++) {
+    const r = sweep(g);
+    g = r.func;
+    if (!r.changed) break;
+  }
+  return g;
+}
