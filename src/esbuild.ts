@@ -18,6 +18,12 @@ export interface JaxtsPluginOptions {
   types?: boolean;
   /** The jaxts/runtime file bundles use; default: the one installed with this plugin. */
   runtime?: string;
+  /**
+   * Shape-polymorphic exports, with symbolic dimensions written as jax.export writes them:
+   * function → parameter path → shape, e.g. `{ predict: { x: 'b, 784' } }` (any batch size `b`).
+   * The same for every .py the build imports; a function a file does not define is an error there.
+   */
+  shapes?: Record<string, Record<string, string>>;
 }
 
 interface Compiled {
@@ -48,7 +54,7 @@ export default function jaxts(options: JaxtsPluginOptions = {}): Plugin {
         let c = cache.get(args.path);
         if (!c || c.source !== source) {
           try {
-            c = { source, result: compile(source, { file: relative(cwd, args.path) || basename(args.path), devices: options.devices }) };
+            c = { source, result: compile(source, { file: relative(cwd, args.path) || basename(args.path), devices: options.devices, shapes: options.shapes }) };
           } catch (e) {
             cache.delete(args.path);
             return { errors: [message(e, args.path, source)], watchFiles: [args.path] };
