@@ -7,7 +7,7 @@ import { parse } from './parser/index.js';
 import { releaseDeadArrays } from './passes/host_release.js';
 import { compilePrograms } from './passes/pipeline.js';
 import { printSpmd } from './passes/spmd.js';
-import { sampleGrid, unifySamples } from './codegen/symbolic.js';
+import { SAMPLE_SET_COUNT, sampleGrid, unifySamples } from './codegen/symbolic.js';
 import { jsSpecifier } from './codegen/literals.js';
 import { CompileError } from './common/diagnostics.js';
 import { dimText, dimValue, parseSymbolicShape, shapeSymbols, type SymbolicShapes } from '../runtime/symbolic.js';
@@ -48,18 +48,28 @@ export function compile(source: string, options: CompileOptions): CompileResult 
   })] as const);
   const symbols = [...new Set(specs.flatMap(([, ps]) => ps.flatMap(([, ds]) => shapeSymbols(ds))))];
   if (symbols.length > 3) throw new CompileError(`shapes: at most 3 symbols are supported, got ${symbols.join(', ')}`, null);
-  const { grid, samples } = sampleGrid(symbols);
-  const results = samples.map((values) => {
-    const exportShapes = new Map(specs.map(([fn, ps]) => [fn, new Map(ps.map(([path, ds]) => {
-      const text = ds.length === 1 ? `(${dimText(ds[0]!)},)` : `(${ds.map(dimText).join(', ')})`;
-      return [path, { spec: text, shape: ds.map((d) => dimValue(d, values)) }];
-    }))]));
-    return compileOnce(source, options, exportShapes);
-  });
-  const base = results[0]!;
-  const exports = base.hostProgram.exports.filter((x) => x.symbolic).map((x) => x.name);
-  const texts = results.map((r, i) => ({ values: samples[i]!, host: r.host, kernels: r.kernels, dts: r.dts }));
-  return { ...base, ...unifySamples(texts, grid, exports, options.flavor !== 'js', jsSpecifier(options.runtimeImport ?? 'jaxts/runtime')) };
+  // the sample sets in turn (large sizes first): the first whose compiles agree but for sizes gives the module
+  let first: CompileError | null = null;
+  for (let set = 0; set < SAMPLE_SET_COUNT; set++) {
+    const { grid, samples } = sampleGrid(symbols, set);
+    const results = samples.map((values) => {
+      const exportShapes = new Map(specs.map(([fn, ps]) => [fn, new Map(ps.map(([path, ds]) => {
+        const text = ds.length === 1 ? `(${dimText(ds[0]!)},)` : `(${ds.map(dimText).join(', ')})`;
+        return [path, { spec: text, shape: ds.map((d) => dimValue(d, values)) }];
+      }))]));
+      return compileOnce(source, options, exportShapes);
+    });
+    const base = results[0]!;
+    const exports = base.hostProgram.exports.filter((x) => x.symbolic).map((x) => x.name);
+    const texts = results.map((r, i) => ({ values: samples[i]!, host: r.host, kernels: r.kernels, dts: r.dts }));
+    try {
+      return { ...base, ...unifySamples(texts, grid, exports, options.flavor !== 'js', jsSpecifier(options.runtimeImport ?? 'jaxts/runtime')) };
+    } catch (e) {
+      if (!(e instanceof CompileError)) throw e;
+      first ??= e;
+    }
+  }
+  throw first!;
 }
 
 function compileOnce(source: string, options: CompileOptions, exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>): CompileResult {

@@ -30,20 +30,35 @@ export interface SampleGrid {
 /** Integer coefficients by monomial (sorted symbol names joined by `*`; '' is the constant). */
 type Poly = Map<string, number>;
 
-/** Choose the samples: the grid (2^k points), then one point off it that checks the fit. */
-export function sampleGrid(symbols: string[]): { grid: SampleGrid; samples: Map<string, number>[] } {
-  // distinct primes per symbol, none a likely batch size of the script's own calls
-  const lo = symbols.map((_, j) => [5, 11, 17][j]!);
-  const hi = symbols.map((_, j) => [7, 13, 19][j]!);
-  const check = symbols.map((_, j) => [23, 29, 31][j]!);
+/**
+ * The sample sets tried in turn, per symbol (lo, hi, check): large sizes first, so that a kernel the
+ * compiler picks for large sizes (the CPU's blocked matrix product) serves every size; smaller
+ * ones where large sizes change a kernel's shape non-affinely. The values avoid likely batch sizes
+ * of the script's own calls (a program the script already has would be shared).
+ */
+const SAMPLE_SETS: [number[], number[], number[]][] = [
+  [[97, 101, 103], [107, 109, 113], [127, 131, 137]],
+  [[5, 11, 17], [7, 13, 19], [23, 29, 31]],
+  [[2, 2, 2], [3, 3, 3], [5, 5, 5]],
+];
+
+/** How many sample sets there are (sampleGrid's `set`). */
+export const SAMPLE_SET_COUNT = SAMPLE_SETS.length;
+
+/** The samples of set `set`: the grid (2^k points), then one point off it that checks the fit. */
+export function sampleGrid(symbols: string[], set: number): { grid: SampleGrid; samples: Map<string, number>[] } {
+  const [los, his, checks] = SAMPLE_SETS[set]!;
+  const lo = symbols.map((_, j) => los[j]!);
+  const hi = symbols.map((_, j) => his[j]!);
+  const check = symbols.map((_, j) => checks[j]!);
   const samples: Map<string, number>[] = [];
   for (let m = 0; m < 1 << symbols.length; m++) samples.push(new Map(symbols.map((s, j) => [s, (m >> j) & 1 ? hi[j]! : lo[j]!])));
   samples.push(new Map(symbols.map((s, j) => [s, check[j]!])));
   return { grid: { symbols, lo, hi }, samples };
 }
 
-/** Integer literals of generated text (not digits of names, not parts of a float). */
-const INT = /(?<![\w.$])\d+(?![\w.])/g;
+/** Integer literals of generated text (not digits of names, not parts of a float); WGSL's suffixes (`101i`, `8u`, `2f`) stay in the text. */
+const INT = /(?<![\w.$])\d+(?=[iuf]?(?![\w.]))/g;
 
 function split(text: string): { parts: string[]; nums: number[]; at: number[] } {
   const parts: string[] = [];
