@@ -49,7 +49,7 @@ export function compile(source: string, options: CompileOptions): CompileResult 
   const symbols = [...new Set(specs.flatMap(([, ps]) => ps.flatMap(([, ds]) => shapeSymbols(ds))))];
   if (symbols.length > 3) throw new CompileError(`shapes: at most 3 symbols are supported, got ${symbols.join(', ')}`, null);
   // the sample sets in turn (large sizes first): the first whose compiles agree but for sizes gives the module
-  let first: CompileError | null = null;
+  const failed: CompileError[] = [];
   for (let set = 0; set < SAMPLE_SET_COUNT; set++) {
     const { grid, samples } = sampleGrid(symbols, set);
     const results = samples.map((values) => {
@@ -66,10 +66,11 @@ export function compile(source: string, options: CompileOptions): CompileResult 
       return { ...base, ...unifySamples(texts, grid, exports, options.flavor !== 'js', jsSpecifier(options.runtimeImport ?? 'jaxts/runtime')) };
     } catch (e) {
       if (!(e instanceof CompileError)) throw e;
-      first ??= e;
+      failed.push(e);
     }
   }
-  throw first!;
+  // the large samples' reason, and what the smaller ones met
+  throw new CompileError(failed[0]!.message, null, failed.slice(1).map((e) => `at smaller sample sizes: ${e.message}`));
 }
 
 function compileOnce(source: string, options: CompileOptions, exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>): CompileResult {

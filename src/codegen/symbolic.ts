@@ -25,6 +25,8 @@ export interface SampleGrid {
   symbols: string[];
   lo: number[];
   hi: number[];
+  /** The last sample (far from the set) is dropped where the compiler picks other kernels there (the small sets). */
+  softFar: boolean;
 }
 
 /** Integer coefficients by monomial (sorted symbol names joined by `*`; '' is the constant). */
@@ -42,37 +44,55 @@ const SAMPLE_SETS: [number[], number[], number[]][] = [
   [[2, 2, 2], [3, 3, 3], [5, 5, 5]],
 ];
 
+/**
+ * A second check, far from every set: a count that is constant over a set's samples but not in
+ * general (tiles or workgroups of `ceil(n / 64)`) shows there. For the small sets it checks only
+ * where the compiler picks the same kernels there (their kernels loop over sizes, without tiles).
+ */
+const FAR = [257, 263, 269];
+
 /** How many sample sets there are (sampleGrid's `set`). */
 export const SAMPLE_SET_COUNT = SAMPLE_SETS.length;
 
-/** The samples of set `set`: the grid (2^k points), then one point off it that checks the fit. */
+/** The samples of set `set`: the grid (2^k points), then two points off it that check the fit. */
 export function sampleGrid(symbols: string[], set: number): { grid: SampleGrid; samples: Map<string, number>[] } {
   const [los, his, checks] = SAMPLE_SETS[set]!;
   const lo = symbols.map((_, j) => los[j]!);
   const hi = symbols.map((_, j) => his[j]!);
-  const check = symbols.map((_, j) => checks[j]!);
   const samples: Map<string, number>[] = [];
   for (let m = 0; m < 1 << symbols.length; m++) samples.push(new Map(symbols.map((s, j) => [s, (m >> j) & 1 ? hi[j]! : lo[j]!])));
-  samples.push(new Map(symbols.map((s, j) => [s, check[j]!])));
-  return { grid: { symbols, lo, hi }, samples };
+  samples.push(new Map(symbols.map((s, j) => [s, checks[j]!])));
+  samples.push(new Map(symbols.map((s, j) => [s, FAR[j]!])));
+  return { grid: { symbols, lo, hi, softFar: set > 0 }, samples };
 }
 
-/** Integer literals of generated text (not digits of names, not parts of a float); WGSL's suffixes (`101i`, `8u`, `2f`) stay in the text. */
-const INT = /(?<![\w.$])\d+(?=[iuf]?(?![\w.]))/g;
+/**
+ * Number literals of generated text (not digits of names): integers, and floats (a mean's 1/b);
+ * WGSL's suffixes (`101i`, `8u`, `0.5f`) stay in the text.
+ */
+const NUMBER = /(?<![\w.$])\d+(?:\.\d+(?:e[+-]?\d+)?)?(?=[iuf]?(?![\w.]))/g;
 
-function split(text: string): { parts: string[]; nums: number[]; at: number[] } {
+function split(text: string): { parts: string[]; raw: string[]; nums: number[]; at: number[] } {
   const parts: string[] = [];
+  const raw: string[] = [];
   const nums: number[] = [];
   const at: number[] = [];
   let last = 0;
-  for (const m of text.matchAll(INT)) {
+  for (const m of text.matchAll(NUMBER)) {
     parts.push(text.slice(last, m.index));
+    raw.push(m[0]);
     nums.push(Number(m[0]));
     at.push(m.index);
     last = m.index + m[0].length;
   }
   parts.push(text.slice(last));
-  return { parts, nums, at };
+  return { parts, raw, nums, at };
+}
+
+/** The integers n with float32(1/n) = float32(v) for each v (a mean's scale), or null. */
+function reciprocals(vals: number[]): number[] | null {
+  const ns = vals.map((v) => Math.round(1 / v));
+  return ns.every((n, i) => n >= 1 && Math.fround(1 / n) === Math.fround(vals[i]!)) ? ns : null;
 }
 
 /** The multilinear polynomial through the grid's values, or null when a division is not exact. */
@@ -133,7 +153,7 @@ function lineAt(text: string, at: number): string {
 }
 
 /** Unify one generated file over the samples: the base sample's text with each varying integer replaced by `rendered(poly, offset)`. */
-function unify(texts: string[], samples: SymbolicSample[], grid: SampleGrid, what: string, rendered: (p: Poly, at: number) => string): string {
+function unify(texts: string[], samples: SymbolicSample[], grid: SampleGrid, what: string, rendered: (p: Poly, at: number, reciprocal: boolean) => string): string {
   const splits = texts.map(split);
   const base = splits[0]!;
   const gridN = 1 << grid.symbols.length;
@@ -142,10 +162,17 @@ function unify(texts: string[], samples: SymbolicSample[], grid: SampleGrid, wha
     const other = splits[s]!;
     const n = Math.min(base.parts.length, other.parts.length);
     for (let i = 0; i < n; i++) {
-      if (base.parts[i] !== other.parts[i]) {
+      const a = base.parts[i]!;
+      const b = other.parts[i]!;
+      if (a !== b) {
+        // the first character that differs, in each sample's text
+        let k = 0;
+        while (k < a.length && a[k] === b[k]) k++;
+        const start = (x: typeof base): number => (i === 0 ? 0 : x.at[i - 1]! + x.raw[i - 1]!.length) + k;
         throw new CompileError(
           `shapes: the compiled ${what} differs in structure between ${where(samples[0]!.values)} and ${where(samples[s]!.values)}, not only in sizes: ` +
-            `\`${lineAt(texts[0]!, base.at[i - 1] ?? 0)}\`; jaxts makes a shape-polymorphic export only where the symbols change sizes and offsets (a kernel chosen by size, or a constant such as a mean's 1/b, cannot be)`,
+            `\`${lineAt(texts[0]!, start(base))}\` against \`${lineAt(texts[s]!, start(other))}\`; ` +
+            `jaxts makes a shape-polymorphic export only where the symbols change sizes and offsets (a kernel chosen by size, or a constant such as a mean's 1/b, cannot be)`,
           null,
         );
       }
@@ -154,9 +181,19 @@ function unify(texts: string[], samples: SymbolicSample[], grid: SampleGrid, wha
   }
   let out = base.parts[0]!;
   for (let i = 0; i < base.nums.length; i++) {
-    const vals = splits.map((x) => x.nums[i]!);
-    let text = String(vals[0]);
+    let vals = splits.map((x) => x.nums[i]!);
+    let text = base.raw[i]!;
     if (vals.some((v) => v !== vals[0])) {
+      // a float that varies: 1/n for an integer n that is a size (a mean's scale), or an error
+      const float = splits.some((x) => x.raw[i]!.includes('.'));
+      const ns = float ? reciprocals(vals) : null;
+      if (float && !ns) {
+        throw new CompileError(
+          `shapes: a constant of the compiled ${what} changes with the symbols and is not 1/size (${samples.map((smp, j) => `${vals[j]} at ${where(smp.values)}`).join('; ')}): \`${lineAt(texts[0]!, base.at[i]!)}\``,
+          null,
+        );
+      }
+      if (ns) vals = ns;
       const p = fitGrid(vals.slice(0, gridN), grid);
       const bad = p === null || samples.slice(gridN).some((smp, j) => evaluate(p, smp.values) !== vals[gridN + j]);
       if (bad) {
@@ -165,7 +202,7 @@ function unify(texts: string[], samples: SymbolicSample[], grid: SampleGrid, wha
           null,
         );
       }
-      text = rendered(p!, base.at[i]!);
+      text = rendered(p!, base.at[i]!, ns !== null);
     }
     out += text + base.parts[i + 1]!;
   }
@@ -195,6 +232,12 @@ function blocks(text: string): Block[] {
  * more than sizes.
  */
 export function unifySamples(samples: SymbolicSample[], grid: SampleGrid, exports: string[], types: boolean, runtimeImport: string): { host: string; kernels: string; dts: string } {
+  // the far check of a small set may pick other kernels (the CPU's matrix product above a size): then it checks nothing
+  if (grid.softFar) {
+    const same = (a: string, b: string): boolean => split(a).parts.join('\0') === split(b).parts.join('\0');
+    const far = samples[samples.length - 1]!;
+    if (!same(samples[0]!.kernels, far.kernels) || !same(samples[0]!.host, far.host)) samples = samples.slice(0, -1);
+  }
   // kernels: note which blocks take the symbols
   const kText = samples[0]!.kernels;
   const kBlocks = blocks(kText);
@@ -204,13 +247,13 @@ export function unifySamples(samples: SymbolicSample[], grid: SampleGrid, export
     if (!b) throw new CompileError(`shapes: a size outside any program varies with the symbols: \`${lineAt(kText, at)}\``, null);
     return b;
   };
-  let kernels = unify(samples.map((s) => s.kernels), samples, grid, 'kernels', (p, at) => {
+  let kernels = unify(samples.map((s) => s.kernels), samples, grid, 'kernels', (p, at, reciprocal) => {
     const b = blockAt(at);
     symbolicBlocks.add(b);
     // inside the WGSL template literal: interpolated into the shader text
     const inWgsl = (kText.slice(b.start, at).split('`').length - 1) % 2 === 1;
-    const code = render(p, 'dims');
-    return inWgsl ? `\${${code}}` : isSimple(p) ? code : `(${code})`;
+    const code = reciprocal ? `Math.fround(1 / ${isSimple(p) ? render(p, 'dims') : `(${render(p, 'dims')})`})` : render(p, 'dims');
+    return inWgsl ? `\${${code}}` : isSimple(p) || reciprocal ? code : `(${code})`;
   });
   // a kernel function with symbolic sizes takes `dims`; a spec that has such a kernel (or sizes) is a function of them
   const fns = new Set([...symbolicBlocks].filter((b) => b.kind === 'fn').map((b) => b.name));
@@ -228,8 +271,9 @@ export function unifySamples(samples: SymbolicSample[], grid: SampleGrid, export
   const hText = samples[0]!.host;
   const regions = [...hText.matchAll(/^export async function (\w+)\([^\n]*\n[\s\S]*?^\}$/gm)].filter((m) => exports.includes(m[1]!));
   const dimsVar = (r: RegExpExecArray | RegExpMatchArray): string => /const (\w+) = jx\.dims\(/.exec(r[0])?.[1] ?? 'dims';
-  let host = unify(samples.map((s) => s.host), samples, grid, 'host code', (p, at) => {
+  let host = unify(samples.map((s) => s.host), samples, grid, 'host code', (p, at, reciprocal) => {
     const r = regions.find((m) => m.index! <= at && at < m.index! + m[0].length);
+    if (reciprocal) throw new CompileError(`shapes: a constant of the host code changes with the symbols: \`${lineAt(hText, at)}\``, null);
     if (r) return isSimple(p) ? render(p, dimsVar(r)) : `(${render(p, dimsVar(r))})`;
     // the export's doc comment
     if (/^\s*\/\*\*/.test(lineAt(hText, at))) return render(p, null);
@@ -246,6 +290,6 @@ export function unifySamples(samples: SymbolicSample[], grid: SampleGrid, export
       return fn.replace(/programs\.(\w+)\b(?!\()/g, (m, s: string) => (specs.has(s) ? `programs.${s}(${v})` : m));
     });
   }
-  const dts = unify(samples.map((s) => s.dts), samples, grid, 'types', (p) => render(p, null));
+  const dts = unify(samples.map((s) => s.dts), samples, grid, 'types', (p, at, reciprocal) => (reciprocal ? `1/(${render(p, null)})` : render(p, null)));
   return { host, kernels, dts };
 }
