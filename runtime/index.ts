@@ -6,6 +6,7 @@
 /// <reference types="@webgpu/types" preserve="true" />
 export { Runtime, JArray, JArray as Array, PythonError, type Device, type RuntimeOptions } from './runtime.js';
 export { createRuntime, runtime, array, arg, staticArg, fromMain, type CreateRuntimeOptions } from './app.js';
+export { dims, symbolic, type Dims } from './symbolic.js';
 export type { Backend, DeviceBuffer, MemoryStats } from './backend.js';
 export { CpuBackend } from './cpu/backend.js';
 export { WebGpuBackend, createWebGpuBackend } from './webgpu/backend.js';

@@ -49,6 +49,7 @@ const COMMANDS: Record<string, Command> = {
       out: { alias: 'o', type: 'string', describe: 'output directory (default: .)' },
       devices: DEVICES,
       dump: { type: 'string', describe: 'print the array IR, the partitioned per-device programs with their collectives, or the WGSL kernels (ir|spmd|kernels)' },
+      shapes: { type: 'string', describe: "a shape-polymorphic export's symbolic shape, as jax.export writes it: FUNCTION.PARAM=SHAPE (--shapes 'predict.x=b, 784'); repeatable" },
     },
     run: async (file, v) => compileCommand(file!, v),
   },
@@ -161,7 +162,20 @@ function checked<T>(v: Record<string, unknown>, name: string, validate: (text: s
   return r.value;
 }
 
-function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport'> = {}): CompileResult | null {
+/** `--shapes predict.x='b, 3'` (repeatable) as compile()'s `shapes`. */
+function shapesOption(v: Record<string, unknown>): CompileOptions['shapes'] {
+  const given = v['shapes'];
+  if (given === undefined) return undefined;
+  const shapes: NonNullable<CompileOptions['shapes']> = {};
+  for (const item of (Array.isArray(given) ? given : [given]).map(String)) {
+    const m = /^([A-Za-z_]\w*)\.([^=]+)=(.*)$/s.exec(item);
+    if (!m) throw new UsageError(`--shapes must be FUNCTION.PARAM=SHAPE, e.g. --shapes 'predict.x=b, 784' (got '${item}')`);
+    (shapes[m[1]!] ??= {})[m[2]!.trim()] = m[3]!;
+  }
+  return shapes;
+}
+
+function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport' | 'shapes'> = {}): CompileResult | null {
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -184,7 +198,7 @@ function compileFile(file: string, devices: number | undefined, output: Pick<Com
 
 async function compileCommand(file: string, v: Record<string, unknown>): Promise<void> {
   const dump = choice(v, 'dump', ['ir', 'spmd', 'kernels'] as const, undefined);
-  const r = compileFile(file, checked(v, 'devices', validateDevices));
+  const r = compileFile(file, checked(v, 'devices', validateDevices), { shapes: shapesOption(v) });
   if (!r) return;
   if (dump === 'ir') process.stdout.write(dumpIr(r));
   if (dump === 'kernels') process.stdout.write(dumpKernels(r));

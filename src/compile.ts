@@ -7,6 +7,10 @@ import { parse } from './parser/index.js';
 import { releaseDeadArrays } from './passes/host_release.js';
 import { compilePrograms } from './passes/pipeline.js';
 import { printSpmd } from './passes/spmd.js';
+import { SAMPLE_SET_COUNT, sampleGrid, unifySamples } from './codegen/symbolic.js';
+import { jsSpecifier } from './codegen/literals.js';
+import { CompileError } from './common/diagnostics.js';
+import { dimText, dimValue, parseSymbolicShape, shapeSymbols, type SymbolicShapes } from '../runtime/symbolic.js';
 
 export interface CompileOptions {
   /** The file name used in diagnostics and generated comments. */
@@ -17,6 +21,11 @@ export interface CompileOptions {
   runtimeImport?: string;
   /** 'ts' (default) or 'js' (no type annotations: for running the output where nothing strips types). */
   flavor?: 'ts' | 'js';
+  /**
+   * Shape-polymorphic exports, as jax.export names symbolic dimensions: function → parameter path →
+   * shape (`{ predict: { x: 'b, 3' } }`); such an export takes any size of each symbol.
+   */
+  shapes?: SymbolicShapes;
 }
 
 export interface CompileResult extends GeneratedModule {
@@ -27,8 +36,46 @@ export interface CompileResult extends GeneratedModule {
 
 /** Compile Python source; throws CompileError for the user's mistakes. */
 export function compile(source: string, options: CompileOptions): CompileResult {
+  const shapes = Object.entries(options.shapes ?? {}).filter(([, paths]) => Object.keys(paths).length);
+  if (!shapes.length) return compileOnce(source, options);
+  // shape-polymorphic exports: compile at sample sizes and solve the sizes as functions of the symbols (src/codegen/symbolic.ts)
+  const specs = shapes.map(([fn, paths]) => [fn, Object.entries(paths).map(([path, text]) => {
+    try {
+      return [path, parseSymbolicShape(text)] as const;
+    } catch (e) {
+      throw new CompileError(`shapes: ${fn}'s ${path}: ${e instanceof Error ? e.message : String(e)}`, null);
+    }
+  })] as const);
+  const symbols = [...new Set(specs.flatMap(([, ps]) => ps.flatMap(([, ds]) => shapeSymbols(ds))))];
+  if (symbols.length > 3) throw new CompileError(`shapes: at most 3 symbols are supported, got ${symbols.join(', ')}`, null);
+  // the sample sets in turn (large sizes first): the first whose compiles agree but for sizes gives the module
+  const failed: CompileError[] = [];
+  for (let set = 0; set < SAMPLE_SET_COUNT; set++) {
+    const { grid, samples } = sampleGrid(symbols, set);
+    const results = samples.map((values) => {
+      const exportShapes = new Map(specs.map(([fn, ps]) => [fn, new Map(ps.map(([path, ds]) => {
+        const text = ds.length === 1 ? `(${dimText(ds[0]!)},)` : `(${ds.map(dimText).join(', ')})`;
+        return [path, { spec: text, shape: ds.map((d) => dimValue(d, values)) }];
+      }))]));
+      return compileOnce(source, options, exportShapes);
+    });
+    const base = results[0]!;
+    const exports = base.hostProgram.exports.filter((x) => x.symbolic).map((x) => x.name);
+    const texts = results.map((r, i) => ({ values: samples[i]!, host: r.host, kernels: r.kernels, dts: r.dts }));
+    try {
+      return { ...base, ...unifySamples(texts, grid, exports, options.flavor !== 'js', jsSpecifier(options.runtimeImport ?? 'jaxts/runtime')) };
+    } catch (e) {
+      if (!(e instanceof CompileError)) throw e;
+      failed.push(e);
+    }
+  }
+  // the large samples' reason, and what the smaller ones met
+  throw new CompileError(failed[0]!.message, null, failed.slice(1).map((e) => `at smaller sample sizes: ${e.message}`));
+}
+
+function compileOnce(source: string, options: CompileOptions, exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>): CompileResult {
   const mod = parse(source);
-  const hostProgram = releaseDeadArrays(lower(mod, { file: options.file, devices: options.devices }));
+  const hostProgram = releaseDeadArrays(lower(mod, { file: options.file, devices: options.devices, exportShapes }));
   const compiled = compilePrograms(hostProgram);
   // the file name after the last separator (a newline in the path is part of a name, not a line break)
   const baseName = options.file.replace(/^[\s\S]*[\\/]/, '').replace(/\.py$/, '');

@@ -18,6 +18,14 @@ export interface JaxtsPluginOptions {
   types?: boolean;
   /** The jaxts/runtime file bundles use; default: the one installed with this plugin. */
   runtime?: string;
+  /**
+   * Shape-polymorphic exports, with symbolic dimensions written as jax.export writes them:
+   * function → parameter path → shape, e.g. `{ predict: { x: 'b, 784' } }` (any batch size `b`).
+   * Such a key applies to every .py the build imports (a file without that function is an error);
+   * a key naming a .py file (`'model.py'`, or its path from the working directory) scopes its
+   * functions to that file: `{ 'model.py': { predict: { x: 'b, 784' } } }`.
+   */
+  shapes?: Record<string, Record<string, string | Record<string, string>>>;
 }
 
 interface Compiled {
@@ -48,7 +56,7 @@ export default function jaxts(options: JaxtsPluginOptions = {}): Plugin {
         let c = cache.get(args.path);
         if (!c || c.source !== source) {
           try {
-            c = { source, result: compile(source, { file: relative(cwd, args.path) || basename(args.path), devices: options.devices }) };
+            c = { source, result: compile(source, { file: relative(cwd, args.path) || basename(args.path), devices: options.devices, shapes: shapesFor(options.shapes, relative(cwd, args.path), basename(args.path)) }) };
           } catch (e) {
             cache.delete(args.path);
             return { errors: [message(e, args.path, source)], watchFiles: [args.path] };
@@ -61,6 +69,17 @@ export default function jaxts(options: JaxtsPluginOptions = {}): Plugin {
       });
     },
   };
+}
+
+/** The `shapes` option's entries for one .py file: the function keys, and those of a key naming the file. */
+function shapesFor(shapes: JaxtsPluginOptions['shapes'], path: string, base: string): Record<string, Record<string, string>> | undefined {
+  if (!shapes) return undefined;
+  const out: Record<string, Record<string, string>> = {};
+  for (const [key, v] of Object.entries(shapes)) {
+    if (!key.endsWith('.py')) out[key] = v as Record<string, string>;
+    else if (key === base || key.replace(/\\/g, '/').replace(/^\.\//, '') === path.replace(/\\/g, '/')) Object.assign(out, v as Record<string, Record<string, string>>);
+  }
+  return out;
 }
 
 /** A compile error as esbuild reports it: file, 1-based line, 0-based column, the line's text. */

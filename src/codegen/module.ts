@@ -168,7 +168,8 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
   for (const x of hp.exports) {
     const params = x.params.map((p) => `${p.name}${t(`: ${tsType(p.type, true)}`)}`).join(', ');
     const returns = x.returns ? tsType(x.returns, false) : 'void';
-    text('', `/** ${commentText(`${signatureDoc(x)}: ${hp.file}:${x.line}`)}, compiled for the types of the script's first call. */`);
+    const compiledFor = x.symbolic ? `compiled for the symbolic shapes ${x.symbolic} (any size of each symbol)` : "compiled for the types of the script's first call";
+    text('', `/** ${commentText(`${signatureDoc(x)}: ${hp.file}:${x.line}, ${compiledFor}`)}. */`);
     out.push({ text: `export async function ${x.name}(${params})${t(`: Promise<${returns}>`)} {`, line: x.line });
     out.push(...renderStmts(x.body, '  ', { types }));
     out.push({ text: '}', line: x.line });
@@ -236,7 +237,7 @@ function renderDts(hp: HostProgram, baseName: string, runtimeImport: string): st
     `/** ${MAIN_DOC} */`,
     `export declare function main(runtime?: jx.Runtime): Promise<${mainResult(hp)}>;`,
     ...hp.exports.flatMap((x) => [
-      `/** ${commentText(`${signatureDoc(x)} (${baseName}.py:${x.line})`)} */`,
+      `/** ${commentText(`${signatureDoc(x)} (${baseName}.py:${x.line})${x.symbolic ? `; shape-polymorphic: ${x.symbolic}` : ''}`)} */`,
       `export declare function ${x.name}(${x.params.map((p) => `${p.name}: ${tsType(p.type, true)}`).join(', ')}): Promise<${x.returns ? tsType(x.returns, false) : 'void'}>;`,
     ]),
     '',

@@ -62,6 +62,8 @@ export interface HostExport {
   params: { name: string; type: BoundaryType }[];
   returns: BoundaryType | null;
   body: HStmt[];
+  /** A shape-polymorphic export: its symbolic argument shapes, `x: (b, 3), y: (b,)`. */
+  symbolic?: string;
 }
 /**
  * An array program as the lowering asks for it: the traced (global) program

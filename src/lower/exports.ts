@@ -5,6 +5,7 @@
 // as often as it likes, without compiling again.
 import { walkHost, type BoundaryType, type HExpr, type HostExport, type HStmt } from '../ir/host.js';
 import type { Span } from '../parser/ast.js';
+import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
 import type { Abstract, CallLog, Signature } from './call_log.js';
 import {
@@ -32,9 +33,21 @@ function defLine(fn: PyValue): number | null {
   return null;
 }
 
-/** Export every top-level function the script called; the others are listed with the reason. */
-export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string) => boolean): { exports: HostExport[]; unexported: { name: string; reason: string }[] } {
+/** Array arguments an export is lowered for instead of the script's call's: function → parameter path → symbolic shape and its sample. */
+export type ExportShapes = ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>;
+
+/**
+ * Export every top-level function the script called; the others are listed with the reason.
+ * `shapes` (shape-polymorphic exports, lowered at sample sizes) replaces the shapes of some array
+ * arguments; a function or path it names that is not there, or a failure to lower, is an error.
+ */
+export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string) => boolean, shapes: ExportShapes = new Map()): { exports: HostExport[]; unexported: { name: string; reason: string }[] } {
   log.enabled = false;
+  for (const fn of shapes.keys()) {
+    const v = ip.globals.vars.get(fn);
+    if (!(v instanceof PyFunction || v instanceof PyTransformed || v instanceof PyPartial) || fn.startsWith('_')) throw new CompileError(`shapes: the script defines no top-level function ${fn} to export`, null);
+    if (log.get(v) === undefined) throw new CompileError(`shapes: ${fn} cannot be exported: the script never calls it, so its argument types are unknown`, null);
+  }
   const exports: HostExport[] = [];
   const unexported: { name: string; reason: string }[] = [];
   for (const [pyName, fn] of ip.globals.vars) {
@@ -45,6 +58,7 @@ export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string
       continue;
     }
     if (typeof sig === 'string') {
+      if (shapes.has(pyName)) throw new CompileError(`shapes: ${pyName} cannot be exported: ${sig}`, null);
       unexported.push({ name: pyName, reason: sig });
       continue;
     }
@@ -52,10 +66,12 @@ export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string
     let name = pyName;
     while (isReserved(name) || MODULE_NAMES.has(name) || (name !== pyName && (ip.globals.vars.has(name) || exports.some((x) => x.name === name)))) name += '_';
     const cp = ip.checkpoint();
+    const given = shapes.get(pyName);
     try {
-      exports.push(lowerExport(ip, name, pyName, fn, sig, isReserved));
+      exports.push(lowerExport(ip, name, pyName, fn, sig, isReserved, given));
     } catch (e) {
       ip.rollback(cp);
+      if (given) throw e instanceof CompileError ? e : new CompileError(`shapes: ${pyName} does not compile for its symbolic shapes: ${e instanceof Error ? e.message : String(e)}`, null);
       const msg = e instanceof Error ? e.message : String(e);
       unexported.push({ name: pyName, reason: `it does not compile on its own: ${msg.split('\n')[0]}` });
     }
@@ -63,7 +79,9 @@ export function lowerExports(ip: Interp, log: CallLog, isReserved: (name: string
   return { exports, unexported };
 }
 
-function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig: Signature, isReserved: (name: string) => boolean): HostExport {
+function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig: Signature, isReserved: (name: string) => boolean, given?: ReadonlyMap<string, { spec: string; shape: readonly number[] }>): HostExport {
+  const used = new Set<string>();
+  const symbolic: [HExpr, string, string][] = []; // a symbolic argument: its access, path and shape
   const names = paramNames(fn);
   const params: HostExport['params'] = [];
   const line = defLine(fn) ?? sig.span.start.line;
@@ -82,6 +100,12 @@ function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig:
     const bind = (a: Abstract, access: HExpr, path: string, hint: string): { value: PyValue; type: BoundaryType } => {
       switch (a.k) {
         case 'array': {
+          const shape = given?.get(path)?.shape;
+          if (shape) {
+            used.add(path);
+            a = { ...a, aval: { ...a.aval, shape } };
+            symbolic.push([access, path, given!.get(path)!.spec]);
+          }
           const v = ip.freshName(hint);
           ip.emit({
             k: 'const', names: [v],
@@ -135,6 +159,17 @@ function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig:
         return [k, b.value];
       }),
     );
+    const unused = [...(given?.keys() ?? [])].filter((p) => !used.has(p));
+    if (unused.length) {
+      const arrays: string[] = [];
+      const list = (t: BoundaryType, p: string): void => {
+        if (t.k === 'array') arrays.push(p);
+        else if (t.k === 'tuple') t.items.forEach((x, i) => list(x, `${p}[${i}]`));
+        else if (t.k === 'object') t.fields.forEach(([k, x]) => list(x, /^[A-Za-z_]\w*$/.test(k) ? `${p}.${k}` : `${p}[${JSON.stringify(k)}]`));
+      };
+      params.forEach((p) => list(p.type, p.name));
+      throw new CompileError(`shapes: ${pyName} has no array argument ${unused[0]} (its array arguments: ${arrays.join(', ') || 'none'})`, sig.span);
+    }
     const result = ip.holding((hold) => hold(ip.call(fn, { args, kwargs, span: sig.span })));
     ip.flush([result]);
     const out = crossing(ip, result, sig.span);
@@ -142,7 +177,14 @@ function lowerExport(ip: Interp, name: string, pyName: string, fn: PyValue, sig:
     if (out) ip.emit({ k: 'return', value: out.expr });
   });
   const rt: HStmt = { k: 'const', names: ['rt'], line, value: { k: 'call', callee: 'jx.runtime', await: true, args: [{ k: 'var', name: 'deviceCount' }] } };
-  return { name, pyName, line, params, returns, body: [rt, ...constants, ...body] };
+  if (!symbolic.length) return { name, pyName, line, params, returns, body: [rt, ...constants, ...body] };
+  // a shape-polymorphic export first solves its symbols from the arguments' shapes (src/codegen/symbolic.ts makes the sizes use them)
+  const dims: HStmt = {
+    k: 'const', names: [ip.freshName('dims')], line,
+    value: { k: 'call', callee: 'jx.dims', args: [{ k: 'lit', value: name }, lit(symbolic.map(([x, p, s]) => lit([x, { k: 'lit', value: p }, { k: 'lit', value: s }])))] },
+  };
+  const shapes = symbolic.map(([, p, s]) => `${p}: ${s}`).join(', ');
+  return { name, pyName, line, params, returns, body: [dims, rt, ...constants, ...body], symbolic: shapes };
 }
 
 const lit = (items: HExpr[]): HExpr => ({ k: 'array', items });

@@ -46,7 +46,7 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
     throw e;
   }
   const body = ip.finishModule();
-  const { exports, unexported } = lowerExports(ip, ip.callLog, isReservedName);
+  const { exports, unexported } = lowerExports(ip, ip.callLog, isReservedName, options.exportShapes);
   // an export may read arrays main() computed (a global the function uses): main() keeps them in `script`
   const mainNames = new Set(body.flatMap((s) => (s.k === 'const' || s.k === 'let' ? s.names : [])));
   const scriptState = new Set<string>();

@@ -125,6 +125,11 @@ export interface LowerOptions {
   file: string;
   /** Overrides the device count the program would get (XLA_FLAGS or the default of 4). */
   devices?: number;
+  /**
+   * Shape-polymorphic exports, lowered at sample sizes: function → parameter path → the array
+   * argument's symbolic shape (`spec`, jax.export's syntax) and its value at the sample.
+   */
+  exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>;
 }
 
 export class Interp {

@@ -2,7 +2,8 @@
 // fresh application outside the repository (without the optional `webgpu`;
 // esbuild and typescript linked from this checkout, so no download), then
 // `npx jaxts` on a lesson, an app importing a .py through `jaxts/esbuild`
-// run in Node and in headless Chromium, and the app (with `jaxts compile`'s
+// run in Node and in headless Chromium (its predict shape-polymorphic, called
+// at several batch sizes), and the app (with `jaxts compile`'s
 // output) type-checked by `tsc --strict` without skipLibCheck. One install
 // serves every case.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -33,6 +34,13 @@ for (let step = 0; step < 3; step++) {
 const out = await predict(params, x);
 await out.data();
 console.log(out.toString());
+// predict is shape-polymorphic (the plugin's shapes: x is 'b, 3'): any batch size, row for row batch 4's
+const rows = [...(await out.data())];
+for (const b of [1, 6]) {
+  const xb = array(Float32Array.from({ length: 3 * b }, (_, i) => (i % 12) / 8), [b, 3]);
+  const yb = [...(await (await predict(params, xb)).data())];
+  if (yb.length !== 2 * b || yb.some((v, i) => v !== rows[i % 8])) throw new Error(\`predict at batch \${b} differs from batch 4\`);
+}
 // main() resolved to the script's top-level values: its trained params predict the same
 const again = await predict(script.params, x);
 await again.data();
@@ -50,7 +58,7 @@ const PAGE_APP = `${APP(`const script = await main();`)}\n(window as unknown as 
 const BUILD = `
 import * as esbuild from 'esbuild';
 import jaxts from 'jaxts/esbuild';
-const common = { bundle: true, format: 'esm', plugins: [jaxts({ types: true })], logLevel: 'warning' };
+const common = { bundle: true, format: 'esm', plugins: [jaxts({ types: true, shapes: { predict: { x: 'b, 3' } } })], logLevel: 'warning' };
 await esbuild.build({ ...common, entryPoints: ['node_app.ts'], platform: 'node', outfile: 'out/node_app.mjs', external: ['webgpu'] });
 await esbuild.build({ ...common, entryPoints: ['page_app.ts'], platform: 'browser', outfile: 'out/page_app.js' });
 `;
@@ -191,7 +199,7 @@ suite('the npm package, installed into a fresh app', () => {
     // the app's model and a few lessons of other kinds (pmap, sharding, a training loop), as `jaxts compile` writes them
     const lessons = ['fixtures/seed002/07_all_cells.py', 'fixtures/tutorials/Neural_Network_and_Data_Loading.py', 'fixtures/tutorials/06_parallelism.py'];
     for (const file of ['model.py', ...lessons.map((f) => join(ROOT, f))]) {
-      const c = run('npx', ['--no-install', 'jaxts', 'compile', file, '-o', 'gen']);
+      const c = run('npx', ['--no-install', 'jaxts', 'compile', file, '-o', 'gen', ...(file === 'model.py' ? ['--shapes', 'predict.x=b, 3'] : [])]);
       expect(c.status, c.stderr).toBe(0);
     }
     const r = run('npx', ['--no-install', 'tsc', '-p', '.']);
