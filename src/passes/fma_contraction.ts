@@ -1,69 +1,64 @@
 // Fused multiply-adds where XLA's CPU code has them. LLVM compiles XLA's
-// fused loops with floating-point contraction on, so within one kernel an add
-// or subtract of a float32 multiply that nothing else uses becomes one fused
-// multiply-add, rounded once (measured on JAX 0.10.2: `jit(lambda a, b, c:
-// a * b + c)` equals the correctly rounded fma(a, b, c) on every element,
-// and differs from the rounded product plus c on a quarter of them; an SGD
-// step `p - lr * g` is fma(-lr, g, p)). LLVM's DAG combiner picks, for
-// `u*v + x*y` and `u*v - x*y`, the left multiply. Programs JAX runs one
-// primitive at a time (host segments) are not contracted.
-import type { KExpr, Program } from '../ir/kernel.js';
-import { exprKey } from '../ir/kernel.js';
+// fused loops with floating-point contraction on, so an add or subtract of a
+// float32 multiply (or integer_pow, which XLA lowers to multiplies) that
+// nothing else uses, in the same loop, becomes one fused multiply-add,
+// rounded once. Measured on JAX 0.10.2 (fixtures/reference/xla_jit_rewrites):
+// `jit(lambda a, b, c: a * b + c)` equals the correctly rounded fma(a, b, c)
+// on every element and differs from the rounded product plus c on a quarter
+// of them; an SGD step `p - lr * g` is fma(-lr, g, p); `x.sum(0) * c + b` is
+// contracted; a product reaching the add through a broadcast
+// (`m + (v * w)[None]`, `x - x.mean(0)`) is not: XLA does not fuse it into the
+// larger loop. For `u*v + x*y` LLVM's combiner fuses the left product.
+// The mark is the add's `fma` parameter ('a' or 'b': the operand fused); the
+// kernel renderers (src/codegen/kernel_walker.ts) spell it. Host segments
+// (JAX's op-by-op execution) are marked only inside control-flow bodies,
+// which JAX compiles whole even outside jit.
+import { withSubFuncs } from '../ir/subfuncs.js';
+import type { Atom, Eqn, Func } from '../ir/types.js';
 
-/** The kernel expression with its contractible adds and subtracts marked (`fma`). */
-export function contractFma(body: KExpr): KExpr {
-  // uses of each distinct subexpression (the renderers compute each once): one per referencing node
-  const uses = new Map<string, number>();
-  const seen = new Set<string>();
-  const count = (e: KExpr): void => {
-    const k = exprKey(e);
-    uses.set(k, (uses.get(k) ?? 0) + 1);
-    if (seen.has(k)) return;
-    seen.add(k);
-    children(e).forEach(count);
-  };
-  count(body);
-  const single = (e: KExpr): boolean => e.op === 'bin' && e.fn === 'mul' && e.dtype === 'float32' && uses.get(exprKey(e)) === 1;
-  const done = new Map<string, KExpr>();
-  const rebuild = (e: KExpr): KExpr => {
-    const k = exprKey(e);
-    const known = done.get(k);
-    if (known) return known;
-    let out: KExpr;
-    switch (e.op) {
-      case 'load': out = { ...e, index: rebuild(e.index) }; break;
-      case 'un': out = { ...e, x: rebuild(e.x) }; break;
-      case 'cast': out = { ...e, x: rebuild(e.x) }; break;
-      case 'select': out = { ...e, cond: rebuild(e.cond), a: rebuild(e.a), b: rebuild(e.b) }; break;
-      case 'call': out = { ...e, args: e.args.map(rebuild) }; break;
-      case 'reduce': out = { ...e, body: rebuild(e.body) }; break;
-      case 'bin': {
-        const fma = (e.fn === 'add' || e.fn === 'sub') && e.dtype === 'float32' ? (single(e.a) ? 'a' : single(e.b) ? 'b' : undefined) : undefined;
-        out = { ...e, a: rebuild(e.a), b: rebuild(e.b), ...(fma ? { fma } : {}) };
-        break;
-      }
-      default: out = e;
-    }
-    done.set(k, out);
-    return out;
-  };
-  return rebuild(body);
-}
+const sameShape = (a: Atom, b: Atom): boolean => a.aval.shape.length === b.aval.shape.length && a.aval.shape.every((d, i) => d === b.aval.shape[i]);
 
-function children(e: KExpr): KExpr[] {
-  switch (e.op) {
-    case 'load': return [e.index];
-    case 'un':
-    case 'cast': return [e.x];
-    case 'bin': return [e.a, e.b];
-    case 'select': return [e.cond, e.a, e.b];
-    case 'call': return e.args;
-    case 'reduce': return [e.body];
-    default: return [];
+/** `f` with its contractible adds and subtracts marked, control-flow bodies included. */
+export function markFma(f: Func): Func {
+  const g = withSubFuncs(f, markFma);
+  // uses counted per distinct value, as XLA sees them after its CSE (`(a*b + c) * (a*b)` multiplies once)
+  const canon = new Map<number, number>();
+  const byKey = new Map<string, number>();
+  const id = (a: Atom): string => (a.kind === 'var' ? `v${canon.get(a.id) ?? a.id}` : `l${a.value}:${a.aval.dtype}`);
+  for (const e of g.eqns) {
+    if (e.outputs.length !== 1) continue;
+    const key = `${e.prim}(${e.inputs.map(id).join(',')})${JSON.stringify(e.params)}`;
+    const first = byKey.get(key);
+    if (first === undefined) byKey.set(key, e.outputs[0]!.id);
+    else canon.set(e.outputs[0]!.id, first);
   }
+  const uses = new Map<number, number>();
+  const use = (a: Atom): void => {
+    if (a.kind !== 'var') return;
+    const c = canon.get(a.id) ?? a.id;
+    uses.set(c, (uses.get(c) ?? 0) + 1);
+  };
+  g.eqns.forEach((e) => e.inputs.forEach(use));
+  g.results.forEach(use);
+  const producer = new Map<number, Eqn>();
+  for (const e of g.eqns) for (const o of e.outputs) producer.set(o.id, e);
+  const product = (a: Atom, out: Atom): boolean => {
+    if (a.kind !== 'var' || uses.get(canon.get(a.id) ?? a.id) !== 1 || !sameShape(a, out)) return false;
+    const p = producer.get(a.id);
+    return p !== undefined && a.aval.dtype === 'float32' && (p.prim === 'mul' || (p.prim === 'integer_pow' && Number(p.params['y']) >= 2));
+  };
+  let changed = false;
+  const eqns = g.eqns.map((e) => {
+    if ((e.prim !== 'add' && e.prim !== 'sub') || e.outputs[0]!.aval.dtype !== 'float32') return e;
+    const [a, b] = e.inputs as [Atom, Atom];
+    const out = e.outputs[0]!;
+    const fma = product(a, out) ? 'a' : product(b, out) ? 'b' : undefined;
+    if (!fma) return e;
+    changed = true;
+    return { ...e, params: { ...e.params, fma } };
+  });
+  return changed ? { ...g, eqns } : g;
 }
 
-/** Every kernel of a program (and of its control-flow sub-programs) contracted. */
-export function contractProgram(p: Program): Program {
-  return { ...p, kernels: p.kernels.map((k) => ({ ...k, body: contractFma(k.body) })), ...(p.programs ? { programs: p.programs.map(contractProgram) } : {}) };
-}
+/** A host segment: only its control-flow bodies are compiled whole. */
+export const markFmaInBodies = (f: Func): Func => withSubFuncs(f, markFma);

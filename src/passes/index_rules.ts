@@ -27,10 +27,14 @@ const unary =
   (fn: KUnary): ElementRule =>
   (ctx, e, idx) => ({ op: 'un', fn, x: ctx.operand(0, idx), dtype: outDtype(e) });
 
-/** The kernel's binary function `fn`. */
+/** The kernel's binary function `fn` (an add or sub marked by fma_contraction.ts keeps its mark). */
 const binary =
   (fn: KBinary): ElementRule =>
-  (ctx, e, idx) => ({ op: 'bin', fn, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e) });
+  (ctx, e, idx) => {
+    const mark = e.params['fma'];
+    const fma = mark === 'a' || mark === 'b' ? { fma: mark as 'a' | 'b' } : {};
+    return { op: 'bin', fn, a: ctx.operand(0, idx), b: ctx.operand(1, idx), dtype: outDtype(e), ...fma };
+  };
 
 /** XLA lowers exp2(x) as exp(ln(2) * x), ln(2) rounded to float32. */
 const exp2: ElementRule = (ctx, e, idx) => {

@@ -12,7 +12,7 @@ import { sameShardings, type DimShardings, type SpmdProgram } from '../ir/shardi
 import type { Func } from '../ir/types.js';
 import { lowerCollectives } from './collectives.js';
 import { controlProgram, hasControl, materializeLiterals } from './control.js';
-import { contractProgram } from './fma_contraction.js';
+import { markFma, markFmaInBodies } from './fma_contraction.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
@@ -23,8 +23,8 @@ import { partition } from './spmd.js';
 export function compilePrograms(hp: HostProgram): CompiledProgram[] {
   // XLA compiles jit and pmap bodies whole, with its CPU code's fused multiply-adds (a host segment is JAX's op-by-op execution)
   return dedupe(hp, hp.programs.map(devicePrograms)).map((p) => {
-    const program = kernelProgram({ ...p.func, name: p.name });
-    return { ...p, program: p.kind === 'segment' ? program : contractProgram(program) };
+    const func = p.kind === 'segment' ? markFmaInBodies(p.func) : markFma(p.func);
+    return { ...p, program: kernelProgram({ ...func, name: p.name }) };
   });
 }
 
