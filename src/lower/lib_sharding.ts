@@ -156,6 +156,20 @@ export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: rea
   return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
 }
 
+/**
+ * A function's `out_sharding=` keyword (jax.random samplers and others that
+ * take one): `f` called without it, its result laid out as it says (JAX's
+ * reshard of the result).
+ */
+export function withOutSharding(ip: Interp, c: CallArgs, f: (c: CallArgs) => PyValue): PyValue {
+  const s = c.kwargs.get('out_sharding');
+  if (s === undefined) return f(c);
+  const kwargs = new Map(c.kwargs);
+  kwargs.delete('out_sharding');
+  const out = f({ ...c, kwargs });
+  return s === null ? out : placeTree(ip, out, s, 'reshard', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
+}
+
 const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
 
 /** jax.device_put(x, sharding) at host level, over a pytree of arrays (and of shardings, a prefix of it). */
@@ -269,8 +283,13 @@ export function spmdCall(
   }
   ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program });
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
-  // a constrained result has the sharding asked for (JAX keeps the user's spelling)
-  const shardings = program.outShardings.map((d, i) => (outFixed[i] ? outConstraints[i]! : resultSharding(mesh, d, firstArg)));
+  // a constrained result has the sharding asked for: under Explicit axes as the user spelled it, under
+  // Auto axes as XLA's sharding converts back (trailing Nones dropped)
+  const shardings = program.outShardings.map((d, i) => {
+    const want = outFixed[i];
+    if (!want) return resultSharding(mesh, d, firstArg);
+    return mesh.explicit ? outConstraints[i]! : resultSharding(mesh, want, null);
+  });
   const value: HExpr = {
     k: 'call',
     callee: 'rt.spmd',
@@ -789,7 +808,8 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
     const t = tracerDims(ip, x);
     return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
   }
-  const h = isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
+  // a host array closed over by a traced function keeps its placement
+  const h = x instanceof HostArray ? x : x instanceof Tracer && x.materialized ? x.materialized : isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
   const mesh = h?.sharding?.mesh ?? null;
   const dims = h?.sharding ? keepAxes(dimsOf(h.sharding, a.shape, c.span), typedAxes(ip, h.sharding.mesh)) : replicated(a.shape.length);
   return new PyShapedArray(a, dims, mesh);
