@@ -6,7 +6,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
+import { axesSize, localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
@@ -213,6 +213,7 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   // inside jit a device_put is a sharding constraint: the values are unchanged, and a result so
   // constrained leaves the program in that layout
   if (!ip.atHost) {
+    if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
     if (t.kind === 'jit') {
       let m = traceConstraints.get(t);
@@ -246,6 +247,7 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
       ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, one, replicated(h.aval.shape.length))] } });
       return new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
     }
+    if (target.spec.unreduced.length) return putUnreduced(ip, h, target, hint, span);
     const dims = dimsOf(target, h.aval.shape, span);
     const name = ip.freshName(hint || h.name);
     ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, target.mesh, dims)] } });
@@ -254,6 +256,91 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
     return out;
   };
   return put(x, hint);
+}
+
+/**
+ * `h` laid out unreduced over the axes `target.spec.unreduced`: each device
+ * keeps the part of the value its block held before, zeros elsewhere, so that
+ * the sum over those axes is the value (what JAX's device_put gives for an
+ * array sharded over them). A per-device program: the block gathered along
+ * each such dimension, then masked to the device's own part.
+ */
+function putUnreduced(ip: Interp, h: HostArray, target: PyNamedSharding, hint: string, span: A.Span): HostArray {
+  const mesh = target.mesh;
+  const shape = meshShape(mesh);
+  const un = target.spec.unreduced;
+  const src = h.sharding && sameMesh(h.sharding.mesh, mesh) ? dimsOf(h.sharding, h.aval.shape, span) : replicated(h.aval.shape.length);
+  const want = dimsOf(target, h.aval.shape, span);
+  // first laid out as the target, each dimension also sharded over the unreduced axes it was sharded
+  // over where that still divides it (those devices keep their own block); over the other unreduced
+  // axes the first device holds the value and the others zeros
+  const mid: string[][] = want.map((d) => [...d]);
+  const placed = new Set<string>();
+  want.forEach((d, i) => {
+    for (const a of src[i]!) {
+      if (!un.includes(a) || d.includes(a) || placed.has(a)) continue;
+      if (h.aval.shape[i]! % axesSize(shape, [...mid[i]!, a]) !== 0) continue;
+      mid[i]!.push(a);
+      placed.add(a);
+    }
+  });
+  const rest = un.filter((a) => !placed.has(a));
+  let from = h;
+  if (!sameDims(src, mid)) {
+    const spec = new PyPartitionSpec(mid.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
+    from = putTree(ip, h, new PyNamedSharding(mesh, spec), hint, span) as HostArray;
+  }
+  const t = new Trace('unreduced', 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  const local = localShape(h.aval.shape, mid, shape);
+  const param = t.builder.addParam({ ...h.aval, shape: local });
+  const result = ip.withTrace(t, () => {
+    const o = ip.ops;
+    let x: Atom = param;
+    mid.forEach((axes, d) => {
+      const ax = axes.filter((a) => un.includes(a));
+      if (!ax.length) return;
+      const size = axesSize(shape, ax);
+      const block = x.aval.shape[d]!;
+      x = o.bind('all_gather', [x], { axis_name: ax, axis_size: size, all_gather_dimension: d, tiled: true }, span);
+      // keep the device's own block along d
+      const pos = o.bind('iota', [], { dtype: 'int32', shape: [...x.aval.shape], dimension: d, sharding: null }, span);
+      const which = o.binary('div', o.tracer(pos), BigInt(block), span, false);
+      const me = o.tracer(o.bind('axis_index', [], { axis_name: ax }, span));
+      const mine = o.compare('eq', which, me, span);
+      x = o.select(mine, o.tracer(x), o.full([...x.aval.shape], 0, x.aval.dtype, span), span).atom;
+    });
+    if (rest.length) {
+      const first = o.compare('eq', o.tracer(o.bind('axis_index', [], { axis_name: rest }, span)), 0n, span);
+      const zeros = o.full([...x.aval.shape], 0, x.aval.dtype, span);
+      x = o.select(o.tracer(o.broadcastTo(first.atom, x.aval.shape, span)), o.tracer(x), zeros, span).atom;
+    }
+    return x;
+  });
+  const func = t.builder.finish([result], t.axisEnv);
+  const program = ip.programName('unreduced');
+  ip.addProgram(program, func, 'pmap');
+  const name = ip.freshName(hint || h.name);
+  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
+  ip.emit({
+    k: 'const',
+    names: [name],
+    destructure: true,
+    value: {
+      k: 'call',
+      callee: 'rt.spmd',
+      await: true,
+      args: [
+        { k: 'program', name: program },
+        { k: 'array', items: [{ k: 'var', name: from.name }] },
+        { k: 'array', items: [layoutVar(ip, mesh, mid)] },
+        { k: 'array', items: [layoutVar(ip, mesh, want)] },
+        { k: 'array', items: [{ k: 'array', items: h.aval.shape.map(lit) }] },
+      ],
+    },
+  });
+  const out = new HostArray(name, h.aval);
+  out.sharding = target;
+  return out;
 }
 
 /**
@@ -565,12 +652,23 @@ function makeMesh(ip: Interp, c: CallArgs): PyMesh {
 }
 
 function partitionSpec(c: CallArgs): PyPartitionSpec {
+  const axisSet = (k: string): string[] => {
+    const v = c.kwargs.get(k) ?? null;
+    if (v === null) return [];
+    const items = v instanceof PySet ? [...v.entries.values()] : v instanceof PyTuple || v instanceof PyList ? v.items : [v];
+    return axisNamesArg(new PyTuple(items), c.span);
+  };
+  for (const k of c.kwargs.keys()) {
+    if (k !== 'unreduced' && k !== 'reduced') throw new CompileError(`TypeError: PartitionSpec.__init__() got an unexpected keyword argument '${k}'`, c.span);
+  }
   return new PyPartitionSpec(
     c.args.map((v) => {
       if (v === null || typeof v === 'string') return v;
       if (v instanceof PyTuple || v instanceof PyList) return axisNamesArg(v, c.span);
       throw new CompileError(`TypeError: PartitionSpec entries must be None, a mesh axis name or a tuple of them, got ${typeName(v)}`, c.span);
     }),
+    axisSet('unreduced'),
+    axisSet('reduced'),
   );
 }
 
