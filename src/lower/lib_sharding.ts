@@ -189,6 +189,8 @@ const traceConstraints = new WeakMap<Trace, Map<number, PyNamedSharding>>();
 
 /** The constraints on the results of jit trace `t` (null: none). */
 export function resultConstraints(t: Trace, func: Func): { shardings: (PyNamedSharding | null)[] } | null {
+  const rm = traceResultMesh.get(t);
+  if (rm) resultMeshes.set(func, rm);
   const m = traceConstraints.get(t);
   if (!m) return null;
   const shardings = func.results.map((r) => (r.kind === 'var' ? (m.get(r.id) ?? null) : null));
@@ -215,6 +217,8 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   if (!ip.atHost) {
     if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
+    const own = traceArgs.get(t)?.mesh;
+    if (t.kind === 'jit' && own && !sameMesh(own, sharding.mesh)) return constrainOnMesh(ip, t, x, own, sharding, span);
     if (t.kind === 'jit') {
       let m = traceConstraints.get(t);
       if (!m) traceConstraints.set(t, (m = new Map()));
@@ -223,6 +227,68 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
     return x;
   }
   return putTree(ip, x, sharding, hint, span);
+}
+
+/** The jit traces whose values were laid out over another mesh (use_abstract_mesh): their results are reported on it. */
+const traceResultMesh = new WeakMap<Trace, PyMesh>();
+/** The same, by the finished program (spmdCall reads it). */
+const resultMeshes = new WeakMap<Func, PyMesh>();
+
+/**
+ * For each axis of mesh `to`, the axes of mesh `from` it spans, when `to` is
+ * `from` with runs of consecutive axes merged or split over the same devices
+ * in the same order; null otherwise. (Only merges: a `to` axis is a run of `from` axes.)
+ */
+function axisGroups(from: PyMesh, to: PyMesh): string[][] | null {
+  if (from.devices.ids.join() !== to.devices.ids.join()) return null;
+  const groups: string[][] = [];
+  let i = 0;
+  for (let j = 0; j < to.axisNames.length; j++) {
+    const g: string[] = [];
+    let n = 1;
+    while (n < to.devices.shape[j]! && i < from.axisNames.length) {
+      n *= from.devices.shape[i]!;
+      g.push(from.axisNames[i++]!);
+    }
+    if (n !== to.devices.shape[j]) return null;
+    groups.push(g);
+  }
+  return i === from.axisNames.length ? groups : null;
+}
+
+/** A value of a jit over mesh `own` laid out as `s` (on another mesh over the same devices) says: a constraint in `own`'s axes. */
+function constrainOnMesh(ip: Interp, t: Trace, x: PyValue, own: PyMesh, s: PyNamedSharding, span: A.Span): PyValue {
+  const groups = axisGroups(own, s.mesh);
+  if (!groups) throw new CompileError(`NotImplementedError: a sharding over ${meshStr(s.mesh)} inside a function over ${meshStr(own)} is not supported by jaxts (the meshes must share their devices, in order)`, span);
+  traceResultMesh.set(t, s.mesh);
+  const cons = (leaf: PyValue): PyValue => {
+    if (leaf instanceof PyTuple || leaf instanceof PyList) {
+      const items = leaf.items.map(cons);
+      return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+    }
+    if (!(leaf instanceof Tracer) || leaf.trace !== t) return leaf;
+    const dims = dimsOf(s, leaf.aval.shape, span).map((d) => d.flatMap((a) => groups[s.mesh.axisNames.indexOf(a)]!));
+    return ip.ops.tracer(ip.ops.bind('sharding_constraint', [leaf.atom], { dims }, span));
+  };
+  return cons(x);
+}
+
+/** A result sharding over `from` told over `to` (a mesh whose axes merge runs of `from`'s), or null when it cannot be. */
+function relabelSharding(s: PyNamedSharding, rank: number, to: PyMesh): PyNamedSharding | null {
+  const groups = axisGroups(s.mesh, to);
+  if (!groups) return null;
+  const dims: string[][] = [];
+  for (const d of specAxes(s, rank)) {
+    const out: string[] = [];
+    for (let k = 0; k < d.length; ) {
+      const j = groups.findIndex((g) => g.length > 0 && g.every((a, i) => d[k + i] === a));
+      if (j < 0) return null;
+      out.push(to.axisNames[j]!);
+      k += groups[j]!.length;
+    }
+    dims.push(out);
+  }
+  return resultSharding(to, dims, null);
 }
 
 /** `x`'s arrays laid out as `target` says (null: gathered whole on device 0). */
@@ -376,6 +442,10 @@ export function spmdCall(
     const want = outFixed[i];
     if (!want) return resultSharding(mesh, d, firstArg);
     return mesh.explicit ? outConstraints[i]! : resultSharding(mesh, want, null);
+  }).map((s, i) => {
+    // laid out over another mesh inside (use_abstract_mesh): reported on it where the layout can be told so
+    const rm = resultMeshes.get(func);
+    return (rm && relabelSharding(s, func.results[i]!.aval.shape.length, rm)) ?? s;
   });
   const value: HExpr = {
     k: 'call',
@@ -429,7 +499,7 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case '__exit__': return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
     }
   }
-  if (obj instanceof PySetMesh) {
+  if (obj instanceof PySetMesh || obj instanceof PyUseAbstractMesh) {
     if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
     if (name === '__exit__') return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
   }
@@ -732,6 +802,34 @@ export class PySetMesh extends PyObject {
   }
 }
 
+/**
+ * What `jax.sharding.use_abstract_mesh(am)` returns: inside its block the
+ * context mesh is `am` over the devices of the mesh outside (the first
+ * prod(am.axis_sizes) of them, in order), so PartitionSpecs name its axes.
+ */
+export class PyUseAbstractMesh extends PyObject {
+  readonly typeName = 'use_abstract_mesh';
+  previous: PyMesh | null = null;
+  constructor(readonly mesh: PyMesh) {
+    super();
+  }
+}
+
+function useAbstractMesh(ip: Interp, c: CallArgs): PyUseAbstractMesh {
+  const am = arg(c, 0, 'mesh');
+  if (!(am instanceof PyAbstractMesh)) throw new CompileError(`ValueError: Expected mesh of type \`jax.sharding.AbstractMesh\`. Got ${typeName(am)}`, c.span);
+  return new PyUseAbstractMesh(concreteMesh(ip, am, contextMesh(ip), c.span));
+}
+
+/** The concrete mesh an abstract mesh names over the devices of `outer` (or of the whole machine). */
+function concreteMesh(ip: Interp, am: PyAbstractMesh, outer: PyMesh | null, span: A.Span | null): PyMesh {
+  const n = am.sizes.reduce((a, b) => a * b, 1);
+  const ids = outer ? outer.devices.ids : Array.from({ length: ip.devices(span).items.length }, (_, i) => i);
+  if (n > ids.length) throw new CompileError(`ValueError: the abstract mesh ${abstractMeshStr(am)} needs ${n} devices; the context mesh has ${ids.length}`, span);
+  if (am.types.some((t) => t !== am.types[0])) throw new CompileError('use_abstract_mesh with a mesh mixing Auto and Explicit axes is not supported by jaxts', span);
+  return new PyMesh(new PyDeviceArray([...am.sizes], ids.slice(0, n)), [...am.axisNames], am.types[0] !== 'Auto');
+}
+
 function setMesh(ip: Interp, c: CallArgs): PySetMesh {
   const mesh = arg(c, 0, 'mesh');
   if (!(mesh instanceof PyMesh)) throw new CompileError(`ValueError: Expected mesh of type \`jax.sharding.Mesh\`. Got ${typeName(mesh)}`, c.span);
@@ -750,6 +848,12 @@ function setMesh(ip: Interp, c: CallArgs): PySetMesh {
  */
 export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
   if (v instanceof PySetMesh) return null; // set already by the call; `as` binds None, as in JAX
+  if (v instanceof PyUseAbstractMesh) {
+    const ctx = meshContext(ip);
+    v.previous = ctx.current;
+    ctx.current = v.mesh;
+    return null;
+  }
   if (v instanceof PyMesh) {
     meshContext(ip).legacy.push(v);
     return v;
@@ -760,7 +864,7 @@ export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
 /** The `with` hook: leaving the block entered by enterMesh; false when `v` is not one of this module's context managers. */
 export function exitMesh(ip: Interp, v: PyValue): boolean {
   const ctx = meshContext(ip);
-  if (v instanceof PySetMesh) {
+  if (v instanceof PySetMesh || v instanceof PyUseAbstractMesh) {
     ctx.current = v.previous;
     return true;
   }
@@ -1087,6 +1191,7 @@ export function shardingModule(ip: Interp): PyModule {
     AxisType: new PyModule('jax.sharding.AxisType', AxisType),
     set_mesh: (c) => setMesh(ip, c),
     get_abstract_mesh: () => getAbstractMesh(ip),
+    use_abstract_mesh: (c) => useAbstractMesh(ip, c),
     reshard: (c) => reshard(ip, c),
     auto_axes: (c) => axesCast(ip, c, 'Auto'),
     explicit_axes: (c) => axesCast(ip, c, 'Explicit'),
