@@ -13,6 +13,7 @@ import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../passes/vma.js';
 import { PySet } from './sets.js';
+import { PySlice as PySliceKey } from './interp.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
@@ -596,6 +597,10 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       return new PyDeviceSet(h.sharding ? [...new Set(h.sharding.mesh.devices.ids)].sort((a, b) => a - b) : [0]);
     });
   }
+  if (isArray(obj) && name === 'committed' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
+    // placed over a mesh (device_put, or computed from arrays so placed): committed to those devices
+    return ip.hostArray(obj, span).sharding !== null;
+  }
   if (isArray(obj) && name === 'is_fully_replicated' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
     const h = ip.hostArray(obj, span);
     return !h.sharding || dimsOf(h.sharding, h.aval.shape, span).every((d) => d.length === 0);
@@ -649,6 +654,26 @@ function reshapeDevices(ip: Interp, d: PyDeviceArray, args: PyValue[], span: A.S
     throw new CompileError(`ValueError: cannot reshape array of size ${n} into shape ${tupleRepr(dims.map(String))}`, span);
   }
   return new PyDeviceArray(shape, d.ids);
+}
+
+/** `devices[i]`, `devices[a:b:c]` of an array of devices (along its first axis). */
+export function deviceIndex(ip: Interp, d: PyDeviceArray, key: PyValue, span: A.Span): PyValue {
+  const rows = deviceItems(ip, d).items;
+  const n = rows.length;
+  if (typeof key === 'bigint') {
+    const i = Number(key) < 0 ? Number(key) + n : Number(key);
+    if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${key} is out of bounds for axis 0 with size ${n}`, span);
+    return rows[i]!;
+  }
+  if (!(key instanceof PySliceKey)) throw new CompileError(`jaxts: indexing an array of devices with ${typeName(key)} is not supported (an int or a slice is)`, span);
+  const step = key.step ?? 1;
+  const norm = (v: number | null, def: number): number => (v === null ? def : v < 0 ? Math.max(v + n, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n));
+  const start = norm(key.start, step < 0 ? n - 1 : 0);
+  const stop = norm(key.stop, step < 0 ? -1 : n);
+  const picked: number[] = [];
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) picked.push(i);
+  const step1 = d.ids.length / n;
+  return new PyDeviceArray([picked.length, ...d.shape.slice(1)], picked.flatMap((i) => d.ids.slice(i * step1, (i + 1) * step1)));
 }
 
 /** Iterating an array of devices: devices (1-D) or rows. */
@@ -716,9 +741,14 @@ function makeMesh(ip: Interp, c: CallArgs): PyMesh {
   const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
   if (names.length !== shape.length) throw new CompileError(`ValueError: len(axis_shapes)=${shape.length} should be equal to len(axis_names)=${names.length}`, c.span);
   const n = shape.reduce((a, b) => a * b, 1);
-  const have = ip.devices(c.span).items.length;
+  // devices=: the devices to lay out (in order), else the first n of jax.devices()
+  const given = c.kwargs.get('devices') ?? c.args[3] ?? null;
+  const pool = given === null ? null : given instanceof PyDeviceArray ? given : given instanceof PyList || given instanceof PyTuple ? deviceArrayOf(ip, given, c.span) : null;
+  if (given !== null && !pool) throw new CompileError(`TypeError: make_mesh devices must be a sequence of devices, got ${typeName(given)}`, c.span);
+  const have = pool ? pool.ids.length : ip.devices(c.span).items.length;
   if (n > have) throw new CompileError(`ValueError: Number of devices ${have} must be >= the product of mesh_shape ${tupleRepr(shape.map(String))}`, c.span);
-  return new PyMesh(new PyDeviceArray(shape, Array.from({ length: n }, (_, i) => i)), names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], true, c.span));
+  const ids = pool ? pool.ids.slice(0, n) : Array.from({ length: n }, (_, i) => i);
+  return new PyMesh(new PyDeviceArray(shape, ids), names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], true, c.span));
 }
 
 function partitionSpec(c: CallArgs): PyPartitionSpec {
