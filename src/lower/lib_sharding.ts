@@ -154,6 +154,7 @@ export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span):
 export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: readonly number[]) => string[][] {
   const named = shardingArg(ip, s, 'out_sharding', span);
   if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
+  if (named.spec.unreduced.length) throw new CompileError(`NotImplementedError: an unreduced out_sharding (${specRepr(named.spec)}) is not supported by jaxts`, span);
   return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
 }
 
