@@ -369,6 +369,7 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   not: sameAsOperand,
   is_finite: ([x]) => [{ shape: x!.shape, dtype: 'bool' }],
   stop_gradient: sameAsOperand,
+  pvary: sameAsOperand,
   integer_pow: integerPow,
   convert_element_type: ([x], p) => [{ shape: x!.shape, dtype: p['new_dtype'] as DType }],
   bitcast_convert_type: bitcastConvertType,

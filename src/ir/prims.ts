@@ -65,6 +65,8 @@ const DESCRIPTORS = {
   is_finite: { elementwise: true, strong: true, cost: 'arith' },
   // the identity whose cotangent is zero
   stop_gradient: { elementwise: true, cost: 'index' },
+  // the identity that makes a value vary over mesh axes (inside shard_map; its transpose is a psum)
+  pvary: { elementwise: true, moves: true, cost: 'index' },
   integer_pow: { elementwise: true, cost: 'arith' },
   convert_element_type: { elementwise: true, moves: true, cost: 'arith' },
   bitcast_convert_type: { elementwise: true, strong: true, cost: 'arith' },

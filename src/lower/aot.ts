@@ -2,14 +2,33 @@
 // (a Traced, whose `.jaxpr` is the ClosedJaxpr make_jaxpr would show),
 // `.lower(*args)` (a Lowered) and `Lowered.compile()` (a Compiled, called as
 // the jitted function itself). jaxts compiles the whole program ahead of
-// time anyway, so the stages are views of the same trace; XLA's own texts
-// (`as_text()`, `cost_analysis()`) are clear errors.
+// time anyway, so the stages are views of the same trace. `Compiled.as_text()`
+// is jaxts's compiled (per-device, partitioned) program in HLO's notation;
+// the Lowered stage's StableHLO and the cost analysis are clear errors.
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { evalShape } from './eval_shape.js';
-import { makeJaxprOf } from './lib_debug.js';
-import { PyBuiltin, PyObject, PyPartial, PyTransformed, PyTuple, PyList, type CallArgs, type PyValue } from './values.js';
+import { argAval, makeJaxprOf } from './lib_debug.js';
+import { takeDebugCalls } from './debug_prints.js';
+import { dimsOf, meshOf, meshShape } from './shardings.js';
+import { flatten } from './transforms.js';
+import { partition } from '../passes/spmd.js';
+import { printHlo } from '../ir/hlo_text.js';
+import {
+  HostArray, NdArray, NpScalar, PyBuiltin, PyObject, PyPartial, PyTransformed, PyTuple, PyList, Trace, Tracer, isArray, type CallArgs, type PyValue,
+} from './values.js';
+
+/** Lowered.compile(): the compiled stage, called as the jitted function itself. */
+export class PyCompiledStage extends PyBuiltin {
+  constructor(
+    readonly jitted: PyTransformed,
+    readonly lowered: CallArgs,
+    run: (c: CallArgs) => PyValue,
+  ) {
+    super('Compiled', run);
+  }
+}
 
 /** jit(f).trace(*args): the traced stage. */
 export class PyTracedStage extends PyObject {
@@ -59,7 +78,7 @@ export function stageAttr(ip: Interp, obj: PyValue, name: string, span: A.Span):
     switch (name) {
       case 'compile':
         // the compiled stage runs the jitted function (its trace is cached under the same types)
-        return new PyBuiltin('compile', () => new PyBuiltin('Compiled', (c) => ip.call(obj.fn, withStatics(obj.fn, obj.call, c))));
+        return new PyBuiltin('compile', () => new PyCompiledStage(obj.fn, obj.call, (c) => ip.call(obj.fn, withStatics(obj.fn, obj.call, c))));
       case 'as_text':
       case 'compiler_ir':
       case 'cost_analysis':
@@ -69,7 +88,53 @@ export function stageAttr(ip: Interp, obj: PyValue, name: string, span: A.Span):
     }
     throw new CompileError(`AttributeError: 'Lowered' object has no attribute '${name}'`, span);
   }
+  if (obj instanceof PyCompiledStage) {
+    switch (name) {
+      case 'as_text':
+        return new PyBuiltin('as_text', () => compiledText(ip, obj.jitted, obj.lowered));
+      case 'cost_analysis':
+      case 'memory_analysis':
+        return new PyBuiltin(name, (c) => {
+          throw new CompileError(`NotImplementedError: Compiled.${name}() is XLA's analysis, which jaxts does not make`, c.span);
+        });
+    }
+    throw new CompileError(`AttributeError: 'Compiled' object has no attribute '${name}'`, span);
+  }
   return undefined;
+}
+
+/**
+ * Compiled.as_text(): `fn` traced on the stage's arguments and, when they are
+ * laid out over a mesh, partitioned as the call will be (passes/spmd.ts), in
+ * HLO's notation (ir/hlo_text.ts).
+ */
+function compiledText(ip: Interp, fn: PyTransformed, call: CallArgs): string {
+  const { nums, names } = staticsOf(fn);
+  const t = new Trace(fn.name, 'jit', null);
+  const dyn = call.args.map((a, i) => (nums.has(i) ? null : a));
+  const dynKw = [...call.kwargs].filter(([k]) => !names.has(k));
+  const flat = flatten(new PyTuple([...dyn, ...dynKw.map(([, v]) => v)]));
+  const isLeaf = (l: PyValue): boolean => isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean';
+  const hosts: (HostArray | null)[] = [];
+  const params = flat.leaves.map((l) => {
+    if (!isLeaf(l)) return l;
+    hosts.push(l instanceof HostArray ? l : l instanceof Tracer ? l.materialized : null);
+    return new Tracer(t, t.builder.addParam(argAval(l, call.span)));
+  });
+  const rebuilt = (flat.unflatten(params) as PyTuple).items;
+  const args = call.args.map((a, i) => (nums.has(i) ? a : rebuilt[i]!));
+  const kwargs = new Map([...call.kwargs].map(([k, v]) => [k, names.has(k) ? v : rebuilt[call.args.length + dynKw.findIndex(([n]) => n === k)]!]));
+  const results = ip.withTrace(t, () => flatten(ip.call(fn.fn, { args, kwargs, span: call.span })).leaves.map((l) => ip.ops.asArray(l, call.span).atom));
+  takeDebugCalls(t);
+  const func = t.builder.finish(results);
+  const captured = t.captured.map((c) => (c instanceof HostArray ? c : c instanceof Tracer ? c.materialized : null));
+  const all = [...hosts, ...captured];
+  const mesh = meshOf(all.filter((h): h is HostArray => h !== null), call.span);
+  const moduleName = `jit_${fn.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  if (!mesh) return printHlo(func, moduleName, null);
+  const shape = meshShape(mesh);
+  const fixed = all.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, call.span) : null));
+  return printHlo(partition(func, shape, fixed).local, moduleName, shape);
 }
 
 /** The static arguments of `fn` (static_argnums, static_argnames). */

@@ -30,7 +30,7 @@ export function debugText(v: PyValue): Text | null {
 }
 
 /** The abstract value JAX traces an argument leaf as (a Python scalar is weakly typed). */
-function argAval(v: PyValue, span: A.Span): AVal {
+export function argAval(v: PyValue, span: A.Span): AVal {
   if (v instanceof Tracer || v instanceof HostArray) return v.aval;
   if (v instanceof NdArray) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
   if (v instanceof NpScalar) return { shape: [], dtype: jaxDtype(v.dtype) };

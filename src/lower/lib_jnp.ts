@@ -15,7 +15,7 @@ import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } f
 import { truthy } from './pyops.js';
 import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, scatterIndex, sortArrays, topK } from './indexing.js';
 import type { GatherMode } from '../ir/indexing.js';
-import { size, type Atom } from '../ir/types.js';
+import { size, type Atom, type Eqn } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { outShardingOf } from './lib_sharding.js';
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
@@ -1033,13 +1033,25 @@ function composites(ip: Interp): Record<string, Fn> {
     for (let i = 0; i + 1 < bounds.length; i++) parts.push(sliceAxis(a, ax, bounds[i]!, bounds[i + 1]!, c.span));
     return new PyList(parts);
   }
-  function tensordotGeneral(a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span): Tracer {
+  function tensordotGeneral(a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span, mark?: (e: Eqn) => void): Tracer {
     const dtype = promote(a.aval, b.aval);
-    return o.tracer(o.bind('dot_general', [o.convert(a, dtype, span).atom, o.convert(b, dtype, span).atom], { dimension_numbers: { contract, batch }, precision: null, preferred_element_type: dtype }, span));
+    return o.tracer(o.bind('dot_general', [o.convert(a, dtype, span).atom, o.convert(b, dtype, span).atom], { dimension_numbers: { contract, batch }, precision: null, preferred_element_type: dtype }, span, mark));
   }
 }
 
-type DotGeneral = (a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span) => Tracer;
+/**
+ * einsum's out_sharding=: the last contraction's dot_general gives its result laid out as asked
+ * (its dimensions `ix`, the result's `out`).
+ */
+function outShardingMark(ix: string, out: string, outSharding: (shape: readonly number[]) => string[][]): (e: Eqn) => void {
+  return (e) => {
+    const shape = e.outputs[0]!.aval.shape;
+    const dims = outSharding([...out].map((ch) => shape[ix.indexOf(ch)]!));
+    e.outSharding = [...ix].map((ch) => (out.includes(ch) ? [...dims[out.indexOf(ch)]!] : []));
+  };
+}
+
+type DotGeneral = (a: Tracer, b: Tracer, contract: [number[], number[]], batch: [number[], number[]], span: Span, mark?: (e: Eqn) => void) => Tracer;
 
 /**
  * jnp.einsum: explicit ('ij,jk->ik') and implicit ('ij,jk') subscripts. Each operand first sums
@@ -1053,6 +1065,8 @@ function einsum(ip: Interp, c: CallArgs, dotGeneral: DotGeneral): Tracer {
   const spec = c.args[0];
   if (typeof spec !== 'string') throw new CompileError('NotImplementedError: jaxts supports jnp.einsum with a subscripts string only', span);
   const operands = c.args.slice(1).map((x) => o.asArray(x, span));
+  const outS = c.kwargs.get('out_sharding') ?? null;
+  const outSharding = outS === null ? null : outShardingOf(ip, outS, span);
   const s = spec.replace(/\s+/g, '');
   if (s.includes('.')) throw new CompileError('NotImplementedError: jnp.einsum with ellipsis (...) subscripts is not supported by jaxts', span);
   const [lhs, rhsSpec] = s.split('->') as [string, string | undefined];
@@ -1101,8 +1115,9 @@ function einsum(ip: Interp, c: CallArgs, dotGeneral: DotGeneral): Tracer {
     const shared = [...a.ix].filter((ch) => b.ix.includes(ch));
     const batch = shared.filter((ch) => later.includes(ch));
     const contract = shared.filter((ch) => !later.includes(ch));
-    const r = dotGeneral(a.x, b.x, [contract.map((ch) => a.ix.indexOf(ch)), contract.map((ch) => b.ix.indexOf(ch))], [batch.map((ch) => a.ix.indexOf(ch)), batch.map((ch) => b.ix.indexOf(ch))], span);
     const ix = batch.join('') + [...a.ix].filter((ch) => !shared.includes(ch)).join('') + [...b.ix].filter((ch) => !shared.includes(ch)).join('');
+    const mark = outSharding && cur.length === 2 ? outShardingMark(ix, out, outSharding) : undefined;
+    const r = dotGeneral(a.x, b.x, [contract.map((ch) => a.ix.indexOf(ch)), contract.map((ch) => b.ix.indexOf(ch))], [batch.map((ch) => a.ix.indexOf(ch)), batch.map((ch) => b.ix.indexOf(ch))], span, mark);
     cur = [reduceOwn({ x: r, ix }, cur.slice(2).map((t) => t.ix).join('') + out), ...cur.slice(2)];
   }
   const last = reduceOwn(cur[0]!, out);

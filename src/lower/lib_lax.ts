@@ -7,7 +7,7 @@ import type { Prim } from '../ir/prims.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
-import { laxShardingFunctions } from './lib_sharding.js';
+import { checksVma, laxShardingFunctions, varyingOf } from './lib_sharding.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
@@ -70,6 +70,29 @@ export function laxModule(ip: Interp): PyModule {
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),
+    pcast: (c) => {
+      // jax.lax.pcast(x, axis_name, to=): invariant → varying is pvary (the reduced/unreduced casts are not modelled)
+      const axisV = arg(c, 1, 'axis_name');
+      if (axisV instanceof PyTuple ? !axisV.items.length : axisV === null) return arg(c, 0, 'x');
+      const to = c.kwargs.get('to');
+      if (to !== 'varying' && to !== 'reduced' && to !== 'unreduced') {
+        throw new CompileError("ValueError: Got unexpected `to` value. Allowed `to` values are: {'unreduced', 'reduced', 'varying'}", c.span);
+      }
+      const { names, size } = axesOf(ip, axisV, 'pcast', c.span);
+      if (!checksVma(ip.trace())) return arg(c, 0, 'x'); // without check_vma there are no varying types: the identity
+      return treeMap(arg(c, 0, 'x'), (leaf) => {
+        const x = ops.asArray(leaf, c.span);
+        const vma = varyingOf(x.trace, x.atom) ?? [];
+        const from = new Set(names.map((n) => (vma.includes(n) ? 'varying' : 'invarying')));
+        if (from.size > 1) throw new CompileError('ValueError: jax.lax.pcast can only accept axis_name which corresponds to one of varying, unreduced, reduced or invarying state of the input', c.span);
+        const f = [...from][0]!;
+        if (f !== 'invarying' || to !== 'varying') {
+          if (to === 'varying') throw new CompileError(`ValueError: Unsupported pcast from=${f}, to='${to}'`, c.span);
+          throw new CompileError(`NotImplementedError: jax.lax.pcast to='${to}' is not supported by jaxts`, c.span);
+        }
+        return ops.tracer(ops.bind('pvary', [x.atom], { axes: names, axis_size: size }, c.span));
+      });
+    },
     pmean: (c) => {
       const { size } = axesOf(ip, arg(c, 1, 'axis_name'), 'pmean', c.span);
       const summed = reduce('psum', c);

@@ -14,7 +14,7 @@ import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { ndArange, ndBroadcast, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype']): PyDType => new PyDType(name, true);
@@ -42,6 +42,14 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     reshape: (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), shapeArgs([arg(c, 1, 'newshape')], c.span), c.span),
     zeros: filled(0),
     ones: filled(1),
+    full: (c) => {
+      const v = arg(c, 1, 'fill_value');
+      if ((c.kwargs.get('dtype') ?? c.args[2] ?? null) !== null) throw new CompileError('jaxts: numpy.full with a dtype argument is not supported (the fill value gives the dtype)', c.span);
+      if (typeof v !== 'number' && typeof v !== 'bigint') throw new CompileError(`jaxts: numpy.full needs a Python int or float fill value known at compile time, got ${pyTypeName(v)}`, c.span);
+      const s = shapeOf(arg(c, 0, 'shape'), c.span);
+      checkShape(s, c.span);
+      return new NdArray(s, typeof v === 'number' ? 'float64' : 'int64', new Array(s.reduce((a, b) => a * b, 1)).fill(Number(v)));
+    },
     ...hostFunctions(ip, jnp),
   });
 }

@@ -6,13 +6,14 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
+import { axesSize, localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../passes/vma.js';
 import { PySet } from './sets.js';
+import { PySlice as PySliceKey } from './interp.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
@@ -153,7 +154,22 @@ export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span):
 export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: readonly number[]) => string[][] {
   const named = shardingArg(ip, s, 'out_sharding', span);
   if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
+  if (named.spec.unreduced.length) throw new CompileError(`NotImplementedError: an unreduced out_sharding (${specRepr(named.spec)}) is not supported by jaxts`, span);
   return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
+}
+
+/**
+ * A function's `out_sharding=` keyword (jax.random samplers and others that
+ * take one): `f` called without it, its result laid out as it says (JAX's
+ * reshard of the result).
+ */
+export function withOutSharding(ip: Interp, c: CallArgs, f: (c: CallArgs) => PyValue): PyValue {
+  const s = c.kwargs.get('out_sharding');
+  if (s === undefined) return f(c);
+  const kwargs = new Map(c.kwargs);
+  kwargs.delete('out_sharding');
+  const out = f({ ...c, kwargs });
+  return s === null ? out : placeTree(ip, out, s, 'reshard', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
 }
 
 const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
@@ -175,6 +191,8 @@ const traceConstraints = new WeakMap<Trace, Map<number, PyNamedSharding>>();
 
 /** The constraints on the results of jit trace `t` (null: none). */
 export function resultConstraints(t: Trace, func: Func): { shardings: (PyNamedSharding | null)[] } | null {
+  const rm = traceResultMesh.get(t);
+  if (rm) resultMeshes.set(func, rm);
   const m = traceConstraints.get(t);
   if (!m) return null;
   const shardings = func.results.map((r) => (r.kind === 'var' ? (m.get(r.id) ?? null) : null));
@@ -199,7 +217,10 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   // inside jit a device_put is a sharding constraint: the values are unchanged, and a result so
   // constrained leaves the program in that layout
   if (!ip.atHost) {
+    if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
+    const own = traceArgs.get(t)?.mesh;
+    if (t.kind === 'jit' && own && !sameMesh(own, sharding.mesh)) return constrainOnMesh(ip, t, x, own, sharding, span);
     if (t.kind === 'jit') {
       let m = traceConstraints.get(t);
       if (!m) traceConstraints.set(t, (m = new Map()));
@@ -208,6 +229,68 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
     return x;
   }
   return putTree(ip, x, sharding, hint, span);
+}
+
+/** The jit traces whose values were laid out over another mesh (use_abstract_mesh): their results are reported on it. */
+const traceResultMesh = new WeakMap<Trace, PyMesh>();
+/** The same, by the finished program (spmdCall reads it). */
+const resultMeshes = new WeakMap<Func, PyMesh>();
+
+/**
+ * For each axis of mesh `to`, the axes of mesh `from` it spans, when `to` is
+ * `from` with runs of consecutive axes merged or split over the same devices
+ * in the same order; null otherwise. (Only merges: a `to` axis is a run of `from` axes.)
+ */
+function axisGroups(from: PyMesh, to: PyMesh): string[][] | null {
+  if (from.devices.ids.join() !== to.devices.ids.join()) return null;
+  const groups: string[][] = [];
+  let i = 0;
+  for (let j = 0; j < to.axisNames.length; j++) {
+    const g: string[] = [];
+    let n = 1;
+    while (n < to.devices.shape[j]! && i < from.axisNames.length) {
+      n *= from.devices.shape[i]!;
+      g.push(from.axisNames[i++]!);
+    }
+    if (n !== to.devices.shape[j]) return null;
+    groups.push(g);
+  }
+  return i === from.axisNames.length ? groups : null;
+}
+
+/** A value of a jit over mesh `own` laid out as `s` (on another mesh over the same devices) says: a constraint in `own`'s axes. */
+function constrainOnMesh(ip: Interp, t: Trace, x: PyValue, own: PyMesh, s: PyNamedSharding, span: A.Span): PyValue {
+  const groups = axisGroups(own, s.mesh);
+  if (!groups) throw new CompileError(`NotImplementedError: a sharding over ${meshStr(s.mesh)} inside a function over ${meshStr(own)} is not supported by jaxts (the meshes must share their devices, in order)`, span);
+  traceResultMesh.set(t, s.mesh);
+  const cons = (leaf: PyValue): PyValue => {
+    if (leaf instanceof PyTuple || leaf instanceof PyList) {
+      const items = leaf.items.map(cons);
+      return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+    }
+    if (!(leaf instanceof Tracer) || leaf.trace !== t) return leaf;
+    const dims = dimsOf(s, leaf.aval.shape, span).map((d) => d.flatMap((a) => groups[s.mesh.axisNames.indexOf(a)]!));
+    return ip.ops.tracer(ip.ops.bind('sharding_constraint', [leaf.atom], { dims }, span));
+  };
+  return cons(x);
+}
+
+/** A result sharding over `from` told over `to` (a mesh whose axes merge runs of `from`'s), or null when it cannot be. */
+function relabelSharding(s: PyNamedSharding, rank: number, to: PyMesh): PyNamedSharding | null {
+  const groups = axisGroups(s.mesh, to);
+  if (!groups) return null;
+  const dims: string[][] = [];
+  for (const d of specAxes(s, rank)) {
+    const out: string[] = [];
+    for (let k = 0; k < d.length; ) {
+      const j = groups.findIndex((g) => g.length > 0 && g.every((a, i) => d[k + i] === a));
+      if (j < 0) return null;
+      out.push(to.axisNames[j]!);
+      k += groups[j]!.length;
+    }
+    dims.push(out);
+  }
+  return resultSharding(to, dims, null);
 }
 
 /** `x`'s arrays laid out as `target` says (null: gathered whole on device 0). */
@@ -232,6 +315,7 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
       ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, one, replicated(h.aval.shape.length))] } });
       return new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
     }
+    if (target.spec.unreduced.length) return putUnreduced(ip, h, target, hint, span);
     const dims = dimsOf(target, h.aval.shape, span);
     const name = ip.freshName(hint || h.name);
     ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, target.mesh, dims)] } });
@@ -240,6 +324,91 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
     return out;
   };
   return put(x, hint);
+}
+
+/**
+ * `h` laid out unreduced over the axes `target.spec.unreduced`: each device
+ * keeps the part of the value its block held before, zeros elsewhere, so that
+ * the sum over those axes is the value (what JAX's device_put gives for an
+ * array sharded over them). A per-device program: the block gathered along
+ * each such dimension, then masked to the device's own part.
+ */
+function putUnreduced(ip: Interp, h: HostArray, target: PyNamedSharding, hint: string, span: A.Span): HostArray {
+  const mesh = target.mesh;
+  const shape = meshShape(mesh);
+  const un = target.spec.unreduced;
+  const src = h.sharding && sameMesh(h.sharding.mesh, mesh) ? dimsOf(h.sharding, h.aval.shape, span) : replicated(h.aval.shape.length);
+  const want = dimsOf(target, h.aval.shape, span);
+  // first laid out as the target, each dimension also sharded over the unreduced axes it was sharded
+  // over where that still divides it (those devices keep their own block); over the other unreduced
+  // axes the first device holds the value and the others zeros
+  const mid: string[][] = want.map((d) => [...d]);
+  const placed = new Set<string>();
+  want.forEach((d, i) => {
+    for (const a of src[i]!) {
+      if (!un.includes(a) || d.includes(a) || placed.has(a)) continue;
+      if (h.aval.shape[i]! % axesSize(shape, [...mid[i]!, a]) !== 0) continue;
+      mid[i]!.push(a);
+      placed.add(a);
+    }
+  });
+  const rest = un.filter((a) => !placed.has(a));
+  let from = h;
+  if (!sameDims(src, mid)) {
+    const spec = new PyPartitionSpec(mid.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
+    from = putTree(ip, h, new PyNamedSharding(mesh, spec), hint, span) as HostArray;
+  }
+  const t = new Trace('unreduced', 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  const local = localShape(h.aval.shape, mid, shape);
+  const param = t.builder.addParam({ ...h.aval, shape: local });
+  const result = ip.withTrace(t, () => {
+    const o = ip.ops;
+    let x: Atom = param;
+    mid.forEach((axes, d) => {
+      const ax = axes.filter((a) => un.includes(a));
+      if (!ax.length) return;
+      const size = axesSize(shape, ax);
+      const block = x.aval.shape[d]!;
+      x = o.bind('all_gather', [x], { axis_name: ax, axis_size: size, all_gather_dimension: d, tiled: true }, span);
+      // keep the device's own block along d
+      const pos = o.bind('iota', [], { dtype: 'int32', shape: [...x.aval.shape], dimension: d, sharding: null }, span);
+      const which = o.binary('div', o.tracer(pos), BigInt(block), span, false);
+      const me = o.tracer(o.bind('axis_index', [], { axis_name: ax }, span));
+      const mine = o.compare('eq', which, me, span);
+      x = o.select(mine, o.tracer(x), o.full([...x.aval.shape], 0, x.aval.dtype, span), span).atom;
+    });
+    if (rest.length) {
+      const first = o.compare('eq', o.tracer(o.bind('axis_index', [], { axis_name: rest }, span)), 0n, span);
+      const zeros = o.full([...x.aval.shape], 0, x.aval.dtype, span);
+      x = o.select(o.tracer(o.broadcastTo(first.atom, x.aval.shape, span)), o.tracer(x), zeros, span).atom;
+    }
+    return x;
+  });
+  const func = t.builder.finish([result], t.axisEnv);
+  const program = ip.programName('unreduced');
+  ip.addProgram(program, func, 'pmap');
+  const name = ip.freshName(hint || h.name);
+  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
+  ip.emit({
+    k: 'const',
+    names: [name],
+    destructure: true,
+    value: {
+      k: 'call',
+      callee: 'rt.spmd',
+      await: true,
+      args: [
+        { k: 'program', name: program },
+        { k: 'array', items: [{ k: 'var', name: from.name }] },
+        { k: 'array', items: [layoutVar(ip, mesh, mid)] },
+        { k: 'array', items: [layoutVar(ip, mesh, want)] },
+        { k: 'array', items: [{ k: 'array', items: h.aval.shape.map(lit) }] },
+      ],
+    },
+  });
+  const out = new HostArray(name, h.aval);
+  out.sharding = target;
+  return out;
 }
 
 /**
@@ -269,8 +438,17 @@ export function spmdCall(
   }
   ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program });
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
-  // a constrained result has the sharding asked for (JAX keeps the user's spelling)
-  const shardings = program.outShardings.map((d, i) => (outFixed[i] ? outConstraints[i]! : resultSharding(mesh, d, firstArg)));
+  // a constrained result has the sharding asked for: under Explicit axes as the user spelled it, under
+  // Auto axes as XLA's sharding converts back (trailing Nones dropped)
+  const shardings = program.outShardings.map((d, i) => {
+    const want = outFixed[i];
+    if (!want) return resultSharding(mesh, d, firstArg);
+    return mesh.explicit ? outConstraints[i]! : resultSharding(mesh, want, null);
+  }).map((s, i) => {
+    // laid out over another mesh inside (use_abstract_mesh): reported on it where the layout can be told so
+    const rm = resultMeshes.get(func);
+    return (rm && relabelSharding(s, func.results[i]!.aval.shape.length, rm)) ?? s;
+  });
   const value: HExpr = {
     k: 'call',
     callee: 'rt.spmd',
@@ -323,7 +501,7 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       case '__exit__': return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
     }
   }
-  if (obj instanceof PySetMesh) {
+  if (obj instanceof PySetMesh || obj instanceof PyUseAbstractMesh) {
     if (name === '__enter__') return new PyBuiltin(name, () => enterMesh(ip, obj) ?? null);
     if (name === '__exit__') return new PyBuiltin(name, () => (exitMesh(ip, obj), null));
   }
@@ -420,6 +598,10 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       return new PyDeviceSet(h.sharding ? [...new Set(h.sharding.mesh.devices.ids)].sort((a, b) => a - b) : [0]);
     });
   }
+  if (isArray(obj) && name === 'committed' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
+    // placed over a mesh (device_put, or computed from arrays so placed): committed to those devices
+    return ip.hostArray(obj, span).sharding !== null;
+  }
   if (isArray(obj) && name === 'is_fully_replicated' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
     const h = ip.hostArray(obj, span);
     return !h.sharding || dimsOf(h.sharding, h.aval.shape, span).every((d) => d.length === 0);
@@ -473,6 +655,26 @@ function reshapeDevices(ip: Interp, d: PyDeviceArray, args: PyValue[], span: A.S
     throw new CompileError(`ValueError: cannot reshape array of size ${n} into shape ${tupleRepr(dims.map(String))}`, span);
   }
   return new PyDeviceArray(shape, d.ids);
+}
+
+/** `devices[i]`, `devices[a:b:c]` of an array of devices (along its first axis). */
+export function deviceIndex(ip: Interp, d: PyDeviceArray, key: PyValue, span: A.Span): PyValue {
+  const rows = deviceItems(ip, d).items;
+  const n = rows.length;
+  if (typeof key === 'bigint') {
+    const i = Number(key) < 0 ? Number(key) + n : Number(key);
+    if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${key} is out of bounds for axis 0 with size ${n}`, span);
+    return rows[i]!;
+  }
+  if (!(key instanceof PySliceKey)) throw new CompileError(`jaxts: indexing an array of devices with ${typeName(key)} is not supported (an int or a slice is)`, span);
+  const step = key.step ?? 1;
+  const norm = (v: number | null, def: number): number => (v === null ? def : v < 0 ? Math.max(v + n, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n));
+  const start = norm(key.start, step < 0 ? n - 1 : 0);
+  const stop = norm(key.stop, step < 0 ? -1 : n);
+  const picked: number[] = [];
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) picked.push(i);
+  const step1 = d.ids.length / n;
+  return new PyDeviceArray([picked.length, ...d.shape.slice(1)], picked.flatMap((i) => d.ids.slice(i * step1, (i + 1) * step1)));
 }
 
 /** Iterating an array of devices: devices (1-D) or rows. */
@@ -540,18 +742,34 @@ function makeMesh(ip: Interp, c: CallArgs): PyMesh {
   const names = axisNamesArg(arg(c, 1, 'axis_names'), c.span);
   if (names.length !== shape.length) throw new CompileError(`ValueError: len(axis_shapes)=${shape.length} should be equal to len(axis_names)=${names.length}`, c.span);
   const n = shape.reduce((a, b) => a * b, 1);
-  const have = ip.devices(c.span).items.length;
+  // devices=: the devices to lay out (in order), else the first n of jax.devices()
+  const given = c.kwargs.get('devices') ?? c.args[3] ?? null;
+  const pool = given === null ? null : given instanceof PyDeviceArray ? given : given instanceof PyList || given instanceof PyTuple ? deviceArrayOf(ip, given, c.span) : null;
+  if (given !== null && !pool) throw new CompileError(`TypeError: make_mesh devices must be a sequence of devices, got ${typeName(given)}`, c.span);
+  const have = pool ? pool.ids.length : ip.devices(c.span).items.length;
   if (n > have) throw new CompileError(`ValueError: Number of devices ${have} must be >= the product of mesh_shape ${tupleRepr(shape.map(String))}`, c.span);
-  return new PyMesh(new PyDeviceArray(shape, Array.from({ length: n }, (_, i) => i)), names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], true, c.span));
+  const ids = pool ? pool.ids.slice(0, n) : Array.from({ length: n }, (_, i) => i);
+  return new PyMesh(new PyDeviceArray(shape, ids), names, explicitArg(c.kwargs.get('axis_types') ?? c.args[2], true, c.span));
 }
 
 function partitionSpec(c: CallArgs): PyPartitionSpec {
+  const axisSet = (k: string): string[] => {
+    const v = c.kwargs.get(k) ?? null;
+    if (v === null) return [];
+    const items = v instanceof PySet ? [...v.entries.values()] : v instanceof PyTuple || v instanceof PyList ? v.items : [v];
+    return axisNamesArg(new PyTuple(items), c.span);
+  };
+  for (const k of c.kwargs.keys()) {
+    if (k !== 'unreduced' && k !== 'reduced') throw new CompileError(`TypeError: PartitionSpec.__init__() got an unexpected keyword argument '${k}'`, c.span);
+  }
   return new PyPartitionSpec(
     c.args.map((v) => {
       if (v === null || typeof v === 'string') return v;
       if (v instanceof PyTuple || v instanceof PyList) return axisNamesArg(v, c.span);
       throw new CompileError(`TypeError: PartitionSpec entries must be None, a mesh axis name or a tuple of them, got ${typeName(v)}`, c.span);
     }),
+    axisSet('unreduced'),
+    axisSet('reduced'),
   );
 }
 
@@ -615,6 +833,34 @@ export class PySetMesh extends PyObject {
   }
 }
 
+/**
+ * What `jax.sharding.use_abstract_mesh(am)` returns: inside its block the
+ * context mesh is `am` over the devices of the mesh outside (the first
+ * prod(am.axis_sizes) of them, in order), so PartitionSpecs name its axes.
+ */
+export class PyUseAbstractMesh extends PyObject {
+  readonly typeName = 'use_abstract_mesh';
+  previous: PyMesh | null = null;
+  constructor(readonly mesh: PyMesh) {
+    super();
+  }
+}
+
+function useAbstractMesh(ip: Interp, c: CallArgs): PyUseAbstractMesh {
+  const am = arg(c, 0, 'mesh');
+  if (!(am instanceof PyAbstractMesh)) throw new CompileError(`ValueError: Expected mesh of type \`jax.sharding.AbstractMesh\`. Got ${typeName(am)}`, c.span);
+  return new PyUseAbstractMesh(concreteMesh(ip, am, contextMesh(ip), c.span));
+}
+
+/** The concrete mesh an abstract mesh names over the devices of `outer` (or of the whole machine). */
+function concreteMesh(ip: Interp, am: PyAbstractMesh, outer: PyMesh | null, span: A.Span | null): PyMesh {
+  const n = am.sizes.reduce((a, b) => a * b, 1);
+  const ids = outer ? outer.devices.ids : Array.from({ length: ip.devices(span).items.length }, (_, i) => i);
+  if (n > ids.length) throw new CompileError(`ValueError: the abstract mesh ${abstractMeshStr(am)} needs ${n} devices; the context mesh has ${ids.length}`, span);
+  if (am.types.some((t) => t !== am.types[0])) throw new CompileError('use_abstract_mesh with a mesh mixing Auto and Explicit axes is not supported by jaxts', span);
+  return new PyMesh(new PyDeviceArray([...am.sizes], ids.slice(0, n)), [...am.axisNames], am.types[0] !== 'Auto');
+}
+
 function setMesh(ip: Interp, c: CallArgs): PySetMesh {
   const mesh = arg(c, 0, 'mesh');
   if (!(mesh instanceof PyMesh)) throw new CompileError(`ValueError: Expected mesh of type \`jax.sharding.Mesh\`. Got ${typeName(mesh)}`, c.span);
@@ -633,6 +879,12 @@ function setMesh(ip: Interp, c: CallArgs): PySetMesh {
  */
 export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
   if (v instanceof PySetMesh) return null; // set already by the call; `as` binds None, as in JAX
+  if (v instanceof PyUseAbstractMesh) {
+    const ctx = meshContext(ip);
+    v.previous = ctx.current;
+    ctx.current = v.mesh;
+    return null;
+  }
   if (v instanceof PyMesh) {
     meshContext(ip).legacy.push(v);
     return v;
@@ -643,7 +895,7 @@ export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
 /** The `with` hook: leaving the block entered by enterMesh; false when `v` is not one of this module's context managers. */
 export function exitMesh(ip: Interp, v: PyValue): boolean {
   const ctx = meshContext(ip);
-  if (v instanceof PySetMesh) {
+  if (v instanceof PySetMesh || v instanceof PyUseAbstractMesh) {
     ctx.current = v.previous;
     return true;
   }
@@ -789,7 +1041,8 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
     const t = tracerDims(ip, x);
     return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
   }
-  const h = isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
+  // a host array closed over by a traced function keeps its placement
+  const h = x instanceof HostArray ? x : x instanceof Tracer && x.materialized ? x.materialized : isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
   const mesh = h?.sharding?.mesh ?? null;
   const dims = h?.sharding ? keepAxes(dimsOf(h.sharding, a.shape, c.span), typedAxes(ip, h.sharding.mesh)) : replicated(a.shape.length);
   return new PyShapedArray(a, dims, mesh);
@@ -969,6 +1222,7 @@ export function shardingModule(ip: Interp): PyModule {
     AxisType: new PyModule('jax.sharding.AxisType', AxisType),
     set_mesh: (c) => setMesh(ip, c),
     get_abstract_mesh: () => getAbstractMesh(ip),
+    use_abstract_mesh: (c) => useAbstractMesh(ip, c),
     reshard: (c) => reshard(ip, c),
     auto_axes: (c) => axesCast(ip, c, 'Auto'),
     explicit_axes: (c) => axesCast(ip, c, 'Explicit'),

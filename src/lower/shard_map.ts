@@ -36,8 +36,8 @@ export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
   }
   const meshV = c.kwargs.get('mesh') ?? c.args[1] ?? null;
   if (meshV !== null && !(meshV instanceof PyMesh)) throw new CompileError(`TypeError: ${what}: mesh must be a jax.sharding.Mesh, got ${typeName(meshV)}`, c.span);
-  const inSpecs = c.kwargs.get('in_specs') ?? c.args[2];
-  const outSpecs = c.kwargs.get('out_specs') ?? c.args[3];
+  const inSpecs = c.kwargs.has('in_specs') ? c.kwargs.get('in_specs') : c.args[2];
+  const outSpecs = c.kwargs.has('out_specs') ? c.kwargs.get('out_specs') : c.args[3];
   if (outSpecs === undefined) throw new CompileError(`TypeError: ${what}() missing required keyword argument 'out_specs'`, c.span);
   const axisNames = c.kwargs.get('axis_names');
   const mesh = meshV ?? contextMesh(ip);
@@ -60,6 +60,7 @@ export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
 /** The spec of every leaf of `value`: `specs` is a pytree prefix of it (one P covers a whole subtree). */
 function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): PyPartitionSpec[] {
   if (specs instanceof PyPartitionSpec) return flatten(value).leaves.map(() => specs);
+  if (specs === null && !flatten(value).leaves.length) return [];
   if (specs === null && what === 'in_specs') return flatten(value).leaves.map(() => new PyPartitionSpec([]));
   if ((specs instanceof PyTuple || specs instanceof PyList) && (value instanceof PyTuple || value instanceof PyList)) {
     if (specs.items.length !== value.items.length) {

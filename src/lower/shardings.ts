@@ -25,6 +25,10 @@ export function meshRepr(m: PyMesh): string {
 /** repr(P(...)): `P('data', None)`, `P()`, `P(('a', 'b'), None)`, `P('x',)` */
 export function specRepr(p: PyPartitionSpec): string {
   const items = p.entries.map((e) => (e === null ? 'None' : typeof e === 'string' ? pyStr(e) : tupleRepr(e.map(pyStr))));
+  const sets = [['unreduced', p.unreduced] as const, ['reduced', p.reduced] as const]
+    .filter(([, axes]) => axes.length)
+    .map(([k, axes]) => `${k}={${[...axes].sort().map(pyStr).join(', ')}}`);
+  if (sets.length) return `P(${[...items, ...sets].join(', ')})`;
   return items.length ? `P(${items.join(', ')}${items.length === 1 ? ',' : ''})` : 'P()';
 }
 
@@ -90,6 +94,9 @@ export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
   for (const a of args) {
     const m = a.sharding?.mesh;
     if (!m) continue;
+    if (a.sharding!.spec.unreduced.length) {
+      throw new CompileError(`NotImplementedError: computing with an array whose sharding is unreduced (${specRepr(a.sharding!.spec)}) is not supported by jaxts; reshard it first`, span);
+    }
     if (mesh && !sameMesh(mesh, m)) {
       throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got argument ${a.name} of ${meshStr(m)} and another argument of ${meshStr(mesh)}.`, span);
     }
@@ -137,8 +144,11 @@ export function abstractMeshStr(m: PyAbstractMesh): string {
   return `AbstractMesh(${m.axisNames.map((n, i) => `${pyStr(n)}: ${m.sizes[i]}`).join(', ')}, axis_types=${types}${kind})`;
 }
 
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => [...a].sort().join() === [...b].sort().join();
 const sameEntries = (a: PyPartitionSpec, b: PyPartitionSpec): boolean =>
   a.entries.length === b.entries.length &&
+  sameSet(a.unreduced, b.unreduced) &&
+  sameSet(a.reduced, b.reduced) &&
   a.entries.every((e, i) => {
     const f = b.entries[i]!;
     return Array.isArray(e) && Array.isArray(f) ? e.length === f.length && e.every((x, j) => x === f[j]) : e === f;

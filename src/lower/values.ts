@@ -409,7 +409,13 @@ export class PyMesh extends PyObject {
 /** jax.sharding.PartitionSpec: per dimension None, a mesh axis name, or a tuple of them. */
 export class PyPartitionSpec extends PyObject {
   readonly typeName = 'PartitionSpec';
-  constructor(readonly entries: (string | string[] | null)[]) {
+  constructor(
+    readonly entries: (string | string[] | null)[],
+    /** P(..., unreduced={...}): mesh axes over which the devices hold partial sums of the value. */
+    readonly unreduced: readonly string[] = [],
+    /** P(..., reduced={...}): mesh axes over which the value is replicated and its cotangent unreduced. */
+    readonly reduced: readonly string[] = [],
+  ) {
     super();
   }
 }

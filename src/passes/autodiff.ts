@@ -331,6 +331,7 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
 
   // collectives (parallel.py): linear, except pmax/pmin which JAX cannot differentiate
   psum: linear,
+  pvary: linear,
   all_gather: linear,
   psum_scatter: linear,
   all_to_all: linear,
@@ -574,6 +575,8 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     return all.length === 1 ? [c.bind('psum', all, e.params)] : all.map((a) => c.bind('psum', [a], e.params));
   },
   all_gather: renamedCollective('psum_scatter', 'all_gather_dimension', 'scatter_dimension'),
+  // pvary's transpose is a psum over its axes: the vma-aware transposition adds it (as for an implicit pvary)
+  pvary: (_c, [ct]) => [ct!],
   psum_scatter: renamedCollective('all_gather', 'scatter_dimension', 'all_gather_dimension'),
   // all_to_all moves blocks from split_axis to concat_axis; its transpose moves them back
   all_to_all: unaryT((c, ct, e) =>

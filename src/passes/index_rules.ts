@@ -379,6 +379,7 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   not: unary('not'),
   is_finite: unary('is_finite'),
   stop_gradient: identity,
+  pvary: identity,
   integer_pow: integerPow,
   convert_element_type: convertElementType,
   bitcast_convert_type: bitcastConvertType,

@@ -228,6 +228,7 @@ class Partitioner {
 export const LINEAR: Partial<Record<Prim, (partial: boolean[], e: Eqn) => boolean>> = {
   neg: () => true,
   copy: () => true,
+  pvary: () => true,
   convert_element_type: (_p, e) => isFloat(e.inputs[0]!.aval.dtype) && isFloat(e.outputs[0]!.aval.dtype),
 };
 

@@ -23,7 +23,7 @@ export function vmaOfEqn(e: Pick<Eqn, 'prim' | 'params'>, ins: ReadonlySet<strin
   for (const s of ins) for (const n of s) out.add(n);
   const names = collectiveAxes(e);
   if (isAllReduce(e.prim)) for (const n of names) out.delete(n);
-  else if (['axis_index', 'psum_scatter', 'all_gather', 'ppermute', 'all_to_all'].includes(e.prim)) for (const n of names) out.add(n);
+  else if (['axis_index', 'psum_scatter', 'all_gather', 'ppermute', 'all_to_all', 'pvary'].includes(e.prim)) for (const n of names) out.add(n);
   return out;
 }
 

@@ -14,7 +14,7 @@ describe('rule tables: primitives taking a default', () => {
   it('elementwise primitives share one rule in vmap (BATCH_RULES), sharding (DIM_RULES) and spmd (PARTITION_RULES)', () => {
     expect(PRIM_NAMES.filter(isElementwise)).toEqual([
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
-      'neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy', 'not', 'is_finite', 'stop_gradient', 'integer_pow',
+      'neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy', 'not', 'is_finite', 'stop_gradient', 'pvary', 'integer_pow',
       'convert_element_type', 'bitcast_convert_type', 'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2',
       'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge',
       'select_n', 'clamp', 'threefry2x32',
@@ -35,7 +35,7 @@ describe('rule tables: primitives taking a default', () => {
     expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['dynamic_slice', 'pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
   });
 
-  it('spmd LINEAR: a pending partial sum passes only neg, copy and float conversions; other elementwise primitives resolve it', () => {
+  it('spmd LINEAR: a pending partial sum passes only neg, copy, pvary and float conversions; other elementwise primitives resolve it', () => {
     expect(PRIM_NAMES.filter((p) => isElementwise(p) && !LINEAR[p])).toEqual([
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
