@@ -2,6 +2,7 @@
 // the standard modules a lesson imports (os, functools, typing), as
 // compile-time objects. Each function decides what is static and what runs
 // on the host.
+import { printSilenced } from './callback_staging.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { jaxTypeStr } from '../ir/types.js';
@@ -36,6 +37,8 @@ export function installBuiltins(ip: Interp): void {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
     const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
     const sepS = sep.static ?? ' ';
+    // a jitted function replayed on the host around its callbacks: JAX does not run its Python again
+    if (ip.atHost && printSilenced(ip)) return null;
     if (!ip.atHost) {
       const root = ip.outermostTrace();
       if (root && (root.kind === 'vmap' || root.kind === 'grad')) {
