@@ -92,3 +92,11 @@ export function replaying<T>(ip: Interp, live: boolean[] | null, body: () => T, 
   }
 }
 
+
+/** The comment a vmap replay's element leaves before each host effect (a callback, a jax.debug print), to order them as JAX does. */
+export const EFFECT_MARK = '\u0000host effect';
+
+/** Before a host effect: inside a vmap replay, mark where it starts (vmapOnHost orders the elements' effects by these). */
+export function markEffect(ip: Interp): void {
+  if ((replays.get(ip)?.vmap ?? 0) > 0) ip.emit({ k: 'comment', text: EFFECT_MARK });
+}

@@ -21,7 +21,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { AVal } from '../ir/types.js';
 import { jaxDtype } from './arrays.js';
-import { HostCallbackInTrace, replayOf, replaying, stagedTrace, type Kind } from './callback_staging.js';
+import { HostCallbackInTrace, markEffect, replayOf, replaying, stagedTrace, type Kind } from './callback_staging.js';
 import { recordDebugCall } from './debug_prints.js';
 import { PyShapeDtypeStruct } from './eval_shape.js';
 import type { Interp } from './interp.js';
@@ -69,6 +69,7 @@ export function hostCallback(ip: Interp, c: CallArgs, kind: Kind): PyValue {
       // nothing comes back: a host call after the program, with the operands' values (as jax.debug.callback)
       recordDebugCall(t, {
         run: (as, kw) => {
+          markEffect(ip);
           ip.flush([...as, ...kw.values()]);
           replayOf(ip).inCallback++;
           try {
@@ -99,6 +100,7 @@ export function hostCallback(ip: Interp, c: CallArgs, kind: Kind): PyValue {
     const live = r.live[r.next++] ?? true;
     if (!live) return outFlat.unflatten(avals.map((a) => ip.ops.tracer(ip.ops.broadcastTo(ip.ops.asArray(0, c.span, a.dtype).atom, a.shape, c.span))));
   }
+  markEffect(ip);
   ip.flush(args);
   r.inCallback++;
   let out: PyValue;

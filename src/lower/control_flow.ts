@@ -476,7 +476,11 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
         unrollV ?? false,
         (carry, _x) => {
           const [i, x] = (carry as PyTuple).items;
-          return new PyTuple([new PyTuple([ops.binary('add', i!, 1n, c.span), call(body, [i!, x!], c.span)]), null]);
+          // i + 1 held while the body runs: on the host (a callback inside) the body may flush
+          return ip.holding((hold) => {
+            const next = hold(ops.binary('add', i!, 1n, c.span));
+            return new PyTuple([new PyTuple([next, call(body, [i!, x!], c.span)]), null]);
+          });
         },
         c.span,
       );

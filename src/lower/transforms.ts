@@ -3,7 +3,7 @@
 // the compiled program (pmap and jit at host level) or inline the (batched,
 // differentiated) result into the current trace.
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr, ProgramRequest } from '../ir/host.js';
+import type { HExpr, HStmt, ProgramRequest } from '../ir/host.js';
 import type { Atom, AVal, DType, Func } from '../ir/types.js';
 import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
@@ -21,7 +21,7 @@ import { checksVma, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
-import { HostCallbackInTrace, allowCallbacks, replaying, stagedLiveness } from './callback_staging.js';
+import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import {
   HostArray, HostScalar, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -583,12 +583,28 @@ export function vmapOnHost(ip: Interp, leaves: PyValue[], axes: (number | null)[
   // the elements' results stay reachable (a flush for a later element materialises them)
   return ip.holding((hold) => {
     leaves.forEach(hold);
-    replaying(ip, null, () => {
-      for (let i = 0; i < size; i++) {
+    ip.flush();
+    // each element's host code, its pending array work flushed at its end (no element uses another's)
+    const blocks = replaying(ip, null, () =>
+      Array.from({ length: size }, (_, i) => ip.collect(() => {
         const el = leaves.map((l, k) => (axes[k] === null ? l : ip.ops.index(ip.ops.moveAxis(ip.ops.asArray(l, span), axes[k]!, 0, span), [{ kind: 'int', value: i }], span)));
         outs.push(hold(call(el)));
-      }
-    }, true);
+        ip.flush();
+      })), true);
+    // JAX batches each effect over the elements: the k-th host effect of every element, then the next
+    const chunks = blocks.map((b) => {
+      const cs: HStmt[][] = [[]];
+      for (const s of b) s.k === 'comment' && s.text === EFFECT_MARK ? cs.push([]) : cs[cs.length - 1]!.push(s);
+      return cs;
+    });
+    if (chunks.every((c) => c.length === chunks[0]!.length)) {
+      chunks[0]!.forEach((_, k) => {
+        if (k > 0) markEffect(ip);
+        chunks.forEach((c) => c[k]!.forEach((s) => ip.emit(s)));
+      });
+    } else {
+      blocks.forEach((b) => b.forEach((s) => ip.emit(s)));
+    }
     return stackTrees(ip, outs, outAxis, span);
   });
 }
