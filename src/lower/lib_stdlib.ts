@@ -233,7 +233,7 @@ function mathModule(ip: Interp): PyModule {
 }
 
 /** erf(x) in double precision (W. J. Cody's rational approximations, as C libraries use). */
-function erfOf(x: number): number {
+export function erfOf(x: number): number {
   if (Number.isNaN(x)) return NaN;
   const ax = Math.abs(x);
   if (ax > 6) return Math.sign(x);
