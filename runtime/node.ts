@@ -146,5 +146,5 @@ export async function createNodeRuntime(opts: {
   }
   backend ??= new CpuBackend();
   if (opts.verbose) note(`jaxts: backend ${backend.kind}: ${backend.description}${why ? ` (${why})` : ''}\n`);
-  return new Runtime(backend, { devices: opts.devices, write: opts.write ?? ((t) => process.stdout.write(t)) });
+  return new Runtime(backend, { devices: opts.devices, write: opts.write ?? ((t) => process.stdout.write(t)), writeErr: (t) => process.stderr.write(t) });
 }

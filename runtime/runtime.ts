@@ -250,6 +250,8 @@ export interface RuntimeOptions {
   devices: number;
   /** Where printed text goes; process.stdout in Node, a page element in a browser. */
   write: (text: string) => void;
+  /** Where text for stderr goes (Python's logging); default console.error, a line at a time. */
+  writeErr?: (text: string) => void;
 }
 
 export class Runtime {
@@ -297,6 +299,16 @@ export class Runtime {
   /** Python's print: the caller has already joined the arguments. */
   print(text: string): void {
     this.options.write(text);
+  }
+
+  private errPending = '';
+
+  /** Text Python writes to stderr (logging): `writeErr`, else console.error a line at a time. */
+  printErr(text: string): void {
+    if (this.options.writeErr) return this.options.writeErr(text);
+    const lines = (this.errPending + text).split('\n');
+    this.errPending = lines.pop()!;
+    for (const l of lines) console.error(l);
   }
 
   private noted = new Set<string>();

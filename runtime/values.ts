@@ -163,6 +163,13 @@ export function roundHalfEven32(x: number): number {
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
+/** Python's round(x) of a float: the nearest integer, ties to even. */
+export function pyRound(x: number): number {
+  if (Number.isNaN(x)) throw new Error('ValueError: cannot convert float NaN to integer');
+  if (!Number.isFinite(x)) throw new Error('OverflowError: cannot convert float infinity to integer');
+  return roundHalfEven32(x);
+}
+
 /** float32 → int32 as XLA converts on CPU (truncation; out of range saturates, NaN → 0). */
 export function f32ToI32(x: number): number {
   if (x !== x) return 0;

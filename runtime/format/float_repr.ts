@@ -199,3 +199,31 @@ export function float32ShortestString(x: number): string {
   const { digits, exp10 } = shortestDigits(v, 'float32');
   return `${v < 0 ? '-' : ''}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${exp10}`;
 }
+
+/**
+ * Python's round(x, ndigits) of a float, as CPython computes it: the exact
+ * binary value rounded to `ndigits` decimal places (ties, which only an exact
+ * value can be, to even), then the nearest double to that decimal.
+ */
+export function pyRoundDigits(x: number, ndigits: number): number {
+  if (!Number.isFinite(x) || x === 0 || ndigits > 323) return x;
+  if (ndigits < -308) return x < 0 ? -0 : 0;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const bits = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(view.getUint32(4));
+  let exp = -1074;
+  if (bits !== 0) {
+    mant |= 1n << 52n;
+    exp = bits - 1075;
+  }
+  // |x| * 10**ndigits = num / den exactly
+  const num = mant * (exp > 0 ? 2n ** BigInt(exp) : 1n) * (ndigits > 0 ? 10n ** BigInt(ndigits) : 1n);
+  const den = (exp < 0 ? 2n ** BigInt(-exp) : 1n) * (ndigits < 0 ? 10n ** BigInt(-ndigits) : 1n);
+  let q = num / den;
+  const twice = 2n * (num % den);
+  if (twice > den || (twice === den && q % 2n === 1n)) q += 1n;
+  const r = Number(`${q}e${-ndigits}`);
+  return x < 0 ? -r : r;
+}

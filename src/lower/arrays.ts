@@ -144,7 +144,7 @@ export class ArrayOps {
     const weak = weakPromoted(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span, weak);
     b = this.convertAtom(b, dtype, span, weak);
-    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, a.aval.shape.length === b.aval.shape.length ? prim : undefined);
     a = this.operand(a, shape, span);
     b = this.operand(b, shape, span);
     return this.tracer(this.bind(prim, [a, b], {}, span));
@@ -219,7 +219,7 @@ export class ArrayOps {
     const weak = weakPromoted(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span, weak);
     b = this.convertAtom(b, dtype, span, weak);
-    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, prim);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, a.aval.shape.length === b.aval.shape.length ? prim : undefined);
     return this.tracer(this.bind(prim, [this.operand(a, shape, span), this.operand(b, shape, span)], {}, span));
   }
 

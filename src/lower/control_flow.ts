@@ -4,6 +4,8 @@
 // constant operands, JAX's consts) and binds one cond / while / scan
 // equation; the passes and the runtime run those as nested programs. At top
 // level they trace the same way, as JAX does outside jit.
+import { HostCallbackInTrace } from './callback_staging.js';
+import { scanOnHost } from './callbacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { lit } from '../ir/builder.js';
@@ -386,7 +388,9 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const xAvals = xs.map((x) => ({ shape: x.aval.shape.slice(1), dtype: x.aval.dtype }));
     const nCarry = init0.length;
     let carryOut: PyValue = null;
-    const { r, init } = traceCarried(
+    let traced: ReturnType<typeof traceCarried<Traced>>;
+    try {
+      traced = traceCarried(
       init0,
       (avals) => {
         const bt = traceSub(ip, 'scan_body', [...avals, ...xAvals], span, (ps) => {
@@ -399,6 +403,12 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       },
       span,
     );
+    } catch (e) {
+      // a host callback in the body, at host level: the steps one after another on the host (src/lower/callbacks.ts)
+      if (!(e instanceof HostCallbackInTrace) || !ip.atHost) throw e;
+      return scanOnHost(ip, initVal, xsVal, length, reverse, apply, span);
+    }
+    const { r, init } = traced;
     const nOutCarry = flatten(carryOut, true).leaves.length;
     checkCarry('scan body', firstParam(f), initVal, carryOut, init.map((a) => a.aval), r.outAvals.slice(0, nOutCarry), span);
     const nd = r.debug.count;
@@ -466,7 +476,11 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
         unrollV ?? false,
         (carry, _x) => {
           const [i, x] = (carry as PyTuple).items;
-          return new PyTuple([new PyTuple([ops.binary('add', i!, 1n, c.span), call(body, [i!, x!], c.span)]), null]);
+          // i + 1 held while the body runs: on the host (a callback inside) the body may flush
+          return ip.holding((hold) => {
+            const next = hold(ops.binary('add', i!, 1n, c.span));
+            return new PyTuple([new PyTuple([next, call(body, [i!, x!], c.span)]), null]);
+          });
         },
         c.span,
       );

@@ -6,7 +6,8 @@ import type { Interp } from './interp.js';
 import { dtypeArg, shapeArgs } from './modules.js';
 import { Text } from './text.js';
 import { avalOf, flatten } from './transforms.js';
-import { NdArray, PyDType, PyObject, PyTuple, Trace, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
+import { jaxDtype } from './arrays.js';
+import { NdArray, NpScalar, PyBuiltin, PyDType, PyObject, typeName, PyTuple, Trace, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** jax.ShapeDtypeStruct: an array's shape, dtype and weak type, without data. */
 export class PyShapeDtypeStruct extends PyObject {
@@ -28,6 +29,19 @@ export function shapeDtypeStruct(c: CallArgs): PyValue {
   return new PyShapeDtypeStruct({ shape, dtype, ...(weak ? { weak: true } : {}) });
 }
 
+/** jax.ShapeDtypeStruct.like(x): the shape, dtype and weak type of an array (or a NumPy value, a Python scalar). */
+function shapeDtypeLike(c: CallArgs): PyValue {
+  const x = c.args[0];
+  if (x === undefined) throw new CompileError("TypeError: like() missing 1 required positional argument: 'x'", c.span);
+  if (x instanceof PyShapeDtypeStruct) return x;
+  if (isArray(x)) return new PyShapeDtypeStruct({ ...x.aval });
+  if (x instanceof NdArray) return new PyShapeDtypeStruct({ shape: x.shape, dtype: jaxDtype(x.dtype) });
+  if (x instanceof NpScalar) return new PyShapeDtypeStruct({ shape: [], dtype: jaxDtype(x.dtype) });
+  if (typeof x === 'number' || typeof x === 'bigint') return new PyShapeDtypeStruct({ shape: [], dtype: typeof x === 'number' ? 'float32' : 'int32', weak: true });
+  if (typeof x === 'boolean') return new PyShapeDtypeStruct({ shape: [], dtype: 'bool' });
+  throw new CompileError(`AttributeError: '${typeName(x)}' object has no attribute 'shape'`, c.span);
+}
+
 const numpyName = (d: DType): PyDType['name'] => (d === 'uint32' ? 'int32' : d);
 
 export function shapeDtypeText(v: PyValue): Text | null {
@@ -36,7 +50,11 @@ export function shapeDtypeText(v: PyValue): Text | null {
   return Text.of(`ShapeDtypeStruct(shape=(${s.join(', ')}${s.length === 1 ? ',' : ''}), dtype=${v.aval.dtype}${v.aval.weak ? ', weak_type=True' : ''})`);
 }
 
+/** jax.ShapeDtypeStruct, the class: called, a new one; `.like(x)` one for x's shape and dtype. */
+export const SHAPE_DTYPE_STRUCT = new PyBuiltin('ShapeDtypeStruct', (c) => shapeDtypeStruct(c));
+
 export function shapeDtypeAttr(v: PyValue, name: string): PyValue | undefined {
+  if (v === SHAPE_DTYPE_STRUCT && name === 'like') return new PyBuiltin('like', (c) => shapeDtypeLike(c));
   if (!(v instanceof PyShapeDtypeStruct)) return undefined;
   switch (name) {
     case 'shape':

@@ -35,7 +35,7 @@ import {
   type Tracer,
 } from './values.js';
 import type { DType } from '../ir/types.js';
-import { ndBinary, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
+import { ndBinary, ndCompare, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
@@ -652,6 +652,8 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, span);
   }
   if ((isArray(a) || isArray(b)) && ARRAY_CMP[op]) return ip.ops.compare(ARRAY_CMP[op]!, a, b, span);
+  // NumPy arrays known at compile time (beside numbers or other NumPy values): elementwise
+  if ((a instanceof NdArray || b instanceof NdArray) && ARRAY_CMP[op] && !(a instanceof HostScalar || b instanceof HostScalar)) return ndCompare(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) {
     const jsop = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' }[op as string];
     if (!jsop) throw new NeedsStatic(`'${op}' on a value computed at run time`, span);

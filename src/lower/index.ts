@@ -16,7 +16,7 @@ import { nnModule } from './lib_nn.js';
 import { numpyModule } from './lib_numpy.js';
 import { arrayToPython, installBuiltins, stdlibModules } from './lib_python.js';
 import { randomModule } from './lib_random.js';
-import { scipyModule } from './lib_scipy.js';
+import { hostScipyModules, scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
 import { checkEagerShardings, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
@@ -178,6 +178,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip, jnp)],
+    ...hostScipyModules(ip, scipy),
     ['os', os],
     ['functools', functools],
     ['typing', typing],

@@ -645,6 +645,10 @@ export class Interp {
         }
         return new NpScalar(d.name === 'uint32' ? 'int64' : d.name, d.name === 'float32' ? Math.fround(n) : d.name.startsWith('int') ? Math.trunc(n) : n);
       }
+      // a value known when the program runs (a host callback's operand): NumPy values then are arrays on the host
+      if ((v instanceof Tracer || v instanceof HostArray) && !v.aval.shape.length) {
+        return this.ops.convert(this.ops.asArray(v, call.span), d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name, call.span);
+      }
       throw this.error(`np.${d.name}() of a ${typeName(v)} is not supported`, call.span);
     }
     const dt = d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name;

@@ -6,6 +6,7 @@ import { printJaxpr } from '../ir/jaxpr_printer.js';
 import type { AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { jaxDtype } from './arrays.js';
+import { markEffect } from './callback_staging.js';
 import { recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
@@ -100,6 +101,7 @@ export function debugModule(ip: Interp, others: Record<string, (c: CallArgs) => 
       if (typeof fmt !== 'string') throw new CompileError('TypeError: jax.debug.print needs a format string', c.span);
       const kwargs = new Map([...c.kwargs].filter(([k]) => k !== 'ordered'));
       return record(c, (args, kw) => {
+        markEffect(ip);
         ip.flush([...args, ...kw.values()]);
         const text = strFormat(ip, fmt, { args, kwargs: kw, span: c.span }).concat('\n');
         ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
@@ -110,6 +112,7 @@ export function debugModule(ip: Interp, others: Record<string, (c: CallArgs) => 
       if (fn === undefined) throw new CompileError("TypeError: callback() missing 1 required positional argument: 'callback'", c.span);
       const kwargs = new Map([...c.kwargs].filter(([k]) => k !== 'ordered'));
       return record(c, (args, kw) => {
+        markEffect(ip);
         ip.flush([...args, ...kw.values()]);
         ip.call(fn, { args, kwargs: kw, span: c.span });
       }, c.args.slice(1), kwargs);

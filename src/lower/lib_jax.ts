@@ -4,7 +4,8 @@
 import { CompileError } from '../common/diagnostics.js';
 import { checkGrads } from './check_grads.js';
 import { customOf } from './custom_rules.js';
-import { evalShape, shapeDtypeStruct } from './eval_shape.js';
+import { hostCallback } from './callbacks.js';
+import { SHAPE_DTYPE_STRUCT, evalShape } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
 import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
@@ -36,7 +37,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     remat: (c) => checkpointOf(c),
     named_call: (c) => arg(c, 0, 'fun'),
     eval_shape: (c) => evalShape(ip, c),
-    ShapeDtypeStruct: (c) => shapeDtypeStruct(c),
+    pure_callback: (c) => hostCallback(ip, c, 'pure'),
     devices: (c) => ip.devices(c.span),
     local_devices: (c) => ip.devices(c.span),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
@@ -60,6 +61,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
   return builtinModule('jax', {
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
+    ShapeDtypeStruct: SHAPE_DTYPE_STRUCT,
     checkpoint_policies: checkpointPolicies(),
     test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
     // jax.ad_checkpoint: rematerialization and names for its policies (values unchanged)
@@ -144,5 +146,5 @@ function configUpdate(ip: Interp, c: CallArgs): null {
 /** jax.experimental: the older spelling of shard_map (check_rep instead of check_vma). */
 export function experimentalModule(ip: Interp): PyModule {
   const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
-  return builtinModule('jax.experimental', { shard_map: shardMap });
+  return builtinModule('jax.experimental', { shard_map: shardMap, io_callback: (c) => hostCallback(ip, c, 'io') });
 }

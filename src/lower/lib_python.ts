@@ -2,8 +2,10 @@
 // the standard modules a lesson imports (os, functools, typing), as
 // compile-time objects. Each function decides what is static and what runs
 // on the host.
+import { printSilenced } from './callback_staging.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
+import { pyRoundDigits } from '../../runtime/format/index.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, hostTruth, iterate, iterItems } from './expr.js';
@@ -36,6 +38,8 @@ export function installBuiltins(ip: Interp): void {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
     const end = c.kwargs.has('end') ? strOf(ip, c.kwargs.get('end')!, c.span) : Text.of('\n');
     const sepS = sep.static ?? ' ';
+    // a jitted function replayed on the host around its callbacks: JAX does not run its Python again
+    if (ip.atHost && printSilenced(ip)) return null;
     if (!ip.atHost) {
       const root = ip.outermostTrace();
       if (root && (root.kind === 'vmap' || root.kind === 'grad')) {
@@ -171,7 +175,16 @@ export function installBuiltins(ip: Interp): void {
       return Math.abs(numArg(v, 'abs()', c.span));
     }),
     round: fn('round', (c) => {
-      const v = numArg(arg(c, 0, 'number'), 'round()', c.span);
+      const x = arg(c, 0, 'number');
+      if (x instanceof HostScalar && x.type !== 'str') {
+        // a number known when the program runs: CPython's rounding there (runtime/values.ts)
+        const nd = c.args[1] ?? c.kwargs.get('ndigits') ?? null;
+        if (nd === null) return x.type === 'float' ? new HostScalar({ k: 'call', callee: 'jx.pyRound', args: [x.expr] }, 'int') : new HostScalar(x.type === 'bool' ? { k: 'call', callee: 'Number', args: [x.expr] } : x.expr, 'int');
+        const d = nd instanceof HostScalar && nd.type === 'int' ? nd.expr : { k: 'lit' as const, value: intArg(nd, 'ndigits', c.span) };
+        const e: HExpr = { k: 'call', callee: 'jx.pyRoundDigits', args: [x.type === 'bool' ? { k: 'call', callee: 'Number', args: [x.expr] } : x.expr, d] };
+        return new HostScalar(e, x.type === 'float' ? 'float' : 'int');
+      }
+      const v = numArg(x, 'round()', c.span);
       if (c.args.length < 2) return BigInt(roundHalfEven(finiteForInt(v, c.span)));
       const d = intArg(c.args[1]!, 'ndigits', c.span);
       return roundDigits(v, d);
@@ -256,19 +269,8 @@ function classOf(v: PyValue): PyClass | PyUserClass {
   return new PyClass(typeName(v), [], new Map(), 'marker');
 }
 
-/** round(v, d) of a float (toFixed takes only 0 <= d <= 100). */
-function roundDigits(v: number, d: number): number {
-  if (!Number.isFinite(v) || v === 0) return v;
-  if (d >= 0 && d <= 100) return Number(v.toFixed(d));
-  if (d > 100) {
-    // significant digits kept: beyond a double's, v is its own rounding; none, a signed zero
-    const sig = d + Math.floor(Math.log10(Math.abs(v))) + 1;
-    return sig > 100 ? v : sig <= 0 ? v * 0 : Number(v.toPrecision(sig));
-  }
-  if (-d > 308) return v * 0;
-  const m = 10 ** -d;
-  return roundHalfEven(v / m) * m;
-}
+/** round(v, d) of a float: CPython's correctly rounded result (exact ties to even). */
+const roundDigits = (v: number, d: number): number => pyRoundDigits(v, d);
 
 /** A float about to become a Python int: NaN and infinities have no int (Python's errors). */
 function finiteForInt(v: number, span: A.Span): number {

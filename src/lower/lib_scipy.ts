@@ -1,4 +1,4 @@
-// jax.scipy (special.logsumexp, erf, erfinv here; the rest of special and stats
+// jax.scipy (special.logsumexp, erf, erfinv here; host SciPy at the end; the rest of special and stats
 // in lib_stats.ts, linalg in lib_linalg.ts), written as the primitive
 // sequence JAX traces (jax/_src/ops/special.py); jax.nn.logsumexp and
 // jnp.logaddexp use the same logsumexp.
@@ -11,7 +11,9 @@ import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { specialFunctions, statsModule } from './lib_stats.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
-import { PyTuple, type PyModule, type PyValue, type Tracer } from './values.js';
+import { erfOf } from './lib_stdlib.js';
+import { ndBinary, ndBroadcast, ndFrom, ndUnaryFloat } from './ndarray.js';
+import { NdArray, NpScalar, PyBuiltin, PyTuple, isArray, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
 
 /** jax.scipy.special.logsumexp (without b / return_sign). */
 export function logsumexp(ip: Interp, x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
@@ -42,4 +44,126 @@ export function scipyModule(ip: Interp): PyModule {
   const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
   const signal = builtinModule('jax.scipy.signal', signalFunctions(ip));
   return builtinModule('jax.scipy', { special, linalg, stats: statsModule(ip), signal });
+}
+
+// ------------------------------------------------------------ host SciPy
+
+/** ln Γ(x) in double precision (Lanczos, g = 7, n = 9; reflection below 0.5). */
+function gammaln(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (x <= 0 && Number.isInteger(x)) return Infinity;
+  if (x === 1 || x === 2) return 0;
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - gammaln(1 - x);
+  const g = 7;
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const z = x - 1;
+  let a = c[0]!;
+  for (let i = 1; i < g + 2; i++) a += c[i]! / (z + i);
+  const t = z + g + 0.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+const SQRT1_2 = Math.SQRT1_2;
+
+/** erfc(x) = 1 - erf(x), without the cancellation for large x (the continued fraction of erfOf). */
+function erfc(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (x < 0) return 2 - erfc(-x);
+  if (x < 2.5) return 1 - erfOf(x);
+  if (x > 27) return 0;
+  let f = x;
+  let C = x;
+  let D = 0;
+  for (let n = 1; n < 300; n++) {
+    D = x + (n / 2) * D;
+    D = D === 0 ? 1e-300 : 1 / D;
+    C = x + n / 2 / C;
+    const delta = C * D;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x * x) / (f * Math.sqrt(Math.PI));
+}
+
+/** Φ(a), the standard normal CDF, as Cephes' ndtr computes it. */
+function ndtr(a: number): number {
+  const x = a * SQRT1_2;
+  const z = Math.abs(x);
+  if (z < SQRT1_2) return 0.5 + 0.5 * erfOf(x);
+  const y = 0.5 * erfc(z);
+  return x > 0 ? 1 - y : y;
+}
+
+/** The host functions of scipy.special on one float (NumPy-style: float64, float32 kept). */
+const SPECIAL_UNARY: Record<string, (x: number) => number> = {
+  expit: (x) => 1 / (1 + Math.exp(-x)),
+  logit: (p) => Math.log(p / (1 - p)),
+  log_expit: (x) => (x < 0 ? x - Math.log1p(Math.exp(x)) : -Math.log1p(Math.exp(-x))),
+  erf: erfOf,
+  erfc,
+  ndtr,
+  log_ndtr: (x) => Math.log(ndtr(x)),
+  gammaln,
+  gamma: (x) => (x <= 0 && Number.isInteger(x) ? NaN : Math.sign(x > 0 || Math.floor(-x) % 2 === 1 ? 1 : -1) * Math.exp(gammaln(x))),
+};
+
+/**
+ * SciPy on the host (`import scipy`): scipy.special's elementwise functions
+ * and scipy.stats.norm on NumPy values known at compile time, in float64 as
+ * SciPy computes (float32 kept, as its ufuncs do); on a JAX array (a value
+ * read back, a callback's operand) the jax.scipy function of the same name.
+ */
+export function hostScipyModules(ip: Interp, jaxScipy: PyModule): Map<string, PyModule> {
+  const jaxFn = (mod: PyModule, name: string): PyBuiltin | undefined => {
+    const f = mod.attrs.get(name);
+    return f instanceof PyBuiltin ? f : undefined;
+  };
+  const anyJax = (c: CallArgs): boolean => [...c.args, ...c.kwargs.values()].some((a) => isArray(a));
+  const jaxSpecial = jaxScipy.attrs.get('special') as PyModule;
+  const special: Record<string, (c: CallArgs) => PyValue> = {};
+  for (const [name, f] of Object.entries(SPECIAL_UNARY)) {
+    special[name] = (c) => {
+      const j = jaxFn(jaxSpecial, name);
+      if (anyJax(c) && j) return j.fn(c);
+      return ndUnaryFloat(f, arg(c, 0, 'x'), c.span);
+    };
+  }
+  special['xlogy'] = (c) => {
+    const j = jaxFn(jaxSpecial, 'xlogy');
+    if (anyJax(c) && j) return j.fn(c);
+    const x = ndFrom(arg(c, 0, 'x'), c.span, 'float64');
+    const y = ndFrom(arg(c, 1, 'y'), c.span, 'float64');
+    const logy = ndUnaryFloat(Math.log, y, c.span);
+    const prod = ndBinary('*', x, logy, c.span);
+    const zero = ndBroadcast(x, prod.shape);
+    const data = prod.data.map((v, i) => (zero.data[i] === 0 && !Number.isNaN(ndBroadcast(y, prod.shape).data[i]!) ? 0 : v));
+    return prod.shape.length ? new NdArray(prod.shape, 'float64', data) : new NpScalar('float64', data[0]!);
+  };
+  const jaxNorm = (jaxScipy.attrs.get('stats') as PyModule).attrs.get('norm') as PyModule;
+  /** norm.NAME(x, loc=0, scale=1) = g((x - loc) / scale) (/ scale for a density). */
+  const normFn = (name: string, g: (z: number) => number, density: 'pdf' | 'logpdf' | null) => (c: CallArgs): PyValue => {
+    const j = jaxFn(jaxNorm, name);
+    if (anyJax(c) && j) return j.fn(c);
+    const loc = arg(c, 1, 'loc', 0);
+    const scale = arg(c, 2, 'scale', 1);
+    const z = ndBinary('/', ndBinary('-', ndFrom(arg(c, 0, 'x'), c.span, 'float64'), loc, c.span), scale, c.span);
+    const v = ndUnaryFloat(g, z, c.span);
+    const out = density === 'pdf' ? ndBinary('/', v, scale, c.span) : density === 'logpdf' ? ndBinary('-', v, ndUnaryFloat(Math.log, ndFrom(scale, c.span, 'float64'), c.span), c.span) : v;
+    return out instanceof NdArray && !out.shape.length ? new NpScalar(out.dtype, out.data[0]!) : out;
+  };
+  const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+  const norm = builtinModule('scipy.stats.norm', {
+    pdf: normFn('pdf', (z) => Math.exp(-0.5 * z * z - LOG_SQRT_2PI), 'pdf'),
+    logpdf: normFn('logpdf', (z) => -0.5 * z * z - LOG_SQRT_2PI, 'logpdf'),
+    cdf: normFn('cdf', ndtr, null),
+    logcdf: normFn('logcdf', (z) => Math.log(ndtr(z)), null),
+    sf: normFn('sf', (z) => ndtr(-z), null),
+  });
+  const specialMod = builtinModule('scipy.special', special);
+  const stats = builtinModule('scipy.stats', { norm });
+  return new Map([
+    ['scipy', builtinModule('scipy', { special: specialMod, stats })],
+    ['scipy.special', specialMod],
+    ['scipy.stats', stats],
+  ]);
 }

@@ -15,6 +15,8 @@ import { arg, intArg } from './modules.js';
 import { MT19937, log as correctLog } from './lib_numpy_random.js';
 import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
+import { strOf } from './format.js';
+import { Text } from './text.js';
 import {
   HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
@@ -33,6 +35,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['copy', copyModule()],
     ['sys', sysModule(ip)],
     ['warnings', warningsModule()],
+    ['logging', loggingModule(ip)],
     ['string', stringModule()],
     ['textwrap', textwrapModule()],
     ['random', pyRandomModule(ip)],
@@ -230,7 +233,7 @@ function mathModule(ip: Interp): PyModule {
 }
 
 /** erf(x) in double precision (W. J. Cody's rational approximations, as C libraries use). */
-function erfOf(x: number): number {
+export function erfOf(x: number): number {
   if (Number.isNaN(x)) return NaN;
   const ax = Math.abs(x);
   if (ax > 6) return Math.sign(x);
@@ -528,6 +531,80 @@ function warningsModule(): PyModule {
   // warnings go to stderr in CPython: nothing of them reaches the output compared here
   const none = (): PyValue => null;
   return mod('warnings', { warn: none, filterwarnings: none, simplefilter: none, resetwarnings: none });
+}
+
+const LOG_LEVELS: Record<string, number> = { CRITICAL: 50, FATAL: 50, ERROR: 40, WARNING: 30, WARN: 30, INFO: 20, DEBUG: 10, NOTSET: 0 };
+
+/**
+ * logging: the root logger and named ones, CPython's defaults (level WARNING,
+ * format `LEVEL:name:message`, on stderr); the message formatted with `%` of
+ * its arguments, when the program runs where the values are known then.
+ * basicConfig(level=) and setLevel change the threshold; other handlers and
+ * formats are not modelled.
+ */
+function loggingModule(ip: Interp): PyModule {
+  const levels = new Map<string, number>([['root', 30]]);
+  const levelOf = (name: string): number => {
+    for (let n = name; ; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : 'root') {
+      const l = levels.get(n);
+      if (l !== undefined && (l !== 0 || n === 'root')) return l;
+      if (n === 'root') return 30;
+    }
+  };
+  const levelArg = (v: PyValue, span: A.Span): number => {
+    if (typeof v === 'bigint') return Number(v);
+    if (typeof v === 'string' && v in LOG_LEVELS) return LOG_LEVELS[v]!;
+    throw new CompileError(`ValueError: Unknown level: ${typeof v === 'string' ? `'${v}'` : typeName(v)}`, span);
+  };
+  const levelName = (n: number): string => Object.entries(LOG_LEVELS).find(([k, v]) => v === n && k !== 'FATAL' && k !== 'WARN')?.[0] ?? `Level ${n}`;
+  const log = (name: string, level: number, c: CallArgs, first = 0): PyValue => {
+    if (level < levelOf(name)) return null;
+    const msg = arg(c, first, 'msg');
+    const rest = c.args.slice(first + 1);
+    const text = rest.length ? binop(ip, '%', msg, rest.length === 1 && rest[0] instanceof PyDict ? rest[0] : new PyTuple(rest), c.span) : msg;
+    if (ip.atHost) ip.flush([text]);
+    const line = Text.of(`${levelName(level)}:${name}:`).concat(strOf(ip, text, c.span), '\n');
+    ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.printErr', args: [line.toExpr()] } });
+    return null;
+  };
+  const methods = (name: string): Record<string, Fn> => ({
+    debug: (c) => log(name, 10, c),
+    info: (c) => log(name, 20, c),
+    warning: (c) => log(name, 30, c),
+    warn: (c) => log(name, 30, c),
+    error: (c) => log(name, 40, c),
+    exception: (c) => log(name, 40, c),
+    critical: (c) => log(name, 50, c),
+    fatal: (c) => log(name, 50, c),
+    log: (c) => log(name, levelArg(arg(c, 0, 'level'), c.span), c, 1),
+    setLevel: (c) => (levels.set(name, levelArg(arg(c, 0, 'level'), c.span)), null),
+    getEffectiveLevel: () => BigInt(levelOf(name)),
+    isEnabledFor: (c) => levelArg(arg(c, 0, 'level'), c.span) >= levelOf(name),
+  });
+  const loggers = new Map<string, PyModule>();
+  const getLogger = (c: CallArgs): PyValue => {
+    const n = c.args[0] ?? c.kwargs.get('name') ?? null;
+    const name = n === null || n === 'root' ? 'root' : typeof n === 'string' ? n : null;
+    if (name === null) throw new CompileError('TypeError: A logger name must be a string', c.span);
+    if (!loggers.has(name)) loggers.set(name, mod('logging.Logger', { ...methods(name), name }));
+    return loggers.get(name)!;
+  };
+  return mod('logging', {
+    ...methods('root'),
+    ...Object.fromEntries(Object.entries(LOG_LEVELS).map(([k, v]) => [k, BigInt(v)])),
+    getLogger,
+    basicConfig: (c) => {
+      for (const k of c.kwargs.keys()) if (k !== 'level' && k !== 'force') throw new CompileError(`NotImplementedError: logging.basicConfig(${k}=...) is not supported by jaxts (level= is)`, c.span);
+      const l = c.kwargs.get('level');
+      if (l !== undefined) levels.set('root', levelArg(l, c.span));
+      return null;
+    },
+    disable: (c) => (levels.set('root', levelArg(arg(c, 0, 'level', 50n), c.span) + 1), null),
+    getLevelName: (c) => {
+      const l = arg(c, 0, 'level');
+      return typeof l === 'bigint' ? levelName(Number(l)) : typeof l === 'string' && l in LOG_LEVELS ? BigInt(LOG_LEVELS[l]!) : `Level ${String(l)}`;
+    },
+  });
 }
 
 function stringModule(): PyModule {

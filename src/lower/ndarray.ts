@@ -270,6 +270,23 @@ export function ndIsclose(a: PyValue, b: PyValue, rtol: number, atol: number, eq
   return new NdArray(shape, 'bool', data);
 }
 
+const ND_CMP: Record<string, (a: number, b: number) => boolean> = {
+  '<': (a, b) => a < b, '<=': (a, b) => a <= b, '>': (a, b) => a > b, '>=': (a, b) => a >= b, '==': (a, b) => a === b, '!=': (a, b) => a !== b,
+};
+
+/** An elementwise comparison of NumPy values (broadcast): a bool array, or a NumPy bool for 0-d operands. */
+export function ndCompare(op: string, a: PyValue, b: PyValue, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(a, span);
+  const y = ndFrom(b, span);
+  const f = ND_CMP[op];
+  if (!f) throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, span);
+  const shape = broadcastShapes(x.shape, y.shape, span);
+  const bx = ndBroadcast(x, shape);
+  const by = ndBroadcast(y, shape);
+  const data = bx.data.map((v, i) => (f(v, by.data[i]!) ? 1 : 0));
+  return shape.length ? new NdArray(shape, 'bool', data) : new NpScalar('bool', data[0]!);
+}
+
 export function ndBroadcast(x: NdArray, shape: number[]): NdArray {
   if (x.shape.length === shape.length && x.shape.every((d, i) => d === shape[i])) return x;
   const pad = shape.length - x.shape.length;

@@ -3,7 +3,7 @@
 // the compiled program (pmap and jit at host level) or inline the (batched,
 // differentiated) result into the current trace.
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr, ProgramRequest } from '../ir/host.js';
+import type { HExpr, HStmt, ProgramRequest } from '../ir/host.js';
 import type { Atom, AVal, DType, Func } from '../ir/types.js';
 import { size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
@@ -21,6 +21,7 @@ import { checksVma, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
+import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import {
   HostArray, HostScalar, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -481,6 +482,9 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // JAX's cache: a call with the types (and static values) of an earlier one runs what that call traced,
   // globals read as they were then
   const cacheKey = `${[...statics.nums].join()}|${[...statics.names].join()}|${traceCacheKey(t)}`;
+  // a function that calls back to the host runs on the host after its first trace (src/lower/callbacks.ts)
+  const staged = fn.fn && typeof fn.fn === 'object' ? stagedJits.get(fn.fn)?.get(cacheKey) : undefined;
+  if (staged) return replayJit(ip, fn, call, staged.live);
   const hit = fn.fn && typeof fn.fn === 'object' ? jitCache.get(fn.fn)?.get(cacheKey) : undefined;
   const valid = (e: JitCacheEntry): boolean =>
     e.body === ip.bodyId && ip.programs[e.index] === e.program && (!e.captured.length || (e.mark !== null && ip.stillEmitted(e.mark)));
@@ -496,9 +500,21 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     }
   }
   const kw = new Map(kwNames.map((k, i) => [k, rebuiltArgs[call.args.length + i]!]));
-  const { results: declared, rebuild } = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
+  allowCallbacks(t);
+  let body: ReturnType<typeof traceBody>;
+  try {
+    body = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
+  } catch (e) {
+    if (!(e instanceof HostCallbackInTrace)) throw e;
+    stagedLiveness(t, []);
+    takeDebugCalls(t);
+    return stageJit(ip, fn, call, cacheKey, null);
+  }
+  const { results: declared, rebuild } = body;
   // jax.debug calls inside: their operands are extra results, shown after the call
   const debug = takeDebugCalls(t);
+  const live = stagedLiveness(t, [...declared, ...debug.atoms]);
+  if (live) return stageJit(ip, fn, call, cacheKey, live);
   const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
@@ -533,6 +549,78 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   return rebuild(outs.slice(0, declared.length));
 }
 
+/** Per jitted Python function: the cache keys whose trace met a host callback, with the liveness of its pure callbacks. */
+const stagedJits = new WeakMap<object, Map<string, { live: boolean[] | null }>>();
+
+/** Remember that this signature of `fn` calls back to the host, and run it there. */
+function stageJit(ip: Interp, fn: PyTransformed, call: CallArgs, cacheKey: string, live: boolean[] | null): PyValue {
+  if (fn.fn && typeof fn.fn === 'object') {
+    if (!stagedJits.has(fn.fn)) stagedJits.set(fn.fn, new Map());
+    stagedJits.get(fn.fn)!.set(cacheKey, { live });
+  }
+  return replayJit(ip, fn, call, live);
+}
+
+/** A jitted function that calls back to the host, run on the host as under jax.disable_jit (its results arrays, as jit's). */
+function replayJit(ip: Interp, fn: PyTransformed, call: CallArgs, live: boolean[] | null): PyValue {
+  ip.jitDisabled++;
+  try {
+    const out = replaying(ip, live, () => ip.call(fn.fn, call));
+    const flat = flatten(out, true);
+    return flat.unflatten(flat.leaves.map((l) => (isArrayLike(l) && !isArray(l) ? ip.ops.asArray(l, call.span) : l)));
+  } finally {
+    ip.jitDisabled--;
+  }
+}
+
+/**
+ * vmap at host level of a function that calls back to the host: the function
+ * once per batch element (leaf i mapped along axes[i], null: not mapped), the
+ * results stacked along `outAxis(j)`.
+ */
+export function vmapOnHost(ip: Interp, leaves: PyValue[], axes: (number | null)[], size: number, call: (leaves: PyValue[]) => PyValue, outAxis: (j: number) => number, span: A.Span): PyValue {
+  const outs: PyValue[] = [];
+  // the elements' results stay reachable (a flush for a later element materialises them)
+  return ip.holding((hold) => {
+    leaves.forEach(hold);
+    ip.flush();
+    // each element's host code, its pending array work flushed at its end (no element uses another's)
+    const blocks = replaying(ip, null, () =>
+      Array.from({ length: size }, (_, i) => ip.collect(() => {
+        const el = leaves.map((l, k) => (axes[k] === null ? l : ip.ops.index(ip.ops.moveAxis(ip.ops.asArray(l, span), axes[k]!, 0, span), [{ kind: 'int', value: i }], span)));
+        outs.push(hold(call(el)));
+        ip.flush();
+      })), true);
+    // JAX batches each effect over the elements: the k-th host effect of every element, then the next
+    const chunks = blocks.map((b) => {
+      const cs: HStmt[][] = [[]];
+      for (const s of b) s.k === 'comment' && s.text === EFFECT_MARK ? cs.push([]) : cs[cs.length - 1]!.push(s);
+      return cs;
+    });
+    if (chunks.every((c) => c.length === chunks[0]!.length)) {
+      chunks[0]!.forEach((_, k) => {
+        if (k > 0) markEffect(ip);
+        chunks.forEach((c) => c[k]!.forEach((s) => ip.emit(s)));
+      });
+    } else {
+      blocks.forEach((b) => b.forEach((s) => ip.emit(s)));
+    }
+    return stackTrees(ip, outs, outAxis, span);
+  });
+}
+
+/** The trees `outs` (one structure) stacked leafwise, leaf j along `axis(j)`. */
+export function stackTrees(ip: Interp, outs: PyValue[], axis: (j: number) => number, span: A.Span): PyValue {
+  const flats = outs.map((o) => flatten(o, true));
+  const first = flats[0]!;
+  return first.unflatten(first.leaves.map((_, j) => {
+    const items = flats.map((f) => ip.ops.asArray(f.leaves[j]!, span));
+    const r = items[0]!.aval.shape.length + 1;
+    const ax = axis(j) < 0 ? axis(j) + r : axis(j);
+    return ip.ops.stack(items, ax, span);
+  }));
+}
+
 /** Can `v` become an array argument (an array, NumPy value or Python number)? */
 const isArrayLike = (v: PyValue): boolean =>
   isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
@@ -556,7 +644,22 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
   noteTraceParams(t, params.flatMap((p, i) => (p instanceof Tracer ? [{ tracer: p, outer: flat.leaves[i]!, batchDim: axes[i]! }] : [])), size);
-  const { results: declared, rebuild } = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
+  let traced: ReturnType<typeof traceBody>;
+  try {
+    traced = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
+  } catch (e) {
+    // a host callback inside, at host level: once per batch element on the host (src/lower/callbacks.ts)
+    if (!(e instanceof HostCallbackInTrace) || parent.kind !== 'segment' || ip.trace() !== parent) throw e;
+    takeDebugCalls(t);
+    const outSpec = fn.options.get('out_axes')!;
+    const outAxis = (j: number): number => {
+      const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
+      if (typeof s !== 'bigint') throw new CompileError('vmap out_axes must be an int or a tuple of ints', call.span);
+      return Number(s);
+    };
+    return vmapOnHost(ip, flat.leaves, axes, size, (ls) => ip.call(fn.fn, { args: (flat.unflatten(ls) as PyTuple).items, kwargs: new Map(), span: call.span }), outAxis, call.span);
+  }
+  const { results: declared, rebuild } = traced;
   const debug = takeDebugCalls(t);
   const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
