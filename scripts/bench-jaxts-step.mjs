@@ -143,6 +143,14 @@ if (backend.kind === 'webgpu') {
   patch(Object.getPrototypeOf(gpu), 'createBuffer', () => c.buffers++);
 }
 
+/** Call f on every runtime array (JArray: retain/release) in a nest of arrays and objects. */
+function forArrays(x, f, seen = new Set()) {
+  if (x === null || typeof x !== 'object' || seen.has(x)) return;
+  seen.add(x);
+  if (typeof x.retain === 'function' && typeof x.release === 'function') return void f(x);
+  for (const v of Array.isArray(x) ? x : Object.values(x)) forArrays(v, f, seen);
+}
+
 // wrap the runtime's program entry points: call (jit), pmap, spmd (jit over a mesh)
 const marks = [];
 let captured = null;
@@ -154,7 +162,11 @@ for (const method of ['call', 'pmap', 'spmd']) {
     c.calls++;
     if (inScript && program.name === progName) {
       marks.push({ t: performance.now(), lines, ...c });
-      captured ??= { method, args: [program, ...rest] };
+      if (!captured) {
+        // the generated code releases each array after its last use: keep the first call's arguments alive for the replay
+        forArrays(rest, (a) => a.retain());
+        captured = { method, args: [program, ...rest] };
+      }
     }
     return orig(program, ...rest);
   };
@@ -198,7 +210,7 @@ const loopStepMs = marks.length > 1 ? (end.t - marks[1].t) / (marks.length - 1) 
 // steady state: replay the step with its first call's arguments
 const { method, args } = captured;
 const once = async () => {
-  await rt[method](...args);
+  forArrays(await rt[method](...args), (a) => a.release());
 };
 let t0 = performance.now();
 await once();
@@ -213,7 +225,7 @@ const rounds = Number(process.env.BENCH_STEP_ROUNDS ?? 7);
 const replayMs = [];
 for (let k = 0; k < rounds; k++) {
   t0 = performance.now();
-  for (let i = 0; i < reps; i++) await rt[method](...args);
+  for (let i = 0; i < reps; i++) forArrays(await rt[method](...args), (a) => a.release());
   await rt.sync();
   replayMs.push((performance.now() - t0) / reps);
 }
