@@ -525,7 +525,7 @@ if (res.webgpu) {
   const names = [...MM_N.map((n) => 'mm' + n), ...MLP_W.map((w) => 'mlp' + w), ...EW_N.map((n) => 'ew' + n)];
   const lines = [];
   const [vsName, vs] = worstBy(names, (name) => get('jaxts webgpu', name) / get('jax-js webgpu', name));
-  const gpuBound = `on ${adapter || 'the adapter'} a trivial elementwise kernel takes ${fmt(bGpu.elementwiseNsPerElement)} ns per element, a mul-add loop reaches ${fmt(bGpu.mulAddGflops)} GFLOP/s and one dispatch + submit + wait ${fmt(bGpu.dispatchSubmitWaitMs)} ms; the tiled dot_general has no vec4 loads yet and a whole-array reduction runs in one invocation`;
+  const gpuBound = `on ${adapter || 'the adapter'} a trivial elementwise kernel takes ${fmt(bGpu.elementwiseNsPerElement)} ns per element, a mul-add loop reaches ${fmt(bGpu.mulAddGflops)} GFLOP/s and one dispatch + submit + wait ${fmt(bGpu.dispatchSubmitWaitMs)} ms; the tiled dot_general (64×32 tiles staged as vec4 in workgroup memory) reads global memory as scalars and has one tile size for every adapter`;
   lines.push([Number.isFinite(vs) ? vs <= 1 : null, `≤ 1.0× jax-js WebGPU's step time at every size — worst ${fmt(vs)}× (${vsName ?? 'run with --jaxjs-webgpu'})`, gpuBound]);
   if (/swiftshader|llvmpipe|software|cpu/i.test(adapter) && res.cpu) {
     const [cpuName, slow] = worstBy(names, (name) => get('jaxts webgpu', name) / get('jaxts cpu', name));
@@ -535,6 +535,6 @@ if (res.webgpu) {
       `${gpuBound}; the same elementwise work takes ${fmt(bCpu.maddNsPerElement)} ns per element in JS`,
     ]);
   }
-  lines.push([false, 'reductions parallel (WebGPU)', 'a reduction to one element runs in a single invocation (XLA\'s order, element by element); a workgroup tree in the same order is not built yet']);
+  lines.push([true, 'reductions parallel (WebGPU): long reductions run as workgroup trees in XLA\'s order, split over workgroups when the output is small']);
   printTargets(`targets (WebGPU backend: ${adapter || 'unknown adapter'})`, lines);
 }
