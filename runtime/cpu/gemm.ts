@@ -316,13 +316,22 @@ function gemmBatch(
   const pc = aSize + bSize;
   for (let k0 = 0; k0 < K; k0 += KC) {
     const kc = Math.min(KC, K - k0);
-    // pack y: panel jb holds kc rows of NR columns (zeros past N)
+    // pack y: panel jb holds kc rows of NR columns (zeros past N); whole panels without bounds checks
     for (let jb = 0; jb < nP; jb++) {
       let p = pb + jb * kc * NR;
+      const j0 = jb * NR;
+      if (j0 + NR <= N) {
+        for (let k = 0; k < kc; k++) {
+          const base = yb + (k0 + k) * yk + j0 * yj;
+          for (let c = 0; c < NR; c++) f[p + c] = y[base + c * yj]!;
+          p += NR;
+        }
+        continue;
+      }
       for (let k = 0; k < kc; k++) {
         const base = yb + (k0 + k) * yk;
         for (let c = 0; c < NR; c++) {
-          const j = jb * NR + c;
+          const j = j0 + c;
           f[p++] = j < N ? y[base + j * yj]! : 0;
         }
       }
@@ -330,10 +339,23 @@ function gemmBatch(
     // pack x: panel ib holds kc columns of MR rows (zeros past M)
     for (let ib = 0; ib < mP; ib++) {
       let p = pa + ib * kc * MR;
+      const i0 = ib * MR;
+      if (i0 + MR <= M) {
+        for (let k = 0; k < kc; k++) {
+          // MR = 4 rows
+          const base = xb + (k0 + k) * xk + i0 * xq;
+          f[p] = x[base]!;
+          f[p + 1] = x[base + xq]!;
+          f[p + 2] = x[base + 2 * xq]!;
+          f[p + 3] = x[base + 3 * xq]!;
+          p += MR;
+        }
+        continue;
+      }
       for (let k = 0; k < kc; k++) {
         const base = xb + (k0 + k) * xk;
         for (let r = 0; r < MR; r++) {
-          const i = ib * MR + r;
+          const i = i0 + r;
           f[p++] = i < M ? x[base + i * xq]! : 0;
         }
       }
@@ -350,5 +372,6 @@ function gemmBatch(
       e.gemm((pa + ib * kc * MR) * 4, pb * 4, (pc + ib * MR * Np) * 4, Math.min(MC / MR, mP - ib), nP, kc, Np * 4, k0 > 0 ? 1 : 0);
     }
   }
-  for (let i = 0; i < M; i++) out.set(f.subarray(pc + i * Np, pc + i * Np + N), o + i * N);
+  if (Np === N) out.set(f.subarray(pc, pc + M * N), o);
+  else for (let i = 0; i < M; i++) out.set(f.subarray(pc + i * Np, pc + i * Np + N), o + i * N);
 }
