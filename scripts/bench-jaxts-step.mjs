@@ -16,6 +16,8 @@
 //                 a step as the lesson's host loop runs it, prints and other host work included
 //   replayMs[]    steady state: the step program replayed with its first call's arguments,
 //                 `reps` back-to-back calls ended by one rt.sync(), per round (ms per step)
+//   replayCpuMs[] the same rounds in this process's CPU time (all its threads; a software
+//                 WebGPU adapter's threads included), which other load on the machine does not inflate
 //   perStep       per interval between two consecutive step calls, split into intervals
 //                 that print nothing ("silent") and intervals that print: program calls,
 //                 kernel dispatches (CPU: kernels × devices; WebGPU: dispatchWorkgroups calls), backend copy/concat/upload/read
@@ -223,11 +225,15 @@ est = Math.min(est, performance.now() - t0);
 const reps = Math.max(5, Math.min(500, Math.ceil(150 / Math.max(est, 0.01))));
 const rounds = Number(process.env.BENCH_STEP_ROUNDS ?? 7);
 const replayMs = [];
+const replayCpuMs = [];
 for (let k = 0; k < rounds; k++) {
   t0 = performance.now();
+  const c0 = process.cpuUsage();
   for (let i = 0; i < reps; i++) forArrays(await rt[method](...args), (a) => a.release());
   await rt.sync();
+  const c1 = process.cpuUsage(c0);
   replayMs.push((performance.now() - t0) / reps);
+  replayCpuMs.push((c1.user + c1.system) / 1000 / reps);
 }
 
 console.log(
@@ -243,6 +249,7 @@ console.log(
     loopStepMs,
     replayReps: reps,
     replayMs,
+    replayCpuMs,
     perStep: { silent: summarize(silent), printing: summarize(printing) },
   }),
 );
