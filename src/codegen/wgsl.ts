@@ -549,8 +549,8 @@ function splitOf(k: Kernel, reduces: Reduce[]): Split | null {
 }
 const SPLIT_MAX_OUTPUT = 64;
 const SPLIT_MIN_WORKGROUPS = 16;
-/** A wide sum splits at the last fold stage that still has this many rows (a first-pass workgroup each). */
-const WIDE_SPLIT_ROWS = 64;
+/** A wide sum splits at the last fold stage that still has this many rows (a first-pass workgroup each; measured on SwiftShader: 64 rows or 1024 alike, so the GPU gets the more workgroups). */
+const WIDE_SPLIT_ROWS = 1024;
 
 /** Scratch elements per device the kernel's split reduction needs (KernelSpec.partials); undefined if it has none. */
 export function wgslPartials(k: Kernel): number | undefined {
@@ -607,14 +607,14 @@ function wideFold(m: number[], b: number, s: number, leaf: (pad: string) => stri
 
 /** Lines setting `lv` to lane `j` of row `r` of a wide sum's stage 0: elements 64r + j and 64r + 32 + j, added. */
 function wideLeaf(e: Reduce, body: { lines: string[]; value: string }): (pad: string) => string[] {
-  return (pad) => [
-    `${pad}var lv: f32 = 0.0;`,
-    `${pad}for (var h = 0; h < 2; h++) {`,
-    `${pad}  let r${e.id} = 64 * r + 32 * h + j;`,
+  const element = (h: number, pad: string, set: string): string[] => [
+    `${pad}{`,
+    `${pad}  let r${e.id} = 64 * r + ${32 * h} + j;`,
     ...indent(body.lines, pad),
-    `${pad}  if (h == 0) { lv = ${body.value}; } else { lv = lv + ${body.value}; }`,
+    `${pad}  ${set};`,
     `${pad}}`,
   ];
+  return (pad) => [`${pad}var lv: f32;`, ...element(0, pad, `lv = ${body.value}`), ...element(1, pad, `lv = lv + ${body.value}`)];
 }
 
 /**

@@ -123,7 +123,7 @@ describe('WGSL workgroup shaders', () => {
     const gpu = await webgpuBackend();
     if (!gpu) return;
     const k = kernel('total', [[F, n]], [F, 1], reduce('sum', 0, n, tanh(load(0, rvar(0)))));
-    if (n >= 8192) expect(wgslPartials(k)).toBeGreaterThan(1); // split over workgroups
+    if (n >= 131_072) expect(wgslPartials(k)).toBeGreaterThan(1); // split over workgroups (2 × 1024 rows of 64 or more)
     const g = await runOn(gpu, k);
     // the summands as the one-invocation loop computes them on this adapter: an elementwise kernel's output
     const t = kernel('tanh', [[F, n]], [F, n], tanh(load(0, gid)));
