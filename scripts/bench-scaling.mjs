@@ -501,7 +501,7 @@ if (res.cpu) {
   lines.push([
     Number.isFinite(vsJaxjs) ? vsJaxjs >= 2 : null,
     `matmul N ≥ 256: ≥ 2× jax-js wasm's GFLOP/s — worst ${fmt(vsJaxjs)}× (N = ${mmWorstN})`,
-    `jaxts ${fmt(gfl('jaxts cpu', mmWorstN))} GFLOP/s = ${fmt((gfl('jaxts cpu', mmWorstN) / simdAll) * 100)}% of the measured SIMD128 peak on all cores (${fmt(simdAll)}); 2× jax-js needs ${fmt(2 * gfl(wasm, mmWorstN))} GFLOP/s. Products of 2M+ multiply-adds split over ${peak.cores} threads; with other load the second thread gets little of a core (load ${loadavg()[0].toFixed(1)})`,
+    `jaxts ${fmt(gfl('jaxts cpu', mmWorstN))} GFLOP/s = ${fmt((gfl('jaxts cpu', mmWorstN) / simdAll) * 100)}% of the measured SIMD128 peak on all cores (${fmt(simdAll)}); 2× jax-js needs ${fmt(2 * gfl(wasm, mmWorstN))} GFLOP/s. Products of 2M+ multiply-adds split over ${peak.cores} threads${metric ? ': CPU time counts every thread (jax-js wasm runs on one), so on an idle machine the wall-time rate is up to the cores times this' : `; with other load the second thread gets little of a core (load ${loadavg()[0].toFixed(1)})`}`,
   ]);
   if (MM_N.includes(1024)) {
     const g = gfl('jaxts cpu', 1024);
