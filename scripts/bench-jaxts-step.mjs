@@ -16,6 +16,8 @@
 //                 a step as the lesson's host loop runs it, prints and other host work included
 //   replayMs[]    steady state: the step program replayed with its first call's arguments,
 //                 `reps` back-to-back calls ended by one rt.sync(), per round (ms per step)
+//   replayCpuMs[] the same rounds in this process's CPU time (all its threads; a software
+//                 WebGPU adapter's threads included), which other load on the machine does not inflate
 //   perStep       per interval between two consecutive step calls, split into intervals
 //                 that print nothing ("silent") and intervals that print: program calls,
 //                 kernel dispatches (CPU: kernels × devices; WebGPU: dispatchWorkgroups calls), backend copy/concat/upload/read
@@ -143,6 +145,14 @@ if (backend.kind === 'webgpu') {
   patch(Object.getPrototypeOf(gpu), 'createBuffer', () => c.buffers++);
 }
 
+/** Call f on every runtime array (JArray: retain/release) in a nest of arrays and objects. */
+function forArrays(x, f, seen = new Set()) {
+  if (x === null || typeof x !== 'object' || seen.has(x)) return;
+  seen.add(x);
+  if (typeof x.retain === 'function' && typeof x.release === 'function') return void f(x);
+  for (const v of Array.isArray(x) ? x : Object.values(x)) forArrays(v, f, seen);
+}
+
 // wrap the runtime's program entry points: call (jit), pmap, spmd (jit over a mesh)
 const marks = [];
 let captured = null;
@@ -154,7 +164,11 @@ for (const method of ['call', 'pmap', 'spmd']) {
     c.calls++;
     if (inScript && program.name === progName) {
       marks.push({ t: performance.now(), lines, ...c });
-      captured ??= { method, args: [program, ...rest] };
+      if (!captured) {
+        // the generated code releases each array after its last use: keep the first call's arguments alive for the replay
+        forArrays(rest, (a) => a.retain());
+        captured = { method, args: [program, ...rest] };
+      }
     }
     return orig(program, ...rest);
   };
@@ -198,7 +212,7 @@ const loopStepMs = marks.length > 1 ? (end.t - marks[1].t) / (marks.length - 1) 
 // steady state: replay the step with its first call's arguments
 const { method, args } = captured;
 const once = async () => {
-  await rt[method](...args);
+  forArrays(await rt[method](...args), (a) => a.release());
 };
 let t0 = performance.now();
 await once();
@@ -211,11 +225,15 @@ est = Math.min(est, performance.now() - t0);
 const reps = Math.max(5, Math.min(500, Math.ceil(150 / Math.max(est, 0.01))));
 const rounds = Number(process.env.BENCH_STEP_ROUNDS ?? 7);
 const replayMs = [];
+const replayCpuMs = [];
 for (let k = 0; k < rounds; k++) {
   t0 = performance.now();
-  for (let i = 0; i < reps; i++) await rt[method](...args);
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < reps; i++) forArrays(await rt[method](...args), (a) => a.release());
   await rt.sync();
+  const c1 = process.cpuUsage(c0);
   replayMs.push((performance.now() - t0) / reps);
+  replayCpuMs.push((c1.user + c1.system) / 1000 / reps);
 }
 
 console.log(
@@ -231,6 +249,7 @@ console.log(
     loopStepMs,
     replayReps: reps,
     replayMs,
+    replayCpuMs,
     perStep: { silent: summarize(silent), printing: summarize(printing) },
   }),
 );

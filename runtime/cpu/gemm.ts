@@ -11,8 +11,14 @@
 // computes, so the printed digits do not move. (Relaxed-SIMD FMA would round
 // once instead of twice and change the last digit against the goldens.)
 //
-// Where WebAssembly SIMD is missing, `dotF32` answers false and the kernel
-// runs its scalar loop.
+// Large products run across cores (runtime/cpu/threads.ts): the packed
+// operands sit in a shared memory and helper threads take blocks of output
+// rows × columns; each output element is still summed by one thread in the
+// same order, so the result does not depend on the thread count.
+//
+// Where WebAssembly SIMD is missing, the scalar loop runs, in the same order.
+
+import { type ChunkFn, helperCount, ThreadPool } from './threads.js';
 
 /**
  * Rows and columns of the register block (8 accumulators + 2 + 1 v128 values fit x64's 16
@@ -24,6 +30,12 @@ const NR = 8;
 const NV = NR / 4;
 const KC = 256;
 const MC = 128;
+/** Output columns of one thread chunk: NB panels of NR (a chunk is MC rows × NB·NR columns). */
+const NB = 16;
+/** The least multiply-adds (M·N·K) for which a product is split across threads. */
+const THREAD_MIN_WORK = 1 << 21;
+/** The shared memory's maximum (64 KiB pages): 2 GiB. */
+const MAX_PAGES = 32768;
 
 // ---------- a minimal WebAssembly binary emitter ----------
 
@@ -90,7 +102,7 @@ const f32x4Mul = op.simd(0xe6);
  * (at pb, kc × NR floats each) and MR-row panel of packed A (at pa, kc × MR floats each),
  * C[panel] (row stride ldc bytes) = (accumulate ? C : 0) + Σ_k a ⊗ b, k in order.
  */
-function gemmModule(): Uint8Array<ArrayBuffer> {
+function gemmModule(shared: boolean): Uint8Array<ArrayBuffer> {
   // params 0..7, then locals
   const [pa, pb, pc, mP, nP, kc, ldc, accum] = [0, 1, 2, 3, 4, 5, 6, 7];
   const [ib, jb, k, ap, bp, cp] = [8, 9, 10, 11, 12, 13];
@@ -153,7 +165,8 @@ function gemmModule(): Uint8Array<ArrayBuffer> {
   const bytes = [
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...vec(new Array(8).fill([I32])), 0x00]])), // type: (i32 × 8) → ()
-    ...section(2, vec([[...name('m'), ...name('mem'), 0x02, 0x00, 0x01]])), // import m.mem: memory, min 1 page
+    // import m.mem: memory, min 1 page (shared: flags 3, with a maximum)
+    ...section(2, vec([[...name('m'), ...name('mem'), 0x02, ...(shared ? [0x03, 0x01, ...uleb(MAX_PAGES)] : [0x00, 0x01])]])),
     ...section(3, vec([[0x00]])), // function 0 has type 0
     ...section(7, vec([[...name('gemm'), 0x00, 0x00]])), // export "gemm" = func 0
     ...section(10, vec([[...uleb(body.length), ...body]])),
@@ -167,24 +180,51 @@ type GemmFn = (pa: number, pb: number, pc: number, mP: number, nP: number, kc: n
 
 interface Engine {
   memory: WebAssembly.Memory;
+  exports: WebAssembly.Exports;
   gemm: GemmFn;
   f32: Float32Array;
+  module: WebAssembly.Module;
+  /** Helper threads to start on the shared memory (0: the memory is not shared). */
+  helpers: number;
+  /** The helpers, started at the first product large enough to split; null: this thread alone. */
+  pool: ThreadPool | null | undefined;
 }
 
 let engine: Engine | null | undefined;
 
 function getEngine(): Engine | null {
   if (engine !== undefined) return engine;
-  try {
-    const memory = new WebAssembly.Memory({ initial: 16 });
-    const module = new WebAssembly.Module(gemmModule());
-    const instance = new WebAssembly.Instance(module, { m: { mem: memory } });
-    engine = { memory, gemm: instance.exports['gemm'] as GemmFn, f32: new Float32Array(memory.buffer) };
-  } catch {
-    engine = null; // no WebAssembly SIMD here
+  const helpers = helperCount();
+  for (const shared of helpers > 0 ? [true, false] : [false]) {
+    try {
+      const memory = new WebAssembly.Memory(shared ? { initial: 16, maximum: MAX_PAGES, shared: true } : { initial: 16 });
+      const module = new WebAssembly.Module(gemmModule(shared));
+      const instance = new WebAssembly.Instance(module, { m: { mem: memory } });
+      engine = { memory, module, exports: instance.exports, gemm: instance.exports['gemm'] as GemmFn, f32: new Float32Array(memory.buffer), helpers: shared ? helpers : 0, pool: shared ? undefined : null };
+      return engine;
+    } catch {
+      // no shared memory (then no SIMD either, below) or no WebAssembly SIMD here
+    }
   }
+  engine = null;
   return engine;
 }
+
+/**
+ * Chunk i of a threaded product: MC rows × NB·NR columns of the packed panels. Its source is
+ * sent to the helper threads, so it uses nothing but its parameters (the job's arguments are
+ * ctl[5…]: pa, pb, pc, mP, nP, kc, ldc, accumulate, row panels per chunk, column panels per
+ * chunk, column chunks, MR·4, NR·4).
+ */
+const gemmChunk: ChunkFn = (exports, c, i) => {
+  const nJ = c[15]!;
+  const ib = Math.floor(i / nJ) * c[13]!;
+  const jb = (i % nJ) * c[14]!;
+  const kc = c[10]!;
+  const ldc = c[11]!;
+  const gemm = exports['gemm'] as (pa: number, pb: number, pc: number, mP: number, nP: number, kc: number, ldc: number, accum: number) => void;
+  gemm(c[5]! + ib * kc * c[16]!, c[6]! + jb * kc * c[17]!, c[7]! + ib * (c[16]! / 4) * ldc + jb * c[17]!, Math.min(c[13]!, c[8]! - ib), Math.min(c[14]!, c[9]! - jb), kc, ldc, c[12]!);
+};
 
 /** The engine's memory, grown to hold `floats` float32s. */
 function ensure(e: Engine, floats: number): Float32Array {
@@ -218,6 +258,18 @@ export interface DotLayout {
 }
 
 let result = new Float32Array(0);
+
+/** The helper threads, started on first use; null where there are none. */
+function pool(e: Engine): ThreadPool | null {
+  if (e.pool === undefined) e.pool = ThreadPool.start(e.module, e.memory, e.helpers, gemmChunk);
+  return e.pool;
+}
+
+/** The CPU backend's threads: helper threads it starts for large products, and chunks of products they have run. */
+export function cpuThreads(): { helpers: number; helperChunks: number } {
+  const e = getEngine();
+  return { helpers: e?.helpers ?? 0, helperChunks: e?.pool?.helperChunks ?? 0 };
+}
 
 /**
  * The contraction (Q·N floats, in `into` or else in an array reused by the next call),
@@ -264,13 +316,22 @@ function gemmBatch(
   const pc = aSize + bSize;
   for (let k0 = 0; k0 < K; k0 += KC) {
     const kc = Math.min(KC, K - k0);
-    // pack y: panel jb holds kc rows of NR columns (zeros past N)
+    // pack y: panel jb holds kc rows of NR columns (zeros past N); whole panels without bounds checks
     for (let jb = 0; jb < nP; jb++) {
       let p = pb + jb * kc * NR;
+      const j0 = jb * NR;
+      if (j0 + NR <= N) {
+        for (let k = 0; k < kc; k++) {
+          const base = yb + (k0 + k) * yk + j0 * yj;
+          for (let c = 0; c < NR; c++) f[p + c] = y[base + c * yj]!;
+          p += NR;
+        }
+        continue;
+      }
       for (let k = 0; k < kc; k++) {
         const base = yb + (k0 + k) * yk;
         for (let c = 0; c < NR; c++) {
-          const j = jb * NR + c;
+          const j = j0 + c;
           f[p++] = j < N ? y[base + j * yj]! : 0;
         }
       }
@@ -278,17 +339,39 @@ function gemmBatch(
     // pack x: panel ib holds kc columns of MR rows (zeros past M)
     for (let ib = 0; ib < mP; ib++) {
       let p = pa + ib * kc * MR;
+      const i0 = ib * MR;
+      if (i0 + MR <= M) {
+        for (let k = 0; k < kc; k++) {
+          // MR = 4 rows
+          const base = xb + (k0 + k) * xk + i0 * xq;
+          f[p] = x[base]!;
+          f[p + 1] = x[base + xq]!;
+          f[p + 2] = x[base + 2 * xq]!;
+          f[p + 3] = x[base + 3 * xq]!;
+          p += MR;
+        }
+        continue;
+      }
       for (let k = 0; k < kc; k++) {
         const base = xb + (k0 + k) * xk;
         for (let r = 0; r < MR; r++) {
-          const i = ib * MR + r;
+          const i = i0 + r;
           f[p++] = i < M ? x[base + i * xq]! : 0;
         }
       }
+    }
+    const threads = M * N * K >= THREAD_MIN_WORK && e.helpers > 0 ? pool(e) : null;
+    if (threads) {
+      const nJ = Math.ceil(nP / NB);
+      const chunks = Math.ceil(mP / (MC / MR)) * nJ;
+      const ex = e.exports;
+      threads.run(chunks, [pa * 4, pb * 4, pc * 4, mP, nP, kc, Np * 4, k0 > 0 ? 1 : 0, MC / MR, NB, nJ, MR * 4, NR * 4], (c, i) => gemmChunk(ex, c, i));
+      continue;
     }
     for (let ib = 0; ib < mP; ib += MC / MR) {
       e.gemm((pa + ib * kc * MR) * 4, pb * 4, (pc + ib * MR * Np) * 4, Math.min(MC / MR, mP - ib), nP, kc, Np * 4, k0 > 0 ? 1 : 0);
     }
   }
-  for (let i = 0; i < M; i++) out.set(f.subarray(pc + i * Np, pc + i * Np + N), o + i * N);
+  if (Np === N) out.set(f.subarray(pc, pc + M * N), o);
+  else for (let i = 0; i < M; i++) out.set(f.subarray(pc + i * Np, pc + i * Np + N), o + i * N);
 }

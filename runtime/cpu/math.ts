@@ -57,10 +57,10 @@ export function fma32(a: number, b: number, c: number): number {
   const p = a * b;
   const s = p + c;
   const r = fr(s);
-  if (r === s || !Number.isFinite(r) || !Number.isFinite(s)) return r;
-  // double rounding can only err when s is a float32 midpoint (the common case stops here)
+  if (r === s) return r; // exact, or infinite
+  // double rounding can only err when s is a float32 midpoint (the common case stops here; NaN too)
   const r2 = 2 * s - r; // the other float32 neighbour when s is a midpoint
-  if (r2 === r || fr(r2) !== r2) return r;
+  if (fr(r2) !== r2 || r2 === r || !Number.isFinite(r)) return r;
   // TwoSum error of p + c
   const bb = s - p;
   const e = p - (s - bb) + (c - bb);
@@ -158,35 +158,27 @@ const EXP_P = [0x39506967, 0x3ab743ce, 0x3c088908, 0x3d2aa9c1, 0x3e2aaaaa].map(b
 const EXP_LO = fr(-87.8);
 const EXP_HI = fr(88.8);
 
-/** The exponent n of the last xlaExpParts call (a variable rather than a returned pair: no allocation per element). */
-let expN = 0;
+/** 2^n at index n + 127 for n in [-127, 127]; n = -127 (bits (n+127)<<23 = 0) scales to +0. */
+const EXP_SCALE = Float64Array.from({ length: 255 }, (_, i) => (i === 0 ? 0 : 2 ** (i - 127)));
+const [EXP_P0, EXP_P1, EXP_P2, EXP_P3, EXP_P4] = EXP_P as [number, number, number, number, number];
 
-/** The XLA exp sequence; returns p with exp(x) = p * 2^n, n (integer-valued) left in expN. */
-function xlaExpParts(x: number): number {
+/** The XLA exp sequence: p · 2^n, p from the polynomial, n the clamped exponent (one function: no pair per element). */
+function xlaExp(x: number): number {
   let v = x < EXP_LO ? EXP_LO : x;
   v = v > EXP_HI ? EXP_HI : v;
   let fx = Math.floor(fma32(v, EXP_LOG2E, 0.5));
   fx = fx < -127 ? -127 : fx > 127 ? 127 : fx;
   let r = fma32(-fx, EXP_C1, v);
   r = fma32(-fx, EXP_C2, r);
-  let y = fma32(r, EXP_P[0]!, EXP_P[1]!);
-  y = fma32(y, r, EXP_P[2]!);
-  y = fma32(y, r, EXP_P[3]!);
-  y = fma32(y, r, EXP_P[4]!);
+  let y = fma32(r, EXP_P0, EXP_P1);
+  y = fma32(y, r, EXP_P2);
+  y = fma32(y, r, EXP_P3);
+  y = fma32(y, r, EXP_P4);
   y = fma32(y, r, 0.5);
   const r2 = fr(r * r);
   y = fma32(y, r2, r);
   y = fr(y + 1);
-  expN = fx;
-  return y;
-}
-
-/** 2^n at index n + 127 for n in [-127, 127]; n = -127 (bits (n+127)<<23 = 0) scales to +0. */
-const EXP_SCALE = Float64Array.from({ length: 255 }, (_, i) => (i === 0 ? 0 : 2 ** (i - 127)));
-
-function xlaExp(x: number): number {
-  const y = xlaExpParts(x);
-  return fr(y * EXP_SCALE[expN + 127]!);
+  return fr(y * EXP_SCALE[fx + 127]!);
 }
 
 const EXP_UNDERFLOW = fr(-103.97208); // exp(x) < 2^-150 below this

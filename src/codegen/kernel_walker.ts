@@ -117,7 +117,7 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
         const r = `r${e.id}`;
         const { init, combine } = d.reduce[e.fn];
         const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot ? treeLevels(e.extent) : [];
-        if (d.wideSum && e.fn === 'sum' && !e.dot && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM && lets.depth === 0) {
+        if (d.wideSum && isWideSum(k, e) && lets.depth === 0) {
           // a whole-array sum as XLA's library reduction adds it: the summands go to a scratch array
           const buf = `sc${e.id}`;
           const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
@@ -192,6 +192,25 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
 
 /** JAX's CPU build hands a reduction of this many elements or more to its library (YNNPACK). */
 const WIDE_SUM = 4096;
+
+/**
+ * Whether reduction `e` of kernel `k` is a whole-array float32 sum that XLA's CPU build hands to
+ * its library (YNNPACK): both backends add it in that library's order (runtime/cpu/reduce.ts).
+ */
+export function isWideSum(k: Kernel, e: Extract<KExpr, { op: 'reduce' }>): boolean {
+  return e.fn === 'sum' && !e.dot && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM;
+}
+
+/**
+ * The rows of a wide sum's folds (runtime/cpu/reduce.ts's order): row b lane j of stage 0 adds
+ * elements 64b + j and 64b + 32 + j; each stage folds the second half of the rows onto the first
+ * (m rows → ⌈m/2⌉), to one row. Entry t: the rows at stage t (the first ⌊extent/64⌋, the last 1).
+ */
+export function wideFolds(extent: number): number[] {
+  const m = [Math.floor(extent / 64)];
+  while (m[m.length - 1]! > 1) m.push(Math.ceil(m[m.length - 1]! / 2));
+  return m;
+}
 
 /** The window of XLA's TreeReductionRewriter (the CPU compiler's `reduce_window_size`). */
 const TREE_WINDOW = 32;

@@ -12,7 +12,7 @@ import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/prog
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { children, freeRvars } from '../ir/kernel.js';
 import { planDot, type DotPlan } from './dot_plan.js';
-import { call1, call2, computesOnFloats, treeLevels, walkKernel, type Dialect } from './kernel_walker.js';
+import { call1, call2, computesOnFloats, isWideSum, treeLevels, walkKernel, wideFolds, type Dialect } from './kernel_walker.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
@@ -525,27 +525,131 @@ function windowOf(e: Reduce, levels: number[], n: number[], leaf: Leaf, l: numbe
 interface Split {
   level: number;
   windows: number;
+  /** Partial results per element in the scratch binding: `windows`, or for a wide sum 32 lanes of each. */
+  scratch: number;
 }
 
 /** A kernel of few elements whose one reduction is long enough to be split over workgroups; null if none. */
 function splitOf(k: Kernel, reduces: Reduce[]): Split | null {
   if (reduces.length !== 1 || k.output.size > SPLIT_MAX_OUTPUT) return null;
   const e = reduces[0]!;
+  if (isWideSum(k, e)) {
+    // the first pass's workgroups: one per row of the last fold stage with WIDE_SPLIT_ROWS rows or more
+    const m = wideFolds(e.extent);
+    let level = 0;
+    while (level + 1 < m.length && m[level + 1]! >= WIDE_SPLIT_ROWS) level++;
+    return level > 0 ? { level, windows: m[level]!, scratch: 32 * m[level]! } : null;
+  }
   const n = [e.extent];
   for (const _ of treeLevels(e.extent)) n.push(Math.ceil(n[n.length - 1]! / 32));
   if (n.length < 3) return null; // at most 1024 elements: one workgroup
   // the highest level with enough windows to keep the adapter's cores busy (few, long workgroups)
   let level = 1;
   while (level + 2 < n.length && n[level + 2]! * k.output.size >= SPLIT_MIN_WORKGROUPS) level++;
-  return { level, windows: n[level + 1]! };
+  return { level, windows: n[level + 1]!, scratch: n[level + 1]! };
 }
 const SPLIT_MAX_OUTPUT = 64;
 const SPLIT_MIN_WORKGROUPS = 16;
+/** A wide sum splits at the last fold stage that still has this many rows (a first-pass workgroup each; measured on SwiftShader: 64 rows or 1024 alike, so the GPU gets the more workgroups). */
+const WIDE_SPLIT_ROWS = 1024;
 
 /** Scratch elements per device the kernel's split reduction needs (KernelSpec.partials); undefined if it has none. */
 export function wgslPartials(k: Kernel): number | undefined {
   const s = shapeOf(k);
-  return s.kind === 'cooperative' && s.split ? s.split.windows * k.output.size : undefined;
+  return s.kind === 'cooperative' && s.split ? s.split.scratch * k.output.size : undefined;
+}
+
+/**
+ * Lines by which an invocation sets `out` to lane `j` of row `root` at fold stage `s` of a wide sum
+ * (wideFolds' rows `m`), from the rows of stage `b` (`leaf` sets `lv` to lane j of row `r`).
+ * Row i of stage t is row i of stage t − 1 plus row i + m[t] of stage t − 1 when that exists: a
+ * binary tree, walked depth first (`bits`: the stages where the path goes to the second row;
+ * `wacc`: the first rows' values waiting for their second), so every addition is the CPU's.
+ */
+function wideFold(m: number[], b: number, s: number, leaf: (pad: string) => string[], root: string, out: string, pad: string): string[] {
+  if (s === b) return [`${pad}{`, `${pad}  var r = ${root};`, ...leaf(`${pad}  `), `${pad}  ${out} = lv;`, `${pad}}`];
+  const p = `${pad}  `;
+  return [
+    `${pad}{`,
+    `${p}var wm = array<i32, ${s + 1}>(${m.slice(0, s + 1).join(', ')});`,
+    `${p}var wacc: array<f32, ${s - b}>;`,
+    `${p}var r = ${root};`,
+    `${p}var bits = 0u;`,
+    `${p}loop {`,
+    ...leaf(`${p}  `),
+    `${p}  var v = lv;`,
+    `${p}  var rr = r;`,
+    `${p}  var t = ${b + 1};`,
+    `${p}  loop {`,
+    `${p}    if (t > ${s}) { break; }`,
+    `${p}    if (((bits >> u32(t)) & 1u) == 1u) {`,
+    `${p}      rr = rr - wm[t];`,
+    `${p}      v = wacc[t - ${b + 1}] + v;`,
+    `${p}      bits = bits & ~(1u << u32(t));`,
+    `${p}      t++;`,
+    `${p}      continue;`,
+    `${p}    }`,
+    `${p}    if (rr + wm[t] < wm[t - 1]) {`,
+    `${p}      wacc[t - ${b + 1}] = v;`,
+    `${p}      bits = bits | (1u << u32(t));`,
+    `${p}      r = rr + wm[t];`,
+    `${p}      break;`,
+    `${p}    }`,
+    `${p}    t++;`,
+    `${p}  }`,
+    `${p}  if (t > ${s}) {`,
+    `${p}    ${out} = v;`,
+    `${p}    break;`,
+    `${p}  }`,
+    `${p}}`,
+    `${pad}}`,
+  ];
+}
+
+/** Lines setting `lv` to lane `j` of row `r` of a wide sum's stage 0: elements 64r + j and 64r + 32 + j, added. */
+function wideLeaf(e: Reduce, body: { lines: string[]; value: string }): (pad: string) => string[] {
+  const element = (h: number, pad: string, set: string): string[] => [
+    `${pad}{`,
+    `${pad}  let r${e.id} = 64 * r + ${32 * h} + j;`,
+    ...indent(body.lines, pad),
+    `${pad}  ${set};`,
+    `${pad}}`,
+  ];
+  return (pad) => [`${pad}var lv: f32;`, ...element(0, pad, `lv = ${body.value}`), ...element(1, pad, `lv = lv + ${body.value}`)];
+}
+
+/**
+ * Lines by which a workgroup (32 lanes × 2 rows) computes a wide sum into `rv` (invocation 0 holds
+ * it after them), from its rows at stage `b` (`leaf`): the rows folded to stage s (two rows or
+ * fewer) by an invocation per lane and row, then by invocation 0 to one row, its 32 lanes folded
+ * pairwise, and the elements after the last whole block of 64 added in order.
+ */
+function wideReduce(e: Reduce, body: { lines: string[]; value: string }, m: number[], b: number, leaf: (pad: string) => string[], wa: string, rv: string): string[] {
+  let s = b;
+  while (m[s]! > 2) s++;
+  const rest = 64 * m[0]!;
+  return [
+    `  {`,
+    `    let j = i32(lid) % 32;`,
+    `    let i = i32(lid) / 32;`,
+    `    if (i < ${m[s]}) {`,
+    `      var fv: f32;`,
+    ...wideFold(m, b, s, leaf, 'i', 'fv', '      '),
+    `      ${wa}[lid] = fv;`,
+    `    }`,
+    `  }`,
+    `  workgroupBarrier();`,
+    `  if (lid == 0u) {`,
+    ...(m[s] === 2 ? [`    for (var j = 0; j < 32; j++) { ${wa}[j] = ${wa}[j] + ${wa}[32 + j]; }`] : []),
+    `    for (var h = 16; h > 0; h /= 2) {`,
+    `      for (var j = 0; j < h; j++) { ${wa}[j] = ${wa}[j] + ${wa}[j + h]; }`,
+    `    }`,
+    `    ${rv} = ${wa}[0];`,
+    ...(rest < e.extent
+      ? [`    for (var c = ${rest}; c < ${e.extent}; c++) {`, `      let r${e.id} = c;`, ...indent(body.lines, '    '), `      ${rv} = ${rv} + ${body.value};`, `    }`]
+      : []),
+    `  }`,
+  ];
 }
 
 /**
@@ -577,6 +681,27 @@ function renderCooperative(k: Kernel, reduces: Reduce[], groups: number, split: 
     const element: Leaf = (p, c, pad) => [`${pad}let r${e.id} = ${c};`, ...indent(body.lines, pad.slice(2)), `${pad}${p} = ${combine(p, body.value, e.dtype)};`];
     const levels = treeLevels(e.extent);
     parts.push(`  var rv${e.id}: ${T} = ${init(e.dtype)};`);
+    if (isWideSum(k, e)) {
+      // YNNPACK's order, as the CPU backend adds it (runtime/cpu/reduce.ts)
+      const m = wideFolds(e.extent);
+      if (!split) {
+        parts.push(...wideReduce(e, body, m, 0, wideLeaf(e, body), wa, `rv${e.id}`), `  workgroupBarrier();`);
+        continue;
+      }
+      // the first pass: workgroup i computes the 32 lanes of row i of stage split.level
+      first = [
+        `  let gid = rest / ${split.windows};`,
+        `  let i = rest - gid * ${split.windows};`,
+        ...[...loaded].sort((a, b) => a - b).map((j) => `  let base${j} = dev * st${j};`),
+        `  let j = i32(lid);`,
+        `  var fv: f32;`,
+        ...wideFold(m, 0, split.level, wideLeaf(e, body), 'i', 'fv', '  '),
+        `  scratch[(dev * ${S} + gid) * ${split.scratch} + i * 32 + j] = fv;`,
+      ];
+      const fromScratch = (pad: string): string[] => [`${pad}let lv = scratch[(dev * ${S} + gid) * ${split.scratch} + r * 32 + j];`];
+      parts.push(...wideReduce(e, body, m, split.level, fromScratch, wa, `rv${e.id}`));
+      continue;
+    }
     if (!split) {
       parts.push(...treeReduce(e, e.extent, levels, element, wa, wb, `rv${e.id}`), `  workgroupBarrier();`);
       continue;

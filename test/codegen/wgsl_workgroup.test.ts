@@ -1,14 +1,16 @@
 // The WGSL shaders that give a workgroup a tile or an element (src/codegen/wgsl.ts): the tiled
 // matrix product with a fused epilogue, batched and transposed; reductions shared by a workgroup;
 // a long reduction split over workgroups (two entry points and a scratch binding). Run on the
-// WebGPU backend over stacked devices and checked against the CPU backend (the product) and
-// against XLA's tree order summed here (the float32 sums, bit for bit).
+// WebGPU backend over stacked devices and checked against the CPU backend (the product),
+// against XLA's tree order summed here (the float32 sums, bit for bit), and whole-array sums
+// against the CPU backend's YNNPACK order (runtime/cpu/reduce.ts).
 import { describe, expect, it } from 'vitest';
 import { renderJs } from '../../src/codegen/js.js';
 import { treeLevels } from '../../src/codegen/kernel_walker.js';
 import { renderWgsl, wgslPartials, wgslWorkgroups } from '../../src/codegen/wgsl.js';
 import type { KBinary, KExpr, Kernel, ReduceFn } from '../../src/ir/kernel.js';
 import { CpuBackend } from '../../runtime/cpu/backend.js';
+import { wideSum32 } from '../../runtime/cpu/reduce.js';
 import type { CpuKernel, DType, KernelSpec, ProgramSpec } from '../../runtime/program.js';
 import * as runtimeHelpers from '../../runtime/index.js';
 import { webgpuBackend } from '../helpers/fixtures.js';
@@ -117,15 +119,28 @@ describe('WGSL workgroup shaders', () => {
     }
   });
 
-  it.each([5000, 100_000, 1_500_000])('a whole-array sum of %i elements split over workgroups keeps the tree order', async (n) => {
+  it.each([5000, 100_000, 1_500_003])('a whole-array float32 sum of %i elements adds in the CPU backend\'s (YNNPACK\'s) order, bit for bit', async (n) => {
     const gpu = await webgpuBackend();
     if (!gpu) return;
     const k = kernel('total', [[F, n]], [F, 1], reduce('sum', 0, n, tanh(load(0, rvar(0)))));
-    expect(wgslPartials(k)).toBeGreaterThan(1);
+    if (n >= 131_072) expect(wgslPartials(k)).toBeGreaterThan(1); // split over workgroups (2 × 1024 rows of 64 or more)
     const g = await runOn(gpu, k);
     // the summands as the one-invocation loop computes them on this adapter: an elementwise kernel's output
     const t = kernel('tanh', [[F, n]], [F, n], tanh(load(0, gid)));
     const terms = await runOn(gpu, t);
-    for (const d of DEVICES) expect(g[d]![0]).toBe(treeSum(terms[d]!));
+    for (const d of DEVICES) expect(g[d]![0]).toBe(wideSum32(Float32Array.from(terms[d]!), n));
+  });
+
+  it('a long reduction of a few elements split over workgroups keeps the tree order', async () => {
+    const gpu = await webgpuBackend();
+    if (!gpu) return;
+    const [R, n] = [2, 100_000];
+    const at = bin('add', bin('mul', gid, int(n)), rvar(0));
+    const k = kernel('rows', [[F, R * n]], [F, R], reduce('sum', 0, n, tanh(load(0, at))));
+    expect(wgslPartials(k)).toBeGreaterThan(R);
+    const g = await runOn(gpu, k);
+    const t = kernel('tanh', [[F, R * n]], [F, R * n], tanh(load(0, gid)));
+    const terms = await runOn(gpu, t);
+    for (const d of DEVICES) for (let r = 0; r < R; r++) expect(g[d]![r]).toBe(treeSum(terms[d]!.slice(r * n, (r + 1) * n)));
   });
 });

@@ -4,7 +4,7 @@
 // batches, edges smaller than the register block, contractions longer than
 // its cache block), and the sums must follow XLA's order.
 import { describe, expect, it } from 'vitest';
-import { dotF32, type DotLayout } from '../../runtime/cpu/gemm.js';
+import { cpuThreads, dotF32, type DotLayout } from '../../runtime/cpu/gemm.js';
 import { f32Scratch, wideSum32 } from '../../runtime/cpu/reduce.js';
 import { treeLevels } from '../../src/codegen/kernel_walker.js';
 
@@ -45,6 +45,23 @@ describe('dotF32', () => {
       });
     }
   }
+  it('a product split across helper threads equals the scalar loop bit for bit', async () => {
+    const [M, N, K] = [150, 270, 300]; // M·N·K above the threading threshold; edges off the blocks
+    const L: DotLayout = { Q: M, M, N, K, x0: 0, xq: 1, xb: 0, xk: M, y0: 0, yb: 0, yj: 1, yk: N };
+    const x = rand(M * K);
+    const y = rand(K * N);
+    const want = Array.from(scalar(x, y, L));
+    expect(Array.from(dotF32(x, y, L).subarray(0, M * N))).toEqual(want);
+    if (cpuThreads().helpers === 0) return; // no helper threads here
+    // helpers start asynchronously: run until one has taken a chunk (or give up after 20 s)
+    const t0 = Date.now();
+    while (cpuThreads().helperChunks === 0 && Date.now() - t0 < 20_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      expect(Array.from(dotF32(x, y, L).subarray(0, M * N))).toEqual(want);
+    }
+    expect(cpuThreads().helperChunks).toBeGreaterThan(0);
+    expect(Array.from(dotF32(x, y, L).subarray(0, M * N))).toEqual(want);
+  }, 60_000);
   it('writes into the given array and handles K = 0', () => {
     const out = new Float32Array(6).fill(7);
     dotF32(new Float32Array(0), new Float32Array(0), { Q: 2, M: 2, N: 3, K: 0, x0: 0, xq: 0, xb: 0, xk: 0, y0: 0, yb: 0, yj: 0, yk: 0 }, out);
