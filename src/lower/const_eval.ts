@@ -328,3 +328,96 @@ export function runtimeOnlyError(what: string, span: Span): CompileError {
     ['jaxts decides this while it compiles the program: compute the choice with jnp.where or lax.cond, or pass a value known at compile time (a Python number or a constant array)'],
   );
 }
+
+// ------------------------------------------------------------------ run-time values: forking the host statement
+
+/**
+ * Thrown where a condition outside jit has a value known only at run time:
+ * the host statement being lowered (stmt.ts execForking) computes `cond` in
+ * the host program, reads it back, and lowers itself once per outcome in the
+ * two arms of a run-time `if`, replaying the decisions taken so far.
+ */
+export class ForkRequest extends Error {
+  constructor(
+    readonly cond: PyValue,
+    readonly span: Span,
+  ) {
+    super('internal: a fork request escaped its host statement');
+  }
+}
+
+/** The most run-time decisions one host statement may take (each doubles its code). */
+export const MAX_FORKS = 6;
+
+/** The decisions replayed in the host statement being lowered (null: none forks). */
+let replay: { decisions: boolean[]; next: number } | null = null;
+
+/** Lower `run` (a host statement) replaying `decisions` at its run-time conditions; a new condition throws ForkRequest. */
+export function withDecisions<T>(decisions: boolean[], run: () => T): T {
+  const saved = replay;
+  replay = { decisions, next: 0 };
+  try {
+    return run();
+  } finally {
+    replay = saved;
+  }
+}
+
+/** The truth of `v`, a condition known only when the program runs, in the arm being lowered (or a fork request). */
+export function runTimeDecision(v: PyValue, span: Span): boolean {
+  if (!replay) throw runtimeOnlyError('this condition', span);
+  if (replay.next < replay.decisions.length) return replay.decisions[replay.next++]!;
+  if (replay.decisions.length >= MAX_FORKS) {
+    throw new CompileError(
+      `NotImplementedError: jaxts lowers this statement once per outcome of each condition on a value known only when the program runs, up to ${MAX_FORKS} conditions; this one takes more`,
+      span,
+      ['compute the choice with jnp.where or lax.cond (or lax.while_loop for a loop), or pass values known at compile time'],
+    );
+  }
+  throw new ForkRequest(v, span);
+}
+
+/** Where the host segment builds a value's copy: its atom for a host value, and equations bound there. */
+export interface HostBuilder {
+  /** The host atom of a value that lives at host level (null: none, such as a stale traced value). */
+  atom(v: PyValue): Atom | null;
+  bind(e: Eqn, inputs: Atom[]): Atom[];
+}
+
+/**
+ * The cone of `v` copied into the host segment: what the host program must
+ * compute to know `v` (null where the cone reaches a staged value).
+ */
+export function hostCopy(v: PyValue, host: HostBuilder, memos = new Map<Trace, Map<number, Atom | null>>()): Atom | null {
+  if (!(v instanceof Tracer) || v.materialized) return host.atom(v);
+  const direct = host.atom(v);
+  if (direct) return direct;
+  const t = v.trace;
+  if (staged(t)) return null;
+  let memo = memos.get(t);
+  if (!memo) memos.set(t, (memo = new Map()));
+  if (v.atom.kind === 'lit') return v.atom;
+  const want = v.atom;
+  if (memo.has(want.id)) return memo.get(want.id)!;
+  const eqns = t.builder.eqns;
+  const need = new Map<number, Var>([[want.id, want]]);
+  const found: Eqn[] = [];
+  for (let i = eqns.length - 1; i >= 0 && need.size; i--) {
+    const e = eqns[i]!;
+    if (!e.outputs.some((o) => need.has(o.id))) continue;
+    found.push(e);
+    e.outputs.forEach((o) => need.delete(o.id));
+    for (const x of e.inputs) if (x.kind === 'var' && !memo.has(x.id)) need.set(x.id, x);
+  }
+  for (const [id, p] of need) {
+    const outer = t.paramOuter(p);
+    memo.set(id, outer === undefined ? null : hostCopy(outer, host, memos));
+  }
+  for (let i = found.length - 1; i >= 0; i--) {
+    const e = found[i]!;
+    const ins = e.inputs.map((x) => (x.kind === 'lit' ? x : memo.get(x.id) ?? null));
+    const outs = ins.every((x): x is Atom => x !== null) ? host.bind(e, ins) : null;
+    e.outputs.forEach((o, k) => memo.set(o.id, outs ? outs[k]! : null));
+  }
+  return memo.get(want.id) ?? null;
+}

@@ -40,7 +40,7 @@ import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems } from './limits.js';
-import { concreteValue, runtimeOnlyError } from './const_eval.js';
+import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 
 
@@ -703,7 +703,7 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     // outside jit (differentiation, eager code) JAX has the value: known at compile time when its cone is
     const c = concreteValue(v);
     if (typeof c !== 'string') return c.data[0] !== 0;
-    if (c === 'runtime') throw runtimeOnlyError('this condition', span);
+    if (c === 'runtime') return runTimeDecision(v, span);
     throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.`, span, [
       'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
     ]);
