@@ -352,10 +352,14 @@ export const MAX_FORKS = 6;
 /** The decisions replayed in the host statement being lowered (null: none forks). */
 let replay: { decisions: boolean[]; next: number } | null = null;
 
-/** Lower `run` (a host statement) replaying `decisions` at its run-time conditions; a new condition throws ForkRequest. */
-export function withDecisions<T>(decisions: boolean[], run: () => T): T {
+/**
+ * Lower `run` (a host statement) replaying `decisions` at its run-time
+ * conditions; a new condition throws ForkRequest (null: none may fork, such
+ * as a host loop's test, which is lowered once for every iteration).
+ */
+export function withDecisions<T>(decisions: boolean[] | null, run: () => T): T {
   const saved = replay;
-  replay = { decisions, next: 0 };
+  replay = decisions && { decisions, next: 0 };
   try {
     return run();
   } finally {

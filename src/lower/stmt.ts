@@ -26,6 +26,8 @@ export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
     for (const s of body) {
       ip.line = s.span.start.line;
       if (ip.atHost && FORKING.has(s.kind)) execForking(ip, s, scope);
+      else if (ip.atHost && s.kind === 'Return' && s.value) returnForking(ip, s, s.value, scope);
+      else if (ip.atHost) withDecisions(null, () => execStmt(ip, s, scope));
       else execStmt(ip, s, scope);
     }
   } finally {
@@ -80,6 +82,20 @@ function execForking(ip: Interp, s: A.Stmt, scope: Scope, decisions: boolean[] =
         );
       }
     }
+  }
+}
+
+/** `return value` at host level whose value forks (see execForking): the value's outcomes merged, then returned. */
+function returnForking(ip: Interp, s: A.Return, value: A.Expr, scope: Scope): void {
+  try {
+    withDecisions([], () => execStmt(ip, s, scope));
+  } catch (e) {
+    if (!(e instanceof ForkRequest) || !ip.atHost) throw e;
+    const name = '<return>';
+    execForking(ip, { kind: 'Assign', targets: [{ kind: 'Name', id: name, span: s.span }], value, span: s.span }, scope);
+    const v = scope.vars.get(name);
+    scope.vars.delete(name);
+    throw new ReturnSignal(v ?? null);
   }
 }
 
