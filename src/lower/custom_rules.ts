@@ -77,10 +77,15 @@ interface TracedFn {
 }
 
 /** Trace `body` on fresh parameters of types `avals`; its result leaves become the Func's results. */
-function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DeferredPrints): TracedFn {
+function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DeferredPrints, outers: PyValue[] = []): TracedFn {
   const parent = ip.trace();
   const t = new Trace(name, 'custom', parent, parent.axisEnv);
-  const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
+  const ps = avals.map((a, i) => {
+    const v = t.builder.addParam(a);
+    // a primal parameter stands for its operand (concrete outside jit: src/lower/const_eval.ts)
+    if (i < outers.length) t.outer.set(v, outers[i]!);
+    return new Tracer(t, v);
+  });
   const atoms = ip.withTrace(t, () =>
     body(ps).map((l) => {
       if (!(isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean')) {
@@ -221,7 +226,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
         throw new CompileError(`TypeError: Custom JVP rule for function ${fn.name} must produce primal and tangent outputs with equal container (pytree) structures`, span);
       }
       return [...pf, ...tf];
-    });
+    }, undefined, leaves);
     traced.push(jvp0);
     merge();
     const m = U!.length;
@@ -245,7 +250,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
       nOut = of.length;
       resFlat = flatten(r);
       return [...of, ...resFlat.leaves];
-    });
+    }, undefined, leaves);
     const nRes = resFlat.leaves.length;
     const resAvals = fwd0.func.results.slice(nOut).map((r) => r.aval);
     const outAvals = fwd0.func.results.slice(0, nOut).map((r) => strip(r.aval));

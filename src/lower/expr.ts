@@ -40,6 +40,7 @@ import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems } from './limits.js';
+import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 
 
@@ -701,6 +702,10 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     const size = aval.shape.reduce((p, d) => p * d, 1);
     if (size === 0) throw new CompileError('ValueError: The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.', span);
     if (size > 1) throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
+    // outside jit (differentiation, eager code) JAX has the value: known at compile time when its cone is
+    const c = concreteValue(v);
+    if (typeof c !== 'string') return c.data[0] !== 0;
+    if (c === 'runtime') return runTimeDecision(v, span);
     throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.`, span, [
       'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
     ]);

@@ -13,6 +13,7 @@ import type { Atom, DType } from '../ir/types.js';
 import { size } from '../ir/types.js';
 import { castScalar, fmtShape, promote, sliceIndices, type ArrayOps, type IndexItem } from './arrays.js';
 import { NdArray, PyObject, Tracer, type PyValue } from './values.js';
+import { concreteValue, runtimeOnlyError } from './const_eval.js';
 
 /** Options of a gather or scatter from indexing (`x.at[idx].get(mode=…)`, jnp.take). */
 export interface IndexOptions {
@@ -422,6 +423,10 @@ export function arrayIndexItem(ops: ArrayOps, v: PyValue, position: number, span
   const dtype = v instanceof NdArray ? v.dtype : ops.aval(v, span).dtype;
   if (v instanceof NdArray && dtype === 'bool') return { kind: 'mask', shape: [...v.shape], data: v.data.map((b) => b !== 0) };
   if (dtype === 'bool') {
+    // outside jit (eager code, differentiation) JAX has the mask's value: known at compile time when its cone is
+    const c = concreteValue(v);
+    if (typeof c !== 'string') return { kind: 'mask', shape: c.shape, data: c.data.map((b) => b !== 0) };
+    if (c === 'runtime') throw runtimeOnlyError('a boolean mask index (its result shape depends on its values)', span);
     throw new CompileError(`NonConcreteBooleanIndexError: Array boolean indices must be concrete; got bool[${ops.aval(v, span).shape.join(',')}]\n\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors.NonConcreteBooleanIndexError`, span, [
       'a boolean mask whose values are known only when the program runs has no static result shape: use jnp.where(mask, x, 0) or an integer index array instead',
     ]);

@@ -13,6 +13,7 @@ import { reprOf, strOf } from './format.js';
 import { execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
+import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
@@ -360,6 +361,7 @@ export class Interp {
     };
     this.constantStmts.push({ nd, stmt });
     h = new HostArray(name, { shape: nd.shape, dtype });
+    noteHostConstant(h, nd);
     this.constants.set(nd, h);
     return h;
   }
@@ -416,6 +418,7 @@ export class Interp {
         outputs.forEach((o, i) => (o.tracer.materialized!.sharding = call.shardings[i]!));
       } else {
         this.addProgram(name, func, 'segment');
+        noteHostResults(func, args, outputs.map((o) => o.tracer.materialized!));
         value = { k: 'call', callee: 'rt.call', await: true, args: [{ k: 'program', name }, { k: 'array', items: args.map((c) => ({ k: 'var', name: c.name })) }] };
       }
       this.segmentCount++;

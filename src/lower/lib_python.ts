@@ -18,6 +18,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
+import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
@@ -403,6 +404,10 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
     const aval = ip.ops.aval(v, span);
     if (aval.shape.length !== 0) throw new CompileError(`TypeError: only length-1 arrays can be converted to Python scalars`, span);
     if (!ip.atHost) {
+      // outside jit JAX's differentiation tracers convert to int (not to float) by their concrete primal
+      const c = kind === 'int' ? concreteValue(v) : 'staged';
+      if (typeof c !== 'string') return BigInt(Math.trunc(finiteForInt(c.data[0]!, span)));
+      if (c === 'runtime') throw runtimeOnlyError(`${kind}()`, span);
       throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}`, span, [
         `The problem arose with the \`${kind}\` function. If trying to convert the data type of a value, try using \`x.astype(${kind})\` or \`jnp.array(x, ${kind})\` instead.`,
       ]);

@@ -3,13 +3,13 @@
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
 import { CompileError } from '../common/diagnostics.js';
-import { jaxTypeStr } from '../ir/types.js';
+import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, NdArray, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
 } from './values.js';
 import { staticEquals } from './pyops.js';
@@ -18,17 +18,98 @@ import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException,
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
+import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   const outer = ip.line;
   try {
     for (const s of body) {
       ip.line = s.span.start.line;
-      execStmt(ip, s, scope);
+      if (ip.atHost && FORKING.has(s.kind)) execForking(ip, s, scope);
+      else if (ip.atHost && s.kind === 'Return' && s.value) returnForking(ip, s, s.value, scope);
+      else if (ip.atHost) withDecisions(null, () => execStmt(ip, s, scope));
+      else execStmt(ip, s, scope);
     }
   } finally {
     ip.line = outer;
   }
+}
+
+/** Host statements that may branch on a run-time value inside a differentiation they call (see execForking). */
+const FORKING = new Set<A.Stmt['kind']>(['ExprStmt', 'Assign', 'AugAssign', 'AnnAssign']);
+
+/**
+ * A host statement whose differentiation (grad, vjp, … outside jit: JAX
+ * traces them with concrete values) branches on a value known only at run
+ * time: the condition's cone is computed by the host program and read back,
+ * and the statement is lowered once per outcome in the arms of a run-time
+ * `if`, the decisions taken so far replayed by re-tracing (const_eval.ts).
+ */
+function execForking(ip: Interp, s: A.Stmt, scope: Scope, decisions: boolean[] = []): void {
+  try {
+    withDecisions(decisions, () => execStmt(ip, s, scope));
+  } catch (e) {
+    if (!(e instanceof ForkRequest) || !ip.atHost) throw e;
+    const t = ip.trace();
+    const host: HostBuilder = {
+      atom: (v) => {
+        if (v instanceof Tracer && !v.materialized && v.trace !== t) return null;
+        if (v instanceof Tracer || v instanceof HostArray) return ip.ops.atom(v, e.span);
+        const scalar = typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
+        return scalar || v instanceof NdArray || v instanceof NpScalar ? ip.ops.asArray(v, e.span).atom : null;
+      },
+      // a custom_jvp / custom_vjp function's value: its primal part
+      bind: (q, ins) => (q.prim === 'custom_jvp_call' || q.prim === 'custom_vjp_call' ? t.builder.inline(q.params['call'] as Func, ins) : t.builder.bind(q.prim, ins, q.params)),
+    };
+    const cond = hostCopy(e.cond, host);
+    if (!cond) throw runtimeOnlyError('this condition', e.span);
+    const test = hostTruth(ip, ip.ops.tracer(cond), e.span);
+    if (!(test instanceof HostScalar)) return execForking(ip, s, scope, [...decisions, test]);
+    const arms: A.If = { kind: 'If', test: { kind: 'Constant', value: true, span: s.span }, body: [s], orelse: [s], span: s.span };
+    const names = [...assignedNames([s])];
+    const after: Map<string, PyValue | undefined>[] = [];
+    dynamicIf(ip, arms, test, scope, (k) => {
+      execForking(ip, s, scope, [...decisions, k === 0]);
+      after[k] = new Map(names.map((n) => [n, scope.vars.get(n)]));
+    });
+    // the host program after the statement holds data made in either outcome, not a function made in one
+    for (const n of names) {
+      if (after.length === 2 && !sameCode(after[0]!.get(n), after[1]!.get(n))) {
+        throw new CompileError(
+          `NotImplementedError: '${n}' is a function (or object) made by a differentiation that branched on a value known only when the program runs; jaxts lowers that statement once per outcome and cannot keep such a value after it`,
+          s.span,
+          ['use the function in the same statement (vjp_fun(ct) beside jax.vjp), or pass a value known at compile time'],
+        );
+      }
+    }
+  }
+}
+
+/** `return value` at host level whose value forks (see execForking): the value's outcomes merged, then returned. */
+function returnForking(ip: Interp, s: A.Return, value: A.Expr, scope: Scope): void {
+  try {
+    withDecisions([], () => execStmt(ip, s, scope));
+  } catch (e) {
+    if (!(e instanceof ForkRequest) || !ip.atHost) throw e;
+    const name = '<return>';
+    execForking(ip, { kind: 'Assign', targets: [{ kind: 'Name', id: name, span: s.span }], value, span: s.span }, scope);
+    const v = scope.vars.get(name);
+    scope.vars.delete(name);
+    throw new ReturnSignal(v ?? null);
+  }
+}
+
+/** Do two outcomes' values differ only in data (arrays, numbers, strings), which the host program can merge? */
+function sameCode(a: PyValue | undefined, b: PyValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return true;
+  const data = (v: PyValue): boolean => v === null || typeof v !== 'object' || isArray(v) || v instanceof HostScalar || v instanceof NdArray || v instanceof NpScalar;
+  if (data(a) && data(b)) return true;
+  if ((a instanceof PyTuple && b instanceof PyTuple) || (a instanceof PyList && b instanceof PyList)) {
+    return a.items.length === b.items.length && a.items.every((x, i) => sameCode(x, b.items[i]!));
+  }
+  if (a instanceof PyDict && b instanceof PyDict) return [...a.entries.values()].every(([k, x]) => sameCode(x, b.get(k)));
+  return false;
 }
 
 function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
@@ -1082,7 +1163,7 @@ function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
  * the if, assigned at the end of each branch: its leaves (arrays, host numbers) must have one type on
  * both paths. A `break`/`continue` in a branch leaves the TS loop that the enclosing loop becomes.
  */
-function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope): void {
+function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?: (k: 0 | 1) => void): void {
   if (!ip.atHost) throw new CompileError('internal: a host value reached a traced function', s.span);
   ip.flush();
   const names = [...assignedNames([...s.body, ...s.orelse])];
@@ -1101,7 +1182,8 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope): void {
     let values = new Map<string, PyValue | undefined>();
     const stmts = ip.collect(() => {
       try {
-        execBlock(ip, body, scope);
+        if (runArm) runArm(body === s.body ? 0 : 1);
+        else execBlock(ip, body, scope);
       } catch (e) {
         if (!(e instanceof BreakSignal || e instanceof ContinueSignal)) {
           if (e instanceof ReturnSignal) throw new CompileError('return inside an if on a value known only when the program runs is not supported', s.span);

@@ -740,7 +740,9 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
             span,
           );
         }
-        const p = new Tracer(t, t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a));
+        const v = t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a);
+        t.outer.set(v, l);
+        const p = new Tracer(t, v);
         gradParams.push({ tracer: p, outer: l, batchDim: 0 });
         return p;
       }),
@@ -843,7 +845,9 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
     callArgs[nums[k]!] = fl.unflatten(
       fl.leaves.map((l) => {
         const a = avalOf(ip, l, span);
-        return new Tracer(t, t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a));
+        const v = t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a);
+        t.outer.set(v, l);
+        return new Tracer(t, v);
       }),
     );
   });

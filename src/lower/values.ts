@@ -321,6 +321,17 @@ export class Trace {
     this.builder = new FuncBuilder(name);
   }
 
+  /** The values a differentiation's declared parameters stand for (its primals), by parameter: src/lower/const_eval.ts reads them. */
+  readonly outer = new Map<Var, PyValue>();
+
+  /** The outer value parameter `p` stands for: a primal (see `outer`) or a captured value (undefined: none known, such as a tangent). */
+  paramOuter(p: Var): PyValue | undefined {
+    const o = this.outer.get(p);
+    if (o !== undefined) return o;
+    for (const [c, v] of this.captureVar) if (v === p) return c;
+    return undefined;
+  }
+
   /** This trace's atom for an array value, capturing it when it comes from outside. */
   atomOf(v: Tracer | HostArray): Atom {
     let outer: HostArray | Tracer = v;
