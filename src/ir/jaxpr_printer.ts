@@ -241,15 +241,18 @@ function litText(l: Lit): string {
   return `${v}:${avalText({ shape: [], dtype: d })}`;
 }
 
-/**
- * `print(jax.make_jaxpr(f)(*args))` of the traced function `f`: JAX's text,
- * with jaxts's explicit constant handling shown as JAX shows it. The last
- * `constCount` parameters are captured arrays: JAX's constvars.
- */
-export function printJaxpr(f: Func, constCount = 0): string {
-  // variable names run on through nested jaxprs (control flow's), in the order the text shows them
-  let fresh = 0;
-  const jaxprDoc = (f: Func, constCount: number): Doc => {
+/** A traced function as JAX's jaxpr shows it: constvars, invars, equations (constants folded into literals as JAX has them) and outvars. */
+export interface JaxprView {
+  consts: Var[];
+  params: Var[];
+  eqns: Eqn[];
+  results: Atom[];
+  /** An atom of the function as the view has it (a folded constant: its literal). */
+  resolve: (a: Atom) => Atom;
+}
+
+/** The jaxpr JAX would have traced for `f`, whose last `constCount` parameters are captured arrays (JAX's constvars). */
+export function jaxprView(f: Func, constCount = 0): JaxprView {
   const consts = f.params.slice(f.params.length - constCount);
   const params = f.params.slice(0, f.params.length - constCount);
   // constants shown as JAX's literals: var id → the literal it stands for
@@ -277,13 +280,25 @@ export function printJaxpr(f: Func, constCount = 0): string {
       }
       if (implicit) {
         const shape = [...out.aval.shape.slice(0, out.aval.shape.length - rank).map(() => 1), ...x.aval.shape];
-        eqns.push({ ...e, inputs: ins, outputs: [{ ...out, aval: { ...out.aval, shape } }] });
+        eqns.push({ ...e, inputs: ins, params: { ...e.params, shape }, outputs: [{ ...out, aval: { ...out.aval, shape } }] });
         continue;
       }
     }
     eqns.push({ ...e, inputs: ins });
   }
-  const results = f.results.map(resolve);
+  return { consts, params, eqns, results: f.results.map(resolve), resolve };
+}
+
+/**
+ * `print(jax.make_jaxpr(f)(*args))` of the traced function `f`: JAX's text,
+ * with jaxts's explicit constant handling shown as JAX shows it. The last
+ * `constCount` parameters are captured arrays: JAX's constvars.
+ */
+export function printJaxpr(f: Func, constCount = 0): string {
+  // variable names run on through nested jaxprs (control flow's), in the order the text shows them
+  let fresh = 0;
+  const jaxprDoc = (f: Func, constCount: number): Doc => {
+  const { consts, params, eqns, results, resolve } = jaxprView(f, constCount);
   // JAX names a result no later equation or output uses `_` (core._dropvars)
   const names = new Map<number, string>();
   const used = new Set(results.flatMap((r) => (r.kind === 'var' ? [r.id] : [])));

@@ -7,7 +7,7 @@ import type { Span } from '../parser/ast.js';
 import { arrayAttr } from './array_methods.js';
 import { freeVariables, lowerExports, scriptResults } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
-import { debugText } from './lib_debug.js';
+import { jaxprAttr, jaxprText } from './jaxpr_objects.js';
 import { jaxModule } from './lib_jax.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
@@ -113,11 +113,13 @@ function library(ip: Interp): Library {
       if (st !== undefined) return st;
       const sds = shapeDtypeAttr(obj, name);
       if (sds !== undefined) return sds;
+      const jx = jaxprAttr(ip, obj, name);
+      if (jx !== undefined) return jx;
       const td = treedefAttr(ip, obj, name);
       if (td !== undefined) return td;
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v) ?? treedefText(ip, v, span),
+    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
       obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : undefined,
@@ -144,6 +146,9 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.numpy', jnp],
     ['jax.test_util', jax.attrs.get('test_util') as PyModule],
     ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
+    ['jax.extend', jax.attrs.get('extend') as PyModule],
+    ['jax.extend.core', (jax.attrs.get('extend') as PyModule).attrs.get('core') as PyModule],
+    ['jax._src.util', (jax.attrs.get('_src') as PyModule).attrs.get('util') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.numpy.fft', jnp.attrs.get('fft') as PyModule],
     ['jax.nn', nn],

@@ -2,7 +2,6 @@
 // and show its jaxpr as JAX prints it, src/ir/jaxpr_printer.ts) and
 // jax.debug.print / jax.debug.callback.
 import { CompileError } from '../common/diagnostics.js';
-import { printJaxpr } from '../ir/jaxpr_printer.js';
 import type { AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { jaxDtype } from './arrays.js';
@@ -10,24 +9,12 @@ import { recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.
 import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
-import { Text } from './text.js';
+import { PyClosedJaxpr } from './jaxpr_objects.js';
 import { flatten } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyObject, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
 } from './values.js';
 
-/** What jax.make_jaxpr(f)(*args) returns: a ClosedJaxpr, shown as its text. */
-export class PyClosedJaxpr extends PyObject {
-  readonly typeName = 'ClosedJaxpr';
-  constructor(readonly text: string) {
-    super();
-  }
-}
-
-/** str()/repr() of this module's objects (null: not one of them). */
-export function debugText(v: PyValue): Text | null {
-  return v instanceof PyClosedJaxpr ? Text.of(v.text) : null;
-}
 
 /** The abstract value JAX traces an argument leaf as (a Python scalar is weakly typed). */
 function argAval(v: PyValue, span: A.Span): AVal {
@@ -70,7 +57,7 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     });
     takeDebugCalls(t); // JAX shows them as debug_callback equations, and prints nothing
     const func = t.builder.finish(results);
-    return new PyClosedJaxpr(printJaxpr(func, t.captured.length));
+    return new PyClosedJaxpr(func, [...t.captured]);
   });
 }
 

@@ -7,6 +7,7 @@ import { customOf } from './custom_rules.js';
 import { evalShape, shapeDtypeStruct } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
+import { extendCoreModule, safeMap } from './jaxpr_objects.js';
 import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { JAX_ERRORS } from './classes.js';
@@ -70,6 +71,9 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
       checkpoint_policies: checkpointPolicies(),
     }),
     errors: errorsModule(),
+    // jax.extend.core: jaxprs and primitives as Python data (src/lower/jaxpr_objects.ts); jax._src.util's safe_map, which tutorials import
+    extend: builtinModule('jax.extend', { core: extendCoreModule(ip) }),
+    _src: builtinModule('jax._src', { util: builtinModule('jax._src.util', { safe_map: (c) => safeMap(ip, c) }) }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     experimental: experimentalModule(ip),
     debug: debugModule(ip, debugShardingFunctions(ip)),

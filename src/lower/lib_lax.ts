@@ -15,6 +15,7 @@ import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
+import { primitiveAttrs } from './jaxpr_objects.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -60,6 +61,7 @@ export function laxModule(ip: Interp): PyModule {
     });
   };
   const entries: Record<string, ((c: CallArgs) => PyValue) | PyValue> = {
+    ...primitiveAttrs(),
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),
     ...laxConvFunctions(ip),

@@ -1,0 +1,356 @@
+// JAX's program objects as Python data (jax.extend.core): what
+// jax.make_jaxpr returns — a ClosedJaxpr whose `.jaxpr` has `invars`,
+// `outvars`, `constvars` and `eqns` (JaxprEqn: `invars`, `outvars`,
+// `primitive`, `params`), its variables (Var) and literals (Literal) — and
+// the primitives (`lax.exp_p`, …) whose `bind(*args, **params)` records the
+// primitive in the current trace. A jaxpr is compile-time data: the objects
+// are views of the traced IR function as JAX would show it
+// (src/ir/jaxpr_printer.ts folds jaxts's explicit constants into literals),
+// so that an interpreter written in Python over them (the custom-interpreters
+// tutorial) evaluates the function again, under any transformation.
+import { CompileError } from '../common/diagnostics.js';
+import { jaxPrimName } from '../ir/indexing.js';
+import { jaxprView, printJaxpr, pyFloat, type JaxprView } from '../ir/jaxpr_printer.js';
+import { isControl, PRIM_NAMES, PRIMS, type Prim } from '../ir/prims.js';
+import type { Atom, AVal, Eqn, Func, Lit, Var } from '../ir/types.js';
+import type { Span } from '../parser/ast.js';
+import { broadcastShapes } from './arrays.js';
+import type { Interp } from './interp.js';
+import { builtinModule } from './modules.js';
+import { iterate } from './expr.js';
+import { Text } from './text.js';
+import {
+  HostArray, PyBoundMethod, PyBuiltin, PyClass, PyDict, PyDType, PyList, PyNativeObject, PyTuple, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
+} from './values.js';
+
+const coreClass = (name: string): PyClass => new PyClass(name, [], new Map(), 'marker', 'jax._src.core');
+const CLASSES = {
+  ClosedJaxpr: coreClass('ClosedJaxpr'),
+  Jaxpr: coreClass('Jaxpr'),
+  JaxprEqn: coreClass('JaxprEqn'),
+  Var: coreClass('Var'),
+  Literal: coreClass('Literal'),
+  Primitive: coreClass('Primitive'),
+};
+
+/** JAX's short text of an abstract value: `float32[5,10]` (`f32[5,10]` when short). */
+const avalStr = (a: AVal, short = false): string => `${short ? shortName(a.dtype) : a.dtype}[${a.shape.join(',')}]`;
+const shortName = (d: string): string => ({ float32: 'f32', float64: 'f64', int32: 'i32', int64: 'i64', uint32: 'u32', uint8: 'u8', bool: 'bool' } as Record<string, string>)[d] ?? d;
+
+/** A jaxpr variable (core.Var): hashes by identity, shows as `Var(id=…):float32[5]`. */
+export class PyJaxprVar extends PyNativeObject {
+  readonly typeName = 'Var';
+  readonly pyClass = CLASSES.Var;
+  readonly hashable = true;
+  /** A stable stand-in for CPython's id() (JAX prints the object's address). */
+  readonly displayId: number;
+  constructor(readonly v: Var) {
+    super();
+    this.displayId = 140000000000000 + 64 * nextVarId++;
+  }
+}
+let nextVarId = 1;
+
+/** A literal operand (core.Literal): `.val` is its Python value. */
+export class PyJaxprLiteral extends PyNativeObject {
+  readonly typeName = 'Literal';
+  readonly pyClass = CLASSES.Literal;
+  readonly hashable = false;
+  constructor(readonly lit: Lit) {
+    super();
+  }
+  get val(): PyValue {
+    const { value, aval } = this.lit;
+    if (aval.dtype === 'bool') return value !== 0;
+    return aval.dtype === 'float32' ? value : BigInt(Math.trunc(value));
+  }
+}
+
+/** A primitive (core.Primitive): one object per primitive, so it keys dicts (`registry[lax.exp_p]`). */
+export class PyPrimitive extends PyNativeObject {
+  readonly typeName = 'Primitive';
+  readonly pyClass = CLASSES.Primitive;
+  readonly hashable = true;
+  constructor(readonly prim: Prim) {
+    super();
+  }
+  get multipleResults(): boolean {
+    return isControl(this.prim) || this.prim === 'sort';
+  }
+}
+const primitives = new Map<Prim, PyPrimitive>();
+export function primitiveObject(prim: Prim): PyPrimitive {
+  let p = primitives.get(prim);
+  if (!p) primitives.set(prim, (p = new PyPrimitive(prim)));
+  return p;
+}
+
+/** One equation (core.JaxprEqn). */
+export class PyJaxprEqn extends PyNativeObject {
+  readonly typeName = 'JaxprEqn';
+  readonly pyClass = CLASSES.JaxprEqn;
+  readonly hashable = true;
+  constructor(
+    readonly eqn: Eqn,
+    readonly invars: PyList,
+    readonly outvars: PyList,
+  ) {
+    super();
+  }
+}
+
+/** An open jaxpr (core.Jaxpr): its variables are made once, so equations and outvars share them. */
+export class PyJaxpr extends PyNativeObject {
+  readonly typeName = 'Jaxpr';
+  readonly pyClass = CLASSES.Jaxpr;
+  readonly hashable = true;
+  private vars = new Map<number, PyJaxprVar>();
+  private view: JaxprView;
+  private built: { invars: PyList; outvars: PyList; constvars: PyList; eqns: PyList } | null = null;
+  constructor(
+    readonly func: Func,
+    readonly constCount: number,
+  ) {
+    super();
+    this.view = jaxprView(func, constCount);
+  }
+  get text(): string {
+    return printJaxpr(this.func, this.constCount);
+  }
+  private atom(a: Atom): PyValue {
+    if (a.kind === 'lit') return new PyJaxprLiteral(a);
+    let v = this.vars.get(a.id);
+    if (!v) this.vars.set(a.id, (v = new PyJaxprVar(a)));
+    return v;
+  }
+  parts(): { invars: PyList; outvars: PyList; constvars: PyList; eqns: PyList } {
+    if (!this.built) {
+      const { consts, params, eqns, results } = this.view;
+      const invars = new PyList(params.map((p) => this.atom(p)));
+      const constvars = new PyList(consts.map((p) => this.atom(p)));
+      const eqnObjs = new PyList(eqns.map((e) => new PyJaxprEqn(e, new PyList(e.inputs.map((a) => this.atom(a))), new PyList(e.outputs.map((o) => this.atom(o))))));
+      this.built = { invars, constvars, eqns: eqnObjs, outvars: new PyList(results.map((r) => this.atom(r))) };
+    }
+    return this.built;
+  }
+}
+
+/** What jax.make_jaxpr(f)(*args) returns (core.ClosedJaxpr): the jaxpr and the captured arrays it closes over (`consts`). */
+export class PyClosedJaxpr extends PyNativeObject {
+  readonly typeName = 'ClosedJaxpr';
+  readonly pyClass = CLASSES.ClosedJaxpr;
+  readonly hashable = true;
+  readonly jaxpr: PyJaxpr;
+  constructor(
+    func: Func,
+    readonly consts: (HostArray | Tracer)[] = [],
+  ) {
+    super();
+    this.jaxpr = new PyJaxpr(func, consts.length);
+  }
+  get text(): string {
+    return this.jaxpr.text;
+  }
+}
+
+// ------------------------------------------------------------ parameters as Python values
+
+/** The order of the parameters JAX gives a primitive (jaxts's IR omits some: JAX's default, None, is shown). */
+const JAX_PARAM_ORDER: Partial<Record<Prim, string[]>> = {
+  broadcast_in_dim: ['shape', 'broadcast_dimensions', 'sharding'],
+  dot_general: ['dimension_numbers', 'precision', 'preferred_element_type', 'out_sharding'],
+  reduce_sum: ['axes', 'out_sharding'],
+  reduce_max: ['axes', 'out_sharding'],
+  reduce_min: ['axes', 'out_sharding'],
+  reduce_prod: ['axes', 'out_sharding'],
+  convert_element_type: ['new_dtype', 'weak_type', 'sharding'],
+  reshape: ['new_sizes', 'dimensions', 'sharding'],
+  iota: ['dtype', 'shape', 'dimension', 'sharding'],
+  transpose: ['permutation'],
+  squeeze: ['dimensions'],
+};
+const DTYPE_PARAMS = new Set(['dtype', 'new_dtype', 'preferred_element_type']);
+const DTYPES = new Set<string>(['float32', 'float64', 'int32', 'int64', 'uint32', 'bool']);
+
+/** Python values made from IR parameters, and the IR values they stand for (bind takes them back). */
+const paramOrigin = new WeakMap<object, unknown>();
+
+function paramPy(key: string, v: unknown): PyValue {
+  let out: PyValue;
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean' || typeof v === 'string') {
+    if (typeof v === 'string' && DTYPE_PARAMS.has(key) && DTYPES.has(v)) out = new PyDType(v as PyDType['name']);
+    else return v;
+  } else if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  else if (Array.isArray(v)) out = new PyTuple(v.map((x) => paramPy(key, x)));
+  else if (typeof v === 'object' && 'eqns' in v && 'params' in v) out = new PyClosedJaxpr(v as Func);
+  else if (typeof v === 'object' && 'contract' in v && 'batch' in v) {
+    // dot_general's dimension numbers: ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))
+    const d = v as { contract: number[][]; batch: number[][] };
+    out = new PyTuple([paramPy(key, d.contract), paramPy(key, d.batch)]);
+  } else if (typeof v === 'object') out = new PyTuple(Object.values(v as Record<string, unknown>).map((x) => paramPy(key, x)));
+  else return String(v);
+  paramOrigin.set(out, v);
+  return out;
+}
+
+/** An equation's parameters as JAX's `eqn.params` dict. */
+function paramsDict(e: Eqn): PyDict {
+  const d = new PyDict();
+  const order = JAX_PARAM_ORDER[e.prim as Prim] ?? [];
+  for (const k of [...order, ...Object.keys(e.params).filter((k) => !order.includes(k))]) d.set(k, paramPy(k, e.params[k]));
+  return d;
+}
+
+/** A parameter given to `bind` back as the IR's value. */
+function paramIr(v: PyValue, span: Span): unknown {
+  if (v !== null && typeof v === 'object' && paramOrigin.has(v)) return paramOrigin.get(v);
+  if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof PyTuple || v instanceof PyList) return v.items.map((x) => paramIr(x, span));
+  if (v instanceof PyDType) return v.name;
+  if (v instanceof PyClosedJaxpr) return v.jaxpr.func;
+  throw new CompileError(`jaxts: a primitive parameter of type ${typeName(v)} is not supported`, span);
+}
+
+// ------------------------------------------------------------ bind
+
+/** `prim.bind(*args, **params)`: the primitive applied in the current trace (eagerly at host level). */
+function bindPrimitive(ip: Interp, p: PyPrimitive, c: CallArgs): PyValue {
+  const ops = ip.ops;
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of c.kwargs) params[k] = paramIr(v, c.span);
+  // operands: arrays as they are; Python scalars (literals) take the first array's dtype, as JAX's weak types do
+  const arrays = c.args.filter(isArray);
+  const dtype = arrays.length ? ops.aval(arrays[0]!, c.span).dtype : undefined;
+  let atoms = c.args.map((a) => (isArray(a) ? ops.atom(a, c.span) : ops.asArray(a, c.span, dtype).atom));
+  if (PRIMS[p.prim].elementwise && atoms.length > 1) {
+    // a rank-0 literal or a size-1 axis broadcasts, as in JAX's jaxprs
+    const shape = atoms.map((a) => a.aval.shape).reduce((s, t) => broadcastShapes(s, t, c.span, p.prim));
+    atoms = atoms.map((a) => (a.aval.shape.length === shape.length && a.aval.shape.every((n, i) => n === shape[i]) ? a : ops.broadcastTo(a, shape, c.span)));
+  }
+  if (p.multipleResults) return new PyList(ops.bindN(p.prim, atoms, params, c.span).map((a) => ops.tracer(a)));
+  return ops.tracer(ops.bind(p.prim, atoms, params, c.span));
+}
+
+/** jax_as_fun(closed_jaxpr)(*args): the jaxpr's equations bound again, in order, on `args` (a list of its outputs). */
+function evalJaxpr(ip: Interp, cj: PyClosedJaxpr, c: CallArgs): PyValue {
+  const f = cj.jaxpr.func;
+  const nargs = f.params.length - cj.consts.length;
+  if (c.args.length !== nargs) throw new CompileError(`TypeError: the jaxpr takes ${nargs} arguments, got ${c.args.length}`, c.span);
+  const env = new Map<number, Atom>();
+  f.params.forEach((p, i) => env.set(p.id, ip.ops.atom(i < nargs ? c.args[i]! : cj.consts[i - nargs]!, c.span)));
+  const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
+  for (const e of f.eqns) {
+    const outs = e.outputs.length === 1 && !isControl(e.prim as Prim) && e.prim !== 'sort'
+      ? [ip.ops.bind(e.prim as Prim, e.inputs.map(read), e.params, c.span)]
+      : ip.ops.bindN(e.prim as Prim, e.inputs.map(read), e.params, c.span);
+    e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
+  }
+  return new PyList(f.results.map((r) => ip.ops.tracer(read(r))));
+}
+
+// ------------------------------------------------------------ attributes and text
+
+/** An attribute of a jaxpr object (undefined: not one of them, or no such attribute). */
+export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | undefined {
+  if (obj instanceof PyClosedJaxpr) {
+    switch (name) {
+      case 'jaxpr': return obj.jaxpr;
+      case 'consts': case 'literals': return new PyList([...obj.consts]);
+      case 'in_avals': return new PyList(obj.jaxpr.func.params.slice(0, obj.jaxpr.func.params.length - obj.consts.length).map((p) => avalObject(p.aval)));
+      case 'out_avals': return new PyList(obj.jaxpr.func.results.map((r) => avalObject(r.aval)));
+      case 'eqns': case 'invars': case 'outvars': case 'constvars': return obj.jaxpr.parts()[name];
+    }
+    return undefined;
+  }
+  if (obj instanceof PyJaxpr) {
+    if (name === 'eqns' || name === 'invars' || name === 'outvars' || name === 'constvars') return obj.parts()[name];
+    return undefined;
+  }
+  if (obj instanceof PyJaxprEqn) {
+    switch (name) {
+      case 'invars': return obj.invars;
+      case 'outvars': return obj.outvars;
+      case 'primitive': return primitiveObject(obj.eqn.prim as Prim);
+      case 'params': return paramsDict(obj.eqn);
+    }
+    return undefined;
+  }
+  if (obj instanceof PyJaxprVar) return name === 'aval' ? avalObject(obj.v.aval) : undefined;
+  if (obj instanceof PyJaxprLiteral) return name === 'val' ? obj.val : name === 'aval' ? avalObject(obj.lit.aval) : undefined;
+  if (obj instanceof PyPrimitive) {
+    switch (name) {
+      case 'name': return jaxPrimName(obj.prim);
+      case 'multiple_results': return obj.multipleResults;
+      case 'bind': return new PyBoundMethod(obj, 'bind', (c) => bindPrimitive(ip, obj, c));
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/** An abstract value (ShapedArray) as the jax.ShapeDtypeStruct-like object jaxts has: its shape, dtype and text. */
+class PyShapedArray extends PyNativeObject {
+  readonly typeName = 'ShapedArray';
+  readonly pyClass = coreClass('ShapedArray');
+  readonly hashable = true;
+  constructor(readonly aval: AVal) {
+    super();
+  }
+}
+const avalObject = (a: AVal): PyShapedArray => new PyShapedArray(a);
+
+/** str()/repr() of a jaxpr object (null: not one of them). */
+export function jaxprText(v: PyValue): Text | null {
+  if (v instanceof PyClosedJaxpr || v instanceof PyJaxpr) return Text.of(v.text);
+  if (v instanceof PyJaxprVar) return Text.of(`Var(id=${v.displayId}):${avalStr(v.v.aval)}`);
+  if (v instanceof PyJaxprLiteral) return Text.of(`Literal(${literalValText(v.lit)})`);
+  if (v instanceof PyPrimitive) return Text.of(jaxPrimName(v.prim));
+  if (v instanceof PyShapedArray) return Text.of(`ShapedArray(${avalStr(v.aval)}${v.aval.weak ? ', weak_type=True' : ''})`);
+  if (v instanceof PyJaxprEqn) return Text.of(`${v.outvars.items.map((o) => (o instanceof PyJaxprVar ? `${'_'}:${avalStr(o.v.aval, true)}` : '')).join(' ')} = ${jaxPrimName(v.eqn.prim)}`);
+  return null;
+}
+
+/** A literal's value as JAX's Literal repr shows it: a weakly typed Python scalar is a TypedInt/TypedFloat. */
+function literalValText(l: Lit): string {
+  const d = l.aval.dtype;
+  if (d === 'bool') return l.value ? 'True' : 'False';
+  const isFloat = d === 'float32';
+  const s = isFloat ? pyFloat(Math.fround(l.value)) : String(Math.trunc(l.value));
+  if (!l.aval.weak) return s;
+  return `${isFloat ? 'TypedFloat' : 'TypedInt'}(${s}, dtype=${d})`;
+}
+
+// ------------------------------------------------------------ modules
+
+/** `lax.<name>_p` for every primitive of the IR. */
+export function primitiveAttrs(): Record<string, PyValue> {
+  return Object.fromEntries(PRIM_NAMES.map((p) => [`${p}_p`, primitiveObject(p)]));
+}
+
+/** jax.extend.core: the classes (for isinstance and `type(v) is core.Literal`) and jaxpr_as_fun. */
+export function extendCoreModule(ip: Interp): PyModule {
+  return builtinModule('jax.extend.core', {
+    ...CLASSES,
+    jaxpr_as_fun: (c) => {
+      const cj = c.args[0];
+      if (!(cj instanceof PyClosedJaxpr)) throw new CompileError('TypeError: jaxpr_as_fun() needs a ClosedJaxpr', c.span);
+      return new PyBuiltin('jaxpr_as_fun', (call) => evalJaxpr(ip, cj, call));
+    },
+  });
+}
+
+/** jax._src.util.safe_map: map that checks its arguments have one length; returns a list. */
+export function safeMap(ip: Interp, c: CallArgs): PyValue {
+  const [fn, ...seqs] = c.args;
+  if (fn === undefined) throw new CompileError('TypeError: safe_map() missing 1 required positional argument', c.span);
+  const lists = seqs.map((s) => iterate(ip, s, c.span));
+  const n = lists[0]?.length ?? 0;
+  lists.forEach((l, i) => {
+    if (l.length !== n) throw new CompileError(`AssertionError: length mismatch: ${lists.map((x) => x.length).join(', ')}`, c.span, [`argument ${i + 1}`]);
+  });
+  const out: PyValue[] = [];
+  for (let i = 0; i < n; i++) out.push(ip.call(fn, { args: lists.map((l) => l[i]!), kwargs: new Map(), span: c.span }));
+  return new PyList(out);
+}
