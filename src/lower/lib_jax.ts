@@ -4,7 +4,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import { checkGrads } from './check_grads.js';
 import { customOf } from './custom_rules.js';
-import { evalShape, shapeDtypeStruct } from './eval_shape.js';
+import { PyShapeDtypeStruct, evalShape, shapeDtypeStruct } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
 import { extendCoreModule, safeMap } from './jaxpr_objects.js';
@@ -12,8 +12,8 @@ import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js'
 import { arg, builtinModule } from './modules.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
-import { gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyModule, type CallArgs, type PyValue } from './values.js';
+import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
+import { PyBuiltin, PyClass, PyContextManager, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -26,6 +26,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     jvp: (c) => jvpCall(ip, c),
     vjp: (c) => vjpCall(ip, c),
     linearize: (c) => linearizeCall(ip, c),
+    linear_transpose: (c) => linearTransposeOf(ip, c),
     jacfwd: (c) => jacfwdOf(ip, c),
     jacrev: (c) => jacrevOf(ip, c),
     jacobian: (c) => jacrevOf(ip, c),
@@ -80,6 +81,34 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
     ...fns,
+  });
+}
+
+/**
+ * jax.linear_transpose(fun, *primals): the transpose of the linear function
+ * `fun`, taking an output cotangent to the tuple of input cotangents. The
+ * primals give only shapes and dtypes (arrays or ShapeDtypeStructs); the VJP
+ * of a linear function, at any point, is its transpose (the forward pass
+ * leaves nothing the backward one reads).
+ */
+function linearTransposeOf(ip: Interp, c: CallArgs): PyValue {
+  const fun = arg(c, 0, 'fun');
+  for (const k of c.kwargs.keys()) if (k !== 'reduce_axes') throw new CompileError(`TypeError: linear_transpose() got an unexpected keyword argument '${k}'`, c.span);
+  const avals = c.args.slice(1).map((p) => {
+    const flat = flatten(p);
+    const avals = flat.leaves.map((l) => {
+      const aval = l instanceof PyShapeDtypeStruct ? l.aval : ip.ops.aval(l, c.span);
+      if (aval.dtype !== 'float32') throw new CompileError(`TypeError: linear_transpose only supports [float or complex] -> [float or complex], and integer -> integer functions, but got ${aval.dtype}`, c.span);
+      return aval;
+    });
+    return { flat, avals };
+  });
+  return new PyBuiltin(`transposed_fun`, (cc) => {
+    if (cc.args.length !== 1) throw new CompileError(`TypeError: transposed_fun() takes 1 positional argument but ${cc.args.length} were given`, cc.span);
+    // the point of linearization, made where the transpose is called (inside a jit: in its trace)
+    const primals = avals.map(({ flat, avals }) => flat.unflatten(avals.map((a) => ip.ops.full([...a.shape], 0, a.dtype, cc.span))));
+    const pair = vjpCall(ip, { args: [fun, ...primals], kwargs: new Map(), span: cc.span }) as PyTuple;
+    return ip.call(pair.items[1]!, { args: [cc.args[0]!], kwargs: new Map(), span: cc.span });
   });
 }
 
