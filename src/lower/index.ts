@@ -27,7 +27,8 @@ import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
-import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyTransformed, type PyModule } from './values.js';
+import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyTransformed, Tracer, type PyModule } from './values.js';
+import { batchedValueOf } from './format.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
 import { truthy } from './pyops.js';
 
@@ -113,6 +114,10 @@ function library(ip: Interp): Library {
       if (st !== undefined) return st;
       const sds = shapeDtypeAttr(obj, name);
       if (sds !== undefined) return sds;
+      if (name === 'val' && obj instanceof Tracer) {
+        const b = batchedValueOf(obj);
+        if (b !== undefined) return b;
+      }
       const jx = jaxprAttr(ip, obj, name);
       if (jx !== undefined) return jx;
       const td = treedefAttr(ip, obj, name);

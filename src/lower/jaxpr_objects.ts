@@ -167,6 +167,9 @@ const JAX_PARAM_ORDER: Partial<Record<Prim, string[]>> = {
   reshape: ['new_sizes', 'dimensions', 'sharding'],
   iota: ['dtype', 'shape', 'dimension', 'sharding'],
   transpose: ['permutation'],
+  mul: ['out_dtype'],
+  // JAX's transcendental functions take an accuracy (None: the default)
+  ...Object.fromEntries((['exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sin', 'cos', 'tan', 'sqrt', 'rsqrt'] as const).map((p) => [p, ['accuracy']])),
   squeeze: ['dimensions'],
 };
 const DTYPE_PARAMS = new Set(['dtype', 'new_dtype', 'preferred_element_type']);
@@ -222,12 +225,18 @@ function bindPrimitive(ip: Interp, p: PyPrimitive, c: CallArgs): PyValue {
   for (const [k, v] of c.kwargs) params[k] = paramIr(v, c.span);
   // operands: arrays as they are; Python scalars (literals) take the first array's dtype, as JAX's weak types do
   const arrays = c.args.filter(isArray);
-  const dtype = arrays.length ? ops.aval(arrays[0]!, c.span).dtype : undefined;
+  const elementwise = PRIMS[p.prim].elementwise === true;
+  const dtype = arrays.length && elementwise ? ops.aval(arrays[0]!, c.span).dtype : undefined;
   let atoms = c.args.map((a) => (isArray(a) ? ops.atom(a, c.span) : ops.asArray(a, c.span, dtype).atom));
-  if (PRIMS[p.prim].elementwise && atoms.length > 1) {
+  if (elementwise && atoms.length > 1) {
     // a rank-0 literal or a size-1 axis broadcasts, as in JAX's jaxprs
     const shape = atoms.map((a) => a.aval.shape).reduce((s, t) => broadcastShapes(s, t, c.span, p.prim));
-    atoms = atoms.map((a) => (a.aval.shape.length === shape.length && a.aval.shape.every((n, i) => n === shape[i]) ? a : ops.broadcastTo(a, shape, c.span)));
+    atoms = atoms.map((a) => {
+      const out = ops.broadcastTo(a, shape, c.span);
+      // an operand's implicit broadcast, which the jaxpr shows as JAX's does (a rank-0 literal stays one)
+      if (out !== a) ip.trace().builder.eqns.at(-1)!.operandBroadcast = true;
+      return out;
+    });
   }
   if (p.multipleResults) return new PyList(ops.bindN(p.prim, atoms, params, c.span).map((a) => ops.tracer(a)));
   return ops.tracer(ops.bind(p.prim, atoms, params, c.span));
