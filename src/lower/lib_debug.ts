@@ -92,6 +92,19 @@ export function debugModule(ip: Interp, others: Record<string, (c: CallArgs) => 
         ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
       }, c.args.slice(1), kwargs);
     },
+    // JAX's debugger reads its commands from stdin; jaxts's programs read no input, so the session is
+    // JAX's with stdin at end-of-file: the prompt, then `quit` (SystemExit inside the callback, which fails)
+    breakpoint: (c) => {
+      for (const k of c.kwargs.keys()) {
+        if (!['backend', 'filter_frames', 'num_frames', 'ordered', 'token'].includes(k)) throw new CompileError(`TypeError: breakpoint() got an unexpected keyword argument '${k}'`, c.span);
+      }
+      return record(c, () => {
+        ip.flush([]);
+        ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: 'Entering jdb:\n(jdb) ' }] } });
+        const msg = 'jax.errors.JaxRuntimeError: INTERNAL: CpuCallback error calling callback: SystemExit: 0 (jax.debug.breakpoint: the debugger read end-of-file from stdin)';
+        ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyRaise', args: [{ k: 'lit', value: msg }, { k: 'lit', value: c.span.start.line }] } });
+      }, [], new Map());
+    },
     callback: (c) => {
       const fn = c.args[0];
       if (fn === undefined) throw new CompileError("TypeError: callback() missing 1 required positional argument: 'callback'", c.span);
