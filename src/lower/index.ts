@@ -8,6 +8,7 @@ import { arrayAttr } from './array_methods.js';
 import { freeVariables, lowerExports, scriptResults } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { jaxprAttr, jaxprText } from './jaxpr_objects.js';
+import { noteModuleFunctions } from './lib_checkpoint.js';
 import { jaxModule } from './lib_jax.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
@@ -37,6 +38,7 @@ export type { LowerOptions };
 export function lower(mod: Module, options: LowerOptions): HostProgram {
   checkStatementContext(mod);
   const ip = newInterp(options);
+  noteModuleFunctions(ip, mod);
   try {
     execBlock(ip, mod.body, ip.globals);
   } catch (e) {

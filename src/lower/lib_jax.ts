@@ -3,6 +3,7 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import { checkGrads } from './check_grads.js';
+import { checkpointName, checkpointOf, checkpointPolicies, printSavedResiduals } from './lib_checkpoint.js';
 import { customOf } from './custom_rules.js';
 import { PyShapeDtypeStruct, evalShape, shapeDtypeStruct } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
@@ -34,8 +35,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     custom_jvp: (c) => customOf('custom_jvp', c),
     custom_vjp: (c) => customOf('custom_vjp', c),
     // rematerialization changes what is stored, not what is computed: the function itself
-    checkpoint: (c) => checkpointOf(c),
-    remat: (c) => checkpointOf(c),
+    checkpoint: (c) => checkpointOf(ip, c),
+    remat: (c) => checkpointOf(ip, c),
     named_call: (c) => arg(c, 0, 'fun'),
     eval_shape: (c) => evalShape(ip, c),
     ShapeDtypeStruct: (c) => shapeDtypeStruct(c),
@@ -64,12 +65,13 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     Array: new PyClass('Array', [], new Map(), 'marker'),
     checkpoint_policies: checkpointPolicies(),
     test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
-    // jax.ad_checkpoint: rematerialization and names for its policies (values unchanged)
+    // jax.ad_checkpoint: rematerialization, names for its policies, and what it saves (src/lower/lib_checkpoint.ts)
     ad_checkpoint: builtinModule('jax.ad_checkpoint', {
-      checkpoint: (c) => checkpointOf(c),
-      remat: (c) => checkpointOf(c),
-      checkpoint_name: (c) => arg(c, 0, 'x'),
+      checkpoint: (c) => checkpointOf(ip, c),
+      remat: (c) => checkpointOf(ip, c),
+      checkpoint_name: (c) => checkpointName(c),
       checkpoint_policies: checkpointPolicies(),
+      print_saved_residuals: (c) => printSavedResiduals(ip, c),
     }),
     errors: errorsModule(),
     // jax.extend.core: jaxprs and primitives as Python data (src/lower/jaxpr_objects.ts); jax._src.util's safe_map, which tutorials import
@@ -109,25 +111,6 @@ function linearTransposeOf(ip: Interp, c: CallArgs): PyValue {
     const primals = avals.map(({ flat, avals }) => flat.unflatten(avals.map((a) => ip.ops.full([...a.shape], 0, a.dtype, cc.span))));
     const pair = vjpCall(ip, { args: [fun, ...primals], kwargs: new Map(), span: cc.span }) as PyTuple;
     return ip.call(pair.items[1]!, { args: [cc.args[0]!], kwargs: new Map(), span: cc.span });
-  });
-}
-
-/** jax.checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()): `fun` (numerically the identity). */
-function checkpointOf(c: CallArgs): PyValue {
-  for (const k of c.kwargs.keys()) {
-    if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
-  }
-  return arg(c, 0, 'fun');
-}
-
-/** jax.checkpoint_policies: policies only say what to save, so each is accepted and has no effect here. */
-function checkpointPolicies(): PyModule {
-  const policy = (name: string): PyBuiltin => new PyBuiltin(name, () => false);
-  const names = ['everything_saveable', 'nothing_saveable', 'dots_saveable', 'checkpoint_dots', 'dots_with_no_batch_dims_saveable', 'checkpoint_dots_with_no_batch_dims'];
-  const factories = ['save_only_these_names', 'save_any_names_but_these', 'save_from_both_policies', 'save_and_offload_only_these_names'];
-  return builtinModule('jax.checkpoint_policies', {
-    ...Object.fromEntries(names.map((n) => [n, policy(n)])),
-    ...Object.fromEntries(factories.map((n) => [n, (_c: CallArgs) => policy(n)])),
   });
 }
 
