@@ -154,6 +154,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.test_util', jax.attrs.get('test_util') as PyModule],
     ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
     ['jax.extend', jax.attrs.get('extend') as PyModule],
+    ['jax.core', jax.attrs.get('core') as PyModule],
     ['jax.extend.core', (jax.attrs.get('extend') as PyModule).attrs.get('core') as PyModule],
     ['jax._src.util', (jax.attrs.get('_src') as PyModule).attrs.get('util') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],

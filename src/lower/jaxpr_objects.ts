@@ -10,7 +10,7 @@
 // tutorial) evaluates the function again, under any transformation.
 import { CompileError } from '../common/diagnostics.js';
 import { jaxPrimName } from '../ir/indexing.js';
-import { jaxprView, printJaxpr, pyFloat, type JaxprView } from '../ir/jaxpr_printer.js';
+import { jaxprView, printEqn, printJaxpr, pyFloat, type JaxprView } from '../ir/jaxpr_printer.js';
 import { isControl, PRIM_NAMES, PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, Eqn, Func, Lit, Var } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
@@ -18,6 +18,7 @@ import { broadcastShapes } from './arrays.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
 import { iterate } from './expr.js';
+import { PySet } from './sets.js';
 import { Text } from './text.js';
 import {
   HostArray, PyBoundMethod, PyBuiltin, PyClass, PyDict, PyDType, PyList, PyNativeObject, PyTuple, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
@@ -33,9 +34,8 @@ const CLASSES = {
   Primitive: coreClass('Primitive'),
 };
 
-/** JAX's short text of an abstract value: `float32[5,10]` (`f32[5,10]` when short). */
-const avalStr = (a: AVal, short = false): string => `${short ? shortName(a.dtype) : a.dtype}[${a.shape.join(',')}]`;
-const shortName = (d: string): string => ({ float32: 'f32', float64: 'f64', int32: 'i32', int64: 'i64', uint32: 'u32', uint8: 'u8', bool: 'bool' } as Record<string, string>)[d] ?? d;
+/** JAX's text of an abstract value: `float32[5,10]`. */
+const avalStr = (a: AVal): string => `${a.dtype}[${a.shape.join(',')}]`;
 
 /** A jaxpr variable (core.Var): hashes by identity, shows as `Var(id=…):float32[5]`. */
 export class PyJaxprVar extends PyNativeObject {
@@ -242,21 +242,30 @@ function bindPrimitive(ip: Interp, p: PyPrimitive, c: CallArgs): PyValue {
   return ops.tracer(ops.bind(p.prim, atoms, params, c.span));
 }
 
-/** jax_as_fun(closed_jaxpr)(*args): the jaxpr's equations bound again, in order, on `args` (a list of its outputs). */
-function evalJaxpr(ip: Interp, cj: PyClosedJaxpr, c: CallArgs): PyValue {
-  const f = cj.jaxpr.func;
-  const nargs = f.params.length - cj.consts.length;
-  if (c.args.length !== nargs) throw new CompileError(`TypeError: the jaxpr takes ${nargs} arguments, got ${c.args.length}`, c.span);
+/** The jaxpr's equations bound again, in order, on `args` (then `consts` for its constvars): a list of its outputs. */
+function evalJaxpr(ip: Interp, f: Func, consts: PyValue[], args: PyValue[], span: Span): PyValue {
+  const nargs = f.params.length - consts.length;
+  if (args.length !== nargs) throw new CompileError(`TypeError: the jaxpr takes ${nargs} arguments, got ${args.length}`, span);
   const env = new Map<number, Atom>();
-  f.params.forEach((p, i) => env.set(p.id, ip.ops.atom(i < nargs ? c.args[i]! : cj.consts[i - nargs]!, c.span)));
+  f.params.forEach((p, i) => env.set(p.id, ip.ops.atom(i < nargs ? args[i]! : consts[i - nargs]!, span)));
   const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
   for (const e of f.eqns) {
     const outs = e.outputs.length === 1 && !isControl(e.prim as Prim) && e.prim !== 'sort'
-      ? [ip.ops.bind(e.prim as Prim, e.inputs.map(read), e.params, c.span)]
-      : ip.ops.bindN(e.prim as Prim, e.inputs.map(read), e.params, c.span);
+      ? [ip.ops.bind(e.prim as Prim, e.inputs.map(read), e.params, span)]
+      : ip.ops.bindN(e.prim as Prim, e.inputs.map(read), e.params, span);
     e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
   }
   return new PyList(f.results.map((r) => ip.ops.tracer(read(r))));
+}
+
+/** jax.core.eval_jaxpr(jaxpr, consts, *args): a Jaxpr (or ClosedJaxpr's) evaluated by binding its equations. */
+export function evalJaxprCall(ip: Interp, c: CallArgs): PyValue {
+  const j = c.args[0];
+  const jaxpr = j instanceof PyClosedJaxpr ? j.jaxpr : j;
+  if (!(jaxpr instanceof PyJaxpr)) throw new CompileError(`TypeError: eval_jaxpr() needs a Jaxpr, got ${j === undefined ? 'nothing' : typeName(j)}`, c.span);
+  const consts = c.args[1] === undefined ? [] : iterate(ip, c.args[1], c.span);
+  if (consts.length !== jaxpr.constCount) throw new CompileError(`TypeError: the jaxpr has ${jaxpr.constCount} constvars, got ${consts.length} consts`, c.span);
+  return evalJaxpr(ip, jaxpr.func, consts, c.args.slice(2), c.span);
 }
 
 // ------------------------------------------------------------ attributes and text
@@ -269,12 +278,14 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
       case 'consts': case 'literals': return new PyList([...obj.consts]);
       case 'in_avals': return new PyList(obj.jaxpr.func.params.slice(0, obj.jaxpr.func.params.length - obj.consts.length).map((p) => avalObject(p.aval)));
       case 'out_avals': return new PyList(obj.jaxpr.func.results.map((r) => avalObject(r.aval)));
-      case 'eqns': case 'invars': case 'outvars': case 'constvars': return obj.jaxpr.parts()[name];
+      case 'eqns': return obj.jaxpr.parts()[name];
     }
     return undefined;
   }
   if (obj instanceof PyJaxpr) {
     if (name === 'eqns' || name === 'invars' || name === 'outvars' || name === 'constvars') return obj.parts()[name];
+    // jaxts's programs have no effects JAX tracks (debug prints are not equations here)
+    if (name === 'effects') return new PySet('set');
     return undefined;
   }
   if (obj instanceof PyJaxprEqn) {
@@ -283,10 +294,22 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
       case 'outvars': return obj.outvars;
       case 'primitive': return primitiveObject(obj.eqn.prim as Prim);
       case 'params': return paramsDict(obj.eqn);
+      case 'effects': return new PySet('frozenset');
     }
     return undefined;
   }
   if (obj instanceof PyJaxprVar) return name === 'aval' ? avalObject(obj.v.aval) : undefined;
+  if (obj instanceof PyShapedArray) {
+    const a = obj.aval;
+    switch (name) {
+      case 'shape': return new PyTuple(a.shape.map((n) => BigInt(n)));
+      case 'dtype': return paramPy('dtype', a.dtype);
+      case 'ndim': return BigInt(a.shape.length);
+      case 'size': return BigInt(a.shape.reduce((x, y) => x * y, 1));
+      case 'weak_type': return a.weak === true;
+    }
+    return undefined;
+  }
   if (obj instanceof PyJaxprLiteral) return name === 'val' ? obj.val : name === 'aval' ? avalObject(obj.lit.aval) : undefined;
   if (obj instanceof PyPrimitive) {
     switch (name) {
@@ -299,10 +322,12 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
   return undefined;
 }
 
-/** An abstract value (ShapedArray) as the jax.ShapeDtypeStruct-like object jaxts has: its shape, dtype and text. */
+const SHAPED_ARRAY = coreClass('ShapedArray');
+
+/** An abstract value (core.ShapedArray): its shape, dtype and text. */
 class PyShapedArray extends PyNativeObject {
   readonly typeName = 'ShapedArray';
-  readonly pyClass = coreClass('ShapedArray');
+  readonly pyClass = SHAPED_ARRAY;
   readonly hashable = true;
   constructor(readonly aval: AVal) {
     super();
@@ -317,7 +342,7 @@ export function jaxprText(v: PyValue): Text | null {
   if (v instanceof PyJaxprLiteral) return Text.of(`Literal(${literalValText(v.lit)})`);
   if (v instanceof PyPrimitive) return Text.of(jaxPrimName(v.prim));
   if (v instanceof PyShapedArray) return Text.of(`ShapedArray(${avalStr(v.aval)}${v.aval.weak ? ', weak_type=True' : ''})`);
-  if (v instanceof PyJaxprEqn) return Text.of(`${v.outvars.items.map((o) => (o instanceof PyJaxprVar ? `${'_'}:${avalStr(o.v.aval, true)}` : '')).join(' ')} = ${jaxPrimName(v.eqn.prim)}`);
+  if (v instanceof PyJaxprEqn) return Text.of(printEqn(v.eqn));
   return null;
 }
 
@@ -338,6 +363,11 @@ export function primitiveAttrs(): Record<string, PyValue> {
   return Object.fromEntries(PRIM_NAMES.map((p) => [`${p}_p`, primitiveObject(p)]));
 }
 
+/** jax.core (what JAX 0.10 keeps there): eval_jaxpr and ShapedArray. */
+export function coreModule(ip: Interp): PyModule {
+  return builtinModule('jax.core', { eval_jaxpr: (c) => evalJaxprCall(ip, c), ShapedArray: SHAPED_ARRAY });
+}
+
 /** jax.extend.core: the classes (for isinstance and `type(v) is core.Literal`) and jaxpr_as_fun. */
 export function extendCoreModule(ip: Interp): PyModule {
   return builtinModule('jax.extend.core', {
@@ -345,7 +375,7 @@ export function extendCoreModule(ip: Interp): PyModule {
     jaxpr_as_fun: (c) => {
       const cj = c.args[0];
       if (!(cj instanceof PyClosedJaxpr)) throw new CompileError('TypeError: jaxpr_as_fun() needs a ClosedJaxpr', c.span);
-      return new PyBuiltin('jaxpr_as_fun', (call) => evalJaxpr(ip, cj, call));
+      return new PyBuiltin('jaxpr_as_fun', (call) => evalJaxpr(ip, cj.jaxpr.func, [...cj.consts], call.args, call.span));
     },
   });
 }

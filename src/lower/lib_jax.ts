@@ -8,7 +8,7 @@ import { customOf } from './custom_rules.js';
 import { PyShapeDtypeStruct, evalShape, shapeDtypeStruct } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
-import { extendCoreModule, safeMap } from './jaxpr_objects.js';
+import { coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
 import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { JAX_ERRORS } from './classes.js';
@@ -76,6 +76,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     errors: errorsModule(),
     // jax.extend.core: jaxprs and primitives as Python data (src/lower/jaxpr_objects.ts); jax._src.util's safe_map, which tutorials import
     extend: builtinModule('jax.extend', { core: extendCoreModule(ip) }),
+    core: coreModule(ip),
     _src: builtinModule('jax._src', { util: builtinModule('jax._src.util', { safe_map: (c) => safeMap(ip, c) }) }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     experimental: experimentalModule(ip),
