@@ -166,9 +166,10 @@ function argNames(fun: PyValue, args: PyValue[], kwargs: Map<string, PyValue>): 
 
 const avalShort = (v: Var): string => `${({ float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' } as Record<string, string>)[v.aval.dtype] ?? v.aval.dtype}[${v.aval.shape.join(',')}]`;
 
-/** The residuals of `func`'s linearization with respect to all its float parameters, each with what JAX says of it. */
-function savedResiduals(ip: Interp, func: Func, argNamesOf: string[]): string[] {
-  const lin = linearizedResiduals(func, func.params.map((p) => p.aval.dtype === 'float32'));
+/** The residuals of `func`'s linearization with respect to its first `nargs` (float) parameters, each with what JAX says of it. */
+function savedResiduals(ip: Interp, func: Func, argNamesOf: string[], nargs: number): string[] {
+  // the arrays the function closes over (its last parameters) are JAX's constants: not differentiated
+  const lin = linearizedResiduals(func, func.params.map((p, i) => i < nargs && p.aval.dtype === 'float32'));
   const paramIndex = new Map(lin.params.map((p, i) => [p.id, i]));
   const producer = new Map<number, { eqn: Eqn; origin: Eqn | undefined; index: number }>();
   lin.eqns.forEach(({ eqn, origin }) => eqn.outputs.forEach((o, index) => producer.set(o.id, { eqn, origin, index })));
@@ -192,6 +193,12 @@ function savedResiduals(ip: Interp, func: Func, argNamesOf: string[]): string[] 
     while (k < scope.length && k < stack.length && scope[k] === stack[k]) k++;
     // made outside the innermost region reading it: an input of that region, read by the enclosing scope
     if (k < scope.length) return resolve(v, scope.slice(0, k));
+    // an operand's implicit broadcast (`x * 2.0`, a rank-0 operand): JAX's operation takes the operand itself
+    const o = p?.origin;
+    const x = p?.eqn.inputs[0];
+    if (o && o.operandBroadcast && o.prim === 'broadcast_in_dim' && p.eqn.prim === 'broadcast_in_dim' && x?.kind === 'var' && (!x.aval.shape.length || x.aval.shape.length === v.aval.shape.length)) {
+      return resolve(x, scope);
+    }
     if (!p || !scope.length) {
       saved.add(v.id);
       return;
@@ -206,7 +213,8 @@ function savedResiduals(ip: Interp, func: Func, argNamesOf: string[]): string[] 
   const regionIds = new Map<Region, number>();
   for (const r of lin.reads) for (const a of r.inputs) if (a.kind === 'var') resolve(a, stackOf(r.origin));
   const lines: string[] = [];
-  for (const p of lin.params) if (saved.has(p.id)) lines.push(`${avalShort(p)} from the argument ${argNamesOf[paramIndex.get(p.id)!] ?? `at flattened index ${paramIndex.get(p.id)}`}`);
+  for (const p of lin.params.slice(nargs)) if (saved.has(p.id)) lines.push(`${avalShort(p)} from a constant`);
+  for (const p of lin.params.slice(0, nargs)) if (saved.has(p.id)) lines.push(`${avalShort(p)} from the argument ${argNamesOf[paramIndex.get(p.id)!] ?? `at flattened index ${paramIndex.get(p.id)}`}`);
   for (const { eqn, origin } of lin.eqns) {
     eqn.outputs.forEach((o, index) => {
       if (!saved.has(o.id)) return;
@@ -227,9 +235,8 @@ export function printSavedResiduals(ip: Interp, c: CallArgs): PyValue {
   const rebuilt = (flat.unflatten(params) as PyTuple).items;
   const kwargs = new Map([...c.kwargs.keys()].map((k, i) => [k, rebuilt[args.length + i]!]));
   const results = ip.withTrace(t, () => flatten(ip.call(fun, { args: rebuilt.slice(0, args.length), kwargs, span: c.span })).leaves.map((l) => ip.ops.asArray(l, c.span).atom));
-  if (t.captured.length) throw new CompileError('NotImplementedError: print_saved_residuals of a function that closes over arrays is not supported by jaxts', c.span);
   const func = t.builder.finish(results);
   const names = argNames(fun, args, c.kwargs);
-  for (const line of savedResiduals(ip, func, names)) ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: `${line}\n` }] } });
+  for (const line of savedResiduals(ip, func, names, flat.leaves.length)) ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: `${line}\n` }] } });
   return null;
 }

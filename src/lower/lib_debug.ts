@@ -10,6 +10,7 @@ import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
 import { PyClosedJaxpr } from './jaxpr_objects.js';
+import { PyShapeDtypeStruct } from './eval_shape.js';
 import { flatten } from './transforms.js';
 import {
   HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
@@ -28,7 +29,7 @@ function argAval(v: PyValue, span: A.Span): AVal {
 }
 
 /**
- * jax.make_jaxpr(fun, static_argnums=()): a function that traces `fun` with
+ * jax.make_jaxpr(fun, static_argnums=(), return_shape=False): a function that traces `fun` with
  * abstract arguments, as jit does, and returns its jaxpr. A print while
  * tracing prints (every call: make_jaxpr does not cache).
  */
@@ -39,7 +40,8 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
   const statics = new Set<number>(
     staticSpec === null ? [] : (staticSpec instanceof PyTuple ? staticSpec.items : [staticSpec]).map((s) => Number(ip.static(s, 'static_argnums', c.span))),
   );
-  for (const k of c.kwargs.keys()) if (k !== 'static_argnums') throw new CompileError(`jax.make_jaxpr: option '${k}' is not supported`, c.span);
+  for (const k of c.kwargs.keys()) if (k !== 'static_argnums' && k !== 'return_shape') throw new CompileError(`jax.make_jaxpr: option '${k}' is not supported`, c.span);
+  const returnShape = c.kwargs.get('return_shape') === true;
   const name = fn && typeof fn === 'object' && 'name' in fn ? String((fn as { name: string }).name) : 'fun';
   return new PyBuiltin(`make_jaxpr(${name})`, (call) => {
     const t = new Trace(name, 'jit', null);
@@ -51,13 +53,18 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     const rebuilt = (flat.unflatten(params) as PyTuple).items;
     const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));
     const kwargs = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuilt[call.args.length + i]!]));
+    let shape: PyValue = null;
     const results = ip.withTrace(t, () => {
-      const out = ip.call(fn, { args, kwargs, span: call.span });
-      return flatten(out).leaves.map((l) => ip.ops.asArray(l, call.span).atom);
+      const out = flatten(ip.call(fn, { args, kwargs, span: call.span }));
+      const atoms = out.leaves.map((l) => ip.ops.asArray(l, call.span).atom);
+      // return_shape=True: the output's structure with a ShapeDtypeStruct for each leaf
+      shape = out.unflatten(atoms.map((a) => new PyShapeDtypeStruct(a.aval)));
+      return atoms;
     });
     takeDebugCalls(t); // JAX shows them as debug_callback equations, and prints nothing
     const func = t.builder.finish(results);
-    return new PyClosedJaxpr(func, [...t.captured]);
+    const cj = new PyClosedJaxpr(func, [...t.captured]);
+    return returnShape ? new PyTuple([cj, shape]) : cj;
   });
 }
 

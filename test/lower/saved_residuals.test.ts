@@ -98,4 +98,10 @@ describe('print_saved_residuals', () => {
     const [a, b] = out[EXPECTED.length]!.split(' ').map(Number);
     expect(a).toBeCloseTo(b!, 4);
   });
+  it("shows closed-over arrays as constants and an implicitly broadcast operand as JAX's operation takes it; make_jaxpr's return_shape", async () => {
+    // real JAX 0.10's output for this program, run as rs2.py
+    const program = "import jax\nimport jax.numpy as jnp\nfrom jax.ad_checkpoint import print_saved_residuals\nM = jnp.arange(6.0).reshape(2, 3)\ndef h(x):\n  return jnp.sum(jnp.sin(M @ x) * M[0, 0])\nprint_saved_residuals(h, jnp.ones(3))\ndef k(p, n):\n  return jnp.exp(p['w'] * n) + p['b']\nprint_saved_residuals(k, {'w': jnp.ones(2), 'b': 1.0}, 3)\ncj, shape = jax.make_jaxpr(lambda x: (x * 2, {'s': x.sum()}), return_shape=True)(jnp.ones(3))\nprint(shape)\n";
+    const expected = "f32[2,3] from a constant\nf32[2] output of cos from rs2.py:6:17 (h)\nf32[] output of squeeze from rs2.py:6:34 (h)\nf32[] output of convert_element_type from rs2.py:9:17 (k)\nf32[2] output of exp from rs2.py:9:9 (k)\n(ShapeDtypeStruct(shape=(3,), dtype=float32), {'s': ShapeDtypeStruct(shape=(), dtype=float32)})\n";
+    expect(await runOn(compile(program, { file: 'rs2.py' }), cpuBackend())).toBe(expected);
+  });
 });
