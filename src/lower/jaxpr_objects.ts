@@ -66,23 +66,32 @@ export class PyJaxprLiteral extends PyNativeObject {
   }
 }
 
-/** A primitive (core.Primitive): one object per primitive, so it keys dicts (`registry[lax.exp_p]`). */
+/** A primitive (core.Primitive): one object per primitive, so it keys dicts (`registry[lax.exp_p]`). `jit`: a nested jitted call. */
 export class PyPrimitive extends PyNativeObject {
   readonly typeName = 'Primitive';
   readonly pyClass = CLASSES.Primitive;
   readonly hashable = true;
-  constructor(readonly prim: Prim) {
+  constructor(readonly prim: Prim | 'jit') {
     super();
   }
   get multipleResults(): boolean {
-    return isControl(this.prim) || this.prim === 'sort';
+    return this.prim === 'jit' || isControl(this.prim) || this.prim === 'sort';
+  }
+  get name(): string {
+    return jaxPrimName(this.prim);
   }
 }
-const primitives = new Map<Prim, PyPrimitive>();
-export function primitiveObject(prim: Prim): PyPrimitive {
+const primitives = new Map<Prim | 'jit', PyPrimitive>();
+export function primitiveObject(prim: Prim | 'jit'): PyPrimitive {
   let p = primitives.get(prim);
   if (!p) primitives.set(prim, (p = new PyPrimitive(prim)));
   return p;
+}
+
+/** A nested jit call as its jaxpr shows it: one `jit` equation over the call's equations. */
+interface JitGroup {
+  name: string;
+  func: Func;
 }
 
 /** One equation (core.JaxprEqn). */
@@ -91,11 +100,15 @@ export class PyJaxprEqn extends PyNativeObject {
   readonly pyClass = CLASSES.JaxprEqn;
   readonly hashable = true;
   constructor(
-    readonly eqn: Eqn,
+    /** The equation, or the nested jit call it stands for. */
+    readonly eqn: Eqn | JitGroup,
     readonly invars: PyList,
     readonly outvars: PyList,
   ) {
     super();
+  }
+  get primitive(): PyPrimitive {
+    return primitiveObject('func' in this.eqn ? 'jit' : this.eqn.prim);
   }
 }
 
@@ -128,11 +141,45 @@ export class PyJaxpr extends PyNativeObject {
       const { consts, params, eqns, results } = this.view;
       const invars = new PyList(params.map((p) => this.atom(p)));
       const constvars = new PyList(consts.map((p) => this.atom(p)));
-      const eqnObjs = new PyList(eqns.map((e) => new PyJaxprEqn(e, new PyList(e.inputs.map((a) => this.atom(a))), new PyList(e.outputs.map((o) => this.atom(o))))));
+      const eqnObjs = new PyList(groupJitCalls(eqns, this.view.resolve).map((e) => ('func' in e
+        ? new PyJaxprEqn(e, new PyList(e.func.params.map((a) => this.atom(a))), new PyList(e.func.results.map((o) => this.atom(o))))
+        : new PyJaxprEqn(e, new PyList(e.inputs.map((a) => this.atom(a))), new PyList(e.outputs.map((o) => this.atom(o)))))));
       this.built = { invars, constvars, eqns: eqnObjs, outvars: new PyList(results.map((r) => this.atom(r))) };
     }
     return this.built;
   }
+}
+
+/**
+ * The equations with each nested jit call (Eqn.calls, the printer's `jit`
+ * equations) as one group: its jaxpr takes the values it reads from outside
+ * (closed over, first) and the call's arguments.
+ */
+function groupJitCalls(eqns: Eqn[], resolve: (a: Atom) => Atom): (Eqn | JitGroup)[] {
+  const out: (Eqn | JitGroup)[] = [];
+  for (let i = 0; i < eqns.length;) {
+    const call = eqns[i]!.calls?.[0];
+    if (!call) {
+      out.push(eqns[i++]!);
+      continue;
+    }
+    let j = i;
+    while (j < eqns.length && eqns[j]!.calls?.[0] === call) j++;
+    const run = eqns.slice(i, j).map((e) => ({ ...e, calls: e.calls!.slice(1) }));
+    i = j;
+    const defined = new Set(run.flatMap((e) => e.outputs.map((o) => o.id)));
+    const outs = call.outputs.map(resolve);
+    const ins = call.inputs.map(resolve);
+    if (outs.some((o) => o.kind !== 'var' || !defined.has(o.id)) || ins.some((a) => a.kind !== 'var')) {
+      out.push(...run);
+      continue;
+    }
+    const inIds = new Set(ins.map((a) => (a as Var).id));
+    const consts: Var[] = [];
+    for (const e of run) for (const a of e.inputs) if (a.kind === 'var' && !defined.has(a.id) && !inIds.has(a.id) && !consts.some((c) => c.id === a.id)) consts.push(a);
+    out.push({ name: call.name, func: { name: call.name, params: [...consts, ...(ins as Var[])], eqns: run, results: outs } });
+  }
+  return out;
 }
 
 /** What jax.make_jaxpr(f)(*args) returns (core.ClosedJaxpr): the jaxpr and the captured arrays it closes over (`consts`). */
@@ -220,17 +267,24 @@ function paramIr(v: PyValue, span: Span): unknown {
 
 /** `prim.bind(*args, **params)`: the primitive applied in the current trace (eagerly at host level). */
 function bindPrimitive(ip: Interp, p: PyPrimitive, c: CallArgs): PyValue {
+  if (p.prim === 'jit') {
+    // a nested jit call: its jaxpr evaluated on the arguments (inlined, as jaxts inlines nested jits)
+    const j = c.kwargs.get('jaxpr');
+    if (!(j instanceof PyClosedJaxpr)) throw new CompileError("TypeError: jit.bind() needs the jaxpr= of the call (a ClosedJaxpr)", c.span);
+    return evalJaxpr(ip, j.jaxpr.func, [...j.consts], c.args, c.span);
+  }
+  const prim = p.prim;
   const ops = ip.ops;
   const params: Record<string, unknown> = {};
   for (const [k, v] of c.kwargs) params[k] = paramIr(v, c.span);
   // operands: arrays as they are; Python scalars (literals) take the first array's dtype, as JAX's weak types do
   const arrays = c.args.filter(isArray);
-  const elementwise = PRIMS[p.prim].elementwise === true;
+  const elementwise = PRIMS[prim].elementwise === true;
   const dtype = arrays.length && elementwise ? ops.aval(arrays[0]!, c.span).dtype : undefined;
   let atoms = c.args.map((a) => (isArray(a) ? ops.atom(a, c.span) : ops.asArray(a, c.span, dtype).atom));
   if (elementwise && atoms.length > 1) {
     // a rank-0 literal or a size-1 axis broadcasts, as in JAX's jaxprs
-    const shape = atoms.map((a) => a.aval.shape).reduce((s, t) => broadcastShapes(s, t, c.span, p.prim));
+    const shape = atoms.map((a) => a.aval.shape).reduce((s, t) => broadcastShapes(s, t, c.span, prim));
     atoms = atoms.map((a) => {
       const out = ops.broadcastTo(a, shape, c.span);
       // an operand's implicit broadcast, which the jaxpr shows as JAX's does (a rank-0 literal stays one)
@@ -238,8 +292,8 @@ function bindPrimitive(ip: Interp, p: PyPrimitive, c: CallArgs): PyValue {
       return out;
     });
   }
-  if (p.multipleResults) return new PyList(ops.bindN(p.prim, atoms, params, c.span).map((a) => ops.tracer(a)));
-  return ops.tracer(ops.bind(p.prim, atoms, params, c.span));
+  if (p.multipleResults) return new PyList(ops.bindN(prim, atoms, params, c.span).map((a) => ops.tracer(a)));
+  return ops.tracer(ops.bind(prim, atoms, params, c.span));
 }
 
 /** The jaxpr's equations bound again, in order, on `args` (then `consts` for its constvars): a list of its outputs. */
@@ -250,9 +304,12 @@ function evalJaxpr(ip: Interp, f: Func, consts: PyValue[], args: PyValue[], span
   f.params.forEach((p, i) => env.set(p.id, ip.ops.atom(i < nargs ? args[i]! : consts[i - nargs]!, span)));
   const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
   for (const e of f.eqns) {
-    const outs = e.outputs.length === 1 && !isControl(e.prim as Prim) && e.prim !== 'sort'
-      ? [ip.ops.bind(e.prim as Prim, e.inputs.map(read), e.params, span)]
-      : ip.ops.bindN(e.prim as Prim, e.inputs.map(read), e.params, span);
+    let ins = e.inputs.map(read);
+    // a jaxpr's elementwise operation broadcasts a rank-0 or size-1 operand (JAX's implicit broadcasting)
+    if (PRIMS[e.prim].elementwise && e.outputs.length === 1) ins = ins.map((a) => ip.ops.broadcastTo(a, e.outputs[0]!.aval.shape, span));
+    const outs = e.outputs.length === 1 && !isControl(e.prim) && e.prim !== 'sort'
+      ? [ip.ops.bind(e.prim, ins, e.params, span)]
+      : ip.ops.bindN(e.prim, ins, e.params, span);
     e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
   }
   return new PyList(f.results.map((r) => ip.ops.tracer(read(r))));
@@ -292,8 +349,14 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
     switch (name) {
       case 'invars': return obj.invars;
       case 'outvars': return obj.outvars;
-      case 'primitive': return primitiveObject(obj.eqn.prim as Prim);
-      case 'params': return paramsDict(obj.eqn);
+      case 'primitive': return obj.primitive;
+      case 'params': {
+        if (!('func' in obj.eqn)) return paramsDict(obj.eqn);
+        const d = new PyDict();
+        d.set('jaxpr', new PyClosedJaxpr(obj.eqn.func));
+        d.set('name', obj.eqn.name);
+        return d;
+      }
       case 'effects': return new PySet('frozenset');
     }
     return undefined;
@@ -313,7 +376,7 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
   if (obj instanceof PyJaxprLiteral) return name === 'val' ? obj.val : name === 'aval' ? avalObject(obj.lit.aval) : undefined;
   if (obj instanceof PyPrimitive) {
     switch (name) {
-      case 'name': return jaxPrimName(obj.prim);
+      case 'name': return obj.name;
       case 'multiple_results': return obj.multipleResults;
       case 'bind': return new PyBoundMethod(obj, 'bind', (c) => bindPrimitive(ip, obj, c));
     }
@@ -340,9 +403,9 @@ export function jaxprText(v: PyValue): Text | null {
   if (v instanceof PyClosedJaxpr || v instanceof PyJaxpr) return Text.of(v.text);
   if (v instanceof PyJaxprVar) return Text.of(`Var(id=${v.displayId}):${avalStr(v.v.aval)}`);
   if (v instanceof PyJaxprLiteral) return Text.of(`Literal(${literalValText(v.lit)})`);
-  if (v instanceof PyPrimitive) return Text.of(jaxPrimName(v.prim));
+  if (v instanceof PyPrimitive) return Text.of(v.name);
   if (v instanceof PyShapedArray) return Text.of(`ShapedArray(${avalStr(v.aval)}${v.aval.weak ? ', weak_type=True' : ''})`);
-  if (v instanceof PyJaxprEqn) return Text.of(printEqn(v.eqn));
+  if (v instanceof PyJaxprEqn) return Text.of('func' in v.eqn ? `${v.outvars.items.map((o) => (o instanceof PyJaxprVar ? avalStr(o.v.aval) : '')).join(' ')} = jit[name=${v.eqn.name}]` : printEqn(v.eqn));
   return null;
 }
 
