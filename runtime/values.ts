@@ -259,6 +259,11 @@ export async function assertClose(
   throw new PythonError(`AssertionError: ${lines.join('\n')}`, line);
 }
 
+/** An exception the Python program raises at run time (`message`: `TypeName: text`), at 1-based `line` when known. */
+export function pyRaise(message: string, line: number | null = null): never {
+  throw new PythonError(message, line);
+}
+
 /** Python's `assert ok, message` checked at run time: AssertionError (with the message when there is one). */
 export function pyAssert(ok: boolean, message: string | null, line: number | null = null): void {
   if (!ok) throw new PythonError(message === null ? 'AssertionError' : `AssertionError: ${message}`, line);

@@ -241,15 +241,18 @@ function litText(l: Lit): string {
   return `${v}:${avalText({ shape: [], dtype: d })}`;
 }
 
-/**
- * `print(jax.make_jaxpr(f)(*args))` of the traced function `f`: JAX's text,
- * with jaxts's explicit constant handling shown as JAX shows it. The last
- * `constCount` parameters are captured arrays: JAX's constvars.
- */
-export function printJaxpr(f: Func, constCount = 0): string {
-  // variable names run on through nested jaxprs (control flow's), in the order the text shows them
-  let fresh = 0;
-  const jaxprDoc = (f: Func, constCount: number): Doc => {
+/** A traced function as JAX's jaxpr shows it: constvars, invars, equations (constants folded into literals as JAX has them) and outvars. */
+export interface JaxprView {
+  consts: Var[];
+  params: Var[];
+  eqns: Eqn[];
+  results: Atom[];
+  /** An atom of the function as the view has it (a folded constant: its literal). */
+  resolve: (a: Atom) => Atom;
+}
+
+/** The jaxpr JAX would have traced for `f`, whose last `constCount` parameters are captured arrays (JAX's constvars). */
+export function jaxprView(f: Func, constCount = 0): JaxprView {
   const consts = f.params.slice(f.params.length - constCount);
   const params = f.params.slice(0, f.params.length - constCount);
   // constants shown as JAX's literals: var id → the literal it stands for
@@ -277,13 +280,58 @@ export function printJaxpr(f: Func, constCount = 0): string {
       }
       if (implicit) {
         const shape = [...out.aval.shape.slice(0, out.aval.shape.length - rank).map(() => 1), ...x.aval.shape];
-        eqns.push({ ...e, inputs: ins, outputs: [{ ...out, aval: { ...out.aval, shape } }] });
+        eqns.push({ ...e, inputs: ins, params: { ...e.params, shape }, outputs: [{ ...out, aval: { ...out.aval, shape } }] });
         continue;
       }
     }
     eqns.push({ ...e, inputs: ins });
   }
-  const results = f.results.map(resolve);
+  return { consts, params, eqns, results: f.results.map(resolve), resolve };
+}
+
+/** How a jaxpr's binders, operands and equations print, variables named by `name`. */
+function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: (g: Func) => Doc): {
+  binders: (vs: Var[]) => Doc;
+  operands: (as: Atom[], sep?: string) => Doc;
+  eqnDoc: (e: Eqn) => Doc;
+} {
+  const atom = (a: Atom): Doc => text(a.kind === 'lit' ? litText(a) : name(a));
+  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${avalText(v.aval)}`)))));
+  const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
+  const eqnDoc = (e: Eqn): Doc => {
+    const lhs = binders(e.outputs);
+    const ps: [string, () => Doc][] = isControl(e.prim) ? controlParams(e, jaxpr) : shownParams(e, freshName).map(([k, v]) => [k, () => text(v)]);
+    const kv = ps.length
+      ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
+      : nil;
+    return concat(lhs, text(' = '), text(jaxPrimName(e.prim)), kv, text(' '), operands(e.inputs));
+  };
+  return { binders, operands, eqnDoc };
+}
+
+/** `str(eqn)` of one equation, as JAX prints it alone (names from `a`, its results first). */
+export function printEqn(e: Eqn): string {
+  const names = new Map<number, string>();
+  let fresh = 0;
+  const name = (v: Var): string => {
+    let n = names.get(v.id);
+    if (n === undefined) names.set(v.id, (n = varName(fresh++)));
+    return n;
+  };
+  const { eqnDoc } = eqnDocs0(name, () => varName(fresh++), (g) => text(printJaxpr(g)));
+  return formatDoc(eqnDoc(e));
+}
+
+/**
+ * `print(jax.make_jaxpr(f)(*args))` of the traced function `f`: JAX's text,
+ * with jaxts's explicit constant handling shown as JAX shows it. The last
+ * `constCount` parameters are captured arrays: JAX's constvars.
+ */
+export function printJaxpr(f: Func, constCount = 0): string {
+  // variable names run on through nested jaxprs (control flow's), in the order the text shows them
+  let fresh = 0;
+  const jaxprDoc = (f: Func, constCount: number): Doc => {
+  const { consts, params, eqns, results, resolve } = jaxprView(f, constCount);
   // JAX names a result no later equation or output uses `_` (core._dropvars)
   const names = new Map<number, string>();
   const used = new Set(results.flatMap((r) => (r.kind === 'var' ? [r.id] : [])));
@@ -302,17 +350,7 @@ export function printJaxpr(f: Func, constCount = 0): string {
     }
     return n;
   };
-  const atom = (a: Atom): Doc => text(a.kind === 'lit' ? litText(a) : name(a));
-  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${avalText(v.aval)}`)))));
-  const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
-  const eqnDoc = (e: Eqn): Doc => {
-    const lhs = binders(e.outputs);
-    const ps: [string, () => Doc][] = isControl(e.prim) ? controlParams(e, (g) => jaxprDoc(g, 0)) : shownParams(e, () => varName(fresh++)).map(([k, v]) => [k, () => text(v)]);
-    const kv = ps.length
-      ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
-      : nil;
-    return concat(lhs, text(' = '), text(jaxPrimName(e.prim)), kv, text(' '), operands(e.inputs));
-  };
+  const { binders, operands, eqnDoc } = eqnDocs0(name, () => varName(fresh++), (g) => jaxprDoc(g, 0));
   const skeleton = (cs: Var[], ps: Var[], body: () => Doc[], outs: Atom[]): Doc => concat(
     group(nest(2, concat(
       text('{ '), text('lambda '), binders(cs), text('; '), binders(ps), text('. '), text('let'),

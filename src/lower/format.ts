@@ -95,6 +95,17 @@ export function noteTraceParams(t: Trace, params: { tracer: Tracer; outer: PyVal
   traceParams.set(t, { params: m, size });
 }
 
+/**
+ * `x.val` of a value vmap batches (JAX's BatchTracer.val, which tutorials
+ * print): for an argument of the vmapped function, the value the caller
+ * passed in, batch axis and all. undefined: `v` is no such argument.
+ */
+export function batchedValueOf(v: Tracer): PyValue | undefined {
+  if (v.trace.kind !== 'vmap' || v.atom.kind !== 'var') return undefined;
+  const p = traceParams.get(v.trace)?.params.get(v.atom.id);
+  return p && p.batchDim !== null ? p.outer : undefined;
+}
+
 /** `float32[3]`, `~float32[]` for a weak type: how JAX shows an abstract value. */
 const avalText = (a: AVal): string => `${a.weak ? '~' : ''}${a.dtype}[${a.shape.join(',')}]`;
 

@@ -7,7 +7,8 @@ import type { Span } from '../parser/ast.js';
 import { arrayAttr } from './array_methods.js';
 import { freeVariables, lowerExports, scriptResults } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
-import { debugText } from './lib_debug.js';
+import { jaxprAttr, jaxprText } from './jaxpr_objects.js';
+import { noteModuleFunctions } from './lib_checkpoint.js';
 import { jaxModule } from './lib_jax.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
@@ -27,7 +28,8 @@ import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
-import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyTransformed, PyModule } from './values.js';
+import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyTransformed, Tracer } from './values.js';
+import { batchedValueOf } from './format.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
 import { truthy } from './pyops.js';
 
@@ -36,6 +38,7 @@ export type { LowerOptions };
 export function lower(mod: Module, options: LowerOptions): HostProgram {
   checkStatementContext(mod);
   const ip = newInterp(options);
+  noteModuleFunctions(ip, mod);
   try {
     execBlock(ip, mod.body, ip.globals);
   } catch (e) {
@@ -113,12 +116,18 @@ function library(ip: Interp): Library {
       if (st !== undefined) return st;
       const sds = shapeDtypeAttr(obj, name);
       if (sds !== undefined) return sds;
+      if (name === 'val' && obj instanceof Tracer) {
+        const b = batchedValueOf(obj);
+        if (b !== undefined) return b;
+      }
+      const jx = jaxprAttr(ip, obj, name);
+      if (jx !== undefined) return jx;
       const td = treedefAttr(ip, obj, name);
       if (td !== undefined) return td;
       if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? debugText(v) ?? treedefText(ip, v, span),
+    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
       obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
@@ -159,6 +168,10 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.numpy', jnp],
     ['jax.test_util', jax.attrs.get('test_util') as PyModule],
     ['jax.ad_checkpoint', jax.attrs.get('ad_checkpoint') as PyModule],
+    ['jax.extend', jax.attrs.get('extend') as PyModule],
+    ['jax.core', jax.attrs.get('core') as PyModule],
+    ['jax.extend.core', (jax.attrs.get('extend') as PyModule).attrs.get('core') as PyModule],
+    ['jax._src.util', (jax.attrs.get('_src') as PyModule).attrs.get('util') as PyModule],
     ['jax.numpy.linalg', jnp.attrs.get('linalg') as PyModule],
     ['jax.numpy.fft', jnp.attrs.get('fft') as PyModule],
     ['jax.nn', nn],

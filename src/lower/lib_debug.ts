@@ -2,7 +2,6 @@
 // and show its jaxpr as JAX prints it, src/ir/jaxpr_printer.ts) and
 // jax.debug.print / jax.debug.callback.
 import { CompileError } from '../common/diagnostics.js';
-import { printJaxpr } from '../ir/jaxpr_printer.js';
 import type { AVal } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { jaxDtype } from './arrays.js';
@@ -11,24 +10,13 @@ import { recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.
 import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
-import { Text } from './text.js';
+import { PyClosedJaxpr } from './jaxpr_objects.js';
+import { PyShapeDtypeStruct } from './eval_shape.js';
 import { flatten } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyObject, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
 } from './values.js';
 
-/** What jax.make_jaxpr(f)(*args) returns: a ClosedJaxpr, shown as its text. */
-export class PyClosedJaxpr extends PyObject {
-  readonly typeName = 'ClosedJaxpr';
-  constructor(readonly text: string) {
-    super();
-  }
-}
-
-/** str()/repr() of this module's objects (null: not one of them). */
-export function debugText(v: PyValue): Text | null {
-  return v instanceof PyClosedJaxpr ? Text.of(v.text) : null;
-}
 
 /** The abstract value JAX traces an argument leaf as (a Python scalar is weakly typed). */
 export function argAval(v: PyValue, span: A.Span): AVal {
@@ -42,7 +30,7 @@ export function argAval(v: PyValue, span: A.Span): AVal {
 }
 
 /**
- * jax.make_jaxpr(fun, static_argnums=()): a function that traces `fun` with
+ * jax.make_jaxpr(fun, static_argnums=(), return_shape=False): a function that traces `fun` with
  * abstract arguments, as jit does, and returns its jaxpr. A print while
  * tracing prints (every call: make_jaxpr does not cache).
  */
@@ -53,7 +41,8 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
   const statics = new Set<number>(
     staticSpec === null ? [] : (staticSpec instanceof PyTuple ? staticSpec.items : [staticSpec]).map((s) => Number(ip.static(s, 'static_argnums', c.span))),
   );
-  for (const k of c.kwargs.keys()) if (k !== 'static_argnums') throw new CompileError(`jax.make_jaxpr: option '${k}' is not supported`, c.span);
+  for (const k of c.kwargs.keys()) if (k !== 'static_argnums' && k !== 'return_shape') throw new CompileError(`jax.make_jaxpr: option '${k}' is not supported`, c.span);
+  const returnShape = c.kwargs.get('return_shape') === true;
   const name = fn && typeof fn === 'object' && 'name' in fn ? String((fn as { name: string }).name) : 'fun';
   return new PyBuiltin(`make_jaxpr(${name})`, (call) => {
     const t = new Trace(name, 'jit', null);
@@ -65,13 +54,18 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     const rebuilt = (flat.unflatten(params) as PyTuple).items;
     const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));
     const kwargs = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuilt[call.args.length + i]!]));
+    let shape: PyValue = null;
     const results = ip.withTrace(t, () => {
-      const out = ip.call(fn, { args, kwargs, span: call.span });
-      return flatten(out).leaves.map((l) => ip.ops.asArray(l, call.span).atom);
+      const out = flatten(ip.call(fn, { args, kwargs, span: call.span }));
+      const atoms = out.leaves.map((l) => ip.ops.asArray(l, call.span).atom);
+      // return_shape=True: the output's structure with a ShapeDtypeStruct for each leaf
+      shape = out.unflatten(atoms.map((a) => new PyShapeDtypeStruct(a.aval)));
+      return atoms;
     });
     takeDebugCalls(t); // JAX shows them as debug_callback equations, and prints nothing
     const func = t.builder.finish(results);
-    return new PyClosedJaxpr(printJaxpr(func, t.captured.length));
+    const cj = new PyClosedJaxpr(func, [...t.captured]);
+    return returnShape ? new PyTuple([cj, shape]) : cj;
   });
 }
 
@@ -106,6 +100,19 @@ export function debugModule(ip: Interp, others: Record<string, (c: CallArgs) => 
         const text = strFormat(ip, fmt, { args, kwargs: kw, span: c.span }).concat('\n');
         ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
       }, c.args.slice(1), kwargs);
+    },
+    // JAX's debugger reads its commands from stdin; jaxts's programs read no input, so the session is
+    // JAX's with stdin at end-of-file: the prompt, then `quit` (SystemExit inside the callback, which fails)
+    breakpoint: (c) => {
+      for (const k of c.kwargs.keys()) {
+        if (!['backend', 'filter_frames', 'num_frames', 'ordered', 'token'].includes(k)) throw new CompileError(`TypeError: breakpoint() got an unexpected keyword argument '${k}'`, c.span);
+      }
+      return record(c, () => {
+        ip.flush([]);
+        ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: 'Entering jdb:\n(jdb) ' }] } });
+        const msg = 'jax.errors.JaxRuntimeError: INTERNAL: CpuCallback error calling callback: SystemExit: 0 (jax.debug.breakpoint: the debugger read end-of-file from stdin)';
+        ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyRaise', args: [{ k: 'lit', value: msg }, { k: 'lit', value: c.span.start.line }] } });
+      }, [], new Map());
     },
     callback: (c) => {
       const fn = c.args[0];

@@ -3,17 +3,19 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import { checkGrads } from './check_grads.js';
+import { checkpointName, checkpointOf, checkpointPolicies, printSavedResiduals } from './lib_checkpoint.js';
 import { customOf } from './custom_rules.js';
 import { hostCallback } from './callbacks.js';
-import { SHAPE_DTYPE_STRUCT, evalShape } from './eval_shape.js';
+import { PyShapeDtypeStruct, SHAPE_DTYPE_STRUCT, evalShape } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
+import { coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
 import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
-import { gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyModule, type CallArgs, type PyValue } from './values.js';
+import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
+import { PyBuiltin, PyClass, PyContextManager, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -26,6 +28,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     jvp: (c) => jvpCall(ip, c),
     vjp: (c) => vjpCall(ip, c),
     linearize: (c) => linearizeCall(ip, c),
+    linear_transpose: (c) => linearTransposeOf(ip, c),
     jacfwd: (c) => jacfwdOf(ip, c),
     jacrev: (c) => jacrevOf(ip, c),
     jacobian: (c) => jacrevOf(ip, c),
@@ -33,8 +36,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     custom_jvp: (c) => customOf('custom_jvp', c),
     custom_vjp: (c) => customOf('custom_vjp', c),
     // rematerialization changes what is stored, not what is computed: the function itself
-    checkpoint: (c) => checkpointOf(c),
-    remat: (c) => checkpointOf(c),
+    checkpoint: (c) => checkpointOf(ip, c),
+    remat: (c) => checkpointOf(ip, c),
     named_call: (c) => arg(c, 0, 'fun'),
     eval_shape: (c) => evalShape(ip, c),
     pure_callback: (c) => hostCallback(ip, c, 'pure'),
@@ -64,14 +67,19 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     ShapeDtypeStruct: SHAPE_DTYPE_STRUCT,
     checkpoint_policies: checkpointPolicies(),
     test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
-    // jax.ad_checkpoint: rematerialization and names for its policies (values unchanged)
+    // jax.ad_checkpoint: rematerialization, names for its policies, and what it saves (src/lower/lib_checkpoint.ts)
     ad_checkpoint: builtinModule('jax.ad_checkpoint', {
-      checkpoint: (c) => checkpointOf(c),
-      remat: (c) => checkpointOf(c),
-      checkpoint_name: (c) => arg(c, 0, 'x'),
+      checkpoint: (c) => checkpointOf(ip, c),
+      remat: (c) => checkpointOf(ip, c),
+      checkpoint_name: (c) => checkpointName(c),
       checkpoint_policies: checkpointPolicies(),
+      print_saved_residuals: (c) => printSavedResiduals(ip, c),
     }),
     errors: errorsModule(),
+    // jax.extend.core: jaxprs and primitives as Python data (src/lower/jaxpr_objects.ts); jax._src.util's safe_map, which tutorials import
+    extend: builtinModule('jax.extend', { core: extendCoreModule(ip) }),
+    core: coreModule(ip),
+    _src: builtinModule('jax._src', { util: builtinModule('jax._src.util', { safe_map: (c) => safeMap(ip, c) }) }),
     config: builtinModule('jax.config', { update: (c) => configUpdate(ip, c) }),
     experimental: experimentalModule(ip),
     debug: debugModule(ip, debugShardingFunctions(ip)),
@@ -81,22 +89,31 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
   });
 }
 
-/** jax.checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()): `fun` (numerically the identity). */
-function checkpointOf(c: CallArgs): PyValue {
-  for (const k of c.kwargs.keys()) {
-    if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
-  }
-  return arg(c, 0, 'fun');
-}
-
-/** jax.checkpoint_policies: policies only say what to save, so each is accepted and has no effect here. */
-function checkpointPolicies(): PyModule {
-  const policy = (name: string): PyBuiltin => new PyBuiltin(name, () => false);
-  const names = ['everything_saveable', 'nothing_saveable', 'dots_saveable', 'checkpoint_dots', 'dots_with_no_batch_dims_saveable', 'checkpoint_dots_with_no_batch_dims'];
-  const factories = ['save_only_these_names', 'save_any_names_but_these', 'save_from_both_policies', 'save_and_offload_only_these_names'];
-  return builtinModule('jax.checkpoint_policies', {
-    ...Object.fromEntries(names.map((n) => [n, policy(n)])),
-    ...Object.fromEntries(factories.map((n) => [n, (_c: CallArgs) => policy(n)])),
+/**
+ * jax.linear_transpose(fun, *primals): the transpose of the linear function
+ * `fun`, taking an output cotangent to the tuple of input cotangents. The
+ * primals give only shapes and dtypes (arrays or ShapeDtypeStructs); the VJP
+ * of a linear function, at any point, is its transpose (the forward pass
+ * leaves nothing the backward one reads).
+ */
+function linearTransposeOf(ip: Interp, c: CallArgs): PyValue {
+  const fun = arg(c, 0, 'fun');
+  for (const k of c.kwargs.keys()) if (k !== 'reduce_axes') throw new CompileError(`TypeError: linear_transpose() got an unexpected keyword argument '${k}'`, c.span);
+  const avals = c.args.slice(1).map((p) => {
+    const flat = flatten(p);
+    const avals = flat.leaves.map((l) => {
+      const aval = l instanceof PyShapeDtypeStruct ? l.aval : ip.ops.aval(l, c.span);
+      if (aval.dtype !== 'float32') throw new CompileError(`TypeError: linear_transpose only supports [float or complex] -> [float or complex], and integer -> integer functions, but got ${aval.dtype}`, c.span);
+      return aval;
+    });
+    return { flat, avals };
+  });
+  return new PyBuiltin(`transposed_fun`, (cc) => {
+    if (cc.args.length !== 1) throw new CompileError(`TypeError: transposed_fun() takes 1 positional argument but ${cc.args.length} were given`, cc.span);
+    // the point of linearization, made where the transpose is called (inside a jit: in its trace)
+    const primals = avals.map(({ flat, avals }) => flat.unflatten(avals.map((a) => ip.ops.full([...a.shape], 0, a.dtype, cc.span))));
+    const pair = vjpCall(ip, { args: [fun, ...primals], kwargs: new Map(), span: cc.span }) as PyTuple;
+    return ip.call(pair.items[1]!, { args: [cc.args[0]!], kwargs: new Map(), span: cc.span });
   });
 }
 

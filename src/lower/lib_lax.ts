@@ -16,6 +16,7 @@ import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
 import { PRECISION, precisionParam } from './precision.js';
+import { primitiveAttrs } from './jaxpr_objects.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
@@ -61,6 +62,7 @@ export function laxModule(ip: Interp): PyModule {
     });
   };
   const entries: Record<string, ((c: CallArgs) => PyValue) | PyValue> = {
+    ...primitiveAttrs(),
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),
     ...laxConvFunctions(ip),

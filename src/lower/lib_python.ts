@@ -24,7 +24,7 @@ import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
 import {
-  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -197,6 +197,7 @@ export function installBuiltins(ip: Interp): void {
       return names.some((n) => {
         if (n === OBJECT) return true;
         if (n instanceof PyUserClass) return obj instanceof PyInstance && obj.cls.isSubclassOf(n);
+        if (obj instanceof PyNativeObject && obj.pyClass === n) return true;
         if (n instanceof PyClass && n.kind === 'namedtuple') return obj instanceof PyTuple && obj.cls === n;
         // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
         if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
@@ -267,6 +268,7 @@ function classOf(v: PyValue): PyClass | PyUserClass {
   if (v instanceof NpScalar) return new PyClass(v.dtype, [], new Map(), 'marker', 'numpy');
   if (v instanceof PyTuple && v.cls) return v.cls;
   if (v instanceof PyInstance) return v.cls;
+  if (v instanceof PyNativeObject) return v.pyClass;
   return new PyClass(typeName(v), [], new Map(), 'marker');
 }
 

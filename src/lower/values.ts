@@ -16,6 +16,12 @@ export abstract class PyObject {
   abstract readonly typeName: string;
 }
 
+/** A native object with a Python class of its own (jaxpr variables, primitives): `type(v)` is that class; hashable ones key dicts by identity. */
+export abstract class PyNativeObject extends PyObject {
+  abstract readonly pyClass: PyClass;
+  abstract readonly hashable: boolean;
+}
+
 export class PyTuple extends PyObject {
   readonly typeName: string = 'tuple';
   constructor(
@@ -66,6 +72,7 @@ export function dictKey(k: PyValue): string {
   // objects and classes hash by identity (unless a class defines __eq__ without __hash__: unhashable, as in Python)
   if (k instanceof PyInstance && !(k.cls.lookup('__eq__') !== undefined && k.cls.lookup('__hash__') === undefined) && !k.cls.dataclass) return `o${k.address}`;
   if (k instanceof PyUserClass) return `c${identity(k)}`;
+  if (k instanceof PyNativeObject && k.hashable) return `n${identity(k)}`;
   // jax.sharding's value objects hash by value, as in JAX (P(('x',)) == P('x'); a mesh by devices, names, types)
   if (k instanceof PyPartitionSpec) return `P(${k.entries.map((e) => (e === null ? '-' : typeof e === 'string' || e.length !== 1 ? String(e) : e[0]!)).join(';')})`;
   if (k instanceof PyMesh) return `M(${k.devices.shape}|${k.devices.ids}|${k.axisNames}|${k.explicit})`;
@@ -87,6 +94,7 @@ export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
   const bad = (v: PyValue): PyValue | undefined => {
     if (v === null || typeof v !== 'object') return undefined;
     if (v instanceof PyTuple) return v.items.map(bad).find((x) => x !== undefined);
+    if (v instanceof PyNativeObject && v.hashable) return undefined;
     if (v instanceof PyUserClass || v instanceof PyPartitionSpec || v instanceof PyMesh || v instanceof PyNamedSharding || v instanceof PyDevice) return undefined;
     if (v instanceof PyInstance) {
       try {

@@ -21,7 +21,7 @@ import type { DotDims } from '../ir/primitives.js';
 import { gatherDimsOf, scatterDimsOf, scatterSliceSizes, type GatherDims, type ScatterDims } from '../ir/indexing.js';
 import { shapeRule } from '../ir/primitives.js';
 import { isControl, type Prim } from '../ir/prims.js';
-import type { Atom, AVal, DType, Eqn, Func, Params } from '../ir/types.js';
+import type { Atom, AVal, DType, Eqn, Func, Params, Var } from '../ir/types.js';
 import { isFloat } from '../ir/types.js';
 import { convTransposeLhs, convTransposeRhs, reduceWindowChooserJvp, reduceWindowSumTranspose } from './conv_rules.js';
 import { dce } from './simplify.js';
@@ -655,6 +655,32 @@ export interface VjpOptions {
 }
 
 /** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
+/** Which equation of the differentiated function each primal and linear equation of a linearization was made for. */
+interface EqnOrigins {
+  primal: Map<Eqn, Eqn>;
+  lin: Map<LinEqn, Eqn>;
+}
+
+/**
+ * JAX's linearization of `f` (partial evaluation of its JVP), for showing
+ * what the forward pass saves: the primal equations (`eqns`, on `params`,
+ * which are f's) and, for each linear equation, the primal values it reads
+ * (the residuals), each equation with the equation of `f` it was made for.
+ */
+export function linearizedResiduals(f: Func, wrt: boolean[]): {
+  params: Var[];
+  eqns: { eqn: Eqn; origin: Eqn | undefined }[];
+  reads: { origin: Eqn | undefined; inputs: Atom[] }[];
+} {
+  const origins: EqnOrigins = { primal: new Map(), lin: new Map() };
+  const { b, linEqns } = linearizeFunc(f, wrt, `${f.name}_lin`, 'linearize', origins);
+  return {
+    params: [...b.params],
+    eqns: b.eqns.map((eqn) => ({ eqn, origin: origins.primal.get(eqn) })),
+    reads: linEqns.map((q) => ({ origin: origins.lin.get(q), inputs: q.inputs.filter((a): a is Atom => !isLin(a) && a.kind === 'var') })),
+  };
+}
+
 interface Linearized {
   b: FuncBuilder;
   read: (a: Atom) => Atom;
@@ -668,7 +694,7 @@ interface Linearized {
  * compute) into a new builder, recording the tangent computation as linear
  * equations over placeholders seeded on the `wrt` parameters.
  */
-function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Linearized {
+function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, origins?: EqnOrigins): Linearized {
   const b = new FuncBuilder(name);
   const env = new Map<number, Atom>();
   const tan = new Map<number, Lin>();
@@ -717,7 +743,13 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string): Lin
       const xs = e.inputs.map(rd);
       const ts = e.inputs.map((a) => (a.kind === 'var' ? (gtan.get(a.id) ?? null) : null));
       const anyFloat = e.outputs.some((o) => isFloat(o.aval.dtype));
+      const [nb, nl] = [b.eqns.length, linEqns.length];
       const r = eqnJvp(e, xs, anyFloat ? ts : ts.map(() => null));
+      if (origins) {
+        // the equations made for `e` (a nested function's own were claimed by its equations first)
+        for (const q of b.eqns.slice(nb)) if (!origins.primal.has(q)) origins.primal.set(q, e);
+        for (const q of linEqns.slice(nl)) if (!origins.lin.has(q)) origins.lin.set(q, e);
+      }
       e.outputs.forEach((o, i) => {
         genv.set(o.id, r.outs[i]!);
         const t = r.tans[i];

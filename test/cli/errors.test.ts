@@ -205,4 +205,14 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/snapshot/cli.cjs')))('launcher and 
     expect(launch(['completion']).stdout).toContain('jaxts --get-yargs-completions');
     expect(launch(['--get-yargs-completions', 'jaxts', 'run', 'x.py', '--b']).stdout.split('\n')).toContain('--backend');
   });
+  it('jax.debug.breakpoint: the debugger session of JAX with stdin at end-of-file (the prompt, then the callback fails)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const py = join(dir, 'bp.py');
+    const src = ['import jax', 'import jax.numpy as jnp', '@jax.jit', 'def f(x):', '  y = jnp.sin(x)', '  jax.debug.print("y = {}", y)', '  jax.debug.breakpoint()', '  return y', 'print(f(0.0))', 'print("not reached")'];
+    writeFileSync(py, src.join('\n') + '\n');
+    const r = spawnSync('node', [cli, 'run', py, '--backend', 'cpu'], { encoding: 'utf8' });
+    expect(r.stdout).toBe('y = 0.0\nEntering jdb:\n(jdb) ');
+    expect(r.stderr).toBe(`${py}:7: jax.errors.JaxRuntimeError: INTERNAL: CpuCallback error calling callback: SystemExit: 0 (jax.debug.breakpoint: the debugger read end-of-file from stdin)\n`);
+    expect(r.status).toBe(1);
+  });
 });

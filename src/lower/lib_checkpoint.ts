@@ -1,0 +1,242 @@
+// jax.checkpoint (remat) and jax.ad_checkpoint: what a checkpointed function
+// saves for the backward pass. jaxts computes the same values with or without
+// rematerialization (a checkpoint changes what is stored, not what is
+// computed), so jax.checkpoint marks the equations its function traces with
+// its policy, and jax.ad_checkpoint.print_saved_residuals shows the residuals
+// JAX's linearization would save: those the policy lets a checkpointed region
+// keep, and the region's inputs in place of the values it recomputes.
+import { CompileError } from '../common/diagnostics.js';
+import type { Eqn, Func, Var } from '../ir/types.js';
+import type * as A from '../parser/ast.js';
+import { linearizedResiduals } from '../passes/autodiff.js';
+import type { Interp } from './interp.js';
+import { arg, builtinModule } from './modules.js';
+import { flatten } from './transforms.js';
+import { PyBuiltin, PyDict, PyFunction, PyList, PyTuple, Trace, Tracer, type CallArgs, type PyModule, type PyValue } from './values.js';
+
+/** A policy: may the region keep this value (the output of `prim`, named `name` by checkpoint_name)? */
+type Policy = (e: Eqn, name: string | null) => boolean;
+
+interface Region {
+  policy: Policy;
+}
+
+/** Equations traced inside jax.checkpoint calls: the regions, outermost first. */
+const regions = new WeakMap<Eqn, Region[]>();
+/** Values named by checkpoint_name: the name and where it was given. */
+const names = new WeakMap<object, { name: string; span: A.Span }>();
+/** The policies' objects. */
+const policies = new WeakMap<PyBuiltin, Policy>();
+/** A checkpointed function's own function (for its parameter names). */
+const wrapped = new WeakMap<PyBuiltin, PyValue>();
+
+const nothingSaveable: Policy = () => false;
+const isDot = (e: Eqn): boolean => e.prim === 'dot_general';
+const noBatchDot = (e: Eqn): boolean => isDot(e) && !((e.params['dimension_numbers'] as { batch: number[][] }).batch[0]!.length);
+
+function policyObject(name: string, p: Policy): PyBuiltin {
+  const b = new PyBuiltin(name, () => {
+    throw new CompileError(`jaxts: the checkpoint policy ${name} is applied by jax.checkpoint, not called`, null);
+  });
+  policies.set(b, p);
+  return b;
+}
+
+/** jax.checkpoint_policies. */
+export function checkpointPolicies(): PyModule {
+  const namesOf = (c: CallArgs): Set<string> => new Set(c.args.filter((a): a is string => typeof a === 'string'));
+  const policyOf = (v: PyValue, span: A.Span): Policy => {
+    const p = v instanceof PyBuiltin ? policies.get(v) : undefined;
+    if (!p) throw new CompileError('TypeError: a checkpoint policy must be one of jax.checkpoint_policies', span);
+    return p;
+  };
+  return builtinModule('jax.checkpoint_policies', {
+    everything_saveable: policyObject('everything_saveable', () => true),
+    nothing_saveable: policyObject('nothing_saveable', nothingSaveable),
+    dots_saveable: policyObject('dots_saveable', isDot),
+    checkpoint_dots: policyObject('checkpoint_dots', isDot),
+    dots_with_no_batch_dims_saveable: policyObject('dots_with_no_batch_dims_saveable', noBatchDot),
+    checkpoint_dots_with_no_batch_dims: policyObject('checkpoint_dots_with_no_batch_dims', noBatchDot),
+    save_only_these_names: (c) => {
+      const ns = namesOf(c);
+      return policyObject('save_only_these_names', (_e, n) => n !== null && ns.has(n));
+    },
+    save_any_names_but_these: (c) => {
+      const ns = namesOf(c);
+      return policyObject('save_any_names_but_these', (_e, n) => n !== null && !ns.has(n));
+    },
+    save_and_offload_only_these_names: (c) => {
+      const ns = new Set([...iterNames(c.kwargs.get('names_which_can_be_saved')), ...iterNames(c.kwargs.get('names_which_can_be_offloaded'))]);
+      return policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n));
+    },
+    save_from_both_policies: (c) => {
+      const [p, q] = [policyOf(arg(c, 0, 'policy_1'), c.span), policyOf(arg(c, 1, 'policy_2'), c.span)];
+      return policyObject('save_from_both_policies', (e, n) => p(e, n) || q(e, n));
+    },
+  });
+}
+const iterNames = (v: PyValue | undefined): string[] => (v instanceof PyList || v instanceof PyTuple ? v.items.filter((x): x is string => typeof x === 'string') : []);
+
+/** jax.checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()): `fun`, its equations marked with the policy. */
+export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
+  for (const k of c.kwargs.keys()) {
+    if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
+  }
+  const fun = arg(c, 0, 'fun');
+  const pv = c.kwargs.get('policy') ?? null;
+  const policy = pv === null ? nothingSaveable : pv instanceof PyBuiltin ? policies.get(pv) : undefined;
+  if (!policy) throw new CompileError('TypeError: checkpoint policy must be one of jax.checkpoint_policies (or None)', c.span);
+  const region: Region = { policy };
+  const name = fun && typeof fun === 'object' && 'name' in fun ? String((fun as { name: string }).name) : 'fun';
+  const w = new PyBuiltin(name, (call) => {
+    const eqns = ip.trace().builder.eqns;
+    const start = eqns.length;
+    const out = ip.call(fun, call);
+    const now = ip.trace().builder.eqns;
+    if (now === eqns) for (const e of eqns.slice(start)) regions.set(e, [region, ...(regions.get(e) ?? [])]);
+    return out;
+  });
+  wrapped.set(w, fun);
+  return w;
+}
+
+/** jax.ad_checkpoint.checkpoint_name(x, name): `x`, named for the policies. */
+export function checkpointName(c: CallArgs): PyValue {
+  const x = arg(c, 0, 'x');
+  const name = arg(c, 1, 'name');
+  if (typeof name !== 'string') throw new CompileError('TypeError: checkpoint_name: name must be a string', c.span);
+  for (const leaf of flatten(x).leaves) if (leaf instanceof Tracer && leaf.atom.kind === 'var') names.set(leaf.atom, { name, span: c.span });
+  return x;
+}
+
+// ------------------------------------------------------------ print_saved_residuals
+
+/** The qualified names of the module's functions with their spans (innermost found last). */
+const functionSpans = new WeakMap<Interp, { qualname: string; start: number; end: number }[]>();
+
+/** Record the module's functions (src/lower/index.ts, before running it): the `(fn)` of a source location. */
+export function noteModuleFunctions(ip: Interp, mod: A.Module): void {
+  const out: { qualname: string; start: number; end: number }[] = [];
+  const walk = (node: unknown, qual: string): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, qual);
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    const n = node as { kind?: string; name?: string; span?: A.Span };
+    let inner = qual;
+    if (n.kind === 'FunctionDef' || n.kind === 'Lambda') {
+      const own = n.kind === 'Lambda' ? '<lambda>' : n.name!;
+      const q = qual ? `${qual}.${own}` : own;
+      if (n.span) out.push({ qualname: q, start: n.span.start.offset, end: n.span.end.offset });
+      inner = `${q}.<locals>`;
+    } else if (n.kind === 'ClassDef') inner = qual ? `${qual}.${n.name}` : n.name!;
+    for (const [k, v] of Object.entries(node)) if (k !== 'span' && k !== 'nameSpan' && typeof v === 'object') walk(v, inner);
+  };
+  walk(mod.body, '');
+  functionSpans.set(ip, out);
+}
+
+/** `file:line:col (function)`, as JAX's source_info_util.summarize shows a frame. */
+function summarize(ip: Interp, span: A.Span | undefined): string {
+  if (!span) return 'unknown';
+  const fns = (functionSpans.get(ip) ?? []).filter((f) => f.start <= span.start.offset && span.end.offset <= f.end);
+  const fn = fns.reduce<{ qualname: string; start: number; end: number } | null>((best, f) => (!best || f.start >= best.start ? f : best), null);
+  return `${ip.options.file}:${span.start.line}:${span.start.col - 1} (${fn ? fn.qualname : '<module>'})`;
+}
+
+/** The names of the flattened arguments, as JAX's debug info has them: `W1`, `params[0]`, `params['w']`. */
+function argNames(fun: PyValue, args: PyValue[], kwargs: Map<string, PyValue>): string[] {
+  let f = fun;
+  while (f instanceof PyBuiltin && wrapped.has(f)) f = wrapped.get(f)!;
+  const params = f instanceof PyFunction ? f.def.params.map((p) => p.name) : [];
+  const out: string[] = [];
+  const walk = (v: PyValue, path: string): void => {
+    if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x, i) => walk(x, `${path}[${i}]`));
+    else if (v instanceof PyDict) {
+      const keys = v.keys();
+      const sorted = keys.every((k) => typeof k === 'string') ? [...(keys as string[])].sort() : keys;
+      for (const k of sorted) walk(v.get(k)!, `${path}[${typeof k === 'string' ? `'${k}'` : String(k)}]`);
+    } else if (v !== null) out.push(path);
+  };
+  args.forEach((a, i) => walk(a, params[i] ?? `args[${i}]`));
+  for (const [k, v] of kwargs) walk(v, k);
+  return out;
+}
+
+const avalShort = (v: Var): string => `${({ float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' } as Record<string, string>)[v.aval.dtype] ?? v.aval.dtype}[${v.aval.shape.join(',')}]`;
+
+/** The residuals of `func`'s linearization with respect to its first `nargs` (float) parameters, each with what JAX says of it. */
+function savedResiduals(ip: Interp, func: Func, argNamesOf: string[], nargs: number): string[] {
+  // the arrays the function closes over (its last parameters) are JAX's constants: not differentiated
+  const lin = linearizedResiduals(func, func.params.map((p, i) => i < nargs && p.aval.dtype === 'float32'));
+  const paramIndex = new Map(lin.params.map((p, i) => [p.id, i]));
+  const producer = new Map<number, { eqn: Eqn; origin: Eqn | undefined; index: number }>();
+  lin.eqns.forEach(({ eqn, origin }) => eqn.outputs.forEach((o, index) => producer.set(o.id, { eqn, origin, index })));
+  const stackOf = (e: Eqn | undefined): Region[] => (e ? regions.get(e) ?? [] : []);
+  /** The name checkpoint_name gave a value: the origin equation's own result it replays. */
+  const nameOf = (p: { eqn: Eqn; origin: Eqn | undefined; index: number }): { name: string; span: A.Span } | undefined => {
+    const o = p.origin;
+    if (!o || o.prim !== p.eqn.prim || o.outputs.length !== p.eqn.outputs.length) return undefined;
+    return names.get(o.outputs[p.index]!);
+  };
+  const saved = new Set<number>();
+  const seen = new Set<string>();
+  // a value read in scope `scope` (a region stack): saved there, or recomputed from its own inputs
+  const resolve = (v: Var, scope: Region[]): void => {
+    const key = `${v.id}|${scope.length}|${scope.map((r) => regionIds.get(r) ?? regionIds.set(r, regionIds.size).get(r)).join(',')}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const p = producer.get(v.id);
+    const stack = p ? stackOf(p.origin) : [];
+    let k = 0;
+    while (k < scope.length && k < stack.length && scope[k] === stack[k]) k++;
+    // made outside the innermost region reading it: an input of that region, read by the enclosing scope
+    if (k < scope.length) return resolve(v, scope.slice(0, k));
+    // an operand's implicit broadcast (`x * 2.0`, a rank-0 operand): JAX's operation takes the operand itself
+    const o = p?.origin;
+    const x = p?.eqn.inputs[0];
+    if (o && o.operandBroadcast && o.prim === 'broadcast_in_dim' && p.eqn.prim === 'broadcast_in_dim' && x?.kind === 'var' && (!x.aval.shape.length || x.aval.shape.length === v.aval.shape.length)) {
+      return resolve(x, scope);
+    }
+    if (!p || !scope.length) {
+      saved.add(v.id);
+      return;
+    }
+    const named = nameOf(p);
+    if (scope[scope.length - 1]!.policy(p.eqn, named ? named.name : null)) {
+      saved.add(v.id);
+      return;
+    }
+    for (const a of p.eqn.inputs) if (a.kind === 'var') resolve(a, scope);
+  };
+  const regionIds = new Map<Region, number>();
+  for (const r of lin.reads) for (const a of r.inputs) if (a.kind === 'var') resolve(a, stackOf(r.origin));
+  const lines: string[] = [];
+  for (const p of lin.params.slice(nargs)) if (saved.has(p.id)) lines.push(`${avalShort(p)} from a constant`);
+  for (const p of lin.params.slice(0, nargs)) if (saved.has(p.id)) lines.push(`${avalShort(p)} from the argument ${argNamesOf[paramIndex.get(p.id)!] ?? `at flattened index ${paramIndex.get(p.id)}`}`);
+  for (const { eqn, origin } of lin.eqns) {
+    eqn.outputs.forEach((o, index) => {
+      if (!saved.has(o.id)) return;
+      const named = nameOf({ eqn, origin, index });
+      lines.push(named ? `${avalShort(o)} named '${named.name}' from ${summarize(ip, named.span)}` : `${avalShort(o)} output of ${eqn.prim} from ${summarize(ip, origin?.span ?? eqn.span)}`);
+    });
+  }
+  return lines;
+}
+
+/** jax.ad_checkpoint.print_saved_residuals(f, *args, **kwargs). */
+export function printSavedResiduals(ip: Interp, c: CallArgs): PyValue {
+  const fun = arg(c, 0, 'f');
+  const args = c.args.slice(1);
+  const t = new Trace('saved_residuals', 'jit', null);
+  const flat = flatten(new PyTuple([...args, ...c.kwargs.values()]));
+  const params = flat.leaves.map((l) => new Tracer(t, t.builder.addParam(ip.ops.aval(l, c.span))));
+  const rebuilt = (flat.unflatten(params) as PyTuple).items;
+  const kwargs = new Map([...c.kwargs.keys()].map((k, i) => [k, rebuilt[args.length + i]!]));
+  const results = ip.withTrace(t, () => flatten(ip.call(fun, { args: rebuilt.slice(0, args.length), kwargs, span: c.span })).leaves.map((l) => ip.ops.asArray(l, c.span).atom));
+  const func = t.builder.finish(results);
+  const names = argNames(fun, args, c.kwargs);
+  for (const line of savedResiduals(ip, func, names, flat.leaves.length)) ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [{ k: 'lit', value: `${line}\n` }] } });
+  return null;
+}
