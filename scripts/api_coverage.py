@@ -61,7 +61,8 @@ def jax_names(module):
 
 
 def edge_table():
-    """{module: {name: number of edge cases}} and {(module, name): reason without one}, from scripts/api_edge_gen.py."""
+    """{module: {name: number of edge cases}} and {(module, name): why it has none} (NO_EDGE_TEST, or the reason its
+    cases are excluded, EXCLUDED_CASES), from scripts/api_edge_gen.py."""
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import api_edge_gen
 
@@ -70,7 +71,10 @@ def edge_table():
         for module, name, _, _ in batch:
             m = counts.setdefault(module, {})
             m[name.split(".")[0]] = m.get(name.split(".")[0], 0) + 1
-    return counts, api_edge_gen.NO_EDGE_TEST
+    no_edge = dict(api_edge_gen.NO_EDGE_TEST)
+    for (module, name, suffix), reason in api_edge_gen.EXCLUDED_CASES.items():
+        no_edge.setdefault((module, name.split(".")[0]), f"its cases are left out: {suffix}: {reason}")
+    return counts, no_edge
 
 
 def main():

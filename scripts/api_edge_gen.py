@@ -561,6 +561,11 @@ for _n in names('conv_general_shape_tuple conv_shape_tuple conv_transpose_shape_
 
 # Cases JAX and jaxts disagree on that are not fixed: (module, name, suffix) -> reason. The case is left out.
 EXCLUDED_CASES = {
+    ('jax.numpy', 'geomspace', 'bad'): 'on WebGPU (SwiftShader) the NaNs of a start of 0 come out as 0: log(0) flushes; the CPU backend matches JAX',
+    ('jax.numpy', 'unique_counts', 'size'): "the result is a NamedTuple that is not a tuple instance in jaxts (JAX's _Unique*Result is one), so isinstance(r, tuple) differs",
+    ('jax.numpy', 'unique_inverse', 'size'): "the result is a NamedTuple that is not a tuple instance in jaxts (JAX's _Unique*Result is one), so isinstance(r, tuple) differs",
+    ('jax.numpy', 'unique_all', 'size'): "the result is a NamedTuple that is not a tuple instance in jaxts (JAX's _Unique*Result is one), so isinstance(r, tuple) differs",
+    ('jax.numpy.linalg', 'tensordot', 'pos'): "JAX's jnp.linalg.tensordot takes axes by keyword only (TypeError); jaxts accepts it positionally",
     ('jax.lax', 'add', 'bool'): 'JAX raises TypeError; jaxts does not check this and returns a value',
     ('jax.lax', 'bitcast_convert_type', 'bad'): 'jaxts stops at compile time: NotImplementedError: jax.numpy.int8 is not supported by jaxts',
     ('jax.lax', 'clz', 'grad'): 'JAX raises NotImplementedError, jaxts TypeError',

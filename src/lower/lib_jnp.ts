@@ -126,8 +126,9 @@ export function jnpModule(ip: Interp): PyModule {
     sqrt: un('sqrt'),
     abs: un('abs'),
     absolute: un('abs'),
-    floor: un('floor'),
-    ceil: un('ceil'),
+    // integers and bools are their own floor and ceil (JAX returns them unchanged)
+    floor: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('floor', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
+    ceil: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('ceil', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
     sign: un('sign'),
     negative: un('neg'),
     square: (c) => ops.power(arg(c, 0, 'x'), 2n, c.span),
