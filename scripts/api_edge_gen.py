@@ -628,7 +628,6 @@ EXCLUDED_CASES = {
     ('jax.numpy', 'concatenate', 'none'): 'jaxts raises TypeError where JAX returns a value',
     ('jax.numpy', 'cross', '2'): 'jaxts stops at compile time: NotImplementedError: jaxts supports jnp.cross of 3-vectors along the last axis',
     ('jax.numpy', 'cross', 'bad'): 'jaxts stops at compile time: NotImplementedError: jaxts supports jnp.cross of 3-vectors along the last axis',
-    ('jax.numpy', 'delete', 'ax'): 'jaxts computes a different value: float32 (2, 2) [[-1.75  1.5 ]',
     ('jax.numpy', 'divmod', 'grad'): 'JAX raises TypeError; jaxts does not check this and returns a value',
     ('jax.numpy', 'dsplit', 'bad'): 'JAX raises IndexError, jaxts ValueError',
     ('jax.numpy', 'einsum', 'bad'): 'JAX raises ValueError, jaxts TypeError',
