@@ -49,6 +49,8 @@ function literal(value: number, dtype: DType): string {
       return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
     }
     case 'int32':
+      // a non-finite int32 constant only arises in index math of an empty extent (a loop that never runs): 0 keeps the WGSL valid
+      if (!Number.isFinite(value)) return '0i';
       return value === -2147483648 ? 'i32(-2147483647 - 1)' : `${value}i`;
     case 'uint32':
       return `${value >>> 0}u`;

@@ -144,7 +144,7 @@ export class ArrayOps {
     const weak = weakPromoted(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span, weak);
     b = this.convertAtom(b, dtype, span, weak);
-    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, a.aval.shape.length === b.aval.shape.length ? prim : undefined);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, sameRank(a.aval.shape, b.aval.shape) ? prim : undefined);
     a = this.operand(a, shape, span);
     b = this.operand(b, shape, span);
     return this.tracer(this.bind(prim, [a, b], {}, span));
@@ -219,7 +219,7 @@ export class ArrayOps {
     const weak = weakPromoted(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span, weak);
     b = this.convertAtom(b, dtype, span, weak);
-    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, a.aval.shape.length === b.aval.shape.length ? prim : undefined);
+    const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, sameRank(a.aval.shape, b.aval.shape) ? prim : undefined);
     return this.tracer(this.bind(prim, [this.operand(a, shape, span), this.operand(b, shape, span)], {}, span));
   }
 
@@ -542,6 +542,13 @@ export function normalizeAxes(axis: PyValue, rank: number, span: Span): number[]
     return n;
   });
 }
+
+/**
+ * Do the operands of a jnp binary operation have one rank (scalars aside)? Then jnp hands them to the lax
+ * primitive unchanged, which words a shape mismatch as a TypeError naming the primitive; operands of different
+ * ranks go through `broadcast_shapes` first, which raises JAX's ValueError (numpy_util.promote_shapes).
+ */
+const sameRank = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length || a.length === 0 || b.length === 0;
 
 /** The broadcast shape of `a` and `b`; `op` (a lax primitive such as 'add') words the error as JAX's binary ops do. */
 export function broadcastShapes(a: readonly number[], b: readonly number[], span: Span, op?: string): number[] {

@@ -34,11 +34,16 @@ export function jnpModule(ip: Interp): PyModule {
   const un = (prim: Prim): Fn => (c) => ops.unary(prim, arg(c, 0, 'x'), c.span);
   const bin = (prim: Prim): Fn => (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const cmp = (op: 'gt' | 'lt' | 'eq'): Fn => (c) => ops.compare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
-  const red = (prim: Reduction): Fn => (c) => ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+  const red = (prim: Reduction): Fn => (c) => {
+    if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
+    return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+  };
+
   const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
   const fullLike = (value: number): Fn => (c) => {
     const a = ops.aval(arg(c, 0, 'a'), c.span);
-    return ops.full([...a.shape], value, dtypeOf(c, 1) ?? a.dtype, c.span);
+    const shape = arg(c, 2, 'shape', null);
+    return ops.full(shape !== null ? shapeOf(shape, c.span) : [...a.shape], value, dtypeOf(c, 1) ?? a.dtype, c.span);
   };
 
   const fns: Record<string, Fn> = {
@@ -60,7 +65,7 @@ export function jnpModule(ip: Interp): PyModule {
         const x = ops.asArray(fv, c.span);
         return ops.tracer(ops.broadcastTo(ops.convert(x, dtypeOf(c, 2) ?? x.aval.dtype, c.span).atom, shape, c.span));
       }
-      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof fv === 'bigint' ? 'int32' : 'float32'), c.span);
+      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof fv === 'boolean' ? 'bool' : typeof fv === 'bigint' ? 'int32' : 'float32'), c.span);
     },
     zeros_like: fullLike(0),
     ones_like: fullLike(1),
@@ -122,8 +127,9 @@ export function jnpModule(ip: Interp): PyModule {
     sqrt: un('sqrt'),
     abs: un('abs'),
     absolute: un('abs'),
-    floor: un('floor'),
-    ceil: un('ceil'),
+    // integers and bools are their own floor and ceil (JAX returns them unchanged)
+    floor: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('floor', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
+    ceil: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('ceil', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
     sign: un('sign'),
     negative: un('neg'),
     square: (c) => ops.power(arg(c, 0, 'x'), 2n, c.span),
@@ -188,6 +194,15 @@ function where(ip: Interp, c: PyValue, x: PyValue, y: PyValue, span: Span): Trac
   return o.select(b(cond), b(xs), b(ys), span);
 }
 
+/** JAX's check before a max/min reduction without `initial`: reducing an axis of size 0 has no identity. */
+function checkIdentity(ip: Interp, prim: 'reduce_max' | 'reduce_min', c: CallArgs): void {
+  if (c.kwargs.has('initial') && c.kwargs.get('initial') !== null) return;
+  const shape = ip.ops.aval(arg(c, 0, 'a'), c.span).shape;
+  if (normalizeAxes(arg(c, 1, 'axis', null), shape.length, c.span).some((d) => shape[d] === 0)) {
+    throw new CompileError(`ValueError: zero-size array to reduction operation ${prim === 'reduce_max' ? 'max' : 'min'} which has no identity`, c.span);
+  }
+}
+
 /** argmax/argmin: the first index of the extreme value (a NaN counts as the extreme, as in XLA). */
 function argExtreme(ip: Interp, kind: 'max' | 'min', x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
   const o = ip.ops;
@@ -199,6 +214,7 @@ function argExtreme(ip: Interp, kind: 'max' | 'min', x: PyValue, axis: PyValue, 
   if (axis !== null && typeof axis !== 'bigint') throw new CompileError(`TypeError: '${typeName(axis)}' object cannot be interpreted as an integer`, span);
   const ax = normalizeAxes(axis === null ? 0n : axis, rank, span)[0]!;
   const n = a.aval.shape[ax]!;
+  if (n === 0) throw new CompileError(`ValueError: attempt to get arg${kind} of an empty sequence`, span);
   const ext = o.reduce(kind === 'max' ? 'reduce_max' : 'reduce_min', a, BigInt(ax), true, span);
   const extB = o.tracer(o.broadcastTo(ext.atom, a.aval.shape, span));
   let hit = o.compare('eq', a, extB, span);
@@ -344,9 +360,15 @@ function composites(ip: Interp): Record<string, Fn> {
     const stop = first + (size - 1) * (m + 1) + 1;
     return o.tracer(o.bind('slice', [flat.atom], { start_indices: [...batch.map(() => 0), first], limit_indices: [...batch, stop], strides: [...batch.map(() => 1), m + 1] }, span));
   };
-  const cumulative = (kind: 'sum' | 'prod' | 'max' | 'min'): Fn => (c) => {
+  const cumulative = (kind: 'sum' | 'prod' | 'max' | 'min', arrayApi = false): Fn => (c) => {
     let x = A(arg(c, 0, 'a'), c.span);
     const axisV = arg(c, 1, 'axis', null);
+    if (arrayApi && x.aval.shape.length === 0) {
+      throw new CompileError(`ValueError: The input must be non-scalar to take a cumulative ${kind === 'sum' ? 'sum' : 'product'}, however a scalar value or scalar array was given.`, c.span);
+    }
+    if (arrayApi && axisV === null && x.aval.shape.length > 1) {
+      throw new CompileError(`ValueError: The input array has rank ${x.aval.shape.length}, however axis was not set to an explicit value. The axis argument is only optional for one-dimensional arrays.`, c.span);
+    }
     const dtype = dtypeArg(c.kwargs.get('dtype') ?? c.args[2], c.span);
     if (axisV === null) x = o.reshape(x, [-1], c.span);
     if (x.aval.dtype === 'bool' && (kind === 'sum' || kind === 'prod')) x = o.convert(x, 'int32', c.span);
@@ -691,19 +713,20 @@ function composites(ip: Interp): Record<string, Fn> {
     },
     cumsum: cumulative('sum'),
     cumprod: cumulative('prod'),
-    cumulative_sum: cumulative('sum'),
-    cumulative_prod: cumulative('prod'),
+    cumulative_sum: cumulative('sum', true),
+    cumulative_prod: cumulative('prod', true),
     ptp: (c) => {
       const a = A(arg(c, 0, 'a'), c.span);
       const axis = arg(c, 1, 'axis', null);
+      checkIdentity(ip, 'reduce_max', c);
       return o.binary('sub', o.reduce('reduce_max', a, axis, keep(c), c.span), o.reduce('reduce_min', a, axis, keep(c), c.span), c.span);
     },
     count_nonzero: (c) => {
       const a = A(arg(c, 0, 'a'), c.span);
       return o.reduce('reduce_sum', o.convert(toBool(a, c.span), 'int32', c.span), arg(c, 1, 'axis', null), keep(c), c.span);
     },
-    amax: (c) => o.reduce('reduce_max', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
-    amin: (c) => o.reduce('reduce_min', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
+    amax: (c) => (checkIdentity(ip, 'reduce_max', c), o.reduce('reduce_max', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span)),
+    amin: (c) => (checkIdentity(ip, 'reduce_min', c), o.reduce('reduce_min', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span)),
     positive: (c) => A(arg(c, 0, 'x'), c.span),
     fabs: unaryInexact((x, span) => o.unary('abs', x, span)),
     sinc: unaryInexact((x, span) => {
@@ -790,6 +813,15 @@ function composites(ip: Interp): Record<string, Fn> {
       let a = A(arg(c, 0, 'a'), c.span);
       const n = intArg(arg(c, 1, 'n', 1n), 'n', c.span);
       const ax = axisOne(arg(c, 2, 'axis', -1n), a.aval.shape.length, c.span);
+      // prepend / append: a scalar is broadcast to one slice along the axis, then concatenated (as JAX's diff)
+      const edge = (v: PyValue): Tracer => {
+        const t = A(v, c.span);
+        if (t.aval.shape.length > 0) return t;
+        return o.tracer(o.broadcastTo(t.atom, a.aval.shape.map((d, i) => (i === ax ? 1 : d)), c.span));
+      };
+      const pre = arg(c, 3, 'prepend', null);
+      const app = arg(c, 4, 'append', null);
+      if (pre !== null || app !== null) a = o.concatenate([...(pre !== null ? [edge(pre)] : []), a, ...(app !== null ? [edge(app)] : [])], ax, c.span);
       for (let i = 0; i < n; i++) {
         const len = a.aval.shape[ax]!;
         if (len === 0) break;
@@ -830,7 +862,12 @@ function composites(ip: Interp): Record<string, Fn> {
       return isArray(v) ? o.aval(v, c.span).shape.length === 0 : false;
     },
     shape: (c) => new PyTuple(o.aval(arg(c, 0, 'a'), c.span).shape.map(BigInt)),
-    size: (c) => BigInt(o.aval(arg(c, 0, 'a'), c.span).shape.reduce((p, d) => p * d, 1)),
+    size: (c) => {
+      const shape = o.aval(arg(c, 0, 'a'), c.span).shape;
+      const axis = arg(c, 1, 'axis', null);
+      const axes = axis === null ? shape.map((_, i) => i) : normalizeAxes(axis, shape.length, c.span);
+      return BigInt(axes.reduce((p, d) => p * shape[d]!, 1));
+    },
     concat: (c) => o.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
     permute_dims: (c) => o.transpose(arg(c, 0, 'a'), shapeArgsOf(arg(c, 1, 'axes'), c.span), c.span),
     matrix_transpose: (c) => {
@@ -928,7 +965,10 @@ function composites(ip: Interp): Record<string, Fn> {
       arcsinh: (x, span) => {
         const a = o.unary('abs', x, span);
         const a2 = o.binary('mul', a, a, span);
-        const r = o.unary('log1p', o.binary('add', a, o.binary('div', a2, o.binary('add', 1.0, o.unary('sqrt', o.binary('add', a2, 1.0, span), span), span), span), span), span);
+        const small = o.unary('log1p', o.binary('add', a, o.binary('div', a2, o.binary('add', 1.0, o.unary('sqrt', o.binary('add', a2, 1.0, span), span), span), span), span), span);
+        // from sqrt(float32 max) on, a² overflows: asinh(a) = log(a) + log(2), as XLA does (and inf stays inf)
+        const big = o.compare('gt', a, 1.8446743e19, span);
+        const r = o.select(big, o.binary('add', o.unary('log', a, span), Math.fround(Math.LN2), span), small, span);
         return o.binary('mul', o.unary('sign', x, span), r, span);
       },
       arccosh: (x, span) => o.unary('log', o.binary('add', x, o.unary('sqrt', o.binary('mul', o.binary('add', x, 1.0, span), o.binary('sub', x, 1.0, span), span), span), span), span),
@@ -999,6 +1039,7 @@ function composites(ip: Interp): Record<string, Fn> {
   function nanReduce(prim: 'reduce_sum' | 'reduce_prod' | 'reduce_max' | 'reduce_min', init: number, c: CallArgs): Tracer {
     const a = A(arg(c, 0, 'a'), c.span);
     const axis = arg(c, 1, 'axis', null);
+    if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
     if (!isFloat(a)) return o.reduce(prim, a, axis, keep(c), c.span);
     const out = o.reduce(prim, o.select(isnan(a, c.span), o.full([...a.aval.shape], init, 'float32', c.span), a, c.span), axis, keep(c), c.span);
     if (prim === 'reduce_sum' || prim === 'reduce_prod') return out;

@@ -186,16 +186,15 @@ export function laxModule(ip: Interp): PyModule {
       return ops.bitcast(arg(c, 0, 'operand'), to, c.span);
     },
     stop_gradient: (c) => ops.stopGradient(arg(c, 0, 'x'), c.span),
-    erf_inv: (c) => ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
     ...laxShardingFunctions(ip),
   };
   return builtinModule('jax.lax', entries);
 }
 
 /** lax's unary functions whose operand must be floating (JAX's error otherwise). */
-const FLOAT_UNARY = ['exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sin', 'cos', 'tan', 'sqrt', 'rsqrt', 'erf', 'erf_inv'] as const;
-/** lax's unary functions on any numeric dtype. */
-const ANY_UNARY = ['neg', 'sign', 'abs', 'floor', 'ceil'] as const;
+const FLOAT_UNARY = ['exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sin', 'cos', 'tan', 'sqrt', 'rsqrt', 'erf', 'erf_inv', 'floor', 'ceil'] as const;
+/** lax's unary functions on signed integers and floats (not bool). */
+const ANY_UNARY = ['neg', 'sign', 'abs'] as const;
 /** lax's binary functions: the operands must have one dtype (lax does not promote). */
 const BINARY: Record<string, Prim> = {
   add: 'add', sub: 'sub', mul: 'mul', div: 'div', rem: 'rem', pow: 'pow', max: 'max', min: 'min',
@@ -236,6 +235,7 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
   const unary = (prim: Prim, float: boolean) => (c: CallArgs): Tracer => {
     const x = A(arg(c, 0, 'x'), c.span);
     if (float) floatOnly(prim, x, c.span);
+    else if (x.aval.dtype === 'bool') throw new CompileError(`TypeError: ${prim} does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.`, c.span);
     return o.tracer(o.bind(prim, [x.atom], {}, c.span));
   };
   const ints = (v: PyValue, what: string, span: Span): number[] => shapeArgs([v], span).map((n) => { void what; return n; });
@@ -250,9 +250,17 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
       const m = arg(c, 1, 'rounding_method', 0n);
       return o.tracer(o.bind('round', [x.atom], { rounding_method: typeof m === 'bigint' ? Number(m) : 0 }, c.span));
     },
-    bitwise_not: (c: CallArgs) => o.unary('not', A(arg(c, 0, 'x'), c.span), c.span),
+    bitwise_not: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (x.aval.dtype === 'float32') throw new CompileError('TypeError: not does not accept dtype float32. Accepted dtypes are subtypes of bool, integer.', c.span);
+      return o.unary('not', x, c.span);
+    },
     square: (c: CallArgs) => o.tracer(o.bind('integer_pow', [A(arg(c, 0, 'x'), c.span).atom], { y: 2 }, c.span)),
-    reciprocal: (c: CallArgs) => o.tracer(o.bind('integer_pow', [A(arg(c, 0, 'x'), c.span).atom], { y: -1 }, c.span)),
+    reciprocal: (c: CallArgs) => {
+      const x = A(arg(c, 0, 'x'), c.span);
+      if (x.aval.dtype !== 'float32') throw new CompileError(`TypeError: Integers cannot be raised to negative powers, got integer_pow(x, -1)`, c.span);
+      return o.tracer(o.bind('integer_pow', [x.atom], { y: -1 }, c.span));
+    },
     integer_pow: (c: CallArgs) => {
       const y = ip.static(arg(c, 1, 'y'), 'integer_pow y', c.span);
       if (typeof y !== 'bigint') throw new CompileError('TypeError: integer_pow y must be an int', c.span);

@@ -43,6 +43,23 @@ const exp2: ElementRule = (ctx, e, idx) => {
   return { op: 'un', fn: 'exp', x: { op: 'bin', fn: 'mul', a: ln2, b: ctx.operand(0, idx), dtype }, dtype };
 };
 
+/**
+ * round: rounding_method 0 (AWAY_FROM_ZERO, lax.round's default) takes halves away from zero, as
+ * sign(x) * (floor(|x|) + (|x| - floor(|x|) >= 0.5)) (exact in float32; keeps -0 and NaN); the others
+ * (TO_NEAREST_EVEN: jnp.round, jnp.rint) are the dialects' round.
+ */
+const round: ElementRule = (ctx, e, idx) => {
+  const dtype = outDtype(e);
+  const x = ctx.operand(0, idx);
+  if (e.params['rounding_method'] !== 0) return { op: 'un', fn: 'round', x, dtype };
+  const ax: KExpr = { op: 'un', fn: 'abs', x, dtype };
+  const fl: KExpr = { op: 'un', fn: 'floor', x: ax, dtype };
+  const frac: KExpr = { op: 'bin', fn: 'sub', a: ax, b: fl, dtype };
+  const up: KExpr = { op: 'bin', fn: 'ge', a: frac, b: { op: 'const', value: 0.5, dtype }, dtype: 'bool' };
+  const r: KExpr = { op: 'select', cond: up, a: { op: 'bin', fn: 'add', a: fl, b: { op: 'const', value: 1, dtype }, dtype }, b: fl, dtype };
+  return { op: 'bin', fn: 'mul', a: { op: 'un', fn: 'sign', x, dtype }, b: r, dtype };
+};
+
 /** The operand element itself (copy, stop_gradient). */
 const identity: ElementRule = (ctx, _e, idx) => ctx.operand(0, idx);
 
@@ -373,7 +390,7 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   abs: unary('abs'),
   floor: unary('floor'),
   ceil: unary('ceil'),
-  round: unary('round'),
+  round,
   copy: identity,
   sharding_constraint: identity,
   not: unary('not'),
