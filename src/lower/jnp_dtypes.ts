@@ -25,7 +25,7 @@ const PARENT: Record<string, string | null> = {
   character: 'flexible',
   object_: 'generic',
 };
-const LEAF: Record<DType, string> = { float32: 'floating', int32: 'signedinteger', uint32: 'unsignedinteger', bool: 'generic' };
+const LEAF: Record<DType, string> = { float32: 'floating', int32: 'signedinteger', uint32: 'unsignedinteger', bool: 'generic', complex64: 'complexfloating' };
 
 export const DTYPE_CATEGORIES: Record<string, PyClass> = Object.fromEntries(Object.keys(PARENT).map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'numpy')]));
 
@@ -81,7 +81,7 @@ export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyVa
       const to = dtypeArg(arg(c, 1, 'to'), c.span);
       const casting = arg(c, 2, 'casting', 'safe');
       if (from === undefined || to === undefined) throw new CompileError("TypeError: Cannot interpret 'NoneType' as a data type", c.span);
-      const kind = (d: DType): number => ({ bool: 0, uint32: 1, int32: 1, float32: 2 })[d];
+      const kind = (d: DType): number => ({ bool: 0, uint32: 1, int32: 1, float32: 2, complex64: 3 })[d];
       switch (casting) {
         case 'no':
         case 'equiv':

@@ -44,6 +44,15 @@ export class Mat {
     const x = this.o.asArray(v, this.span);
     return x.aval.dtype === 'float32' ? x : this.o.convert(x, 'float32', this.span);
   }
+  /** float32, or complex64 for a complex array (the factorizations that take complex matrices). */
+  inexact(v: PyValue): Tracer {
+    const x = this.o.asArray(v, this.span);
+    return x.aval.dtype === 'complex64' ? x : this.f32(x);
+  }
+  /** x as complex64 where `like` is complex (a real value entering a complex computation). */
+  likeDtype(x: Tracer, like: Tracer): Tracer {
+    return like.aval.dtype === 'complex64' ? this.o.convert(x, 'complex64', this.span) : x;
+  }
   c(v: number, dtype: DType = 'float32'): Tracer {
     return this.o.asArray(dtype === 'float32' ? v : BigInt(v), this.span, dtype);
   }
@@ -212,31 +221,36 @@ function luSolve(m: Mat, lu: Tracer, perm: Tracer, b: Tracer): Tracer {
   return trsm(m, lu, trsm(m, lu, x, true, true), false, false);
 }
 
-/** Cholesky (potf2, lower): L with L Lᵀ = a; where a is not positive definite, NaN in the lower triangle (as JAX on CPU). */
+/**
+ * Cholesky (potf2, lower): L with L Lᵀ = a (L Lᴴ = a for a complex Hermitian a: cpotf2, whose diagonal
+ * is the square root of the real part); where a is not positive definite, NaN in the lower triangle
+ * (as JAX on CPU).
+ */
 export function choleskyLower(m: Mat, a: Tracer): Tracer {
   const shape = a.aval.shape;
   const r = shape.length;
   const n = shape[r - 1]!;
+  const complex = a.aval.dtype === 'complex64';
   const [R, C] = m.grids(shape);
   let A = a;
   let ok: Tracer | null = null;
   for (let j = 0; j < n; j++) {
-    const ajj = m.at(A, j, j);
+    const ajj = complex ? m.ip.ops.real(m.at(A, j, j), m.span) : m.at(A, j, j);
     const pos = m.cmp('gt', ajj, m.c(0));
     ok = ok ? m.and(ok, pos) : pos;
     const d = m.un('sqrt', ajj);
     const isJ = m.cmp('eq', C, m.c(j, 'int32'));
     const below = m.cmp('gt', R, m.c(j, 'int32'));
     const l = m.mul(m.col(A, j), m.div(m.c(1), d));
-    A = m.sel(m.and(isJ, m.cmp('eq', R, m.c(j, 'int32'))), m.bcast(d, shape), A);
+    A = m.sel(m.and(isJ, m.cmp('eq', R, m.c(j, 'int32'))), m.bcast(m.likeDtype(d, a), shape), A);
     A = m.sel(m.and(isJ, below), m.bcast(l, shape), A);
-    // trailing update of the lower part: A[i, k] -= l_i l_k for i >= k > j
-    const lt = m.mT(l);
+    // trailing update of the lower part: A[i, k] -= l_i conj(l_k) for i >= k > j
+    const lt = complex ? m.ip.ops.conj(m.mT(l), m.span) : m.mT(l);
     A = m.sel(m.and(below, m.and(m.cmp('gt', C, m.c(j, 'int32')), m.cmp('ge', R, C))), m.sub(A, m.mul(l, lt)), A);
   }
   // NaN where the factorization failed, then the lower triangle (JAX's CPU lowering, then tril)
-  const filled = ok ? m.sel(m.bcast(ok, shape), A, m.bcast(m.c(NaN), shape)) : A;
-  return m.sel(m.cmp('ge', R, C), filled, m.zeros(shape));
+  const filled = ok ? m.sel(m.bcast(ok, shape), A, m.bcast(m.likeDtype(m.c(NaN), a), shape)) : A;
+  return m.sel(m.cmp('ge', R, C), filled, m.likeDtype(m.zeros(shape), a));
 }
 
 /** slapy2: sqrt(x² + y²) without needless overflow. */
@@ -490,7 +504,8 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
     if (s.length < 2 || s[s.length - 1] !== s[s.length - 2]) throw new CompileError(`ValueError: Argument to ${fn} must have shape [..., n, n], got ${fmt(s)}.`, m.span);
   };
   const fmt = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
-  const symmetrize = (m: Mat, x: Tracer): Tracer => m.div(m.add(x, m.mT(x)), m.c(2));
+  // JAX's symmetrize: (x + _H(x)) / 2, _H the conjugate transpose
+  const symmetrize = (m: Mat, x: Tracer): Tracer => m.div(m.add(x, o.conj(m.mT(x), m.span)), m.c(2));
 
   const solve = (m: Mat, a: Tracer, b: Tracer): Tracer => {
     if (a.aval.shape.length < 2) throw new CompileError(`ValueError: left hand array must be at least two dimensional; got a.shape=${fmt(a.aval.shape)}`, m.span);
@@ -571,7 +586,7 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
     },
     cholesky: (c) => {
       const m = M(c);
-      let a = m.f32(arg(c, 0, 'a'));
+      let a = m.inexact(arg(c, 0, 'a'));
       square(m, a, 'cholesky');
       if (truthy(c.kwargs.get('symmetrize_input') ?? true, c.span)) a = symmetrize(m, a);
       const L = choleskyLower(m, a);

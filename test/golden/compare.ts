@@ -35,8 +35,8 @@ type Token = { kind: 'num'; text: string } | { kind: 'text'; text: string };
 const OPEN = new Set(['(', '[', '{']);
 const CLOSE = new Set([')', ']', '}']);
 // A number, or nan / inf (matched as number-like tokens only so that padding around them is ignored too;
-// they must still be equal as text).
-const NUMBER = /(?<![A-Za-z0-9_.])[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)(?:[eE][-+]?\d+)?(?![A-Za-z0-9_])/g;
+// they must still be equal as text). A complex number's imaginary part is the number before its 'j'.
+const NUMBER = /(?<![A-Za-z0-9_.])[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)(?:[eE][-+]?\d+)?(?=j(?![A-Za-z0-9_])|(?![A-Za-z0-9_]))/g;
 const NON_FINITE = /^[-+]?(?:nan|inf)$/;
 const DEVICE_MARK = '\u0001dev';
 
@@ -91,7 +91,8 @@ function tokenize(s: string): Token[] {
       continue;
     }
     let text = t.text.replace(/\s+/g, ' ');
-    if (raw[k - 1]?.kind === 'num') text = text.trimStart();
+    // (a complex element's padding follows its 'j': '-6.559373j ]' against '-6.5593734j]')
+    if (raw[k - 1]?.kind === 'num') text = text.trimStart().replace(/^j\s+/, 'j');
     if (raw[k + 1]?.kind === 'num') text = text.trimEnd();
     if (text !== '') toks.push({ kind: 'text', text });
   }
