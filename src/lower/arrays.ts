@@ -172,7 +172,7 @@ export class ArrayOps {
       if (a.kind === 'lit') return this.power(this.asArray(x, span), y, span);
       // jnp.power (and jnp.square) promote bool to int first (promote_dtypes_numeric)
       if (a.aval.dtype === 'bool') a = this.convertAtom(a, 'int32', span);
-      if (n < 0 && a.aval.dtype !== 'float32') {
+      if (n < 0 && a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') {
         throw new CompileError('ValueError: Integers to negative integer powers are not allowed.', span);
       }
       return this.tracer(this.bind('integer_pow', [a], { y: n }, span));
@@ -183,6 +183,7 @@ export class ArrayOps {
       const numeric = (v: PyValue, a: Atom): PyValue => (a.aval.dtype === 'bool' ? this.tracer(this.convertAtom(a, 'int32', span)) : v);
       return this.power(numeric(x, ax), numeric(y, ay), span);
     }
+    if (promote(ax.aval, ay.aval) === 'complex64') return this.binary('pow', x, y, span);
     if (promote(ax.aval, ay.aval) !== 'float32') return this.powIntInt(x, y, span);
     return this.binary('pow', this.convertLike(x, 'float32', span), this.convertLike(y, 'float32', span), span);
   }
@@ -401,7 +402,7 @@ export class ArrayOps {
 
   mean(x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
     let a = this.asArray(x, span);
-    if (a.aval.dtype !== 'float32') a = this.convert(a, 'float32', span);
+    if (a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') a = this.convert(a, 'float32', span);
     const axes = normalizeAxes(axis, a.aval.shape.length, span);
     const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
     const s = this.reduce('reduce_sum', a, axis, keepdims, span);

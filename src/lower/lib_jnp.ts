@@ -169,6 +169,8 @@ export function jnpModule(ip: Interp): PyModule {
     bool: dt('bool'),
     float64: dt('float64'),
     int64: dt('int64'),
+    complex64: dt('complex64'),
+    complex128: dt('complex128'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
     ...DTYPE_CATEGORIES,
     pi: Math.PI,

@@ -108,13 +108,14 @@ export function installBuiltins(ip: Interp): void {
     bool: fn('bool', (c) => hostTruth(ip, c.args[0] ?? false, c.span)),
     complex: fn('complex', (c) => {
       // complex(real=0, imag=0) of static numbers (a complex argument contributes both its parts)
-      const part = (v: PyValue): [number, number] => {
+      // (CPython's complex_new: a part adds in only from a complex argument, so complex(2, -0.0) is (2-0j))
+      const part = (v: PyValue): [number, number | null] => {
         v = ip.static(v, 'a complex() argument', c.span);
-        return v instanceof PyComplex ? [v.re, v.im] : [numArg(v, 'complex()', c.span), 0];
+        return v instanceof PyComplex ? [v.re, v.im] : [numArg(v, 'complex()', c.span), null];
       };
       const [a, b] = part(arg(c, 0, 'real', 0n));
       const [d, e] = part(arg(c, 1, 'imag', 0n));
-      return new PyComplex(a - e, b + d);
+      return new PyComplex(e === null ? a : a - e, b === null ? d : b + d);
     }),
     all: fn('all', (c) => allOf(ip, iterate(ip, arg(c, 0, 'iterable'), c.span), c.span)),
     any: fn('any', (c) => {
