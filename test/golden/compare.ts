@@ -73,7 +73,11 @@ function logicalLines(output: string): { lines: LogicalLine[]; finalNewline: boo
   return { lines: out, finalNewline };
 }
 
+/** A complex number's imaginary part signed as a number of its own: '0.875-0.352j' reads as '0.875 -0.352j' (as padding would print it). */
+const IMAG_SIGN = /(?<=[\d.])([-+])(?=(?:\d+\.?\d*|\.\d+|nan|inf)(?:[eE][-+]?\d+)?j(?![A-Za-z0-9_]))/g;
+
 function tokenize(s: string): Token[] {
+  s = s.replace(IMAG_SIGN, ' $1');
   const raw: Token[] = [];
   let last = 0;
   for (const m of s.matchAll(NUMBER)) {
