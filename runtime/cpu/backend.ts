@@ -40,7 +40,7 @@ export class CpuDeviceBuffer implements DeviceBuffer {
 const cpu = (b: DeviceBuffer): CpuDeviceBuffer => b as CpuDeviceBuffer;
 
 /** A typed array of `dtype` over pooled memory (newCpuBuffer's choice of array type). */
-const view = (dtype: DType, b: ArrayBuffer): CpuBuffer => (dtype === 'float32' ? new Float32Array(b) : dtype === 'int32' ? new Int32Array(b) : new Uint32Array(b));
+const view = (dtype: DType, b: ArrayBuffer): CpuBuffer => (dtype === 'float32' || dtype === 'complex64' ? new Float32Array(b) : dtype === 'int32' ? new Int32Array(b) : new Uint32Array(b));
 
 export class CpuBackend implements Backend {
   readonly kind = 'cpu' as const;

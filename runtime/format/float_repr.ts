@@ -186,6 +186,14 @@ export function pyFloatRepr(x: number): string {
   return doubleToString(x, 'r', 0, { addDot0: true });
 }
 
+/** repr() (and str) of a Python complex: '(1+2j)', '2j', '(-0-1j)', '(nan+infj)'. */
+export function pyComplexRepr(re: number, im: number, part: (x: number) => string = (x) => doubleToString(x, 'r', 0, {})): string {
+  const i = part(im);
+  const imag = `${i.startsWith('-') ? '' : '+'}${i}j`;
+  if (re === 0 && !Object.is(re, -0)) return imag.startsWith('+') ? imag.slice(1) : imag;
+  return `(${part(re)}${imag})`;
+}
+
 /**
  * The shortest decimal string (JS-parsable, no exponent style guarantees) that
  * rounds back to the same float32 as `x`. Example: 0.1f → '0.1'.

@@ -6,7 +6,7 @@ export {
   formatFloatPositional, formatFloatScientific, shortestDigits,
   type FloatKind, type TrimMode, type PositionalOptions, type ScientificOptions,
 } from './dragon4.js';
-export { dtoa, doubleToString, pyFloatRepr, float32ShortestString, pyRoundDigits, type DtoaResult, type DoubleToStringFlags } from './float_repr.js';
+export { dtoa, doubleToString, pyComplexRepr, pyFloatRepr, float32ShortestString, pyRoundDigits, type DtoaResult, type DoubleToStringFlags } from './float_repr.js';
 export {
   npFloatStr, npScalarStr, npScalarRepr, isFloatDType, isIntDType,
   type NpDType, type ScalarValue,

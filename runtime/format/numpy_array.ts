@@ -2,8 +2,8 @@
 // line width, summarization with '...'), str(ndarray) and repr(ndarray)
 // ('array([...], dtype=float32)'), as NumPy 2.4 prints them.
 
-import { elementFormatter } from './numpy_elements.js';
-import { npScalarStr, type NpDType, type ScalarValue } from './numpy_scalar.js';
+import { complexFormatter, elementFormatter } from './numpy_elements.js';
+import { npComplexStr, npScalarStr, type NpDType, type ScalarValue } from './numpy_scalar.js';
 import { resolvePrintOptions, type PrintOptions } from './print_options.js';
 
 /** A host-side array: a flat row-major buffer plus shape and dtype. */
@@ -99,22 +99,26 @@ export function array2string(a: HostArray, o: Array2StringOptions = {}): string 
   const shape = a.shape;
   const size = shapeSize(shape);
   if (size === 0) return '[]';
-  if (a.data.length < size) {
+  const complex = a.dtype === 'complex64';
+  if (a.data.length < (complex ? 2 * size : size)) {
     throw new RangeError(`array2string: data has ${a.data.length} elements, shape ${shapeRepr(shape)} needs ${size}`);
   }
 
   const summarize = size > opts.threshold;
   const edge = opts.edgeitems;
   const strides = rowMajorStrides(shape);
-  const shown = shownIndices(shape, strides, edge, summarize).map((i) => a.data[i]!);
-  const fmt = elementFormatter(shown, a.dtype, shape.length === 0, opts);
+  const indices = shownIndices(shape, strides, edge, summarize);
+  // a complex element is formatted from its index (its two parts are two slots of the data)
+  const fmt: (offset: number) => string = complex
+    ? complexFormatter(indices, a.data, opts)
+    : ((f) => (offset: number) => f(a.data[offset]!))(elementFormatter(indices.map((i) => a.data[i]!), a.dtype, shape.length === 0, opts));
   const nextLinePrefix = ` ${' '.repeat(prefix.length)}`;
   const sepStripped = rstrip(separator);
   const ndim = shape.length;
 
   const recurser = (axis: number, offset: number, hangingIndent: string, currWidth: number): string => {
     const axesLeft = ndim - axis;
-    if (axesLeft === 0) return fmt(a.data[offset]!);
+    if (axesLeft === 0) return fmt(offset);
     const nextHangingIndent = `${hangingIndent} `;
     const nextWidth = currWidth - 1;
     const aLen = shape[axis]!;
@@ -156,7 +160,7 @@ export function array2string(a: HostArray, o: Array2StringOptions = {}): string 
 
 /** str(ndarray): '[[0 1]\n [2 3]]'; a 0-d array prints as its scalar ('0.1', '3', 'True'). */
 export function numpyStr(a: HostArray, options?: Partial<PrintOptions>): string {
-  if (a.shape.length === 0) return npScalarStr(a.data[0]!, a.dtype);
+  if (a.shape.length === 0) return a.dtype === 'complex64' ? npComplexStr(Number(a.data[0]), Number(a.data[1])) : npScalarStr(a.data[0]!, a.dtype);
   return array2string(a, { separator: ' ', prefix: '', options });
 }
 

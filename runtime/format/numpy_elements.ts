@@ -153,6 +153,23 @@ export function integerFormatter(values: readonly bigint[], opts: PrintOptions):
   };
 }
 
+/**
+ * NumPy's ComplexFloatingFormat for complex64 data given as interleaved (re, im) pairs: the real
+ * parts as one float column, the imaginary parts as another with sign '+', then 'j' before the
+ * imaginary column's padding. The formatter takes an element's index into `data`.
+ */
+export function complexFormatter(shown: readonly number[], data: ArrayLike<ScalarValue>, opts: PrintOptions): (i: number) => string {
+  const re = (i: number): number => toFloat(data[2 * i]!, 'float32');
+  const im = (i: number): number => toFloat(data[2 * i + 1]!, 'float32');
+  const fr = floatingFormatter(shown.map(re), 'float32', opts);
+  const fi = floatingFormatter(shown.map(im), 'float32', { ...opts, sign: '+' });
+  return (i) => {
+    const s = fi(im(i));
+    const n = s.trimEnd().length;
+    return `${fr(re(i))}${s.slice(0, n)}j${s.slice(n)}`;
+  };
+}
+
 /** Formatter for the shown elements of an array of the given dtype. */
 export function elementFormatter(
   values: readonly ScalarValue[], dtype: NpDType, is0d: boolean, opts: PrintOptions,

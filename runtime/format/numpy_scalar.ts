@@ -3,13 +3,15 @@
 // Also the dtype vocabulary shared by the array printers.
 
 import { formatFloatPositional, formatFloatScientific } from './dragon4.js';
+import { pyComplexRepr } from './float_repr.js';
 
 /** NumPy / JAX dtypes the printers know. */
 export type NpDType =
   | 'float32' | 'float64'
   | 'int8' | 'int16' | 'int32' | 'int64'
   | 'uint8' | 'uint16' | 'uint32' | 'uint64'
-  | 'bool';
+  | 'bool'
+  | 'complex64';
 
 /** One scalar element as the printers take it. */
 export type ScalarValue = number | bigint | boolean;
@@ -19,7 +21,16 @@ export function isFloatDType(dtype: NpDType): dtype is 'float32' | 'float64' {
 }
 
 export function isIntDType(dtype: NpDType): boolean {
-  return !isFloatDType(dtype) && dtype !== 'bool';
+  return !isFloatDType(dtype) && dtype !== 'bool' && dtype !== 'complex64';
+}
+
+/** str() of a NumPy complex64 scalar: '(6-8j)', '2j', '(0.1+0.2j)' (each part as a float32's shortest digits). */
+export function npComplexStr(re: number, im: number): string {
+  const part = (x: number): string => {
+    const s = npFloatStr(x, 'float32');
+    return s.endsWith('.0') ? s.slice(0, -2) : s;
+  };
+  return pyComplexRepr(Math.fround(re), Math.fround(im), part);
 }
 
 /** Element to JS number for float dtypes (float32 values rounded to float32). */

@@ -56,6 +56,8 @@ function literal(value: number, dtype: DType): string {
       return `${value >>> 0}u`;
     case 'bool':
       return value ? 'true' : 'false';
+    case 'complex64':
+      throw new Error('internal: a complex64 literal reached a kernel (passes/complex.ts splits complex values)');
   }
 }
 

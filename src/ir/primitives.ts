@@ -41,9 +41,12 @@ const normAxes = (axes: readonly number[], rank: number): number[] => axes.map((
 /** Same type as the operand (unary ops, rev, ppermute). */
 const sameAsOperand: ShapeRule = ([x]) => [{ shape: x!.shape, dtype: x!.dtype }];
 
-/** Float math: the operand must be float32. */
+/** Float math on complex operands too (JAX's sin, exp, log, sqrt ... accept complexfloating). */
+const COMPLEX_MATH: ReadonlySet<Prim> = new Set<Prim>(['sin', 'cos', 'tan', 'exp', 'log', 'sqrt', 'rsqrt', 'tanh', 'log1p', 'expm1']);
+
+/** Float math: the operand must be float32 (or complex64, for the functions JAX defines on complex numbers). */
 const floatUnary: ShapeRule = ([x], _p, prim) => {
-  if (x!.dtype !== 'float32') throw new ShapeError(`${prim} does not accept dtype ${x!.dtype}.`);
+  if (x!.dtype !== 'float32' && !(x!.dtype === 'complex64' && COMPLEX_MATH.has(prim))) throw new ShapeError(`${prim} does not accept dtype ${x!.dtype}.`);
   return [{ shape: x!.shape, dtype: x!.dtype }];
 };
 
@@ -74,6 +77,28 @@ const argReduce: ShapeRule = ([x], params) => {
 };
 
 // ------------------------------------------------------------------ one-off rules
+
+/** complex(re, im): two float32 operands of one shape → complex64. */
+const complexRule: ShapeRule = (xs) => {
+  const d = sameDtypes('complex', xs);
+  if (d !== 'float32') throw new ShapeError(`complex does not accept dtype ${d}. Accepted dtypes are subtypes of floating.`);
+  return [{ shape: sameShapes('complex', xs), dtype: 'complex64' }];
+};
+
+/** real / imag: the float32 part of a complex64 operand. */
+const complexPart: ShapeRule = ([x], _p, prim) => {
+  if (x!.dtype !== 'complex64') throw new ShapeError(`${prim} does not accept dtype ${x!.dtype}. Accepted dtypes are subtypes of complexfloating.`);
+  return [{ shape: x!.shape, dtype: 'float32' }];
+};
+
+/** conj: complex64 (a real operand is converted first, as JAX's lax.conj does). */
+const conjRule: ShapeRule = ([x]) => {
+  if (x!.dtype !== 'complex64') throw new ShapeError(`conj does not accept dtype ${x!.dtype}. Accepted dtypes are subtypes of complexfloating.`);
+  return [{ shape: x!.shape, dtype: 'complex64' }];
+};
+
+/** abs: a complex operand's magnitude is float32. */
+const absRule: ShapeRule = ([x]) => [{ shape: x!.shape, dtype: x!.dtype === 'complex64' ? 'float32' : x!.dtype }];
 
 const integerPow: ShapeRule = ([x]) => {
   if (x!.dtype === 'bool') throw new ShapeError('integer_pow does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.');
@@ -360,7 +385,7 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   erf_inv: floatUnary,
   neg: sameAsOperand,
   sign: sameAsOperand,
-  abs: sameAsOperand,
+  abs: absRule,
   floor: sameAsOperand,
   ceil: sameAsOperand,
   round: sameAsOperand,
@@ -382,6 +407,10 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   max: binary,
   min: binary,
   atan2: binary,
+  complex: complexRule,
+  real: complexPart,
+  imag: complexPart,
+  conj: conjRule,
   and: binary,
   or: binary,
   xor: binary,

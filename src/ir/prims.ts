@@ -80,6 +80,12 @@ const DESCRIPTORS = {
   max: { elementwise: true, cost: 'arith' },
   min: { elementwise: true, cost: 'arith' },
   atan2: { elementwise: true, cost: 'costly' },
+  // complex numbers (passes/complex.ts rewrites complex64 values into float32 parts before the kernels):
+  // complex(re, im) of two float32 operands; real, imag (complex64 → float32); conj (complex64)
+  complex: { elementwise: true, cost: 'arith' },
+  real: { elementwise: true, cost: 'arith' },
+  imag: { elementwise: true, cost: 'arith' },
+  conj: { elementwise: true, cost: 'arith' },
   // bitwise and logical
   and: { elementwise: true, cost: 'arith' },
   or: { elementwise: true, cost: 'arith' },

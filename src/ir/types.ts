@@ -94,6 +94,9 @@ export const sameShape = (a: readonly number[], b: readonly number[]): boolean =
   a.length === b.length && a.every((d, i) => d === b[i]);
 
 export const isFloat = (d: DType): boolean => d === 'float32';
+/** Float or complex: the dtypes that carry tangents (JAX's inexact). */
+export const isInexact = (d: DType): boolean => d === 'float32' || d === 'complex64';
+export const isComplex = (d: DType): boolean => d === 'complex64';
 export const isInt = (d: DType): boolean => d === 'int32' || d === 'uint32';
 
 export const avalStr = (a: AVal): string => `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
@@ -110,5 +113,7 @@ export function shortDtype(d: DType): string {
       return 'u32';
     case 'bool':
       return 'bool';
+    case 'complex64':
+      return 'c64';
   }
 }

@@ -8,7 +8,7 @@ import { ShapeError } from '../ir/primitives.js';
 import { PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
-import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
+import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
 
 /** What the lowering provides to array operations. */
@@ -38,6 +38,11 @@ export class ArrayOps {
       return lit(Number(BigInt.asIntN(32, v)), 'int32', true);
     }
     if (typeof v === 'number') return lit(v, 'float32', true);
+    // a Python complex is a weak complex64 scalar: a literal when real, else complex(re, im) of weak parts
+    if (v instanceof PyComplex) {
+      if (v.im === 0 && !Object.is(v.im, -0)) return lit(v.re, 'complex64', true);
+      return this.bind('complex', [lit(v.re, 'float32', true), lit(v.im, 'float32', true)], {}, span);
+    }
     if (v instanceof NpScalar) return lit(v.value, jaxDtype(v.dtype));
     if (v instanceof NdArray) return t.atomOf(this.ctx.constant(v));
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) return this.atom(this.asArray(v, span), span);
@@ -97,6 +102,13 @@ export class ArrayOps {
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) {
       const nd = staticNd(v);
       if (nd) return this.asArray(nd, span, dtype);
+      const parts = staticComplexParts(v);
+      if (parts) {
+        // complex constants: complex(re, im) of two float32 constants
+        const [re, im] = parts.map((p) => this.asArray(p, span, 'float32').atom) as [Atom, Atom];
+        const z = this.tracer(this.bind('complex', [re, im], {}, span));
+        return dtype ? this.convert(z, dtype, span) : z;
+      }
       const items = v.items.map((x) => this.asArray(x, span));
       return this.stack(items, 0, span, dtype);
     }
@@ -132,7 +144,7 @@ export class ArrayOps {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     let dtype = promote(a.aval, b.aval);
-    if (prim === 'div' && dtype !== 'float32' && trueDivide) dtype = 'float32'; // true_divide (lax.div divides integers)
+    if (prim === 'div' && dtype !== 'float32' && dtype !== 'complex64' && trueDivide) dtype = 'float32'; // true_divide (lax.div divides integers)
     if (prim === 'sub' && dtype === 'bool') {
       throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
     }
@@ -160,7 +172,7 @@ export class ArrayOps {
       if (a.kind === 'lit') return this.power(this.asArray(x, span), y, span);
       // jnp.power (and jnp.square) promote bool to int first (promote_dtypes_numeric)
       if (a.aval.dtype === 'bool') a = this.convertAtom(a, 'int32', span);
-      if (n < 0 && a.aval.dtype !== 'float32') {
+      if (n < 0 && a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') {
         throw new CompileError('ValueError: Integers to negative integer powers are not allowed.', span);
       }
       return this.tracer(this.bind('integer_pow', [a], { y: n }, span));
@@ -171,6 +183,7 @@ export class ArrayOps {
       const numeric = (v: PyValue, a: Atom): PyValue => (a.aval.dtype === 'bool' ? this.tracer(this.convertAtom(a, 'int32', span)) : v);
       return this.power(numeric(x, ax), numeric(y, ay), span);
     }
+    if (promote(ax.aval, ay.aval) === 'complex64') return this.binary('pow', x, y, span);
     if (promote(ax.aval, ay.aval) !== 'float32') return this.powIntInt(x, y, span);
     return this.binary('pow', this.convertLike(x, 'float32', span), this.convertLike(y, 'float32', span), span);
   }
@@ -203,10 +216,10 @@ export class ArrayOps {
     let a = this.atom(x, span);
     if (a.kind === 'lit') {
       // a Python scalar stays weakly typed, as in JAX (jnp.log(2.0) is a weak float32)
-      const dtype = PRIMS[prim].floatOnly ? 'float32' : a.aval.dtype;
+      const dtype = PRIMS[prim].floatOnly && a.aval.dtype !== 'complex64' ? 'float32' : a.aval.dtype;
       a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
     }
-    if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32') a = this.convertAtom(a, 'float32', span);
+    if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') a = this.convertAtom(a, 'float32', span);
     if ((prim === 'neg' || prim === 'sign') && a.aval.dtype === 'bool') throw new CompileError(`TypeError: ${prim} does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.`, span);
     return this.tracer(this.bind(prim, [a], {}, span));
   }
@@ -236,6 +249,35 @@ export class ArrayOps {
     const t = this.broadcastTo(onTrue.atom, shape, span);
     const f = this.broadcastTo(onFalse.atom, shape, span);
     return this.tracer(this.bind('select_n', [pred.atom, f, t], {}, span));
+  }
+
+  // ------------------------------------------------------------ complex numbers
+
+  /** jnp.real: lax.real of a complex array, else the array itself. */
+  real(x: PyValue, span: Span): Tracer {
+    const a = this.asArray(x, span);
+    return a.aval.dtype === 'complex64' ? this.tracer(this.bind('real', [a.atom], {}, span)) : a;
+  }
+
+  /** jnp.imag: lax.imag of a complex array, else zeros like it. */
+  imag(x: PyValue, span: Span): Tracer {
+    const a = this.asArray(x, span);
+    return a.aval.dtype === 'complex64' ? this.tracer(this.bind('imag', [a.atom], {}, span)) : this.full([...a.aval.shape], 0, a.aval.dtype, span);
+  }
+
+  /** jnp.conjugate: lax.conj of a complex array, else the array itself. */
+  conj(x: PyValue, span: Span): Tracer {
+    const a = this.asArray(x, span);
+    return a.aval.dtype === 'complex64' ? this.tracer(this.bind('conj', [a.atom], {}, span)) : a;
+  }
+
+  /** lax.complex(x, y): float32 operands (promoted and broadcast) → complex64. */
+  complex(x: PyValue, y: PyValue, span: Span): Tracer {
+    const a = this.convertLike(x, 'float32', span);
+    const b = this.convertLike(y, 'float32', span);
+    const shape = broadcastShapes(this.aval(a, span).shape, this.aval(b, span).shape, span, 'complex');
+    const at = (v: PyValue): Atom => this.broadcastTo(this.convert(this.asArray(v, span), 'float32', span).atom, shape, span);
+    return this.tracer(this.bind('complex', [at(a), at(b)], {}, span));
   }
 
   /** lax.bitcast_convert_type. */
@@ -360,7 +402,7 @@ export class ArrayOps {
 
   mean(x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
     let a = this.asArray(x, span);
-    if (a.aval.dtype !== 'float32') a = this.convert(a, 'float32', span);
+    if (a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') a = this.convert(a, 'float32', span);
     const axes = normalizeAxes(axis, a.aval.shape.length, span);
     const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
     const s = this.reduce('reduce_sum', a, axis, keepdims, span);
@@ -568,12 +610,14 @@ export function broadcastShapes(a: readonly number[], b: readonly number[], span
   return out;
 }
 
-const KIND: Record<DType, number> = { bool: 0, uint32: 1, int32: 1, float32: 2 };
+const KIND: Record<DType, number> = { bool: 0, uint32: 1, int32: 1, float32: 2, complex64: 3 };
 
 /** JAX's dtype promotion for the dtypes we have, honouring weak types (Python scalars). */
 /** Is the promotion of `a` and `b` weakly typed (both weak, or the weak one of the higher kind)? */
 export function weakPromoted(a: AVal, b: AVal): boolean {
   if (a.weak && b.weak) return true;
+  // float32 joins a weak complex at complex64 (the lattice's f32 → c64 edge): strong, as in JAX
+  if ((a.weak && a.dtype === 'complex64' && b.dtype === 'float32') || (b.weak && b.dtype === 'complex64' && a.dtype === 'float32')) return false;
   if (a.weak) return KIND[a.dtype] > KIND[b.dtype];
   if (b.weak) return KIND[b.dtype] > KIND[a.dtype];
   return false;
@@ -584,6 +628,7 @@ export function promote(a: AVal, b: AVal): DType {
   if (b.weak && !a.weak) return KIND[b.dtype] <= KIND[a.dtype] ? a.dtype : b.dtype;
   if (a.dtype === b.dtype) return a.dtype;
   const k = Math.max(KIND[a.dtype], KIND[b.dtype]);
+  if (k === 3) return 'complex64';
   if (k === 2) return 'float32';
   // bool joins either integer type; uint32 with int32 is int64, int32 without x64
   if (k === 1) return a.dtype === 'bool' ? b.dtype : b.dtype === 'bool' ? a.dtype : a.dtype === 'uint32' && b.dtype === 'uint32' ? 'uint32' : 'int32';
@@ -593,6 +638,7 @@ export function promote(a: AVal, b: AVal): DType {
 export function castScalar(v: number, dtype: DType): number {
   switch (dtype) {
     case 'float32':
+    case 'complex64': // a complex literal holds its real part (its imaginary part is 0)
       return Math.fround(v);
     case 'int32':
       return Math.trunc(v) | 0;
@@ -606,6 +652,23 @@ export function castScalar(v: number, dtype: DType): number {
 /** The JAX dtype a NumPy dtype becomes with x64 disabled. */
 export function jaxDtype(d: NdArray['dtype']): DType {
   return d === 'float64' || d === 'float32' ? 'float32' : d === 'bool' ? 'bool' : 'int32';
+}
+
+/** A nested list/tuple of static numbers, some complex, as the nested lists of their real and imaginary parts; else null. */
+function staticComplexParts(v: PyValue): [PyValue, PyValue] | null {
+  let complex = false;
+  const part = (x: PyValue, k: 're' | 'im'): PyValue => {
+    if (x instanceof PyList || (x instanceof PyTuple && !x.cls)) return new PyList(x.items.map((i) => part(i, k)));
+    if (x instanceof PyComplex) {
+      complex = true;
+      return x[k];
+    }
+    if (typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean') return k === 're' ? Number(x) : 0;
+    return x;
+  };
+  const re = part(v, 're');
+  const im = part(v, 'im');
+  return complex && staticNd(re) && staticNd(im) ? [re, im] : null;
 }
 
 /** A nested list/tuple of static numbers as a NumPy array, or null if any leaf is not static. */

@@ -9,6 +9,7 @@ import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
+  PyComplex,
   HostScalar, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
@@ -73,6 +74,12 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   const lib = ip.library.attr(obj, name, span);
   if (lib !== undefined) return lib;
   if (isArray(obj)) throw missing();
+  if (obj instanceof PyComplex || typeof obj === 'number') {
+    const [re, im] = obj instanceof PyComplex ? [obj.re, obj.im] : [obj, 0];
+    if (name === 'real') return re;
+    if (name === 'imag') return im;
+    if (name === 'conjugate') return method(obj, name, () => (obj instanceof PyComplex ? new PyComplex(re, -im) : re));
+  }
   if (obj instanceof NdArray) {
     const nd = ndAttr(obj, name);
     if (nd !== undefined) return nd;

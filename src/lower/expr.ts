@@ -12,6 +12,7 @@ import { formatFString, textValue } from './format.js';
 import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
+  PyComplex,
   HostArray,
   HostScalar,
   PyClass,
@@ -63,7 +64,7 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       if (e.isBytes) throw new CompileError('NotImplementedError: bytes literals are not supported by jaxts', e.span);
       if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') return v;
       if ('ellipsis' in v) return ELLIPSIS;
-      throw new CompileError('complex numbers are not supported', e.span);
+      return new PyComplex(0, v.imag);
     }
     case 'Name': {
       const v = scope.lookup(e.id);
@@ -622,6 +623,10 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
   if (x instanceof HostScalar) {
     if (op === '-') return new HostScalar({ k: 'unary', op: '-', x: x.expr }, x.type === 'bool' ? 'int' : x.type);
     return x;
+  }
+  if (x instanceof PyComplex) {
+    if (op === '-') return new PyComplex(-x.re, -x.im);
+    if (op === '+') return x;
   }
   if (op === '-') return staticBinary('*', x, -1n, span);
   if (op === '+') return staticBinary('+', 0n, x, span);

@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import {
-  asciiEscape, formatValue, npScalarRepr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyStrRepr,
+  asciiEscape, formatValue, npScalarRepr, npScalarStr, numpyRepr, numpyStr, pyComplexRepr, pyFloatRepr, PyFormatError, pyStrRepr,
 } from '../../runtime/format/index.js';
 import { getAttr } from './attrs.js';
 import { PySet } from './sets.js';
@@ -15,6 +15,7 @@ import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
 import { instanceText } from './classes.js';
 import {
+  PyComplex,
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue, type Trace,
 } from './values.js';
@@ -244,6 +245,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'boolean') return Text.of(v ? 'True' : 'False');
   if (typeof v === 'bigint') return Text.of(v.toString());
   if (typeof v === 'number') return Text.of(pyFloatRepr(v));
+  if (v instanceof PyComplex) return Text.of(pyComplexRepr(v.re, v.im));
   if (typeof v === 'string') return Text.of(pyStrRepr(v));
   if (isTransformTracer(v)) return tracerText(ip, v, span);
   if (isArray(v)) {

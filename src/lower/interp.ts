@@ -641,6 +641,7 @@ export class Interp {
     const x = call.args[0] ?? 0n;
     if (d.numpy) {
       const v = this.static(x, 'a NumPy scalar', call.span);
+      if (d.name === 'complex64' || d.name === 'complex128') throw this.error(`np.${d.name}() is not supported by jaxts (NumPy complex scalars)`, call.span);
       if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') {
         const n = Number(v);
         if (d.name !== 'float32' && d.name !== 'float64' && d.name !== 'bool' && !Number.isFinite(n)) {
@@ -654,7 +655,7 @@ export class Interp {
       }
       throw this.error(`np.${d.name}() of a ${typeName(v)} is not supported`, call.span);
     }
-    const dt = d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name;
+    const dt = d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name === 'complex128' ? 'complex64' : d.name;
     if (x instanceof HostScalar && x.type !== 'str' && this.atHost) {
       // a number known only at run time: a device scalar made where the host program has it
       const v = x.type === 'float' && !dt.startsWith('float') ? new HostScalar({ k: 'call', callee: 'Math.trunc', args: [x.expr] }, 'int') : x;

@@ -9,7 +9,7 @@ import type { Span } from '../parser/ast.js';
 import { promote } from './arrays.js';
 import type { Interp } from './interp.js';
 import { arg, dtypeArg } from './modules.js';
-import { isArray, PyClass, PyDType, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
+import { isArray, PyClass, PyComplex, PyDType, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 
 /** NumPy's abstract scalar types, each with its parent. */
 const PARENT: Record<string, string | null> = {
@@ -25,14 +25,14 @@ const PARENT: Record<string, string | null> = {
   character: 'flexible',
   object_: 'generic',
 };
-const LEAF: Record<DType, string> = { float32: 'floating', int32: 'signedinteger', uint32: 'unsignedinteger', bool: 'generic' };
+const LEAF: Record<DType, string> = { float32: 'floating', int32: 'signedinteger', uint32: 'unsignedinteger', bool: 'generic', complex64: 'complexfloating' };
 
 export const DTYPE_CATEGORIES: Record<string, PyClass> = Object.fromEntries(Object.keys(PARENT).map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'numpy')]));
 
 /** A concrete dtype, an abstract category, or neither. */
 function dtypeOrCategory(ip: Interp, v: PyValue, span: Span): { dtype: DType } | { category: string } {
   if (v instanceof PyClass && v.kind === 'marker' && PARENT[v.name] !== undefined && DTYPE_CATEGORIES[v.name] === v) return { category: v.name };
-  if (isArray(v) || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return { dtype: ip.ops.aval(v, span).dtype };
+  if (isArray(v) || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v instanceof PyComplex) return { dtype: ip.ops.aval(v, span).dtype };
   const d = dtypeArg(v, span);
   if (d === undefined) throw new CompileError(`TypeError: Cannot interpret '${typeName(v)}' as a data type`, span);
   return { dtype: d };
@@ -46,7 +46,7 @@ function chain(start: string): string[] {
 
 /** The aval a result_type argument stands for: arrays and Python scalars as themselves (scalars weak), dtypes strong. */
 function typeAval(ip: Interp, v: PyValue, span: Span): AVal {
-  if (isArray(v) || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return ip.ops.aval(v, span);
+  if (isArray(v) || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v instanceof PyComplex) return ip.ops.aval(v, span);
   const d = dtypeArg(v, span);
   if (d === undefined) throw new CompileError('ValueError: at least one array or dtype is required', span);
   return { shape: [], dtype: d, weak: false };
@@ -81,7 +81,7 @@ export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyVa
       const to = dtypeArg(arg(c, 1, 'to'), c.span);
       const casting = arg(c, 2, 'casting', 'safe');
       if (from === undefined || to === undefined) throw new CompileError("TypeError: Cannot interpret 'NoneType' as a data type", c.span);
-      const kind = (d: DType): number => ({ bool: 0, uint32: 1, int32: 1, float32: 2 })[d];
+      const kind = (d: DType): number => ({ bool: 0, uint32: 1, int32: 1, float32: 2, complex64: 3 })[d];
       switch (casting) {
         case 'no':
         case 'equiv':

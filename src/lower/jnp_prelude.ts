@@ -126,11 +126,6 @@ def block(arrays):
 
 # ---- elementwise
 
-def angle(z, deg=False):
-  x = _inexact(z)
-  result = lax.atan2(jnp.zeros_like(x), x)
-  return result * (180 / math.pi) if deg else result
-
 def around(a, decimals=0, out=None):
   return jnp.round(a, decimals)
 
@@ -225,18 +220,6 @@ def lcm(x1, x2):
     raise ValueError("Arguments to jax.numpy.lcm must be integers.")
   d = gcd(x1, x2)
   return jnp.where(d == 0, jnp.zeros_like(d), jnp.multiply(x1, jnp.floor_divide(x2, jnp.where(d == 0, 1, d))))
-
-def iscomplex(x):
-  return jnp.zeros(jnp.shape(x), bool)
-
-def isreal(x):
-  return jnp.ones(jnp.shape(x), bool)
-
-def iscomplexobj(x):
-  return False
-
-def isrealobj(x):
-  return True
 
 def iterable(y):
   try:

@@ -21,7 +21,7 @@ import { outShardingOf } from './lib_sharding.js';
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { callPrelude, PRELUDE_FUNCTIONS } from './jnp_prelude.js';
 import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
-import { isArray, PyClass, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -130,6 +130,17 @@ export function jnpModule(ip: Interp): PyModule {
     // integers and bools are their own floor and ceil (JAX returns them unchanged)
     floor: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('floor', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
     ceil: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('ceil', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
+    angle: (c) => {
+      const z = arg(c, 0, 'z');
+      const deg = truthy(arg(c, 1, 'deg', false), c.span);
+      const [re, im] = [ops.real(z, c.span), ops.imag(z, c.span)].map((x) => ops.convert(x, 'float32', c.span)) as [Tracer, Tracer];
+      const r = ops.binary('atan2', im, re, c.span);
+      return deg ? ops.binary('mul', r, Math.fround(180 / Math.PI), c.span) : r;
+    },
+    iscomplexobj: (c) => isArray(arg(c, 0, 'x')) || arg(c, 0, 'x') instanceof PyComplex ? ops.aval(arg(c, 0, 'x'), c.span).dtype === 'complex64' : false,
+    isrealobj: (c) => !(isArray(arg(c, 0, 'x')) || arg(c, 0, 'x') instanceof PyComplex) || ops.aval(arg(c, 0, 'x'), c.span).dtype !== 'complex64',
+    iscomplex: (c) => ops.compare('ne', ops.imag(arg(c, 0, 'x'), c.span), 0, c.span),
+    isreal: (c) => ops.compare('eq', ops.imag(arg(c, 0, 'x'), c.span), 0, c.span),
     sign: un('sign'),
     negative: un('neg'),
     square: (c) => ops.power(arg(c, 0, 'x'), 2n, c.span),
@@ -165,6 +176,8 @@ export function jnpModule(ip: Interp): PyModule {
     bool: dt('bool'),
     float64: dt('float64'),
     int64: dt('int64'),
+    complex64: dt('complex64'),
+    complex128: dt('complex128'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
     ...DTYPE_CATEGORIES,
     pi: Math.PI,
@@ -768,14 +781,11 @@ function composites(ip: Interp): Record<string, Fn> {
     floor_divide: (c) => binop(ip, '//', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span),
     divmod: (c) => new PyTuple([binop(ip, '//', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span), binop(ip, '%', A(arg(c, 0, 'x1'), c.span), arg(c, 1, 'x2'), c.span)]),
     float_power: (c) => o.binary('pow', inexact(arg(c, 0, 'x1'), c.span), inexact(arg(c, 1, 'x2'), c.span), c.span),
-    // on real arrays (jaxts has no complex dtype): real and conj are the array, imag its zeros
-    real: (c) => A(arg(c, 0, 'val'), c.span),
-    conj: (c) => A(arg(c, 0, 'x'), c.span),
-    conjugate: (c) => A(arg(c, 0, 'x'), c.span),
-    imag: (c) => {
-      const x = A(arg(c, 0, 'val'), c.span);
-      return o.full([...x.aval.shape], 0, x.aval.dtype, c.span);
-    },
+    // lax.real / imag / conj of a complex array; of a real one, the array (imag: its zeros)
+    real: (c) => o.real(arg(c, 0, 'val'), c.span),
+    imag: (c) => o.imag(arg(c, 0, 'val'), c.span),
+    conj: (c) => o.conj(arg(c, 0, 'x'), c.span),
+    conjugate: (c) => o.conj(arg(c, 0, 'x'), c.span),
     trunc: (c) => {
       const x = A(arg(c, 0, 'x'), c.span);
       if (!isFloat(x)) return x;

@@ -44,6 +44,15 @@ export class Mat {
     const x = this.o.asArray(v, this.span);
     return x.aval.dtype === 'float32' ? x : this.o.convert(x, 'float32', this.span);
   }
+  /** float32, or complex64 for a complex array (the factorizations that take complex matrices). */
+  inexact(v: PyValue): Tracer {
+    const x = this.o.asArray(v, this.span);
+    return x.aval.dtype === 'complex64' ? x : this.f32(x);
+  }
+  /** x as complex64 where `like` is complex (a real value entering a complex computation). */
+  likeDtype(x: Tracer, like: Tracer): Tracer {
+    return like.aval.dtype === 'complex64' ? this.o.convert(x, 'complex64', this.span) : x;
+  }
   c(v: number, dtype: DType = 'float32'): Tracer {
     return this.o.asArray(dtype === 'float32' ? v : BigInt(v), this.span, dtype);
   }
@@ -212,31 +221,36 @@ function luSolve(m: Mat, lu: Tracer, perm: Tracer, b: Tracer): Tracer {
   return trsm(m, lu, trsm(m, lu, x, true, true), false, false);
 }
 
-/** Cholesky (potf2, lower): L with L Lᵀ = a; where a is not positive definite, NaN in the lower triangle (as JAX on CPU). */
+/**
+ * Cholesky (potf2, lower): L with L Lᵀ = a (L Lᴴ = a for a complex Hermitian a: cpotf2, whose diagonal
+ * is the square root of the real part); where a is not positive definite, NaN in the lower triangle
+ * (as JAX on CPU).
+ */
 export function choleskyLower(m: Mat, a: Tracer): Tracer {
   const shape = a.aval.shape;
   const r = shape.length;
   const n = shape[r - 1]!;
+  const complex = a.aval.dtype === 'complex64';
   const [R, C] = m.grids(shape);
   let A = a;
   let ok: Tracer | null = null;
   for (let j = 0; j < n; j++) {
-    const ajj = m.at(A, j, j);
+    const ajj = complex ? m.ip.ops.real(m.at(A, j, j), m.span) : m.at(A, j, j);
     const pos = m.cmp('gt', ajj, m.c(0));
     ok = ok ? m.and(ok, pos) : pos;
     const d = m.un('sqrt', ajj);
     const isJ = m.cmp('eq', C, m.c(j, 'int32'));
     const below = m.cmp('gt', R, m.c(j, 'int32'));
     const l = m.mul(m.col(A, j), m.div(m.c(1), d));
-    A = m.sel(m.and(isJ, m.cmp('eq', R, m.c(j, 'int32'))), m.bcast(d, shape), A);
+    A = m.sel(m.and(isJ, m.cmp('eq', R, m.c(j, 'int32'))), m.bcast(m.likeDtype(d, a), shape), A);
     A = m.sel(m.and(isJ, below), m.bcast(l, shape), A);
-    // trailing update of the lower part: A[i, k] -= l_i l_k for i >= k > j
-    const lt = m.mT(l);
+    // trailing update of the lower part: A[i, k] -= l_i conj(l_k) for i >= k > j
+    const lt = complex ? m.ip.ops.conj(m.mT(l), m.span) : m.mT(l);
     A = m.sel(m.and(below, m.and(m.cmp('gt', C, m.c(j, 'int32')), m.cmp('ge', R, C))), m.sub(A, m.mul(l, lt)), A);
   }
   // NaN where the factorization failed, then the lower triangle (JAX's CPU lowering, then tril)
-  const filled = ok ? m.sel(m.bcast(ok, shape), A, m.bcast(m.c(NaN), shape)) : A;
-  return m.sel(m.cmp('ge', R, C), filled, m.zeros(shape));
+  const filled = ok ? m.sel(m.bcast(ok, shape), A, m.bcast(m.likeDtype(m.c(NaN), a), shape)) : A;
+  return m.sel(m.cmp('ge', R, C), filled, m.likeDtype(m.zeros(shape), a));
 }
 
 /** slapy2: sqrt(x² + y²) without needless overflow. */
@@ -490,7 +504,8 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
     if (s.length < 2 || s[s.length - 1] !== s[s.length - 2]) throw new CompileError(`ValueError: Argument to ${fn} must have shape [..., n, n], got ${fmt(s)}.`, m.span);
   };
   const fmt = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
-  const symmetrize = (m: Mat, x: Tracer): Tracer => m.div(m.add(x, m.mT(x)), m.c(2));
+  // JAX's symmetrize: (x + _H(x)) / 2, _H the conjugate transpose
+  const symmetrize = (m: Mat, x: Tracer): Tracer => m.div(m.add(x, o.conj(m.mT(x), m.span)), m.c(2));
 
   const solve = (m: Mat, a: Tracer, b: Tracer): Tracer => {
     if (a.aval.shape.length < 2) throw new CompileError(`ValueError: left hand array must be at least two dimensional; got a.shape=${fmt(a.aval.shape)}`, m.span);
@@ -571,7 +586,7 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
     },
     cholesky: (c) => {
       const m = M(c);
-      let a = m.f32(arg(c, 0, 'a'));
+      let a = m.inexact(arg(c, 0, 'a'));
       square(m, a, 'cholesky');
       if (truthy(c.kwargs.get('symmetrize_input') ?? true, c.span)) a = symmetrize(m, a);
       const L = choleskyLower(m, a);
@@ -999,12 +1014,25 @@ function multiDot(ip: Interp, arrays: Tracer[], span: Span): Tracer {
 
 
 /** The jnp.fft transforms: complex in or out, so a NotImplementedError (api_surface.ts does not count them). */
-export const UNSUPPORTED_FFT: readonly string[] = ['fft', 'ifft', 'fft2', 'ifft2', 'fftn', 'ifftn', 'rfft', 'irfft', 'rfft2', 'irfft2', 'rfftn', 'irfftn', 'hfft', 'ihfft'];
+export const UNSUPPORTED_FFT: readonly string[] = ['hfft', 'ihfft'];
 
 /**
- * jax.numpy.fft: the real-valued helpers (fftfreq, rfftfreq, fftshift,
- * ifftshift) as JAX writes them; the transforms themselves return (or take)
- * complex arrays, which jaxts has no dtype for, so they are a clear error.
+ * cos and sin of 2π m / n, exact at the quarter turns (DUCC's twiddles are exact there, so a
+ * transform's zero parts stay zero).
+ */
+function twiddle(m: number, n: number): [number, number] {
+  const r = ((m % n) + n) % n;
+  if ((4 * r) % n === 0) return ([[1, 0], [0, 1], [-1, 0], [0, -1]] as [number, number][])[(4 * r) / n]!;
+  const a = (2 * Math.PI * r) / n;
+  return [Math.cos(a), Math.sin(a)];
+}
+
+/**
+ * jax.numpy.fft: the helpers (fftfreq, rfftfreq, fftshift, ifftshift) as JAX
+ * writes them, and the transforms (fft, ifft, rfft, irfft and their 2-D and
+ * n-D forms) as discrete Fourier transforms along one axis at a time: a
+ * contraction with the DFT matrix (twiddles computed in double, rounded once),
+ * which agrees with XLA's DUCC FFT to float32 rounding.
  */
 export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string, Fn> {
   const o = ip.ops;
@@ -1026,7 +1054,103 @@ export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string
     return jnp['roll']!({ args: [x, new PyTuple(shifts), new PyTuple(axes.map(BigInt))], kwargs: new Map(), span: c.span });
   };
   const complex = (name: string): Fn => (c) => {
-    throw new CompileError(`NotImplementedError: jnp.fft.${name} computes with complex numbers, and jaxts has no complex dtype (only float32, int32, uint32 and bool); jnp.fft.fftfreq, rfftfreq, fftshift and ifftshift are supported`, c.span);
+    throw new CompileError(`NotImplementedError: jnp.fft.${name} is not supported by jaxts (fft, ifft, rfft, irfft and their 2-D and n-D forms are)`, c.span);
+  };
+  /** A constant matrix [rows, cols] of f(k, t), as float32. */
+  const table = (rows: number, cols: number, f: (k: number, t: number) => number, span: Span): Tracer => {
+    const data: number[] = [];
+    for (let k = 0; k < rows; k++) for (let t = 0; t < cols; t++) data.push(f(k, t));
+    return o.asArray(new NdArray([rows, cols], 'float64', data), span, 'float32');
+  };
+  /** x contracted along `axis` with m's axis 1 ([out, len]): the result's axis `axis` has m's rows. */
+  const along = (x: Tracer, m: Tracer, axis: number, span: Span): Tracer => {
+    const dtype = x.aval.dtype;
+    const y = o.tracer(o.bind('dot_general', [x.atom, o.convert(m, dtype, span).atom], { dimension_numbers: { contract: [[axis], [1]], batch: [[], []] }, precision: null, preferred_element_type: dtype }, span));
+    return o.moveAxis(y, y.aval.shape.length - 1, axis, span);
+  };
+  /** x with its axis `axis` cut or zero-padded to n (JAX's fft `n` argument). */
+  const fitted = (x: Tracer, axis: number, n: number, span: Span): Tracer => {
+    const len = x.aval.shape[axis]!;
+    if (n < 1) throw new CompileError(`ValueError: jax.numpy.fft: invalid n=${n} (must be positive)`, span);
+    if (n === len) return x;
+    if (n < len) return o.tracer(o.bind('slice', [x.atom], { start_indices: x.aval.shape.map(() => 0), limit_indices: x.aval.shape.map((d, i) => (i === axis ? n : d)), strides: null }, span));
+    const zshape = x.aval.shape.map((d, i) => (i === axis ? n - len : d));
+    return o.concatenate([x, o.full(zshape, 0, x.aval.dtype, span)], axis, span);
+  };
+  type Norm = 'backward' | 'ortho' | 'forward';
+  const normOf = (v: PyValue, span: Span): Norm => {
+    if (v === null) return 'backward';
+    if (v === 'backward' || v === 'ortho' || v === 'forward') return v;
+    throw new CompileError(`ValueError: Invalid norm value ${String(v)}; should be "backward","ortho" or "forward".`, span);
+  };
+  /** The scale of a transform of length n: forward transforms divide under 'forward', inverse ones under 'backward'. */
+  const scaled = (x: Tracer, n: number, inverse: boolean, norm: Norm, span: Span): Tracer => {
+    if (norm === 'ortho') return o.binary('div', x, o.asArray(Math.fround(Math.sqrt(n)), span, 'float32'), span);
+    if ((norm === 'backward') === inverse) return o.binary('div', x, o.asArray(n, span, 'float32'), span);
+    return x;
+  };
+  /** The complex DFT (inverse: the conjugate twiddles) of x along one axis. */
+  const dft = (x: Tracer, axis: number, n: number, inverse: boolean, norm: Norm, span: Span): Tracer => {
+    const z = fitted(o.convert(x, 'complex64', span), axis, n, span);
+    const sign = inverse ? 1 : -1;
+    const w = o.complex(table(n, n, (k, t) => twiddle(k * t, n)[0], span), table(n, n, (k, t) => sign * twiddle(k * t, n)[1], span), span);
+    return scaled(along(z, w, axis, span), n, inverse, norm, span);
+  };
+  /** rfft along one axis: the first n // 2 + 1 terms of the DFT of a real x. */
+  const rdft = (x: Tracer, axis: number, n: number, norm: Norm, span: Span): Tracer => {
+    if (x.aval.dtype === 'complex64') throw new CompileError('TypeError: jax.numpy.fft.rfft does not support complex input', span);
+    const z = fitted(o.convert(x, 'complex64', span), axis, n, span);
+    const m = Math.floor(n / 2) + 1;
+    const w = o.complex(table(m, n, (k, t) => twiddle(k * t, n)[0], span), table(m, n, (k, t) => -twiddle(k * t, n)[1], span), span);
+    return scaled(along(z, w, axis, span), n, false, norm, span);
+  };
+  /** irfft along one axis: the real inverse of a Hermitian spectrum's first n // 2 + 1 terms (the zero and Nyquist terms' imaginary parts ignored). */
+  const irdft = (x: Tracer, axis: number, n: number, norm: Norm, span: Span): Tracer => {
+    const m = Math.floor(n / 2) + 1;
+    const z = fitted(o.convert(x, 'complex64', span), axis, m, span);
+    const weight = (k: number): number => (k === 0 || 2 * k === n ? 1 : 2);
+    const re = along(o.real(z, span), table(n, m, (t, k) => weight(k) * twiddle(k * t, n)[0], span), axis, span);
+    const im = along(o.imag(z, span), table(n, m, (t, k) => weight(k) * twiddle(k * t, n)[1], span), axis, span);
+    return scaled(o.binary('sub', re, im, span), n, true, norm, span);
+  };
+  const axisOf = (x: Tracer, v: PyValue, span: Span): number => normalizeAxes(v, x.aval.shape.length, span)[0]!;
+  const oneD = (kind: 'fft' | 'ifft' | 'rfft' | 'irfft'): Fn => (c) => {
+    const x = o.asArray(arg(c, 0, 'a'), c.span);
+    if (!x.aval.shape.length) throw new CompileError(`ValueError: jax.numpy.fft.${kind} does not support scalar input`, c.span);
+    const axis = axisOf(x, arg(c, 2, 'axis', -1n), c.span);
+    const nV = arg(c, 1, 'n', null);
+    const len = x.aval.shape[axis]!;
+    const n = nV === null ? (kind === 'irfft' ? 2 * (len - 1) : len) : intArg(nV, 'n', c.span);
+    const norm = normOf(arg(c, 3, 'norm', null), c.span);
+    if (kind === 'rfft') return rdft(x, axis, n, norm, c.span);
+    if (kind === 'irfft') return irdft(x, axis, n, norm, c.span);
+    return dft(x, axis, n, kind === 'ifft', norm, c.span);
+  };
+  /** fftn and its kin: the 1-D transforms over `axes` (the real ones on the last axis: rfftn first, irfftn last). */
+  const nD = (kind: 'fft' | 'ifft' | 'rfft' | 'irfft', twoD: boolean): Fn => (c) => {
+    let x = o.asArray(arg(c, 0, 'a'), c.span);
+    const sV = arg(c, 1, 's', null);
+    const axesV = arg(c, 2, 'axes', twoD ? new PyTuple([-2n, -1n]) : null);
+    const norm = normOf(arg(c, 3, 'norm', null), c.span);
+    const r = x.aval.shape.length;
+    const sizes = sV === null ? null : iterate(ip, sV, c.span).map((v) => intArg(v, 's', c.span));
+    let axes = axesV === null ? (sizes ? sizes.map((_, i) => r - sizes.length + i) : [...Array(r).keys()]) : normalizeAxes(axesV, r, c.span);
+    if (sizes && sizes.length !== axes.length) throw new CompileError('ValueError: Shape and axes have different lengths.', c.span);
+    if (!axes.length) return kind === 'irfft' || kind === 'rfft' ? x : o.convert(x, 'complex64', c.span);
+    axes = [...axes];
+    const nFor = (i: number, last: boolean): number => sizes?.[i] ?? (kind === 'irfft' && last ? 2 * (x.aval.shape[axes[i]!]! - 1) : x.aval.shape[axes[i]!]!);
+    const lastI = axes.length - 1;
+    if (kind === 'rfft') {
+      x = rdft(x, axes[lastI]!, nFor(lastI, true), norm, c.span);
+      for (let i = 0; i < lastI; i++) x = dft(x, axes[i]!, nFor(i, false), false, norm, c.span);
+      return x;
+    }
+    if (kind === 'irfft') {
+      for (let i = 0; i < lastI; i++) x = dft(x, axes[i]!, nFor(i, false), true, norm, c.span);
+      return irdft(x, axes[lastI]!, nFor(lastI, true), norm, c.span);
+    }
+    axes.forEach((a, i) => (x = dft(x, a, nFor(i, false), kind === 'ifft', norm, c.span)));
+    return x;
   };
   return {
     fftfreq: (c) => {
@@ -1041,6 +1165,18 @@ export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string
     },
     fftshift: (c) => shift(c, false),
     ifftshift: (c) => shift(c, true),
+    fft: oneD('fft'),
+    ifft: oneD('ifft'),
+    rfft: oneD('rfft'),
+    irfft: oneD('irfft'),
+    fft2: nD('fft', true),
+    ifft2: nD('ifft', true),
+    rfft2: nD('rfft', true),
+    irfft2: nD('irfft', true),
+    fftn: nD('fft', false),
+    ifftn: nD('ifft', false),
+    rfftn: nD('rfft', false),
+    irfftn: nD('irfft', false),
     ...Object.fromEntries(UNSUPPORTED_FFT.map((t) => [t, complex(t)])),
   };
 }

@@ -17,7 +17,7 @@ import { ndArange, ndBroadcast, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduc
 import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
-  const dt = (name: NdArray['dtype']): PyDType => new PyDType(name, true);
+  const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
   const filled = (value: number) => (c: CallArgs): NdArray => {
     const s = shapeOf(arg(c, 0, 'shape'), c.span);
     checkShape(s, c.span);
@@ -29,6 +29,8 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     float64: dt('float64'),
     int32: dt('int32'),
     int64: dt('int64'),
+    complex64: dt('complex64'),
+    complex128: dt('complex128'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
     pi: Math.PI,
     arange: (c) => {

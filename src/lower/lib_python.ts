@@ -24,6 +24,7 @@ import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
 import {
+  PyComplex,
   HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
@@ -110,6 +111,17 @@ export function installBuiltins(ip: Interp): void {
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
     bool: fn('bool', (c) => hostTruth(ip, c.args[0] ?? false, c.span)),
+    complex: fn('complex', (c) => {
+      // complex(real=0, imag=0) of static numbers (a complex argument contributes both its parts)
+      // (CPython's complex_new: a part adds in only from a complex argument, so complex(2, -0.0) is (2-0j))
+      const part = (v: PyValue): [number, number | null] => {
+        v = ip.static(v, 'a complex() argument', c.span);
+        return v instanceof PyComplex ? [v.re, v.im] : [numArg(v, 'complex()', c.span), null];
+      };
+      const [a, b] = part(arg(c, 0, 'real', 0n));
+      const [d, e] = part(arg(c, 1, 'imag', 0n));
+      return new PyComplex(e === null ? a : a - e, b === null ? d : b + d);
+    }),
     all: fn('all', (c) => allOf(ip, iterate(ip, arg(c, 0, 'iterable'), c.span), c.span)),
     any: fn('any', (c) => {
       const ts = iterate(ip, arg(c, 0, 'iterable'), c.span).map((x) => hostTruth(ip, x, c.span));
@@ -172,6 +184,7 @@ export function installBuiltins(ip: Interp): void {
       const v = arg(c, 0, 'x');
       if (isArray(v)) return ip.ops.unary('abs', v, c.span);
       if (typeof v === 'bigint') return v < 0n ? -v : v;
+      if (v instanceof PyComplex) return Math.hypot(v.re, v.im);
       if (v instanceof HostScalar && v.type !== 'str') return new HostScalar({ k: 'call', callee: 'Math.abs', args: [v.expr] }, v.type === 'bool' ? 'int' : v.type);
       return Math.abs(numArg(v, 'abs()', c.span));
     }),

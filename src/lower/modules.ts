@@ -35,14 +35,14 @@ export function shapeArgs(args: PyValue[], span: Span): number[] {
 
 export function dtypeArg(v: PyValue | undefined, span: Span): DType | undefined {
   if (v === undefined || v === null) return undefined;
-  if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name;
+  if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name === 'complex128' ? 'complex64' : v.name;
   if (typeof v === 'string') {
     const name = v === 'bool_' ? 'bool' : v;
-    if (!['float32', 'float64', 'int32', 'int64', 'uint32', 'bool'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
+    if (!['float32', 'float64', 'int32', 'int64', 'uint32', 'bool', 'complex64', 'complex128'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
     return dtypeArg(new PyDType(name as PyDType['name']), span);
   }
   // Python's own types as dtypes (NumPy's rule; int and float are 64-bit there, 32-bit in JAX without x64)
-  if (v instanceof PyBuiltin && (v.name === 'bool' || v.name === 'int' || v.name === 'float')) return v.name === 'bool' ? 'bool' : v.name === 'int' ? 'int32' : 'float32';
+  if (v instanceof PyBuiltin && (v.name === 'bool' || v.name === 'int' || v.name === 'float' || v.name === 'complex')) return v.name === 'bool' ? 'bool' : v.name === 'int' ? 'int32' : v.name === 'complex' ? 'complex64' : 'float32';
   throw new CompileError(`TypeError: data type ${typeName(v)} not understood`, span);
 }
 

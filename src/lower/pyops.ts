@@ -4,7 +4,7 @@ import { shardingEquals } from './shardings.js';
 import { treedefEquals } from './treedef.js';
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
-import { NpScalar, PyDict, PyDType, PyList, PyTuple, typeName, type PyValue } from './values.js';
+import { NpScalar, PyComplex, PyDict, PyDType, PyList, PyTuple, typeName, type PyValue } from './values.js';
 import { checkIntBits, checkItems, intBits } from './limits.js';
 import { PySet, setCompare } from './sets.js';
 
@@ -55,6 +55,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
       default: throw bad();
     }
   }
+  if ((a instanceof PyComplex || b instanceof PyComplex) && isNumber(a) && isNumber(b)) return complexBinary(op, toComplex(a), toComplex(b), span) ?? (() => { throw bad(); })();
   if ((typeof a === 'number' || isIntLike(a)) && (typeof b === 'number' || isIntLike(b))) {
     const x = toNum(a);
     const y = toNum(b);
@@ -100,6 +101,62 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
   throw bad();
 }
 
+const isNumber = (v: PyValue): v is bigint | boolean | number | PyComplex => typeof v === 'number' || isIntLike(v) || v instanceof PyComplex;
+const toComplex = (v: bigint | boolean | number | PyComplex): PyComplex => (v instanceof PyComplex ? v : new PyComplex(toNum(v), 0));
+
+/** Python's complex arithmetic (CPython's complexobject.c: _Py_c_quot's scaled division, _Py_c_pow); null: no such operator. */
+function complexBinary(op: A.BinOpName, a: PyComplex, b: PyComplex, span: A.Span): PyComplex | null {
+  switch (op) {
+    case '+': return new PyComplex(a.re + b.re, a.im + b.im);
+    case '-': return new PyComplex(a.re - b.re, a.im - b.im);
+    case '*': return complexMul(a, b);
+    case '/': return complexDiv(a, b, span);
+    case '**': {
+      if (b.re === 0 && b.im === 0) return new PyComplex(1, 0);
+      if (a.re === 0 && a.im === 0) {
+        if (b.im !== 0 || b.re < 0) throw new CompileError('ZeroDivisionError: zero to a negative or complex power', span);
+        return new PyComplex(0, 0);
+      }
+      // an integral exponent up to 100 multiplies (c_powi), as CPython does
+      if (b.im === 0 && Number.isInteger(b.re) && Math.abs(b.re) <= 100) {
+        let acc = new PyComplex(1, 0);
+        let base = a;
+        for (let n = Math.abs(b.re); n > 0; n = Math.floor(n / 2)) {
+          if (n % 2) acc = complexMul(acc, base);
+          base = complexMul(base, base);
+        }
+        return b.re < 0 ? complexDiv(new PyComplex(1, 0), acc, span) : acc;
+      }
+      const vabs = Math.hypot(a.re, a.im);
+      let len = vabs ** b.re;
+      const at = Math.atan2(a.im, a.re);
+      let phase = at * b.re;
+      if (b.im !== 0) {
+        len /= Math.exp(at * b.im);
+        phase += b.im * Math.log(vabs);
+      }
+      return new PyComplex(len * Math.cos(phase), len * Math.sin(phase));
+    }
+    default: return null;
+  }
+}
+
+const complexMul = (a: PyComplex, b: PyComplex): PyComplex => new PyComplex(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+
+function complexDiv(a: PyComplex, b: PyComplex, span: A.Span): PyComplex {
+  const ar = Math.abs(b.re);
+  const ai = Math.abs(b.im);
+  if (ar >= ai) {
+    if (ar === 0) throw new CompileError('ZeroDivisionError: division by zero', span);
+    const ratio = b.im / b.re;
+    const denom = b.re + b.im * ratio;
+    return new PyComplex((a.re + a.im * ratio) / denom, (a.im - a.re * ratio) / denom);
+  }
+  const ratio = b.re / b.im;
+  const denom = b.re * ratio + b.im;
+  return new PyComplex((a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom);
+}
+
 /** Python's float `x // y` (CPython's float_floor_div: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)). */
 export function floatFloorDiv(x: number, y: number): number {
   let mod = x % y;
@@ -132,6 +189,10 @@ function repeat(v: string | PyList | PyTuple, n: number, span: A.Span): PyValue 
 }
 
 export function staticEquals(a: PyValue, b: PyValue): boolean {
+  if ((a instanceof PyComplex || b instanceof PyComplex) && isNumber(a) && isNumber(b)) {
+    const [x, y] = [toComplex(a), toComplex(b)];
+    return x.re === y.re && x.im === y.im;
+  }
   if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
     return toNum(a) === toNum(b);
   }
@@ -206,6 +267,7 @@ export function truthy(v: PyValue, span: A.Span): boolean {
   if (v instanceof PyDict) return v.entries.size > 0;
   if (v instanceof PySet) return v.entries.size > 0;
   if (v instanceof NpScalar) return v.value !== 0;
+  if (v instanceof PyComplex) return v.re !== 0 || v.im !== 0;
   if (v.typeName === 'numpy.ndarray') throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
   return true;
 }

@@ -23,7 +23,7 @@ import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import {
-  HostArray, HostScalar, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, PyComplex, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -120,6 +120,7 @@ export function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   if (v instanceof NdArray) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
   if (typeof v === 'bigint') return { shape: [], dtype: 'int32' };
   if (typeof v === 'number') return { shape: [], dtype: 'float32' };
+  if (v instanceof PyComplex) return { shape: [], dtype: 'complex64' };
   if (typeof v === 'boolean') return { shape: [], dtype: 'bool' };
   if (v instanceof HostScalar) throw ip.error('a value computed on the host at run time cannot be passed to a transformed function yet', span);
   throw new CompileError(`TypeError: Argument '${typeName(v)}' of type ${typeName(v)} is not a valid JAX type`, span);
@@ -719,9 +720,8 @@ function argnumsOf(ip: Interp, fn: PyTransformed, nArgs: number, span: A.Span): 
 function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const name = fn.transform;
   const span = call.span;
-  for (const opt of ['holomorphic', 'allow_int']) {
-    if (truthy(fn.options.get(opt)!, span)) throw new CompileError(`jax.${name}: ${opt}=True is not supported`, span);
-  }
+  if (truthy(fn.options.get('allow_int')!, span)) throw new CompileError(`jax.${name}: allow_int=True is not supported`, span);
+  const holomorphic = truthy(fn.options.get('holomorphic')!, span);
   const hasAux = truthy(fn.options.get('has_aux')!, span);
   const { nums, single } = argnumsOf(ip, fn, call.args.length, span);
   const parent = ip.trace();
@@ -734,13 +734,14 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     args[nums[k]!] = fl.unflatten(
       fl.leaves.map((l) => {
         const a = avalOf(ip, l, span);
-        if (a.dtype !== 'float32') {
+        if (holomorphic && a.dtype !== 'complex64') throw new CompileError(`TypeError: grad with holomorphic=True requires inputs with complex dtype, but got ${a.dtype}.`, span);
+        if (a.dtype !== 'float32' && a.dtype !== 'complex64') {
           throw new CompileError(
             `TypeError: grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${a.dtype}. If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.`,
             span,
           );
         }
-        const v = t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a);
+        const v = t.builder.addParam(typeof l === 'number' || l instanceof PyComplex ? { ...a, weak: true } : a);
         t.outer.set(v, l);
         const p = new Tracer(t, v);
         gradParams.push({ tracer: p, outer: l, batchDim: 0 });
@@ -770,7 +771,14 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     if (shape.length) {
       throw new CompileError(`TypeError: Gradient only defined for scalar-output functions. Output had shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}).`, span);
     }
-    if (m.aval.dtype !== 'float32') {
+    if (holomorphic && m.aval.dtype !== 'complex64') throw new CompileError(`TypeError: grad with holomorphic=True requires outputs with complex dtype, but got ${m.aval.dtype}.`, span);
+    if (!holomorphic && m.aval.dtype === 'complex64') {
+      throw new CompileError(
+        'TypeError: grad requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got complex64. For holomorphic differentiation, pass holomorphic=True. For differentiation of non-holomorphic functions involving complex outputs, use jax.vjp directly.',
+        span,
+      );
+    }
+    if (m.aval.dtype !== 'float32' && m.aval.dtype !== 'complex64') {
       throw new CompileError(
         `TypeError: grad requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got ${m.aval.dtype}. For differentiation of functions with integer outputs, use jax.vjp directly.`,
         span,
@@ -936,7 +944,7 @@ function inlineInto(ip: Interp, f: Func, args: Atom[], span: A.Span): Tracer[] {
 
 const nOut = (tr: Traced): number => tr.out.leaves.length;
 const nAux = (tr: Traced): number => tr.aux?.leaves.length ?? 0;
-const isFloatLeaf = (tr: Traced, i: number): boolean => tr.func.params[i]!.aval.dtype === 'float32';
+const isFloatLeaf = (tr: Traced, i: number): boolean => tr.func.params[i]!.aval.dtype === 'float32' || tr.func.params[i]!.aval.dtype === 'complex64';
 /** Which of the traced Func's parameters are differentiated: the float leaves. */
 const wrtOf = (tr: Traced): boolean[] => tr.func.params.map((_, i) => i < tr.leaves.length && isFloatLeaf(tr, i));
 

@@ -33,6 +33,17 @@ export class PyTuple extends PyObject {
   }
 }
 
+/** A Python complex number (two doubles). Beside an array it is a weakly typed complex64 scalar. */
+export class PyComplex extends PyObject {
+  readonly typeName = 'complex';
+  constructor(
+    readonly re: number,
+    readonly im: number,
+  ) {
+    super();
+  }
+}
+
 export class PyList extends PyObject {
   readonly typeName = 'list';
   /** Set on a collections.deque (a list with appendleft/popleft; `maxlen` keeps the last items). */
@@ -230,7 +241,7 @@ export class PyClass extends PyObject {
 export class PyDType extends PyObject {
   readonly typeName = 'dtype';
   constructor(
-    readonly name: 'float32' | 'float64' | 'int32' | 'int64' | 'uint32' | 'bool',
+    readonly name: 'float32' | 'float64' | 'int32' | 'int64' | 'uint32' | 'bool' | 'complex64' | 'complex128',
     /** NumPy's (np.float32) rather than jax.numpy's. */
     readonly numpy = false,
   ) {

@@ -22,7 +22,7 @@ import { gatherDimsOf, scatterDimsOf, scatterSliceSizes, type GatherDims, type S
 import { shapeRule } from '../ir/primitives.js';
 import { isControl, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Func, Params, Var } from '../ir/types.js';
-import { isFloat } from '../ir/types.js';
+import { isInexact } from '../ir/types.js';
 import { convTransposeLhs, convTransposeRhs, reduceWindowChooserJvp, reduceWindowSumTranspose } from './conv_rules.js';
 import { dce } from './simplify.js';
 import { collectiveAxes, isAllReduce, vmaOfEqn, vmaOfFunc } from './vma.js';
@@ -79,7 +79,7 @@ export type TransposeRule = (c: TransposeCtx, cts: (Atom | null)[], e: LinEqn) =
 const isLin = (a: LAtom | null | undefined): a is Lin => !!a && a.kind === 'lin';
 
 function castValue(v: number, dtype: DType): number {
-  if (dtype === 'float32') return Math.fround(v);
+  if (dtype === 'float32' || dtype === 'complex64') return Math.fround(v); // a complex literal is its real part
   if (dtype === 'bool') return v ? 1 : 0;
   return dtype === 'uint32' ? v >>> 0 : v | 0;
 }
@@ -204,7 +204,16 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   not: zero,
   // float-valued, but its tangent is zero by definition
   stop_gradient: zero,
-  abs: defjvp((c, g, [x]) => select(c, c.op('ge', [x!, k(c, x!, 0)]), g, neg(c, g))),
+  // JAX's _abs_jvp_rule: real(g * conj(x) / replace_zero(complex(ans))) for a complex x
+  abs: defjvp((c, g, [x], ans) =>
+    x!.aval.dtype === 'complex64'
+      ? un(c, 'real', mul(c, g, div(c, un(c, 'conj', x!), replaceZero(c, c.op('convert_element_type', [ans], { new_dtype: 'complex64', weak_type: false }) as Atom))))
+      : select(c, c.op('ge', [x!, k(c, x!, 0)]), g, neg(c, g))),
+  // complex numbers: all linear (JAX's deflinear2)
+  complex: linear,
+  real: linear,
+  imag: linear,
+  conj: linear,
 
   integer_pow: defjvp((c, g, [x], _ans, p) => {
     const y = p['y'] as number;
@@ -217,7 +226,7 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   convert_element_type: (c, xs, ts, e) => {
     const outs = c.primal();
     const to = e.params['new_dtype'] as DType;
-    if (!ts[0] || !isFloat(to) || !isFloat(xs[0]!.aval.dtype)) return { outs, tans: [null] };
+    if (!ts[0] || !isInexact(to) || !isInexact(xs[0]!.aval.dtype)) return { outs, tans: [null] };
     return { outs, tans: [asTan(c.op('convert_element_type', [ts[0]], e.params))] };
   },
   bitcast_convert_type: zero,
@@ -472,6 +481,12 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
     return isLin(x) ? [c.bind('mul', [ct!, y as Atom]), null] : [null, c.bind('mul', [x as Atom, ct!])];
   },
   div: (c, [ct], e) => [c.bind('div', [ct!, e.inputs[1] as Atom]), null],
+  // JAX's transposes of the complex primitives: complex → (real(t), imag(neg(t))); real → complex(t, 0);
+  // imag → complex(0, neg(t)); conj → conj(t)
+  complex: (c, [ct], e) => [isLin(e.inputs[0]) ? c.bind('real', [ct!]) : null, isLin(e.inputs[1]) ? c.bind('imag', [c.bind('neg', [ct!])]) : null],
+  real: unaryT((c, ct) => c.bind('complex', [ct, zerosLike(c, ct.aval)])),
+  imag: unaryT((c, ct) => c.bind('complex', [zerosLike(c, ct.aval), c.bind('neg', [ct])])),
+  conj: unaryT((c, ct) => c.bind('conj', [ct])),
   convert_element_type: (c, [ct], e) => {
     const from = e.inputs[0]!.aval.dtype;
     return [ct!.aval.dtype === from ? ct! : c.bind('convert_element_type', [ct!], { new_dtype: from, weak_type: false })];
@@ -704,7 +719,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
   const seeds = f.params.map((p, i) => {
     env.set(p.id, b.addParam(p.aval, p.hint));
     if (!wrt[i]) return null;
-    if (!isFloat(p.aval.dtype)) throw new Error(`${what}: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
+    if (!isInexact(p.aval.dtype)) throw new Error(`${what}: cannot differentiate with respect to a ${p.aval.dtype} parameter`);
     const t = newLin(p.aval);
     tan.set(p.id, t);
     return t;
@@ -742,7 +757,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
     for (const e of g.eqns) {
       const xs = e.inputs.map(rd);
       const ts = e.inputs.map((a) => (a.kind === 'var' ? (gtan.get(a.id) ?? null) : null));
-      const anyFloat = e.outputs.some((o) => isFloat(o.aval.dtype));
+      const anyFloat = e.outputs.some((o) => isInexact(o.aval.dtype));
       const [nb, nl] = [b.eqns.length, linEqns.length];
       const r = eqnJvp(e, xs, anyFloat ? ts : ts.map(() => null));
       if (origins) {
@@ -753,7 +768,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
       e.outputs.forEach((o, i) => {
         genv.set(o.id, r.outs[i]!);
         const t = r.tans[i];
-        if (t && isFloat(o.aval.dtype)) gtan.set(o.id, t);
+        if (t && isInexact(o.aval.dtype)) gtan.set(o.id, t);
       });
     }
     return { outs: g.results.map(rd), tans: g.results.map((a) => (a.kind === 'var' ? (gtan.get(a.id) ?? null) : null)) };
@@ -865,7 +880,7 @@ function zerosOf(b: FuncBuilder, a: AVal): Atom {
 export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   const nCt = opts.cotangentParams ?? 0;
   const out0 = f.results[0];
-  if (nCt === 0 && (!out0 || out0.aval.shape.length !== 0 || !isFloat(out0.aval.dtype))) {
+  if (nCt === 0 && (!out0 || out0.aval.shape.length !== 0 || !isInexact(out0.aval.dtype))) {
     throw new Error('vjpFunc: the first result must be a float32 scalar');
   }
   const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_vjp`, 'vjpFunc');
@@ -878,7 +893,8 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   };
   if (nCt === 0) {
     const tOut = out0!.kind === 'var' ? tan.get(out0!.id) : undefined;
-    if (tOut) accum(tOut, lit(1, out0!.aval.dtype));
+    // (JAX's _one(ans) keeps a weak type: it shows in a complex gradient, which takes no cast below)
+    if (tOut) accum(tOut, lit(1, out0!.aval.dtype, out0!.aval.dtype === 'complex64' && out0!.aval.weak === true));
   } else {
     const ctParams = f.results.slice(0, nCt).map((r) => b.addParam({ shape: r.aval.shape, dtype: r.aval.dtype }, 'ct'));
     f.results.slice(0, nCt).forEach((r, i) => {
@@ -932,9 +948,10 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     if (!s) return [];
     let g = ct.get(s.id) ?? lit(0, p.aval.dtype);
     if (g.kind === 'lit') g = b.bind1('broadcast_in_dim', [g], { shape: [...p.aval.shape], broadcast_dimensions: [] });
-    // a cotangent takes its primal's weak type, as JAX's vjp casts it
+    // a cotangent takes its primal's weak type, as JAX's vjp casts it (a complex one keeps the type its
+    // transposes give: real's and imag's transposes build it with a strong zero part)
     const weak = p.aval.weak === true;
-    if ((g.aval.weak === true) !== weak) g = b.bind1('convert_element_type', [g], { new_dtype: p.aval.dtype, weak_type: weak });
+    if ((g.aval.weak === true) !== weak && !(p.aval.dtype === 'complex64' && weak)) g = b.bind1('convert_element_type', [g], { new_dtype: p.aval.dtype, weak_type: weak });
     return [g];
   });
   return dce(b.finish([...f.results.map(read), ...grads, ...shown], f.axisEnv));
@@ -1226,7 +1243,7 @@ function condJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
   const branches = e.params['branches'] as Func[];
   const nOut = e.outputs.length;
   const wrt = tops.map((t) => !!t);
-  const outMask = e.outputs.map((o) => isFloat(o.aval.dtype));
+  const outMask = e.outputs.map((o) => isInexact(o.aval.dtype));
   const splits = branches.map((g) => splitLinear(g, wrt, outMask));
   const resAvals = splits.flatMap((s) => s.primal.results.slice(nOut).map((r) => plain(r.aval)));
   const offs: number[] = [];
@@ -1281,7 +1298,7 @@ function scanJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
   const tc = ts.slice(0, nC);
   const tk = ts.slice(nC, nC + nK);
   const tx = ts.slice(nC + nK);
-  const floatOut = body.results.map((r) => isFloat(r.aval.dtype));
+  const floatOut = body.results.map((r) => isInexact(r.aval.dtype));
   let carryNz = tk.map((t) => !!t);
   let split: ReturnType<typeof splitLinear>;
   for (;;) {

@@ -459,6 +459,11 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   // lowered to ranks and a scatter before fusion (passes/sort_lowering.ts)
   sort: null,
   axis_index: axisIndex,
+  // complex values are split into float32 parts before the kernels (passes/complex.ts)
+  complex: null,
+  real: null,
+  imag: null,
+  conj: null,
   // replaced by autodiff before a program is formed
   custom_jvp_call: null,
   custom_vjp_call: null,

@@ -16,6 +16,7 @@ import { markFma, markFmaInBodies } from './fma_contraction.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
+import { hasComplex, splitComplex } from './complex.js';
 import { lowerSorts } from './sort_lowering.js';
 import { partition } from './spmd.js';
 
@@ -35,7 +36,28 @@ export function compilePrograms(hp: HostProgram): CompiledProgram[] {
  */
 export function kernelProgram(func: Func): Program {
   const f = materializeLiterals(func);
-  return hasControl(f) ? controlProgram(f, kernelProgram) : planBuffers(fuse(lowerCollectives(lowerSorts(f))));
+  if (hasControl(f)) {
+    if (hasComplex(f)) throw new Error(`NotImplementedError: jaxts does not run control flow (cond, while_loop, scan) over complex64 values yet (program ${f.name})`);
+    return controlProgram(f, kernelProgram);
+  }
+  return complexBuffers(f, planBuffers(fuse(lowerCollectives(lowerSorts(splitComplex(f))))));
+}
+
+/**
+ * The complex64 parameters and results of `f` in its kernel program `p`: each is one buffer of
+ * interleaved (re, im) float32 pairs (passes/complex.ts), typed complex64 with f's shape, so that
+ * the runtime makes complex arrays of them (a complex64 buffer's size counts its float32 slots).
+ */
+function complexBuffers(f: Func, p: Program): Program {
+  if (!hasComplex(f)) return p;
+  const params = p.params.map((b, i) => (f.params[i]!.aval.dtype === 'complex64' ? { ...b, dtype: 'complex64' as const } : b));
+  const paramShapes = p.paramShapes.map((s, i) => (f.params[i]!.aval.dtype === 'complex64' ? [...f.params[i]!.aval.shape] : s));
+  const buffers = [...p.buffers];
+  f.results.forEach((r, i) => {
+    const ref = p.results[i]!;
+    if (r.aval.dtype === 'complex64' && ref.kind === 'buf') buffers[ref.index] = { ...buffers[ref.index]!, dtype: 'complex64' };
+  });
+  return { ...p, params, paramShapes, buffers, resultShapes: f.results.map((r) => [...r.aval.shape]) };
 }
 
 type DeviceProgram = Omit<CompiledProgram, 'program'>;

@@ -35,8 +35,8 @@ type Token = { kind: 'num'; text: string } | { kind: 'text'; text: string };
 const OPEN = new Set(['(', '[', '{']);
 const CLOSE = new Set([')', ']', '}']);
 // A number, or nan / inf (matched as number-like tokens only so that padding around them is ignored too;
-// they must still be equal as text).
-const NUMBER = /(?<![A-Za-z0-9_.])[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)(?:[eE][-+]?\d+)?(?![A-Za-z0-9_])/g;
+// they must still be equal as text). A complex number's imaginary part is the number before its 'j'.
+const NUMBER = /(?<![A-Za-z0-9_.])[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)(?:[eE][-+]?\d+)?(?=j(?![A-Za-z0-9_])|(?![A-Za-z0-9_]))/g;
 const NON_FINITE = /^[-+]?(?:nan|inf)$/;
 const DEVICE_MARK = '\u0001dev';
 
@@ -73,7 +73,11 @@ function logicalLines(output: string): { lines: LogicalLine[]; finalNewline: boo
   return { lines: out, finalNewline };
 }
 
+/** A complex number's imaginary part signed as a number of its own: '0.875-0.352j' reads as '0.875 -0.352j' (as padding would print it). */
+const IMAG_SIGN = /(?<=[\d.])([-+])(?=(?:\d+\.?\d*|\.\d+|nan|inf)(?:[eE][-+]?\d+)?j(?![A-Za-z0-9_]))/g;
+
 function tokenize(s: string): Token[] {
+  s = s.replace(IMAG_SIGN, ' $1');
   const raw: Token[] = [];
   let last = 0;
   for (const m of s.matchAll(NUMBER)) {
@@ -91,7 +95,8 @@ function tokenize(s: string): Token[] {
       continue;
     }
     let text = t.text.replace(/\s+/g, ' ');
-    if (raw[k - 1]?.kind === 'num') text = text.trimStart();
+    // (a complex element's padding follows its 'j': '-6.559373j ]' against '-6.5593734j]')
+    if (raw[k - 1]?.kind === 'num') text = text.trimStart().replace(/^j\s+/, 'j');
     if (raw[k + 1]?.kind === 'num') text = text.trimEnd();
     if (text !== '') toks.push({ kind: 'text', text });
   }

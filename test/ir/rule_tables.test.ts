@@ -16,7 +16,7 @@ describe('rule tables: primitives taking a default', () => {
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'neg', 'sign', 'abs', 'floor', 'ceil', 'round', 'copy', 'not', 'is_finite', 'stop_gradient', 'pvary', 'integer_pow',
       'convert_element_type', 'bitcast_convert_type', 'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2',
-      'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge',
+      'complex', 'real', 'imag', 'conj', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge',
       'select_n', 'clamp', 'threefry2x32',
     ]);
   });
@@ -39,16 +39,16 @@ describe('rule tables: primitives taking a default', () => {
     expect(PRIM_NAMES.filter((p) => isElementwise(p) && !LINEAR[p])).toEqual([
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
-      'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical',
-      'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'select_n', 'clamp', 'threefry2x32',
+      'add', 'sub', 'mul', 'div', 'rem', 'pow', 'max', 'min', 'atan2', 'complex', 'real', 'imag', 'conj', 'and', 'or', 'xor',
+      'shift_left', 'shift_right_logical', 'shift_right_arithmetic', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'select_n', 'clamp', 'threefry2x32',
     ]);
     expect(PRIM_NAMES.filter((p) => LINEAR[p]).every(isElementwise)).toBe(true);
   });
 
-  it('ELEMENT_RULES: collectives and sort are lowered before fusion; argmax/argmin, custom calls and control flow have no kernel', () => {
+  it('ELEMENT_RULES: collectives and sort are lowered before fusion; argmax/argmin, complex values (split before the kernels), custom calls and control flow have no kernel', () => {
     const collectives = PRIM_NAMES.filter((p) => PRIMS[p].axes === 'collective');
     expect(collectives).toEqual(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all']);
     expect(Object.keys(ELEMENT_RULES).sort()).toEqual(without(...collectives).sort());
-    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
+    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'complex', 'real', 'imag', 'conj', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
   });
 });

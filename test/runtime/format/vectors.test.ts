@@ -78,6 +78,7 @@ function typedArrayFor(dtype: NpDType, n: number): { set(i: number, v: ScalarVal
     case 'int64': return mk(new BigInt64Array(n), big);
     case 'uint64': return mk(new BigUint64Array(n), big);
     case 'bool': return mk(new Uint8Array(n), (v) => (v ? 1 : 0));
+    case 'complex64': return mk(new Float32Array(2 * n), num);
   }
 }
 
