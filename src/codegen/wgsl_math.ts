@@ -24,7 +24,12 @@
 //    integer-derived scalings (jx_add1_err) or 12-bit masked splits, and the
 //    few remaining Fast2Sum corrections are optional refinements. Generic
 //    reassociation of unrelated terms is assumed not to happen.
-// jx_erf_inv is XLA's ErfInv32 (Giles) on top of jx_log1p, as jax uses it.
+// exp, log, log1p, expm1, tanh, logistic, erf and erf_inv replay XLA CPU's own sequences (the
+// CPU backend's, runtime/cpu/math.ts) so that both backends print what jax prints: plain
+// operations where XLA rounds twice, and jx_fma where LLVM contracts XLA's code into a fused
+// multiply-add (WGSL's fma() need not be fused: SwiftShader's rounds twice). The library's own
+// kernels remain for what XLA's sequences leave to the device: subnormal inputs and results
+// (jx_exp below -87.34, jx_log of a subnormal), and sin, cos, tan and pow (glibc's in XLA).
 
 interface MathFn {
   deps: readonly string[];
@@ -83,6 +88,15 @@ const LOG2E_HI = hi12(Math.LOG2E);
 const LOG2E_LO = Math.fround(Math.LOG2E - LOG2E_HI);
 
 const arr = (xs: number[]) => xs.map(f32lit).join(', ');
+
+/** WGSL literal of the float32 with bit pattern b (XLA's constants are quoted by their bits). */
+function fb(b: number): string {
+  return f32lit(new Float32Array(new Uint32Array([b]).buffer)[0]!);
+}
+/** A Horner chain as XLA CPU runs it: `v = jx_fma(x, v, c)` per constant (`jx_fma(v, x, c)` with vFirst). */
+function fmaChain(v: string, x: string, bits: number[], vFirst = false): string {
+  return bits.map((b) => (vFirst ? `  ${v} = jx_fma(${v}, ${x}, ${fb(b)});` : `  ${v} = jx_fma(${x}, ${v}, ${fb(b)});`)).join('\n');
+}
 
 const FUNCS: Record<string, MathFn> = {
   jx_f32: {
@@ -232,6 +246,24 @@ fn jx_add1_err(x: f32, up: f32) -> f32 {
   return ((invg - uu) + x * invg) * g;
 }`,
   },
+  jx_fma: {
+    deps: ['jx_hi12'],
+    code: `// a*b + c rounded once, as XLA CPU's vfmadd: WGSL's fma() need not be fused (SwiftShader's rounds
+// twice), so a*b = ph + pl exactly (Dekker, 12-bit masked halves), ph + c = s + e (TwoSum), s + (e + pl).
+// Matches a correctly rounded fma on all of 200k random operand triples on SwiftShader.
+fn jx_fma(a: f32, b: f32, c: f32) -> f32 {
+  let ph = a * b;
+  let ah = jx_hi12(a);
+  let al = a - ah;
+  let bh = jx_hi12(b);
+  let bl = b - bh;
+  let pl = (((ah * bh - ph) + ah * bl) + al * bh) + al * bl;
+  let s = ph + c;
+  let bb = s - ph;
+  let e = (ph - (s - bb)) + (c - bb);
+  return s + (e + pl);
+}`,
+  },
   jx_div: {
     deps: ['jx_hi12'],
     code: `// a / b to ~0.5 ulp whatever the device's division accuracy (normal-range operands):
@@ -275,16 +307,31 @@ fn jx_exp_core(x: f32) -> jx_expr {
   return jx_expr(i32(k), hi, jx_add1_err(p, hi));
 }`,
   },
+  jx_exp_xla: {
+    deps: ['jx_fma'],
+    code: `// XLA CPU's exp (Cephes polynomial; fma where LLVM contracts) for x >= -87.33654, NaN and +inf:
+// p * 2^n with x clamped to [-87.8, 88.8] and n to [-127, 127]
+fn jx_exp_xla(x: f32) -> f32 {
+  let v = clamp(x, ${f32lit(-87.8)}, ${f32lit(88.8)});
+  let fx = clamp(floor(jx_fma(v, ${fb(0x3fb8aa3b)}, 0.5)), -127.0, 127.0);
+  var r = jx_fma(-fx, ${fb(0x3f318000)}, v);
+  r = jx_fma(-fx, ${fb(0xb95e8083)}, r);
+  var y = jx_fma(r, ${fb(0x39506967)}, ${fb(0x3ab743ce)});
+${fmaChain('y', 'r', [0x3c088908, 0x3d2aa9c1, 0x3e2aaaaa, 0x3f000000], true)}
+  y = jx_fma(y, r * r, r) + 1.0;
+  return y * bitcast<f32>(u32(i32(fx) + 127) << 23u);
+}`,
+  },
   jx_exp: {
-    deps: ['jx_f32', 'jx_ldexp', 'jx_exp_core'],
-    code: `// exp; integer scaling handles overflow and subnormal results
+    deps: ['jx_f32', 'jx_ldexp', 'jx_exp_core', 'jx_exp_xla'],
+    code: `// exp: XLA CPU's sequence where the result is normal; below -87.33654 (subnormal results)
+// the fdlibm-style kernel with integer scaling
 fn jx_exp(x: f32) -> f32 {
   let u = bitcast<u32>(x);
-  let ax = u & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return x; }
+  if ((u & 0x7fffffffu) > 0x7f800000u) { return x; }
   if (u >= 0x42b17218u && u <= 0x7f800000u) { return jx_f32(0x7f800000u); }
+  if (u <= 0x7f800000u || x >= -87.33654) { return jx_exp_xla(x); }
   if (u >= 0xc2d00000u) { return 0.0; }
-  if (ax < 0x33000000u) { return 1.0; }
   let c = jx_exp_core(x);
   return jx_ldexp(c.hi + c.lo, c.k);
 }`,
@@ -309,15 +356,43 @@ fn jx_log_core(f: f32, fe: f32, c: f32) -> f32 {
   return sh + ((sl - hfsq) + lo);
 }`,
   },
+  jx_log_xla: {
+    deps: ['jx_fma'],
+    code: `// XLA CPU's log (Eigen/Cephes plog_float, fma where LLVM contracts) for normal x > 0
+fn jx_log_xla(x: f32) -> f32 {
+  let bits = bitcast<u32>(x);
+  var e = f32(i32(bits >> 23u) - 126);
+  let m = bitcast<f32>((bits & 0x807fffffu) | 0x3f000000u);
+  let mask = m < ${fb(0x3f3504f3)};
+  var xm = m - 1.0;
+  e = e - select(0.0, 1.0, mask);
+  xm = xm + select(0.0, m, mask);
+  let x2 = xm * xm;
+  let x3 = x2 * xm;
+  var y = jx_fma(${fb(0x3d9021bb)}, xm, ${fb(0xbdebd1b8)});
+  var y1 = jx_fma(${fb(0xbdfe5d4f)}, xm, ${fb(0x3e11e9bf)});
+  var y2 = jx_fma(${fb(0x3e4cceac)}, xm, ${fb(0xbe7ffffc)});
+  y = jx_fma(y, xm, ${fb(0x3def251a)});
+  y1 = jx_fma(y1, xm, ${fb(0xbe2aae50)});
+  y2 = jx_fma(y2, xm, ${fb(0x3eaaaaaa)});
+  y = jx_fma(y, x3, y1);
+  y = jx_fma(y, x3, y2);
+  y = jx_fma(y, x3, e * ${fb(0xb95e8083)});
+  let r = y + jx_fma(-0.5, x2, xm);
+  return jx_fma(e, ${fb(0x3f318000)}, r);
+}`,
+  },
   jx_log: {
-    deps: ['jx_f32', 'jx_nan', 'jx_split_exp', 'jx_log_core'],
-    code: `fn jx_log(x: f32) -> f32 {
+    deps: ['jx_f32', 'jx_nan', 'jx_split_exp', 'jx_log_core', 'jx_log_xla'],
+    code: `// log: XLA CPU's sequence for normal inputs; subnormal ones read through integer normalisation
+fn jx_log(x: f32) -> f32 {
   let u = bitcast<u32>(x);
   let ax = u & 0x7fffffffu;
   if (ax > 0x7f800000u) { return jx_nan(); }
   if (ax == 0u) { return jx_f32(0xff800000u); }
   if (u >= 0x80000000u) { return jx_nan(); }
   if (u == 0x7f800000u) { return x; }
+  if (ax >= 0x00800000u) { return jx_log_xla(x); }
   let me = jx_split_exp(ax);
   var m = me.m;
   var e = me.e;
@@ -326,81 +401,57 @@ fn jx_log_core(f: f32, fe: f32, c: f32) -> f32 {
 }`,
   },
   jx_log1p: {
-    deps: ['jx_f32', 'jx_nan', 'jx_split_exp', 'jx_log_core', 'jx_add1_err'],
-    code: `// log1p: the log kernel directly on x near 0; elsewhere log(u), u = fl(1+x), plus the
-// correction (1+x-u)/u
+    deps: ['jx_fma', 'jx_log'],
+    code: `// XLA's log1p: the Cephes rational x - x^2/2 + x^3 P(x)/Q(x) below sqrt(2)-1, else log(1 + x)
 fn jx_log1p(x: f32) -> f32 {
-  let u = bitcast<u32>(x);
-  let ax = u & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return jx_nan(); }
-  if (u == 0xbf800000u) { return jx_f32(0xff800000u); }
-  if (u > 0xbf800000u) { return jx_nan(); }
-  if (u == 0x7f800000u) { return x; }
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return x; }
   if (ax < 0x33800000u) { return x; }
-  if (x > -0.292893219 && x < 0.414213538) { return jx_log_core(x, 0.0, 0.0); }
-  let up = 1.0 + x;
-  var c = 0.0;
-  if (x >= -0.5 && x <= 8388608.0) { c = jx_add1_err(x, up); }
-  let me = jx_split_exp(bitcast<u32>(up));
-  var m = me.m;
-  var e = me.e;
-  if (m > 1.41421356) { m = m * 0.5; e = e + 1; }
-  return jx_log_core(m - 1.0, f32(e), c / up);
+  if (ax >= 0x3ed413cdu) { return jx_log(x + 1.0); }
+  let x2 = x * x;
+  var d = 1.0;
+  var n = ${f32lit(4.5270000862445199635215e-5)};
+${[0x3eff40c5, 0x40d284fa, 0x41ef4b9c, 0x4273cc76, 0x426473ad, 0x41a05101].map((b, i) => `  d = jx_fma(d, x, ${fb([0x417101ad, 0x42a6185b, 0x435dc32d, 0x439a8ca3, 0x43586d8a, 0x42707982][i]!)});\n  n = jx_fma(n, x, ${fb(b)});`).join('\n')}
+  let t = jx_fma(-0.5, x2, (x * x2) * (n / d));
+  return x + t;
 }`,
   },
 
   // ---------------------------------------------------------------- expm1
-  jx_expm1_poly: {
-    deps: [],
-    code: `// expm1(r) for r in [-0.35, 0.7] (Taylor to degree 11)
-fn jx_expm1_poly(r: f32) -> f32 {
-  let q = 0.5 + r * (0.166666667 + r * (0.0416666667 + r * (0.00833333333 + r * (0.00138888889
-    + r * (0.000198412698 + r * (2.48015873e-5 + r * (2.75573192e-6 + r * (2.75573192e-7 + r * 2.50521084e-8))))))));
-  return r + (r * r) * q;
-}`,
-  },
   jx_expm1: {
-    deps: ['jx_f32', 'jx_nan', 'jx_exp2i', 'jx_ldexp', 'jx_expm1_poly'],
-    code: `fn jx_expm1(x: f32) -> f32 {
+    deps: ['jx_exp_xla', 'jx_tanh'],
+    code: `// XLA's expm1: exp(x) - 1 for |x| > 0.5, else tanh(x/2) * (exp(x) + 1); -1 below -87.33654
+fn jx_expm1(x: f32) -> f32 {
   let u = bitcast<u32>(x);
   let ax = u & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return jx_nan(); }
-  if (u >= 0x42b17218u && u <= 0x7f800000u) { return jx_f32(0x7f800000u); }
-  if (u >= 0xc18c0000u) { return -1.0; }
-  if (ax < 0x33000000u) { return x; }
-  if (x > -0.346573591 && x < 0.7) { return jx_expm1_poly(x); }
-  let k = floor(x * 1.44269504 + 0.5);
-  let rh = x - k * 0.693359375;
-  let rl = k * 2.12194440e-4;
-  let r = rh + rl;
-  let c = rl - (r - rh);
-  let p = jx_expm1_poly(r);
-  let pc = p + c * (1.0 + p);
-  let ki = i32(k);
-  if (ki > 24) {
-    return jx_ldexp(1.0 + (pc - jx_exp2i(max(-ki, -126))), ki);
-  }
-  let t = jx_exp2i(ki);
-  return (t - 1.0) + t * pc;
+  if (ax > 0x7f800000u) { return x; }
+  // below 2^-24 XLA's tanh(x/2) * (exp(x) + 1) is x/2 * 2 (x/2 may be subnormal, which a device flushes)
+  if (ax < 0x33800000u) { return x; }
+  let small = ax <= 0x3f000000u;
+  if (!small && u > 0x80000000u && x < -87.33654) { return -1.0; }
+  let e = jx_exp_xla(x);
+  if (!small) { return e - 1.0; }
+  return jx_tanh(x * 0.5) * (e + 1.0);
 }`,
   },
 
   // ---------------------------------------------------------------- tanh, logistic
   jx_tanh: {
-    deps: ['jx_nan', 'jx_copysign', 'jx_expm1', 'jx_div'],
-    code: `fn jx_tanh(x: f32) -> f32 {
-  let u = bitcast<u32>(x);
-  let ax = u & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return jx_nan(); }
-  if (ax >= 0x41120000u) { return jx_copysign(1.0, x); }
-  if (ax < 0x39800000u) { return x; }
-  let a = bitcast<f32>(ax);
-  if (a < 0.55) {
-    let z = x * x;
-    return x + (x * z) * (-0.333333164 + z * (0.133325443 + z * (-0.0538475476 + z * (0.021050714 + z * -0.00624284893))));
-  }
-  let t = jx_expm1(2.0 * a);
-  return jx_copysign(jx_div(t, t + 2.0), x);
+    deps: ['jx_fma', 'jx_div'],
+    code: `// XLA CPU's tanh (Eigen's rational x P(x^2) / Q(x^2), fma where LLVM contracts, clamped to
+// +-7.9988); x below 4e-4, +-1 from 20
+fn jx_tanh(x: f32) -> f32 {
+  let ax = bitcast<u32>(x) & 0x7fffffffu;
+  if (ax > 0x7f800000u) { return x; }
+  if (ax >= 0x41a00000u) { return bitcast<f32>((bitcast<u32>(x) & 0x80000000u) | 0x3f800000u); }
+  if (bitcast<f32>(ax) < ${f32lit(4e-4)}) { return x; }
+  let v = clamp(x, ${fb(0xc0fff644)}, ${fb(0x40fff644)});
+  let v2 = v * v;
+  var p = jx_fma(v2, ${fb(0xa59f25c0)}, ${fb(0x2a61337e)});
+${fmaChain('p', 'v2', [0xaebd37ff, 0x335c0041, 0x3779434a, 0x3a270ded, 0x3ba059dc])}
+  var q = jx_fma(v2, ${fb(0x35a0d3d8)}, ${fb(0x38f895d6)});
+${fmaChain('q', 'v2', [0x3b14aa05, 0x3ba059dd])}
+  return jx_div(v * p, q);
 }`,
   },
   jx_logistic: {
@@ -576,29 +627,23 @@ fn jx_cos_poly(r: f32, rl: f32) -> f32 {
 
   // ---------------------------------------------------------------- erf, erf_inv
   jx_erf: {
-    deps: ['jx_nan', 'jx_copysign', 'jx_mul_tiny', 'jx_exp', 'jx_div'],
-    code: `// erf: x + x*P(x^2) below 1; 1 - exp(-x^2)*erfcx(x) above (erfcx as a polynomial in 1/x)
+    deps: ['jx_fma', 'jx_mul_tiny', 'jx_div'],
+    code: `// XLA CPU's erf: x P(x^2) / Q(x^2) with fma, +-1 from 3.8325
 fn jx_erf(x: f32) -> f32 {
   let ax = bitcast<u32>(x) & 0x7fffffffu;
-  if (ax > 0x7f800000u) { return jx_nan(); }
-  if (ax >= 0x407c0000u) { return jx_copysign(1.0, x); }
-  if (ax < 0x32000000u) { return jx_mul_tiny(x, 1.12837917); }
-  let a = bitcast<f32>(ax);
-  if (a < 1.0) {
-    let z = x * x;
-    return x + x * (0.128379166 + z * (-0.37612626 + z * (0.112835787 + z * (-0.0268533472
-      + z * (0.0051871622 + z * (-0.00079978531 + z * 7.80690316e-5))))));
-  }
-  let v = jx_div(1.0, a) - 0.6;
-  let ex = 0.296287477 + v * (0.390983999 + v * (-0.175582245 + v * (0.0411295965 + v * (0.0296230298
-    + v * (-0.0538975932 + v * (0.0478412323 + v * (-0.0253487956 + v * (-0.000722171506
-    + v * (0.021189265 + v * (-0.0384591036 + v * 0.0346249565))))))))));
-  let erfc = jx_exp(-(a * a)) * ex;
-  return jx_copysign(1.0 - erfc, x);
+  if (ax > 0x7f800000u) { return x; }
+  if (ax >= 0x407547cbu) { return bitcast<f32>((bitcast<u32>(x) & 0x80000000u) | 0x3f800000u); }
+  if (ax < 0x00800000u) { return jx_mul_tiny(x, ${fb(0x3f906eba)}); }
+  let x2 = x * x;
+  var p = jx_fma(x2, ${fb(0x39702d51)}, ${fb(0x3b5f5da2)});
+${fmaChain('p', 'x2', [0x3d50b6eb, 0x3e3da740, 0x3f906eba])}
+  var q = jx_fma(x2, ${fb(0xb3fd3906)}, ${fb(0x37c588df)});
+${fmaChain('q', 'x2', [0x3a856d28, 0x3c6687d4, 0x3de34c21, 0x3efeb44a, 0x3f800000])}
+  return jx_div(x * p, q);
 }`,
   },
   jx_erf_inv: {
-    deps: ['jx_f32', 'jx_nan', 'jx_copysign', 'jx_log1p', 'jx_mul_tiny'],
+    deps: ['jx_fma', 'jx_f32', 'jx_nan', 'jx_copysign', 'jx_log1p', 'jx_mul_tiny'],
     code: `// XLA's ErfInv32 (Giles): w = -log1p(-x*x); polynomial in w-2.5 (w < 5) or sqrt(w)-3
 fn jx_erf_inv(x: f32) -> f32 {
   let ax = bitcast<u32>(x) & 0x7fffffffu;
@@ -609,25 +654,25 @@ fn jx_erf_inv(x: f32) -> f32 {
   if (w0 < 5.0) {
     let w = w0 - 2.5;
     p = 2.81022636e-08;
-    p = 3.43273939e-07 + p * w;
-    p = -3.5233877e-06 + p * w;
-    p = -4.39150654e-06 + p * w;
-    p = 0.00021858087 + p * w;
-    p = -0.00125372503 + p * w;
-    p = -0.00417768164 + p * w;
-    p = 0.246640727 + p * w;
-    p = 1.50140941 + p * w;
+    p = jx_fma(p, w, 3.43273939e-07);
+    p = jx_fma(p, w, -3.5233877e-06);
+    p = jx_fma(p, w, -4.39150654e-06);
+    p = jx_fma(p, w, 0.00021858087);
+    p = jx_fma(p, w, -0.00125372503);
+    p = jx_fma(p, w, -0.00417768164);
+    p = jx_fma(p, w, 0.246640727);
+    p = jx_fma(p, w, 1.50140941);
   } else {
     let w = sqrt(w0) - 3.0;
     p = -0.000200214257;
-    p = 0.000100950558 + p * w;
-    p = 0.00134934322 + p * w;
-    p = -0.00367342844 + p * w;
-    p = 0.00573950773 + p * w;
-    p = -0.0076224613 + p * w;
-    p = 0.00943887047 + p * w;
-    p = 1.00167406 + p * w;
-    p = 2.83297682 + p * w;
+    p = jx_fma(p, w, 0.000100950558);
+    p = jx_fma(p, w, 0.00134934322);
+    p = jx_fma(p, w, -0.00367342844);
+    p = jx_fma(p, w, 0.00573950773);
+    p = jx_fma(p, w, -0.0076224613);
+    p = jx_fma(p, w, 0.00943887047);
+    p = jx_fma(p, w, 1.00167406);
+    p = jx_fma(p, w, 2.83297682);
   }
   if (ax < 0x01000000u) { return jx_mul_tiny(x, p); }
   return p * x;

@@ -5,7 +5,7 @@
 // pass WGSL validation. Prints the measured max-ulp table.
 import { describe, expect, it } from 'vitest';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from '../../src/codegen/wgsl_math.js';
-import { bitsToF32, erf64, erfInv32, erfInv64, f32ToBits, pow32 } from '../../runtime/cpu/math.js';
+import { bitsToF32, erf64, erfInv32, erfInv64, exp32, f32ToBits, pow32 } from '../../runtime/cpu/math.js';
 import { getTestDevice, runCompute } from '../helpers/gpu.js';
 
 const device = await getTestDevice();
@@ -82,11 +82,12 @@ interface Case {
   bound: number;
 }
 
-// Bounds: the design targets <= 1 ulp everywhere (measured on SwiftShader); the
-// asserted bound is 2 ulp to leave room for devices whose division, FMA
-// contraction or optimiser differ.
+// Bounds: 2 ulp for the functions the library computes its own way (<= 1 ulp measured
+// on SwiftShader, room for devices whose division, FMA contraction or optimiser differ);
+// exp, expm1, tanh and erf run XLA CPU's own sequences bit for bit (test/codegen/
+// transcendentals.test.ts), so their bound is the error of XLA's sequence itself.
 const CASES: Case[] = [
-  { fn: 'jx_exp', label: 'exp', ref: Math.exp, xs: [...sym(logspace(1e-10, 104, 40000)), ...randBits(-30, 7, 60000)], bound: 2 },
+  { fn: 'jx_exp', label: 'exp', ref: Math.exp, xs: [...sym(logspace(1e-10, 104, 40000)), ...randBits(-30, 7, 60000)], bound: 4 },
   {
     fn: 'jx_log',
     label: 'log',
@@ -101,7 +102,7 @@ const CASES: Case[] = [
     xs: [...logspace(1e-10, 3e38, 30000), ...logspace(1e-10, 0.99999994, 30000).map((x) => -x), ...randBits(-30, 2, 40000)].filter((x) => x > -1),
     bound: 2,
   },
-  { fn: 'jx_expm1', label: 'expm1', ref: Math.expm1, xs: [...sym(logspace(1e-10, 89, 40000)), ...randBits(-30, 7, 60000)], bound: 2 },
+  { fn: 'jx_expm1', label: 'expm1', ref: Math.expm1, xs: [...sym(logspace(1e-10, 89, 40000)), ...randBits(-30, 7, 60000)], bound: 5 },
   { fn: 'jx_sin', label: 'sin |x|<=1e4', ref: Math.sin, xs: [...sym(logspace(1e-10, 1e4, 40000)), ...randBits(-20, 13, 60000)], bound: 2 },
   { fn: 'jx_cos', label: 'cos |x|<=1e4', ref: Math.cos, xs: [...sym(logspace(1e-10, 1e4, 40000)), ...randBits(-20, 13, 60000)], bound: 2 },
   { fn: 'jx_tan', label: 'tan |x|<=1e4', ref: Math.tan, xs: [...sym(logspace(1e-10, 1e4, 40000)), ...randBits(-20, 13, 60000)], bound: 2 },
@@ -110,9 +111,9 @@ const CASES: Case[] = [
   { fn: 'jx_sin', label: 'sin 1e5..3e38', ref: Math.sin, xs: sym(logspace(1e5, 3.4e38, 50000)), bound: 2 },
   { fn: 'jx_cos', label: 'cos 1e5..3e38', ref: Math.cos, xs: sym(logspace(1e5, 3.4e38, 50000)), bound: 2 },
   { fn: 'jx_tan', label: 'tan 1e4..3e38', ref: Math.tan, xs: sym(logspace(1e4, 3.4e38, 50000)), bound: 2 },
-  { fn: 'jx_tanh', label: 'tanh', ref: Math.tanh, xs: [...sym(logspace(1e-10, 20, 40000)), ...randBits(-30, 4, 60000)], bound: 2 },
+  { fn: 'jx_tanh', label: 'tanh', ref: Math.tanh, xs: [...sym(logspace(1e-10, 20, 40000)), ...randBits(-30, 4, 60000)], bound: 4 },
   { fn: 'jx_logistic', label: 'logistic', ref: logistic64, xs: [...sym(logspace(1e-10, 110, 40000)), ...randBits(-30, 7, 60000)], bound: 2 },
-  { fn: 'jx_erf', label: 'erf', ref: erf64, xs: [...sym(logspace(1e-10, 5, 40000)), ...randBits(-30, 2, 60000)], bound: 2 },
+  { fn: 'jx_erf', label: 'erf', ref: erf64, xs: [...sym(logspace(1e-10, 5, 40000)), ...randBits(-30, 2, 60000)], bound: 4 },
 ];
 
 /** float32 values nearest to multiples of pi/2: worst cases for argument reduction. */
@@ -275,7 +276,7 @@ ${calls}
     // [function, input, expected]; expected NaN means any NaN, zeros compare with sign
     const edges: [string, number, number][] = [
       ['jx_exp', 0, 1], ['jx_exp', -0, 1], ['jx_exp', I, I], ['jx_exp', -I, 0], ['jx_exp', N, N],
-      ['jx_exp', 88.72283172607422, fr(Math.exp(88.72283172607422))], ['jx_exp', 88.72283935546875, I], ['jx_exp', 100, I],
+      ['jx_exp', 88.72283172607422, exp32(88.72283172607422)], ['jx_exp', 88.72283935546875, I], ['jx_exp', 100, I],
       ['jx_exp', -104, 0], ['jx_exp', -100, fr(Math.exp(-100))], ['jx_exp', -90, fr(Math.exp(-90))], ['jx_exp', sub, 1],
       ['jx_log', 0, -I], ['jx_log', -0, -I], ['jx_log', -1, N], ['jx_log', -I, N], ['jx_log', I, I], ['jx_log', N, N],
       ['jx_log', 1, 0], ['jx_log', sub, fr(Math.log(sub))], ['jx_log', 1e-40, fr(Math.log(fr(1e-40)))], ['jx_log', -sub, N],
@@ -319,8 +320,8 @@ describe('wgslMathSource', () => {
     const src = wgslMathSource(['jx_tanh', 'logistic', 'jx_tanh', 'jx_exp']);
     const defs = [...src.matchAll(/^fn (\w+)/gm)].map((m) => m[1]!);
     expect(new Set(defs).size).toBe(defs.length);
-    for (const f of ['jx_tanh', 'jx_logistic', 'jx_exp', 'jx_expm1', 'jx_div', 'jx_ldexp']) expect(defs).toContain(f);
-    expect(defs.indexOf('jx_expm1')).toBeLessThan(defs.indexOf('jx_tanh'));
+    for (const f of ['jx_tanh', 'jx_logistic', 'jx_exp', 'jx_exp_xla', 'jx_fma', 'jx_div', 'jx_ldexp']) expect(defs).toContain(f);
+    expect(defs.indexOf('jx_fma')).toBeLessThan(defs.indexOf('jx_tanh'));
     expect(defs.indexOf('jx_exp_core')).toBeLessThan(defs.indexOf('jx_exp'));
   });
   it('provides every listed function and rejects unknown names', () => {
