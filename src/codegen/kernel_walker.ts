@@ -195,14 +195,15 @@ const WIDE_SUM = 4096;
 
 /**
  * Whether reduction `e` of kernel `k` is a whole-array float32 sum that XLA's CPU build hands to
- * its library (YNNPACK): both backends add it in that library's order (runtime/cpu/reduce.ts).
+ * its library (YNNPACK): the CPU backend adds it in that library's order (runtime/cpu/reduce.ts);
+ * the WebGPU backend in the order of wideFolds (an earlier model of it, not yet ported).
  */
 export function isWideSum(k: Kernel, e: Extract<KExpr, { op: 'reduce' }>): boolean {
   return e.fn === 'sum' && !e.dot && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM;
 }
 
 /**
- * The rows of a wide sum's folds (runtime/cpu/reduce.ts's order): row b lane j of stage 0 adds
+ * The rows of a WGSL wide sum's folds (an earlier model of YNNPACK's order): row b lane j of stage 0 adds
  * elements 64b + j and 64b + 32 + j; each stage folds the second half of the rows onto the first
  * (m rows → ⌈m/2⌉), to one row. Entry t: the rows at stage t (the first ⌊extent/64⌋, the last 1).
  */

@@ -686,7 +686,7 @@ function renderCooperative(k: Kernel, reduces: Reduce[], groups: number, split: 
     const levels = treeLevels(e.extent);
     parts.push(`  var rv${e.id}: ${T} = ${init(e.dtype)};`);
     if (isWideSum(k, e)) {
-      // YNNPACK's order, as the CPU backend adds it (runtime/cpu/reduce.ts)
+      // wideFolds' order (an earlier model of YNNPACK's; the CPU backend's runtime/cpu/reduce.ts now differs)
       const m = wideFolds(e.extent);
       if (!split) {
         parts.push(...wideReduce(e, body, m, 0, wideLeaf(e, body), wa, `rv${e.id}`), `  workgroupBarrier();`);
