@@ -191,7 +191,7 @@ export const JS: Dialect = {
   },
   select: (cond, a, b) => `${cond} ? ${a} : ${b}`,
   cast: (x, from, to) => {
-    if (to === 'bool') return from === 'bool' ? x : `${x} !== 0`;
+    if (to === 'bool') return from === 'bool' ? x : compare('!==')(x, '0');
     if (from === 'bool') return `(${x} ? 1 : 0)`;
     if (to === 'float32') return fr(x);
     if (from === 'float32') return to === 'int32' ? `f32ToI32(${x})` : `f32ToU32(${x})`;

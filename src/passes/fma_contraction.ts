@@ -26,7 +26,8 @@ export function markFma(f: Func): Func {
   const byKey = new Map<string, number>();
   const id = (a: Atom): string => (a.kind === 'var' ? `v${canon.get(a.id) ?? a.id}` : `l${a.value}:${a.aval.dtype}`);
   for (const e of g.eqns) {
-    if (e.outputs.length !== 1) continue;
+    // only products are ever fused: only they need their uses counted after CSE
+    if (e.prim !== 'mul' && e.prim !== 'integer_pow') continue;
     const key = `${e.prim}(${e.inputs.map(id).join(',')})${JSON.stringify(e.params)}`;
     const first = byKey.get(key);
     if (first === undefined) byKey.set(key, e.outputs[0]!.id);
