@@ -139,7 +139,11 @@ export const JS: Dialect = {
   device: 'device',
   load: (input, index, dtype) => (dtype === 'bool' ? `in${input}[${index}] !== 0` : `in${input}[${index}]`),
   unary: {
-    neg: (x, from) => (from === 'float32' ? `-${x}` : from === 'int32' ? `-${x} | 0` : `-${x} >>> 0`),
+    // (a negative literal is parenthesised: `--0.3` is not an expression)
+    neg: (x, from) => {
+      const v = x.startsWith('-') ? `(${x})` : x;
+      return from === 'float32' ? `-${v}` : from === 'int32' ? `-${v} | 0` : `-${v} >>> 0`;
+    },
     not: (x, from) => (from === 'bool' ? `!${x}` : from === 'int32' ? `~${x}` : `~${x} >>> 0`),
     // jnp.abs of bool and uint32 is the identity
     abs: (x, from) => (from === 'bool' || from === 'uint32' ? x : from === 'float32' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`),

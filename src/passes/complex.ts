@@ -66,7 +66,8 @@ export function splitComplex(f: Func): Func {
   }
   const results = f.results.map((r) => {
     const v = read(r);
-    if (!isParts(v)) return v;
+    // (a part of a literal, such as jnp.real(1.5 + 0.5j), is a literal: a result must be a variable)
+    if (!isParts(v)) return v.kind === 'lit' ? full(op, v, r.aval.shape) : v;
     const shape = r.aval.shape;
     const col = (x: Atom): Atom => op('broadcast_in_dim', [x], { shape: [...shape, 1], broadcast_dimensions: shape.map((_, i) => i) });
     return op('concatenate', [col(full(op, v.re, shape)), col(full(op, v.im, shape))], { dimension: shape.length });

@@ -174,8 +174,9 @@ function sweep(f: Func): { func: Func; changed: boolean } {
       continue;
     }
     changed = true;
-    // the rewritten value takes the place of the equation's result (a broadcast where it was a scalar)
-    if (r.aval.shape.length === out!.aval.shape.length) subst.set(out!.id, r);
+    // the rewritten value takes the place of the equation's result (a broadcast where it was a scalar
+    // or a literal: a program's results and control-flow operands are variables)
+    if (r.kind === 'var' && r.aval.shape.length === out!.aval.shape.length) subst.set(out!.id, r);
     else push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [out!], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] } });
   }
   return { func: { ...f, eqns, results: f.results.map(rename) }, changed };
