@@ -14,9 +14,7 @@
 // (JAX's op-by-op execution) are marked only inside control-flow bodies,
 // which JAX compiles whole even outside jit.
 import { withSubFuncs } from '../ir/subfuncs.js';
-import type { Atom, Eqn, Func } from '../ir/types.js';
-
-const sameShape = (a: Atom, b: Atom): boolean => a.aval.shape.length === b.aval.shape.length && a.aval.shape.every((d, i) => d === b.aval.shape[i]);
+import { sameShape, type Atom, type Eqn, type Func } from '../ir/types.js';
 
 /** `f` with its contractible adds and subtracts marked, control-flow bodies included. */
 export function markFma(f: Func): Func {
@@ -44,7 +42,7 @@ export function markFma(f: Func): Func {
   const producer = new Map<number, Eqn>();
   for (const e of g.eqns) for (const o of e.outputs) producer.set(o.id, e);
   const product = (a: Atom, out: Atom): boolean => {
-    if (a.kind !== 'var' || uses.get(canon.get(a.id) ?? a.id) !== 1 || !sameShape(a, out)) return false;
+    if (a.kind !== 'var' || uses.get(canon.get(a.id) ?? a.id) !== 1 || !sameShape(a.aval.shape, out.aval.shape)) return false;
     const p = producer.get(a.id);
     return p !== undefined && a.aval.dtype === 'float32' && (p.prim === 'mul' || (p.prim === 'integer_pow' && Number(p.params['y']) >= 2));
   };

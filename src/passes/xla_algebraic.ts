@@ -18,7 +18,7 @@
 // is simplify.ts's divByBroadcast, which every program gets.
 import { withSubFuncs } from '../ir/subfuncs.js';
 import type { Prim } from '../ir/prims.js';
-import type { AVal, Atom, Eqn, Func, Var } from '../ir/types.js';
+import { sameShape, type AVal, type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
 
 /** What a rule sees: the producers of the (already rewritten) operands, and how to add equations. */
 interface Ctx {
@@ -38,7 +38,7 @@ interface Ctx {
 type Rule = (e: Eqn, x: Ctx) => Atom | undefined;
 
 /** Do these operands all have the result's shape (so a new elementwise equation over them is well formed)? */
-const shaped = (out: AVal, ...atoms: Atom[]): boolean => atoms.every((a) => a.aval.shape.length === out.shape.length && a.aval.shape.every((d, i) => d === out.shape[i]));
+const shaped = (out: AVal, ...atoms: Atom[]): boolean => atoms.every((a) => sameShape(a.aval.shape, out.shape));
 const isOne = (x: Ctx, a: Atom): boolean => x.constant(a) === 1;
 const isZero = (x: Ctx, a: Atom): boolean => x.constant(a) === 0;
 const f32 = Math.fround;
