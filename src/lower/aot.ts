@@ -121,7 +121,7 @@ function compiledText(ip: Interp, fn: PyTransformed, call: CallArgs): string {
     hosts.push(l instanceof HostArray ? l : l instanceof Tracer ? l.materialized : null);
     return new Tracer(t, t.builder.addParam(argAval(l, call.span)));
   });
-  const rebuilt = (flat.unflatten(params) as PyTuple).items;
+  const rebuilt = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
   const args = call.args.map((a, i) => (nums.has(i) ? a : rebuilt[i]!));
   const kwargs = new Map([...call.kwargs].map(([k, v]) => [k, names.has(k) ? v : rebuilt[call.args.length + dynKw.findIndex(([n]) => n === k)]!]));
   const results = ip.withTrace(t, () => flatten(ip.call(fn.fn, { args, kwargs, span: call.span })).leaves.map((l) => ip.ops.asArray(l, call.span).atom));

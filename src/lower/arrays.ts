@@ -365,11 +365,10 @@ export class ArrayOps {
     if (!items.length) throw new CompileError('ValueError: Need at least one array to stack.', span);
     const arrs = items.map((v) => this.asArray(v, span));
     const shape0 = arrs[0]!.aval.shape;
-    for (const a of arrs) {
-      if (a.aval.shape.length !== shape0.length || a.aval.shape.some((d, i) => d !== shape0[i])) {
-        throw new CompileError('ValueError: All input arrays must have the same shape.', span);
-      }
-    }
+    // lax.stack's shape rule, in its words
+    const shapes = (): string => arrs.map((a) => fmtShape(a.aval.shape)).join(', ');
+    if (arrs.some((a) => a.aval.shape.length !== shape0.length)) throw new CompileError(`ValueError: Cannot stack arrays with different numbers of dimensions: got ${shapes()}.`, span);
+    if (arrs.some((a) => a.aval.shape.some((d, i) => d !== shape0[i]))) throw new CompileError(`ValueError: All input arrays must have the same shape. Got ${shapes()}.`, span);
     const ax = axis < 0 ? axis + shape0.length + 1 : axis;
     const expanded = arrs.map((a) => this.expandDims(a, ax, span));
     return this.concatenate(expanded, ax, span, dtype);

@@ -87,7 +87,7 @@ export function evalShape(ip: Interp, c: CallArgs): PyValue {
     if (typeof l === 'number') return new Tracer(t, t.builder.addParam({ shape: [], dtype: 'float32', weak: true }));
     return l;
   });
-  const [args, kws] = (flat.unflatten(params) as PyTuple).items as [PyTuple, PyTuple];
+  const [args, kws] = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items as [PyTuple, PyTuple];
   const kwargs = new Map([...c.kwargs.keys()].map((k, i) => [k, kws.items[i]!]));
   return ip.withTrace(t, () => {
     const out = flatten(ip.call(fn, { args: args.items, kwargs, span }));

@@ -232,7 +232,7 @@ export function printSavedResiduals(ip: Interp, c: CallArgs): PyValue {
   const t = new Trace('saved_residuals', 'jit', null);
   const flat = flatten(new PyTuple([...args, ...c.kwargs.values()]));
   const params = flat.leaves.map((l) => new Tracer(t, t.builder.addParam(ip.ops.aval(l, c.span))));
-  const rebuilt = (flat.unflatten(params) as PyTuple).items;
+  const rebuilt = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
   const kwargs = new Map([...c.kwargs.keys()].map((k, i) => [k, rebuilt[args.length + i]!]));
   const results = ip.withTrace(t, () => flatten(ip.call(fun, { args: rebuilt.slice(0, args.length), kwargs, span: c.span })).leaves.map((l) => ip.ops.asArray(l, c.span).atom));
   const func = t.builder.finish(results);

@@ -51,7 +51,7 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean'
       ? new Tracer(t, t.builder.addParam(argAval(l, call.span)))
       : l));
-    const rebuilt = (flat.unflatten(params) as PyTuple).items;
+    const rebuilt = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
     const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));
     const kwargs = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuilt[call.args.length + i]!]));
     let shape: PyValue = null;

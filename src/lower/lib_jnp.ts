@@ -21,6 +21,7 @@ import { outShardingOf } from './lib_sharding.js';
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { callPrelude, PRELUDE_FUNCTIONS } from './jnp_prelude.js';
 import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
+import { withArraylikeChecks } from './arraylike.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -46,14 +47,14 @@ export function jnpModule(ip: Interp): PyModule {
     return ops.full(shape !== null ? shapeOf(shape, c.span) : [...a.shape], value, dtypeOf(c, 1) ?? a.dtype, c.span);
   };
 
-  const fns: Record<string, Fn> = {
+  const fns: Record<string, Fn> = withArraylikeChecks({
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);
       return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? 'float32' : 'int32'), c.span);
     },
     linspace: (c) => linspace(ip, c),
-    array: (c) => ops.asArray(arg(c, 0, 'object'), c.span, dtypeOf(c, 1)),
-    asarray: (c) => ops.asArray(arg(c, 0, 'object'), c.span, dtypeOf(c, 1)),
+    array: (c) => ops.asArray(notNone(arg(c, 0, 'object'), c.span), c.span, dtypeOf(c, 1)),
+    asarray: (c) => ops.asArray(notNone(arg(c, 0, 'a'), c.span), c.span, dtypeOf(c, 1)),
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
     zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span),
     ones: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span),
@@ -165,7 +166,7 @@ export function jnpModule(ip: Interp): PyModule {
     ...sortingFunctions(ip),
     ...dtypeFunctions(ip),
     ...Object.fromEntries(PRELUDE_FUNCTIONS.map((name): [string, Fn] => [name, (c) => callPrelude(ip, name, c)])),
-  };
+  });
   const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
@@ -189,6 +190,12 @@ export function jnpModule(ip: Interp): PyModule {
     fft,
     ...fns,
   });
+}
+
+/** jnp.array / jnp.asarray refuse None in JAX's words (a registered class rebuilt from None leaves meets this). */
+function notNone(v: PyValue, span: Span): PyValue {
+  if (v === null) throw new CompileError('ValueError: None is not a valid value for jnp.array', span);
+  return v;
 }
 
 /** jnp.where(c, x, y): promotion and broadcasting as a binary op. */

@@ -306,10 +306,12 @@ function bind(c: CallArgs, fname: string, names: string[]): (PyValue | undefined
 }
 
 export function numpyRandomModule(ip: Interp): PyModule {
+  /** The RandomState whose method is running (its functions are the module's), else null: the global state. */
+  let bound: MT19937 | null = null;
   /** Every draw changes the compile-time state: not possible in a loop that stays a loop at run time. */
   const rng = (fname: string, span: A.Span): MT19937 => {
     if (ip.dynamicDepth > 0) throw new NeedsStatic(`np.random.${fname} inside a loop that runs on the host`, span);
-    return stateOf(ip);
+    return bound ?? stateOf(ip);
   };
   const value = (v: PyValue, what: string, span: A.Span): ReturnType<Interp['static']> => {
     if (isArray(v)) {
@@ -755,26 +757,53 @@ export function numpyRandomModule(ip: Interp): PyModule {
   };
 
   const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
+  /** The legacy functions: the module's draw from the global state, a RandomState's methods from its own. */
+  const legacy: [string, Fn][] = [
+    ['seed', seed],
+    ['get_state', getState],
+    ['set_state', setState],
+    ['normal', normal],
+    ['uniform', uniform],
+    ['standard_normal', standardNormal],
+    ['randn', (c) => { const s = dimsOf(c); const st = rng('randn', c.span); return f64(s.length ? s : null, () => st.gauss()); }],
+    ['rand', (c) => { const s = dimsOf(c); const st = rng('rand', c.span); return f64(s.length ? s : null, () => st.nextDouble()); }],
+    ['random', sample('random')],
+    ['random_sample', sample('random_sample')],
+    ['ranf', sample('ranf')],
+    ['sample', sample('sample')],
+    ['randint', randint],
+    ['choice', choice],
+    ['permutation', permutation],
+  ];
+
+  // ------------------------------------------------------------ numpy.random.RandomState: a legacy MT19937 of its own
+  const randomStates = new WeakMap<PyValue & object, MT19937>();
+  const randomStateCls = new PyUserClass('RandomState', [], 'numpy.random');
+  const drawFrom = (self: PyValue, f: Fn, c: CallArgs): PyValue => {
+    const outer = bound;
+    bound = randomStates.get(self as PyInstance)!;
+    try {
+      return f(c);
+    } finally {
+      bound = outer;
+    }
+  };
+  randomStateCls.attrs.set('__init__', new PyNativeMethod('__init__', (self, c) => {
+    const [s] = bind(c, 'RandomState', ['seed']);
+    if (s === undefined || s === null) throw new CompileError("np.random.RandomState() without a seed draws OS entropy; jaxts runs NumPy's RNG at compile time and needs a fixed seed", c.span);
+    randomStates.set(self as PyInstance, new MT19937());
+    return drawFrom(self, seed, c);
+  }));
+  randomStateCls.attrs.set('__repr__', new PyNativeMethod('__repr__', () => 'RandomState(MT19937)'));
+  for (const [name, f] of legacy) randomStateCls.attrs.set(name, new PyNativeMethod(name, (self, c) => drawFrom(self, f, c)));
+
   return new PyModule(
     'numpy.random',
     new Map<string, PyValue>([
-      ['seed', fn('seed', seed)],
+      ...legacy.map(([name, f]): [string, PyValue] => [name, fn(name, f)]),
       ['default_rng', fn('default_rng', defaultRng)],
       ['Generator', generatorCls],
-      ['get_state', fn('get_state', getState)],
-      ['set_state', fn('set_state', setState)],
-      ['normal', fn('normal', normal)],
-      ['uniform', fn('uniform', uniform)],
-      ['standard_normal', fn('standard_normal', standardNormal)],
-      ['randn', fn('randn', (c) => { const s = dimsOf(c); const st = rng('randn', c.span); return f64(s.length ? s : null, () => st.gauss()); })],
-      ['rand', fn('rand', (c) => { const s = dimsOf(c); const st = rng('rand', c.span); return f64(s.length ? s : null, () => st.nextDouble()); })],
-      ['random', fn('random', sample('random'))],
-      ['random_sample', fn('random_sample', sample('random_sample'))],
-      ['ranf', fn('ranf', sample('ranf'))],
-      ['sample', fn('sample', sample('sample'))],
-      ['randint', fn('randint', randint)],
-      ['choice', fn('choice', choice)],
-      ['permutation', fn('permutation', permutation)],
+      ['RandomState', randomStateCls],
     ]),
   );
 }

@@ -271,7 +271,7 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, l, call.span);
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
-  const { results, rebuild } = traceBody(ip, t, fn.fn, flat.unflatten(params) instanceof PyTuple ? (flat.unflatten(params) as PyTuple).items : [], new Map(), call.span);
+  const { results, rebuild } = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
   const func = t.builder.finish(results, t.axisEnv);
   const name = ip.programName(fn.name);
   ip.addProgram(name, func, 'pmap');
@@ -474,7 +474,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, arrayLeaves[i]!, call.span);
     return new Tracer(t, t.builder.addParam(weak(l) ? { ...a, weak: true } : a));
   });
-  const traced = (flat.unflatten(params) as PyTuple).items;
+  const traced = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
   // (with the aux data of registered pytree classes: a change there is a new trace, as in JAX)
@@ -647,7 +647,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   noteTraceParams(t, params.flatMap((p, i) => (p instanceof Tracer ? [{ tracer: p, outer: flat.leaves[i]!, batchDim: axes[i]! }] : [])), size);
   let traced: ReturnType<typeof traceBody>;
   try {
-    traced = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
+    traced = traceBody(ip, t, fn.fn, (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items, new Map(), call.span);
   } catch (e) {
     // a host callback inside, at host level: once per batch element on the host (src/lower/callbacks.ts)
     if (!(e instanceof HostCallbackInTrace) || parent.kind !== 'segment' || ip.trace() !== parent) throw e;
@@ -731,7 +731,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = [...call.args];
   const gradParams: { tracer: Tracer; outer: PyValue; batchDim: number | null }[] = [];
   flats.forEach((fl, k) => {
-    args[nums[k]!] = fl.unflatten(
+    args[nums[k]!] = ip.withTrace(t, () => fl.unflatten(
       fl.leaves.map((l) => {
         const a = avalOf(ip, l, span);
         if (holomorphic && a.dtype !== 'complex64') throw new CompileError(`TypeError: grad with holomorphic=True requires inputs with complex dtype, but got ${a.dtype}.`, span);
@@ -747,7 +747,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         gradParams.push({ tracer: p, outer: l, batchDim: 0 });
         return p;
       }),
-    );
+    ));
   });
   noteTraceParams(t, gradParams);
   const { main, aux } = ip.withTrace(t, () => {
@@ -850,14 +850,14 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
   const leaves = argFlats.flatMap((fl) => fl.leaves);
   const callArgs = [...args];
   argFlats.forEach((fl, k) => {
-    callArgs[nums[k]!] = fl.unflatten(
+    callArgs[nums[k]!] = ip.withTrace(t, () => fl.unflatten(
       fl.leaves.map((l) => {
         const a = avalOf(ip, l, span);
         const v = t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a);
         t.outer.set(v, l);
         return new Tracer(t, v);
       }),
-    );
+    ));
   });
   const r = ip.withTrace(t, () => {
     let out = ip.call(fn, { args: callArgs, kwargs, span });
@@ -1130,6 +1130,12 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         span,
       );
     }
+  }
+  // JAX checks the inputs with tree_map, which rebuilds each argument from the checks' results (None):
+  // a registered class whose unflatten rejects None fails here, as in JAX
+  for (const i of nums) {
+    const fl = flatten(call.args[i]!);
+    fl.unflatten(fl.leaves.map(() => null));
   }
   const tr = traceForDiff(ip, fn.name, fn.fn, call.args, nums, call.kwargs, hasAux, span);
   const outAvals = tr.func.results.slice(0, nOut(tr)).map((r) => r.aval);
