@@ -99,18 +99,18 @@ function ownedVars(body: HStmt[]): Set<string> {
       return;
     }
     if (e.k === 'array' && borrowed) return e.items.forEach((i) => scan(i, i.k === 'var'));
-    const inner: HExpr[] = [];
+    // children one by one: an array literal may hold a large constant's 10^5+ elements (no spread into push)
+    const each = (xs: readonly HExpr[]): void => xs.forEach((i) => scan(i, false));
     switch (e.k) {
-      case 'call': inner.push(...e.args); break;
-      case 'concat': inner.push(...e.parts); break;
-      case 'bin': inner.push(e.a, e.b); break;
-      case 'unary': case 'index': case 'member': inner.push(e.x); break;
-      case 'array': inner.push(...e.items); break;
-      case 'object': inner.push(...e.entries.map(([, v]) => v)); break;
-      case 'cond': inner.push(e.test, e.then, e.else); break;
+      case 'call': each(e.args); break;
+      case 'concat': each(e.parts); break;
+      case 'bin': each([e.a, e.b]); break;
+      case 'unary': case 'index': case 'member': scan(e.x, false); break;
+      case 'array': each(e.items); break;
+      case 'object': e.entries.forEach(([, v]) => scan(v, false)); break;
+      case 'cond': each([e.test, e.then, e.else]); break;
       case 'lit': case 'program': break;
     }
-    inner.forEach((i) => scan(i, false));
   };
   const value = (into: string | null, v: HExpr): void => {
     const choice = choiceOf(v);
