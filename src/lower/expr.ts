@@ -36,7 +36,7 @@ import {
   type Tracer,
 } from './values.js';
 import type { DType } from '../ir/types.js';
-import { ndBinary, ndCompare, ndIndex, ndOperator, ndSetItem } from './ndarray.js';
+import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndBinary, ndCompare, ndIndex, ndOperator, ndSetItem, type AdvancedItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
@@ -361,7 +361,9 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         if (i < 0 || i >= obj.items.length) throw new CompileError('IndexError: list assignment index out of range', t.span);
         obj.items[i] = v;
       } else if (obj instanceof NdArray) {
-        ndSetItem(obj, ip.staticIndexItems(key, t.slice.span), v, t.span);
+        const adv = advancedItems(ip, key, t.slice.span);
+        if (adv) ndAdvancedSetItem(obj, adv, v, t.span);
+        else ndSetItem(obj, ip.staticIndexItems(key, t.slice.span), v, t.span);
         ip.constantChanged(obj);
       } else if (isArray(obj)) {
         throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
@@ -400,6 +402,13 @@ function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   return evalExpr(ip, e, scope);
 }
 
+/** A NumPy key with index arrays (advanced indexing) as items, else null: a basic key. */
+function advancedItems(ip: Interp, key: PyValue, span: A.Span): AdvancedItem[] | null {
+  const raw = (key instanceof PyTuple && !key.cls ? key.items : [key]).map((it) => ip.static(it, 'an array index', span));
+  if (!isAdvancedKey(raw)) return null;
+  return raw.flatMap((it): AdvancedItem[] => (it instanceof NdArray || it instanceof PyList ? [it] : ip.indexItems(it, span)));
+}
+
 export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span): PyValue {
   if (obj instanceof PyInstance) {
     const r = callDunder(ip, obj, '__getitem__', [key], span);
@@ -411,7 +420,10 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
   const fromLibrary = ip.library.subscript(obj, key, span);
   if (fromLibrary !== undefined) return fromLibrary;
-  if (obj instanceof NdArray) return ndIndex(obj, ip.staticIndexItems(key, span), span);
+  if (obj instanceof NdArray) {
+    const adv = advancedItems(ip, key, span);
+    return adv ? ndAdvancedIndex(obj, adv, span) : ndIndex(obj, ip.staticIndexItems(key, span), span);
+  }
   if (obj instanceof PyDict) {
     const k = checkDictKey(ip.static(key, 'a dict key', span), span);
     const v = obj.get(k);

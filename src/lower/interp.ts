@@ -698,6 +698,8 @@ export class Interp {
       it = this.static(it, 'an array index', span);
       if (it === null) return { kind: 'none' };
       if (typeof it === 'bigint' || typeof it === 'boolean') return { kind: 'int', value: Number(it) };
+      // a NumPy integer (np.int64(2), an element of a NumPy index array) indexes as an int
+      if (it instanceof NpScalar && !it.dtype.startsWith('float') && it.dtype !== 'bool') return { kind: 'int', value: it.value };
       if (it instanceof PySlice) return { kind: 'slice', start: it.start, stop: it.stop, step: it.step };
       if (it instanceof PyEllipsis) return { kind: 'ellipsis' };
       if (isArray(it) || it instanceof NdArray) return arrayIndexItem(this.ops, it, position, span);

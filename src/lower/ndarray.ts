@@ -354,8 +354,8 @@ function ndToList(x: NdArray): PyValue {
 }
 
 /** `x[items] = v` on a compile-time NumPy array, in place (v broadcast and cast to x's dtype, as NumPy does). */
-export function ndSetItem(x: NdArray, items: IndexItem[], v: PyValue, span: A.Span): void {
-  const positions = ndIndex(new NdArray(x.shape, 'int64', range(x.data.length)), items, span);
+export function ndSetItem(x: NdArray, items: IndexItem[], v: PyValue, span: A.Span, selected?: { shape: number[]; offsets: number[] }): void {
+  const positions = selected ? new NdArray(selected.shape, 'int64', selected.offsets) : ndIndex(new NdArray(x.shape, 'int64', range(x.data.length)), items, span);
   const pos = positions instanceof NdArray ? positions : new NdArray([], 'int64', [(positions as NpScalar).value]);
   if (!(v instanceof NdArray) && !(typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v instanceof NpScalar || v instanceof PyList || v instanceof PyTuple)) {
     throw new CompileError(`TypeError: assigning a ${typeName(v)} into a NumPy array computed at compile time is not supported`, span);
@@ -370,4 +370,127 @@ export function ndSetItem(x: NdArray, items: IndexItem[], v: PyValue, span: A.Sp
   pos.data.forEach((p, i) => {
     x.data[p] = cast(b.data[i]!);
   });
+}
+
+// ------------------------------------------------------------ advanced (integer and boolean array) indexing
+
+/** An index item of a compile-time array with NumPy's advanced indices: an int64 index array, already checked. */
+type NdItem = Exclude<IndexItem, { kind: 'array' } | { kind: 'mask' }> | { kind: 'nd'; value: NdArray };
+
+/** A key item of advanced indexing: a basic item, or an index array (a list is read as one, as NumPy does). */
+export type AdvancedItem = IndexItem | NdArray | PyList;
+
+/** Does a NumPy index key (its items, static) hold an integer or boolean array, or a list? */
+export function isAdvancedKey(items: readonly PyValue[]): boolean {
+  return items.some((it) => (it instanceof NdArray && (it.shape.length > 0 || it.dtype === 'bool')) || it instanceof PyList);
+}
+
+/**
+ * NumPy's indexing of a compile-time array when the key holds index arrays (x[idx], eye(10)[labels],
+ * x[rows, cols], x[mask]): `items` are the key's items, already static. Index arrays broadcast
+ * together; their shape takes their place when they (with any integer indices) are adjacent in
+ * the key, else it comes first (NumPy's rule). Returns a NumPy scalar for a 0-d result.
+ */
+export function ndAdvancedIndex(x: NdArray, items: readonly AdvancedItem[], span: A.Span): PyValue {
+  const { shape, offsets } = ndAdvancedOffsets(x, items, span);
+  if (!shape.length) return new NpScalar(x.dtype, x.data[offsets[0]!]!);
+  return new NdArray(shape, x.dtype, offsets.map((o) => x.data[o]!));
+}
+
+/** `x[key] = v` with index arrays: the selected positions take v broadcast to the selection's shape. */
+export function ndAdvancedSetItem(x: NdArray, items: readonly AdvancedItem[], v: PyValue, span: A.Span): void {
+  const { shape, offsets } = ndAdvancedOffsets(x, items, span);
+  ndSetItem(x, [], v, span, { shape, offsets });
+}
+
+function ndAdvancedOffsets(x: NdArray, raw: readonly AdvancedItem[], span: A.Span): { shape: number[]; offsets: number[] } {
+  // the key as items: lists become arrays, a boolean array becomes the integer arrays of its nonzero positions
+  const items: NdItem[] = [];
+  for (const it of raw) {
+    if (!(it instanceof NdArray || it instanceof PyList)) {
+      if (it.kind === 'array' || it.kind === 'mask') throw new CompileError('indexing a NumPy array with a JAX array is not supported here yet', span);
+      items.push(it);
+      continue;
+    }
+    const a = it instanceof NdArray ? it : ndFrom(it, span);
+    if (a.dtype === 'bool') {
+      for (const nz of nonzero(a)) items.push({ kind: 'nd', value: nz });
+    } else if (a.dtype.startsWith('float')) {
+      throw new CompileError('IndexError: arrays used as indices must be of integer (or boolean) type', span);
+    } else if (!a.shape.length) items.push({ kind: 'int', value: a.data[0]! });
+    else items.push({ kind: 'nd', value: a });
+  }
+  if (items.filter((i) => i.kind === 'ellipsis').length > 1) throw new CompileError("IndexError: an index can only have a single ellipsis ('...')", span);
+  const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice' || i.kind === 'nd').length;
+  if (consumed > x.shape.length) {
+    throw new CompileError(`IndexError: too many indices for array: array is ${x.shape.length}-dimensional, but ${consumed} were indexed`, span);
+  }
+  // expand the ellipsis (or pad at the end) with full slices
+  const full: NdItem = { kind: 'slice', start: null, stop: null, step: null };
+  const at = items.findIndex((i) => i.kind === 'ellipsis');
+  const fill = Array.from({ length: x.shape.length - consumed }, () => full);
+  const key = at >= 0 ? [...items.slice(0, at), ...fill, ...items.slice(at + 1)] : [...items, ...fill];
+  // integer indices count as advanced beside index arrays (NumPy)
+  const adv = key.map((i) => i.kind === 'nd' || i.kind === 'int');
+  const advShape = broadcastShapes(
+    key.flatMap((i) => (i.kind === 'nd' ? [i.value.shape] : [])).reduce<number[][]>((acc, s) => [...acc, [...s]], []).reduce((a, s) => broadcastShapes(a, s, span), [] as number[]),
+    [],
+    span,
+  );
+  const advAt = key.flatMap((_, k) => (adv[k] ? [k] : []));
+  const adjacent = advAt.every((k, j) => j === 0 || k === advAt[j - 1]! + 1);
+  // per key item: the source axis it reads (none for None), and its positions along that axis
+  const strides = x.shape.map((_, i) => prod(x.shape.slice(i + 1)));
+  type Basic = { axis: number | null; idx: number[] };
+  const basics: { pos: number; b: Basic }[] = [];
+  const advanced: { axis: number; read: (flat: number) => number }[] = [];
+  let d = 0;
+  key.forEach((it, k) => {
+    if (it.kind === 'none') return void basics.push({ pos: k, b: { axis: null, idx: [0] } });
+    const axis = d++;
+    const n = x.shape[axis]!;
+    const wrap = (v: number): number => {
+      const i = v < 0 ? v + n : v;
+      if (i < 0 || i >= n) throw new CompileError(`IndexError: index ${v} is out of bounds for axis ${axis} with size ${n}`, span);
+      return i;
+    };
+    if (it.kind === 'slice') {
+      const [s, e, st] = sliceIndices(it.start, it.stop, it.step, n);
+      const idx: number[] = [];
+      for (let i = s; st > 0 ? i < e : i > e; i += st) idx.push(i);
+      basics.push({ pos: k, b: { axis, idx } });
+    } else if (it.kind === 'int') {
+      const i = wrap(it.value);
+      advanced.push({ axis, read: () => i });
+    } else if (it.kind === 'nd') {
+      const b = ndBroadcast(it.value, advShape);
+      const checked = b.data.map(wrap);
+      advanced.push({ axis, read: (flat) => checked[flat]! });
+    }
+  });
+  const hasArrays = key.some((i) => i.kind === 'nd');
+  const advCount = hasArrays ? prod(advShape) : 1;
+  const before = hasArrays && adjacent ? basics.filter((b) => b.pos < advAt[0]!) : [];
+  const after = hasArrays && adjacent ? basics.filter((b) => b.pos > advAt[0]!) : basics;
+  const shape = [...before.map((b) => b.b.idx.length), ...(hasArrays ? advShape : []), ...after.map((b) => b.b.idx.length)];
+  const offsets: number[] = [];
+  const walkBasics = (list: typeof basics, j: number, off: number, done: (off: number) => void): void => {
+    if (j === list.length) return done(off);
+    const { axis, idx } = list[j]!.b;
+    for (const i of idx) walkBasics(list, j + 1, axis === null ? off : off + i * strides[axis]!, done);
+  };
+  walkBasics(before, 0, 0, (o1) => {
+    for (let f = 0; f < advCount; f++) {
+      const o2 = advanced.reduce((o, a) => o + a.read(f) * strides[a.axis]!, o1);
+      walkBasics(after, 0, o2, (o3) => void offsets.push(o3));
+    }
+  });
+  return { shape, offsets };
+}
+
+/** The integer arrays of a boolean array's nonzero positions, one per axis (np.nonzero). */
+function nonzero(a: NdArray): NdArray[] {
+  const strides = a.shape.map((_, i) => prod(a.shape.slice(i + 1)));
+  const hits = a.data.flatMap((v, i) => (v ? [i] : []));
+  return a.shape.map((n, ax) => new NdArray([hits.length], 'int64', hits.map((i) => Math.floor(i / strides[ax]!) % n)));
 }
