@@ -382,21 +382,16 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
 
 function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   if (e.kind === 'Slice') {
-    const part = (x: A.Expr | null): number | null => {
-      if (!x) return null;
-      let v = ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span);
-      if (v === null) return null;
-      // a NumPy integer has __index__
-      if (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32')) v = BigInt(v.value);
-      if (typeof v !== 'bigint' && typeof v !== 'boolean') throw new CompileError('TypeError: slice indices must be integers or None or have an __index__ method', x.span);
-      return Number(v);
-    };
-    const lower = part(e.lower);
-    const upper = part(e.upper);
-    const step = part(e.step);
+    // a bound that is not an index (a float or complex: np.mgrid[0:1:30j]) is kept as written
+    const bounds = [e.lower, e.upper, e.step].map((x) => (x ? ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span) : null));
+    // a NumPy integer has __index__
+    const asIndex = (v: PyValue): PyValue => (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32') ? BigInt(v.value) : v);
+    const ints = bounds.map(asIndex);
+    if (!ints.every((v) => v === null || typeof v === 'bigint' || typeof v === 'boolean')) return new PySlice(null, null, null, [bounds[0]!, bounds[1]!, bounds[2]!]);
+    const [lower, upper, step] = ints.map((v) => (v === null ? null : Number(v)));
     // a slice is only ever made to index with, where Python raises this
     if (step === 0) throw new CompileError('ValueError: slice step cannot be zero', e.step!.span);
-    return new PySlice(lower, upper, step);
+    return new PySlice(lower!, upper!, step!);
   }
   if (e.kind === 'Tuple') return new PyTuple(e.elts.map((x) => evalSliceExpr(ip, x, scope)));
   return evalExpr(ip, e, scope);
@@ -446,7 +441,7 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     key = ip.static(key, 'a list index', span);
     if (key instanceof PySlice) {
       const { sliceIndices } = ipArrays;
-      const [s, e, st] = sliceIndices(key.start, key.stop, key.step, items.length);
+      const [s, e, st] = sliceIndices(...key.indices(span), items.length);
       const out: PyValue[] = [];
       for (let i = s; st > 0 ? i < e : i > e; i += st) out.push(items[i]!);
       if (typeof obj === 'string') return out.join('');

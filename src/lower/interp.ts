@@ -700,7 +700,10 @@ export class Interp {
       if (typeof it === 'bigint' || typeof it === 'boolean') return { kind: 'int', value: Number(it) };
       // a NumPy integer (np.int64(2), an element of a NumPy index array) indexes as an int
       if (it instanceof NpScalar && !it.dtype.startsWith('float') && it.dtype !== 'bool') return { kind: 'int', value: it.value };
-      if (it instanceof PySlice) return { kind: 'slice', start: it.start, stop: it.stop, step: it.step };
+      if (it instanceof PySlice) {
+        const [start, stop, step] = it.indices(span);
+        return { kind: 'slice', start, stop, step };
+      }
       if (it instanceof PyEllipsis) return { kind: 'ellipsis' };
       if (isArray(it) || it instanceof NdArray) return arrayIndexItem(this.ops, it, position, span);
       if (it instanceof PyList) {
@@ -735,8 +738,16 @@ export class PySlice extends PyObject {
     readonly start: number | null,
     readonly stop: number | null,
     readonly step: number | null,
+    /** The bounds as written when one is not an index (a float or complex: np.mgrid[0:1:30j]); start/stop/step are null then. */
+    readonly values: readonly [PyValue, PyValue, PyValue] | null = null,
   ) {
     super();
+  }
+
+  /** The integer bounds, or Python's TypeError where the slice indexes a sequence or an array. */
+  indices(span: A.Span): [number | null, number | null, number | null] {
+    if (this.values) throw new CompileError('TypeError: slice indices must be integers or None or have an __index__ method', span);
+    return [this.start, this.stop, this.step];
   }
 }
 

@@ -2,6 +2,7 @@
 // does and lowers to the primitive sequence JAX traces for it (see
 // jax/_src/numpy/lax_numpy.py, reductions.py, array_creation.py), so values
 // and gradients round the same way. Array methods (array_methods.ts) call these.
+import { PyGridIndexer } from './grids.js';
 import { precisionParam } from './precision.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
@@ -170,6 +171,8 @@ export function jnpModule(ip: Interp): PyModule {
   const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
+    mgrid: new PyGridIndexer(false, true),
+    ogrid: new PyGridIndexer(true, true),
     float32: dt('float32'),
     int32: dt('int32'),
     uint32: dt('uint32'),
@@ -652,8 +655,11 @@ function composites(ip: Interp): Record<string, Fn> {
       const args = [...xs];
       const swap = indexing === 'xy' && args.length >= 2;
       if (swap) [args[0], args[1]] = [args[1]!, args[0]!];
-      const shape = args.map((a) => a.aval.shape[0]!);
-      const out = args.map((a, i) => o.tracer(o.bind('broadcast_in_dim', [a.atom], { shape, broadcast_dimensions: [i] }, c.span)));
+      // sparse: each output keeps its own axis and is 1 along the others
+      const sparse = truthy(c.kwargs.get('sparse') ?? false, c.span);
+      const shape = args.map((a) => (sparse ? 1 : a.aval.shape[0]!));
+      const shapeOf = (i: number, a: Tracer): number[] => (sparse ? shape.map((d, j) => (j === i ? a.aval.shape[0]! : d)) : shape);
+      const out = args.map((a, i) => o.tracer(o.bind('broadcast_in_dim', [a.atom], { shape: shapeOf(i, a), broadcast_dimensions: [i] }, c.span)));
       if (swap) [out[0], out[1]] = [out[1]!, out[0]!];
       return new PyList(out);
     },

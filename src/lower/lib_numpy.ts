@@ -1,6 +1,7 @@
 // Host NumPy (`import numpy as np`): arrays computed at compile time
 // (NdArray, operations in ndarray.ts), np.random (lib_numpy_random.ts),
 // and np.array of devices (a mesh's device grid).
+import { PyGridIndexer } from './grids.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { iterate } from './expr.js';
@@ -25,6 +26,8 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   };
   return builtinModule('numpy', {
     random: numpyRandomModule(ip),
+    mgrid: new PyGridIndexer(false, false),
+    ogrid: new PyGridIndexer(true, false),
     float32: dt('float32'),
     float64: dt('float64'),
     int32: dt('int32'),
