@@ -550,7 +550,42 @@ export function itertoolsModule(ip: Interp): PyModule {
 /** os, functools and typing: the parts lessons use (os.environ is what jax reads XLA_FLAGS from). */
 export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; typing: PyModule; dataclasses: PyModule; collections: PyModule } {
   const environ = new PyDict();
-  const os = mod('os', { environ });
+  const str = (c: CallArgs, i: number, name: string): string => {
+    const v = ip.static(arg(c, i, name), name, c.span);
+    if (typeof v !== 'string') throw new CompileError(`TypeError: expected str, bytes or os.PathLike object, not ${typeName(v)}`, c.span);
+    return v;
+  };
+  // posixpath: string operations only (the file system is not the program's at compile time)
+  const split = (p: string): [string, string] => {
+    const i = p.lastIndexOf('/') + 1;
+    const head = p.slice(0, i);
+    return [head && head !== '/'.repeat(head.length) ? head.replace(/\/+$/, '') : head, p.slice(i)];
+  };
+  const path = mod('os.path', {
+    sep: '/',
+    join: fn('join', (c) => c.args.map((_, i) => str(c, i, 'path')).reduce((a, b) => (b.startsWith('/') ? b : !a || a.endsWith('/') ? a + b : `${a}/${b}`))),
+    basename: fn('basename', (c) => split(str(c, 0, 'p'))[1]),
+    dirname: fn('dirname', (c) => split(str(c, 0, 'p'))[0]),
+    split: fn('split', (c) => new PyTuple(split(str(c, 0, 'p')))),
+    splitext: fn('splitext', (c) => {
+      const p = str(c, 0, 'p');
+      const base = p.lastIndexOf('/') + 1;
+      const dot = p.lastIndexOf('.');
+      const stem = p.slice(base).replace(/^\.+/, '');
+      if (dot <= base || !stem.includes('.')) return new PyTuple([p, '']);
+      return new PyTuple([p.slice(0, dot), p.slice(dot)]);
+    }),
+    isabs: fn('isabs', (c) => str(c, 0, 's').startsWith('/')),
+  });
+  const os = mod('os', {
+    environ,
+    path,
+    sep: '/',
+    getenv: fn('getenv', (c) => {
+      const v = environ.get(str(c, 0, 'key'));
+      return v === undefined ? (c.args[1] ?? c.kwargs.get('default') ?? null) : v;
+    }),
+  });
   ip.environ = environ;
   const functools = mod('functools', {
     partial: fn('partial', (c) => new PyPartial(arg(c, 0, 'func'), c.args.slice(1), c.kwargs)),
