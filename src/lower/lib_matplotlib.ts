@@ -14,7 +14,7 @@ const PYPLOT_FUNCTIONS = [
   'text', 'annotate', 'fill_between', 'fill_betweenx', 'errorbar', 'semilogx', 'semilogy', 'loglog', 'contour', 'contourf', 'pcolormesh',
   'matshow', 'axhline', 'axvline', 'axhspan', 'axvspan', 'gca', 'gcf', 'step', 'stem', 'pie', 'boxplot', 'violinplot', 'quiver',
   'streamplot', 'hlines', 'vlines', 'margins', 'subplots_adjust', 'set_cmap', 'clim', 'draw', 'pause', 'ion', 'ioff', 'style', 'imsave',
-  'imread', 'cm', 'rc', 'rcParams', 'twinx', 'twiny', 'sca', 'setp', 'get_cmap', 'colormaps', 'minorticks_on', 'box', 'triplot', 'tricontourf', 'spy',
+  'imread', 'rc', 'twinx', 'twiny', 'sca', 'setp', 'get_cmap', 'minorticks_on', 'box', 'triplot', 'tricontourf', 'spy',
 ];
 
 export function matplotlibModules(ip: Interp): { matplotlib: PyModule; pyplot: PyModule } {
