@@ -36,7 +36,8 @@ export function matplotlibModules(ip: Interp): { matplotlib: PyModule; pyplot: P
     return inert();
   });
   const items = (self: PyValue): PyValue[] => ((self as PyInstance).attrs.get('__jaxts_items') as PyList).items;
-  artist.attrs.set('__getattr__', new PyNativeMethod('__getattr__', (_self, c) => drawing(String(arg(c, 0, 'name')))));
+  // a colormap's N (its number of colours: 256 for the named ones) is a number programs compute with
+  artist.attrs.set('__getattr__', new PyNativeMethod('__getattr__', (_self, c) => (arg(c, 0, 'name') === 'N' ? 256n : inert())));
   artist.attrs.set('__call__', new PyNativeMethod('__call__', () => {
     note();
     return inert();
