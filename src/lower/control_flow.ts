@@ -5,7 +5,7 @@
 // equation; the passes and the runtime run those as nested programs. At top
 // level they trace the same way, as JAX does outside jit.
 import { HostCallbackInTrace } from './callback_staging.js';
-import { scanOnHost } from './callbacks.js';
+import { scanOnHost, whileOnHost } from './callbacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { lit, type FuncBuilder } from '../ir/builder.js';
@@ -74,7 +74,8 @@ function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps
     // jax.debug.print inside: a scan body gives the values it shows as extra stacked results, printed per step;
     // a cond branch gives them as extra results too (condCore pads each branch with the others' values)
     const debug = takeDebugCalls(t);
-    if (debug.calls.length && what) throw new CompileError(`NotImplementedError: jax.debug.print / jax.debug.callback inside ${what} is not supported by jaxts yet (inside lax.cond, lax.switch, lax.scan, fori_loop with static bounds and lax.map it is)`, debug.calls[0]!.span);
+    // (a while loop's iterations are not known ahead: at host level it runs as a host loop, callbacks.ts)
+    if (debug.calls.length && what) throw new HostCallbackInTrace('jax.debug.print / jax.debug.callback', what, debug.calls[0]!.span);
     const n = avals.length;
     const m = t.captured.length;
     const finishWith = (extra: Atom[]): Func => {
@@ -378,10 +379,16 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     return whileCore(condFun, bodyFun, initVal, 'while_loop body', firstParam(bodyFun), (f, v) => call(f, [v], c.span), c.span);
   };
 
-  const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
+  const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue =>
+    // (the initial value stays reachable: a flush while tracing must not lose it, whileOnHost starts from it)
+    ip.holding((hold) => whileTraced(condFun, bodyFun, hold(initVal), name, carryName, apply, span));
+
+  const whileTraced = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
     const flat = flatten(initVal, true);
     const init0 = leafAtoms(ip, flat.leaves, span);
-    const { r, init } = traceCarried(
+    let traced: ReturnType<typeof traceCarried<{ ct: Traced; bt: Traced }>>;
+    try {
+      traced = traceCarried(
       init0,
       (avals) => {
         const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop');
@@ -393,6 +400,12 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       },
       span,
     );
+    } catch (e) {
+      // jax.debug calls (or host callbacks) inside, at host level: a host loop (src/lower/callbacks.ts)
+      if (!(e instanceof HostCallbackInTrace) || !ip.atHost) throw e;
+      return whileOnHost(ip, initVal, (v) => apply(condFun, v), (v) => apply(bodyFun, v), span);
+    }
+    const { r, init } = traced;
     checkCarry(name, carryName, initVal, r.bt.out, init.map((a) => a.aval), r.bt.outAvals, span);
     const condC = r.ct.captured.map((x) => ops.atom(x, span));
     const bodyC = r.bt.captured.map((x) => ops.atom(x, span));
@@ -545,7 +558,8 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       }),
       new PyBuiltin('while_body_fun', (cc) => {
         const [i, u, x] = (cc.args[0] as PyTuple).items;
-        return new PyTuple([ops.binary('add', i!, 1n, c.span), u!, call(body, [i!, x!], c.span)]);
+        // (i + 1 held while the body runs: run as a host loop, a jax.debug.print in it flushes the host segment)
+        return ip.holding((hold) => new PyTuple([hold(ops.binary('add', i!, 1n, c.span)), u!, call(body, [i!, x!], c.span)]));
       }),
       new PyTuple([lw, up, initVal]),
       'while_loop body',
