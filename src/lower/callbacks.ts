@@ -160,6 +160,8 @@ export function scanOnHost(ip: Interp, init: PyValue, xs: PyValue, length: numbe
  * silent (JAX traced them once, before).
  */
 export function whileOnHost(ip: Interp, init: PyValue, test: (v: PyValue) => PyValue, step: (v: PyValue) => PyValue, span: A.Span): PyValue {
+  // under vmap JAX runs the body for every element while any goes on (a finished one too): not element by element
+  if (replayOf(ip).vmap > 0) throw new CompileError('NotImplementedError: jax.debug.print / jax.debug.callback inside lax.while_loop under vmap is not supported by jaxts', span);
   const scope = new Scope(null);
   scope.vars.set('cond_fun', new PyBuiltin('cond_fun', (c) => test(c.args[0]!)));
   scope.vars.set('body_fun', new PyBuiltin('body_fun', (c) => step(c.args[0]!)));
