@@ -15,7 +15,9 @@
 //   io_callback, as JAX's batching rules do; for 'expand_dims' /
 //   'broadcast_all' JAX calls the callback once on the batch, with the same
 //   values as per element);
-// - lax.scan / fori_loop / map: the steps one after another on the host.
+// - lax.scan / fori_loop / map: the steps one after another on the host;
+// - lax.while_loop whose functions make jax.debug calls: a host loop (a TS
+//   while on the readback of cond_fun), the calls once per iteration.
 // Under grad JAX raises (callbacks have no JVP), and so does jaxts.
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
@@ -27,7 +29,7 @@ import { PyShapeDtypeStruct } from './eval_shape.js';
 import type { Interp } from './interp.js';
 import { flatten, stackTrees } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyList, PyTuple, Tracer, typeName, type CallArgs, type PyValue, type Trace,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTuple, Scope, Tracer, typeName, type CallArgs, type PyValue, type Trace,
 } from './values.js';
 
 /** The abstract value of one leaf of result_shape_dtypes (a ShapeDtypeStruct, an array, a NumPy scalar). */
@@ -149,4 +151,33 @@ export function scanOnHost(ip: Interp, init: PyValue, xs: PyValue, length: numbe
     if (length === 0) throw new CompileError('NotImplementedError: a lax.scan of length 0 that calls back to the host is not supported by jaxts', span);
     return new PyTuple([carry, stackTrees(ip, ys, () => 0, span)]);
   }));
+}
+
+/**
+ * lax.while_loop at host level whose functions call back to the host: the
+ * Python loop `while cond_fun(val): val = body_fun(val)` lowered as the host
+ * program's own loop (its test a readback), the functions' Python prints
+ * silent (JAX traced them once, before).
+ */
+export function whileOnHost(ip: Interp, init: PyValue, test: (v: PyValue) => PyValue, step: (v: PyValue) => PyValue, span: A.Span): PyValue {
+  // under vmap JAX runs the body for every element while any goes on (a finished one too): not element by element
+  if (replayOf(ip).vmap > 0) throw new CompileError('NotImplementedError: jax.debug.print / jax.debug.callback inside lax.while_loop under vmap is not supported by jaxts', span);
+  const scope = new Scope(null);
+  scope.vars.set('cond_fun', new PyBuiltin('cond_fun', (c) => test(c.args[0]!)));
+  scope.vars.set('body_fun', new PyBuiltin('body_fun', (c) => step(c.args[0]!)));
+  // the loop starts from materialised arrays (the host loop's carried values)
+  const flat = flatten(init, true);
+  ip.flush(flat.leaves);
+  scope.vars.set('val', flat.unflatten(flat.leaves.map((l) => ip.hostArray(l, span))));
+  const name = (id: string): A.Name => ({ kind: 'Name', id, span });
+  const callOf = (f: string): A.Call => ({ kind: 'Call', func: name(f), args: [name('val')], keywords: [], span });
+  const loop: A.While = { kind: 'While', test: callOf('cond_fun'), body: [{ kind: 'Assign', targets: [name('val')], value: callOf('body_fun'), span }], orelse: [], span };
+  // (a frame of its own, so that the host segment's flushes see the carried value)
+  ip.frames.push(scope);
+  try {
+    replaying(ip, null, () => ip.execBlock([loop], scope));
+  } finally {
+    ip.frames.pop();
+  }
+  return scope.vars.get('val')!;
 }

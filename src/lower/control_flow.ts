@@ -5,15 +5,16 @@
 // equation; the passes and the runtime run those as nested programs. At top
 // level they trace the same way, as JAX does outside jit.
 import { HostCallbackInTrace } from './callback_staging.js';
-import { scanOnHost } from './callbacks.js';
+import { scanOnHost, whileOnHost } from './callbacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
-import { lit } from '../ir/builder.js';
+import { lit, type FuncBuilder } from '../ir/builder.js';
 import type { Atom, AVal, Func } from '../ir/types.js';
+import type { HExpr } from '../ir/host.js';
 import { sameShape } from '../ir/types.js';
 import { reparam } from './custom_rules.js';
 import type { Interp } from './interp.js';
-import { deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { deliverDebugCalls, takeDebugCalls, type DebugCall, type Guard } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
 import {
@@ -30,7 +31,9 @@ interface Traced {
   rebuild: (leaves: PyValue[]) => PyValue;
   outAvals: AVal[];
   /** jax.debug.print calls inside (their shown values are the Func's last `debug.atoms.length` results) and the trace they were made on. */
-  debug: { calls: DebugCall[]; count: number; trace: Trace };
+  debug: { calls: DebugCall[]; count: number; trace: Trace; atoms: Atom[] };
+  /** The Func again, its results the declared ones and then `extra`'s atoms (bound in its builder). */
+  refinish: (extra: (b: FuncBuilder) => Atom[]) => Func;
 }
 
 const isCallable = (v: PyValue): boolean =>
@@ -68,15 +71,23 @@ function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps
       }
       return ip.ops.asArray(l, span).atom;
     });
-    // jax.debug.print inside: a scan body gives the values it shows as extra stacked results, printed per step
+    // jax.debug.print inside: a scan body gives the values it shows as extra stacked results, printed per step;
+    // a cond branch gives them as extra results too (condCore pads each branch with the others' values)
     const debug = takeDebugCalls(t);
-    if (debug.calls.length && what) throw new CompileError(`NotImplementedError: jax.debug.print / jax.debug.callback inside ${what} is not supported by jaxts yet (inside lax.scan, fori_loop with static bounds and lax.map it is)`, debug.calls[0]!.span);
-    const f = t.builder.finish([...atoms, ...debug.atoms], t.axisEnv);
+    // (a while loop's iterations are not known ahead: at host level it runs as a host loop, callbacks.ts)
+    if (debug.calls.length && what) throw new HostCallbackInTrace('jax.debug.print / jax.debug.callback', what, debug.calls[0]!.span);
     const n = avals.length;
     const m = t.captured.length;
-    // consts first, as JAX's jaxprs take them
-    const func = m ? reparam(f, f.params.map((p) => p.aval).slice(n).concat(avals), [...avals.map((_, i) => m + i), ...t.captured.map((_, i) => i)]) : f;
-    return { func, captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval), debug: { calls: debug.calls, count: debug.atoms.length, trace: t } };
+    const finishWith = (extra: Atom[]): Func => {
+      const f = t.builder.finish([...atoms, ...extra], t.axisEnv);
+      // consts first, as JAX's jaxprs take them
+      return m ? reparam(f, f.params.map((p) => p.aval).slice(n).concat(avals), [...avals.map((_, i) => m + i), ...t.captured.map((_, i) => i)]) : f;
+    };
+    return {
+      func: finishWith(debug.atoms), captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval),
+      debug: { calls: debug.calls, count: debug.atoms.length, trace: t, atoms: debug.atoms },
+      refinish: (extra) => finishWith(extra(t.builder)),
+    };
   });
 }
 
@@ -205,6 +216,22 @@ function forwardScan(body: Func, consts: Atom[], init: Atom[], xs: Atom[], nDebu
   };
 }
 
+/**
+ * At host level: run `body` (a jax.debug call from a branch of a cond) where
+ * the concrete indices equal their branches, as a TypeScript `if` on the values read back.
+ */
+function guarded(ip: Interp, guards: Guard[], body: () => void, span: Span): void {
+  ip.flush(guards.map((g) => g.index));
+  const tests: HExpr[] = guards.map((g) => ({
+    k: 'bin', op: '===', a: { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: ip.hostArray(g.index, span).name }], await: true }, b: { k: 'lit', value: g.branch },
+  }));
+  const then = ip.collect(() => {
+    body();
+    ip.flush();
+  });
+  ip.emit({ k: 'if', test: tests.reduce((a, b) => ({ k: 'bin', op: '&&', a, b })), then, else: [] });
+}
+
 const tracersOf = (ip: Interp, atoms: Atom[]): PyValue[] => atoms.map((a) => ip.ops.tracer(a));
 
 export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
@@ -217,7 +244,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const opAtoms = leafAtoms(ip, flat.leaves, span);
     const avals = opAtoms.map((a) => a.aval);
     const traced = branches.map((_, k) =>
-      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), `lax.${api}`),
+      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items)),
     );
     const names = api === 'cond' ? ['true_fun', 'false_fun'] : branches.map((_, k) => (k ? `branch${k}` : 'branch 0'));
     const t0 = traced[0]!;
@@ -241,6 +268,14 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
         );
       }
     });
+    // jax.debug calls in the branches: every branch gives the values that each branch's calls show (zeros for
+    // the others'), after its declared results; the calls happen where the index selects their branch
+    const dbg = traced.map((t) => t.debug);
+    if (dbg.some((d) => d.count)) {
+      traced.forEach((t, k) => {
+        t.func = t.refinish((b) => dbg.flatMap((d, j) => (j === k ? d.atoms : d.atoms.map((a) => b.bind1('broadcast_in_dim', [lit(0, a.aval.dtype, a.aval.weak === true)], { shape: [...a.aval.shape], broadcast_dimensions: [] })))));
+      });
+    }
     // the branches (in order of the index: cond's false branch first) over the merged constants
     const order = api === 'cond' ? [1, 0] : branches.map((_, k) => k);
     const { funcs, consts } = mergeConsts(ip, order.map((k) => traced[k]!), span);
@@ -252,11 +287,26 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       return i >= 0 && funcs.every((f) => at(f, f.results[j]!) === i) ? i : -1;
     });
     const pruned = funcs.map((f) => ({ ...f, results: f.results.filter((_, j) => fwd[j]! < 0) }));
-    const outs = pruned[0]!.results.length ? ops.bindN('cond', [index, ...all], { branches: pruned }, span) : [];
+    // per result: the branch (by index) whose jax.debug calls show it, or -1 (vmap's select keeps that branch's value)
+    const nDeclared = t0.outAvals.length;
+    const owners = dbg.flatMap((d, k) => d.atoms.map(() => order.indexOf(k)));
+    const shownBy = owners.length ? { shown_by: [...Array.from({ length: nDeclared }, () => -1), ...owners].filter((_, j) => fwd[j]! < 0) } : {};
+    const outs = pruned[0]!.results.length ? ops.bindN('cond', [index, ...all], { branches: pruned, ...shownBy }, span) : [];
     let k = 0;
     // a weak output of one branch and a strong one of another is strong (the cond's result type is branch 0's)
     const leaves = fwd.map((i) => ops.tracer(i >= 0 ? ops.asArray(ops.tracer(all[i]!), span).atom : outs[k++]!));
-    return t0.rebuild(leaves);
+    const results = leaves.slice(0, nDeclared);
+    let at = nDeclared;
+    const shown = dbg.map((d) => leaves.slice(at, (at += d.count)));
+    // in the order of the index (a vmap that batches it runs every branch, in that order)
+    order.forEach((k, i) => {
+      const d = dbg[k]!;
+      if (!d.calls.length || (index.kind === 'lit' && index.value !== i)) return;
+      const guard: Guard = { index: ops.tracer(index), branch: i, when: (gs, body) => guarded(ip, gs, body, span) };
+      const calls = index.kind === 'lit' ? d.calls : d.calls.map((c) => ({ ...c, guards: [...(c.guards ?? []), guard] }));
+      deliverDebugCalls(ip.trace(), calls, shown[k]!, d.trace, undefined, (vs) => ip.flush([...vs, ...results]));
+    });
+    return t0.rebuild(results);
   };
 
   const cond = (c: CallArgs): PyValue => {
@@ -329,10 +379,16 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     return whileCore(condFun, bodyFun, initVal, 'while_loop body', firstParam(bodyFun), (f, v) => call(f, [v], c.span), c.span);
   };
 
-  const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
+  const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue =>
+    // (the initial value stays reachable: a flush while tracing must not lose it, whileOnHost starts from it)
+    ip.holding((hold) => whileTraced(condFun, bodyFun, hold(initVal), name, carryName, apply, span));
+
+  const whileTraced = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
     const flat = flatten(initVal, true);
     const init0 = leafAtoms(ip, flat.leaves, span);
-    const { r, init } = traceCarried(
+    let traced: ReturnType<typeof traceCarried<{ ct: Traced; bt: Traced }>>;
+    try {
+      traced = traceCarried(
       init0,
       (avals) => {
         const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop');
@@ -344,6 +400,12 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       },
       span,
     );
+    } catch (e) {
+      // jax.debug calls (or host callbacks) inside, at host level: a host loop (src/lower/callbacks.ts)
+      if (!(e instanceof HostCallbackInTrace) || !ip.atHost) throw e;
+      return whileOnHost(ip, initVal, (v) => apply(condFun, v), (v) => apply(bodyFun, v), span);
+    }
+    const { r, init } = traced;
     checkCarry(name, carryName, initVal, r.bt.out, init.map((a) => a.aval), r.bt.outAvals, span);
     const condC = r.ct.captured.map((x) => ops.atom(x, span));
     const bodyC = r.bt.captured.map((x) => ops.atom(x, span));
@@ -496,7 +558,8 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       }),
       new PyBuiltin('while_body_fun', (cc) => {
         const [i, u, x] = (cc.args[0] as PyTuple).items;
-        return new PyTuple([ops.binary('add', i!, 1n, c.span), u!, call(body, [i!, x!], c.span)]);
+        // (i + 1 held while the body runs: run as a host loop, a jax.debug.print in it flushes the host segment)
+        return ip.holding((hold) => new PyTuple([hold(ops.binary('add', i!, 1n, c.span)), u!, call(body, [i!, x!], c.span)]));
       }),
       new PyTuple([lw, up, initVal]),
       'while_loop body',

@@ -20,6 +20,20 @@ export interface DebugCall {
   span: A.Span;
   /** A print made while tracing (outside jit): once, not per batch element; under vmap its values are not batched. */
   once?: true;
+  /**
+   * Made in a branch of lax.cond / lax.switch: it happens only where each
+   * guard's index (an int32 scalar, handed on like the shown values) equals
+   * its branch. Under vmap a batched index drops its guard: JAX then runs
+   * every branch for every element (the cond becomes a select).
+   */
+  guards?: Guard[];
+}
+
+export interface Guard {
+  index: PyValue;
+  branch: number;
+  /** At host level: run `body` where the (concrete) indices equal their branches. */
+  when: (guards: Guard[], body: () => void) => void;
 }
 
 const pending = new WeakMap<Trace, DebugCall[]>();
@@ -32,12 +46,15 @@ export function recordDebugCall(t: Trace, call: DebugCall): void {
   pending.set(t, [...(pending.get(t) ?? []), call]);
 }
 
+/** The values a call depends on, in the order they are handed on: its operands, then its guards' indices. */
+const shown = (c: DebugCall): PyValue[] => [...c.args, ...c.kwargs.values(), ...(c.guards ?? []).map((g) => g.index)];
+
 /** The debug calls of a finished trace and the atoms they show (the traced function's extra results). */
 export function takeDebugCalls(t: Trace): { calls: DebugCall[]; atoms: Atom[] } {
   const calls = pending.get(t) ?? [];
   pending.delete(t);
   const atoms: Atom[] = [];
-  for (const c of calls) for (const v of [...c.args, ...c.kwargs.values()]) if (v instanceof Tracer && v.trace === t) atoms.push(v.atom);
+  for (const c of calls) for (const v of shown(c)) if (v instanceof Tracer && v.trace === t) atoms.push(v.atom);
   return { calls, atoms };
 }
 
@@ -53,35 +70,60 @@ export function deliverDebugCalls(
   calls: DebugCall[],
   values: PyValue[],
   traceOf: Trace,
-  perElement?: { size: number; index: (v: PyValue, i: number) => PyValue },
+  perElement?: {
+    size: number;
+    index: (v: PyValue, i: number) => PyValue;
+    /** Per value: whether vmap batched it (every value has the batch axis; an index that was not batched keeps its guard). */
+    batched?: boolean[];
+  },
   /** At host level: materialise these values together before the calls run (interp's flush). */
   flush?: (vs: PyValue[]) => void,
 ): void {
   if (!calls.length) return;
   let k = 0;
+  const unbatched = new Set<PyValue>();
   const rebuilt = calls.map((c) => {
-    const sub = (v: PyValue): PyValue => (v instanceof Tracer && v.trace === traceOf ? values[k++]! : v);
-    return { c, args: c.args.map(sub), kwargs: new Map([...c.kwargs].map(([n, v]) => [n, sub(v)])) };
+    const sub = (v: PyValue): PyValue => {
+      if (!(v instanceof Tracer && v.trace === traceOf)) return v;
+      const j = k++;
+      if (perElement?.batched && !perElement.batched[j]) unbatched.add(values[j]!);
+      return values[j]!;
+    };
+    // in takeDebugCalls's order: operands, then guards
+    const args = c.args.map(sub);
+    const kwargs = new Map([...c.kwargs].map(([n, v]) => [n, sub(v)]));
+    const guards = (c.guards ?? []).map((g) => ({ ...g, index: sub(g.index) }));
+    // vmap of a cond whose index is batched: every branch runs for every element (JAX's select)
+    const kept = perElement?.batched ? guards.filter((g) => !values.includes(g.index) || unbatched.has(g.index)) : guards;
+    return { c, args, kwargs, guards: kept };
   });
-  const runs: { c: DebugCall; args: PyValue[]; kwargs: Map<string, PyValue> }[] = [];
-  for (const { c, args, kwargs } of rebuilt) {
+  const runs: { c: DebugCall; args: PyValue[]; kwargs: Map<string, PyValue>; guards: Guard[] }[] = [];
+  for (const { c, args, kwargs, guards } of rebuilt) {
     const first = (v: PyValue): PyValue => (perElement && values.includes(v) && isArray(v) ? perElement.index(v, 0) : v);
     const copies = c.once
-      ? [{ args: args.map(first), kwargs: new Map([...kwargs].map(([n, v]) => [n, first(v)])) }]
+      ? [{ args: args.map(first), kwargs: new Map([...kwargs].map(([n, v]) => [n, first(v)])), guards: guards.map((g) => ({ ...g, index: first(g.index) })) }]
       : perElement
       ? Array.from({ length: perElement.size }, (_, i) => {
           const el = (v: PyValue): PyValue => (values.includes(v) && isArray(v) ? perElement.index(v, i) : v);
-          return { args: args.map(el), kwargs: new Map([...kwargs].map(([n, v]) => [n, el(v)])) };
+          return { args: args.map(el), kwargs: new Map([...kwargs].map(([n, v]) => [n, el(v)])), guards: guards.map((g) => ({ ...g, index: el(g.index) })) };
         })
-      : [{ args, kwargs }];
+      : [{ args, kwargs, guards }];
     for (const cp of copies) runs.push({ c, ...cp });
   }
   if (parent && parent.kind !== 'segment') {
-    for (const r of runs) recordDebugCall(parent, { ...r.c, args: r.args, kwargs: r.kwargs });
+    for (const r of runs) {
+      const call: DebugCall = { ...r.c, args: r.args, kwargs: r.kwargs };
+      if (r.guards.length) call.guards = r.guards;
+      else delete call.guards;
+      recordDebugCall(parent, call);
+    }
     return;
   }
-  flush?.(runs.flatMap((r) => [...r.args, ...r.kwargs.values()]));
-  for (const r of runs) r.c.run(r.args, r.kwargs);
+  flush?.(runs.flatMap((r) => [...r.args, ...r.kwargs.values(), ...r.guards.map((g) => g.index)]));
+  for (const r of runs) {
+    if (r.guards.length) r.guards[0]!.when(r.guards, () => r.c.run(r.args, r.kwargs));
+    else r.c.run(r.args, r.kwargs);
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import { arrayToPython, installBuiltins, stdlibModules } from './lib_python.js';
 import { randomModule } from './lib_random.js';
 import { hostScipyModules, scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
+import { richModules } from './lib_rich.js';
 import { checkEagerShardings, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
@@ -199,6 +200,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['dataclasses', dataclasses],
     ['collections', collections],
     ...stdlibExtraModules(ip),
+    ...richModules(ip),
     ['matplotlib', plots.matplotlib],
     ['matplotlib.pyplot', plots.pyplot],
   ]);

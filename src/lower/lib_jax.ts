@@ -56,6 +56,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
       if (c.args[0] === false || c.kwargs.get('disable') === false) return new PyContextManager('_GeneratorContextManager', () => null, () => undefined);
       return new PyContextManager('_GeneratorContextManager', () => (ip.jitDisabled++, null), () => void ip.jitDisabled--);
     },
+    // jax.debug_nans(flag): the jax_debug_nans option for the with block (programs made inside check, or not)
+    debug_nans: (c) => {
+      const on = Boolean(ip.static(arg(c, 0, 'new_val', true), 'debug_nans', c.span));
+      let saved = false;
+      return new PyContextManager('_GeneratorContextManager', () => (ip.flush(), (saved = ip.debugNans), (ip.debugNans = on), null), () => void (ip.flush(), (ip.debugNans = saved)));
+    },
     // placement: jaxts runs un-sharded computations on its one default device
     default_device: () => new PyContextManager('_GeneratorContextManager', () => null, () => undefined),
     ...jaxShardingFunctions(ip),

@@ -3,6 +3,7 @@
 // and device arrays (meshes and specs print in shardings.ts), and the host
 // side of calling a program over sharded arrays (partitioned by
 // src/passes/spmd.ts, run by the runtime's `rt.spmd`).
+import { BOXES, boxLine, boxRule } from './rich_box.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
@@ -1323,8 +1324,7 @@ export function shardingTable(shape: readonly number[], mesh: MeshShape | null, 
   if (colWidths.reduce((a, b) => a + b, 0) + nCols + 1 > maxWidth) {
     throw new CompileError(`jax.debug.visualize_array_sharding: a table wider than ${maxWidth} columns (rich wraps its cells) is not supported by jaxts`, span);
   }
-  const rule = (l: string, m: string, r: string): string => l + colWidths.map((w) => '─'.repeat(w)).join(m) + r;
-  const lines = [rule('┌', '┬', '┐')];
+  const lines = [boxRule(BOXES['SQUARE']!, 'top', colWidths)];
   grid.forEach((row, i) => {
     const height = Math.max(...row.map((c) => c.top + 1 + c.bottom));
     for (let k = 0; k < height; k++) {
@@ -1336,9 +1336,9 @@ export function shardingTable(shape: readonly number[], mesh: MeshShape | null, 
         const l = Math.floor(pad / 2);
         return ' '.repeat(c.left + l) + c.entry + ' '.repeat(pad - l + c.right);
       });
-      lines.push('│' + parts.join('│') + '│');
+      lines.push(boxLine(BOXES['SQUARE']!, 'mid', parts));
     }
-    lines.push(i === grid.length - 1 ? rule('└', '┴', '┘') : rule('├', '┼', '┤'));
+    lines.push(boxRule(BOXES['SQUARE']!, i === grid.length - 1 ? 'bottom' : 'row', colWidths));
   });
   return lines.join('\n') + '\n';
 }

@@ -665,7 +665,8 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
-  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined);
+  const outBatched: boolean[] = [];
+  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined, outBatched);
   const argAtoms = [
     ...flat.leaves.flatMap((l, i) => {
       if (isStatic[i]) return [];
@@ -688,7 +689,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   });
   // jax.debug calls inside print once per element (JAX's batching rule), in the enclosing trace or now at host level
   const index = (v: PyValue, i: number): PyValue => ip.ops.index(v, [{ kind: 'int', value: i }], call.span);
-  deliverDebugCalls(ip.trace(), debug.calls, debugValues, t, { size, index }, (vs) => ip.flush([...vs, ...moved]));
+  deliverDebugCalls(ip.trace(), debug.calls, debugValues, t, { size, index, batched: outBatched.slice(declared.length) }, (vs) => ip.flush([...vs, ...moved]));
   return rebuild(moved);
 }
 

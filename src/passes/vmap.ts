@@ -332,7 +332,7 @@ function namedAxisRule(ctx: BatchCtx, e: Eqn, ins: BVal[], axis: string): BVal[]
   throw new Error(`vmap: ${e.prim} over the vmapped axis '${axis}'${others.length ? ' together with other axes' : ''} is not supported`);
 }
 
-export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: string): Func {
+export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: string, outBatched?: boolean[]): Func {
   const b = new FuncBuilder(`${f.name}_batched`);
   const env = new Map<number, BVal>();
   f.params.forEach((p, i) => {
@@ -368,6 +368,8 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
     }
     e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
   }
+  // (outBatched: which results were batched before materialize gave every one the batch axis)
+  outBatched?.push(...f.results.map((r) => read(r).batched));
   const results = f.results.map((r) => ctx.materialize(read(r)));
   return b.finish(results, axisName === undefined ? f.axisEnv : f.axisEnv?.filter((a) => a.name !== axisName));
 }
@@ -396,7 +398,11 @@ function condRule(c: BatchCtx, e: Eqn, [index, ...ops]: BVal[]): BVal[] {
   if (index!.batched) {
     const atoms = ops.map((v) => c.materialize(v));
     const outs = branches.map((g) => c.b.inline(vmapFunc(g, g.params.map(() => true), c.size, c.axisName), atoms));
+    // a value a branch's jax.debug call shows (src/lower/control_flow.ts): every branch runs, each shows its own
+    const shownBy = e.params['shown_by'] as number[] | undefined;
     return outs[0]!.map((_, j) => {
+      const owner = shownBy?.[j] ?? -1;
+      if (owner >= 0) return { atom: outs[owner]![j]!, batched: true };
       const cases = outs.map((o) => o[j]!);
       return { atom: c.bind('select_n', [selector(c, index!.atom, cases[0]!), ...cases], {}), batched: true };
     });
