@@ -5,7 +5,8 @@
 // src/passes/spmd.ts, run by the runtime's `rt.spmd`).
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { DimShardings, MeshShape } from '../ir/sharding.js';
+import type { DimShardings, MeshShape, TypeSharding } from '../ir/sharding.js';
+import type { JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
@@ -981,21 +982,37 @@ export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
 
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
 function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh } | null {
-  const info = traceArgs.get(t.trace);
+  if (t.atom.kind !== 'var') return null;
+  const b = t.trace.builder;
+  const all = traceShardings(ip, t.trace, { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] }, allAxes);
+  const dims = all?.dims.get(t.atom.id);
+  return all && dims ? { dims, mesh: all.mesh } : null;
+}
+
+/** The shardings of every value of `func` (trace `t`, finished or not) that types show: its mesh's typed axes; null when none. */
+function traceShardings(ip: Interp, t: Trace, func: Func, allAxes = false): { dims: Map<number, DimShardings>; mesh: PyMesh } | null {
+  const info = traceArgs.get(t);
   if (!info) return null;
   const typed = allAxes ? info.mesh.axisNames : typedAxes(ip, info.mesh);
   if (!typed.length) return null;
-  const b = t.trace.builder;
-  const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] };
-  const ins = b.params.map((p, i) => {
+  const ins = func.params.map((p, i) => {
     if (i < info.dims.length) return info.dims[i] ?? null;
-    const c = t.trace.captured[i - info.dims.length];
+    const c = t.captured[i - info.dims.length];
     const h = c instanceof HostArray ? c : c?.materialized;
     return h?.sharding ? specAxes(h.sharding, h.aval.shape.length) : null;
   });
-  if (t.atom.kind !== 'var') return null;
-  const dims = propagateShardings(func, meshShape(info.mesh), ins).get(t.atom.id);
-  return dims ? { dims: keepAxes(dims, typed), mesh: info.mesh } : null;
+  const dims = propagateShardings(func, meshShape(info.mesh), ins);
+  for (const [id, d] of dims) dims.set(id, keepAxes(d, typed));
+  return { dims, mesh: info.mesh };
+}
+
+/** The types of a traced function's values as its printed jaxpr shows them (make_jaxpr, Traced.jaxpr); undefined outside Explicit axes. */
+export function jaxprTypes(ip: Interp, t: Trace, func: Func): JaxprTypes | undefined {
+  const all = traceShardings(ip, t, func);
+  if (!all) return undefined;
+  const out = new Map<number, TypeSharding>();
+  for (const [id, dims] of all.dims) out.set(id, { dims });
+  return out;
 }
 
 /** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */
