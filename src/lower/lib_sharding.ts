@@ -144,8 +144,18 @@ export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
 export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
   if (!(v instanceof PyPartitionSpec)) return v;
   const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
-  if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
+  if (!mesh) throw new CompileError(noMeshError(v, what), span);
   return checkedSharding(mesh, v, span);
+}
+
+/** JAX's error for a PartitionSpec given to `what` with no mesh in context (each API has its own wording). */
+function noMeshError(spec: PyPartitionSpec, what: string): string {
+  if (what === 'device_put') return 'ValueError: Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put';
+  const api = what === 'with_sharding_constraint' ? ['with_sharding_constraint', 'shardings'] : what.startsWith('jit ') ? ['jit', what.slice(4)] : null;
+  if (api) {
+    return `RuntimeError: ${api[0]} requires a non-empty mesh in context if you are passing \`PartitionSpec\`s to ${api[1]}. You can define a context mesh via \`jax.set_mesh(mesh)\`. Alternatively, provide \`Sharding\`s to ${api[1]} and then the mesh context manager is not required.`;
+  }
+  return `ValueError: Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a NamedSharding instance or enter into a mesh context via \`jax.set_mesh\`. Got ${specRepr(spec)}`;
 }
 
 /**

@@ -53,6 +53,14 @@ export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Spa
   const sizes = meshShape(s.mesh);
   dims.forEach((axes, d) => {
     const n = axesSize(sizes, axes);
+    if (shape[d]! % n !== 0 && s.mesh.explicit) {
+      // Explicit axes: the type's check (core._check_divisibility), over the mesh's AbstractMesh
+      const padded = new PyPartitionSpec([...s.spec.entries, ...Array.from({ length: rank - s.spec.entries.length }, () => null)], s.spec.unreduced, s.spec.reduced);
+      throw new CompileError(
+        `ValueError: Sharding spec ${tupleRepr(axes.map(pyStr))} implies that array axis ${d} is partitioned ${n} times, but does not evenly divide the dimension size ${shape[d]}. Got shape: ${tupleRepr(shape.map(String))} and sharding NamedSharding(mesh=${abstractMeshStr(PyAbstractMesh.of(s.mesh))}, spec=${specRepr(padded)})`,
+        span,
+      );
+    }
     if (shape[d]! % n !== 0) {
       const factors = dims.map((ax) => axesSize(sizes, ax));
       throw new CompileError(
