@@ -7,7 +7,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape, TypeSharding } from '../ir/sharding.js';
 import type { JaxprTypes } from '../ir/jaxpr_printer.js';
-import { axesSize, localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
+import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
@@ -326,6 +326,7 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
       ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, one, replicated(h.aval.shape.length))] } });
       return new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
     }
+    if (h.sharding?.spec.unreduced.some((a) => !target.spec.unreduced.includes(a))) return putTree(ip, reduceUnreduced(ip, h, target.spec.unreduced, hint, span), target, hint, span);
     if (target.spec.unreduced.length) return putUnreduced(ip, h, target, hint, span);
     const dims = dimsOf(target, h.aval.shape, span);
     const name = ip.freshName(hint || h.name);
@@ -419,6 +420,47 @@ function putUnreduced(ip: Interp, h: HostArray, target: PyNamedSharding, hint: s
   });
   const out = new HostArray(name, h.aval);
   out.sharding = target;
+  return out;
+}
+
+/**
+ * `h` (unreduced over some mesh axes) with its partial sums over the axes not
+ * in `keep` added up: a per-device program, a psum of each device's block
+ * (JAX's reshard of an unreduced array: its one all-reduce).
+ */
+function reduceUnreduced(ip: Interp, h: HostArray, keep: readonly string[], hint: string, span: A.Span): HostArray {
+  const s = h.sharding!;
+  const mesh = s.mesh;
+  const shape = meshShape(mesh);
+  const dims = dimsOf(s, h.aval.shape, span);
+  const axes = mesh.axisNames.filter((a) => s.spec.unreduced.includes(a) && !keep.includes(a));
+  const t = new Trace('reduce', 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  const param = t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, dims, shape) });
+  const result = ip.withTrace(t, () => ip.ops.bind('psum', [param], { axes, axis_size: axesSize(shape, axes) }, span));
+  const program = ip.programName('reduce');
+  ip.addProgram(program, t.builder.finish([result], t.axisEnv), 'pmap');
+  const name = ip.freshName(hint || h.name);
+  const layout = layoutVar(ip, mesh, dims);
+  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
+  ip.emit({
+    k: 'const',
+    names: [name],
+    destructure: true,
+    value: {
+      k: 'call',
+      callee: 'rt.spmd',
+      await: true,
+      args: [
+        { k: 'program', name: program },
+        { k: 'array', items: [{ k: 'var', name: h.name }] },
+        { k: 'array', items: [layout] },
+        { k: 'array', items: [layout] },
+        { k: 'array', items: [{ k: 'array', items: h.aval.shape.map(lit) }] },
+      ],
+    },
+  });
+  const out = new HostArray(name, h.aval);
+  out.sharding = new PyNamedSharding(mesh, new PyPartitionSpec(s.spec.entries, s.spec.unreduced.filter((a) => keep.includes(a)), s.spec.reduced));
   return out;
 }
 
@@ -966,14 +1008,17 @@ export class PyShapedArray extends PyObject {
     readonly varying: string[] = [],
     /** A typed PRNG key array: JAX shows its element type as `key<fry>` (aval: the key array's shape). */
     readonly prngKey = false,
+    /** The mesh axes its sharding's spec holds it unreduced / reduced over (printed `{U:X}`, `{R:X}`). */
+    readonly unreduced: readonly string[] = [],
+    readonly reduced: readonly string[] = [],
   ) {
     super();
   }
   str(): string {
     if (this.prngKey) return `key<fry>[${this.aval.shape.join(',')}]`;
-    const v = this.varying;
-    const vma = v.length === 0 ? '' : v.length === 1 ? `{V:${v[0]}}` : `{V:(${v.join(',')})}`;
-    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + vma;
+    const order = (axes: readonly string[]): string[] => (this.mesh ? this.mesh.axisNames.filter((a) => axes.includes(a)) : [...axes]);
+    const suffix = vmaUrStr({ varying: this.varying, unreduced: order(this.unreduced), reduced: order(this.reduced) });
+    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + suffix;
   }
 }
 
@@ -1072,7 +1117,7 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
   const h = x instanceof HostArray ? x : x instanceof Tracer && x.materialized ? x.materialized : isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
   const mesh = h?.sharding?.mesh ?? null;
   const dims = h?.sharding ? keepAxes(dimsOf(h.sharding, a.shape, c.span), typedAxes(ip, h.sharding.mesh)) : replicated(a.shape.length);
-  return new PyShapedArray(a, dims, mesh);
+  return new PyShapedArray(a, dims, mesh, [], false, h?.sharding?.spec.unreduced ?? [], h?.sharding?.spec.reduced ?? []);
 }
 
 function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
@@ -1086,7 +1131,7 @@ function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
     case 'sharding': {
       if (!t.mesh) return new PySingleDeviceSharding();
       const entries = t.dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
-      const s = new PyNamedSharding(t.mesh, new PyPartitionSpec(entries));
+      const s = new PyNamedSharding(t.mesh, new PyPartitionSpec(entries, t.unreduced, t.reduced));
       abstractShardings.add(s);
       return s;
     }
