@@ -18,6 +18,7 @@ import type { GatherMode } from '../ir/indexing.js';
 import { size, type Atom, type Eqn } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { outShardingOf, withOutSharding } from './lib_sharding.js';
+import type { OutSharding } from './arrays.js';
 
 /** The jnp functions whose result takes an `out_sharding=` (dot and einsum give it to their dot_general instead). */
 const OUT_SHARDING_FNS = ['zeros', 'ones', 'full', 'empty', 'zeros_like', 'ones_like', 'full_like', 'empty_like', 'arange', 'reshape', 'ravel', 'broadcast_to', 'repeat', 'tril', 'triu'];
@@ -1102,11 +1103,12 @@ function composites(ip: Interp): Record<string, Fn> {
  * einsum's out_sharding=: the last contraction's dot_general gives its result laid out as asked
  * (its dimensions `ix`, the result's `out`).
  */
-function outShardingMark(ix: string, out: string, outSharding: (shape: readonly number[]) => string[][]): (e: Eqn) => void {
+function outShardingMark(ix: string, out: string, outSharding: OutSharding): (e: Eqn) => void {
   return (e) => {
     const shape = e.outputs[0]!.aval.shape;
     const dims = outSharding([...out].map((ch) => shape[ix.indexOf(ch)]!));
     e.outSharding = [...ix].map((ch) => (out.includes(ch) ? [...dims[out.indexOf(ch)]!] : []));
+    if (outSharding.unreduced?.length) e.outUnreduced = [...outSharding.unreduced];
   };
 }
 

@@ -10,7 +10,8 @@ import type { JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { propagateShardings } from '../passes/sharding.js';
+import { propagateShardings, unreducedResults } from '../passes/sharding.js';
+import type { OutSharding } from './arrays.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../passes/vma.js';
 import { PySet } from './sets.js';
@@ -162,11 +163,10 @@ function noMeshError(spec: PyPartitionSpec, what: string): string {
  * `out_sharding=` of a jnp function (a PartitionSpec of the context mesh or a
  * NamedSharding): the mesh axes per dimension of a result of shape `shape`.
  */
-export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: readonly number[]) => string[][] {
+export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): OutSharding {
   const named = shardingArg(ip, s, 'out_sharding', span);
   if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
-  if (named.spec.unreduced.length) throw new CompileError(`NotImplementedError: an unreduced out_sharding (${specRepr(named.spec)}) is not supported by jaxts`, span);
-  return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
+  return Object.assign((shape: readonly number[]) => dimsOf(named, shape, span).map((d) => [...d]), { unreduced: named.spec.unreduced });
 }
 
 /**
@@ -489,12 +489,21 @@ export function spmdCall(
     if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span, e.notes);
     throw e;
   }
-  ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program });
+  // arguments unreduced over some mesh axes, and the results their types leave so (JAX's unreduced values)
+  const insU = args.map((a) => a.sharding?.spec.unreduced ?? []);
+  const outsU = unreducedResults(func, insU);
+  const unreduced = insU.some((u) => u.length) || outsU.some((u) => u.length) ? { ins: insU, outs: outsU } : undefined;
+  ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program, ...(unreduced ? { unreduced } : {}) });
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
   // a constrained result has the sharding asked for: under Explicit axes as the user spelled it, under
   // Auto axes as XLA's sharding converts back (trailing Nones dropped)
   const shardings = program.outShardings.map((d, i) => {
     const want = outFixed[i];
+    if (unreduced && unreduced.outs[i]!.length) {
+      // left unreduced (its partial sums per device): so in its sharding's spec
+      const s = resultSharding(mesh, d, null);
+      return new PyNamedSharding(mesh, new PyPartitionSpec(s.spec.entries, unreduced.outs[i]!));
+    }
     if (!want) return resultSharding(mesh, d, firstArg);
     return mesh.explicit ? outConstraints[i]! : resultSharding(mesh, want, null);
   }).map((s, i) => {

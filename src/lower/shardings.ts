@@ -123,9 +123,6 @@ export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
   for (const a of args) {
     const m = a.sharding?.mesh;
     if (!m) continue;
-    if (a.sharding!.spec.unreduced.length) {
-      throw new CompileError(`NotImplementedError: computing with an array whose sharding is unreduced (${specRepr(a.sharding!.spec)}) is not supported by jaxts; reshard it first`, span);
-    }
     if (mesh && !sameMesh(mesh, m)) {
       throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got argument ${a.name} of ${meshStr(m)} and another argument of ${meshStr(mesh)}.`, span);
     }
