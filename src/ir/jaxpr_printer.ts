@@ -204,6 +204,10 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
       }
       break;
     }
+    case 'sharding_constraint':
+      // jax.reshard's equation (`reshard: true`) shows no parameters
+      if (!p['reshard']) for (const k of Object.keys(p)) put(k);
+      break;
     case 'sort':
       put('dimension');
       put('is_stable');
@@ -312,7 +316,8 @@ function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: (g: 
     const kv = ps.length
       ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
       : nil;
-    return concat(lhs, text(' = '), text(jaxPrimName(e.prim)), kv, text(' '), operands(e.inputs));
+    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : jaxPrimName(e.prim);
+    return concat(lhs, text(' = '), text(prim), kv, text(' '), operands(e.inputs));
   };
   return { binders, operands, eqnDoc };
 }

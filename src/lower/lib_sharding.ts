@@ -10,7 +10,7 @@ import type { JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { propagateShardings, unreducedResults } from '../passes/sharding.js';
+import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../passes/vma.js';
@@ -231,6 +231,16 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
     if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
     const own = traceArgs.get(t)?.mesh;
+    // an unreduced value resharded to a sharding without those axes: an equation, whose partitioning adds the partial sums up
+    const reduceLeaf = (leaf: PyValue): PyValue => {
+      if (leaf instanceof PyTuple || leaf instanceof PyList) {
+        const items = leaf.items.map(reduceLeaf);
+        return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+      }
+      if (!(leaf instanceof Tracer) || leaf.trace !== t || !tracerDims(ip, leaf, true)?.unreduced.some((a) => !sharding.spec.unreduced.includes(a))) return leaf;
+      return ip.ops.tracer(ip.ops.bind('sharding_constraint', [leaf.atom], { dims: dimsOf(sharding, leaf.aval.shape, span), reshard: true }, span));
+    };
+    if (t.kind === 'jit' && own && sameMesh(own, sharding.mesh)) x = reduceLeaf(x);
     if (t.kind === 'jit' && own && !sameMesh(own, sharding.mesh)) return constrainOnMesh(ip, t, x, own, sharding, span);
     if (t.kind === 'jit') {
       let m = traceConstraints.get(t);
@@ -1035,26 +1045,26 @@ export class PyShapedArray extends PyObject {
 const abstractShardings = new WeakSet<PyNamedSharding>();
 
 /** The arguments' shardings of each jit trace (what typeof inside the traced function reads). */
-const traceArgs = new WeakMap<Trace, { mesh: PyMesh; dims: (DimShardings | null)[] }>();
+const traceArgs = new WeakMap<Trace, { mesh: PyMesh; dims: (DimShardings | null)[]; unreduced: (readonly string[])[] }>();
 
 /** Called by jit before tracing: the array arguments (`leaves`, in parameter order) and their shardings. */
 export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
   const hosts = leaves.map((l) => (l instanceof HostArray ? l : l instanceof Tracer ? l.materialized : null));
   const mesh = meshOf(hosts.filter((h): h is HostArray => h !== null), span);
-  if (mesh) traceArgs.set(t, { mesh, dims: hosts.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, span) : null)) });
+  if (mesh) traceArgs.set(t, { mesh, dims: hosts.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, span) : null)), unreduced: hosts.map((h) => h?.sharding?.spec.unreduced ?? []) });
 }
 
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
-function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh } | null {
+function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh; unreduced: readonly string[] } | null {
   if (t.atom.kind !== 'var') return null;
   const b = t.trace.builder;
   const all = traceShardings(ip, t.trace, { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] }, allAxes);
   const dims = all?.dims.get(t.atom.id);
-  return all && dims ? { dims, mesh: all.mesh } : null;
+  return all && dims ? { dims, mesh: all.mesh, unreduced: all.unreduced.get(t.atom.id) ?? [] } : null;
 }
 
 /** The shardings of every value of `func` (trace `t`, finished or not) that types show: its mesh's typed axes; null when none. */
-function traceShardings(ip: Interp, t: Trace, func: Func, allAxes = false): { dims: Map<number, DimShardings>; mesh: PyMesh } | null {
+function traceShardings(ip: Interp, t: Trace, func: Func, allAxes = false): { dims: Map<number, DimShardings>; unreduced: Map<number, readonly string[]>; mesh: PyMesh } | null {
   const info = traceArgs.get(t);
   if (!info) return null;
   const typed = allAxes ? info.mesh.axisNames : typedAxes(ip, info.mesh);
@@ -1067,7 +1077,8 @@ function traceShardings(ip: Interp, t: Trace, func: Func, allAxes = false): { di
   });
   const dims = propagateShardings(func, meshShape(info.mesh), ins);
   for (const [id, d] of dims) dims.set(id, keepAxes(d, typed));
-  return { dims, mesh: info.mesh };
+  const insU = func.params.map((_, i) => (i < info.unreduced.length ? info.unreduced[i]! : ((c) => (c instanceof HostArray ? c : c?.materialized)?.sharding?.spec.unreduced ?? [])(t.captured[i - info.unreduced.length])));
+  return { dims, unreduced: unreducedTypes(func, insU), mesh: info.mesh };
 }
 
 /** The types of a traced function's values as its printed jaxpr shows them (make_jaxpr, Traced.jaxpr); undefined outside Explicit axes. */
@@ -1075,7 +1086,7 @@ export function jaxprTypes(ip: Interp, t: Trace, func: Func): JaxprTypes | undef
   const all = traceShardings(ip, t, func);
   if (!all) return undefined;
   const out = new Map<number, TypeSharding>();
-  for (const [id, dims] of all.dims) out.set(id, { dims });
+  for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [] });
   return out;
 }
 
@@ -1120,7 +1131,7 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
     const v = varyingAxes(x);
     if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
     const t = tracerDims(ip, x);
-    return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
+    return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null, [], false, t?.unreduced ?? []);
   }
   // a host array closed over by a traced function keeps its placement
   const h = x instanceof HostArray ? x : x instanceof Tracer && x.materialized ? x.materialized : isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
