@@ -87,6 +87,8 @@ export interface ProgramRequest {
     outShardings?: (DimShardings | null)[];
     /** The layouts sharding propagation chose at trace time, which the host call passes: the partitioner must agree. */
     traced: { inShardings: DimShardings[]; outShardings: DimShardings[] };
+    /** The mesh axes each parameter arrives / each result leaves unreduced over (partial sums per device); absent: none. */
+    unreduced?: { ins: (readonly string[])[]; outs: (readonly string[])[] };
   };
   /** jax_debug_nans was on when it was traced: the program also returns its float intermediates for the NaN check. */
   debugNans: boolean;

@@ -20,6 +20,7 @@ import { jaxPrimName, type GatherDims, type GatherMode, type ScatterDims } from 
 const MODE_NAMES: Record<GatherMode, string> = { clip: 'CLIP', fill: 'FILL_OR_DROP', promise_in_bounds: 'PROMISE_IN_BOUNDS' };
 import type { Atom, AVal, Eqn, EqnCall, Func, Lit, Var } from './types.js';
 import { shortDtype } from './types.js';
+import { vmaUrStr, type TypeSharding } from './sharding.js';
 
 // ------------------------------------------------------------ documents (jax/_src/pretty_printer.py)
 
@@ -203,6 +204,10 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
       }
       break;
     }
+    case 'sharding_constraint':
+      // jax.reshard's equation (`reshard: true`) shows no parameters
+      if (!p['reshard']) for (const k of Object.keys(p)) put(k);
+      break;
     case 'sort':
       put('dimension');
       put('is_stable');
@@ -233,7 +238,14 @@ function varName(i: number): string {
   return s;
 }
 
-const avalText = (a: AVal): string => `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
+const avalText = (a: AVal, t?: TypeSharding): string =>
+  t ? `${shortDtype(a.dtype)}[${a.shape.map((n, d) => shardedDim(n, t.dims[d] ?? [])).join(',')}]${vmaUrStr(t)}` : `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
+
+/** `8`, `8@X`, `8@(X,Y)`: a dimension of a type with its mesh axes (JAX's _get_shape_sharding_str). */
+const shardedDim = (n: number, axes: readonly string[]): string => (!axes.length ? String(n) : axes.length === 1 ? `${n}@${axes[0]}` : `${n}@(${axes.join(',')})`);
+
+/** The sharding each variable's type shows (var id → sharding), for a function traced over Explicit mesh axes. */
+export type JaxprTypes = ReadonlyMap<number, TypeSharding>;
 
 function litText(l: Lit): string {
   const d = l.aval.dtype;
@@ -290,13 +302,13 @@ export function jaxprView(f: Func, constCount = 0): JaxprView {
 }
 
 /** How a jaxpr's binders, operands and equations print, variables named by `name`. */
-function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: (g: Func) => Doc): {
+function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: (g: Func) => Doc, types?: JaxprTypes): {
   binders: (vs: Var[]) => Doc;
   operands: (as: Atom[], sep?: string) => Doc;
   eqnDoc: (e: Eqn) => Doc;
 } {
   const atom = (a: Atom): Doc => text(a.kind === 'lit' ? litText(a) : name(a));
-  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${avalText(v.aval)}`)))));
+  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${avalText(v.aval, types?.get(v.id))}`)))));
   const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
   const eqnDoc = (e: Eqn): Doc => {
     const lhs = binders(e.outputs);
@@ -304,7 +316,8 @@ function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: (g: 
     const kv = ps.length
       ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
       : nil;
-    return concat(lhs, text(' = '), text(jaxPrimName(e.prim)), kv, text(' '), operands(e.inputs));
+    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : jaxPrimName(e.prim);
+    return concat(lhs, text(' = '), text(prim), kv, text(' '), operands(e.inputs));
   };
   return { binders, operands, eqnDoc };
 }
@@ -327,10 +340,10 @@ export function printEqn(e: Eqn): string {
  * with jaxts's explicit constant handling shown as JAX shows it. The last
  * `constCount` parameters are captured arrays: JAX's constvars.
  */
-export function printJaxpr(f: Func, constCount = 0): string {
+export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string {
   // variable names run on through nested jaxprs (control flow's), in the order the text shows them
   let fresh = 0;
-  const jaxprDoc = (f: Func, constCount: number): Doc => {
+  const jaxprDoc = (f: Func, constCount: number, types?: JaxprTypes): Doc => {
   const { consts, params, eqns, results, resolve } = jaxprView(f, constCount);
   // JAX names a result no later equation or output uses `_` (core._dropvars)
   const names = new Map<number, string>();
@@ -350,7 +363,7 @@ export function printJaxpr(f: Func, constCount = 0): string {
     }
     return n;
   };
-  const { binders, operands, eqnDoc } = eqnDocs0(name, () => varName(fresh++), (g) => jaxprDoc(g, 0));
+  const { binders, operands, eqnDoc } = eqnDocs0(name, () => varName(fresh++), (g) => jaxprDoc(g, 0), types);
   const skeleton = (cs: Var[], ps: Var[], body: () => Doc[], outs: Atom[]): Doc => concat(
     group(nest(2, concat(
       text('{ '), text('lambda '), binders(cs), text('; '), binders(ps), text('. '), text('let'),
@@ -400,7 +413,7 @@ export function printJaxpr(f: Func, constCount = 0): string {
   };
   return skeleton(consts, params, () => eqnDocs(eqns, 0), results);
   };
-  return formatDoc(jaxprDoc(f, constCount));
+  return formatDoc(jaxprDoc(f, constCount, types));
 }
 
 /** The parameters JAX shows for a control-flow equation, sorted by name; sub-jaxprs as `jaxpr` renders them (lazily: names follow the text's order). */

@@ -52,6 +52,26 @@ export function shardedTypeStr(dtype: string, shape: readonly number[], dims: Di
 }
 
 /**
+ * What a jaxpr's type shows of a value's sharding besides its dimensions
+ * (JAX's core._vma_ur_str): the mesh axes it varies over inside shard_map
+ * (`V`), holds unreduced partial sums over (`U`), or is reduced over (`R`).
+ */
+export interface TypeSharding {
+  dims: DimShardings;
+  varying?: readonly string[];
+  unreduced?: readonly string[];
+  reduced?: readonly string[];
+}
+
+/** `{V:i}`, `{U:X}`, `{V:(i,j), R:X}`: JAX's suffix of a type (axes in the order given: the mesh's); '' when none. */
+export function vmaUrStr(t: Omit<TypeSharding, 'dims'>): string {
+  const one = (prefix: string, axes: readonly string[] | undefined): string[] =>
+    axes?.length ? [`${prefix}:${axes.length === 1 ? axes[0] : `(${axes.join(',')})`}`] : [];
+  const parts = [...one('V', t.varying), ...one('U', t.unreduced), ...one('R', t.reduced)];
+  return parts.length ? `{${parts.join(', ')}}` : '';
+}
+
+/**
  * The device groups a collective over `names` runs in: devices that agree on
  * every other mesh axis, each group listed in the order of its coordinates
  * along `names` (row-major in mesh order). Positions are mesh positions.

@@ -58,6 +58,12 @@ export interface Eqn {
    */
   outSharding?: string[][];
   /**
+   * The mesh axes of an `out_sharding=P(..., unreduced={...})`: the result
+   * keeps its partial sums over them (each device its own), unreduced in its
+   * type, until a reshard adds them up. Not a param.
+   */
+  outUnreduced?: string[];
+  /**
    * Set on the broadcast_in_dim of an operand of a binary operation (`x *
    * 2.0`, `m + v`): JAX broadcasts only to the rank (a rank-0 operand not at
    * all) and leaves size-1 axes to lax's implicit broadcasting; make_jaxpr

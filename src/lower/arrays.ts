@@ -11,6 +11,9 @@ import { size } from '../ir/types.js';
 import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
 
+/** An `out_sharding=` of a jnp function: the mesh axes per dimension of a result of a given shape, and the axes it is left unreduced over. */
+export type OutSharding = ((shape: readonly number[]) => string[][]) & { readonly unreduced?: readonly string[] };
+
 /** What the lowering provides to array operations. */
 export interface ArrayContext {
   trace(): Trace;
@@ -137,7 +140,7 @@ export class ArrayOps {
     return this.bind('convert_element_type', [a], { new_dtype: dtype, weak_type: weak }, span);
   }
 
-  // ------------------------------------------------------------ elementwise
+    // ------------------------------------------------------------ elementwise
 
   /** A binary jnp operation with promotion and broadcasting. `kind` picks the output dtype rule. */
   binary(prim: Prim, x: PyValue, y: PyValue, span: Span, trueDivide = true): Tracer {
@@ -414,7 +417,7 @@ export class ArrayOps {
   }
 
   /** jnp.dot semantics; `outSharding`: its `out_sharding=`, the layout of a result of the given shape. */
-  dot(x: PyValue, y: PyValue, span: Span, outSharding?: (shape: readonly number[]) => string[][], precision: [string, string] | null = null): Tracer {
+  dot(x: PyValue, y: PyValue, span: Span, outSharding?: OutSharding, precision: [string, string] | null = null): Tracer {
     let a = this.asArray(x, span).atom;
     let b = this.asArray(y, span).atom;
     const dtype = promote(a.aval, b.aval);
@@ -424,7 +427,10 @@ export class ArrayOps {
     const rb = b.aval.shape.length;
     if (ra === 0 || rb === 0) return this.binary('mul', this.tracer(a), this.tracer(b), span);
     const contract: [number[], number[]] = [[ra - 1], [rb === 1 ? 0 : rb - 2]];
-    const mark = outSharding && ((e: Eqn) => void (e.outSharding = outSharding(e.outputs[0]!.aval.shape)));
+    const mark = outSharding && ((e: Eqn) => {
+      e.outSharding = outSharding(e.outputs[0]!.aval.shape);
+      if (outSharding.unreduced?.length) e.outUnreduced = [...outSharding.unreduced];
+    });
     return this.tracer(this.bind('dot_general', [a, b], { dimension_numbers: { contract, batch: [[], []] }, precision, preferred_element_type: dtype }, span, mark));
   }
 

@@ -66,6 +66,8 @@ for (const [name, base] of [
 ] as const) exc(name, base, 'jax.errors');
 // raised by sharding-in-types checks (jax._src.core.ShardingTypeError; not exported by jax.errors)
 exc('ShardingTypeError', 'Exception', 'jax._src.core');
+// a sharding that does not divide an array's shape (jax._src.sharding.IndivisibleError)
+exc('IndivisibleError', 'ValueError', 'jax._src.sharding');
 
 /** The exception classes a program names without importing (builtins). */
 export const BUILTIN_EXCEPTIONS = [...EXCEPTIONS.values()].filter((c) => c.module === '');

@@ -33,7 +33,7 @@ import {
   scalarKind,
   typeName,
   type PyValue, NeedsStatic,
-  type Tracer,
+  Tracer,
 } from './values.js';
 import type { DType } from '../ir/types.js';
 import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndBinary, ndCompare, ndIndex, ndOperator, ndSetItem, type AdvancedItem } from './ndarray.js';
@@ -43,6 +43,7 @@ import { SUPER_SELF } from './interp.js';
 import { checkItems } from './limits.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
+import { deviceMismatch } from './shardings.js';
 
 
 const ARRAY_BINOPS: Record<string, Prim> = {
@@ -474,6 +475,23 @@ function runtimeLookup(items: readonly PyValue[], i: HostScalar, seq: string): H
   return new HostScalar({ k: 'call', callee: 'jx.pyIndex', args: [table, i.expr, { k: 'lit', value: seq === 'str' ? 'string' : seq }] }, k);
 }
 
+/** The jitted jnp function an array operator calls, and its parameters' names (for JAX's device-mismatch error). */
+const OPERATOR_FUNCS: Partial<Record<A.BinOpName, [string, string, string]>> = {
+  '+': ['add', 'x', 'y'], '-': ['subtract', 'x', 'y'], '*': ['multiply', 'x', 'y'], '/': ['true_divide', 'x1', 'x2'],
+  '**': ['power', 'x1', 'x2'], '@': ['matmul', 'a', 'b'], '&': ['bitwise_and', 'x', 'y'], '|': ['bitwise_or', 'x', 'y'], '^': ['bitwise_xor', 'x', 'y'],
+};
+
+/** An operator on two arrays committed to different devices raises JAX's DeviceAssignmentMismatchError. */
+function checkBinopDevices(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): void {
+  const f = OPERATOR_FUNCS[op];
+  const placed = (v: PyValue): HostArray | null => (v instanceof HostArray ? v : v instanceof Tracer && v.materialized ? v.materialized : null);
+  const x = placed(a);
+  const y = placed(b);
+  if (!f || !x || !y) return;
+  const msg = deviceMismatch(f[0], [{ name: f[1], value: x }, { name: f[2], value: y }]);
+  if (msg) throw new CompileError(msg, span);
+}
+
 export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (op === '%' && (typeof a === 'string' || (a instanceof HostScalar && a.type === 'str'))) {
     return percentFormat(ip, ip.static(a, 'a format string', span) as string, b, span);
@@ -485,6 +503,7 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
       v instanceof HostScalar && v.type !== 'str' ? ip.scalarArray(v, v.type === 'int' ? 'int32' : v.type === 'bool' ? 'bool' : 'float32', 'scalar', span, true) : v;
     a = lift(a);
     b = lift(b);
+    checkBinopDevices(op, a, b, span);
     if (op === '@') return ip.ops.matmul(a, b, span);
     if (op === '**') return ip.ops.power(a, b, span);
     if (op === '//') return floorDivide(ip, a, b, span);

@@ -14,10 +14,11 @@ import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
 import { instanceText } from './classes.js';
+import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
   HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
-  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue, type Trace,
+  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
 
@@ -223,9 +224,18 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   return Text.of('GradTracer(primal=').concat(outerText(), `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
 }
 
+/** An array unreduced over some mesh axes has no value to show: JAX prints its shape, dtype and sharding. */
+function unreducedText(v: PyValue): Text | null {
+  const h = v instanceof HostArray ? v : v instanceof Tracer && v.materialized ? v.materialized : null;
+  if (!h?.sharding?.spec.unreduced.length) return null;
+  return Text.of(`Array(shape=${tupleRepr(h.aval.shape.map(String))}, dtype=${h.aval.dtype}, sharding=${shardingRepr(h.sharding)})`);
+}
+
 export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (typeof v === 'string') return Text.of(v);
   if (isTransformTracer(v)) return tracerText(ip, v, span);
+  const un = unreducedText(v);
+  if (un) return un;
   if (isArray(v) && concreteText) return showConcrete(concreteText, v);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
   if (v instanceof HostScalar) return new Text([v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }])]);
@@ -248,6 +258,8 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof PyComplex) return Text.of(pyComplexRepr(v.re, v.im));
   if (typeof v === 'string') return Text.of(pyStrRepr(v));
   if (isTransformTracer(v)) return tracerText(ip, v, span);
+  const un = unreducedText(v);
+  if (un) return un;
   if (isArray(v)) {
     const h = hostArrayToFormat(ip, v, 'repr()', span);
     const args: HExpr[] = [{ k: 'var', name: h.name }];

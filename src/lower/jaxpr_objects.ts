@@ -10,7 +10,7 @@
 // tutorial) evaluates the function again, under any transformation.
 import { CompileError } from '../common/diagnostics.js';
 import { jaxPrimName } from '../ir/indexing.js';
-import { jaxprView, printEqn, printJaxpr, pyFloat, type JaxprView } from '../ir/jaxpr_printer.js';
+import { jaxprView, printEqn, printJaxpr, pyFloat, type JaxprTypes, type JaxprView } from '../ir/jaxpr_printer.js';
 import { isControl, PRIM_NAMES, PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, Eqn, Func, Lit, Var } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
@@ -123,12 +123,14 @@ export class PyJaxpr extends PyNativeObject {
   constructor(
     readonly func: Func,
     readonly constCount: number,
+    /** The shardings its types show (traced over Explicit mesh axes). */
+    readonly types?: JaxprTypes,
   ) {
     super();
     this.view = jaxprView(func, constCount);
   }
   get text(): string {
-    return printJaxpr(this.func, this.constCount);
+    return printJaxpr(this.func, this.constCount, this.types);
   }
   private atom(a: Atom): PyValue {
     if (a.kind === 'lit') return new PyJaxprLiteral(a);
@@ -191,9 +193,10 @@ export class PyClosedJaxpr extends PyNativeObject {
   constructor(
     func: Func,
     readonly consts: (HostArray | Tracer)[] = [],
+    types?: JaxprTypes,
   ) {
     super();
-    this.jaxpr = new PyJaxpr(func, consts.length);
+    this.jaxpr = new PyJaxpr(func, consts.length, types);
   }
   get text(): string {
     return this.jaxpr.text;

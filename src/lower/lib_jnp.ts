@@ -18,7 +18,11 @@ import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, pars
 import type { GatherMode } from '../ir/indexing.js';
 import { size, type Atom, type Eqn } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
-import { outShardingOf } from './lib_sharding.js';
+import { outShardingOf, withOutSharding } from './lib_sharding.js';
+import type { OutSharding } from './arrays.js';
+
+/** The jnp functions whose result takes an `out_sharding=` (dot and einsum give it to their dot_general instead). */
+const OUT_SHARDING_FNS = ['zeros', 'ones', 'full', 'empty', 'zeros_like', 'ones_like', 'full_like', 'empty_like', 'arange', 'reshape', 'ravel', 'broadcast_to', 'repeat', 'tril', 'triu'];
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { callPrelude, PRELUDE_FUNCTIONS } from './jnp_prelude.js';
 import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
@@ -168,6 +172,11 @@ export function jnpModule(ip: Interp): PyModule {
     ...dtypeFunctions(ip),
     ...Object.fromEntries(PRELUDE_FUNCTIONS.map((name): [string, Fn] => [name, (c) => callPrelude(ip, name, c)])),
   });
+  // JAX's out_sharding= of these functions: the result laid out as it says (against the context mesh for a P)
+  for (const name of OUT_SHARDING_FNS) {
+    const f = fns[name];
+    if (f) fns[name] = (c) => withOutSharding(ip, c, f);
+  }
   const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
@@ -1107,11 +1116,12 @@ function composites(ip: Interp): Record<string, Fn> {
  * einsum's out_sharding=: the last contraction's dot_general gives its result laid out as asked
  * (its dimensions `ix`, the result's `out`).
  */
-function outShardingMark(ix: string, out: string, outSharding: (shape: readonly number[]) => string[][]): (e: Eqn) => void {
+function outShardingMark(ix: string, out: string, outSharding: OutSharding): (e: Eqn) => void {
   return (e) => {
     const shape = e.outputs[0]!.aval.shape;
     const dims = outSharding([...out].map((ch) => shape[ix.indexOf(ch)]!));
     e.outSharding = [...ix].map((ch) => (out.includes(ch) ? [...dims[out.indexOf(ch)]!] : []));
+    if (outSharding.unreduced?.length) e.outUnreduced = [...outSharding.unreduced];
   };
 }
 

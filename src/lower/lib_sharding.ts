@@ -6,11 +6,13 @@
 import { BOXES, boxLine, boxRule } from './rich_box.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
-import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { axesSize, localShape, replicated, shardedTypeStr } from '../ir/sharding.js';
+import type { DimShardings, MeshShape, TypeSharding } from '../ir/sharding.js';
+import type { JaxprTypes } from '../ir/jaxpr_printer.js';
+import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
 import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { propagateShardings } from '../passes/sharding.js';
+import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
+import type { OutSharding } from './arrays.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../passes/vma.js';
 import { PySet } from './sets.js';
@@ -144,19 +146,28 @@ export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
 export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
   if (!(v instanceof PyPartitionSpec)) return v;
   const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
-  if (!mesh) throw new CompileError(`ValueError: Please set a mesh via \`jax.set_mesh\` if a PartitionSpec is passed to ${what}`, span);
+  if (!mesh) throw new CompileError(noMeshError(v, what), span);
   return checkedSharding(mesh, v, span);
+}
+
+/** JAX's error for a PartitionSpec given to `what` with no mesh in context (each API has its own wording). */
+function noMeshError(spec: PyPartitionSpec, what: string): string {
+  if (what === 'device_put') return 'ValueError: Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put';
+  const api = what === 'with_sharding_constraint' ? ['with_sharding_constraint', 'shardings'] : what.startsWith('jit ') ? ['jit', what.slice(4)] : null;
+  if (api) {
+    return `RuntimeError: ${api[0]} requires a non-empty mesh in context if you are passing \`PartitionSpec\`s to ${api[1]}. You can define a context mesh via \`jax.set_mesh(mesh)\`. Alternatively, provide \`Sharding\`s to ${api[1]} and then the mesh context manager is not required.`;
+  }
+  return `ValueError: Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a NamedSharding instance or enter into a mesh context via \`jax.set_mesh\`. Got ${specRepr(spec)}`;
 }
 
 /**
  * `out_sharding=` of a jnp function (a PartitionSpec of the context mesh or a
  * NamedSharding): the mesh axes per dimension of a result of shape `shape`.
  */
-export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): (shape: readonly number[]) => string[][] {
+export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): OutSharding {
   const named = shardingArg(ip, s, 'out_sharding', span);
   if (!(named instanceof PyNamedSharding)) throw new CompileError(`TypeError: out_sharding must be a PartitionSpec or a NamedSharding, got ${typeName(named)}`, span);
-  if (named.spec.unreduced.length) throw new CompileError(`NotImplementedError: an unreduced out_sharding (${specRepr(named.spec)}) is not supported by jaxts`, span);
-  return (shape) => dimsOf(named, shape, span).map((d) => [...d]);
+  return Object.assign((shape: readonly number[]) => dimsOf(named, shape, span).map((d) => [...d]), { unreduced: named.spec.unreduced });
 }
 
 /**
@@ -221,6 +232,16 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
     if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
     const own = traceArgs.get(t)?.mesh;
+    // an unreduced value resharded to a sharding without those axes: an equation, whose partitioning adds the partial sums up
+    const reduceLeaf = (leaf: PyValue): PyValue => {
+      if (leaf instanceof PyTuple || leaf instanceof PyList) {
+        const items = leaf.items.map(reduceLeaf);
+        return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+      }
+      if (!(leaf instanceof Tracer) || leaf.trace !== t || !tracerDims(ip, leaf, true)?.unreduced.some((a) => !sharding.spec.unreduced.includes(a))) return leaf;
+      return ip.ops.tracer(ip.ops.bind('sharding_constraint', [leaf.atom], { dims: dimsOf(sharding, leaf.aval.shape, span), reshard: true }, span));
+    };
+    if (t.kind === 'jit' && own && sameMesh(own, sharding.mesh)) x = reduceLeaf(x);
     if (t.kind === 'jit' && own && !sameMesh(own, sharding.mesh)) return constrainOnMesh(ip, t, x, own, sharding, span);
     if (t.kind === 'jit') {
       let m = traceConstraints.get(t);
@@ -316,6 +337,7 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
       ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, one, replicated(h.aval.shape.length))] } });
       return new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
     }
+    if (h.sharding?.spec.unreduced.some((a) => !target.spec.unreduced.includes(a))) return putTree(ip, reduceUnreduced(ip, h, target.spec.unreduced, hint, span), target, hint, span);
     if (target.spec.unreduced.length) return putUnreduced(ip, h, target, hint, span);
     const dims = dimsOf(target, h.aval.shape, span);
     const name = ip.freshName(hint || h.name);
@@ -413,6 +435,47 @@ function putUnreduced(ip: Interp, h: HostArray, target: PyNamedSharding, hint: s
 }
 
 /**
+ * `h` (unreduced over some mesh axes) with its partial sums over the axes not
+ * in `keep` added up: a per-device program, a psum of each device's block
+ * (JAX's reshard of an unreduced array: its one all-reduce).
+ */
+function reduceUnreduced(ip: Interp, h: HostArray, keep: readonly string[], hint: string, span: A.Span): HostArray {
+  const s = h.sharding!;
+  const mesh = s.mesh;
+  const shape = meshShape(mesh);
+  const dims = dimsOf(s, h.aval.shape, span);
+  const axes = mesh.axisNames.filter((a) => s.spec.unreduced.includes(a) && !keep.includes(a));
+  const t = new Trace('reduce', 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  const param = t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, dims, shape) });
+  const result = ip.withTrace(t, () => ip.ops.bind('psum', [param], { axes, axis_size: axesSize(shape, axes) }, span));
+  const program = ip.programName('reduce');
+  ip.addProgram(program, t.builder.finish([result], t.axisEnv), 'pmap');
+  const name = ip.freshName(hint || h.name);
+  const layout = layoutVar(ip, mesh, dims);
+  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
+  ip.emit({
+    k: 'const',
+    names: [name],
+    destructure: true,
+    value: {
+      k: 'call',
+      callee: 'rt.spmd',
+      await: true,
+      args: [
+        { k: 'program', name: program },
+        { k: 'array', items: [{ k: 'var', name: h.name }] },
+        { k: 'array', items: [layout] },
+        { k: 'array', items: [layout] },
+        { k: 'array', items: [{ k: 'array', items: h.aval.shape.map(lit) }] },
+      ],
+    },
+  });
+  const out = new HostArray(name, h.aval);
+  out.sharding = new PyNamedSharding(mesh, new PyPartitionSpec(s.spec.entries, s.spec.unreduced.filter((a) => keep.includes(a)), s.spec.reduced));
+  return out;
+}
+
+/**
  * Ask for `func` (a jit body or host segment) partitioned over the arguments'
  * mesh, and return the host call `rt.spmd(...)` plus each result's sharding
  * (sharding propagation decides them now, at trace time; the backend passes
@@ -437,12 +500,21 @@ export function spmdCall(
     if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span, e.notes);
     throw e;
   }
-  ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program });
+  // arguments unreduced over some mesh axes, and the results their types leave so (JAX's unreduced values)
+  const insU = args.map((a) => a.sharding?.spec.unreduced ?? []);
+  const outsU = unreducedResults(func, insU);
+  const unreduced = insU.some((u) => u.length) || outsU.some((u) => u.length) ? { ins: insU, outs: outsU } : undefined;
+  ip.addSpmdProgram(name, kind, func, { shape, inShardings: fixed, ...(constrained ? { outShardings: outFixed } : {}), traced: program, ...(unreduced ? { unreduced } : {}) });
   const firstArg = args[0]?.sharding ? { sharding: args[0].sharding, rank: args[0].aval.shape.length } : null;
   // a constrained result has the sharding asked for: under Explicit axes as the user spelled it, under
   // Auto axes as XLA's sharding converts back (trailing Nones dropped)
   const shardings = program.outShardings.map((d, i) => {
     const want = outFixed[i];
+    if (unreduced && unreduced.outs[i]!.length) {
+      // left unreduced (its partial sums per device): so in its sharding's spec
+      const s = resultSharding(mesh, d, null);
+      return new PyNamedSharding(mesh, new PyPartitionSpec(s.spec.entries, unreduced.outs[i]!));
+    }
     if (!want) return resultSharding(mesh, d, firstArg);
     return mesh.explicit ? outConstraints[i]! : resultSharding(mesh, want, null);
   }).map((s, i) => {
@@ -956,14 +1028,17 @@ export class PyShapedArray extends PyObject {
     readonly varying: string[] = [],
     /** A typed PRNG key array: JAX shows its element type as `key<fry>` (aval: the key array's shape). */
     readonly prngKey = false,
+    /** The mesh axes its sharding's spec holds it unreduced / reduced over (printed `{U:X}`, `{R:X}`). */
+    readonly unreduced: readonly string[] = [],
+    readonly reduced: readonly string[] = [],
   ) {
     super();
   }
   str(): string {
     if (this.prngKey) return `key<fry>[${this.aval.shape.join(',')}]`;
-    const v = this.varying;
-    const vma = v.length === 0 ? '' : v.length === 1 ? `{V:${v[0]}}` : `{V:(${v.join(',')})}`;
-    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + vma;
+    const order = (axes: readonly string[]): string[] => (this.mesh ? this.mesh.axisNames.filter((a) => axes.includes(a)) : [...axes]);
+    const suffix = vmaUrStr({ varying: this.varying, unreduced: order(this.unreduced), reduced: order(this.reduced) });
+    return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + suffix;
   }
 }
 
@@ -971,32 +1046,49 @@ export class PyShapedArray extends PyObject {
 const abstractShardings = new WeakSet<PyNamedSharding>();
 
 /** The arguments' shardings of each jit trace (what typeof inside the traced function reads). */
-const traceArgs = new WeakMap<Trace, { mesh: PyMesh; dims: (DimShardings | null)[] }>();
+const traceArgs = new WeakMap<Trace, { mesh: PyMesh; dims: (DimShardings | null)[]; unreduced: (readonly string[])[] }>();
 
 /** Called by jit before tracing: the array arguments (`leaves`, in parameter order) and their shardings. */
 export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
   const hosts = leaves.map((l) => (l instanceof HostArray ? l : l instanceof Tracer ? l.materialized : null));
   const mesh = meshOf(hosts.filter((h): h is HostArray => h !== null), span);
-  if (mesh) traceArgs.set(t, { mesh, dims: hosts.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, span) : null)) });
+  if (mesh) traceArgs.set(t, { mesh, dims: hosts.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, span) : null)), unreduced: hosts.map((h) => h?.sharding?.spec.unreduced ?? []) });
 }
 
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
-function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh } | null {
-  const info = traceArgs.get(t.trace);
+function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh; unreduced: readonly string[] } | null {
+  if (t.atom.kind !== 'var') return null;
+  const b = t.trace.builder;
+  const all = traceShardings(ip, t.trace, { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] }, allAxes);
+  const dims = all?.dims.get(t.atom.id);
+  return all && dims ? { dims, mesh: all.mesh, unreduced: all.unreduced.get(t.atom.id) ?? [] } : null;
+}
+
+/** The shardings of every value of `func` (trace `t`, finished or not) that types show: its mesh's typed axes; null when none. */
+function traceShardings(ip: Interp, t: Trace, func: Func, allAxes = false): { dims: Map<number, DimShardings>; unreduced: Map<number, readonly string[]>; mesh: PyMesh } | null {
+  const info = traceArgs.get(t);
   if (!info) return null;
   const typed = allAxes ? info.mesh.axisNames : typedAxes(ip, info.mesh);
   if (!typed.length) return null;
-  const b = t.trace.builder;
-  const func: Func = { name: b.name, params: b.params, eqns: [...b.eqns], results: [t.atom] };
-  const ins = b.params.map((p, i) => {
+  const ins = func.params.map((p, i) => {
     if (i < info.dims.length) return info.dims[i] ?? null;
-    const c = t.trace.captured[i - info.dims.length];
+    const c = t.captured[i - info.dims.length];
     const h = c instanceof HostArray ? c : c?.materialized;
     return h?.sharding ? specAxes(h.sharding, h.aval.shape.length) : null;
   });
-  if (t.atom.kind !== 'var') return null;
-  const dims = propagateShardings(func, meshShape(info.mesh), ins).get(t.atom.id);
-  return dims ? { dims: keepAxes(dims, typed), mesh: info.mesh } : null;
+  const dims = propagateShardings(func, meshShape(info.mesh), ins);
+  for (const [id, d] of dims) dims.set(id, keepAxes(d, typed));
+  const insU = func.params.map((_, i) => (i < info.unreduced.length ? info.unreduced[i]! : ((c) => (c instanceof HostArray ? c : c?.materialized)?.sharding?.spec.unreduced ?? [])(t.captured[i - info.unreduced.length])));
+  return { dims, unreduced: unreducedTypes(func, insU), mesh: info.mesh };
+}
+
+/** The types of a traced function's values as its printed jaxpr shows them (make_jaxpr, Traced.jaxpr); undefined outside Explicit axes. */
+export function jaxprTypes(ip: Interp, t: Trace, func: Func): JaxprTypes | undefined {
+  const all = traceShardings(ip, t, func);
+  if (!all) return undefined;
+  const out = new Map<number, TypeSharding>();
+  for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [] });
+  return out;
 }
 
 /** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */
@@ -1040,13 +1132,13 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
     const v = varyingAxes(x);
     if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
     const t = tracerDims(ip, x);
-    return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null);
+    return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null, [], false, t?.unreduced ?? []);
   }
   // a host array closed over by a traced function keeps its placement
   const h = x instanceof HostArray ? x : x instanceof Tracer && x.materialized ? x.materialized : isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
   const mesh = h?.sharding?.mesh ?? null;
   const dims = h?.sharding ? keepAxes(dimsOf(h.sharding, a.shape, c.span), typedAxes(ip, h.sharding.mesh)) : replicated(a.shape.length);
-  return new PyShapedArray(a, dims, mesh);
+  return new PyShapedArray(a, dims, mesh, [], false, h?.sharding?.spec.unreduced ?? [], h?.sharding?.spec.reduced ?? []);
 }
 
 function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
@@ -1060,7 +1152,7 @@ function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
     case 'sharding': {
       if (!t.mesh) return new PySingleDeviceSharding();
       const entries = t.dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d]));
-      const s = new PyNamedSharding(t.mesh, new PyPartitionSpec(entries));
+      const s = new PyNamedSharding(t.mesh, new PyPartitionSpec(entries, t.unreduced, t.reduced));
       abstractShardings.add(s);
       return s;
     }

@@ -3,7 +3,7 @@
 // to the per-dimension mesh axes the passes work with.
 import { CompileError } from '../common/diagnostics.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { axesSize, sameShardings } from '../ir/sharding.js';
+import { axesSize, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type * as A from '../parser/ast.js';
 import { PyBuiltin, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, type HostArray } from './values.js';
 
@@ -53,6 +53,14 @@ export function dimsOf(s: PyNamedSharding, shape: readonly number[], span: A.Spa
   const sizes = meshShape(s.mesh);
   dims.forEach((axes, d) => {
     const n = axesSize(sizes, axes);
+    if (shape[d]! % n !== 0 && s.mesh.explicit) {
+      // Explicit axes: the type's check (core._check_divisibility), over the mesh's AbstractMesh
+      const padded = new PyPartitionSpec([...s.spec.entries, ...Array.from({ length: rank - s.spec.entries.length }, () => null)], s.spec.unreduced, s.spec.reduced);
+      throw new CompileError(
+        `ValueError: Sharding spec ${tupleRepr(axes.map(pyStr))} implies that array axis ${d} is partitioned ${n} times, but does not evenly divide the dimension size ${shape[d]}. Got shape: ${tupleRepr(shape.map(String))} and sharding NamedSharding(mesh=${abstractMeshStr(PyAbstractMesh.of(s.mesh))}, spec=${specRepr(padded)})`,
+        span,
+      );
+    }
     if (shape[d]! % n !== 0) {
       const factors = dims.map((ax) => axesSize(sizes, ax));
       throw new CompileError(
@@ -88,15 +96,33 @@ export const specAxes = (s: PyNamedSharding, rank: number): DimShardings =>
 export const sameMesh = (a: PyMesh, b: PyMesh): boolean =>
   a === b || (a.axisNames.join() === b.axisNames.join() && a.devices.ids.join() === b.devices.ids.join() && a.devices.shape.join() === b.devices.shape.join() && a.explicit === b.explicit);
 
+/**
+ * JAX's DeviceAssignmentMismatchError (jax/_src/stages.py) for a computation
+ * `fn` on committed arrays `args` (its parameters' names, each with its
+ * array): the message when two of them sit on different device lists (in
+ * mesh order), else null.
+ */
+export function deviceMismatch(fn: string, args: { name: string; value: HostArray }[]): string | null {
+  const placed = args.filter((a) => a.value.sharding);
+  const first = placed[0];
+  if (!first) return null;
+  const ids = (a: HostArray): number[] => a.sharding!.mesh.devices.ids;
+  const other = placed.find((a) => ids(a.value).join() !== ids(first.value).join());
+  if (!other) return null;
+  const arg = (a: { name: string; value: HostArray }): string => {
+    const m = a.value.sharding!.mesh;
+    const dims = m.explicit ? specAxes(a.value.sharding!, a.value.aval.shape.length) : a.value.aval.shape.map(() => []);
+    return `argument ${a.name} of ${fn} with shape ${shardedTypeStr(a.value.aval.dtype, a.value.aval.shape, dims)} and with device ids [${ids(a.value).join(', ')}] on platform CPU`;
+  };
+  return `ValueError: Received incompatible devices for jitted computation. Got ${arg(first)} and ${arg(other)}`;
+}
+
 /** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
 export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
   let mesh: PyMesh | null = null;
   for (const a of args) {
     const m = a.sharding?.mesh;
     if (!m) continue;
-    if (a.sharding!.spec.unreduced.length) {
-      throw new CompileError(`NotImplementedError: computing with an array whose sharding is unreduced (${specRepr(a.sharding!.spec)}) is not supported by jaxts; reshard it first`, span);
-    }
     if (mesh && !sameMesh(mesh, m)) {
       throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got argument ${a.name} of ${meshStr(m)} and another argument of ${meshStr(mesh)}.`, span);
     }

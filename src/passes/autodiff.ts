@@ -47,8 +47,9 @@ export interface LinEqn {
 
 export interface JvpCtx {
   /** Bind `prim`: a linear equation when an input is a tangent, else a primal equation now. */
-  op(prim: Prim, inputs: LAtom[], params?: Params): LAtom;
-  opN(prim: Prim, inputs: LAtom[], params?: Params): LAtom[];
+  /** `operandBroadcast`: the equation broadcasts a constant operand of a binary operation (see Eqn.operandBroadcast). */
+  op(prim: Prim, inputs: LAtom[], params?: Params, operandBroadcast?: true): LAtom;
+  opN(prim: Prim, inputs: LAtom[], params?: Params, operandBroadcast?: true): LAtom[];
   /** The equation being differentiated, bound on its primal inputs (JAX's `primitive.bind(*primals)`). */
   primal(): Atom[];
   /** Run the JVP of another primitive (for rules written in terms of others, like reduce_prod). */
@@ -140,7 +141,10 @@ const div = (c: JvpCtx, a: LAtom, b: LAtom): LAtom => c.op('div', [a, b]);
 const neg = (c: JvpCtx, a: LAtom): LAtom => c.op('neg', [a]);
 const un = (c: JvpCtx, prim: Prim, a: LAtom): LAtom => c.op(prim, [a]);
 const square = (c: JvpCtx, a: LAtom): LAtom => c.op('integer_pow', [a], { y: 2 }); // lax.square lowers to x * x too
-const k = (c: JvpCtx, like: LAtom, v: number): Atom => full(c.op, like.aval, v);
+/** JAX's `_const(x, v)`: a scalar operand of a binary operation (jaxts broadcasts it; make_jaxpr shows the scalar). */
+const k = (c: JvpCtx, like: LAtom, v: number): Atom => full((p, i, q) => c.op(p, i, q, true), like.aval, v);
+/** JAX's `_ones(x)`/`full_like(x, v)`: a constant of x's shape (make_jaxpr shows its broadcast). */
+const kFull = (c: JvpCtx, like: LAtom, v: number): Atom => full(c.op, like.aval, v);
 /** lax.select(pred, on_true, on_false) */
 const select = (c: JvpCtx, pred: LAtom, onTrue: LAtom, onFalse: LAtom): LAtom => c.op('select_n', [pred, onFalse, onTrue]);
 
@@ -255,7 +259,7 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
     (c, g, [x, y]) => mul(c, neg(c, g), mul(c, un(c, 'sign', div(c, x!, y!)), un(c, 'floor', un(c, 'abs', div(c, x!, y!))))),
   ),
   pow: defjvp(
-    (c, g, [x, y]) => mul(c, g, mul(c, y!, c.op('pow', [x!, sub(c, y!, k(c, y!, 1))]))),
+    (c, g, [x, y]) => mul(c, g, mul(c, y!, c.op('pow', [x!, sub(c, y!, kFull(c, y!, 1))]))),
     (c, g, [x], ans) => mul(c, g, mul(c, un(c, 'log', replaceZero(c, x!)), ans)),
   ),
   max: maxJvp,
@@ -726,8 +730,12 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
   });
   const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
 
-  const opN = (prim: Prim, inputs: LAtom[], params: Params = {}): LAtom[] => {
-    if (!inputs.some(isLin)) return b.bind(prim, inputs as Atom[], params);
+  const opN = (prim: Prim, inputs: LAtom[], params: Params = {}, operandBroadcast?: true): LAtom[] => {
+    if (!inputs.some(isLin)) {
+      const outs = b.bind(prim, inputs as Atom[], params);
+      if (operandBroadcast && b.eqns.length) b.eqns[b.eqns.length - 1]!.operandBroadcast = true;
+      return outs;
+    }
     const outputs = shapeRule(prim)(inputs.map((a) => a.aval), params).map(newLin);
     linEqns.push({ prim, inputs, params, outputs });
     return outputs;
@@ -742,7 +750,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
     }
     const rule = JVP_RULES[prim];
     if (!rule) throw new Error(`Differentiation rule for '${prim}' not implemented`);
-    const ctx: JvpCtx = { op: (p, i, q) => opN(p, i, q)[0]!, opN, primal, jvp: (p, x, t, q) => jvpOf(p, x, t, q) };
+    const ctx: JvpCtx = { op: (p, i, q, m) => opN(p, i, q, m)[0]!, opN, primal, jvp: (p, x, t, q) => jvpOf(p, x, t, q) };
     return rule(ctx, xs, ts, e);
   };
 

@@ -68,7 +68,7 @@ function devicePrograms(req: ProgramRequest): DeviceProgram {
   let func = simplify(req.func, kind !== 'segment');
   let spmd: SpmdProgram | undefined;
   if (req.mesh) {
-    spmd = partition(func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? []);
+    spmd = partition(func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? [], req.mesh.unreduced);
     // the host call was built with the layouts the lowering saw; the partitioner must agree
     const seen = req.mesh.traced;
     const agree = (a: DimShardings[], b: DimShardings[]) => a.length === b.length && a.every((d, i) => sameShardings(d, b[i]!));

@@ -24,7 +24,7 @@ import type { ConvDims } from '../ir/conv.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type StructuralPrim } from '../ir/prims.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
-import { axesSize } from '../ir/sharding.js';
+import { axesSize, vmaUrStr } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
@@ -223,6 +223,52 @@ export function dotFree(e: Eqn): { lfree: number[]; rfree: number[] } {
   const [l, r] = e.inputs;
   const free = (rank: number, c: number[], b: number[]): number[] => range(rank).filter((d) => !c.includes(d) && !b.includes(d));
   return { lfree: free(l!.aval.shape.length, dn.contract[0], dn.batch[0]), rfree: free(r!.aval.shape.length, dn.contract[1], dn.batch[1]) };
+}
+
+// ------------------------------------------------------------------ unreduced values
+
+/** Primitives whose result stays unreduced when all their operands are, over the same axes (sums of partial sums, relabelings). */
+const KEEPS_UNREDUCED = new Set<string>(['add', 'sub', 'add_any', 'neg', 'copy', 'convert_element_type', 'transpose', 'reshape', 'squeeze']);
+
+/**
+ * The mesh axes each value of `f` is unreduced over (JAX's unreduced types):
+ * a dot_general's `out_sharding=P(..., unreduced=…)`, parameters arriving so
+ * (`ins`), passed on by KEEPS_UNREDUCED primitives; every other use adds the
+ * partial sums up first (the partitioner's psum).
+ */
+export function unreducedTypes(f: Func, ins: readonly (readonly string[])[]): Map<number, readonly string[]> {
+  const u = new Map<number, readonly string[]>();
+  f.params.forEach((p, i) => {
+    if (ins[i]?.length) u.set(p.id, ins[i]!);
+  });
+  const of = (a: Atom): readonly string[] => (a.kind === 'var' ? (u.get(a.id) ?? []) : []);
+  const defs = new Map<number, Eqn>();
+  for (const e of f.eqns) {
+    for (const o of e.outputs) defs.set(o.id, e);
+    let out: readonly string[] = [];
+    if (e.prim === 'mul' && e.inputs.some((a) => of(a).length)) {
+      // JAX's rule: a product with an unreduced operand needs the other reduced over those axes (jaxts tracks no reduced values inside)
+      const [l, r] = e.inputs as [Atom, Atom];
+      const side = of(l).length ? ['RHS', 'LHS'] : ['LHS', 'RHS'];
+      // an operand jaxts broadcast (`u * 2.`) shows as JAX has it, unbroadcast
+      const shown = (a: Atom): Atom => (a.kind === 'var' && defs.get(a.id)?.operandBroadcast ? defs.get(a.id)!.inputs[0]! : a);
+      const type = (a: Atom): string => `${shown(a).aval.dtype}[${shown(a).aval.shape.join(',')}]${vmaUrStr({ unreduced: of(a) })}`;
+      throw new CompileError(`ShardingTypeError: ${side[0]} should be reduced along the same axes ${side[1]} is unreduced on. Got lhs=${type(l)} and rhs=${type(r)}`, e.span ?? null);
+    }
+    if (e.prim === 'dot_general') out = e.outUnreduced ?? [];
+    else if (KEEPS_UNREDUCED.has(e.prim) && e.inputs.every((a) => a.kind === 'var')) {
+      const first = of(e.inputs[0]!);
+      if (first.length && e.inputs.every((a) => of(a).join() === first.join())) out = first;
+    }
+    if (out.length) for (const o of e.outputs) u.set(o.id, out);
+  }
+  return u;
+}
+
+/** The mesh axes each result of `f` leaves unreduced over. */
+export function unreducedResults(f: Func, ins: readonly (readonly string[])[]): (readonly string[])[] {
+  const u = unreducedTypes(f, ins);
+  return f.results.map((r) => (r.kind === 'var' ? (u.get(r.id) ?? []) : []));
 }
 
 // ------------------------------------------------------------------ the pass

@@ -28,7 +28,7 @@ import type { DimShardings, MeshShape, SpmdProgram } from '../ir/sharding.js';
 import { axesSize, localShape, replicaGroups, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { isFloat, shortDtype } from '../ir/types.js';
-import { dotFree, propagateShardings, reshapeGroups, sliceKeeps } from './sharding.js';
+import { dotFree, propagateShardings, reshapeGroups, sliceKeeps, unreducedTypes } from './sharding.js';
 import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
 
@@ -58,6 +58,8 @@ interface Ctx {
   get(i: number, dims: DimShardings, keepPartial?: boolean): LVal;
   bind(prim: Prim, inputs: Atom[], params?: Eqn['params']): Var[];
   p: Partitioner;
+  /** The result's type is unreduced (sharding.ts unreducedTypes): its operands' partial sums pass on. */
+  unreduced?: true;
 }
 
 type PartitionRule = (c: Ctx) => LVal[];
@@ -238,7 +240,7 @@ function passPartial(c: Ctx, operands: number[]): string[] | null {
   const isP = vals.map((v) => v.partial.length > 0);
   if (!isP.some((x) => x)) return null;
   const rule = LINEAR[c.e.prim];
-  if (!rule || !rule(isP, c.e)) return null;
+  if (!c.unreduced && (!rule || !rule(isP, c.e))) return null;
   const first = vals.find((v) => v.partial.length)!.partial;
   if (!vals.every((v) => !v.partial.length || sameList(v.partial, first))) return null;
   return [...first];
@@ -526,6 +528,8 @@ export function partition(
   mesh: MeshShape,
   inShardings: (DimShardings | null)[],
   outShardings: (DimShardings | null)[] = [],
+  /** Parameters arriving / results leaving unreduced over these mesh axes (their partial sums pending). */
+  unreduced?: { ins: (readonly string[])[]; outs: (readonly string[])[] },
 ): SpmdProgram {
   const { varShardings, inShardings: ins, outShardings: outs } = programShardings(global, mesh, inShardings, outShardings);
   const sharding = (a: Atom): DimShardings => (a.kind === 'lit' ? [] : (varShardings.get(a.id) ?? replicated(a.aval.shape.length)));
@@ -534,10 +538,12 @@ export function partition(
   global.params.forEach((v, i) => {
     const dims = ins[i]!;
     const local = p.b.addParam({ ...v.aval, shape: localShape(v.aval.shape, dims, mesh) }, v.hint);
-    p.setVal(v, { atom: local, dims, partial: [] });
+    p.setVal(v, { atom: local, dims, partial: mesh.axes.map((a) => a.name).filter((a) => unreduced?.ins[i]?.includes(a)) });
   });
+  const typedU = unreduced ? unreducedTypes(global, unreduced.ins) : null;
   for (const e of global.eqns) {
     const c: Ctx = {
+      ...(typedU?.has(e.outputs[0]?.id ?? -1) ? { unreduced: true as const } : {}),
       e,
       out: e.outputs.map(sharding),
       val: (i) => p.val(e.inputs[i]!),
@@ -548,7 +554,14 @@ export function partition(
     const outs = ruleFor(e.prim)(c);
     e.outputs.forEach((o, i) => p.setVal(o, outs[i]!));
   }
-  const results = global.results.map((r, i) => p.get(r, outs[i]!).atom);
+  const results = global.results.map((r, i) => {
+    const un = unreduced?.outs[i] ?? [];
+    const x = p.get(r, outs[i]!, un.length > 0);
+    if (un.length && !sameList(x.partial, mesh.axes.map((a) => a.name).filter((a) => un.includes(a)))) {
+      throw new Error(`internal: ${global.name}: result ${i} should leave unreduced over ${un.join(', ')}, but its pending sums are over [${x.partial.join(', ')}]`);
+    }
+    return x.atom;
+  });
   const local = dce(combineAllReduces(p.b.finish(results, mesh.axes.map((a) => ({ name: a.name, size: a.size })))));
   return { global, local, mesh, inShardings: ins, outShardings: outs, varShardings };
 }
