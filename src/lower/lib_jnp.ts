@@ -20,6 +20,7 @@ import { markJitCall } from '../ir/jaxpr_printer.js';
 import { outShardingOf } from './lib_sharding.js';
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { callPrelude, PRELUDE_FUNCTIONS } from './jnp_prelude.js';
+import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 
@@ -166,7 +167,7 @@ export function jnpModule(ip: Interp): PyModule {
     ...dtypeFunctions(ip),
     ...Object.fromEntries(PRELUDE_FUNCTIONS.map((name): [string, Fn] => [name, (c) => callPrelude(ip, name, c)])),
   };
-  const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
+  const linalg = builtinModule('jax.numpy.linalg', withJitRegions(ip, linalgFunctions(ip, fns, namedResult).numpy, JAX_JITTED.linalg));
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
     float32: dt('float32'),
@@ -187,7 +188,7 @@ export function jnpModule(ip: Interp): PyModule {
     newaxis: null,
     linalg,
     fft,
-    ...fns,
+    ...withJitRegions(ip, fns, JAX_JITTED.jnp),
   });
 }
 
