@@ -132,7 +132,14 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
           lets.loop(
             reduceLevel(lets, e),
             d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent),
-            () => lets.line(`${acc} = ${combine(acc, emit(e.body), e.dtype)};`),
+            () => {
+              // a fused product accumulates with one rounding (XLA's loop, contracted by LLVM)
+              const b = e.body;
+              if (e.fma && b.op === 'bin' && b.fn === 'mul') {
+                const x = emit(b.a);
+                lets.line(`${acc} = ${d.fma(x, emit(b.b), acc)};`);
+              } else lets.line(`${acc} = ${combine(acc, emit(e.body), e.dtype)};`);
+            },
             { outer: [acc], inner: [r] },
           );
         } else {

@@ -9,6 +9,9 @@
 // contracted; a product reaching the add through a broadcast
 // (`m + (v * w)[None]`, `x - x.mean(0)`) is not: XLA does not fuse it into the
 // larger loop. For `u*v + x*y` LLVM's combiner fuses the left product.
+// A float32 sum over major axes (the last axis kept) of such a product is
+// XLA's loop over rows adding into an accumulator: each step is contracted
+// (`jnp.sum(u * v, axis=0)`, the column sums in std/var; reduce_sum's `fma`).
 // The mark is the add's `fma` parameter ('a' or 'b': the operand fused); the
 // kernel renderers (src/codegen/kernel_walker.ts) spell it. Host segments
 // (JAX's op-by-op execution) are marked only inside control-flow bodies,
@@ -65,6 +68,15 @@ export function markFma(f: Func, regions = false): Func {
   let changed = false;
   let region: number | undefined;
   const eqns = g.eqns.map((e) => {
+    if (e.prim === 'reduce_sum' && e.outputs[0]!.aval.dtype === 'float32') {
+      // a sum over major axes only (the last axis kept): XLA's loop adds each row's product into the accumulator
+      region = e.jitRegion;
+      const x = e.inputs[0]!;
+      const axes = e.params['axes'] as number[];
+      if (!axes.length || axes.includes(x.aval.shape.length - 1) || !product(x, x)) return e;
+      changed = true;
+      return { ...e, params: { ...e.params, fma: true } };
+    }
     if ((e.prim !== 'add' && e.prim !== 'sub') || e.outputs[0]!.aval.dtype !== 'float32') return e;
     region = e.jitRegion;
     const [a, b] = e.inputs as [Atom, Atom];

@@ -189,7 +189,7 @@ function reduce(fn: ReduceFn): ElementRule {
       const k = axes.indexOf(d);
       inIdx.push(k >= 0 ? ridx[k]! : idx[j++]!);
     }
-    return { op: 'reduce', fn, id, extent, body: ctx.operand(0, inIdx), dtype: outDtype(e) };
+    return { op: 'reduce', fn, id, extent, body: ctx.operand(0, inIdx), dtype: outDtype(e), ...(e.params['fma'] === true && { fma: true as const }) };
   };
 }
 
