@@ -16,8 +16,8 @@ const FIXTURE = 'fixtures/reference/jnp_jitted.py';
  * Elements the CPU backend computes differently from XLA, as measured, and why:
  * - linspace: LLVM evaluates the last, scalar iterations of XLA's loop (992..999) with `1 - i/1000`
  *   folded as a constant at compile time, rounded twice, where the vector loop fuses it (one element);
- * - linspace_open: XLA's loop without the concatenated endpoint does not fuse `1 - i·(1/300)` (LLVM's
- *   choice differs between the two loop shapes);
+ * - linspace_open: LLVM unrolls XLA's 300-element loop completely and folds `1 - i·(1/300)` into
+ *   constants at compile time, rounded twice (read from XLA's optimised LLVM IR), where jaxts fuses it;
  * - trapezoid, average, cov: sums over the last axis whose summand is a product, in XLA's vectorised
  *   row loop (not yet modelled); std_axis: 4 of 257 (was 28 before sums over a major axis accumulated
  *   a fused product with one rounding, as XLA's loop does).
