@@ -9,8 +9,9 @@
 //   exp32, expm1_32, log32, log1p32, tanh32, logistic32, erf32, erfInv32.
 // The sequences were read from XLA's optimized LLVM IR and x86 assembly
 // (XLA_FLAGS=--xla_dump_to) and checked against jax on millions of inputs.
-// sin32, cos32, tan32 and pow32 call glibc's sinf/cosf/tanf/powf in XLA; here
-// they are float64 Math.* rounded to float32 (within 1 ulp of correctly rounded).
+// sin32 and cos32 are glibc's sinf/cosf (which XLA calls), in float64; tan32 and
+// pow32 call glibc's tanf/powf in XLA; here they are float64 Math.* rounded to
+// float32 (within 1 ulp of correctly rounded).
 //
 // Subnormals: XLA CPU runs with flush-to-zero/denormals-are-zero; these
 // functions do not flush (a subnormal input is treated as its value and a
@@ -306,14 +307,93 @@ export function erfInv32(x: number): number {
 // ---------------------------------------------------------------------------
 // Functions XLA CPU takes from glibc (sinf, cosf, tanf, powf)
 
-/** sin, float32 (float64 Math.sin rounded). */
-export function sin32(x: number): number {
-  return fr(Math.sin(x));
+// sinf and cosf as glibc (2.28+) computes them, in float64: |x| < pi/4 directly; |x| < 120 reduced by
+// one multiply-subtract of a float64 pi/2; larger |x| by a 96-bit fixed-point product with the bits of
+// 4/pi; then an odd (sine) or even (cosine) polynomial in float64, rounded once to float32.
+
+/** A float64 from a hexadecimal significand "1.xxxx" and a binary exponent. */
+const hexf = (m: string, e: number): number => (parseInt(m.replace('.', ''), 16) / 16 ** (m.length - 2)) * 2 ** e;
+const SC_HPI_INV = hexf('1.45F306DC9C883', 23); // 2/pi, scaled by 2^24
+const SC_HPI = hexf('1.921FB54442D18', 0); // pi/2
+const SC_PI63 = hexf('1.921FB54442D18', -62); // 2pi / 2^64
+const SC_COS = [1, -hexf('1.ffffffd0c621c', -2), hexf('1.55553e1068f19', -5), -hexf('1.6c087e89a359d', -10), hexf('1.99343027bf8c3', -16)] as const;
+const SC_SIN = [-hexf('1.555545995a603', -3), hexf('1.1107605230bc4', -7), -hexf('1.994eb3774cf24', -13)] as const;
+const SC_SIGN = [1, -1, -1, 1] as const;
+/** 4/pi's bits: entry i is the 32 bits that start 8(i - 3) bits after the binary point (the first three shorter). */
+const INV_PIO4 = (() => {
+  const hex = 'A2F9836E4E441529FC2757D1F534DDC0DB6295993C439041FE5163';
+  const bits = BigInt(`0x${hex}`);
+  const total = hex.length * 4;
+  return Array.from({ length: 24 }, (_, i) => Number((bits >> BigInt(total - 8 * (i + 1))) & 0xffffffffn));
+})();
+const top12 = (x: number): number => (f32ToBits(x) >>> 20) & 0x7ff;
+const TOP_PIO4 = top12(Math.PI / 4);
+const TOP_TINY = top12(2 ** -12);
+const TOP_120 = top12(120);
+
+/** The sine (even n) or cosine (odd n) polynomial at x (x2 = x*x), the cosine's sign flipped when `neg`. */
+function sincosPoly(x: number, x2: number, n: number, neg: boolean): number {
+  if ((n & 1) === 0) {
+    const x3 = x * x2;
+    const s1 = SC_SIN[1] + x2 * SC_SIN[2];
+    const x7 = x3 * x2;
+    return fr(x + x3 * SC_SIN[0] + x7 * s1);
+  }
+  const k = neg ? -1 : 1;
+  const x4 = x2 * x2;
+  const c2 = k * SC_COS[3] + x2 * (k * SC_COS[4]);
+  const c1 = k * SC_COS[0] + x2 * (k * SC_COS[1]);
+  const x6 = x4 * x2;
+  return fr(c1 + x4 * (k * SC_COS[2]) + x6 * c2);
 }
 
-/** cos, float32 (float64 Math.cos rounded). */
+/** x (|x| >= 120, finite) modulo pi/2 in [-pi/4, pi/4] from its bits, and the quadrant. */
+function reduceLarge(bits: number): [number, number] {
+  const off = (bits >>> 26) & 15;
+  const shift = BigInt((bits >>> 23) & 7);
+  const xi = BigInt((bits & 0xffffff) | 0x800000) << shift;
+  const M64 = (1n << 64n) - 1n;
+  const r0 = (xi * BigInt(INV_PIO4[off]!)) & 0xffffffffn;
+  const r1 = xi * BigInt(INV_PIO4[off + 4]!);
+  const r2 = xi * BigInt(INV_PIO4[off + 8]!);
+  let res = (((r2 >> 32n) | (r0 << 32n)) + r1) & M64;
+  const n = ((res + (1n << 61n)) & M64) >> 62n;
+  res = (res - (n << 62n)) & M64;
+  return [Number(BigInt.asIntN(64, res)) * SC_PI63, Number(n)];
+}
+
+/** sin (cos when `cos`), float32, as glibc's sinf/cosf. */
+function sinCos32(y: number, cos: boolean): number {
+  const t = top12(y);
+  if (t < TOP_PIO4) {
+    if (t < TOP_TINY) return cos ? 1 : y;
+    return sincosPoly(y, y * y, cos ? 1 : 0, false);
+  }
+  if (t >= 0x7f8) return NaN;
+  let x: number;
+  let n: number;
+  let q: number;
+  if (t < TOP_120) {
+    n = (((y * SC_HPI_INV) | 0) + 0x800000) >> 24;
+    x = y - n * SC_HPI;
+    q = n;
+  } else {
+    const bits = f32ToBits(y);
+    [x, n] = reduceLarge(bits);
+    q = n + (bits >>> 31);
+  }
+  const s = SC_SIGN[q & 3]!;
+  return sincosPoly(x * s, x * x, cos ? n ^ 1 : n, (q & 2) !== 0);
+}
+
+/** sin, float32 (glibc's sinf, which XLA CPU calls). */
+export function sin32(x: number): number {
+  return sinCos32(x, false);
+}
+
+/** cos, float32 (glibc's cosf, which XLA CPU calls). */
 export function cos32(x: number): number {
-  return fr(Math.cos(x));
+  return sinCos32(x, true);
 }
 
 /** tan, float32 (float64 Math.tan rounded). */

@@ -1,7 +1,8 @@
 // Sums for the CPU backend's kernels that follow the accumulation order of
 // XLA CPU's library reduction (YNNPACK, which JAX's CPU build uses for a
 // whole-array float32 sum of 4096 or more elements), found by probing real
-// JAX 0.10.2 (fixtures/reference/reduction_order_wide.py checks it bit for bit):
+// JAX 0.10.2 (fixtures/reference/reduction_order_wide.py checks it bit for bit; a sum over the last
+// axes of 4096+ elements adds each row in the same order):
 // - 16 lanes; lane j takes the elements ≡ j (mod 16).
 // - A block of 64 elements gives each lane the in-order sum of its 4 values;
 //   inside a chunk of 1024 elements the blocks go in fours (256 elements): the

@@ -52,8 +52,13 @@ export type KExpr =
    * picks one. Both parts of one call share a single evaluation.
    */
   | { op: 'call'; fn: KCall; args: KExpr[]; part: number; dtype: DType }
-  /** `dot`: the contraction of a dot_general (XLA adds it in order, as a matmul, not as a tree-rewritten reduce). */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean };
+  /**
+   * `dot`: the contraction of a dot_general (XLA adds it in order, as a matmul, not as a tree-rewritten reduce).
+   * `fma`: a float32 sum over a major axis whose summand is a product used nowhere else: XLA's loop
+   * accumulates it with a fused multiply-add (passes/fma_contraction.ts). `minor`: a reduction over
+   * its operand's last axes (each result sums one contiguous row).
+   */
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; minor?: true };
 
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
@@ -130,7 +135,7 @@ function localKey(e: KExpr): string {
     case 'reduce':
       // alpha-equivalent: the loop's own counter renamed canonically, so the
       // same reduction under another loop id gets the same key
-      return `red${e.fn}${e.dot ? 'dot' : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
+      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.minor ? '~minor' : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }

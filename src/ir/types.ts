@@ -76,6 +76,13 @@ export interface Eqn {
    * equation (src/ir/jaxpr_printer.ts). Not a param.
    */
   calls?: EqnCall[];
+  /**
+   * Set on the equations of one call of a jax.numpy function that JAX compiles with jit (linspace,
+   * mean, polyval, ...; src/lower/jnp_jitted.ts) traced in a host segment: XLA compiles that call as
+   * one computation, so the rewrites of whole programs (passes/xla_algebraic.ts, fma_contraction.ts)
+   * apply among equations of the same region even in JAX's op-by-op execution. Not a param.
+   */
+  jitRegion?: number;
 }
 
 /** A jit call inlined into the function that calls it (see Eqn.calls). */

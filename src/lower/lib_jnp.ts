@@ -25,6 +25,7 @@ import type { OutSharding } from './arrays.js';
 const OUT_SHARDING_FNS = ['zeros', 'ones', 'full', 'empty', 'zeros_like', 'ones_like', 'full_like', 'empty_like', 'arange', 'reshape', 'ravel', 'broadcast_to', 'repeat', 'tril', 'triu'];
 import { fftFunctions, linalgFunctions, namedResult } from './lib_linalg.js';
 import { callPrelude, PRELUDE_FUNCTIONS } from './jnp_prelude.js';
+import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
 import { withArraylikeChecks } from './arraylike.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
@@ -177,7 +178,7 @@ export function jnpModule(ip: Interp): PyModule {
     const f = fns[name];
     if (f) fns[name] = (c) => withOutSharding(ip, c, f);
   }
-  const linalg = builtinModule('jax.numpy.linalg', linalgFunctions(ip, fns, namedResult).numpy);
+  const linalg = builtinModule('jax.numpy.linalg', withJitRegions(ip, linalgFunctions(ip, fns, namedResult).numpy, JAX_JITTED.linalg));
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
     mgrid: new PyGridIndexer(false, true),
@@ -200,7 +201,7 @@ export function jnpModule(ip: Interp): PyModule {
     newaxis: null,
     linalg,
     fft,
-    ...fns,
+    ...withJitRegions(ip, fns, JAX_JITTED.jnp),
   });
 }
 

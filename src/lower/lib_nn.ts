@@ -1,6 +1,7 @@
 // jax.nn: the activation and normalisation functions training code uses,
 // each written as the primitive sequence JAX traces for it
 // (jax/_src/nn/functions.py), so values and gradients round the same way.
+import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
@@ -63,7 +64,7 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
   const nn = new NnOps(ip);
   const o = ip.ops;
   const axisOf = (c: CallArgs, i: number): PyValue => arg(c, i, 'axis', -1n);
-  return builtinModule('jax.nn', {
+  const fns: Record<string, (c: CallArgs) => PyValue> = {
     relu: (c) => nn.relu(arg(c, 0, 'x'), c.span),
     sigmoid: (c) => o.unary('logistic', arg(c, 0, 'x'), c.span),
     softmax: (c) => nn.softmax(arg(c, 0, 'x'), axisOf(c, 1), c.span),
@@ -80,8 +81,8 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
     },
     tanh: (c) => o.unary('tanh', arg(c, 0, 'x'), c.span),
     ...activations(ip),
-    initializers: initializers(ip, random),
-  });
+  };
+  return builtinModule('jax.nn', { ...withJitRegions(ip, fns, JAX_JITTED.nn), initializers: initializers(ip, random) });
 }
 
 /** The rest of jax.nn's activations, each the primitive sequence of jax/_src/nn/functions.py. */

@@ -189,7 +189,8 @@ function reduce(fn: ReduceFn): ElementRule {
       const k = axes.indexOf(d);
       inIdx.push(k >= 0 ? ridx[k]! : idx[j++]!);
     }
-    return { op: 'reduce', fn, id, extent, body: ctx.operand(0, inIdx), dtype: outDtype(e) };
+    const minor = axes.length > 0 && [...axes].sort((p, q) => p - q).every((a, i) => a === inShape.length - axes.length + i);
+    return { op: 'reduce', fn, id, extent, body: ctx.operand(0, inIdx), dtype: outDtype(e), ...(e.params['fma'] === true && { fma: true as const }), ...(minor && { minor: true as const }) };
   };
 }
 

@@ -3,7 +3,7 @@
 // them too to print what JAX prints).
 import { withSubFuncs } from '../ir/subfuncs.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
-import { xlaAlgebraic } from './xla_algebraic.js';
+import { xlaAlgebraic, xlaAlgebraicInRegions } from './xla_algebraic.js';
 
 /** Drop equations whose outputs nothing needs. */
 export function dce(f: Func): Func {
@@ -46,20 +46,21 @@ export function divByBroadcast(f: Func): Func {
       continue;
     }
     let r: Atom;
+    const region = e.jitRegion !== undefined ? { jitRegion: e.jitRegion } : {};
     if (s.kind === 'lit') {
       r = { kind: 'lit', value: Math.fround(1 / Math.fround(s.value)), aval: { shape: [], dtype: 'float32' } };
     } else {
       // 1 / b on the broadcast's (smaller) operand
       const ones = fresh(s.aval);
       const one: Atom = { kind: 'lit', value: 1, aval: { shape: [], dtype: 'float32' } };
-      eqns.push({ prim: 'broadcast_in_dim', inputs: [one], outputs: [ones], params: { shape: [...s.aval.shape], broadcast_dimensions: [] } });
+      eqns.push({ prim: 'broadcast_in_dim', inputs: [one], outputs: [ones], params: { shape: [...s.aval.shape], broadcast_dimensions: [] }, ...region });
       r = fresh(s.aval);
-      eqns.push({ prim: 'div', inputs: [s.aval.shape.length ? ones : one, s], outputs: [r], params: {} });
+      eqns.push({ prim: 'div', inputs: [s.aval.shape.length ? ones : one, s], outputs: [r], params: {}, ...region });
     }
     if (b!.kind === 'var') {
       const v = fresh(b!.aval);
       const params = s.kind === 'lit' ? { shape: [...b!.aval.shape], broadcast_dimensions: [] } : broadcastOf.get(b!.id)!.params;
-      eqns.push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [v], params });
+      eqns.push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [v], params, ...region });
       r = v;
     }
     eqns.push({ ...e, prim: 'mul', inputs: [a!, r] });
@@ -96,7 +97,7 @@ export function mulByPredicate(f: Func): Func {
     }
     const zeros: Var = { kind: 'var', id: nextId++, aval: { shape: [...out!.aval.shape], dtype: 'float32' } };
     const zero: Atom = { kind: 'lit', value: 0, aval: { shape: [], dtype: 'float32' } };
-    eqns.push({ prim: 'broadcast_in_dim', inputs: [zero], outputs: [zeros], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] } });
+    eqns.push({ prim: 'broadcast_in_dim', inputs: [zero], outputs: [zeros], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] }, ...(e.jitRegion !== undefined && { jitRegion: e.jitRegion }) });
     eqns.push({ ...e, prim: 'select_n', inputs: [pred, zeros, other!] });
   }
   return { ...f, eqns };
@@ -108,8 +109,8 @@ const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divB
 /**
  * The simplifications a program gets before fusion. `whole`: XLA compiles it as one computation (jit, pmap),
  * so its algebraic rewrites span operations; a host segment is JAX's op-by-op execution, where only the
- * rewrites inside one jax.numpy function (divByBroadcast, mulByPredicate) happen, and its control-flow
- * bodies are compiled whole.
+ * rewrites inside one jax.numpy function (divByBroadcast, mulByPredicate) happen, XLA's rewrites among
+ * the equations of each jitted jax.numpy call (a jit region), and its control-flow bodies are compiled whole.
  */
 export const simplify = (f: Func, whole = true): Func =>
-  whole ? simplifyCompiled(f) : dce(mulByPredicate(divByBroadcast(withSubFuncs(f, simplifyCompiled))));
+  whole ? simplifyCompiled(f) : dce(mulByPredicate(xlaAlgebraicInRegions(divByBroadcast(withSubFuncs(f, simplifyCompiled)))));

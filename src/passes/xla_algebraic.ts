@@ -13,12 +13,13 @@
 //   (A/B)/(C/D) → (A·D)/(B·C)  (A/B)/C → A/(B·C)             A/(B/C) → (A·C)/B
 //   A − C → A + (−C)           (A + C1) + C2 → A + (C1+C2)   (C1 − A) + C2 → (C1+C2) − A
 //   C + A → A + C, C·A → A·C   A+0, A−0, A·1, A/1 → A        −(−A) → A
+//   S·(A·C) → A·(S·C)          (S: a broadcast scalar that is not a constant)
 // (C: a scalar constant or a broadcast of one; the sums and products of
 // constants are folded in float32.) The division by a constant or a broadcast
 // is simplify.ts's divByBroadcast, which every program gets.
 import { withSubFuncs } from '../ir/subfuncs.js';
 import type { Prim } from '../ir/prims.js';
-import { sameShape, type AVal, type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
+import { sameShape, size, type AVal, type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
 
 /** What a rule sees: the producers of the (already rewritten) operands, and how to add equations. */
 interface Ctx {
@@ -96,6 +97,17 @@ const RULES: Partial<Record<Prim, Rule>> = {
     }
     const db = x.def(b);
     if (da?.prim === 'exp' && db?.prim === 'exp' && shaped(out, da.inputs[0]!, db.inputs[0]!)) return x.emit('exp', [x.emit('add', [da.inputs[0]!, db.inputs[0]!], out)], out);
+    // S·(A·C) → A·(S·C), S a broadcast scalar that is not a constant (the scalars multiply once)
+    for (const [s, p] of [[a, b], [b, a]] as const) {
+      const scalar = c2 === undefined ? broadcastScalar(x, s) : undefined;
+      const dp = x.def(p);
+      if (scalar === undefined || dp?.prim !== 'mul' || !shaped(out, p)) continue;
+      const [pa, pb] = dp.inputs as [Atom, Atom];
+      const [inner, c] = x.constant(pb) !== undefined ? [pa, x.constant(pb)!] : [pb, x.constant(pa)];
+      if (c === undefined || x.constant(inner) !== undefined || !shaped(out, inner)) continue;
+      const sc = x.emit('mul', [scalar, x.constant32(c, scalar.aval)], scalar.aval);
+      return x.emit('mul', [inner, x.emit('broadcast_in_dim', [sc], out, { shape: [...out.shape], broadcast_dimensions: [] })], out);
+    }
     return a === e.inputs[0] ? undefined : x.emit('mul', [a, b], out);
   },
   div: (e, x) => {
@@ -125,8 +137,24 @@ const RULES: Partial<Record<Prim, Rule>> = {
   },
 };
 
-/** One forward sweep of the rules over `f` (its control-flow bodies first). */
-function sweep(f: Func): { func: Func; changed: boolean } {
+/** The rank-0 value `a` broadcasts (through broadcasts and reshapes of one element), when it is not a constant. */
+function broadcastScalar(x: Ctx, a: Atom): Atom | undefined {
+  if (x.constant(a) !== undefined || a.aval.shape.length === 0) return undefined;
+  let cur: Atom = a;
+  for (let d = x.def(cur); d && (d.prim === 'broadcast_in_dim' || d.prim === 'reshape') && size(d.inputs[0]!.aval.shape) === 1; d = x.def(cur)) {
+    cur = d.inputs[0]!;
+  }
+  if (cur === a || cur.kind !== 'var' || size(cur.aval.shape) !== 1) return undefined;
+  if (cur.aval.shape.length === 0) return cur;
+  return x.emit('reshape', [cur], { shape: [], dtype: cur.aval.dtype }, { new_sizes: [], dimensions: null });
+}
+
+/**
+ * One forward sweep of the rules over `f` (its control-flow bodies first). `regions`: only among the
+ * equations of one jit region (Eqn.jitRegion: a jitted jax.numpy call in a host segment), whose
+ * operands made outside the region are that computation's parameters, not constants.
+ */
+function sweep(f: Func, regions = false): { func: Func; changed: boolean } {
   let nextId = 0;
   const seen = (v: Var): void => void (nextId = Math.max(nextId, v.id + 1));
   f.params.forEach(seen);
@@ -144,17 +172,33 @@ function sweep(f: Func): { func: Func; changed: boolean } {
     eqns.push(e);
     for (const o of e.outputs) producer.set(o.id, e);
   };
+  /**
+   * The value of a constant (XLA folds constant expressions first): a literal, or a broadcast, reshape or
+   * conversion of a constant, or float32 arithmetic on constants (1 / 10.0), up to `depth` equations deep.
+   */
+  const folded = (a: Atom, depth: number): number | undefined => {
+    if (a.kind === 'lit') return a.value;
+    const d = depth > 0 ? inRegion(producer.get(a.id)) : undefined;
+    if (!d || d.outputs.length !== 1) return undefined;
+    const [p, q] = d.inputs.map((x) => folded(x, depth - 1));
+    if (p === undefined) return undefined;
+    if (d.prim === 'broadcast_in_dim' || d.prim === 'reshape') return p;
+    if (d.prim === 'convert_element_type') return d.outputs[0]!.aval.dtype === 'float32' && d.inputs[0]!.aval.dtype !== 'bool' ? f32(p) : undefined;
+    if (d.prim === 'neg') return -p;
+    if (q === undefined || d.outputs[0]!.aval.dtype !== 'float32') return undefined;
+    const op = ({ add: p + q, sub: p - q, mul: p * q, div: p / q } as Partial<Record<Prim, number>>)[d.prim];
+    return op === undefined ? undefined : f32(op);
+  };
+  /** The region of the equation being rewritten (regions mode). */
+  let region: number | undefined;
+  const inRegion = (d: Eqn | undefined): Eqn | undefined => (!regions || d?.jitRegion === region ? d : undefined);
   const ctx: Ctx = {
-    def: (a) => (a.kind === 'var' ? producer.get(a.id) : undefined),
+    def: (a) => (a.kind === 'var' ? inRegion(producer.get(a.id)) : undefined),
     uses: (a) => (a.kind === 'var' ? (useCount.get(a.id) ?? 0) : 0),
-    constant: (a) => {
-      if (a.kind === 'lit') return a.value;
-      const d = producer.get(a.id);
-      return d?.prim === 'broadcast_in_dim' && d.inputs[0]!.kind === 'lit' ? d.inputs[0]!.value : undefined;
-    },
+    constant: (a) => folded(a, 8),
     emit: (prim, inputs, aval, params = {}) => {
       const v: Var = { kind: 'var', id: nextId++, aval: { shape: [...aval.shape], dtype: aval.dtype } };
-      push({ prim, inputs, outputs: [v], params });
+      push({ prim, inputs, outputs: [v], params, ...(region !== undefined && { jitRegion: region }) });
       return v;
     },
     constant32: (value, aval) => {
@@ -166,7 +210,8 @@ function sweep(f: Func): { func: Func; changed: boolean } {
   let changed = false;
   for (const e0 of f.eqns) {
     const e = { ...e0, inputs: e0.inputs.map(rename) };
-    const rule = RULES[e.prim];
+    region = e.jitRegion;
+    const rule = regions && region === undefined ? undefined : RULES[e.prim];
     const out = e.outputs[0];
     const r = rule && e.outputs.length === 1 && out!.aval.dtype === 'float32' && e.inputs.every((a) => a.aval.dtype === 'float32') ? rule(e, ctx) : undefined;
     if (r === undefined) {
@@ -177,16 +222,26 @@ function sweep(f: Func): { func: Func; changed: boolean } {
     // the rewritten value takes the place of the equation's result (a broadcast where it was a scalar
     // or a literal: a program's results and control-flow operands are variables)
     if (r.kind === 'var' && r.aval.shape.length === out!.aval.shape.length) subst.set(out!.id, r);
-    else push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [out!], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] } });
+    else push({ prim: 'broadcast_in_dim', inputs: [r], outputs: [out!], params: { shape: [...out!.aval.shape], broadcast_dimensions: [] }, ...(region !== undefined && { jitRegion: region }) });
   }
   return { func: { ...f, eqns, results: f.results.map(rename) }, changed };
 }
 
 /** XLA's float-changing algebraic rewrites, to a fixed point (as XLA reruns its simplifier until nothing changes). */
 export function xlaAlgebraic(f: Func): Func {
-  let g = withSubFuncs(f, xlaAlgebraic);
+  return toFixedPoint(withSubFuncs(f, xlaAlgebraic), false);
+}
+
+/**
+ * The rewrites within each jit region of a host segment (a jitted jax.numpy call, compiled by XLA as
+ * one computation; the rest of the segment runs op by op). Control-flow bodies are the caller's.
+ */
+export const xlaAlgebraicInRegions = (f: Func): Func => (f.eqns.some((e) => e.jitRegion !== undefined) ? toFixedPoint(f, true) : f);
+
+function toFixedPoint(f: Func, regions: boolean): Func {
+  let g = f;
   for (let i = 0; i < 8; i++) {
-    const r = sweep(g);
+    const r = sweep(g, regions);
     g = r.func;
     if (!r.changed) break;
   }

@@ -1,4 +1,5 @@
-// Whole-array float32 sums of 4096 or more elements, bit for bit on the CPU backend: the order in
+// Whole-array float32 sums of 4096 or more elements, and sums over the last axes of 4096 or more
+// elements (each row alike), bit for bit on the CPU backend: the order in
 // which XLA CPU's library reduction (YNNPACK) adds them (runtime/cpu/reduce.ts), against real JAX's
 // bits in fixtures/reference/reduction_order_wide.out.
 import { readFileSync } from 'node:fs';
