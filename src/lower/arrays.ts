@@ -573,6 +573,17 @@ export function sliceIndices(start: number | null, stop: number | null, step: nu
   return [clamp(start, n - 1, -1, n - 1), clamp(stop, -1, -1, n - 1), st];
 }
 
+/**
+ * JAX functions that read `a.shape[axis]` before normalising the axis (mean, var, argmax, glu, ...) raise
+ * Python's IndexError for an out-of-range integer axis, where the others raise ValueError (normalizeAxes).
+ */
+export function checkShapeIndex(axis: PyValue, rank: number, span: Span): void {
+  const list = axis instanceof PyTuple || axis instanceof PyList ? axis.items : [axis];
+  for (const v of list) {
+    if (typeof v === 'bigint' && (v >= BigInt(rank) || v < -BigInt(rank))) throw new CompileError('IndexError: tuple index out of range', span);
+  }
+}
+
 export function normalizeAxes(axis: PyValue, rank: number, span: Span): number[] {
   if (axis === null || axis === undefined) return Array.from({ length: rank }, (_, i) => i);
   const list = axis instanceof PyTuple || axis instanceof PyList ? axis.items : [axis];

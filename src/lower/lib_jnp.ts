@@ -7,7 +7,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
-import { broadcastShapes, castScalar, fmtShape, normalizeAxes, promote } from './arrays.js';
+import { broadcastShapes, castScalar, checkShapeIndex, fmtShape, normalizeAxes, promote } from './arrays.js';
 import { lit } from '../ir/builder.js';
 import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
@@ -110,7 +110,11 @@ export function jnpModule(ip: Interp): PyModule {
     max: red('reduce_max'),
     min: red('reduce_min'),
     prod: red('reduce_prod'),
-    mean: (c) => ops.mean(arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
+    mean: (c) => {
+      const a = ops.asArray(arg(c, 0, 'a'), c.span);
+      checkShapeIndex(arg(c, 1, 'axis', null), a.aval.shape.length, c.span);
+      return ops.mean(a, arg(c, 1, 'axis', null), keep(c), c.span);
+    },
     all: (c) => ops.reduce('reduce_min', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
     any: (c) => ops.reduce('reduce_max', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
     argmax: (c) => argExtreme(ip, 'max', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
@@ -225,6 +229,7 @@ function argExtreme(ip: Interp, kind: 'max' | 'min', x: PyValue, axis: PyValue, 
   if (rank === 0) throw new CompileError(`ValueError: attempt to get arg${kind} of an empty sequence`, span);
   // one axis (normalizeAxes takes tuples too; an empty one left none)
   if (axis !== null && typeof axis !== 'bigint') throw new CompileError(`TypeError: '${typeName(axis)}' object cannot be interpreted as an integer`, span);
+  if (axis !== null) checkShapeIndex(axis, rank, span);
   const ax = normalizeAxes(axis === null ? 0n : axis, rank, span)[0]!;
   const n = a.aval.shape[ax]!;
   if (n === 0) throw new CompileError(`ValueError: attempt to get arg${kind} of an empty sequence`, span);
@@ -405,6 +410,7 @@ function composites(ip: Interp): Record<string, Fn> {
   const variance = (c: CallArgs): Tracer => {
     const a = inexact(arg(c, 0, 'a'), c.span);
     const axis = arg(c, 1, 'axis', null);
+    checkShapeIndex(axis, a.aval.shape.length, c.span);
     const ddof = numArg(c.kwargs.get('ddof') ?? c.kwargs.get('correction') ?? c.args[3] ?? 0n, 'ddof', c.span);
     const mean = o.mean(a, axis, true, c.span);
     const centered = o.power(o.binary('sub', a, mean, c.span), 2n, c.span);

@@ -230,6 +230,12 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
   const binary = (name: string, prim: Prim) => (c: CallArgs): Tracer => {
     const [x, y] = nary(name, [arg(c, 0, 'x'), arg(c, 1, 'y')], c.span);
     if (['and', 'or', 'xor'].includes(prim) && x!.aval.dtype === 'float32') throw new CompileError(`TypeError: ${name} does not accept dtype float32. Accepted dtypes are subtypes of integer, bool.`, c.span);
+    // lax's dtype rules for arithmetic (no bool; pow takes floats only; rem no complex)
+    const accepted = prim === 'pow' ? 'floating, complexfloating' : prim === 'rem' ? 'integer, floating' : ['add', 'sub', 'mul', 'div'].includes(prim) ? 'integer, floating, complexfloating' : null;
+    const dt = x!.aval.dtype;
+    if (accepted && (dt === 'bool' || (prim === 'pow' && dt !== 'float32' && dt !== 'complex64'))) {
+      throw new CompileError(`TypeError: ${prim} does not accept dtype ${dt} at position 0. Accepted dtypes at position 0 are subtypes of ${accepted}.`, c.span);
+    }
     return o.tracer(o.bind(prim, [x!.atom, y!.atom], {}, c.span));
   };
   const unary = (prim: Prim, float: boolean) => (c: CallArgs): Tracer => {
