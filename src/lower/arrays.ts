@@ -148,15 +148,16 @@ export class ArrayOps {
     if (prim === 'sub' && dtype === 'bool') {
       throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
     }
-    if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
-      throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
-    }
     // the result is weak when the promoted type is a weak one (JAX's lattice): weak op weak, or a weak
     // operand of a higher kind than the typed one (int32 array * 2.0 is a weak float32)
     const weak = weakPromoted(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span, weak);
     b = this.convertAtom(b, dtype, span, weak);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, sameRank(a.aval.shape, b.aval.shape) ? prim : undefined);
+    // (after the shapes: jnp broadcasts its operands before lax checks the dtype)
+    if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
+      throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
+    }
     a = this.operand(a, shape, span);
     b = this.operand(b, shape, span);
     return this.tracer(this.bind(prim, [a, b], {}, span));

@@ -35,6 +35,11 @@ export function jnpModule(ip: Interp): PyModule {
   const bin = (prim: Prim): Fn => (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const cmp = (op: 'gt' | 'lt' | 'eq'): Fn => (c) => ops.compare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const red = (prim: Reduction): Fn => (c) => {
+    // check_arraylike: a tuple or list of arrays is not an array to reduce (NumPy would stack it)
+    const a = arg(c, 0, 'a');
+    if ((a instanceof PyTuple && !a.cls) || a instanceof PyList) {
+      if (a.items.some(isArray)) throw new CompileError(`TypeError: ${prim.slice(7)} requires ndarray or scalar arguments, got <class '${a instanceof PyList ? 'list' : 'tuple'}'> at position 0.`, c.span);
+    }
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
     return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
   };
@@ -80,10 +85,18 @@ export function jnpModule(ip: Interp): PyModule {
       const axis = arg(c, 1, 'axis', null);
       const shape = ops.aval(a, c.span).shape;
       const axes = axis !== null ? normalizeAxes(axis, shape.length, c.span) : shape.flatMap((d, i) => (d === 1 ? [i] : []));
+      if (axes.some((d) => shape[d] !== 1)) {
+        throw new CompileError(`ValueError: cannot select an axis to squeeze out which has size not equal to one, got shape=${fmtShape(shape)} and dimensions=${fmtShape(axes)}`, c.span);
+      }
       return ops.reshape(a, shape.filter((_, i) => !axes.includes(i)), c.span);
     },
     stack: (c) => ops.stack(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
-    concatenate: (c) => ops.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
+    concatenate: (c) => {
+      const xs = iterate(ip, arg(c, 0, 'arrays'), c.span);
+      // axis=None: the arrays are flattened first
+      if (arg(c, 1, 'axis', 0n) === null) return ops.concatenate(xs.map((x) => ops.reshape(x, [-1], c.span)), 0, c.span);
+      return ops.concatenate(xs, intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span);
+    },
     expand_dims: (c) => {
       const x = ops.asArray(arg(c, 0, 'a'), c.span);
       const axis = arg(c, 1, 'axis');
@@ -99,7 +112,14 @@ export function jnpModule(ip: Interp): PyModule {
     },
     broadcast_to: (c) => {
       const x = ops.asArray(arg(c, 0, 'array'), c.span);
-      return ops.tracer(ops.broadcastTo(x.atom, shapeArgs([arg(c, 1, 'shape')], c.span), c.span));
+      const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
+      // NumPy's rule: trailing dimensions equal or 1 (JAX's _broadcast_to words the error this way)
+      const r = shape.length - x.aval.shape.length;
+      if (r < 0 || x.aval.shape.some((d, i) => d !== 1 && d !== shape[r + i])) {
+        const ty = (s: readonly number[]): string => `${x.aval.dtype}[${s.join(',')}]`;
+        throw new CompileError(`ValueError: Incompatible types for broadcasting: input type=${ty(x.aval.shape)} and requested type=${ty(shape)}`, c.span);
+      }
+      return ops.tracer(ops.broadcastTo(x.atom, shape, c.span));
     },
     dot: (c) => {
       const s = c.kwargs.get('out_sharding') ?? null;
@@ -351,6 +371,11 @@ function composites(ip: Interp): Record<string, Fn> {
     if (n === 2) return o.reshape(x, s.length === 0 ? [1, 1] : [1, s[0]!], span);
     return o.reshape(x, s.length === 0 ? [1, 1, 1] : s.length === 1 ? [1, s[0]!, 1] : [...s, 1], span);
   };
+  /** jnp.atleast_Nd(*arys): one array, or a list of them for several. */
+  const atleastN = (c: CallArgs, n: 1 | 2 | 3): PyValue => {
+    const xs = c.args.map((v) => atleast(A(v, c.span), n, c.span));
+    return xs.length === 1 ? xs[0]! : new PyList(xs);
+  };
   const items = (v: PyValue, span: Span): Tracer[] => iterate(ip, v, span).map((x) => A(x, span));
   const tile = (x: Tracer, reps: number[], span: Span): Tracer => {
     const aShape = [...Array(Math.max(0, reps.length - x.aval.shape.length)).fill(1), ...x.aval.shape] as number[];
@@ -582,9 +607,9 @@ function composites(ip: Interp): Record<string, Fn> {
       const xs = items(arg(c, 0, 'tup'), c.span).map((x) => (x.aval.shape.length < 2 ? o.reshape(atleast(x, 1, c.span), [-1, 1], c.span) : x));
       return o.concatenate(xs, 1, c.span);
     },
-    atleast_1d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 1, c.span),
-    atleast_2d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 2, c.span),
-    atleast_3d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 3, c.span),
+    atleast_1d: (c) => atleastN(c, 1),
+    atleast_2d: (c) => atleastN(c, 2),
+    atleast_3d: (c) => atleastN(c, 3),
     tile: (c) => tile(A(arg(c, 0, 'A'), c.span), intList(arg(c, 1, 'reps'), 'reps', c.span), c.span),
     repeat: (c) => {
       let a = A(arg(c, 0, 'a'), c.span);
@@ -611,7 +636,10 @@ function composites(ip: Interp): Record<string, Fn> {
     },
     copy: (c) => o.tracer(o.bind('copy', [A(arg(c, 0, 'a'), c.span).atom], {}, c.span)),
     flip,
-    fliplr: (c) => rev(A(arg(c, 0, 'm'), c.span), [1], c.span),
+    fliplr: (c) => {
+      const m = A(arg(c, 0, 'm'), c.span);
+      return rev(m, normalizeAxes(1n, m.aval.shape.length, c.span), c.span);
+    },
     flipud: (c) => rev(A(arg(c, 0, 'm'), c.span), [0], c.span),
     rot90: (c) => {
       const m = A(arg(c, 0, 'm'), c.span);
@@ -659,6 +687,11 @@ function composites(ip: Interp): Record<string, Fn> {
     swapaxes: (c) => {
       const a = A(arg(c, 0, 'a'), c.span);
       const r = a.aval.shape.length;
+      // JAX indexes a permutation array with the axes (NumPy's IndexError)
+      for (const v of [arg(c, 1, 'axis1'), arg(c, 2, 'axis2')]) {
+        const i = intArg(v, 'axis', c.span);
+        if (i >= r || i < -r) throw new CompileError(`IndexError: index ${i} is out of bounds for axis 0 with size ${r}`, c.span);
+      }
       const a1 = axisOne(arg(c, 1, 'axis1'), r, c.span);
       const a2 = axisOne(arg(c, 2, 'axis2'), r, c.span);
       const perm = a.aval.shape.map((_, i) => (i === a1 ? a2 : i === a2 ? a1 : i));
@@ -686,6 +719,8 @@ function composites(ip: Interp): Record<string, Fn> {
     round: (c) => {
       const x = A(arg(c, 0, 'a'), c.span);
       const decimals = intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span);
+      // JAX's round checks issubdtype(dtype, inexact) after the integer early return, which bool misses
+      if (x.aval.dtype === 'bool') throw new CompileError("ValueError: data type <class 'numpy.bool'> not inexact", c.span);
       if (!isFloat(x)) return x;
       const rnd = (t: Tracer): Tracer => o.tracer(o.bind('round', [t.atom], { rounding_method: 1 }, c.span));
       if (decimals === 0) return rnd(x);
@@ -804,7 +839,9 @@ function composites(ip: Interp): Record<string, Fn> {
       const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
       const f = (v: number): Tracer => o.full(shape, v, 'float32', c.span);
       const b1 = bcast(x1, shape, c.span);
-      return o.select(o.compare('lt', b1, 0, c.span), f(0), o.select(o.compare('gt', b1, 0, c.span), f(1), bcast(x2, shape, c.span), c.span), c.span);
+      // x1 where it is NaN, else x2 where it is 0
+      const atZero = o.select(o.compare('ne', b1, b1, c.span), b1, bcast(x2, shape, c.span), c.span);
+      return o.select(o.compare('lt', b1, 0, c.span), f(0), o.select(o.compare('gt', b1, 0, c.span), f(1), atZero, c.span), c.span);
     },
     fmax: (c) => fminmax('gt', c),
     fmin: (c) => fminmax('lt', c),
@@ -934,6 +971,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const dx = numArg(arg(c, 2, 'dx', 1.0), 'dx', c.span);
       const ax = axisOne(arg(c, 3, 'axis', -1n), y.aval.shape.length, c.span);
       const n = y.aval.shape[ax]!;
+      if (n === 0) throw new CompileError(`IndexError: index is out of bounds for axis ${ax} with size 0`, c.span);
       const hi = sliceAxis(y, ax, 1, n, c.span);
       const lo = sliceAxis(y, ax, 0, n - 1, c.span);
       const avg = o.binary('mul', 0.5, o.binary('add', hi, lo, c.span), c.span);
@@ -1064,6 +1102,8 @@ function composites(ip: Interp): Record<string, Fn> {
     return o.select(allNan, o.full([...out.aval.shape], NaN, 'float32', c.span), out, c.span);
   }
   function splitAt(c: CallArgs, axis: number): PyValue {
+    // JAX reads ary.shape[axis] first
+    if (axis >= A(arg(c, 0, 'ary'), c.span).aval.shape.length) throw new CompileError('IndexError: tuple index out of range', c.span);
     return splitLike({ ...c, args: [c.args[0]!, c.args[1] ?? c.kwargs.get('indices_or_sections')!, BigInt(axis)], kwargs: new Map() }, true);
   }
   function splitLike(c: CallArgs, strict: boolean): PyValue {

@@ -750,7 +750,11 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
     },
     matrix_transpose: (c) => jnp['matrix_transpose']!(c),
     matmul: (c) => o.matmul(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
-    tensordot: (c) => jnp['tensordot']!({ args: [arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.kwargs.get('axes') ?? 2n], kwargs: new Map(), span: c.span }),
+    tensordot: (c) => {
+      // jnp.linalg.tensordot(x1, x2, /, *, axes=2)
+      if (c.args.length > 2) throw new CompileError(`TypeError: tensordot() takes 2 positional arguments but ${c.args.length} were given`, c.span);
+      return jnp['tensordot']!({ args: [arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.kwargs.get('axes') ?? 2n], kwargs: new Map(), span: c.span });
+    },
     vecdot: (c) => {
       const m = M(c);
       const x = o.asArray(arg(c, 0, 'x1'), c.span);
