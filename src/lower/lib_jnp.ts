@@ -794,7 +794,10 @@ function composites(ip: Interp): Record<string, Fn> {
       const a = A(arg(c, 0, 'array'), c.span);
       const r = a.aval.shape.length;
       const mode = arg(c, 2, 'mode', 'constant');
-      if (mode !== 'constant') throw new CompileError(`NotImplementedError: jnp.pad mode='${String(mode)}' is not supported by jaxts (only mode='constant')`, c.span);
+      const INDEXED = ['edge', 'wrap', 'reflect', 'symmetric'];
+      if (mode !== 'constant' && !(typeof mode === 'string' && INDEXED.includes(mode))) {
+        throw new CompileError(`NotImplementedError: jnp.pad mode='${String(mode)}' is not supported by jaxts (constant, edge, wrap, reflect and symmetric are)`, c.span);
+      }
       const pw = arg(c, 1, 'pad_width');
       // pad_width: int, (before, after), or one (before, after) per axis
       const pairs = (v: PyValue): [number, number][] => {
@@ -809,6 +812,7 @@ function composites(ip: Interp): Record<string, Fn> {
       };
       const p = pairs(pw);
       if (p.length !== r) throw new CompileError(`ValueError: jnp.pad: pad_width with nd=${r} has unsupported shape (${p.length}, 2).`, c.span);
+      if (mode !== 'constant') return padIndexed(a, p, mode as string, c.span);
       const cv = numArg(c.kwargs.get('constant_values') ?? 0n, 'constant_values', c.span);
       return o.tracer(o.bind('pad', [a.atom, lit(castScalar(cv, a.aval.dtype), a.aval.dtype)], { padding_config: p.map(([lo, hi]) => [lo, hi, 0]) }, c.span));
     },
@@ -1101,6 +1105,45 @@ function composites(ip: Interp): Record<string, Fn> {
     const allNan = o.reduce('reduce_min', isnan(a, c.span), axis, keep(c), c.span);
     return o.select(allNan, o.full([...out.aval.shape], NaN, 'float32', c.span), out, c.span);
   }
+  /**
+   * jnp.pad's edge, wrap, reflect and symmetric modes, axis by axis: each output position along the axis reads
+   * one input position (NumPy's rule); runs of consecutive positions are slices (reversed where they descend),
+   * concatenated. Pure data movement: the values and gradients are JAX's.
+   */
+  function padIndexed(x: Tracer, pads: [number, number][], mode: string, span: Span): Tracer {
+    let out = x;
+    pads.forEach(([lo, hi], ax) => {
+      if (!lo && !hi) return;
+      const n = out.aval.shape[ax]!;
+      if (n === 0) throw new CompileError(`ValueError: can't extend empty axis ${ax} using modes other than 'constant' or 'empty'`, span);
+      const mod = (i: number, m: number): number => ((i % m) + m) % m;
+      const source = (i: number): number => {
+        if (mode === 'edge') return Math.min(Math.max(i, 0), n - 1);
+        if (mode === 'wrap') return mod(i, n);
+        if (mode === 'reflect') {
+          if (n === 1) return 0;
+          const m = mod(i, 2 * n - 2);
+          return m < n ? m : 2 * n - 2 - m;
+        }
+        const m = mod(i, 2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+      };
+      const idx = Array.from({ length: lo + n + hi }, (_, k) => source(k - lo));
+      const parts: Tracer[] = [];
+      for (let k = 0; k < idx.length; ) {
+        const step = k + 1 < idx.length && Math.abs(idx[k + 1]! - idx[k]!) === 1 ? idx[k + 1]! - idx[k]! : 0;
+        let e = k + 1;
+        while (step && e < idx.length && idx[e]! - idx[e - 1]! === step) e++;
+        const a = Math.min(idx[k]!, idx[e - 1]!);
+        const part = sliceAxis(out, ax, a, a + (e - k), span);
+        parts.push(step < 0 ? rev(part, [ax], span) : part);
+        k = e;
+      }
+      out = o.concatenate(parts, ax, span);
+    });
+    return out;
+  }
+
   function splitAt(c: CallArgs, axis: number): PyValue {
     // JAX reads ary.shape[axis] first
     if (axis >= A(arg(c, 0, 'ary'), c.span).aval.shape.length) throw new CompileError('IndexError: tuple index out of range', c.span);
