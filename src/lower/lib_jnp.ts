@@ -893,11 +893,16 @@ function composites(ip: Interp): Record<string, Fn> {
       const b = A(arg(c, 1, 'b'), c.span);
       const ra = a.aval.shape.length;
       const rb = b.aval.shape.length;
-      if (a.aval.shape[ra - 1] !== 3 || b.aval.shape[rb - 1] !== 3) throw new CompileError('NotImplementedError: jaxts supports jnp.cross of 3-vectors along the last axis', c.span);
+      const [na, nb] = [a.aval.shape[ra - 1], b.aval.shape[rb - 1]];
+      if (c.args.length > 2 || c.kwargs.size) throw new CompileError('NotImplementedError: jaxts supports jnp.cross(a, b) along the last axis (no axisa, axisb, axisc or axis)', c.span);
+      if ((na !== 2 && na !== 3) || (nb !== 2 && nb !== 3)) throw new CompileError('ValueError: Dimension must be either 2 or 3 for cross product', c.span);
       const at = (x: Tracer, i: number): Tracer => o.reshape(sliceAxis(x, x.aval.shape.length - 1, i, i + 1, c.span), x.aval.shape.slice(0, -1), c.span);
-      const [a0, a1, a2] = [0, 1, 2].map((i) => at(a, i)) as [Tracer, Tracer, Tracer];
-      const [b0, b1, b2] = [0, 1, 2].map((i) => at(b, i)) as [Tracer, Tracer, Tracer];
       const m = (x: Tracer, y: Tracer): Tracer => o.binary('mul', x, y, c.span);
+      // 2-vectors: the z component is 0; two of them give the scalar z of the product
+      if (na === 2 && nb === 2) return o.binary('sub', m(at(a, 0), at(b, 1)), m(at(a, 1), at(b, 0)), c.span);
+      const comps = (x: Tracer, n: number): Tracer[] => [at(x, 0), at(x, 1), n === 3 ? at(x, 2) : o.full(x.aval.shape.slice(0, -1), 0, x.aval.dtype, c.span)];
+      const [a0, a1, a2] = comps(a, na!) as [Tracer, Tracer, Tracer];
+      const [b0, b1, b2] = comps(b, nb!) as [Tracer, Tracer, Tracer];
       const parts = [o.binary('sub', m(a1, b2), m(a2, b1), c.span), o.binary('sub', m(a2, b0), m(a0, b2), c.span), o.binary('sub', m(a0, b1), m(a1, b0), c.span)];
       return o.stack(parts, -1, c.span);
     },
