@@ -50,6 +50,7 @@ export class FuncBuilder {
       const outs = this.bind(e.prim, e.inputs.map(read), e.params, e.span);
       if (e.transposed) this.eqns[this.eqns.length - 1]!.transposed = true;
       if (e.operandBroadcast) this.eqns[this.eqns.length - 1]!.operandBroadcast = true;
+      if (e.numpyParams) this.eqns[this.eqns.length - 1]!.numpyParams = true;
       e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
     }
     return f.results.map(read);

@@ -128,7 +128,11 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
   const p = e.params;
   const out: Record<string, string> = {};
   const put = (k: string, def?: unknown): void => {
-    out[k] = pyValue(k in p ? p[k] : def ?? null);
+    const v = k in p ? p[k] : def ?? null;
+    // axes a batching rule computed with NumPy print as np.int64 (Eqn.numpyParams)
+    if (e.numpyParams && (k === 'axes' || k === 'broadcast_dimensions') && Array.isArray(v)) {
+      out[k] = `(${v.map((d) => `np.int64(${String(d)})`).join(', ')}${v.length === 1 ? ',' : ''})`;
+    } else out[k] = pyValue(v);
   };
   switch (e.prim as Prim) {
     case 'broadcast_in_dim': {

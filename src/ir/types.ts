@@ -71,6 +71,11 @@ export interface Eqn {
    */
   operandBroadcast?: true;
   /**
+   * Set where JAX's batching rule computes the equation's axes with NumPy (vmap of a reduction, an unbatched
+   * operand's broadcast): make_jaxpr prints its `axes` / `broadcast_dimensions` as np.int64(n). Not a param.
+   */
+  numpyParams?: true;
+  /**
    * The jit calls nested in a traced function that this equation was traced
    * in (inlined there), outermost first: make_jaxpr shows each as a jit
    * equation (src/ir/jaxpr_printer.ts). Not a param.

@@ -151,15 +151,16 @@ export class ArrayOps {
     if (prim === 'sub' && dtype === 'bool') {
       throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
     }
-    if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
-      throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
-    }
     // the result is weak when the promoted type is a weak one (JAX's lattice): weak op weak, or a weak
     // operand of a higher kind than the typed one (int32 array * 2.0 is a weak float32)
     const weak = weakPromoted(a.aval, b.aval);
     a = this.convertAtom(a, dtype, span, weak);
     b = this.convertAtom(b, dtype, span, weak);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, sameRank(a.aval.shape, b.aval.shape) ? prim : undefined);
+    // (after the shapes: jnp broadcasts its operands before lax checks the dtype)
+    if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
+      throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
+    }
     a = this.operand(a, shape, span);
     b = this.operand(b, shape, span);
     return this.tracer(this.bind(prim, [a, b], {}, span));
@@ -576,6 +577,17 @@ export function sliceIndices(start: number | null, stop: number | null, step: nu
   };
   if (st > 0) return [clamp(start, 0, 0, n), clamp(stop, n, 0, n), st];
   return [clamp(start, n - 1, -1, n - 1), clamp(stop, -1, -1, n - 1), st];
+}
+
+/**
+ * JAX functions that read `a.shape[axis]` before normalising the axis (mean, var, argmax, glu, ...) raise
+ * Python's IndexError for an out-of-range integer axis, where the others raise ValueError (normalizeAxes).
+ */
+export function checkShapeIndex(axis: PyValue, rank: number, span: Span): void {
+  const list = axis instanceof PyTuple || axis instanceof PyList ? axis.items : [axis];
+  for (const v of list) {
+    if (typeof v === 'bigint' && (v >= BigInt(rank) || v < -BigInt(rank))) throw new CompileError('IndexError: tuple index out of range', span);
+  }
 }
 
 export function normalizeAxes(axis: PyValue, rank: number, span: Span): number[] {

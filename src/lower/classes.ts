@@ -104,6 +104,9 @@ export function raiseValue(host: ClassHost, v: PyValue, span: Span): PyRaise {
   return new PyRaise(v, text ? `${v.cls.name}: ${text}` : v.cls.name, span);
 }
 
+/** JAX's own messages that say "not supported" (a program may catch them); other such messages are jaxts's limits. */
+const JAX_NOT_SUPPORTED = /^x\.dtype=\w+ is not supported|^\w+ not supported for input types|^zero-size arrays not supported/;
+
 /**
  * The Python exception a compile error stands for, so `except` can catch it:
  * an error of the user's program worded as Python or JAX raise it
@@ -115,7 +118,7 @@ export function caughtException(e: unknown): PyInstance | null {
   if (!(e instanceof CompileError) || e instanceof NeedsStatic) return null;
   const m = /^([A-Za-z]\w*): ([\s\S]*)$/.exec(e.message);
   const cls = m ? EXCEPTIONS.get(m[1]!) : undefined;
-  if (!m || !cls || /not supported|jaxts/.test(m[2]!)) return null;
+  if (!m || !cls || /jaxts/.test(m[2]!) || (/not supported/.test(m[2]!) && !JAX_NOT_SUPPORTED.test(m[2]!))) return null;
   // CPython adds "Did you mean" where it shows a traceback, not to the exception's message
   const text = ['AttributeError', 'NameError', 'ImportError', 'ModuleNotFoundError'].includes(cls.name) ? m[2]!.replace(/\. Did you mean: '[^']*'\?$/, '') : m[2]!;
   // a KeyError's message is the key's repr: the exception holds the key

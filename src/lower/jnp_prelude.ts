@@ -147,7 +147,10 @@ def copysign(x1, x2):
   return jnp.where(jnp.signbit(x2).astype(bool), -lax.abs(x1), lax.abs(x1))
 
 def fmod(x1, x2):
-  x1, x2 = _promote(x1, x2)
+  # promote_args_numeric: one dtype (bool counts as int32) and one shape
+  x1, x2 = jnp.broadcast_arrays(*_promote(x1, x2))
+  if x1.dtype == jnp.bool_:
+    x1, x2 = x1.astype(jnp.int32), x2.astype(jnp.int32)
   if _isint(x1):
     x2 = jnp.where(x2 == 0, jnp.ones_like(x2), x2)
   return lax.rem(x1, x2)

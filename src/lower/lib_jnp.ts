@@ -8,7 +8,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
-import { broadcastShapes, castScalar, fmtShape, normalizeAxes, promote } from './arrays.js';
+import { broadcastShapes, castScalar, checkShapeIndex, fmtShape, normalizeAxes, promote } from './arrays.js';
 import { lit } from '../ir/builder.js';
 import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
@@ -42,6 +42,11 @@ export function jnpModule(ip: Interp): PyModule {
   const bin = (prim: Prim): Fn => (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const cmp = (op: 'gt' | 'lt' | 'eq'): Fn => (c) => ops.compare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const red = (prim: Reduction): Fn => (c) => {
+    // check_arraylike: a tuple or list of arrays is not an array to reduce (NumPy would stack it)
+    const a = arg(c, 0, 'a');
+    if ((a instanceof PyTuple && !a.cls) || a instanceof PyList) {
+      if (a.items.some(isArray)) throw new CompileError(`TypeError: ${prim.slice(7)} requires ndarray or scalar arguments, got <class '${a instanceof PyList ? 'list' : 'tuple'}'> at position 0.`, c.span);
+    }
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
     return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
   };
@@ -87,10 +92,18 @@ export function jnpModule(ip: Interp): PyModule {
       const axis = arg(c, 1, 'axis', null);
       const shape = ops.aval(a, c.span).shape;
       const axes = axis !== null ? normalizeAxes(axis, shape.length, c.span) : shape.flatMap((d, i) => (d === 1 ? [i] : []));
+      if (axes.some((d) => shape[d] !== 1)) {
+        throw new CompileError(`ValueError: cannot select an axis to squeeze out which has size not equal to one, got shape=${fmtShape(shape)} and dimensions=${fmtShape(axes)}`, c.span);
+      }
       return ops.reshape(a, shape.filter((_, i) => !axes.includes(i)), c.span);
     },
     stack: (c) => ops.stack(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
-    concatenate: (c) => ops.concatenate(iterate(ip, arg(c, 0, 'arrays'), c.span), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
+    concatenate: (c) => {
+      const xs = iterate(ip, arg(c, 0, 'arrays'), c.span);
+      // axis=None: the arrays are flattened first
+      if (arg(c, 1, 'axis', 0n) === null) return ops.concatenate(xs.map((x) => ops.reshape(x, [-1], c.span)), 0, c.span);
+      return ops.concatenate(xs, intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span);
+    },
     expand_dims: (c) => {
       const x = ops.asArray(arg(c, 0, 'a'), c.span);
       const axis = arg(c, 1, 'axis');
@@ -106,7 +119,14 @@ export function jnpModule(ip: Interp): PyModule {
     },
     broadcast_to: (c) => {
       const x = ops.asArray(arg(c, 0, 'array'), c.span);
-      return ops.tracer(ops.broadcastTo(x.atom, shapeArgs([arg(c, 1, 'shape')], c.span), c.span));
+      const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
+      // NumPy's rule: trailing dimensions equal or 1 (JAX's _broadcast_to words the error this way)
+      const r = shape.length - x.aval.shape.length;
+      if (r < 0 || x.aval.shape.some((d, i) => d !== 1 && d !== shape[r + i])) {
+        const ty = (s: readonly number[]): string => `${x.aval.dtype}[${s.join(',')}]`;
+        throw new CompileError(`ValueError: Incompatible types for broadcasting: input type=${ty(x.aval.shape)} and requested type=${ty(shape)}`, c.span);
+      }
+      return ops.tracer(ops.broadcastTo(x.atom, shape, c.span));
     },
     dot: (c) => {
       const s = c.kwargs.get('out_sharding') ?? null;
@@ -117,7 +137,11 @@ export function jnpModule(ip: Interp): PyModule {
     max: red('reduce_max'),
     min: red('reduce_min'),
     prod: red('reduce_prod'),
-    mean: (c) => ops.mean(arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
+    mean: (c) => {
+      const a = ops.asArray(arg(c, 0, 'a'), c.span);
+      checkShapeIndex(arg(c, 1, 'axis', null), a.aval.shape.length, c.span);
+      return ops.mean(a, arg(c, 1, 'axis', null), keep(c), c.span);
+    },
     all: (c) => ops.reduce('reduce_min', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
     any: (c) => ops.reduce('reduce_max', ops.asArray(arg(c, 0, 'a'), c.span, 'bool'), arg(c, 1, 'axis', null), keep(c), c.span),
     argmax: (c) => argExtreme(ip, 'max', arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span),
@@ -245,6 +269,7 @@ function argExtreme(ip: Interp, kind: 'max' | 'min', x: PyValue, axis: PyValue, 
   if (rank === 0) throw new CompileError(`ValueError: attempt to get arg${kind} of an empty sequence`, span);
   // one axis (normalizeAxes takes tuples too; an empty one left none)
   if (axis !== null && typeof axis !== 'bigint') throw new CompileError(`TypeError: '${typeName(axis)}' object cannot be interpreted as an integer`, span);
+  if (axis !== null) checkShapeIndex(axis, rank, span);
   const ax = normalizeAxes(axis === null ? 0n : axis, rank, span)[0]!;
   const n = a.aval.shape[ax]!;
   if (n === 0) throw new CompileError(`ValueError: attempt to get arg${kind} of an empty sequence`, span);
@@ -366,6 +391,11 @@ function composites(ip: Interp): Record<string, Fn> {
     if (n === 2) return o.reshape(x, s.length === 0 ? [1, 1] : [1, s[0]!], span);
     return o.reshape(x, s.length === 0 ? [1, 1, 1] : s.length === 1 ? [1, s[0]!, 1] : [...s, 1], span);
   };
+  /** jnp.atleast_Nd(*arys): one array, or a list of them for several. */
+  const atleastN = (c: CallArgs, n: 1 | 2 | 3): PyValue => {
+    const xs = c.args.map((v) => atleast(A(v, c.span), n, c.span));
+    return xs.length === 1 ? xs[0]! : new PyList(xs);
+  };
   const items = (v: PyValue, span: Span): Tracer[] => iterate(ip, v, span).map((x) => A(x, span));
   const tile = (x: Tracer, reps: number[], span: Span): Tracer => {
     const aShape = [...Array(Math.max(0, reps.length - x.aval.shape.length)).fill(1), ...x.aval.shape] as number[];
@@ -425,6 +455,7 @@ function composites(ip: Interp): Record<string, Fn> {
   const variance = (c: CallArgs): Tracer => {
     const a = inexact(arg(c, 0, 'a'), c.span);
     const axis = arg(c, 1, 'axis', null);
+    checkShapeIndex(axis, a.aval.shape.length, c.span);
     const ddof = numArg(c.kwargs.get('ddof') ?? c.kwargs.get('correction') ?? c.args[3] ?? 0n, 'ddof', c.span);
     const mean = o.mean(a, axis, true, c.span);
     const centered = o.power(o.binary('sub', a, mean, c.span), 2n, c.span);
@@ -596,9 +627,9 @@ function composites(ip: Interp): Record<string, Fn> {
       const xs = items(arg(c, 0, 'tup'), c.span).map((x) => (x.aval.shape.length < 2 ? o.reshape(atleast(x, 1, c.span), [-1, 1], c.span) : x));
       return o.concatenate(xs, 1, c.span);
     },
-    atleast_1d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 1, c.span),
-    atleast_2d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 2, c.span),
-    atleast_3d: (c) => atleast(A(arg(c, 0, 'x'), c.span), 3, c.span),
+    atleast_1d: (c) => atleastN(c, 1),
+    atleast_2d: (c) => atleastN(c, 2),
+    atleast_3d: (c) => atleastN(c, 3),
     tile: (c) => tile(A(arg(c, 0, 'A'), c.span), intList(arg(c, 1, 'reps'), 'reps', c.span), c.span),
     repeat: (c) => {
       let a = A(arg(c, 0, 'a'), c.span);
@@ -625,7 +656,10 @@ function composites(ip: Interp): Record<string, Fn> {
     },
     copy: (c) => o.tracer(o.bind('copy', [A(arg(c, 0, 'a'), c.span).atom], {}, c.span)),
     flip,
-    fliplr: (c) => rev(A(arg(c, 0, 'm'), c.span), [1], c.span),
+    fliplr: (c) => {
+      const m = A(arg(c, 0, 'm'), c.span);
+      return rev(m, normalizeAxes(1n, m.aval.shape.length, c.span), c.span);
+    },
     flipud: (c) => rev(A(arg(c, 0, 'm'), c.span), [0], c.span),
     rot90: (c) => {
       const m = A(arg(c, 0, 'm'), c.span);
@@ -676,6 +710,11 @@ function composites(ip: Interp): Record<string, Fn> {
     swapaxes: (c) => {
       const a = A(arg(c, 0, 'a'), c.span);
       const r = a.aval.shape.length;
+      // JAX indexes a permutation array with the axes (NumPy's IndexError)
+      for (const v of [arg(c, 1, 'axis1'), arg(c, 2, 'axis2')]) {
+        const i = intArg(v, 'axis', c.span);
+        if (i >= r || i < -r) throw new CompileError(`IndexError: index ${i} is out of bounds for axis 0 with size ${r}`, c.span);
+      }
       const a1 = axisOne(arg(c, 1, 'axis1'), r, c.span);
       const a2 = axisOne(arg(c, 2, 'axis2'), r, c.span);
       const perm = a.aval.shape.map((_, i) => (i === a1 ? a2 : i === a2 ? a1 : i));
@@ -703,6 +742,8 @@ function composites(ip: Interp): Record<string, Fn> {
     round: (c) => {
       const x = A(arg(c, 0, 'a'), c.span);
       const decimals = intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span);
+      // JAX's round checks issubdtype(dtype, inexact) after the integer early return, which bool misses
+      if (x.aval.dtype === 'bool') throw new CompileError("ValueError: data type <class 'numpy.bool'> not inexact", c.span);
       if (!isFloat(x)) return x;
       const rnd = (t: Tracer): Tracer => o.tracer(o.bind('round', [t.atom], { rounding_method: 1 }, c.span));
       if (decimals === 0) return rnd(x);
@@ -776,7 +817,10 @@ function composites(ip: Interp): Record<string, Fn> {
       const a = A(arg(c, 0, 'array'), c.span);
       const r = a.aval.shape.length;
       const mode = arg(c, 2, 'mode', 'constant');
-      if (mode !== 'constant') throw new CompileError(`NotImplementedError: jnp.pad mode='${String(mode)}' is not supported by jaxts (only mode='constant')`, c.span);
+      const INDEXED = ['edge', 'wrap', 'reflect', 'symmetric'];
+      if (mode !== 'constant' && !(typeof mode === 'string' && INDEXED.includes(mode))) {
+        throw new CompileError(`NotImplementedError: jnp.pad mode='${String(mode)}' is not supported by jaxts (constant, edge, wrap, reflect and symmetric are)`, c.span);
+      }
       const pw = arg(c, 1, 'pad_width');
       // pad_width: int, (before, after), or one (before, after) per axis
       const pairs = (v: PyValue): [number, number][] => {
@@ -791,6 +835,7 @@ function composites(ip: Interp): Record<string, Fn> {
       };
       const p = pairs(pw);
       if (p.length !== r) throw new CompileError(`ValueError: jnp.pad: pad_width with nd=${r} has unsupported shape (${p.length}, 2).`, c.span);
+      if (mode !== 'constant') return padIndexed(a, p, mode as string, c.span);
       const cv = numArg(c.kwargs.get('constant_values') ?? 0n, 'constant_values', c.span);
       return o.tracer(o.bind('pad', [a.atom, lit(castScalar(cv, a.aval.dtype), a.aval.dtype)], { padding_config: p.map(([lo, hi]) => [lo, hi, 0]) }, c.span));
     },
@@ -821,7 +866,9 @@ function composites(ip: Interp): Record<string, Fn> {
       const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
       const f = (v: number): Tracer => o.full(shape, v, 'float32', c.span);
       const b1 = bcast(x1, shape, c.span);
-      return o.select(o.compare('lt', b1, 0, c.span), f(0), o.select(o.compare('gt', b1, 0, c.span), f(1), bcast(x2, shape, c.span), c.span), c.span);
+      // x1 where it is NaN, else x2 where it is 0
+      const atZero = o.select(o.compare('ne', b1, b1, c.span), b1, bcast(x2, shape, c.span), c.span);
+      return o.select(o.compare('lt', b1, 0, c.span), f(0), o.select(o.compare('gt', b1, 0, c.span), f(1), atZero, c.span), c.span);
     },
     fmax: (c) => fminmax('gt', c),
     fmin: (c) => fminmax('lt', c),
@@ -869,11 +916,16 @@ function composites(ip: Interp): Record<string, Fn> {
       const b = A(arg(c, 1, 'b'), c.span);
       const ra = a.aval.shape.length;
       const rb = b.aval.shape.length;
-      if (a.aval.shape[ra - 1] !== 3 || b.aval.shape[rb - 1] !== 3) throw new CompileError('NotImplementedError: jaxts supports jnp.cross of 3-vectors along the last axis', c.span);
+      const [na, nb] = [a.aval.shape[ra - 1], b.aval.shape[rb - 1]];
+      if (c.args.length > 2 || c.kwargs.size) throw new CompileError('NotImplementedError: jaxts supports jnp.cross(a, b) along the last axis (no axisa, axisb, axisc or axis)', c.span);
+      if ((na !== 2 && na !== 3) || (nb !== 2 && nb !== 3)) throw new CompileError('ValueError: Dimension must be either 2 or 3 for cross product', c.span);
       const at = (x: Tracer, i: number): Tracer => o.reshape(sliceAxis(x, x.aval.shape.length - 1, i, i + 1, c.span), x.aval.shape.slice(0, -1), c.span);
-      const [a0, a1, a2] = [0, 1, 2].map((i) => at(a, i)) as [Tracer, Tracer, Tracer];
-      const [b0, b1, b2] = [0, 1, 2].map((i) => at(b, i)) as [Tracer, Tracer, Tracer];
       const m = (x: Tracer, y: Tracer): Tracer => o.binary('mul', x, y, c.span);
+      // 2-vectors: the z component is 0; two of them give the scalar z of the product
+      if (na === 2 && nb === 2) return o.binary('sub', m(at(a, 0), at(b, 1)), m(at(a, 1), at(b, 0)), c.span);
+      const comps = (x: Tracer, n: number): Tracer[] => [at(x, 0), at(x, 1), n === 3 ? at(x, 2) : o.full(x.aval.shape.slice(0, -1), 0, x.aval.dtype, c.span)];
+      const [a0, a1, a2] = comps(a, na!) as [Tracer, Tracer, Tracer];
+      const [b0, b1, b2] = comps(b, nb!) as [Tracer, Tracer, Tracer];
       const parts = [o.binary('sub', m(a1, b2), m(a2, b1), c.span), o.binary('sub', m(a2, b0), m(a0, b2), c.span), o.binary('sub', m(a0, b1), m(a1, b0), c.span)];
       return o.stack(parts, -1, c.span);
     },
@@ -951,6 +1003,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const dx = numArg(arg(c, 2, 'dx', 1.0), 'dx', c.span);
       const ax = axisOne(arg(c, 3, 'axis', -1n), y.aval.shape.length, c.span);
       const n = y.aval.shape[ax]!;
+      if (n === 0) throw new CompileError(`IndexError: index is out of bounds for axis ${ax} with size 0`, c.span);
       const hi = sliceAxis(y, ax, 1, n, c.span);
       const lo = sliceAxis(y, ax, 0, n - 1, c.span);
       const avg = o.binary('mul', 0.5, o.binary('add', hi, lo, c.span), c.span);
@@ -1080,7 +1133,48 @@ function composites(ip: Interp): Record<string, Fn> {
     const allNan = o.reduce('reduce_min', isnan(a, c.span), axis, keep(c), c.span);
     return o.select(allNan, o.full([...out.aval.shape], NaN, 'float32', c.span), out, c.span);
   }
+  /**
+   * jnp.pad's edge, wrap, reflect and symmetric modes, axis by axis: each output position along the axis reads
+   * one input position (NumPy's rule); runs of consecutive positions are slices (reversed where they descend),
+   * concatenated. Pure data movement: the values and gradients are JAX's.
+   */
+  function padIndexed(x: Tracer, pads: [number, number][], mode: string, span: Span): Tracer {
+    let out = x;
+    pads.forEach(([lo, hi], ax) => {
+      if (!lo && !hi) return;
+      const n = out.aval.shape[ax]!;
+      if (n === 0) throw new CompileError(`ValueError: can't extend empty axis ${ax} using modes other than 'constant' or 'empty'`, span);
+      const mod = (i: number, m: number): number => ((i % m) + m) % m;
+      const source = (i: number): number => {
+        if (mode === 'edge') return Math.min(Math.max(i, 0), n - 1);
+        if (mode === 'wrap') return mod(i, n);
+        if (mode === 'reflect') {
+          if (n === 1) return 0;
+          const m = mod(i, 2 * n - 2);
+          return m < n ? m : 2 * n - 2 - m;
+        }
+        const m = mod(i, 2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+      };
+      const idx = Array.from({ length: lo + n + hi }, (_, k) => source(k - lo));
+      const parts: Tracer[] = [];
+      for (let k = 0; k < idx.length; ) {
+        const step = k + 1 < idx.length && Math.abs(idx[k + 1]! - idx[k]!) === 1 ? idx[k + 1]! - idx[k]! : 0;
+        let e = k + 1;
+        while (step && e < idx.length && idx[e]! - idx[e - 1]! === step) e++;
+        const a = Math.min(idx[k]!, idx[e - 1]!);
+        const part = sliceAxis(out, ax, a, a + (e - k), span);
+        parts.push(step < 0 ? rev(part, [ax], span) : part);
+        k = e;
+      }
+      out = o.concatenate(parts, ax, span);
+    });
+    return out;
+  }
+
   function splitAt(c: CallArgs, axis: number): PyValue {
+    // JAX reads ary.shape[axis] first
+    if (axis >= A(arg(c, 0, 'ary'), c.span).aval.shape.length) throw new CompileError('IndexError: tuple index out of range', c.span);
     return splitLike({ ...c, args: [c.args[0]!, c.args[1] ?? c.kwargs.get('indices_or_sections')!, BigInt(axis)], kwargs: new Map() }, true);
   }
   function splitLike(c: CallArgs, strict: boolean): PyValue {

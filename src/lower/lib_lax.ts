@@ -230,6 +230,12 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
   const binary = (name: string, prim: Prim) => (c: CallArgs): Tracer => {
     const [x, y] = nary(name, [arg(c, 0, 'x'), arg(c, 1, 'y')], c.span);
     if (['and', 'or', 'xor'].includes(prim) && x!.aval.dtype === 'float32') throw new CompileError(`TypeError: ${name} does not accept dtype float32. Accepted dtypes are subtypes of integer, bool.`, c.span);
+    // lax's dtype rules for arithmetic (no bool; pow takes floats only; rem no complex)
+    const accepted = prim === 'pow' ? 'floating, complexfloating' : prim === 'rem' ? 'integer, floating' : ['add', 'sub', 'mul', 'div'].includes(prim) ? 'integer, floating, complexfloating' : null;
+    const dt = x!.aval.dtype;
+    if (accepted && (dt === 'bool' || (prim === 'pow' && dt !== 'float32' && dt !== 'complex64'))) {
+      throw new CompileError(`TypeError: ${prim} does not accept dtype ${dt} at position 0. Accepted dtypes at position 0 are subtypes of ${accepted}.`, c.span);
+    }
     return o.tracer(o.bind(prim, [x!.atom, y!.atom], {}, c.span));
   };
   const unary = (prim: Prim, float: boolean) => (c: CallArgs): Tracer => {
@@ -293,7 +299,9 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
       const [x, y] = [A(arg(c, 0, 'lhs'), c.span), A(arg(c, 1, 'rhs'), c.span)];
       const rx = x.aval.shape.length;
       const ry = y.aval.shape.length;
-      if (!(rx >= 1 && rx <= 2 && ry >= 1 && ry <= 2)) throw new CompileError(`TypeError: Incompatible shapes for dot: got ${fmt(x.aval.shape)} and ${fmt(y.aval.shape)}.`, c.span);
+      if (!(rx >= 1 && rx <= 2 && ry >= 1 && ry <= 2 && x.aval.shape[rx - 1] === y.aval.shape[0])) {
+        throw new CompileError(`ValueError: jax.lax.dot: dimension_numbers must be specified when not performing simple un-batched matrix-matrix, matrix-vector, or vector-vector products; got lhs_shape=${fmt(x.aval.shape)} rhs_shape=${fmt(y.aval.shape)}`, c.span);
+      }
       return dotGeneral(x, y, [[rx - 1], [0]], [[], []], c);
     },
     dot_general: (c: CallArgs) => {
@@ -318,12 +326,20 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
       const dims = arg(c, 2, 'dimensions', null);
       let x = A(arg(c, 0, 'operand'), c.span);
       if (dims !== null) x = o.transpose(x, shapeArgs([dims], c.span), c.span);
-      return o.reshape(x, shapeArgs([arg(c, 1, 'new_sizes')], c.span), c.span);
+      const sizes = shapeArgs([arg(c, 1, 'new_sizes')], c.span);
+      const size = (sh: readonly number[]): number => sh.reduce((p, d) => p * d, 1);
+      if (sizes.every((d) => d >= 0) && size(sizes) !== size(x.aval.shape)) {
+        throw new CompileError(`ValueError: reshape total size must be unchanged, got new_sizes ${fmt(sizes)} (size ${size(sizes)}) for shape ${fmt(x.aval.shape)} (size ${size(x.aval.shape)})`, c.span);
+      }
+      return o.reshape(x, sizes, c.span);
     },
     transpose: (c: CallArgs) => o.transpose(A(arg(c, 0, 'operand'), c.span), shapeArgs([arg(c, 1, 'permutation')], c.span), c.span),
     squeeze: (c: CallArgs) => {
       const x = A(arg(c, 0, 'array'), c.span);
       const dims = shapeArgs([arg(c, 1, 'dimensions')], c.span).map((d) => (d < 0 ? d + x.aval.shape.length : d));
+      if (dims.some((d) => x.aval.shape[d] !== 1)) {
+        throw new CompileError(`ValueError: cannot select an axis to squeeze out which has size not equal to one, got shape=${fmt(x.aval.shape)} and dimensions=${fmt(dims)}`, c.span);
+      }
       return o.tracer(o.bind('squeeze', [x.atom], { dimensions: dims }, c.span));
     },
     expand_dims: (c: CallArgs) => {
@@ -337,7 +353,12 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
     slice: (c: CallArgs) => {
       const x = A(arg(c, 0, 'operand'), c.span);
       const strides = arg(c, 3, 'strides', null);
-      return o.tracer(o.bind('slice', [x.atom], { start_indices: shapeArgs([arg(c, 1, 'start_indices')], c.span), limit_indices: shapeArgs([arg(c, 2, 'limit_indices')], c.span), strides: strides === null ? null : shapeArgs([strides], c.span) }, c.span));
+      const start = shapeArgs([arg(c, 1, 'start_indices')], c.span);
+      const limit = shapeArgs([arg(c, 2, 'limit_indices')], c.span);
+      if (limit.length === x.aval.shape.length && limit.some((l, i) => l > x.aval.shape[i]!)) {
+        throw new CompileError(`TypeError: slice limit_indices must be less than or equal to operand shape, got limit_indices ${fmt(limit)} for operand shape ${fmt(x.aval.shape)}.`, c.span);
+      }
+      return o.tracer(o.bind('slice', [x.atom], { start_indices: start, limit_indices: limit, strides: strides === null ? null : shapeArgs([strides], c.span) }, c.span));
     },
     slice_in_dim: (c: CallArgs) => {
       const x = A(arg(c, 0, 'operand'), c.span);
@@ -505,7 +526,7 @@ function laxSortFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> 
       if (!r) throw new CompileError('TypeError: top_k operand must have >= 1 dimension, got ()', c.span);
       const n = x.aval.shape[r - 1]!;
       if (k < 0) throw new CompileError(`ValueError: k argument to top_k must be nonnegative, got ${k}`, c.span);
-      if (k > n) throw new CompileError(`TypeError: k argument to top_k must be no larger than minor dimension; ${k} vs ${x.aval.shape}`, c.span);
+      if (k > n) throw new CompileError(`ValueError: k argument to top_k must be no larger than size along axis; got k=${k} with shape=[${x.aval.shape.join(', ')}] and axis=${r - 1}`, c.span);
       return new PyList(topK(o, x, k, c.span));
     },
   };

@@ -93,6 +93,7 @@ export function laxExtraFunctions(ip: Interp): Record<string, (c: CallArgs) => P
   /** cummax / cummin: the prefix scan of lax.max / lax.min (exact; its JVP is the one JAX differentiates, ties shared). */
   const cumulative = (which: 'max' | 'min') => (c: CallArgs): PyValue => {
     const x = A(arg(c, 0, 'operand'), c.span);
+    if (x.aval.dtype === 'bool') throw new CompileError(`TypeError: cum${which} does not accept dtype bool. Accepted dtypes are subtypes of number.`, c.span);
     const axis = axisOf(arg(c, 1, 'axis', 0n), x.aval.shape.length, c.span);
     const reverse = truthy(arg(c, 2, 'reverse', false), c.span);
     return associativeScan(([a], [b]) => [o.tracer(o.bind(which, [a!.atom, b!.atom], {}, c.span))], [x], reverse, axis, c.span)[0]!;

@@ -737,7 +737,13 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
       if (x.aval.shape.length !== 1 || y.aval.shape.length !== 1) throw new CompileError(`ValueError: Input arrays must be one-dimensional, but they are x1.ndim=${x.aval.shape.length} and x2.ndim=${y.aval.shape.length}`, c.span);
       return m.mul(o.expandDims(x, 1, c.span), o.expandDims(y, 0, c.span));
     },
-    cross: (c) => jnp['cross']!({ args: [arg(c, 0, 'x1'), arg(c, 1, 'x2')], kwargs: new Map(), span: c.span }),
+    cross: (c) => {
+      const [x1, x2] = [o.asArray(arg(c, 0, 'x1'), c.span), o.asArray(arg(c, 1, 'x2'), c.span)];
+      const n1 = x1.aval.shape.at(-1);
+      const n2 = x2.aval.shape.at(-1);
+      if (n1 !== 3 || n2 !== 3) throw new CompileError(`ValueError: Both input arrays must be (arrays of) 3-dimensional vectors, but they have x1.shape[axis]=${n1} and x2.shape[axis]=${n2}`, c.span);
+      return jnp['cross']!({ args: [x1, x2], kwargs: new Map(), span: c.span });
+    },
     trace: (c) => {
       const x = o.asArray(arg(c, 0, 'x'), c.span);
       const r = x.aval.shape.length;
@@ -750,7 +756,11 @@ export function linalgFunctions(ip: Interp, jnp: Record<string, Fn>, result: Res
     },
     matrix_transpose: (c) => jnp['matrix_transpose']!(c),
     matmul: (c) => o.matmul(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span),
-    tensordot: (c) => jnp['tensordot']!({ args: [arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.kwargs.get('axes') ?? 2n], kwargs: new Map(), span: c.span }),
+    tensordot: (c) => {
+      // jnp.linalg.tensordot(x1, x2, /, *, axes=2)
+      if (c.args.length > 2) throw new CompileError(`TypeError: tensordot() takes 2 positional arguments but ${c.args.length} were given`, c.span);
+      return jnp['tensordot']!({ args: [arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.kwargs.get('axes') ?? 2n], kwargs: new Map(), span: c.span });
+    },
     vecdot: (c) => {
       const m = M(c);
       const x = o.asArray(arg(c, 0, 'x1'), c.span);

@@ -7,10 +7,10 @@ import type { DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { logsumexp } from './lib_scipy.js';
-import { normalizeAxes } from './arrays.js';
+import { checkShapeIndex, normalizeAxes } from './arrays.js';
 import { arg, builtinModule, dtypeArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { PyBuiltin, PyDType, PyList, PyTuple, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
+import { PyBuiltin, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
 
 /** The composites below, over the interpreter's array operations. */
 class NnOps {
@@ -25,7 +25,9 @@ class NnOps {
     // a select reproduces both the values and that derivative (0 at x == 0); x <= 0 is false for NaN,
     // which the maximum keeps
     const o = this.ops;
-    const a = o.asArray(x, span);
+    let a = o.asArray(x, span);
+    // maximum(x, 0) promotes bool with the weak int 0 to int32
+    if (a.aval.dtype === 'bool') a = o.convert(a, 'int32', span);
     const zero = o.tracer(o.broadcastTo(o.asArray(0, span, a.aval.dtype).atom, a.aval.shape, span));
     return o.select(o.compare('le', a, 0, span), zero, a, span);
   }
@@ -49,14 +51,43 @@ class NnOps {
     return o.binary('sub', shifted, lse, span);
   }
 
-  oneHot(x: PyValue, numClasses: number, dtype: DType, span: Span): Tracer {
+  /** JAX's _one_hot: expand_dims(x, axis) == broadcasted_iota along the canonicalised output axis. */
+  oneHot(x: PyValue, numClasses: number, dtype: DType, axis: number, span: Span): Tracer {
     const o = this.ops;
     const a = o.asArray(x, span);
-    const shape = [...a.aval.shape, numClasses];
-    const lhs = o.tracer(o.broadcastTo(o.expandDims(a, a.aval.shape.length, span).atom, shape, span));
-    const iota = o.tracer(o.bind('iota', [], { dtype: a.aval.dtype === 'float32' ? 'float32' : 'int32', shape, dimension: shape.length - 1, sharding: null }, span));
+    const r = a.aval.shape.length;
+    const out = normalizeAxes(BigInt(axis), r + 1, span)[0]!;
+    const shape = [...a.aval.shape];
+    shape.splice(out, 0, numClasses);
+    const lhs = o.tracer(o.broadcastTo(o.expandDims(a, out, span).atom, shape, span));
+    const iota = o.tracer(o.bind('iota', [], { dtype: a.aval.dtype === 'float32' ? 'float32' : 'int32', shape, dimension: out, sharding: null }, span));
     return o.convert(o.compare('eq', lhs, iota, span), dtype, span);
   }
+}
+
+/** lax's float-only primitives (logistic) raise JAX's TypeError on integer and bool arrays. */
+function floating(prim: string, x: PyValue, span: Span): PyValue {
+  const d = aval(x);
+  if (d && d !== 'float32' && d !== 'complex64') throw new CompileError(`TypeError: ${prim} does not accept dtype ${d}. Accepted dtypes are subtypes of floating, complexfloating.`, span);
+  return x;
+}
+
+/** A bool array where JAX negates or subtracts it (neg, sub) raises that primitive's TypeError. */
+function noBool(x: PyValue, prim: 'neg' | 'sub', span: Span): PyValue {
+  if (aval(x) !== 'bool') return x;
+  if (prim === 'neg') throw new CompileError('TypeError: neg does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.', span);
+  throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
+}
+
+/** The dtype of an array argument (Python scalars: null, they are weakly typed). */
+function aval(x: PyValue): DType | null {
+  return isArray(x) ? x.aval.dtype : null;
+}
+
+/** The first argument, after checking that every keyword is one of the function's parameters (Python's TypeError). */
+function kwargs(c: CallArgs, fname: string, params: string[]): PyValue {
+  for (const k of c.kwargs.keys()) if (!params.includes(k)) throw new CompileError(`TypeError: ${fname}() got an unexpected keyword argument '${k}'`, c.span);
+  return arg(c, 0, params[0]!);
 }
 
 /** jax.nn */
@@ -66,17 +97,19 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
   const axisOf = (c: CallArgs, i: number): PyValue => arg(c, i, 'axis', -1n);
   const fns: Record<string, (c: CallArgs) => PyValue> = {
     relu: (c) => nn.relu(arg(c, 0, 'x'), c.span),
-    sigmoid: (c) => o.unary('logistic', arg(c, 0, 'x'), c.span),
-    softmax: (c) => nn.softmax(arg(c, 0, 'x'), axisOf(c, 1), c.span),
-    log_softmax: (c) => nn.logSoftmax(arg(c, 0, 'x'), axisOf(c, 1), c.span),
+    sigmoid: (c) => o.unary('logistic', floating('logistic', arg(c, 0, 'x'), c.span), c.span),
+    softmax: (c) => nn.softmax(noBool(kwargs(c, 'softmax', ['x', 'axis', 'where']), 'sub', c.span), axisOf(c, 1), c.span),
+    log_softmax: (c) => nn.logSoftmax(noBool(kwargs(c, 'log_softmax', ['x', 'axis', 'where']), 'sub', c.span), axisOf(c, 1), c.span),
     logsumexp: (c) => logsumexp(ip, arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span),
     one_hot: (c) => {
       const n = ip.static(arg(c, 1, 'num_classes'), 'num_classes', c.span);
       if (typeof n !== 'bigint') throw new CompileError('TypeError: one_hot num_classes must be an int', c.span);
-      return nn.oneHot(arg(c, 0, 'x'), Number(n), dtypeArg(c.kwargs.get('dtype'), c.span) ?? 'float32', c.span);
+      const axis = ip.static(c.kwargs.get('axis') ?? -1n, 'axis', c.span);
+      if (typeof axis !== 'bigint') throw new CompileError('NotImplementedError: jaxts supports jax.nn.one_hot with an integer axis (not a named axis)', c.span);
+      return nn.oneHot(arg(c, 0, 'x'), Number(n), dtypeArg(c.kwargs.get('dtype'), c.span) ?? 'float32', Number(axis), c.span);
     },
     silu: (c) => {
-      const x = o.asArray(arg(c, 0, 'x'), c.span, 'float32');
+      const x = o.asArray(floating('logistic', arg(c, 0, 'x'), c.span), c.span, 'float32');
       return o.binary('mul', x, o.unary('logistic', x, c.span), c.span);
     },
     tanh: (c) => o.unary('tanh', arg(c, 0, 'x'), c.span),
@@ -114,7 +147,10 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   const relu6 = (x: Tracer, span: Span): Tracer => o.binary('min', o.binary('max', x, 0.0, span), 6.0, span);
   return {
     softplus: (c) => softplus(X(c), c.span),
-    log_sigmoid: (c) => o.unary('neg', softplus(o.unary('neg', X(c), c.span), c.span), c.span),
+    log_sigmoid: (c) => {
+      noBool(arg(c, 0, 'x'), 'neg', c.span);
+      return o.unary('neg', softplus(o.unary('neg', X(c), c.span), c.span), c.span);
+    },
     soft_sign: (c) => {
       const x = X(c);
       return o.binary('div', x, o.binary('add', o.unary('abs', x, c.span), 1.0, c.span), c.span);
@@ -153,9 +189,12 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
       return o.binary('mul', x, o.binary('div', relu6(o.binary('add', x, 3.0, c.span), c.span), 6.0, c.span), c.span);
     },
     hard_tanh: (c) => {
-      const x = X(c);
-      const k = where(o.compare('lt', x, -1.0, c.span), full(x, -1, c.span), x, c.span);
-      return where(o.compare('gt', x, 1.0, c.span), full(x, 1, c.span), k, c.span);
+      // where(x > 1, 1, where(x < -1, -1, x)): the weak 1 and -1 take x's dtype (bool promotes to int32)
+      let x = o.asArray(arg(c, 0, 'x'), c.span);
+      if (x.aval.dtype === 'bool') x = o.convert(x, 'int32', c.span);
+      const dt = x.aval.dtype;
+      const k = where(o.compare('lt', x, -1, c.span), o.full([...x.aval.shape], -1, dt, c.span), x, c.span);
+      return where(o.compare('gt', x, 1, c.span), o.full([...x.aval.shape], 1, dt, c.span), k, c.span);
     },
     identity: (c) => o.asArray(arg(c, 0, 'x'), c.span),
     sparse_sigmoid: (c) => {
@@ -192,9 +231,11 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
     },
     swish: (c) => {
       const x = X(c);
+      floating('logistic', arg(c, 0, 'x'), c.span);
       return o.binary('mul', x, o.unary('logistic', x, c.span), c.span);
     },
     log1mexp: (c) => {
+      noBool(arg(c, 0, 'x'), 'neg', c.span);
       const x = X(c);
       const small = o.compare('lt', x, o.asArray(Math.LN2, c.span, 'float32'), c.span);
       const a = o.unary('log', o.unary('neg', o.unary('expm1', o.unary('neg', x, c.span), c.span), c.span), c.span);
@@ -202,9 +243,13 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
       return where(small, a, b, c.span);
     },
     glu: (c) => {
-      const x = o.asArray(arg(c, 0, 'x'), c.span);
+      const x = o.asArray(kwargs(c, 'glu', ['x', 'axis']), c.span);
       const r = x.aval.shape.length;
-      const ax = normalizeAxes(arg(c, 1, 'axis', -1n), r, c.span)[0]!;
+      const axisV = arg(c, 1, 'axis', -1n);
+      // x.shape[axis] (Python's tuple indexing) comes first
+      if (axisV instanceof PyTuple) throw new CompileError('TypeError: tuple indices must be integers or slices, not tuple', c.span);
+      checkShapeIndex(axisV, r, c.span);
+      const ax = normalizeAxes(axisV, r, c.span)[0]!;
       const n = x.aval.shape[ax]!;
       if (n % 2 !== 0) throw new CompileError('AssertionError: axis size must be divisible by 2', c.span);
       const half = (lo: number): Tracer => o.tracer(o.bind('slice', [x.atom], { start_indices: x.aval.shape.map((_, i) => (i === ax ? lo : 0)), limit_indices: x.aval.shape.map((d, i) => (i === ax ? lo + n / 2 : d)), strides: null }, c.span));
@@ -212,7 +257,9 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
     },
     standardize: (c) => {
       const x = X(c);
+      kwargs(c, 'standardize', ['x', 'axis', 'mean', 'variance', 'epsilon', 'where', 'algorithm']);
       const axis = arg(c, 1, 'axis', -1n);
+      checkShapeIndex(axis, x.aval.shape.length, c.span);
       const eps = num(c, 4, 'epsilon', 1e-5);
       const mean = o.mean(x, axis, true, c.span);
       const meanSq = o.mean(o.power(x, 2n, c.span), axis, true, c.span);

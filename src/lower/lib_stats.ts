@@ -8,7 +8,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
 import { choleskyLower, Mat, trsm } from './lib_linalg.js';
 import { arg, builtinModule } from './modules.js';
-import type { CallArgs, PyModule, PyValue, Tracer } from './values.js';
+import { isArray, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -57,7 +57,12 @@ export class Special {
     });
     const t = m.add(k(LANCZOS_G + 0.5), z);
     const logT = m.add(k(Math.log(LANCZOS_G + 0.5)), this.log1p(m.div(z, k(LANCZOS_G + 0.5))));
-    const logY = m.add(m.add(k((Math.log(2) + Math.log(Math.PI)) / 2), m.mul(m.sub(m.add(z, k(0.5)), m.div(t, logT)), logT)), m.un('log', x));
+    // XLA compiles lgamma's expansion as one loop, where LLVM contracts `log_sqrt_two_pi + (…) * log_t` into a
+    // fused multiply-add (measured: lgamma(2) is 0, not 4.8e-7): the add carries fma_contraction.ts's mark
+    const prod = m.mul(m.sub(m.add(z, k(0.5)), m.div(t, logT)), logT);
+    const base = m.bcast(k((Math.log(2) + Math.log(Math.PI)) / 2), prod.aval.shape);
+    const fused = this.o.tracer(this.o.bind('add', [base.atom, prod.atom], { fma: 'b' }, m.span));
+    const logY = m.add(fused, m.un('log', x));
     const absIn = m.un('abs', input);
     const frac = m.sub(absIn, this.o.unary('floor', absIn, m.span));
     // where no reflection is needed, a harmless 0.5 (JAX's value is the same; its gradient is not NaN)
@@ -142,8 +147,9 @@ export class Special {
     const xl = this.o.binary('min', x, k(lower), m.span);
     const x2 = m.mul(xl, xl);
     const logScale = m.sub(m.sub(m.mul(k(-0.5), x2), m.un('log', m.un('neg', xl))), k(0.5 * Math.log(2 * Math.PI)));
-    let even = m.mul(xl, k(0));
-    let odd = m.mul(xl, k(0));
+    // zeros_like(x) (x * 0 would be NaN at -inf)
+    let even = m.zeros(xl.aval.shape);
+    let odd = m.zeros(xl.aval.shape);
     let x2n = x2;
     let df = 1;
     for (let n = 1; n <= order; n++) {
@@ -174,19 +180,33 @@ export function specialFunctions(ip: Interp): Record<string, Fn> {
     const m = new Mat(ip, c.span);
     return { m, s: new Special(m) };
   };
+  /** ndtr, ndtri and log_ndtr take float32 (or float64) arrays only: jnp.asarray(x).dtype else TypeError. */
+  const floatArg = (c: CallArgs, name: string, tail: string): PyValue => {
+    const x = arg(c, 0, name);
+    const dtype = isArray(x) ? x.aval.dtype : typeof x === 'bigint' ? 'int32' : typeof x === 'boolean' ? 'bool' : 'float32';
+    if (dtype !== 'float32') throw new CompileError(`TypeError: x.dtype=${dtype} is not supported${tail}.`, c.span);
+    return x;
+  };
   const un = (name: string, f: (s: Special, m: Mat, x: Tracer) => Tracer): Fn => (c) => {
     const { m, s } = S(c);
     return f(s, m, m.f32(arg(c, 0, name)));
   };
   return {
     gammaln: un('x', (s, _m, x) => s.lgamma(x)),
-    loggamma: un('x', (s, _m, x) => s.lgamma(x)),
+    // the principal branch: NaN where x <= 0
+    loggamma: un('x', (s, m, x) => m.sel(m.cmp('gt', x, m.c(0)), s.lgamma(x), m.c(NaN))),
     digamma: un('x', (s, _m, x) => s.digamma(x)),
+    // gammasgn(x) * exp(lgamma(x)), gammasgn as JAX's select: NaN at poles (negative integers, -inf) and NaN,
+    // -1 on (-1, 0), (-3, -2), … and at -0.0, else 1
     gamma: un('x', (s, m, x) => {
-      // sign(gamma(x)) * exp(lgamma(x)): negative on (-1, 0), (-3, -2), …
-      const fl = ip.ops.unary('floor', x, m.span);
-      const negOdd = m.and(m.cmp('lt', x, m.c(0)), m.cmp('eq', ip.ops.binary('rem', fl, m.c(2), m.span), m.c(-1)));
-      const sign = m.sel(negOdd, m.c(-1), m.c(1));
+      const o = ip.ops;
+      const fl = o.unary('floor', x, m.span);
+      const neg = m.cmp('lt', x, m.c(0));
+      const nanCase = o.binary('or', m.and(neg, m.cmp('eq', x, fl)), s.isnan(x), m.span);
+      const oddFloor = m.cmp('ne', o.binary('rem', fl, m.c(2), m.span), m.c(0));
+      const negZero = m.and(m.cmp('eq', x, m.c(0)), m.cmp('lt', m.div(m.c(1), x), m.c(0)));
+      const minus = o.binary('or', m.and(neg, oddFloor), negZero, m.span);
+      const sign = m.sel(nanCase, m.c(NaN), m.sel(minus, m.c(-1), m.c(1)));
       return m.mul(sign, m.un('exp', s.lgamma(x)));
     }),
     betaln: (c) => {
@@ -196,15 +216,21 @@ export function specialFunctions(ip: Interp): Record<string, Fn> {
       return m.sub(m.add(s.lgamma(a), s.lgamma(b)), s.lgamma(m.add(a, b)));
     },
     erfc: un('x', (s, _m, x) => s.erfc(x)),
-    ndtr: un('x', (s, _m, x) => s.ndtr(x)),
-    ndtri: un('p', (s, _m, x) => s.ndtri(x)),
+    ndtr: (c) => {
+      const { m, s } = S(c);
+      return s.ndtr(m.f32(floatArg(c, 'x', ', see docstring for supported types')));
+    },
+    ndtri: (c) => {
+      const { m, s } = S(c);
+      return s.ndtri(m.f32(floatArg(c, 'p', ', see docstring for supported types')));
+    },
     log_ndtr: (c) => {
       const { m, s } = S(c);
       const order = arg(c, 1, 'series_order', 3n);
       if (typeof order !== 'bigint') throw new CompileError('TypeError: series_order must be a Python integer.', c.span);
       if (order < 0n) throw new CompileError('ValueError: series_order must be non-negative.', c.span);
       if (order > 30n) throw new CompileError('ValueError: series_order must be <= 30.', c.span);
-      return s.logNdtr(m.f32(arg(c, 0, 'x')), Number(order));
+      return s.logNdtr(m.f32(floatArg(c, 'x', '')), Number(order));
     },
     xlogy: (c) => {
       const { m, s } = S(c);

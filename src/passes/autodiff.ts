@@ -174,8 +174,7 @@ const maxJvp = defjvp(
 
 /**
  * One entry per primitive; null: no differentiation rule (JAX has none for
- * pmax/pmin; dynamic_slice's would need dynamic_update_slice for its
- * transpose). Integer- and bool-valued results never carry a tangent
+ * pmax/pmin). Integer- and bool-valued results never carry a tangent
  * (vjpFunc skips them): their rule is `zero`.
  */
 export const JVP_RULES: Record<Prim, JvpRule | null> = {
@@ -313,7 +312,11 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   pad: linear,
   concatenate: linear,
   reduce_sum: linear,
-  dynamic_slice: null,
+  // linear in the operand; the start indices are integers (no tangent)
+  dynamic_slice: (c, xs, ts, e) => {
+    const outs = c.primal();
+    return { outs, tans: [ts[0] ? asTan(c.op('dynamic_slice', [ts[0], ...xs.slice(1)], e.params)) : null] };
+  },
 
   reduce_max: (c, xs, ts, e) => chooser(c, xs, ts, e),
   reduce_min: (c, xs, ts, e) => chooser(c, xs, ts, e),
@@ -584,6 +587,7 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   },
 
   gather: (c, [ct], e) => [gatherTranspose(c, ct!, e), null],
+  dynamic_slice: (c, [ct], e) => [dynamicSliceTranspose(c, ct!, e), ...e.inputs.slice(1).map(() => null)],
   scatter_add: (c, [ct], e) => scatterAddTranspose(c, ct!, e),
   scatter: (c, [ct], e) => scatterTranspose(c, ct!, e),
   scatter_mul: (c, [ct], e) => [c.bind('scatter_mul', [ct!, e.inputs[1] as Atom, e.inputs[2] as Atom], e.params), null, null],
@@ -1030,6 +1034,18 @@ function gatherParamsOf(p: Params, operand: readonly number[], updates: readonly
 function gatherJvp(c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn): JvpOut {
   const outs = c.primal();
   return { outs, tans: [ts[0] ? asTan(c.op('gather', [ts[0], xs[1]!], e.params)) : null] };
+}
+
+/**
+ * dynamic_update_slice(zeros, ct, starts) without that primitive: ct padded by n - s zeros on each side, then the
+ * window of size n at n - s - start (the primitive's clamping of that start is the clamping of `start` to [0, n - s]).
+ */
+function dynamicSliceTranspose(c: TransposeCtx, ct: Atom, e: LinEqn): Atom {
+  const shape = e.inputs[0]!.aval.shape;
+  const sizes = e.params['slice_sizes'] as number[];
+  const padded = c.bind('pad', [ct, lit(0, ct.aval.dtype)], { padding_config: shape.map((n, i) => [n - sizes[i]!, n - sizes[i]!, 0]) });
+  const starts = e.inputs.slice(1).map((a, i) => c.bind('sub', [lit(shape[i]! - sizes[i]!, a.aval.dtype), a as Atom]));
+  return c.bind('dynamic_slice', [padded, ...starts], { slice_sizes: [...shape] });
 }
 
 function gatherTranspose(c: TransposeCtx, ct: Atom, e: LinEqn): Atom {

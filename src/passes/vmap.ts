@@ -23,6 +23,8 @@ interface BatchCtx {
   materialize(v: BVal): Atom;
   /** The vmap's own axis name (vmap(axis_name=)), for the sub-functions of control flow. */
   axisName?: string;
+  /** Implicit scalar broadcasts an elementwise rule went around: dropped at the end where nothing else uses them. */
+  bypassed: Set<number>;
 }
 
 /** A batching rule returns one BVal per output of the equation (or the single one). */
@@ -43,11 +45,12 @@ const padRule: BatchRule = (c, e, [x, v]) => {
   return { atom: c.bind('select_n', [mask, fill, padded], {}), batched: true };
 };
 
-/** Reductions over `axes`: the axes move past the batch axis. */
-const reduceRule: BatchRule = (c, e, [x]) => ({
-  atom: c.bind(e.prim, [x!.atom], { ...e.params, axes: shift(e.params['axes'] as number[]) }),
-  batched: true,
-});
+/** Reductions over `axes`: the axes move past the batch axis (computed with NumPy in JAX: np.int64 in make_jaxpr). */
+const reduceRule: BatchRule = (c, e, [x]) => {
+  const atom = c.bind(e.prim, [x!.atom], { ...e.params, axes: shift(e.params['axes'] as number[]) });
+  c.b.eqns.at(-1)!.numpyParams = true;
+  return { atom, batched: true };
+};
 
 /** Elementwise primitives share `elementwiseRule`; every other primitive has its rule here. */
 export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
@@ -247,6 +250,16 @@ function moveToFront(c: BatchCtx, a: Atom, pos: number): Atom {
   return c.bind('transpose', [a], { permutation: perm });
 }
 
+/** The rank-0 operand of the implicit broadcast (Eqn.operandBroadcast) that made variable `id`, if one did. */
+function scalarSource(b: FuncBuilder, id: number): Atom | null {
+  for (let i = b.eqns.length - 1; i >= 0; i--) {
+    const e = b.eqns[i]!;
+    if (e.outputs[0]?.id !== id) continue;
+    return e.prim === 'broadcast_in_dim' && e.operandBroadcast && e.inputs[0]!.aval.shape.length === 0 ? e.inputs[0]! : null;
+  }
+  return null;
+}
+
 /** Elementwise ops: broadcast unbatched array operands; scalars (rank-0 literals) stay. */
 function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
   const atoms = ins.map((v, i) => {
@@ -255,7 +268,16 @@ function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
     if (e.prim === 'select_n' && i === 0 && v.atom.aval.shape.length === 0) return v.atom;
     // clamp's bounds may be scalars
     if (e.prim === 'clamp' && i !== 1 && v.atom.aval.shape.length === 0) return v.atom;
-    return c.materialize(v);
+    // an unbatched operand that is itself a scalar's implicit broadcast (`x + 2.0`) is broadcast from the scalar
+    const src = v.atom.kind === 'var' ? scalarSource(c.b, v.atom.id) : null;
+    if (src) c.bypassed.add((v.atom as { id: number }).id);
+    const a = src ? c.bind('broadcast_in_dim', [src], { shape: [c.size, ...v.atom.aval.shape], broadcast_dimensions: [] }) : c.materialize(v);
+    // JAX's broadcast_batcher leaves a rank-0 operand to lax and gives another one a size-1 batch axis
+    // (NumPy-computed broadcast_dimensions): make_jaxpr shows them so
+    const last = c.b.eqns.at(-1)!;
+    last.operandBroadcast = true;
+    if (!src && v.atom.aval.shape.length) last.numpyParams = true;
+    return a;
   });
   if (e.prim === 'clamp') {
     // a batched bound of a scalar: broadcast to the operand's batched shape
@@ -344,6 +366,7 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
     b,
     size,
     ...(axisName === undefined ? {} : { axisName }),
+    bypassed: new Set(),
     bind: (prim, inputs, params) => b.bind1(prim, inputs, params),
     materialize: (v) => {
       if (v.batched) return v.atom;
@@ -360,6 +383,7 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
       outs = namedAxisRule(ctx, e, ins, axisName);
     } else if (!ins.some((v) => v.batched)) {
       outs = b.bind(e.prim, ins.map((v) => v.atom), e.params, e.span).map((atom) => ({ atom, batched: false }));
+      if (e.operandBroadcast) b.eqns.at(-1)!.operandBroadcast = true;
     } else if (isElementwise(e.prim)) {
       outs = elementwiseRule(ctx, e, ins);
     } else {
@@ -371,6 +395,13 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
   // (outBatched: which results were batched before materialize gave every one the batch axis)
   outBatched?.push(...f.results.map((r) => read(r).batched));
   const results = f.results.map((r) => ctx.materialize(read(r)));
+  if (ctx.bypassed.size) {
+    const used = new Set<number>();
+    for (const e of b.eqns) for (const a of e.inputs) if (a.kind === 'var') used.add(a.id);
+    for (const a of results) if (a.kind === 'var') used.add(a.id);
+    const dead = b.eqns.filter((e) => ctx.bypassed.has(e.outputs[0]!.id) && !used.has(e.outputs[0]!.id));
+    for (const e of dead) b.eqns.splice(b.eqns.indexOf(e), 1);
+  }
   return b.finish(results, axisName === undefined ? f.axisEnv : f.axisEnv?.filter((a) => a.name !== axisName));
 }
 

@@ -26,13 +26,13 @@ describe('rule tables: primitives taking a default', () => {
       'sin', 'cos', 'tan', 'exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sqrt', 'rsqrt', 'erf', 'erf_inv',
       'sign', 'abs', 'floor', 'ceil', 'round', 'not', 'is_finite', 'stop_gradient', 'integer_pow', 'bitcast_convert_type',
       'rem', 'pow', 'max', 'min', 'atan2', 'and', 'or', 'xor', 'shift_left', 'shift_right_logical', 'shift_right_arithmetic',
-      'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'clamp', 'threefry2x32', 'dynamic_slice', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
+      'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'clamp', 'threefry2x32', 'iota', 'reduce_max', 'reduce_min', 'reduce_prod',
       'argmax', 'argmin', 'reduce_window_max', 'reduce_window_min', 'scatter_min', 'scatter_max', 'sort', 'pmax', 'pmin', 'axis_index', 'custom_jvp_call',
     ]);
   });
 
-  it('JVP_RULES: null (no differentiation rule) for pmax, pmin and dynamic_slice; custom calls and control flow apply their own rule', () => {
-    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['dynamic_slice', 'pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
+  it('JVP_RULES: null (no differentiation rule) for pmax and pmin; custom calls and control flow apply their own rule', () => {
+    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
   });
 
   it('spmd LINEAR: a pending partial sum passes only neg, copy, pvary and float conversions; other elementwise primitives resolve it', () => {
