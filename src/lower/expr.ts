@@ -352,6 +352,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         if (callDunder(ip, obj, '__setitem__', [key, v], t.span) === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
         return;
       }
+      if (ip.library.setSubscript(obj, key, v, t.span)) return;
       if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
       if (obj instanceof PyDict) obj.set(checkDictKey(ip.static(key, 'a dict key', t.slice.span), t.slice.span), v);
       else if (obj instanceof PyList) {

@@ -22,8 +22,9 @@ import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
+import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, refType } from './refs.js';
 import {
-  HostArray, HostScalar, PyComplex, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, PyComplex, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -238,6 +239,10 @@ function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: M
     const out = ip.call(fn, { args, kwargs, span });
     const flat = flatten(out, true);
     const results = flat.leaves.map((l) => {
+      if (l instanceof PyRef) {
+        const arg = argRefName(t, l);
+        throw new CompileError(`ValueError: function ${functionInfo(ip, fn)} traced for ${t.kind} returned a mutable array reference of type ${refType(l.value.aval)}, but mutable array references cannot be returned.${arg ? `\n\nThe returned mutable array was passed in as the argument ${arg}.` : ''}`, span);
+      }
       if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
         throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
       }
@@ -457,7 +462,11 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(all.map((v, i) => (isStatic[i] ? null : v)));
   const flat = flatten(args, true);
   const t = new Trace(fn.name, 'jit', null);
+  // refs (jax.new_ref) passed in are in-out buffers of the program (src/lower/refs.ts)
+  carryRefs(t, 'jit', `${functionInfo(ip, fn.fn)} for jit`);
+  const hasRefs = flat.leaves.some((l) => l instanceof PyRef);
   const arrayLeaves: PyValue[] = flat.leaves.map((l) => {
+    if (l instanceof PyRef) return l.value;
     if (!isJitArg(l)) {
       throw new CompileError(
         `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${l instanceof PyInstance ? l.cls.qualName : typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
@@ -474,7 +483,10 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, arrayLeaves[i]!, call.span);
     return new Tracer(t, t.builder.addParam(weak(l) ? { ...a, weak: true } : a));
   });
-  const traced = (flat.unflatten(params) as PyTuple).items;
+  const sig = jitParams(fn.fn);
+  const argName = (i: number): string => (i < call.args.length ? sig?.positional[i] ?? `args[${i}]` : kwNames[i - call.args.length]!);
+  const leafNames = all.flatMap((v, i) => (isStatic[i] ? [] : flatten(v, true).leaves.map(() => argName(i))));
+  const traced = (flat.unflatten(argRefs(ip, t, flat.leaves, params, leafNames, call.span)) as PyTuple).items;
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
   // (with the aux data of registered pytree classes: a change there is a new trace, as in JAX)
@@ -489,7 +501,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const hit = fn.fn && typeof fn.fn === 'object' ? jitCache.get(fn.fn)?.get(cacheKey) : undefined;
   const valid = (e: JitCacheEntry): boolean =>
     e.body === ip.bodyId && ip.programs[e.index] === e.program && (!e.captured.length || (e.mark !== null && ip.stillEmitted(e.mark)));
-  if (hit && valid(hit)) {
+  if (hit && valid(hit) && !hasRefs) {
     ip.flush(arrayLeaves);
     const hostArgs = [...arrayLeaves.map((l) => ip.hostArray(l, call.span)), ...hit.captured];
     if (!meshOf(hostArgs, call.span)) {
@@ -506,17 +518,21 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   try {
     body = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   } catch (e) {
+    finishRefs(ip, t, call.span);
     if (!(e instanceof HostCallbackInTrace)) throw e;
     stagedLiveness(t, []);
     takeDebugCalls(t);
     return stageJit(ip, fn, call, cacheKey, null);
   }
   const { results: declared, rebuild } = body;
+  // the refs it wrote: their new values are results too, given back to the refs after the call
+  const refs = finishRefs(ip, t, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call
   const debug = takeDebugCalls(t);
   const live = stagedLiveness(t, [...declared, ...debug.atoms]);
   if (live) return stageJit(ip, fn, call, cacheKey, live);
-  const results = [...declared, ...debug.atoms];
+  const nDebug = debug.atoms.length;
+  const results = [...declared, ...debug.atoms, ...refs.atoms];
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
   ip.flush([...arrayLeaves, ...t.captured]);
@@ -530,7 +546,8 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span, constraints?.shardings);
     const outs = emitCall(ip, fn.name, avals, shapes, spmd.value);
     outs.forEach((o, i) => (o.sharding = spmd.shardings[i]!));
-    deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
+    deliverDebugCalls(null, debug.calls, outs.slice(declared.length, declared.length + nDebug), t);
+    refs.commit(outs.slice(declared.length + nDebug));
     return rebuild(outs.slice(0, declared.length));
   }
   ip.addProgram(name, func, 'jit');
@@ -542,11 +559,12 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // remembered for later calls in this body; one that captured host arrays only where they stay visible (the body's top level)
   const mark = ip.topMark();
   const captured = hostArgs.slice(arrayLeaves.length);
-  if (!debug.calls.length && (mark || !captured.length) && fn.fn && typeof fn.fn === 'object') {
+  if (!debug.calls.length && !refs.touched && (mark || !captured.length) && fn.fn && typeof fn.fn === 'object') {
     if (!jitCache.has(fn.fn)) jitCache.set(fn.fn, new Map());
     jitCache.get(fn.fn)!.set(cacheKey, { body: ip.bodyId, mark, index, program: ip.programs[index]!, name, captured, avals, shapes, rebuild });
   }
-  deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
+  deliverDebugCalls(null, debug.calls, outs.slice(declared.length, declared.length + nDebug), t);
+  refs.commit(outs.slice(declared.length + nDebug));
   return rebuild(outs.slice(0, declared.length));
 }
 
