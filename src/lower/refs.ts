@@ -102,9 +102,9 @@ export function writeRef(ip: Interp, r: PyRef, v: Tracer | HostArray, span: A.Sp
  * the call gives for them. The outer refs hold their values from before the
  * trace again.
  */
-export function finishRefs(ip: Interp, t: Trace, span: A.Span): { atoms: Atom[]; commit: (outs: (Tracer | HostArray)[]) => void; touched: boolean; scan: { ref: PyRef; captured: number; init: Tracer | HostArray }[] } {
+export function finishRefs(ip: Interp, t: Trace, span: A.Span): { atoms: Atom[]; targets: PyRef[]; commit: (outs: (Tracer | HostArray)[]) => void; touched: boolean; scan: { ref: PyRef; captured: number; init: Tracer | HostArray }[] } {
   const info = traceRefs.get(t);
-  if (!info) return { atoms: [], commit: () => {}, touched: false, scan: [] };
+  if (!info) return { atoms: [], targets: [], commit: () => {}, touched: false, scan: [] };
   traceRefs.delete(t);
   const targets: PyRef[] = [];
   const atoms: Atom[] = [];
@@ -128,7 +128,7 @@ export function finishRefs(ip: Interp, t: Trace, span: A.Span): { atoms: Atom[];
   // a buffer a program gives back is strongly typed (JAX's committed result)
   const strong = (v: Tracer | HostArray): Tracer | HostArray => (v instanceof HostArray && v.aval.weak ? Object.assign(new HostArray(v.name, { shape: v.aval.shape, dtype: v.aval.dtype }), { sharding: v.sharding }) : v);
   const commit = (outs: (Tracer | HostArray)[]): void => targets.forEach((r, i) => writeRef(ip, r, strong(outs[i]!), span));
-  return { atoms, commit, touched: info.touched.size > 0 || info.args.size > 0, scan };
+  return { atoms, targets, commit, touched: info.touched.size > 0 || info.args.size > 0, scan };
 }
 
 /** The parameter each argument ref started from (unchanged: no result for it). */

@@ -22,7 +22,7 @@ import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
-import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, refType } from './refs.js';
+import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, refType, refValues } from './refs.js';
 import {
   HostArray, HostScalar, PyComplex, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -646,7 +646,10 @@ const isArrayLike = (v: PyValue): boolean =>
 
 function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
-  const flat = flatten(args, true);
+  const flat0 = flatten(args, true);
+  // a ref passed in is read and written per element: its value is a mapped argument and an extra result (src/lower/refs.ts)
+  const refLeaves = flat0.leaves;
+  const flat = { ...flat0, leaves: refValues(flat0.leaves) };
   checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
   const axes0 = keyAxes(args, axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span));
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
@@ -663,10 +666,14 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
   noteTraceParams(t, params.flatMap((p, i) => (p instanceof Tracer ? [{ tracer: p, outer: flat.leaves[i]!, batchDim: axes[i]! }] : [])), size);
+  carryRefs(t, 'vmap', `${functionInfo(ip, fn.fn)} for vmap`);
   let traced: ReturnType<typeof traceBody>;
+  let refs: ReturnType<typeof finishRefs>;
   try {
-    traced = traceBody(ip, t, fn.fn, (flat.unflatten(params) as PyTuple).items, new Map(), call.span);
+    traced = traceBody(ip, t, fn.fn, (flat.unflatten(argRefs(ip, t, refLeaves, params, refLeaves.map((_, i) => `args[${i}]`), call.span)) as PyTuple).items, new Map(), call.span);
+    refs = finishRefs(ip, t, call.span);
   } catch (e) {
+    finishRefs(ip, t, call.span);
     // a host callback inside, at host level: once per batch element on the host (src/lower/callbacks.ts)
     if (!(e instanceof HostCallbackInTrace) || parent.kind !== 'segment' || ip.trace() !== parent) throw e;
     takeDebugCalls(t);
@@ -680,7 +687,8 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   }
   const { results: declared, rebuild } = traced;
   const debug = takeDebugCalls(t);
-  const results = [...declared, ...debug.atoms];
+  const nDebug = debug.atoms.length;
+  const results = [...declared, ...debug.atoms, ...refs.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
   const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined);
@@ -695,7 +703,14 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const into = ip.trace();
   checkTracedOps(into.builder.eqns.length + bf.eqns.length, call.span);
   const outs = into.builder.inline(inlinable(ip, bf), argAtoms);
-  const debugValues = outs.slice(declared.length).map((o) => ip.ops.tracer(o));
+  const debugValues = outs.slice(declared.length, declared.length + nDebug).map((o) => ip.ops.tracer(o));
+  // each ref passed in gets its per-element values back along the axis it was mapped over
+  refs.commit(outs.slice(declared.length + nDebug).map((o, j) => {
+    const at = refLeaves.indexOf(refs.targets[j]!);
+    const ax = at >= 0 ? axes[at]! : null;
+    if (ax === null) throw new CompileError(`Exception: performing a set/swap operation with vmapped value on an unbatched array reference of type ${refType(o.aval)}. Move the array reference to be an argument to the vmapped function?`, call.span);
+    return ip.ops.moveAxis(ip.ops.tracer(o), 0, ax, call.span);
+  }));
   const outSpec = fn.options.get('out_axes')!;
   const moved = outs.slice(0, declared.length).map((o, j) => {
     const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
