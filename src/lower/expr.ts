@@ -19,6 +19,7 @@ import {
   PyInstance,
   PySuper,
   PyUserClass,
+  PyBuiltin,
   NdArray,
   NpScalar,
   PyDict,
@@ -410,6 +411,8 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
+  // tuple[int, ...], dict[str, Array]: a types.GenericAlias
+  if (obj instanceof PyBuiltin && TYPE_BUILTINS.has(obj.name)) return new PyClass('GenericAlias', [], new Map(), 'marker', 'types');
   const fromLibrary = ip.library.subscript(obj, key, span);
   if (fromLibrary !== undefined) return fromLibrary;
   if (obj instanceof NdArray) return ndIndex(obj, ip.staticIndexItems(key, span), span);
@@ -468,11 +471,17 @@ function runtimeLookup(items: readonly PyValue[], i: HostScalar, seq: string): H
   return new HostScalar({ k: 'call', callee: 'jx.pyIndex', args: [table, i.expr, { k: 'lit', value: seq === 'str' ? 'string' : seq }] }, k);
 }
 
+/** Python's built-in classes that are functions here (`int`, `tuple`): they make union and generic types. */
+const TYPE_BUILTINS = new Set(['int', 'float', 'bool', 'str', 'complex', 'bytes', 'slice', 'tuple', 'list', 'dict', 'set', 'frozenset', 'type', 'object', 'range']);
+const isTypeLike = (v: PyValue): boolean => v === null || v instanceof PyClass || v instanceof PyUserClass || (v instanceof PyBuiltin && TYPE_BUILTINS.has(v.name));
+
 export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (op === '%' && (typeof a === 'string' || (a instanceof HostScalar && a.type === 'str'))) {
     return percentFormat(ip, ip.static(a, 'a format string', span) as string, b, span);
   }
   if (a instanceof PyInstance || b instanceof PyInstance) return instanceBinop(ip, op, a, b, span);
+  // `int | slice` in a type annotation or alias: a types.UnionType (types are not checked)
+  if (op === '|' && isTypeLike(a) && isTypeLike(b) && (a !== null || b !== null)) return new PyClass('UnionType', [], new Map(), 'marker', 'types');
   if (isArray(a) || isArray(b)) {
     // a Python number known only at run time meets an array: a weakly typed 0-d array, as JAX makes of it
     const lift = (v: PyValue): PyValue =>
