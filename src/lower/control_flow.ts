@@ -16,8 +16,9 @@ import type { Interp } from './interp.js';
 import { deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
+import { carryRefs, finishRefs, writeRef } from './refs.js';
 import {
-  HostArray, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyTransformed, PyTuple, PyUserClass, Trace, Tracer,
+  HostArray, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRef, PyTransformed, PyTuple, PyUserClass, Trace, Tracer,
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -31,6 +32,8 @@ interface Traced {
   outAvals: AVal[];
   /** jax.debug.print calls inside (their shown values are the Func's last `debug.atoms.length` results) and the trace they were made on. */
   debug: { calls: DebugCall[]; count: number; trace: Trace };
+  /** A loop body's outer refs (jax.new_ref): each a carry, its parameter one of the captured ones, its final value a result after the debug ones. */
+  refs: { ref: PyRef; captured: number; init: Tracer | HostArray }[];
 }
 
 const isCallable = (v: PyValue): boolean =>
@@ -55,12 +58,20 @@ const capitalize = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
  * Trace `body` on fresh parameters of types `avals` in a trace nested in the
  * current one; the Func's parameters come out as [captured..., declared...].
  */
-function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string): Traced {
+function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string, carriesRefs = false): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'jit', parent, parent.axisEnv);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
+  if (carriesRefs) carryRefs(t, 'scan');
   return ip.withTrace(t, () => {
-    const out = body(ps);
+    let out: PyValue;
+    try {
+      out = body(ps);
+    } catch (e) {
+      finishRefs(ip, t, span);
+      throw e;
+    }
+    const refs = finishRefs(ip, t, span);
     const flat = flatten(out, true);
     const atoms = flat.leaves.map((l) => {
       if (!(isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean')) {
@@ -71,12 +82,12 @@ function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps
     // jax.debug.print inside: a scan body gives the values it shows as extra stacked results, printed per step
     const debug = takeDebugCalls(t);
     if (debug.calls.length && what) throw new CompileError(`NotImplementedError: jax.debug.print / jax.debug.callback inside ${what} is not supported by jaxts yet (inside lax.scan, fori_loop with static bounds and lax.map it is)`, debug.calls[0]!.span);
-    const f = t.builder.finish([...atoms, ...debug.atoms], t.axisEnv);
+    const f = t.builder.finish([...atoms, ...debug.atoms, ...refs.atoms], t.axisEnv);
     const n = avals.length;
     const m = t.captured.length;
     // consts first, as JAX's jaxprs take them
     const func = m ? reparam(f, f.params.map((p) => p.aval).slice(n).concat(avals), [...avals.map((_, i) => m + i), ...t.captured.map((_, i) => i)]) : f;
-    return { func, captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval), debug: { calls: debug.calls, count: debug.atoms.length, trace: t } };
+    return { func, captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval), debug: { calls: debug.calls, count: debug.atoms.length, trace: t }, refs: refs.scan };
   });
 }
 
@@ -398,7 +409,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
           if (!(out instanceof PyTuple || out instanceof PyList) || out.items.length !== 2) throw new CompileError(`TypeError: scan body output must be a pair, got ${ip.repr(out, span).static ?? typeName(out)}.`, span);
           carryOut = out.items[0]!;
           return out;
-        });
+        }, undefined, true);
         return { outAvals: bt.outAvals.slice(0, flatten(carryOut, true).leaves.length), r: bt };
       },
       span,
@@ -412,7 +423,26 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const nOutCarry = flatten(carryOut, true).leaves.length;
     checkCarry('scan body', firstParam(f), initVal, carryOut, init.map((a) => a.aval), r.outAvals.slice(0, nOutCarry), span);
     const nd = r.debug.count;
-    const fwd = forwardScan(r.func, r.captured.map((x) => ops.atom(x, span)), init, xs, nd);
+    // refs the body uses are carried: their parameters move from the consts to the end of the carry, their final values likewise
+    const nRef = r.refs.length;
+    let body = r.func;
+    let consts = r.captured.map((x) => ops.atom(x, span));
+    let carryInit = init;
+    if (nRef) {
+      const m = r.captured.length;
+      const P = body.params;
+      const R = body.results;
+      const refAt = r.refs.map((x) => x.captured);
+      const constAt = consts.map((_, i) => i).filter((i) => !refAt.includes(i));
+      body = {
+        ...body,
+        params: [...constAt.map((i) => P[i]!), ...P.slice(m, m + init.length), ...refAt.map((i) => P[i]!), ...P.slice(m + init.length)],
+        results: [...R.slice(0, init.length), ...R.slice(R.length - nRef), ...R.slice(init.length, R.length - nRef)],
+      };
+      carryInit = [...init, ...r.refs.map((x) => ops.convert(ops.asArray(x.init, span), x.init.aval.dtype, span).atom)];
+      consts = constAt.map((i) => consts[i]!);
+    }
+    const fwd = forwardScan(body, consts, carryInit, xs, nd);
     const outs0 = ops.bindN(
       'scan',
       [...fwd.consts, ...fwd.init, ...xs],
@@ -426,7 +456,9 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       },
       span,
     );
-    const outs = fwd.outputs(outs0);
+    const outsAll = fwd.outputs(outs0);
+    r.refs.forEach((x, i) => writeRef(ip, x.ref, ops.tracer(outsAll[init.length + i]!), span));
+    const outs = [...outsAll.slice(0, init.length), ...outsAll.slice(init.length + nRef)];
     const asTracer = (a: Atom): Tracer => (a.kind === 'lit' ? ops.asArray(ops.tracer(a), span) : ops.tracer(a));
     // a carry passed through is the initial value as it was given (a Python scalar stays one, as in JAX)
     const results = outs.slice(0, outs.length - nd).map((a, j) => (j < nCarry && fwd.moved[j] && init[j] === init0[j] ? iflat.leaves[j]! : asTracer(a)));

@@ -74,7 +74,7 @@ function touch(ip: Interp, r: PyRef, write: boolean, span: A.Span): void {
     info.touched.set(r, r.value);
     if (info.kind === 'scan') {
       // the loop carries the ref: its value at each step is a parameter of the body (a captured one, moved to the carry)
-      const p = t.builder.addParam(r.value.aval, undefined);
+      const p = t.builder.addParam({ shape: r.value.aval.shape, dtype: r.value.aval.dtype }, undefined);
       t.captured.push(r.value);
       info.carries.set(r, t.captured.length - 1);
       r.value = new Tracer(t, p);
@@ -118,7 +118,8 @@ export function finishRefs(ip: Interp, t: Trace, span: A.Span): { atoms: Atom[];
   for (const [r, before] of info.touched) {
     if (info.kind === 'scan') {
       scan.push({ ref: r, captured: info.carries.get(r)!, init: before });
-      atoms.push(t.atomOf(r.value));
+      // the carry keeps the parameter's (strong) type
+      atoms.push(ip.ops.convert(ip.ops.asArray(r.value, span), r.value.aval.dtype, span).atom);
     } else if (info.written.has(r)) {
       targets.push(r);
       atoms.push(t.atomOf(r.value));
