@@ -271,6 +271,8 @@ export function installBuiltins(ip: Interp): void {
   for (const e of BUILTIN_EXCEPTIONS) b.set(e.name, e);
   // the program is the main module, as `python file.py` runs it
   ip.globals.vars.set('__name__', '__main__');
+  // its path as given to the compiler (JAX's messages name it too: `function f at FILE:LINE`)
+  ip.globals.vars.set('__file__', ip.options.file);
 }
 
 function strName(c: CallArgs, i: number): string {
