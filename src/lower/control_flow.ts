@@ -16,7 +16,7 @@ import type { Interp } from './interp.js';
 import { deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
-import { carryRefs, finishRefs, writeRef } from './refs.js';
+import { carryRefs, finishRefs, readRef, RetraceRefs, writeRef } from './refs.js';
 import {
   HostArray, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRef, PyTransformed, PyTuple, PyUserClass, Trace, Tracer,
   isArray, typeName, type CallArgs, type PyValue,
@@ -58,11 +58,11 @@ const capitalize = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
  * Trace `body` on fresh parameters of types `avals` in a trace nested in the
  * current one; the Func's parameters come out as [captured..., declared...].
  */
-function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string, carriesRefs = false): Traced {
+function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string, carriesRefs: 'scan' | 'discover' | null = null): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'jit', parent, parent.axisEnv);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
-  if (carriesRefs) carryRefs(t, 'scan');
+  if (carriesRefs) carryRefs(t, carriesRefs);
   return ip.withTrace(t, () => {
     let out: PyValue;
     try {
@@ -218,18 +218,59 @@ function forwardScan(body: Func, consts: Atom[], init: Atom[], xs: Atom[], nDebu
 
 const tracersOf = (ip: Interp, atoms: Atom[]): PyValue[] => atoms.map((a) => ip.ops.tracer(a));
 
+/** Thrown when a cond's branches or a while loop use refs made outside: they are traced again with the refs as operands. */
+class RefsFound {
+  constructor(readonly refs: PyRef[]) {}
+}
+
+function refsFound(ts: Traced[]): void {
+  const refs = [...new Set(ts.flatMap((t) => t.refs.map((x) => x.ref)))];
+  if (refs.length) throw new RefsFound(refs);
+}
+
+/** `f` with each ref's value bound to `vals` (a traced operand), put back after. */
+function bindRefs<T>(refs: PyRef[], vals: PyValue[], f: () => T): T {
+  const before = refs.map((r) => r.value);
+  refs.forEach((r, i) => (r.value = vals[i] as Tracer));
+  try {
+    return f();
+  } finally {
+    refs.forEach((r, i) => (r.value = before[i]!));
+  }
+}
+
 export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   const ops = ip.ops;
+  /** `plain()`, or where its functions use refs made outside, `withRefs` on the refs and their values, whose new values it writes back. */
+  const withRefOperands = (span: Span, plain: () => PyValue, withRefs: (refs: PyRef[], vals: PyValue[]) => { out: PyValue; refVals: PyValue[] }): PyValue => {
+    try {
+      return plain();
+    } catch (e) {
+      if (!(e instanceof RefsFound)) throw e;
+      const { out, refVals } = withRefs(e.refs, e.refs.map((r) => readRef(ip, r, span)));
+      e.refs.forEach((r, i) => writeRef(ip, r, ops.asArray(refVals[i]!, span), span));
+      return out;
+    }
+  };
   const call = (f: PyValue, args: PyValue[], span: Span): PyValue => ip.call(f, { args, kwargs: new Map(), span });
 
   /** Bind a cond over `index` (an int32 scalar atom) with branches applied to `operands` (a tuple of the positional operands). */
-  const condCore = (index: Atom, branches: PyValue[], callBranch: (k: number, ops: PyValue[]) => PyValue, operands: PyTuple, api: 'cond' | 'switch', span: Span): PyValue => {
+  const condCore = (index: Atom, branches: PyValue[], callBranch: (k: number, ops: PyValue[]) => PyValue, operands: PyTuple, api: 'cond' | 'switch', span: Span): PyValue =>
+    withRefOperands(span, () => condCore0(index, branches, callBranch, operands, api, span), (refs, vals) => {
+      // the refs the branches use are operands and results of every branch
+      const ops2 = new PyTuple([...operands.items, new PyTuple(vals)]);
+      const out = condCore0(index, branches, (k, xs) => bindRefs(refs, (xs[xs.length - 1] as PyTuple).items, () => new PyTuple([callBranch(k, xs.slice(0, -1)), new PyTuple(refs.map((r) => r.value))])), ops2, api, span) as PyTuple;
+      return { out: out.items[0]!, refVals: (out.items[1] as PyTuple).items };
+    });
+
+  const condCore0 = (index: Atom, branches: PyValue[], callBranch: (k: number, ops: PyValue[]) => PyValue, operands: PyTuple, api: 'cond' | 'switch', span: Span): PyValue => {
     const flat = flatten(operands, true);
     const opAtoms = leafAtoms(ip, flat.leaves, span);
     const avals = opAtoms.map((a) => a.aval);
     const traced = branches.map((_, k) =>
-      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), `lax.${api}`),
+      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), `lax.${api}`, 'discover'),
     );
+    refsFound(traced);
     const names = api === 'cond' ? ['true_fun', 'false_fun'] : branches.map((_, k) => (k ? `branch${k}` : 'branch 0'));
     const t0 = traced[0]!;
     traced.slice(1).forEach((t, k) => {
@@ -340,17 +381,28 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     return whileCore(condFun, bodyFun, initVal, 'while_loop body', firstParam(bodyFun), (f, v) => call(f, [v], c.span), c.span);
   };
 
-  const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
+  const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue =>
+    withRefOperands(span, () => whileCore0(condFun, bodyFun, initVal, name, carryName, apply, span), (refs, vals) => {
+      // the refs the loop uses are carried beside its value
+      const out = whileCore0(condFun, bodyFun, new PyTuple([initVal, new PyTuple(vals)]), name, carryName, (f, v) => {
+        const [c, rv] = (v as PyTuple).items;
+        return bindRefs(refs, (rv as PyTuple).items, () => (f === bodyFun ? new PyTuple([apply(f, c!), new PyTuple(refs.map((r) => r.value))]) : apply(f, c!)));
+      }, span) as PyTuple;
+      return { out: out.items[0]!, refVals: (out.items[1] as PyTuple).items };
+    });
+
+  const whileCore0 = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
     const flat = flatten(initVal, true);
     const init0 = leafAtoms(ip, flat.leaves, span);
     const { r, init } = traceCarried(
       init0,
       (avals) => {
-        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop');
+        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop', 'discover');
         if (treeSig(ct.out) !== '*' || ct.outAvals.length !== 1) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got pytree ${treeSig(ct.out)}.`, span);
         const pa = ct.outAvals[0]!;
         if (pa.dtype !== 'bool' || pa.shape.length) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got output type(s) [ShapedArray(${pa.dtype === 'bool' ? 'bool' : pa.dtype}[${pa.shape.join(',')}])].`, span);
-        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop');
+        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop', 'discover');
+        refsFound([ct, bt]);
         return { outAvals: bt.outAvals, r: { ct, bt } };
       },
       span,
@@ -404,12 +456,22 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       traced = traceCarried(
       init0,
       (avals) => {
-        const bt = traceSub(ip, 'scan_body', [...avals, ...xAvals], span, (ps) => {
+        const body = (): Traced => traceSub(ip, 'scan_body', [...avals, ...xAvals], span, (ps) => {
           const out = apply(iflat.unflatten(ps.slice(0, nCarry)), xflat.unflatten(ps.slice(nCarry)));
           if (!(out instanceof PyTuple || out instanceof PyList) || out.items.length !== 2) throw new CompileError(`TypeError: scan body output must be a pair, got ${ip.repr(out, span).static ?? typeName(out)}.`, span);
           carryOut = out.items[0]!;
           return out;
-        }, undefined, true);
+        }, undefined, 'scan');
+        let bt: Traced;
+        // a ref's weak carry set to a strong value: again, the carry strong (once per ref)
+        for (let tries = 0; ; tries++) {
+          try {
+            bt = body();
+            break;
+          } catch (e) {
+            if (!(e instanceof RetraceRefs) || tries > 8) throw e;
+          }
+        }
         return { outAvals: bt.outAvals.slice(0, flatten(carryOut, true).leaves.length), r: bt };
       },
       span,

@@ -20,7 +20,8 @@ import {
 } from './values.js';
 
 /** How a trace handles writes of refs made outside it. */
-export type RefCarrier = 'jit' | 'vmap' | 'scan';
+/** 'discover': a cond branch or while loop function traced to find the refs it uses (then traced again with them as operands). */
+export type RefCarrier = 'jit' | 'vmap' | 'scan' | 'discover';
 
 interface TraceRefs {
   kind: RefCarrier;
@@ -59,6 +60,11 @@ const isHome = (ip: Interp, r: PyRef): boolean => (r.home === null ? ip.atHost :
 function touch(ip: Interp, r: PyRef, write: boolean, span: A.Span): void {
   if (isHome(ip, r)) return;
   const t = ip.trace();
+  // its value lives in this trace already (a loop's carry, a branch's operand, or written here before)
+  if (r.value instanceof Tracer && r.value.trace === t) {
+    if (write) traceRefs.get(t)?.written.add(r);
+    return;
+  }
   const info = traceRefs.get(t);
   if (!info) {
     if (!write) return;
@@ -72,9 +78,10 @@ function touch(ip: Interp, r: PyRef, write: boolean, span: A.Span): void {
   }
   if (!info.touched.has(r)) {
     info.touched.set(r, r.value);
-    if (info.kind === 'scan') {
+    if (info.kind === 'scan' || info.kind === 'discover') {
       // the loop carries the ref: its value at each step is a parameter of the body (a captured one, moved to the carry)
-      const p = t.builder.addParam({ shape: r.value.aval.shape, dtype: r.value.aval.dtype }, undefined);
+      const a = r.value.aval;
+      const p = t.builder.addParam(a.weak && !strongCarry.has(r) ? a : { shape: a.shape, dtype: a.dtype }, undefined);
       t.captured.push(r.value);
       info.carries.set(r, t.captured.length - 1);
       r.value = new Tracer(t, p);
@@ -116,21 +123,32 @@ export function finishRefs(ip: Interp, t: Trace, span: A.Span): { atoms: Atom[];
   }
   const scan: { ref: PyRef; captured: number; init: Tracer | HostArray }[] = [];
   for (const [r, before] of info.touched) {
-    if (info.kind === 'scan') {
+    if (info.kind === 'scan' || info.kind === 'discover') {
       scan.push({ ref: r, captured: info.carries.get(r)!, init: before });
-      // the carry keeps the parameter's (strong) type
-      atoms.push(ip.ops.convert(ip.ops.asArray(r.value, span), r.value.aval.dtype, span).atom);
+      // a weakly typed carry that the body sets to a strong value is strong, as JAX promotes a loop's weak carry
+      const p = t.builder.params[t.builder.params.length - t.captured.length + info.carries.get(r)!]!;
+      const v = ip.ops.asArray(r.value, span);
+      if (p.aval.weak && !v.aval.weak && info.kind === 'scan') {
+        strongCarry.add(r);
+        for (const [x, b] of info.touched) x.value = b;
+        throw new RetraceRefs();
+      }
+      atoms.push((p.aval.weak ? v : ip.ops.convert(v, v.aval.dtype, span)).atom);
     } else if (info.written.has(r)) {
       targets.push(r);
       atoms.push(t.atomOf(r.value));
     }
     r.value = before;
   }
-  // a buffer a program gives back is strongly typed (JAX's committed result)
-  const strong = (v: Tracer | HostArray): Tracer | HostArray => (v instanceof HostArray && v.aval.weak ? Object.assign(new HostArray(v.name, { shape: v.aval.shape, dtype: v.aval.dtype }), { sharding: v.sharding }) : v);
-  const commit = (outs: (Tracer | HostArray)[]): void => targets.forEach((r, i) => writeRef(ip, r, strong(outs[i]!), span));
+  const commit = (outs: (Tracer | HostArray)[]): void => targets.forEach((r, i) => writeRef(ip, r, outs[i]!, span));
   return { atoms, targets, commit, touched: info.touched.size > 0 || info.args.size > 0, scan };
 }
+
+/** Refs whose loop carry is strongly typed (the body sets them to a strong value). */
+const strongCarry = new WeakSet<PyRef>();
+
+/** A loop body set a weakly typed ref to a strong value: trace it again with the ref's carry strong. */
+export class RetraceRefs {}
 
 /** The parameter each argument ref started from (unchanged: no result for it). */
 const argParams = new WeakMap<PyRef, Tracer>();
@@ -205,11 +223,13 @@ export function refSet(ip: Interp, r: PyRef, key: PyValue, x: PyValue, span: A.S
     if (sh.length > shape.length || sh.some((d, i) => d !== 1 && d !== shape[shape.length - sh.length + i])) {
       throw new CompileError(`ValueError: Invalid shape for \`swap\`. Ref shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}). Expected shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}). Value shape: (${sh.join(', ')}${sh.length === 1 ? ',' : ''}). Transforms: ().`, span);
     }
-    let y = xv.aval.dtype === cur.aval.dtype ? xv : o.convert(xv, cur.aval.dtype, span);
+    // the stored value is strongly typed (JAX's ref_swap)
+    let y = o.convert(xv, cur.aval.dtype, span);
     if (sh.join() !== shape.join()) y = o.tracer(o.broadcastTo(y.atom, [...shape], span));
     next = y;
   } else {
     next = indexUpdateMethod(updateCtx(ip), new PyIndexUpdateRef(cur, key), 'set', { args: [x], kwargs: new Map(), span });
+    if (isArray(next)) next = o.convert(o.asArray(next, span), cur.aval.dtype, span);
   }
   if (!isArray(next)) throw new CompileError('internal: a ref update gave no array', span);
   writeRef(ip, r, next, span);
@@ -266,8 +286,11 @@ export function refAttr(ip: Interp, r: PyRef, name: string, span: A.Span): PyVal
 /** `r[key] += x` as ref_addupdate. */
 function refAdd(ip: Interp, r: PyRef, key: PyValue, x: PyValue, span: A.Span): void {
   const cur = readRef(ip, r, span);
-  const next = indexUpdateMethod(updateCtx(ip), new PyIndexUpdateRef(cur, key), 'add', { args: [x], kwargs: new Map(), span });
-  if (!isArray(next)) throw new CompileError('internal: a ref update gave no array', span);
+  const added = wholeIndex(key) ? ip.ops.binary('add', cur, x, span) : indexUpdateMethod(updateCtx(ip), new PyIndexUpdateRef(cur, key), 'add', { args: [x], kwargs: new Map(), span });
+  if (!isArray(added)) throw new CompileError('internal: a ref update gave no array', span);
+  let next: Tracer | HostArray = added;
+  // an add-update keeps the ref's type (a weakly typed ref stays weak)
+  if (cur.aval.weak && !next.aval.weak) next = ip.ops.tracer(ip.ops.bind('convert_element_type', [ip.ops.atom(next, span)], { new_dtype: cur.aval.dtype, weak_type: true }, span));
   writeRef(ip, r, next, span);
 }
 
