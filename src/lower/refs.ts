@@ -16,7 +16,7 @@ import { ELLIPSIS, PyEllipsis, type Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { Text } from './text.js';
 import {
-  HostArray, NeedsStatic, PyBoundMethod, PyBuiltin, PyFunction, PyRef, PyTransformed, PyTuple, Tracer, isArray, type CallArgs, type PyValue, type Trace,
+  HostArray, NeedsStatic, PyBoundMethod, PyBuiltin, PyFunction, PyObject, PyRef, PyTransformed, PyTuple, Tracer, isArray, type CallArgs, type PyValue, type Trace,
 } from './values.js';
 
 /** How a trace handles writes of refs made outside it. */
@@ -333,3 +333,39 @@ export function checkNotRef(fname: string, args: PyValue[], span: A.Span): void 
   const i = args.findIndex((a) => a instanceof PyRef);
   if (i >= 0) throw new CompileError(`TypeError: ${fname} requires ndarray or scalar arguments, got <class 'jax._src.interpreters.partial_eval.DynamicJaxprTracer'> at position ${i}.`, span);
 }
+
+// ------------------------------------------------------------------ jax.vjp's with_refs (jax.ad.GradValue / DontWant)
+
+/** jax.ad.GradValue() / DontWant() (what with_refs is told per primal), and DidntWant() (what it gives for DontWant). */
+export class PyAdSpec extends PyObject {
+  constructor(readonly kind: 'GradValue' | 'DontWant' | 'DidntWant') {
+    super();
+  }
+  get typeName(): string {
+    return this.kind;
+  }
+}
+
+/** Per function jax.vjp returned: its `with_refs(*specs)`. */
+export const vjpWithRefs = new WeakMap<PyBuiltin, (specs: PyValue[], span: A.Span) => PyBuiltin>();
+
+/** A cotangent accumulated into a ref (with_refs): an add-update of the whole ref. */
+export function refAddGrad(ip: Interp, r: PyRef, g: PyValue, span: A.Span): void {
+  refAdd(ip, r, ELLIPSIS, g, span);
+}
+
+/** The jax.ad module's GradValue and DontWant. */
+export const adFunctions = (): Map<string, PyBuiltin> =>
+  new Map([
+    ['GradValue', new PyBuiltin('GradValue', () => new PyAdSpec('GradValue'))],
+    ['DontWant', new PyBuiltin('DontWant', () => new PyAdSpec('DontWant'))],
+  ]);
+
+/** Attributes of with_refs's objects: `f_vjp.with_refs`. */
+export function vjpAttr(obj: PyValue, name: string, span: A.Span): PyValue | undefined {
+  if (!(obj instanceof PyBuiltin) || name !== 'with_refs') return undefined;
+  const w = vjpWithRefs.get(obj);
+  return w && new PyBuiltin('with_refs', (c) => w(c.args, c.span ?? span));
+}
+
+export const adSpecText = (v: PyValue): Text | null => (v instanceof PyAdSpec ? Text.of(`${v.kind}()`) : null);

@@ -22,7 +22,8 @@ import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
-import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, refType, refValues } from './refs.js';
+import { dce } from '../passes/simplify.js';
+import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import {
   HostArray, HostScalar, PyComplex, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -74,6 +75,8 @@ export function flatten(v: PyValue, keyData = false): Flat {
       return (ls) => def.unflatten(aux, fs.map((f) => f(ls)));
     }
     if (x === null) return () => null;
+    // with_refs's DidntWant() is a pytree without leaves, as None
+    if (x instanceof PyAdSpec) return () => x;
     const i = leaves.length;
     leaves.push(x);
     return (ls) => ls[i]!;
@@ -783,8 +786,16 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     );
   });
   noteTraceParams(t, gradParams);
+  // refs passed through (not differentiated) or closed over may be written: their new values are extra primal results
+  carryRefs(t, 'jit', `${functionInfo(ip, fn.fn)} for ${name}`);
+  let refs: ReturnType<typeof finishRefs> | undefined;
   const { main, aux } = ip.withTrace(t, () => {
-    const out = ip.call(fn.fn, { args, kwargs: call.kwargs, span });
+    let out: PyValue;
+    try {
+      out = ip.call(fn.fn, { args, kwargs: call.kwargs, span });
+    } finally {
+      refs = finishRefs(ip, t, span);
+    }
     let mainV = out;
     let auxFlat: Flat | null = null;
     if (hasAux) {
@@ -826,7 +837,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return { main: m.atom, aux: { atoms: auxAtoms, flat: auxFlat } };
   });
   const debug = takeDebugCalls(t);
-  const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
+  const refAtoms = refs!.atoms;
+  const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms, ...refAtoms], t.axisEnv);
   const backwards: Func[] = [];
   const onBackward = (bwd: Func): number => (backwards.push(bwd), backwardPrintValues(bwd));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
@@ -845,6 +857,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // then what custom_vjp backward rules printed: JAX runs them after the forward pass (their values: the last results)
   deliverBackwardPrints(ip, backwards, outs);
   let k = 1 + aux.atoms.length + debug.atoms.length;
+  refs!.commit(outs.slice(k, k + refAtoms.length));
+  k += refAtoms.length;
   const grads = flats.map((fl) => {
     const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
     k += fl.leaves.length;
@@ -1072,18 +1086,39 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
   const span = c.span;
   const hasAux = kwBool(ip, c, 'has_aux');
   const primals = c.args.slice(1);
+  // a ref-typed primal: JAX 0.10.2 runs the function, and its VJP fails when applied (the gradient of a ref is a ref)
+  const refPrimal = primals.flatMap((p) => flatten(p).leaves).find((l): l is PyRef => l instanceof PyRef);
+  if (refPrimal) {
+    const out = ip.call(c.args[0]!, { args: primals, kwargs: new Map(), span });
+    const fail = (cs: A.Span): never => {
+      throw new CompileError(`ValueError: Expected cotangent type ${refType(refPrimal.value.aval)} but got ${refType(refPrimal.value.aval).slice(4, -1)}`, cs);
+    };
+    const vjpFun = new PyBuiltin('vjp_fun', (cc) => fail(cc.span));
+    vjpWithRefs.set(vjpFun, () => new PyBuiltin('vjp_fun', (cc) => fail(cc.span)));
+    return hasAux ? new PyTuple([(out as PyTuple).items[0]!, vjpFun, (out as PyTuple).items[1]!]) : new PyTuple([out, vjpFun]);
+  }
   const tr = traceForDiff(ip, 'vjp', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
   tr.leaves.forEach((_, i) => {
     if (!isFloatLeaf(tr, i)) throw new CompileError(`NotImplementedError: jax.vjp with respect to a ${tr.func.params[i]!.aval.dtype} input (a float0 cotangent) is not supported by jaxts`, span);
   });
   const { out, aux } = primalOuts(ip, tr, span);
   // the backward program is made when vjp_fun is first called, as JAX transposes then (and runs custom_vjp bwd rules then)
-  let vf: Func | undefined;
+  const vfs = new Map<string, Func>();
   const backwards: Func[] = [];
-  const vjpFun = new PyBuiltin('vjp_fun', (cc) => {
-    vf ??= diffErrors(cc.span, () =>
-      vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => (backwards.push(bwd), backwardPrintValues(bwd)) }),
-    );
+  /** The cotangents of the primals for cotangent `cc.args[0]`; `want[i]` false: none computed for primal i (null). */
+  const apply = (cc: CallArgs, want: boolean[]): PyTuple => {
+    const leafArg = tr.argFlats.flatMap((f, k) => f.leaves.map(() => k));
+    const wrt = wrtOf(tr).map((w, i) => w && want[leafArg[i] ?? -1] !== false);
+    const key = wrt.join();
+    let vf = vfs.get(key);
+    if (!vf) {
+      const full = diffErrors(cc.span, () =>
+        vjpFunc(tr.func, wrt, { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => (backwards.push(bwd), backwardPrintValues(bwd)) }),
+      );
+      // the cotangents only: the primal results were given by jax.vjp (JAX's VJP keeps residuals, it does not recompute them)
+      vf = dce({ ...full, results: full.results.slice(nOut(tr) + nAux(tr)) });
+      vfs.set(key, vf);
+    }
     if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
     const cts = flatten(cc.args[0]!).leaves;
     if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
@@ -1097,12 +1132,28 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     });
     const outs = inlineInto(ip, vf, [...primalAtoms(ip, tr, cc.span), ...ctAtoms], cc.span);
     deliverBackwardPrints(ip, backwards, outs);
-    let k = nOut(tr) + nAux(tr);
-    return new PyTuple(tr.argFlats.map((fl) => {
+    let k = 0;
+    return new PyTuple(tr.argFlats.map((fl, i) => {
+      if (want[i] === false) return null;
       const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
       k += fl.leaves.length;
       return g;
     }));
+  };
+  const vjpFun = new PyBuiltin('vjp_fun', (cc) => apply(cc, []));
+  // f_vjp.with_refs(spec, ...): per primal a Ref (its cotangent added into it), GradValue() (returned) or DontWant() (not computed)
+  vjpWithRefs.set(vjpFun, (specs, sspan) => {
+    if (specs.length !== tr.argFlats.length) throw new CompileError(`TypeError: with_refs expects ${tr.argFlats.length} arguments (one per primal), got ${specs.length}`, sspan);
+    return new PyBuiltin('vjp_fun', (cc) => {
+      const gs = apply(cc, specs.map((s) => !(s instanceof PyAdSpec && s.kind === 'DontWant')));
+      return new PyTuple(specs.map((s, i) => {
+        if (s instanceof PyRef) {
+          refAddGrad(ip, s, gs.items[i]!, cc.span);
+          return null;
+        }
+        return s instanceof PyAdSpec && s.kind === 'DontWant' ? new PyAdSpec('DidntWant') : gs.items[i]!;
+      }));
+    });
   });
   return new PyTuple(hasAux ? [out, vjpFun, aux] : [out, vjpFun]);
 }
