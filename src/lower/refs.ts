@@ -336,9 +336,9 @@ export function checkNotRef(fname: string, args: PyValue[], span: A.Span): void 
 
 // ------------------------------------------------------------------ jax.vjp's with_refs (jax.ad.GradValue / DontWant)
 
-/** jax.ad.GradValue() / DontWant() (what with_refs is told per primal), and DidntWant() (what it gives for DontWant). */
+/** jax.ad.GradValue() / DontWant() (what with_refs is told per primal), and DidntWant() / GradRef() (what it gives for DontWant / a ref). */
 export class PyAdSpec extends PyObject {
-  constructor(readonly kind: 'GradValue' | 'DontWant' | 'DidntWant') {
+  constructor(readonly kind: 'GradValue' | 'DontWant' | 'DidntWant' | 'GradRef') {
     super();
   }
   get typeName(): string {

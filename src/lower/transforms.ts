@@ -1149,7 +1149,7 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
       return new PyTuple(specs.map((s, i) => {
         if (s instanceof PyRef) {
           refAddGrad(ip, s, gs.items[i]!, cc.span);
-          return null;
+          return new PyAdSpec('GradRef');
         }
         return s instanceof PyAdSpec && s.kind === 'DontWant' ? new PyAdSpec('DidntWant') : gs.items[i]!;
       }));
