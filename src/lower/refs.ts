@@ -68,7 +68,7 @@ function touch(ip: Interp, r: PyRef, write: boolean, span: A.Span): void {
   const info = traceRefs.get(t);
   if (!info) {
     if (!write) return;
-    throw new CompileError('NotImplementedError: writing a jax.new_ref made outside this traced function (here a grad, cond, while_loop or custom rule body) is not supported by jaxts; pass it to jax.jit, jax.vmap or lax.scan / fori_loop bodies, or make the ref inside', span);
+    throw new CompileError('NotImplementedError: writing a jax.new_ref made outside this traced function (here a custom_jvp / custom_vjp rule, jvp, jacfwd / jacrev, pmap or shard_map body) is not supported by jaxts; jit, vmap, grad, value_and_grad, lax.scan / fori_loop / while_loop / cond take refs, or make the ref inside', span);
   }
   if (info.args.has(r)) {
     throw new CompileError(`ValueError: when tracing ${info.fnInfo}, a mutable array reference of type ${refType(r.value.aval)} was both closed over and passed as the argument ${info.args.get(r)!.name}`, span);
