@@ -14,9 +14,11 @@ export async function str(x: JArray): Promise<string> {
   return jaxStr({ dtype: x.dtype, shape: x.shape, data: await x.data() });
 }
 
-/** repr(x) of a jax.Array: `Array([...], dtype=float32)`; `weakType` (known at compile time) adds `weak_type=True`. */
-export async function repr(x: JArray, weakType = false): Promise<string> {
-  return jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() }, { weakType });
+/** repr(x) of a jax.Array: `Array([...], dtype=float32)`; `weakType` (known at compile time) adds `weak_type=True`; `name` replaces `Array` (a Ref's). */
+export async function repr(x: JArray, weakType = false, name = 'Array'): Promise<string> {
+  const s = jaxRepr({ dtype: x.dtype, shape: x.shape, data: await x.data() }, { weakType });
+  // a jax.Ref shows its buffer's repr under its own name (JAX: "Ref" + repr(buf)[5:])
+  return name === 'Array' ? s : name + s.slice(5);
 }
 
 /** repr(k) (and str) of a typed PRNG key array, given its key data. */

@@ -17,8 +17,9 @@ import type { Interp } from './interp.js';
 import { deliverDebugCalls, takeDebugCalls, type DebugCall, type Guard } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
+import { carryRefs, finishRefs, readRef, RetraceRefs, writeRef } from './refs.js';
 import {
-  HostArray, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyTransformed, PyTuple, PyUserClass, Trace, Tracer,
+  HostArray, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRef, PyTransformed, PyTuple, PyUserClass, Trace, Tracer,
   isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -32,8 +33,10 @@ interface Traced {
   outAvals: AVal[];
   /** jax.debug.print calls inside (their shown values are the Func's last `debug.atoms.length` results) and the trace they were made on. */
   debug: { calls: DebugCall[]; count: number; trace: Trace; atoms: Atom[] };
-  /** The Func again, its results the declared ones and then `extra`'s atoms (bound in its builder). */
+  /** The Func again, its results the declared ones, then `extra`'s atoms (bound in its builder), then the refs' final values. */
   refinish: (extra: (b: FuncBuilder) => Atom[]) => Func;
+  /** A loop body's outer refs (jax.new_ref): each a carry, its parameter one of the captured ones, its final value a result after the debug ones. */
+  refs: { ref: PyRef; captured: number; init: Tracer | HostArray }[];
 }
 
 const isCallable = (v: PyValue): boolean =>
@@ -58,12 +61,20 @@ const capitalize = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
  * Trace `body` on fresh parameters of types `avals` in a trace nested in the
  * current one; the Func's parameters come out as [captured..., declared...].
  */
-function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string): Traced {
+function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string, carriesRefs: 'scan' | 'discover' | null = null): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'jit', parent, parent.axisEnv);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
+  if (carriesRefs) carryRefs(t, carriesRefs);
   return ip.withTrace(t, () => {
-    const out = body(ps);
+    let out: PyValue;
+    try {
+      out = body(ps);
+    } catch (e) {
+      finishRefs(ip, t, span);
+      throw e;
+    }
+    const refs = finishRefs(ip, t, span);
     const flat = flatten(out, true);
     const atoms = flat.leaves.map((l) => {
       if (!(isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean')) {
@@ -79,7 +90,7 @@ function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps
     const n = avals.length;
     const m = t.captured.length;
     const finishWith = (extra: Atom[]): Func => {
-      const f = t.builder.finish([...atoms, ...extra], t.axisEnv);
+      const f = t.builder.finish([...atoms, ...extra, ...refs.atoms], t.axisEnv);
       // consts first, as JAX's jaxprs take them
       return m ? reparam(f, f.params.map((p) => p.aval).slice(n).concat(avals), [...avals.map((_, i) => m + i), ...t.captured.map((_, i) => i)]) : f;
     };
@@ -87,6 +98,7 @@ function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps
       func: finishWith(debug.atoms), captured: [...t.captured], out, rebuild: flat.unflatten, outAvals: atoms.map((a) => a.aval),
       debug: { calls: debug.calls, count: debug.atoms.length, trace: t, atoms: debug.atoms },
       refinish: (extra) => finishWith(extra(t.builder)),
+      refs: refs.scan,
     };
   });
 }
@@ -234,18 +246,59 @@ function guarded(ip: Interp, guards: Guard[], body: () => void, span: Span): voi
 
 const tracersOf = (ip: Interp, atoms: Atom[]): PyValue[] => atoms.map((a) => ip.ops.tracer(a));
 
+/** Thrown when a cond's branches or a while loop use refs made outside: they are traced again with the refs as operands. */
+class RefsFound {
+  constructor(readonly refs: PyRef[]) {}
+}
+
+function refsFound(ts: Traced[]): void {
+  const refs = [...new Set(ts.flatMap((t) => t.refs.map((x) => x.ref)))];
+  if (refs.length) throw new RefsFound(refs);
+}
+
+/** `f` with each ref's value bound to `vals` (a traced operand), put back after. */
+function bindRefs<T>(refs: PyRef[], vals: PyValue[], f: () => T): T {
+  const before = refs.map((r) => r.value);
+  refs.forEach((r, i) => (r.value = vals[i] as Tracer));
+  try {
+    return f();
+  } finally {
+    refs.forEach((r, i) => (r.value = before[i]!));
+  }
+}
+
 export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   const ops = ip.ops;
+  /** `plain()`, or where its functions use refs made outside, `withRefs` on the refs and their values, whose new values it writes back. */
+  const withRefOperands = (span: Span, plain: () => PyValue, withRefs: (refs: PyRef[], vals: PyValue[]) => { out: PyValue; refVals: PyValue[] }): PyValue => {
+    try {
+      return plain();
+    } catch (e) {
+      if (!(e instanceof RefsFound)) throw e;
+      const { out, refVals } = withRefs(e.refs, e.refs.map((r) => readRef(ip, r, span)));
+      e.refs.forEach((r, i) => writeRef(ip, r, ops.asArray(refVals[i]!, span), span));
+      return out;
+    }
+  };
   const call = (f: PyValue, args: PyValue[], span: Span): PyValue => ip.call(f, { args, kwargs: new Map(), span });
 
   /** Bind a cond over `index` (an int32 scalar atom) with branches applied to `operands` (a tuple of the positional operands). */
-  const condCore = (index: Atom, branches: PyValue[], callBranch: (k: number, ops: PyValue[]) => PyValue, operands: PyTuple, api: 'cond' | 'switch', span: Span): PyValue => {
+  const condCore = (index: Atom, branches: PyValue[], callBranch: (k: number, ops: PyValue[]) => PyValue, operands: PyTuple, api: 'cond' | 'switch', span: Span): PyValue =>
+    withRefOperands(span, () => condCore0(index, branches, callBranch, operands, api, span), (refs, vals) => {
+      // the refs the branches use are operands and results of every branch
+      const ops2 = new PyTuple([...operands.items, new PyTuple(vals)]);
+      const out = condCore0(index, branches, (k, xs) => bindRefs(refs, (xs[xs.length - 1] as PyTuple).items, () => new PyTuple([callBranch(k, xs.slice(0, -1)), new PyTuple(refs.map((r) => r.value))])), ops2, api, span) as PyTuple;
+      return { out: out.items[0]!, refVals: (out.items[1] as PyTuple).items };
+    });
+
+  const condCore0 = (index: Atom, branches: PyValue[], callBranch: (k: number, ops: PyValue[]) => PyValue, operands: PyTuple, api: 'cond' | 'switch', span: Span): PyValue => {
     const flat = flatten(operands, true);
     const opAtoms = leafAtoms(ip, flat.leaves, span);
     const avals = opAtoms.map((a) => a.aval);
     const traced = branches.map((_, k) =>
-      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items)),
+      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), undefined, 'discover'),
     );
+    refsFound(traced);
     const names = api === 'cond' ? ['true_fun', 'false_fun'] : branches.map((_, k) => (k ? `branch${k}` : 'branch 0'));
     const t0 = traced[0]!;
     traced.slice(1).forEach((t, k) => {
@@ -380,7 +433,17 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
   };
 
   const whileCore = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue =>
-    // (the initial value stays reachable: a flush while tracing must not lose it, whileOnHost starts from it)
+    withRefOperands(span, () => whileHeld(condFun, bodyFun, initVal, name, carryName, apply, span), (refs, vals) => {
+      // the refs the loop uses are carried beside its value
+      const out = whileHeld(condFun, bodyFun, new PyTuple([initVal, new PyTuple(vals)]), name, carryName, (f, v) => {
+        const [c, rv] = (v as PyTuple).items;
+        return bindRefs(refs, (rv as PyTuple).items, () => (f === bodyFun ? new PyTuple([apply(f, c!), new PyTuple(refs.map((r) => r.value))]) : apply(f, c!)));
+      }, span) as PyTuple;
+      return { out: out.items[0]!, refVals: (out.items[1] as PyTuple).items };
+    });
+
+  // (the initial value stays reachable: a flush while tracing must not lose it, whileOnHost starts from it)
+  const whileHeld = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue =>
     ip.holding((hold) => whileTraced(condFun, bodyFun, hold(initVal), name, carryName, apply, span));
 
   const whileTraced = (condFun: PyValue, bodyFun: PyValue, initVal: PyValue, name: string, carryName: string | null, apply: (f: PyValue, v: PyValue) => PyValue, span: Span): PyValue => {
@@ -391,11 +454,12 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       traced = traceCarried(
       init0,
       (avals) => {
-        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop');
+        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop', 'discover');
         if (treeSig(ct.out) !== '*' || ct.outAvals.length !== 1) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got pytree ${treeSig(ct.out)}.`, span);
         const pa = ct.outAvals[0]!;
         if (pa.dtype !== 'bool' || pa.shape.length) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got output type(s) [ShapedArray(${pa.dtype === 'bool' ? 'bool' : pa.dtype}[${pa.shape.join(',')}])].`, span);
-        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop');
+        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop', 'discover');
+        refsFound([ct, bt]);
         return { outAvals: bt.outAvals, r: { ct, bt } };
       },
       span,
@@ -455,12 +519,22 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       traced = traceCarried(
       init0,
       (avals) => {
-        const bt = traceSub(ip, 'scan_body', [...avals, ...xAvals], span, (ps) => {
+        const body = (): Traced => traceSub(ip, 'scan_body', [...avals, ...xAvals], span, (ps) => {
           const out = apply(iflat.unflatten(ps.slice(0, nCarry)), xflat.unflatten(ps.slice(nCarry)));
           if (!(out instanceof PyTuple || out instanceof PyList) || out.items.length !== 2) throw new CompileError(`TypeError: scan body output must be a pair, got ${ip.repr(out, span).static ?? typeName(out)}.`, span);
           carryOut = out.items[0]!;
           return out;
-        });
+        }, undefined, 'scan');
+        let bt: Traced;
+        // a ref's weak carry set to a strong value: again, the carry strong (once per ref)
+        for (let tries = 0; ; tries++) {
+          try {
+            bt = body();
+            break;
+          } catch (e) {
+            if (!(e instanceof RetraceRefs) || tries > 8) throw e;
+          }
+        }
         return { outAvals: bt.outAvals.slice(0, flatten(carryOut, true).leaves.length), r: bt };
       },
       span,
@@ -474,7 +548,26 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const nOutCarry = flatten(carryOut, true).leaves.length;
     checkCarry('scan body', firstParam(f), initVal, carryOut, init.map((a) => a.aval), r.outAvals.slice(0, nOutCarry), span);
     const nd = r.debug.count;
-    const fwd = forwardScan(r.func, r.captured.map((x) => ops.atom(x, span)), init, xs, nd);
+    // refs the body uses are carried: their parameters move from the consts to the end of the carry, their final values likewise
+    const nRef = r.refs.length;
+    let body = r.func;
+    let consts = r.captured.map((x) => ops.atom(x, span));
+    let carryInit = init;
+    if (nRef) {
+      const m = r.captured.length;
+      const P = body.params;
+      const R = body.results;
+      const refAt = r.refs.map((x) => x.captured);
+      const constAt = consts.map((_, i) => i).filter((i) => !refAt.includes(i));
+      body = {
+        ...body,
+        params: [...constAt.map((i) => P[i]!), ...P.slice(m, m + init.length), ...refAt.map((i) => P[i]!), ...P.slice(m + init.length)],
+        results: [...R.slice(0, init.length), ...R.slice(R.length - nRef), ...R.slice(init.length, R.length - nRef)],
+      };
+      carryInit = [...init, ...r.refs.map((x) => ops.convert(ops.asArray(x.init, span), x.init.aval.dtype, span).atom)];
+      consts = constAt.map((i) => consts[i]!);
+    }
+    const fwd = forwardScan(body, consts, carryInit, xs, nd);
     const outs0 = ops.bindN(
       'scan',
       [...fwd.consts, ...fwd.init, ...xs],
@@ -488,7 +581,9 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       },
       span,
     );
-    const outs = fwd.outputs(outs0);
+    const outsAll = fwd.outputs(outs0);
+    r.refs.forEach((x, i) => writeRef(ip, x.ref, ops.tracer(outsAll[init.length + i]!), span));
+    const outs = [...outsAll.slice(0, init.length), ...outsAll.slice(init.length + nRef)];
     const asTracer = (a: Atom): Tracer => (a.kind === 'lit' ? ops.asArray(ops.tracer(a), span) : ops.tracer(a));
     // a carry passed through is the initial value as it was given (a Python scalar stays one, as in JAX)
     const results = outs.slice(0, outs.length - nd).map((a, j) => (j < nCarry && fwd.moved[j] && init[j] === init0[j] ? iflat.leaves[j]! : asTracer(a)));

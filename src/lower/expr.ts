@@ -19,6 +19,7 @@ import {
   PyInstance,
   PySuper,
   PyUserClass,
+  PyBuiltin,
   NdArray,
   NpScalar,
   PyDict,
@@ -353,6 +354,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         if (callDunder(ip, obj, '__setitem__', [key, v], t.span) === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
         return;
       }
+      if (ip.library.setSubscript(obj, key, v, t.span)) return;
       if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
       if (obj instanceof PyDict) obj.set(checkDictKey(ip.static(key, 'a dict key', t.slice.span), t.slice.span), v);
       else if (obj instanceof PyList) {
@@ -414,6 +416,8 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
+  // tuple[int, ...], dict[str, Array]: a types.GenericAlias
+  if (obj instanceof PyBuiltin && TYPE_BUILTINS.has(obj.name)) return new PyClass('GenericAlias', [], new Map(), 'marker', 'types');
   const fromLibrary = ip.library.subscript(obj, key, span);
   if (fromLibrary !== undefined) return fromLibrary;
   if (obj instanceof NdArray) {
@@ -492,11 +496,17 @@ function checkBinopDevices(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span
   if (msg) throw new CompileError(msg, span);
 }
 
+/** Python's built-in classes that are functions here (`int`, `tuple`): they make union and generic types. */
+const TYPE_BUILTINS = new Set(['int', 'float', 'bool', 'str', 'complex', 'bytes', 'slice', 'tuple', 'list', 'dict', 'set', 'frozenset', 'type', 'object', 'range']);
+const isTypeLike = (v: PyValue): boolean => v === null || v instanceof PyClass || v instanceof PyUserClass || (v instanceof PyBuiltin && TYPE_BUILTINS.has(v.name));
+
 export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (op === '%' && (typeof a === 'string' || (a instanceof HostScalar && a.type === 'str'))) {
     return percentFormat(ip, ip.static(a, 'a format string', span) as string, b, span);
   }
   if (a instanceof PyInstance || b instanceof PyInstance) return instanceBinop(ip, op, a, b, span);
+  // `int | slice` in a type annotation or alias: a types.UnionType (types are not checked)
+  if (op === '|' && isTypeLike(a) && isTypeLike(b) && (a !== null || b !== null)) return new PyClass('UnionType', [], new Map(), 'marker', 'types');
   if (isArray(a) || isArray(b)) {
     // a Python number known only at run time meets an array: a weakly typed 0-d array, as JAX makes of it
     const lift = (v: PyValue): PyValue =>

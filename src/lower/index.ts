@@ -29,7 +29,8 @@ import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
-import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyTransformed, Tracer } from './values.js';
+import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyRef, PyTransformed, Tracer } from './values.js';
+import { adSpecText, refAttr, refGet, refSet, refText, vjpAttr } from './refs.js';
 import { batchedValueOf } from './format.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
 import { truthy } from './pyops.js';
@@ -106,6 +107,9 @@ function library(ip: Interp): Library {
     },
     attr(obj, name, span) {
       if (obj instanceof PyKeyArray) return keyAttr(obj, name);
+      if (obj instanceof PyRef) return refAttr(ip, obj, name, span);
+      const wr = vjpAttr(obj, name, span);
+      if (wr !== undefined) return wr;
       if (obj instanceof PyIndexUpdateRef) return new PyBoundMethod(obj, name, (c) => indexUpdateMethod(updateCtx, obj, name, c));
       const sh = shardingAttr(ip, obj, name, span);
       if (sh !== undefined) return sh;
@@ -129,10 +133,11 @@ function library(ip: Interp): Library {
       if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
+    text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
-      obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
+      obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
+    setSubscript: (obj, key, v, span) => obj instanceof PyRef && (refSet(ip, obj, key, v, span), true),
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
     checkEager: (t) => checkEagerShardings(t),

@@ -28,6 +28,7 @@ import {
   PyDict,
   PyFunction,
   PyKeyArray,
+  PyRef,
   PyIterator,
   PyList,
   PyMesh,
@@ -114,6 +115,8 @@ export interface Library {
   items(v: PyValue, span: A.Span): PyValue[] | undefined;
   /** `obj[key]` of a library's object (an array of PRNG keys); undefined for other values. */
   subscript(obj: PyValue, key: PyValue, span: A.Span): PyValue | undefined;
+  /** `obj[key] = v` of a library's object (a jax.new_ref); false for other values. */
+  setSubscript(obj: PyValue, key: PyValue, v: PyValue, span: A.Span): boolean;
   /** Calling a function made by jax.jit / grad / vmap / pmap. */
   callTransformed(fn: PyTransformed, call: CallArgs): PyValue;
   /** A host segment over arrays laid out on a mesh, partitioned as jit partitions: the host call and the results' shardings. */
@@ -458,6 +461,8 @@ export class Interp {
         visit(v.self, name);
       } else if (v instanceof PyKeyArray) {
         visit(v.data, name);
+      } else if (v instanceof PyRef) {
+        visit(v.value, name);
       } else if (v instanceof PyInstance || v instanceof PyUserClass) {
         for (const [k, x] of v.attrs) visit(x, `${name}_${k}`);
       } else if (v instanceof PyDescriptor) {

@@ -16,6 +16,7 @@ import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
 import { PyBuiltin, PyClass, PyContextManager, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
+import { adFunctions, refFunctions } from './refs.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -70,6 +71,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
   return builtinModule('jax', {
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
+    Ref: new PyClass('Ref', [], new Map(), 'marker', 'jax'),
+    // mutable array references (src/lower/refs.ts)
+    ref: new PyModule('jax.ref', new Map<string, PyValue>([...refFunctions(ip), ['Ref', new PyClass('Ref', [], new Map(), 'marker', 'jax')]])),
+    new_ref: refFunctions(ip).get('new_ref')!,
+    ad: new PyModule('jax.ad', new Map<string, PyValue>(adFunctions())),
+    freeze: refFunctions(ip).get('freeze')!,
     ShapeDtypeStruct: SHAPE_DTYPE_STRUCT,
     checkpoint_policies: checkpointPolicies(),
     test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),

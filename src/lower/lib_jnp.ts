@@ -29,6 +29,7 @@ import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
 import { withArraylikeChecks } from './arraylike.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { checkNotRef } from './refs.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -38,7 +39,7 @@ export function jnpModule(ip: Interp): PyModule {
   const dt = (name: PyDType['name']): PyDType => new PyDType(name);
   const dtypeOf = (c: CallArgs, i: number): DType | undefined => dtypeArg(c.kwargs.get('dtype') ?? c.args[i], c.span);
   const keep = (c: CallArgs): boolean => truthy(c.kwargs.get('keepdims') ?? false, c.span);
-  const un = (prim: Prim): Fn => (c) => ops.unary(prim, arg(c, 0, 'x'), c.span);
+  const un = (prim: Prim): Fn => (c) => (checkNotRef(prim, c.args, c.span), ops.unary(prim, arg(c, 0, 'x'), c.span));
   const bin = (prim: Prim): Fn => (c) => ops.binary(prim, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const cmp = (op: 'gt' | 'lt' | 'eq'): Fn => (c) => ops.compare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span);
   const red = (prim: Reduction): Fn => (c) => {

@@ -13,7 +13,7 @@ import { staticCompare } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
-import { hexpr, type Interp } from './interp.js';
+import { hexpr, PySlice, type Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
@@ -109,6 +109,11 @@ export function installBuiltins(ip: Interp): void {
     repr: fn('repr', (c) => (ip.atHost && ip.flush(c.args), textValue(reprOf(ip, arg(c, 0, 'obj'), c.span)))),
     format: fn('format', (c) => (ip.atHost && ip.flush(c.args), textValue(formatOf(ip, arg(c, 0, 'value'), String(c.args[1] ?? ''), c.span)))),
     int: fn('int', (c) => toScalar(ip, c.args[0] ?? 0n, 'int', c.span)),
+    // slice(stop) / slice(start, stop[, step]): bounds known at compile time
+    slice: fn('slice', (c) => {
+      const b = c.args.map((v) => (v === null ? null : Number(intArg(v, 'slice index', c.span))));
+      return b.length === 1 ? new PySlice(null, b[0]!, null) : new PySlice(b[0] ?? null, b[1] ?? null, b[2] ?? null);
+    }),
     float: fn('float', (c) => toScalar(ip, c.args[0] ?? 0, 'float', c.span)),
     bool: fn('bool', (c) => hostTruth(ip, c.args[0] ?? false, c.span)),
     complex: fn('complex', (c) => {
@@ -266,6 +271,8 @@ export function installBuiltins(ip: Interp): void {
   for (const e of BUILTIN_EXCEPTIONS) b.set(e.name, e);
   // the program is the main module, as `python file.py` runs it
   ip.globals.vars.set('__name__', '__main__');
+  // its path as given to the compiler (JAX's messages name it too: `function f at FILE:LINE`)
+  ip.globals.vars.set('__file__', ip.options.file);
 }
 
 function strName(c: CallArgs, i: number): string {

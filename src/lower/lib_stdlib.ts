@@ -41,6 +41,8 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['random', pyRandomModule(ip)],
     ['pdb', pdbModule()],
     ['enum', enumModule()],
+    // types: the classes annotations name (types are not checked)
+    ['types', mod('types', Object.fromEntries(['EllipsisType', 'NoneType', 'FunctionType', 'LambdaType', 'UnionType', 'GenericAlias', 'ModuleType'].map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'types')])))],
     // compiler directives: annotations are not evaluated here anyway, and the others are Python 3's behaviour
     ['__future__', mod('__future__', Object.fromEntries(['annotations', 'division', 'absolute_import', 'print_function', 'generator_stop', 'unicode_literals', 'with_statement', 'nested_scopes', 'generators'].map((n) => [n, n])))],
     // abstract base classes are ordinary classes here (abstractness is not enforced)

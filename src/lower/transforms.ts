@@ -22,8 +22,10 @@ import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
+import { dce } from '../passes/simplify.js';
+import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import {
-  HostArray, HostScalar, PyComplex, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, PyComplex, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -73,6 +75,8 @@ export function flatten(v: PyValue, keyData = false): Flat {
       return (ls) => def.unflatten(aux, fs.map((f) => f(ls)));
     }
     if (x === null) return () => null;
+    // with_refs's DidntWant() is a pytree without leaves, as None
+    if (x instanceof PyAdSpec) return () => x;
     const i = leaves.length;
     leaves.push(x);
     return (ls) => ls[i]!;
@@ -238,6 +242,10 @@ function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: M
     const out = ip.call(fn, { args, kwargs, span });
     const flat = flatten(out, true);
     const results = flat.leaves.map((l) => {
+      if (l instanceof PyRef) {
+        const arg = argRefName(t, l);
+        throw new CompileError(`ValueError: function ${functionInfo(ip, fn)} traced for ${t.kind} returned a mutable array reference of type ${refType(l.value.aval)}, but mutable array references cannot be returned.${arg ? `\n\nThe returned mutable array was passed in as the argument ${arg}.` : ''}`, span);
+      }
       if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
         throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
       }
@@ -457,7 +465,11 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(all.map((v, i) => (isStatic[i] ? null : v)));
   const flat = flatten(args, true);
   const t = new Trace(fn.name, 'jit', null);
+  // refs (jax.new_ref) passed in are in-out buffers of the program (src/lower/refs.ts)
+  carryRefs(t, 'jit', `${functionInfo(ip, fn.fn)} for jit`);
+  const hasRefs = flat.leaves.some((l) => l instanceof PyRef);
   const arrayLeaves: PyValue[] = flat.leaves.map((l) => {
+    if (l instanceof PyRef) return l.value;
     if (!isJitArg(l)) {
       throw new CompileError(
         `TypeError: Error interpreting argument to <function ${fn.name}> as an abstract array. The problematic value is of type <class '${l instanceof PyInstance ? l.cls.qualName : typeName(l)}'>.\nThis typically means that a jit-wrapped function was called with a non-array argument, and this argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit.`,
@@ -474,7 +486,10 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, arrayLeaves[i]!, call.span);
     return new Tracer(t, t.builder.addParam(weak(l) ? { ...a, weak: true } : a));
   });
-  const traced = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
+  const sig = jitParams(fn.fn);
+  const argName = (i: number): string => (i < call.args.length ? sig?.positional[i] ?? `args[${i}]` : kwNames[i - call.args.length]!);
+  const leafNames = all.flatMap((v, i) => (isStatic[i] ? [] : flatten(v, true).leaves.map(() => argName(i))));
+  const traced = (ip.withTrace(t, () => flat.unflatten(argRefs(ip, t, flat.leaves, params, leafNames, call.span))) as PyTuple).items;
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
   // (with the aux data of registered pytree classes: a change there is a new trace, as in JAX)
@@ -489,7 +504,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const hit = fn.fn && typeof fn.fn === 'object' ? jitCache.get(fn.fn)?.get(cacheKey) : undefined;
   const valid = (e: JitCacheEntry): boolean =>
     e.body === ip.bodyId && ip.programs[e.index] === e.program && (!e.captured.length || (e.mark !== null && ip.stillEmitted(e.mark)));
-  if (hit && valid(hit)) {
+  if (hit && valid(hit) && !hasRefs) {
     ip.flush(arrayLeaves);
     const hostArgs = [...arrayLeaves.map((l) => ip.hostArray(l, call.span)), ...hit.captured];
     if (!meshOf(hostArgs, call.span)) {
@@ -506,17 +521,21 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   try {
     body = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   } catch (e) {
+    finishRefs(ip, t, call.span);
     if (!(e instanceof HostCallbackInTrace)) throw e;
     stagedLiveness(t, []);
     takeDebugCalls(t);
     return stageJit(ip, fn, call, cacheKey, null);
   }
   const { results: declared, rebuild } = body;
+  // the refs it wrote: their new values are results too, given back to the refs after the call
+  const refs = finishRefs(ip, t, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call
   const debug = takeDebugCalls(t);
   const live = stagedLiveness(t, [...declared, ...debug.atoms]);
   if (live) return stageJit(ip, fn, call, cacheKey, live);
-  const results = [...declared, ...debug.atoms];
+  const nDebug = debug.atoms.length;
+  const results = [...declared, ...debug.atoms, ...refs.atoms];
   const func = t.builder.finish(results);
   const name = ip.programName(fn.name);
   ip.flush([...arrayLeaves, ...t.captured]);
@@ -530,7 +549,8 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span, constraints?.shardings);
     const outs = emitCall(ip, fn.name, avals, shapes, spmd.value);
     outs.forEach((o, i) => (o.sharding = spmd.shardings[i]!));
-    deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
+    deliverDebugCalls(null, debug.calls, outs.slice(declared.length, declared.length + nDebug), t);
+    refs.commit(outs.slice(declared.length + nDebug));
     return rebuild(outs.slice(0, declared.length));
   }
   ip.addProgram(name, func, 'jit');
@@ -542,11 +562,12 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // remembered for later calls in this body; one that captured host arrays only where they stay visible (the body's top level)
   const mark = ip.topMark();
   const captured = hostArgs.slice(arrayLeaves.length);
-  if (!debug.calls.length && (mark || !captured.length) && fn.fn && typeof fn.fn === 'object') {
+  if (!debug.calls.length && !refs.touched && (mark || !captured.length) && fn.fn && typeof fn.fn === 'object') {
     if (!jitCache.has(fn.fn)) jitCache.set(fn.fn, new Map());
     jitCache.get(fn.fn)!.set(cacheKey, { body: ip.bodyId, mark, index, program: ip.programs[index]!, name, captured, avals, shapes, rebuild });
   }
-  deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t);
+  deliverDebugCalls(null, debug.calls, outs.slice(declared.length, declared.length + nDebug), t);
+  refs.commit(outs.slice(declared.length + nDebug));
   return rebuild(outs.slice(0, declared.length));
 }
 
@@ -628,7 +649,10 @@ const isArrayLike = (v: PyValue): boolean =>
 
 function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const args = new PyTuple(call.args);
-  const flat = flatten(args, true);
+  const flat0 = flatten(args, true);
+  // a ref passed in is read and written per element: its value is a mapped argument and an extra result (src/lower/refs.ts)
+  const refLeaves = flat0.leaves;
+  const flat = { ...flat0, leaves: refValues(flat0.leaves) };
   checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
   const axes0 = keyAxes(args, axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span));
   const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
@@ -645,10 +669,14 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
   noteTraceParams(t, params.flatMap((p, i) => (p instanceof Tracer ? [{ tracer: p, outer: flat.leaves[i]!, batchDim: axes[i]! }] : [])), size);
+  carryRefs(t, 'vmap', `${functionInfo(ip, fn.fn)} for vmap`);
   let traced: ReturnType<typeof traceBody>;
+  let refs: ReturnType<typeof finishRefs>;
   try {
-    traced = traceBody(ip, t, fn.fn, (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items, new Map(), call.span);
+    traced = traceBody(ip, t, fn.fn, (ip.withTrace(t, () => flat.unflatten(argRefs(ip, t, refLeaves, params, refLeaves.map((_, i) => `args[${i}]`), call.span))) as PyTuple).items, new Map(), call.span);
+    refs = finishRefs(ip, t, call.span);
   } catch (e) {
+    finishRefs(ip, t, call.span);
     // a host callback inside, at host level: once per batch element on the host (src/lower/callbacks.ts)
     if (!(e instanceof HostCallbackInTrace) || parent.kind !== 'segment' || ip.trace() !== parent) throw e;
     takeDebugCalls(t);
@@ -662,7 +690,8 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   }
   const { results: declared, rebuild } = traced;
   const debug = takeDebugCalls(t);
-  const results = [...declared, ...debug.atoms];
+  const nDebug = debug.atoms.length;
+  const results = [...declared, ...debug.atoms, ...refs.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
   const outBatched: boolean[] = [];
@@ -678,7 +707,14 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const into = ip.trace();
   checkTracedOps(into.builder.eqns.length + bf.eqns.length, call.span);
   const outs = into.builder.inline(inlinable(ip, bf), argAtoms);
-  const debugValues = outs.slice(declared.length).map((o) => ip.ops.tracer(o));
+  const debugValues = outs.slice(declared.length, declared.length + nDebug).map((o) => ip.ops.tracer(o));
+  // each ref passed in gets its per-element values back along the axis it was mapped over
+  refs.commit(outs.slice(declared.length + nDebug).map((o, j) => {
+    const at = refLeaves.indexOf(refs.targets[j]!);
+    const ax = at >= 0 ? axes[at]! : null;
+    if (ax === null) throw new CompileError(`Exception: performing a set/swap operation with vmapped value on an unbatched array reference of type ${refType(o.aval)}. Move the array reference to be an argument to the vmapped function?`, call.span);
+    return ip.ops.moveAxis(ip.ops.tracer(o), 0, ax, call.span);
+  }));
   const outSpec = fn.options.get('out_axes')!;
   const moved = outs.slice(0, declared.length).map((o, j) => {
     const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
@@ -751,8 +787,16 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     ));
   });
   noteTraceParams(t, gradParams);
+  // refs passed through (not differentiated) or closed over may be written: their new values are extra primal results
+  carryRefs(t, 'jit', `${functionInfo(ip, fn.fn)} for ${name}`);
+  let refs: ReturnType<typeof finishRefs> | undefined;
   const { main, aux } = ip.withTrace(t, () => {
-    const out = ip.call(fn.fn, { args, kwargs: call.kwargs, span });
+    let out: PyValue;
+    try {
+      out = ip.call(fn.fn, { args, kwargs: call.kwargs, span });
+    } finally {
+      refs = finishRefs(ip, t, span);
+    }
     let mainV = out;
     let auxFlat: Flat | null = null;
     if (hasAux) {
@@ -794,7 +838,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return { main: m.atom, aux: { atoms: auxAtoms, flat: auxFlat } };
   });
   const debug = takeDebugCalls(t);
-  const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms], t.axisEnv);
+  const refAtoms = refs!.atoms;
+  const func = t.builder.finish([main, ...aux.atoms, ...debug.atoms, ...refAtoms], t.axisEnv);
   const backwards: Func[] = [];
   const onBackward = (bwd: Func): number => (backwards.push(bwd), backwardPrintValues(bwd));
   const argAtoms = [...diffLeaves.map((l) => ip.ops.asArray(l, span).atom), ...t.captured.map((c) => ip.ops.atom(c, span))];
@@ -813,6 +858,8 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // then what custom_vjp backward rules printed: JAX runs them after the forward pass (their values: the last results)
   deliverBackwardPrints(ip, backwards, outs);
   let k = 1 + aux.atoms.length + debug.atoms.length;
+  refs!.commit(outs.slice(k, k + refAtoms.length));
+  k += refAtoms.length;
   const grads = flats.map((fl) => {
     const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
     k += fl.leaves.length;
@@ -1040,18 +1087,39 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
   const span = c.span;
   const hasAux = kwBool(ip, c, 'has_aux');
   const primals = c.args.slice(1);
+  // a ref-typed primal: JAX 0.10.2 runs the function, and its VJP fails when applied (the gradient of a ref is a ref)
+  const refPrimal = primals.flatMap((p) => flatten(p).leaves).find((l): l is PyRef => l instanceof PyRef);
+  if (refPrimal) {
+    const out = ip.call(c.args[0]!, { args: primals, kwargs: new Map(), span });
+    const fail = (cs: A.Span): never => {
+      throw new CompileError(`ValueError: Expected cotangent type ${refType(refPrimal.value.aval)} but got ${refType(refPrimal.value.aval).slice(4, -1)}`, cs);
+    };
+    const vjpFun = new PyBuiltin('vjp_fun', (cc) => fail(cc.span));
+    vjpWithRefs.set(vjpFun, () => new PyBuiltin('vjp_fun', (cc) => fail(cc.span)));
+    return hasAux ? new PyTuple([(out as PyTuple).items[0]!, vjpFun, (out as PyTuple).items[1]!]) : new PyTuple([out, vjpFun]);
+  }
   const tr = traceForDiff(ip, 'vjp', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
   tr.leaves.forEach((_, i) => {
     if (!isFloatLeaf(tr, i)) throw new CompileError(`NotImplementedError: jax.vjp with respect to a ${tr.func.params[i]!.aval.dtype} input (a float0 cotangent) is not supported by jaxts`, span);
   });
   const { out, aux } = primalOuts(ip, tr, span);
   // the backward program is made when vjp_fun is first called, as JAX transposes then (and runs custom_vjp bwd rules then)
-  let vf: Func | undefined;
+  const vfs = new Map<string, Func>();
   const backwards: Func[] = [];
-  const vjpFun = new PyBuiltin('vjp_fun', (cc) => {
-    vf ??= diffErrors(cc.span, () =>
-      vjpFunc(tr.func, wrtOf(tr), { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => (backwards.push(bwd), backwardPrintValues(bwd)) }),
-    );
+  /** The cotangents of the primals for cotangent `cc.args[0]`; `want[i]` false: none computed for primal i (null). */
+  const apply = (cc: CallArgs, want: boolean[]): PyTuple => {
+    const leafArg = tr.argFlats.flatMap((f, k) => f.leaves.map(() => k));
+    const wrt = wrtOf(tr).map((w, i) => w && want[leafArg[i] ?? -1] !== false);
+    const key = wrt.join();
+    let vf = vfs.get(key);
+    if (!vf) {
+      const full = diffErrors(cc.span, () =>
+        vjpFunc(tr.func, wrt, { name: `${tr.func.name}_vjp`, cotangentParams: nOut(tr), onBackward: (bwd) => (backwards.push(bwd), backwardPrintValues(bwd)) }),
+      );
+      // the cotangents only: the primal results were given by jax.vjp (JAX's VJP keeps residuals, it does not recompute them)
+      vf = dce({ ...full, results: full.results.slice(nOut(tr) + nAux(tr)) });
+      vfs.set(key, vf);
+    }
     if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
     const cts = flatten(cc.args[0]!).leaves;
     if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
@@ -1065,12 +1133,28 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     });
     const outs = inlineInto(ip, vf, [...primalAtoms(ip, tr, cc.span), ...ctAtoms], cc.span);
     deliverBackwardPrints(ip, backwards, outs);
-    let k = nOut(tr) + nAux(tr);
-    return new PyTuple(tr.argFlats.map((fl) => {
+    let k = 0;
+    return new PyTuple(tr.argFlats.map((fl, i) => {
+      if (want[i] === false) return null;
       const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
       k += fl.leaves.length;
       return g;
     }));
+  };
+  const vjpFun = new PyBuiltin('vjp_fun', (cc) => apply(cc, []));
+  // f_vjp.with_refs(spec, ...): per primal a Ref (its cotangent added into it), GradValue() (returned) or DontWant() (not computed)
+  vjpWithRefs.set(vjpFun, (specs, sspan) => {
+    if (specs.length !== tr.argFlats.length) throw new CompileError(`TypeError: with_refs expects ${tr.argFlats.length} arguments (one per primal), got ${specs.length}`, sspan);
+    return new PyBuiltin('vjp_fun', (cc) => {
+      const gs = apply(cc, specs.map((s) => !(s instanceof PyAdSpec && s.kind === 'DontWant')));
+      return new PyTuple(specs.map((s, i) => {
+        if (s instanceof PyRef) {
+          refAddGrad(ip, s, gs.items[i]!, cc.span);
+          return new PyAdSpec('GradRef');
+        }
+        return s instanceof PyAdSpec && s.kind === 'DontWant' ? new PyAdSpec('DidntWant') : gs.items[i]!;
+      }));
+    });
   });
   return new PyTuple(hasAux ? [out, vjpFun, aux] : [out, vjpFun]);
 }

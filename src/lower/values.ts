@@ -643,3 +643,23 @@ export class PyContextManager extends PyObject {
     super();
   }
 }
+
+/**
+ * A mutable array reference (`jax.new_ref(x)`, JAX's `Ref`): a cell whose current value is a device array.
+ * Reads and writes rebind `value`; traces that write a ref made outside them give its new value as an extra
+ * result (an in-out buffer of the program), src/lower/refs.ts.
+ */
+export class PyRef extends PyObject {
+  readonly typeName = 'Ref';
+  /** Set once jax.freeze consumed it. */
+  frozen = false;
+  constructor(
+    public value: Tracer | HostArray,
+    /** The trace it was made in (null: at host level). */
+    readonly home: Trace | null,
+    /** The host-loop depth where it was made (a write inside a deeper host loop unrolls that loop). */
+    readonly depth: number,
+  ) {
+    super();
+  }
+}
