@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
 import type { DType, Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { meshOf } from './shardings.js';
+import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
 import { evalExpr } from './expr.js';
@@ -409,7 +409,7 @@ export class Interp {
       const name = this.programName(`compute_${outputs[0]!.name}`);
       const func = t.builder.finish(results);
       const args = t.captured as HostArray[];
-      const mesh = meshOf(args, null);
+      const mesh = meshOf(args, null) ?? shardMapMeshOf(t);
       let value: HExpr;
       if (mesh) {
         // eager ops on arrays laid out over a mesh run partitioned, as jit does

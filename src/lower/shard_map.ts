@@ -7,12 +7,13 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type DimShardings } from '../ir/sharding.js';
-import type { Atom } from '../ir/types.js';
+import type { Atom, AVal } from '../ir/types.js';
+import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
-import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, sameMesh, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { compareKeys, flatten } from './transforms.js';
 import {
   HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
@@ -112,10 +113,92 @@ function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single
 /** A rank-long PartitionSpec for mesh axes per dimension. */
 const specOf = (dims: DimShardings): PyPartitionSpec => new PyPartitionSpec(dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
 
+/** The traced body of a shard_map: its per-device program, its results' specs, layouts and global shapes. */
+interface TracedBody {
+  t: Trace;
+  results: Atom[];
+  out: { value: PyValue; rebuild: (leaves: PyValue[]) => PyValue };
+  outSpecs: PyPartitionSpec[];
+  outDims: DimShardings[];
+  globalShapes: number[][];
+}
+
+/** Trace `fn` on the blocks of arguments of global types `avals` laid out as `inDims` (a trace nested in `parent`, or a top-level one). */
+function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], parent: Trace | null, span: A.Span): TracedBody {
+  const shape = meshShape(mesh);
+  const t = new Trace(name, 'pmap', parent, shape.axes.map((a) => ({ name: a.name, size: a.size })));
+  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()), opts.checkVma);
+  const params = avals.map((a, i) => new Tracer(t, t.builder.addParam({ ...a, shape: localShape(a.shape, inDims[i]!, shape) })));
+  const { results, out } = ip.withTrace(t, () => {
+    const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span });
+    const o = flatten(value);
+    const atoms: Atom[] = o.leaves.map((l) => {
+      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
+        throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
+      }
+      return ip.ops.asArray(l, span).atom;
+    });
+    return { results: atoms, out: { value, rebuild: o.unflatten } };
+  });
+  const outSpecs = leafSpecs(opts.outSpecs, out.value, 'out_specs', span);
+  const outDims: DimShardings[] = results.map((r, j) => {
+    const spec = outSpecs[j]!;
+    const rank = r.aval.shape.length;
+    if (spec.entries.length > rank) {
+      throw new CompileError(`ValueError: shard_map out_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${rank} of the result of shape (${r.aval.shape.join(', ')})`, span);
+    }
+    return spec.entries.length ? Array.from({ length: rank }, (_, d) => {
+      const e = spec.entries[d] ?? null;
+      return e === null ? [] : typeof e === 'string' ? [e] : e;
+    }) : replicated(rank);
+  });
+  if (opts.checkVma) checkOutVma(t, results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, span);
+  const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
+  return { t, results, out, outSpecs, outDims, globalShapes };
+}
+
+/** A PartitionSpec's entries as the shard_map primitive keeps them. */
+const specEntries = (p: PyPartitionSpec): Spec => p.entries.map((e) => (e === null ? null : typeof e === 'string' ? e : [...e]));
+
+/**
+ * shard_map inside a traced function: one shard_map equation of the
+ * enclosing trace, its body the per-device program (values it closes over
+ * are extra operands, replicated); spmd partitioning inlines it.
+ */
+function nestedShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, call: CallArgs): PyValue {
+  const flat = flatten(new PyTuple(call.args));
+  const args = flat.leaves.map((l) => {
+    if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'number' && typeof l !== 'bigint' && typeof l !== 'boolean') {
+      throw new CompileError(`TypeError: shard_map arguments must be arrays, got ${typeName(l)}`, call.span);
+    }
+    return ip.ops.asArray(l, call.span);
+  });
+  const specs = opts.inSpecs === null ? args.map((a) => new PyPartitionSpec(a.aval.shape.map(() => null))) : leafSpecs(opts.inSpecs, new PyTuple(call.args), 'in_specs', call.span);
+  const inDims = args.map((a, i) => {
+    const spec = specs[i]!;
+    if (spec.entries.length > a.aval.shape.length) {
+      throw new CompileError(`ValueError: shard_map in_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${a.aval.shape.length} of the argument of shape (${a.aval.shape.join(', ')})`, call.span);
+    }
+    return dimsOf(new PyNamedSharding(mesh, spec), a.aval.shape, call.span);
+  });
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, ip.trace(), call.span);
+  const { t, results } = body;
+  const jaxpr = t.builder.finish(results, t.axisEnv);
+  const capturedAtoms = t.captured.map((c) => ip.ops.atom(c, call.span));
+  const params: ShardMapParams = {
+    jaxpr,
+    mesh: meshShape(mesh),
+    in_specs: [...specs.map(specEntries), ...t.captured.map(() => [])],
+    out_specs: body.outSpecs.map(specEntries),
+    check_vma: opts.checkVma,
+    manual_axes: [...mesh.axisNames],
+  };
+  const outs = ip.ops.bindN('shard_map', [...args.map((a) => a.atom), ...capturedAtoms], asParams(params), call.span);
+  noteShardMapMesh(ip.trace(), mesh);
+  return body.out.rebuild(outs.map((a) => ip.ops.tracer(a)));
+}
+
 function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, call: CallArgs): PyValue {
-  if (!ip.atHost) {
-    throw new CompileError('jax.shard_map called inside a traced function is not supported by jaxts yet (jax.jit(jax.shard_map(f, ...)) is)', call.span);
-  }
   if (call.kwargs.size) throw new CompileError('shard_map-transformed functions take positional arguments only here', call.span);
   const mesh = opts.mesh ?? contextMesh(ip);
   if (!mesh) throw new CompileError('ValueError: shard_map requires a mesh: pass mesh= or set one with jax.set_mesh', call.span);
@@ -123,7 +206,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   if (opts.mesh && ctx && !sameMesh(ctx, opts.mesh)) {
     throw new CompileError(`ValueError: The context mesh ${abstractMeshStr(PyAbstractMesh.of(ctx))} should match the mesh passed to shard_map ${meshStr(opts.mesh)}`, call.span);
   }
-  const shape = meshShape(mesh);
+  if (!ip.atHost) return nestedShardMap(ip, fn, name, opts, mesh, call);
   const args = new PyTuple(call.args);
   const flat = flatten(args);
   // the arguments as arrays on the host
@@ -154,34 +237,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     }
     return dims;
   });
-  const t = new Trace(name, 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
-  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()), opts.checkVma);
-  const params = hosts.map((h, i) => new Tracer(t, t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, inDims[i]!, shape) })));
-  const { results, out } = ip.withTrace(t, () => {
-    const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span: call.span });
-    const o = flatten(value);
-    const atoms: Atom[] = o.leaves.map((l) => {
-      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
-        throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, call.span);
-      }
-      return ip.ops.asArray(l, call.span).atom;
-    });
-    return { results: atoms, out: { value, rebuild: o.unflatten } };
-  });
-  const outSpecs = leafSpecs(opts.outSpecs, out.value, 'out_specs', call.span);
-  const outDims: DimShardings[] = results.map((r, j) => {
-    const spec = outSpecs[j]!;
-    const rank = r.aval.shape.length;
-    if (spec.entries.length > rank) {
-      throw new CompileError(`ValueError: shard_map out_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${rank} of the result of shape (${r.aval.shape.join(', ')})`, call.span);
-    }
-    return spec.entries.length ? Array.from({ length: rank }, (_, d) => {
-      const e = spec.entries[d] ?? null;
-      return e === null ? [] : typeof e === 'string' ? [e] : e;
-    }) : replicated(rank);
-  });
-  if (opts.checkVma) checkOutVma(t, results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, call.span);
-  const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
+  const { t, results, out, outSpecs, outDims, globalShapes } = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);
   const func = t.builder.finish(results, t.axisEnv);
   const program = ip.programName(name);
   ip.addProgram(program, func, 'pmap');
