@@ -15,12 +15,14 @@ export interface ShardMapParams {
   /** The per-device body: one parameter per operand (its block), one result per output (its block). */
   jaxpr: Func;
   mesh: MeshShape;
+  /** The mesh as make_jaxpr shows it: the Mesh passed, or the context's AbstractMesh. */
+  mesh_repr: string;
   in_specs: readonly Spec[];
   out_specs: readonly Spec[];
   /** JAX's check_vma: results must not vary over mesh axes their out_spec leaves out; implicit pvary/psum transposes. */
   check_vma: boolean;
   /** The mesh axes the body is manual over (all of the mesh's unless axis_names= names fewer). */
-  manual_axes: readonly string[];
+  newly_manual_axes: readonly string[];
 }
 
 export const shardMapParams = (p: Params): ShardMapParams => p as unknown as ShardMapParams;
@@ -58,3 +60,9 @@ export const blockAval = (global: AVal, spec: Spec, mesh: MeshShape): AVal => ({
 
 /** The shard_map equations of `f` (not looking inside other control flow). */
 export const shardMaps = (f: Pick<Func, 'eqns'>): Eqn[] => f.eqns.filter((e) => e.prim === 'shard_map');
+
+/** A spec as JAX's PartitionSpec repr shows it: `P('i',)`, `P()`, `P(None, ('i', 'j'))`. */
+export function specText(spec: Spec): string {
+  const one = (e: SpecEntry): string => (e === null ? 'None' : typeof e === 'string' ? `'${e}'` : `(${e.map((n) => `'${n}'`).join(', ')}${e.length === 1 ? ',' : ''})`);
+  return `P(${spec.map(one).join(', ')}${spec.length === 1 ? ',' : ''})`;
+}

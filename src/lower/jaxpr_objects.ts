@@ -13,6 +13,7 @@ import { jaxPrimName } from '../ir/indexing.js';
 import { jaxprView, printEqn, printJaxpr, pyFloat, type JaxprView } from '../ir/jaxpr_printer.js';
 import { isControl, PRIM_NAMES, PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, Eqn, Func, Lit, Var } from '../ir/types.js';
+import type { DimShardings } from '../ir/sharding.js';
 import type { Span } from '../parser/ast.js';
 import { broadcastShapes } from './arrays.js';
 import type { Interp } from './interp.js';
@@ -123,12 +124,14 @@ export class PyJaxpr extends PyNativeObject {
   constructor(
     readonly func: Func,
     readonly constCount: number,
+    /** Each variable's sharding over Explicit mesh axes, shown in its type (make_jaxpr under such a mesh). */
+    readonly types?: ReadonlyMap<number, DimShardings>,
   ) {
     super();
     this.view = jaxprView(func, constCount);
   }
   get text(): string {
-    return printJaxpr(this.func, this.constCount);
+    return printJaxpr(this.func, this.constCount, this.types);
   }
   private atom(a: Atom): PyValue {
     if (a.kind === 'lit') return new PyJaxprLiteral(a);
@@ -191,9 +194,10 @@ export class PyClosedJaxpr extends PyNativeObject {
   constructor(
     func: Func,
     readonly consts: (HostArray | Tracer)[] = [],
+    types?: ReadonlyMap<number, DimShardings>,
   ) {
     super();
-    this.jaxpr = new PyJaxpr(func, consts.length);
+    this.jaxpr = new PyJaxpr(func, consts.length, types);
   }
   get text(): string {
     return this.jaxpr.text;

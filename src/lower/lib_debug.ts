@@ -11,6 +11,7 @@ import { strFormat } from './format.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
 import { PyClosedJaxpr } from './jaxpr_objects.js';
+import { explicitTypes, noteTraceArgs } from './lib_sharding.js';
 import { PyShapeDtypeStruct } from './eval_shape.js';
 import { flatten } from './transforms.js';
 import {
@@ -51,6 +52,8 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean'
       ? new Tracer(t, t.builder.addParam(argAval(l, call.span)))
       : l));
+    // the arguments' shardings: types over Explicit mesh axes show them
+    noteTraceArgs(t, flat.leaves.filter((_, i) => params[i] instanceof Tracer), call.span);
     const rebuilt = (flat.unflatten(params) as PyTuple).items;
     const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));
     const kwargs = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuilt[call.args.length + i]!]));
@@ -64,7 +67,7 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     });
     takeDebugCalls(t); // JAX shows them as debug_callback equations, and prints nothing
     const func = t.builder.finish(results);
-    const cj = new PyClosedJaxpr(func, [...t.captured]);
+    const cj = new PyClosedJaxpr(func, [...t.captured], explicitTypes(ip, t, func));
     return returnShape ? new PyTuple([cj, shape]) : cj;
   });
 }

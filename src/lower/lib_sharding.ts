@@ -11,12 +11,12 @@ import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings } from '../passes/sharding.js';
 import { programShardings } from '../passes/spmd.js';
-import { vmaOfFunc } from '../passes/vma.js';
+import { vmaOfFunc } from '../ir/vma.js';
 import { PySet } from './sets.js';
 import { PySlice as PySliceKey } from './interp.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
-import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, shardMapMeshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
   HostArray, PyBuiltin, PyDType, PyDeviceArray, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
@@ -979,6 +979,27 @@ export function noteTraceArgs(t: Trace, leaves: PyValue[], span: A.Span): void {
   if (mesh) traceArgs.set(t, { mesh, dims: hosts.map((h) => (h?.sharding ? dimsOf(h.sharding, h.aval.shape, span) : null)) });
 }
 
+/**
+ * The sharding in the type of every variable of `func` (traced on `t`) over
+ * the Explicit axes of its arguments' mesh (or its shard_maps'): what
+ * make_jaxpr shows (`f32[6@i]`). Undefined: no such axes.
+ */
+export function explicitTypes(ip: Interp, t: Trace, func: Func): Map<number, DimShardings> | undefined {
+  const info = traceArgs.get(t);
+  const mesh = info?.mesh ?? shardMapMeshOf(t);
+  if (!mesh) return undefined;
+  const typed = typedAxes(ip, mesh);
+  if (!typed.length) return undefined;
+  const ins = func.params.map((p, i) => {
+    if (info && i < info.dims.length) return info.dims[i] ?? null;
+    const c = t.captured[i - (info?.dims.length ?? func.params.length)];
+    const h = c instanceof HostArray ? c : c?.materialized;
+    return h?.sharding && sameMesh(h.sharding.mesh, mesh) ? specAxes(h.sharding, h.aval.shape.length) : null;
+  });
+  const dims = propagateShardings(func, meshShape(mesh), ins);
+  return new Map([...dims].map(([id, d]) => [id, keepAxes(d, typed)]));
+}
+
 /** The sharding in the type of a tracer of a jit over Explicit mesh axes (sharding propagation over the trace so far). */
 function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimShardings; mesh: PyMesh } | null {
   const info = traceArgs.get(t.trace);
@@ -996,6 +1017,22 @@ function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimSharding
   if (t.atom.kind !== 'var') return null;
   const dims = propagateShardings(func, meshShape(info.mesh), ins).get(t.atom.id);
   return dims ? { dims: keepAxes(dims, typed), mesh: info.mesh } : null;
+}
+
+/**
+ * The sharding in the type of an argument of a shard_map without in_specs
+ * (JAX infers them from the arguments' types): a host array's placement, a
+ * tracer's type sharding, through the values a differentiation's parameters
+ * stand for. Null: none on `mesh` (replicated).
+ */
+export function argTypeSharding(ip: Interp, v: PyValue, mesh: PyMesh): DimShardings | null {
+  if (v instanceof HostArray) return v.sharding && sameMesh(v.sharding.mesh, mesh) ? specAxes(v.sharding, v.aval.shape.length) : null;
+  if (!(v instanceof Tracer)) return null;
+  if (v.materialized) return argTypeSharding(ip, v.materialized, mesh);
+  const d = tracerDims(ip, v);
+  if (d) return sameMesh(d.mesh, mesh) ? d.dims : null;
+  const outer = v.atom.kind === 'var' && v.trace.builder.params.includes(v.atom) ? v.trace.paramOuter(v.atom) : undefined;
+  return outer === undefined ? null : argTypeSharding(ip, outer, mesh);
 }
 
 /** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */

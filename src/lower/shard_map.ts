@@ -9,9 +9,10 @@ import type { HExpr } from '../ir/host.js';
 import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type DimShardings } from '../ir/sharding.js';
 import type { Atom, AVal } from '../ir/types.js';
 import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
+import { explicitPvary } from '../ir/vma.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
+import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { compareKeys, flatten } from './transforms.js';
@@ -110,6 +111,15 @@ function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single
   );
 }
 
+/** Under Explicit axes the arguments must already be laid out as in_specs says (JAX's check). */
+function checkInSpec(mesh: PyMesh, spec: PyPartitionSpec, dims: DimShardings, have: DimShardings, aval: AVal, span: A.Span): void {
+  if (!mesh.explicit || sameShardings(have, dims)) return;
+  throw new CompileError(
+    `ValueError: in_specs passed to shard_map: ${specRepr(spec)} does not match the specs of the input: ${specRepr(specOf(have))} for arg: ${shardedTypeStr(aval.dtype, aval.shape, have)}. \`in_specs\` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. If you want to reshard your inputs, you can use \`jax.reshard\` on the arguments and then pass those args to shard_map.`,
+    span,
+  );
+}
+
 /** A rank-long PartitionSpec for mesh axes per dimension. */
 const specOf = (dims: DimShardings): PyPartitionSpec => new PyPartitionSpec(dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
 
@@ -173,25 +183,33 @@ function nestedShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOpt
     }
     return ip.ops.asArray(l, call.span);
   });
-  const specs = opts.inSpecs === null ? args.map((a) => new PyPartitionSpec(a.aval.shape.map(() => null))) : leafSpecs(opts.inSpecs, new PyTuple(call.args), 'in_specs', call.span);
+  // without in_specs (JAX 0.10): the arguments' type shardings
+  const specs = opts.inSpecs === null
+    ? flat.leaves.map((l, i) => specOf(argTypeSharding(ip, l, mesh) ?? replicated(args[i]!.aval.shape.length)))
+    : leafSpecs(opts.inSpecs, new PyTuple(call.args), 'in_specs', call.span);
   const inDims = args.map((a, i) => {
     const spec = specs[i]!;
     if (spec.entries.length > a.aval.shape.length) {
       throw new CompileError(`ValueError: shard_map in_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${a.aval.shape.length} of the argument of shape (${a.aval.shape.join(', ')})`, call.span);
     }
-    return dimsOf(new PyNamedSharding(mesh, spec), a.aval.shape, call.span);
+    const dims = dimsOf(new PyNamedSharding(mesh, spec), a.aval.shape, call.span);
+    if (opts.inSpecs !== null) checkInSpec(mesh, spec, dims, argTypeSharding(ip, flat.leaves[i]!, mesh) ?? replicated(a.aval.shape.length), a.aval, call.span);
+    return dims;
   });
   const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, ip.trace(), call.span);
   const { t, results } = body;
-  const jaxpr = t.builder.finish(results, t.axisEnv);
+  const raw = t.builder.finish(results, t.axisEnv);
+  // with check_vma, JAX's implicit pvary as the equations its trace records
+  const jaxpr = opts.checkVma ? explicitPvary(raw, [...inDims.map((d) => d.flat()), ...t.captured.map(() => [])], t.axisEnv) : raw;
   const capturedAtoms = t.captured.map((c) => ip.ops.atom(c, call.span));
   const params: ShardMapParams = {
     jaxpr,
     mesh: meshShape(mesh),
+    mesh_repr: opts.mesh ? meshStr(opts.mesh) : abstractMeshStr(PyAbstractMesh.of(mesh)),
     in_specs: [...specs.map(specEntries), ...t.captured.map(() => [])],
     out_specs: body.outSpecs.map(specEntries),
     check_vma: opts.checkVma,
-    manual_axes: [...mesh.axisNames],
+    newly_manual_axes: [...mesh.axisNames],
   };
   const outs = ip.ops.bindN('shard_map', [...args.map((a) => a.atom), ...capturedAtoms], asParams(params), call.span);
   noteShardMapMesh(ip.trace(), mesh);
@@ -229,12 +247,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     const dims = dimsOf(new PyNamedSharding(mesh, spec), h.aval.shape, call.span);
     // under Explicit axes the arguments must already be laid out as in_specs says (JAX's check)
     const have = own(h);
-    if (mesh.explicit && !sameShardings(have, dims)) {
-      throw new CompileError(
-        `ValueError: in_specs passed to shard_map: ${specRepr(spec)} does not match the specs of the input: ${specRepr(specOf(have))} for arg: ${shardedTypeStr(h.aval.dtype, h.aval.shape, have)}. \`in_specs\` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. If you want to reshard your inputs, you can use \`jax.reshard\` on the arguments and then pass those args to shard_map.`,
-        call.span,
-      );
-    }
+    checkInSpec(mesh, spec, dims, have, h.aval, call.span);
     return dims;
   });
   const { t, results, out, outSpecs, outDims, globalShapes } = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);

@@ -26,7 +26,7 @@ import { isInexact } from '../ir/types.js';
 import { convTransposeLhs, convTransposeRhs, reduceWindowChooserJvp, reduceWindowSumTranspose } from './conv_rules.js';
 import { dce } from './simplify.js';
 import { asParams, shardMapParams, specAxes, type Spec } from '../ir/shard_map.js';
-import { collectiveAxes, isAllReduce, vmaOfEqn, vmaOfFunc } from './vma.js';
+import { collectiveAxes, explicitPvary, isAllReduce, vmaOfEqn, vmaOfFunc } from '../ir/vma.js';
 
 /** A tangent (or, in the transpose, the value whose cotangent flows back): a placeholder. */
 export interface Lin {
@@ -1460,22 +1460,24 @@ function shardMapJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut 
   const split = splitLinear(body, wrt, outMask);
   const resAtoms = split.primal.results.slice(nOut);
   const inVma = p.in_specs.map(specAxes);
-  const axes = p.check_vma ? varyingIn(split.primal, inVma, resAtoms, p.manual_axes) : resAtoms.map(() => [...p.manual_axes]);
-  const resSpecs: Spec[] = axes.map((ax) => [ax.length === 0 ? null : ax.length === 1 ? ax[0]! : ax]);
-  const lead = (a: AVal): number[] => [1, ...a.shape];
+  const axes = p.check_vma ? varyingIn(split.primal, inVma, resAtoms, p.newly_manual_axes) : resAtoms.map(() => [...p.newly_manual_axes]);
+  // a residual is stacked on its leading dimension over the axes it varies over (a scalar first becomes [1])
+  const resSpecs: Spec[] = axes.map((ax) => (ax.length ? [ax.length === 1 ? ax[0]! : ax] : []));
+  const scalar = (a: AVal): boolean => a.shape.length === 0;
+  // JAX's order: the residuals, then the results
   const primal = permuteParams(split.primal, range(body.params.length), (r, pb) => [
+    ...r.slice(nOut).map((x) => (scalar(x.aval) ? pb.bind1('reshape', [x], { new_sizes: [1], dimensions: null }) : x)),
     ...r.slice(0, nOut),
-    ...r.slice(nOut).map((x) => pb.bind1('reshape', [x], { new_sizes: lead(x.aval), dimensions: null })),
   ]);
-  const all = b.bind('shard_map', xs, asParams({ ...p, jaxpr: primal, out_specs: [...p.out_specs, ...resSpecs] }));
-  const outs = all.slice(0, nOut);
+  const all = b.bind('shard_map', xs, asParams({ ...p, jaxpr: primal, out_specs: [...resSpecs, ...p.out_specs] }));
+  const res = all.slice(0, resSpecs.length);
+  const outs = all.slice(resSpecs.length);
   if (!outMask.some((m) => m)) return { outs, tans: outs.map(() => null) };
-  const res = all.slice(nOut);
-  // the linear body: [residual blocks [1, ...]..., tangents...] → the tangents of the float results
+  // the linear body: [residual blocks..., tangents...] → the tangents of the float results
   const lb = new FuncBuilder(`${split.lin.name}_shmap`);
-  const rp = resAtoms.map((a) => lb.addParam({ ...plain(a.aval), shape: lead(a.aval) }));
+  const rp = resAtoms.map((a) => lb.addParam(scalar(a.aval) ? { ...plain(a.aval), shape: [1] } : plain(a.aval)));
   const tp = split.lin.params.slice(split.nRes).map((q) => lb.addParam(q.aval));
-  const rs = rp.map((q, i) => lb.bind1('reshape', [q], { new_sizes: [...resAtoms[i]!.aval.shape], dimensions: null }));
+  const rs = rp.map((q, i) => (scalar(resAtoms[i]!.aval) ? lb.bind1('reshape', [q], { new_sizes: [], dimensions: null }) : q));
   const linBody = lb.finish(lb.inline(split.lin, [...rs, ...tp]), split.lin.axisEnv);
   const tanIns = ts.filter((t): t is Lin => !!t);
   const tOut = opN('shard_map', [...res, ...tanIns], asParams({
@@ -1500,29 +1502,28 @@ function shardMapTranspose(c: TransposeCtx, cts: (Atom | null)[], e: LinEqn): (A
   const p = shardMapParams(e.params);
   const linear = e.inputs.map(isLin);
   const env = p.jaxpr.axisEnv ?? [];
-  const unmentioned = (s: Spec): string[] => p.manual_axes.filter((n) => !specAxes(s).includes(n));
+  const unmentioned = (s: Spec): string[] => p.newly_manual_axes.filter((n) => !specAxes(s).includes(n));
   const sizeOf = (names: string[]): number => names.reduce((k, n) => k * (env.find((a) => a.name === n)?.size ?? 1), 1);
   const T = transposeFunc(p.jaxpr, linear, p.check_vma ? p.in_specs.map(specAxes) : undefined);
   const full = fullCts(c, cts, e).map((ct, j) => {
     const n = p.check_vma ? 1 : sizeOf(unmentioned(p.out_specs[j]!));
     return n === 1 ? ct : c.bind('div', [ct, full0(c, ct.aval, n)]);
   });
-  const body = p.check_vma
-    ? T
-    : permuteParams(T, range(T.params.length), (outs, tb) => {
-        const specs = p.in_specs.filter((_, i) => linear[i]);
-        return outs.map((o, k) => {
-          const names = unmentioned(specs[k]!);
-          return names.length ? tb.bind1('psum', [o], { axes: names, axis_size: sizeOf(names) }) : o;
-        });
-      });
+  // JAX's order: the cotangents, then the non-linear operands
   const nonLin = e.inputs.filter((a) => !isLin(a)) as Atom[];
-  const outs = c.bindN('shard_map', [...nonLin, ...full], asParams({
-    ...p,
-    jaxpr: body,
-    in_specs: [...p.in_specs.filter((_, i) => !linear[i]), ...p.out_specs],
-    out_specs: p.in_specs.filter((_, i) => linear[i]),
-  }));
+  const nOut = e.outputs.length;
+  const inSpecs = [...p.out_specs, ...p.in_specs.filter((_, i) => !linear[i])];
+  const linSpecs = p.in_specs.filter((_, i) => linear[i]);
+  const ordered = permuteParams(T, [...range(nOut, nonLin.length), ...range(nonLin.length)], (outs, tb) =>
+    p.check_vma
+      ? outs
+      : outs.map((o, k) => {
+          const names = unmentioned(linSpecs[k]!);
+          return names.length ? tb.bind1('psum', [o], { axes: names, axis_size: sizeOf(names) }) : o;
+        }),
+  );
+  const body = p.check_vma ? explicitPvary(ordered, inSpecs.map(specAxes), env) : ordered;
+  const outs = c.bindN('shard_map', [...full, ...nonLin], asParams({ ...p, jaxpr: body, in_specs: inSpecs, out_specs: linSpecs }));
   let k = 0;
   return e.inputs.map((a) => (isLin(a) ? outs[k++]! : null));
 }
