@@ -12,12 +12,14 @@ import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
 import { explicitPvary } from '../ir/vma.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
+import { carryDebugCalls, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { Text } from './text.js';
 import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { compareKeys, flatten } from './transforms.js';
 import {
-  HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -138,6 +140,11 @@ function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMap
   const shape = meshShape(mesh);
   const t = new Trace(name, 'pmap', parent, shape.axes.map((a) => ({ name: a.name, size: a.size })));
   noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()), opts.checkVma);
+  // an eager shard_map runs its body on concrete blocks: a print in it shows each device's (after the program)
+  if (!parent) {
+    eagerBodies.set(t, mesh);
+    carryDebugCalls(t);
+  }
   const params = avals.map((a, i) => new Tracer(t, t.builder.addParam({ ...a, shape: localShape(a.shape, inDims[i]!, shape) })));
   const { results, out } = ip.withTrace(t, () => {
     const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span });
@@ -250,7 +257,17 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     checkInSpec(mesh, spec, dims, have, h.aval, call.span);
     return dims;
   });
-  const { t, results, out, outSpecs, outDims, globalShapes } = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);
+  const { t, out, outSpecs } = body;
+  // prints in the body show every device's block: extra results stacked on a leading axis over the whole mesh
+  const debug = takeDebugCalls(t);
+  const other = debug.calls.find((d) => !shardMapPrints.has(d));
+  if (other) throw new CompileError('jax.debug.print / jax.debug.callback inside an eager jax.shard_map is not supported by jaxts yet (print is)', other.span);
+  const shown = debug.atoms.map((a) => t.builder.bind1('reshape', [a], { new_sizes: [1, ...a.aval.shape], dimensions: null }));
+  const n = mesh.devices.ids.length;
+  const results = [...body.results, ...shown];
+  const outDims = [...body.outDims, ...shown.map((a) => [[...mesh.axisNames], ...replicated(a.aval.shape.length - 1)])];
+  const globalShapes = [...body.globalShapes, ...shown.map((a) => [n, ...a.aval.shape.slice(1)])];
   const func = t.builder.finish(results, t.axisEnv);
   const program = ip.programName(name);
   ip.addProgram(program, func, 'pmap');
@@ -259,7 +276,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const captured = t.captured.map((v) => ip.hostArray(v, call.span));
   const argNames = [...hosts, ...captured].map((h) => h.name);
   const inLayouts = [...inDims, ...captured.map((h) => replicated(h.aval.shape.length))].map((d) => layoutVar(ip, mesh, d));
-  const hints = ip.nameHints.length === results.length ? ip.nameHints : results.map((_, i) => (results.length === 1 ? `${name}_out` : `${name}_out${i}`));
+  const hints = ip.nameHints.length === results.length ? ip.nameHints : results.map((_, i) => (i >= outSpecs.length ? `${name}_shown${i - outSpecs.length}` : outSpecs.length === 1 ? `${name}_out` : `${name}_out${i}`));
   const names = hints.map((h) => ip.freshName(h));
   const value: HExpr = {
     k: 'call',
@@ -277,8 +294,77 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const outs = names.map((n, j) => {
     const a = results[j]!.aval;
     const h = new HostArray(n, { shape: globalShapes[j]!, dtype: a.dtype, ...(a.weak ? { weak: true } : {}) });
-    h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
+    if (j < outSpecs.length) h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
     return h;
   });
-  return out.rebuild(outs);
+  deliverDebugCalls(null, debug.calls, outs.slice(outSpecs.length), t);
+  return out.rebuild(outs.slice(0, outSpecs.length));
+}
+
+// ------------------------------------------------------------------ print inside an eager shard_map
+
+/** The bodies of eager (host-level) shard_maps, with their meshes. */
+const eagerBodies = new WeakMap<Trace, PyMesh>();
+/** The debug calls that are such prints. */
+const shardMapPrints = new WeakSet<DebugCall>();
+
+/** A value of an eager shard_map's body, shown after the program: every device's block, stacked in mesh order. */
+export class PyDeviceBlocks extends PyObject {
+  readonly typeName = 'ArrayImpl';
+  constructor(
+    readonly stacked: HostArray,
+    readonly mesh: PyMesh,
+  ) {
+    super();
+  }
+}
+
+/**
+ * print(...) in the body of an eager shard_map, showing a value of the body:
+ * JAX runs the body on each device's block and shows them all. Recorded as a
+ * debug call (its values become extra results) and printed, by `emit`, after
+ * the program with each such value a PyDeviceBlocks. False: not such a print.
+ */
+export function deferShardMapPrint(ip: Interp, args: PyValue[], span: A.Span, emit: (args: PyValue[]) => void): boolean {
+  if (ip.atHost) return false;
+  const t = ip.trace();
+  const mesh = eagerBodies.get(t);
+  const mine = (v: PyValue | undefined): boolean => v instanceof Tracer && v.trace === t && !v.materialized;
+  if (!mesh || !args.some(mine)) return false;
+  const call: DebugCall = {
+    run: (vals) => emit(vals.map((v, i) => (mine(args[i]) && v instanceof HostArray ? new PyDeviceBlocks(v, mesh) : v))),
+    args,
+    kwargs: new Map(),
+    span,
+  };
+  shardMapPrints.add(call);
+  recordDebugCall(t, call);
+  return true;
+}
+
+/** str() of a PyDeviceBlocks: `On cpu:0 at mesh coordinates (i,) = (0,):` and its block, per device. */
+export function deviceBlocksText(v: PyValue): Text | undefined {
+  if (!(v instanceof PyDeviceBlocks)) return undefined;
+  const { mesh } = v;
+  const sizes = mesh.devices.shape;
+  const names = `(${mesh.axisNames.join(', ')},)`;
+  const coords = mesh.devices.ids.map((_, k) => {
+    const c: number[] = [];
+    let r = k;
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      c.unshift(r % sizes[d]!);
+      r = Math.floor(r / sizes[d]!);
+    }
+    return `${names} = (${c.join(', ')}${c.length === 1 ? ',' : ''})`;
+  });
+  return new Text([{
+    k: 'call',
+    callee: 'rt.deviceBlocksStr',
+    await: true,
+    args: [
+      { k: 'var', name: v.stacked.name },
+      { k: 'array', items: mesh.devices.ids.map((id) => ({ k: 'lit', value: id })) },
+      { k: 'array', items: coords.map((c) => ({ k: 'lit', value: c })) },
+    ],
+  }]);
 }
