@@ -84,7 +84,7 @@ function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): 
 }
 
 /** check_vma: JAX's error when a result may vary over a mesh axis its out_spec leaves out. */
-function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
+function checkOutVma(t: Trace, fname: string, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
   const msgs: string[] = [];
   const vma = varyingOfAll(t, results) ?? [];
   results.forEach((_, j) => {
@@ -105,7 +105,7 @@ function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single
   if (!msgs.length) return;
   const body = msgs.length === 1 ? [msgs[0]!.slice(2)] : msgs;
   throw new CompileError(
-    "ValueError: shard_map applied to the function '_rem_singleton' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n" +
+    `ValueError: shard_map applied to the function '${fname}' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n` +
       `The mesh given has shape ${tupleRepr(mesh.devices.shape.map(String))} with corresponding axis names ${tupleRepr(mesh.axisNames.map((n) => `'${n}'`))}.\n\n` +
       body.join('\n\n') +
       '\n\nCheck if these output values are meant to be replicated over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False argument to `jax.shard_map`.',
@@ -169,7 +169,8 @@ function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMap
       return e === null ? [] : typeof e === 'string' ? [e] : e;
     }) : replicated(rank);
   });
-  if (opts.checkVma) checkOutVma(t, results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, span);
+  // (an eager shard_map calls the function through JAX's wrapper `_rem_singleton`)
+  if (opts.checkVma) checkOutVma(t, parent ? name : '_rem_singleton', results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, span);
   const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
   return { t, results, out, outSpecs, outDims, globalShapes };
 }
