@@ -211,6 +211,12 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
     case 'pvary':
       out['axes'] = namesTuple(p['axes'] as string[]);
       break;
+    case 'axis_index': {
+      // one axis name shows bare, several as a tuple
+      const names = p['axis_name'] as string[];
+      out['axis_name'] = names.length === 1 ? names[0]! : namesTuple(names);
+      break;
+    }
     case 'psum': case 'pmax': case 'pmin':
       out['axes'] = namesTuple(p['axes'] as string[]);
       out['axis_index_groups'] = 'None';

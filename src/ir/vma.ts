@@ -69,6 +69,7 @@ export function explicitPvary(f: Func, params: readonly (readonly string[])[], a
   });
   const of = (a: Atom): Set<string> => (a.kind === 'var' ? (vma.get(a.id) ?? new Set()) : new Set());
   const read = (a: Atom): Atom => (a.kind === 'lit' ? a : env.get(a.id)!);
+  const splats = new Map<number, Eqn>();
   for (const e of f.eqns) {
     let ins = e.inputs.map(read);
     if (!isControl(e.prim) && !(isAllReduce(e.prim) && e.outputs.length > 1)) {
@@ -78,18 +79,28 @@ export function explicitPvary(f: Func, params: readonly (readonly string[])[], a
         need.clear();
         for (const n of collectiveAxes(e)) need.add(n);
       }
+      const pvary = (a: Atom, missing: readonly { name: string; size: number }[]): Atom => {
+        const v = b.bind1('pvary', [a], { axes: missing.map((x) => x.name), axis_size: missing.reduce((k, x) => k * x.size, 1) }, e.span);
+        vma.set(v.id, new Set([...of(a), ...missing.map((x) => x.name)]));
+        return v;
+      };
       ins = ins.map((a) => {
         if (a.kind !== 'var') return a;
         const have = of(a);
         const missing = axes.filter((x) => need.has(x.name) && !have.has(x.name));
         if (!missing.length) return a;
-        const v = b.bind1('pvary', [a], { axes: missing.map((x) => x.name), axis_size: missing.reduce((k, x) => k * x.size, 1) }, e.span);
+        // an operand broadcast for a binary operation: JAX pvary-s the smaller operand itself
+        const bc = splats.get(a.id);
+        if (!bc) return pvary(a, missing);
+        const v = b.bind1('broadcast_in_dim', [pvary(bc.inputs[0]!, missing)], bc.params, e.span);
+        b.eqns[b.eqns.length - 1]!.operandBroadcast = true;
         vma.set(v.id, new Set([...have, ...missing.map((x) => x.name)]));
         return v;
       });
     }
     const outs = b.bind(e.prim, ins, e.params, e.span);
     const made = b.eqns[b.eqns.length - 1]!;
+    if (e.operandBroadcast && e.prim === 'broadcast_in_dim') splats.set(outs[0]!.id, made);
     if (e.transposed) made.transposed = true;
     if (e.operandBroadcast) made.operandBroadcast = true;
     if (e.calls) made.calls = e.calls;

@@ -14,6 +14,7 @@ import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { carryDebugCalls, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { Text } from './text.js';
+import { PySet } from './sets.js';
 import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, sameMesh, specRepr, tupleRepr } from './shardings.js';
@@ -29,7 +30,12 @@ interface ShardMapOptions {
   outSpecs: PyValue;
   /** check_vma (check_rep): results must not vary over the mesh axes their out_spec leaves out. */
   checkVma: boolean;
+  /** axis_names: the mesh axes the body is manual over (null: all of them). */
+  axisNames: string[] | null;
 }
+
+/** The mesh axes a shard_map's body is manual over, in mesh order. */
+const manualAxes = (mesh: PyMesh, opts: ShardMapOptions): string[] => mesh.axisNames.filter((n) => !opts.axisNames || opts.axisNames.includes(n));
 
 /** jax.shard_map(f, mesh=, in_specs=, out_specs=, axis_names=, check_vma=) — or, without `f`, a decorator. */
 export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
@@ -43,16 +49,12 @@ export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
   const inSpecs = c.kwargs.has('in_specs') ? c.kwargs.get('in_specs') : c.args[2];
   const outSpecs = c.kwargs.has('out_specs') ? c.kwargs.get('out_specs') : c.args[3];
   if (outSpecs === undefined) throw new CompileError(`TypeError: ${what}() missing required keyword argument 'out_specs'`, c.span);
-  const axisNames = c.kwargs.get('axis_names');
-  const mesh = meshV ?? contextMesh(ip);
-  if (axisNames !== undefined && axisNames !== null && mesh) {
-    const names = axisNames instanceof PyTuple || axisNames instanceof PyList ? axisNames.items : [axisNames];
-    if (names.length !== mesh.axisNames.length || mesh.axisNames.some((n) => !names.includes(n))) {
-      throw new CompileError(`${what}: axis_names naming only some mesh axes (the others left to the compiler) is not supported by jaxts`, c.span);
-    }
-  }
+  // axis_names: the mesh axes the body is manual over (the others stay the compiler's: the body is the same on their devices)
+  const axisNamesV = c.kwargs.get('axis_names') ?? null;
+  const axisNames = axisNamesV === null ? null : (axisNamesV instanceof PyTuple || axisNamesV instanceof PyList ? axisNamesV.items : axisNamesV instanceof PySet ? [...axisNamesV.entries.values()] : [axisNamesV]);
+  if (axisNames && axisNames.some((n) => typeof n !== 'string')) throw new CompileError(`TypeError: ${what}: axis_names must be a set of mesh axis names`, c.span);
   const check = c.kwargs.get('check_vma') ?? c.kwargs.get('check_rep') ?? true;
-  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs, checkVma: check !== false && check !== null && check !== 0n };
+  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs, checkVma: check !== false && check !== null && check !== 0n, axisNames: axisNames as string[] | null };
   const make = (f: PyValue): PyShardMapped => {
     const name = f && typeof f === 'object' && 'name' in f ? String((f as { name: string }).name) : 'shard_map';
     return new PyShardMapped(name, (call) => callShardMap(ip, f, name, opts, call));
@@ -84,18 +86,18 @@ function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): 
 }
 
 /** check_vma: JAX's error when a result may vary over a mesh axis its out_spec leaves out. */
-function checkOutVma(t: Trace, fname: string, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
+function checkOutVma(t: Trace, fname: string, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, manual: string[], span: A.Span): void {
   const msgs: string[] = [];
   const vma = varyingOfAll(t, results) ?? [];
   results.forEach((_, j) => {
     const spec = specs[j]!;
     const mentioned = new Set(spec.entries.flatMap((e) => (e === null ? [] : typeof e === 'string' ? [e] : e)));
-    const unmentioned = mesh.axisNames.filter((n) => !mentioned.has(n));
+    const unmentioned = manual.filter((n) => !mentioned.has(n));
     const varying = vma[j] ?? [];
     if (!unmentioned.some((n) => varying.includes(n))) return;
     const key = single ? '' : `[${j}]`;
     if (unmentioned.length > 1) {
-      const need = mesh.axisNames.filter((n) => mentioned.has(n)).join(',');
+      const need = manual.filter((n) => mentioned.has(n)).join(',');
       const diff = unmentioned.filter((n) => varying.includes(n)).join(',');
       msgs.push(`* out_specs${key} is ${specRepr(spec)} which implies that the corresponding output value is only varying across mesh axes {${need}} and not {${diff}}, but it was inferred to be possibly varying over {${varying.join(',')}}`);
     } else {
@@ -138,8 +140,9 @@ interface TracedBody {
 /** Trace `fn` on the blocks of arguments of global types `avals` laid out as `inDims` (a trace nested in `parent`, or a top-level one). */
 function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], parent: Trace | null, span: A.Span): TracedBody {
   const shape = meshShape(mesh);
-  const t = new Trace(name, 'pmap', parent, shape.axes.map((a) => ({ name: a.name, size: a.size })));
-  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()), opts.checkVma);
+  const manual = manualAxes(mesh, opts);
+  const t = new Trace(name, 'pmap', parent, shape.axes.filter((a) => manual.includes(a.name)).map((a) => ({ name: a.name, size: a.size })));
+  noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma);
   // an eager shard_map runs its body on concrete blocks: a print in it shows each device's (after the program)
   if (!parent) {
     eagerBodies.set(t, mesh);
@@ -170,7 +173,7 @@ function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMap
     }) : replicated(rank);
   });
   // (an eager shard_map calls the function through JAX's wrapper `_rem_singleton`)
-  if (opts.checkVma) checkOutVma(t, parent ? name : '_rem_singleton', results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, span);
+  if (opts.checkVma) checkOutVma(t, parent ? name : '_rem_singleton', results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, manual, span);
   const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
   return { t, results, out, outSpecs, outDims, globalShapes };
 }
@@ -217,7 +220,7 @@ function nestedShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOpt
     in_specs: [...specs.map(specEntries), ...t.captured.map(() => [])],
     out_specs: body.outSpecs.map(specEntries),
     check_vma: opts.checkVma,
-    newly_manual_axes: [...mesh.axisNames],
+    newly_manual_axes: manualAxes(mesh, opts),
   };
   const outs = ip.ops.bindN('shard_map', [...args.map((a) => a.atom), ...capturedAtoms], asParams(params), call.span);
   noteShardMapMesh(ip.trace(), mesh);
@@ -269,7 +272,8 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const results = [...body.results, ...shown];
   const outDims = [...body.outDims, ...shown.map((a) => [[...mesh.axisNames], ...replicated(a.aval.shape.length - 1)])];
   const globalShapes = [...body.globalShapes, ...shown.map((a) => [n, ...a.aval.shape.slice(1)])];
-  const func = t.builder.finish(results, t.axisEnv);
+  // the program runs on every device of the mesh (the body's own axes: only its manual ones)
+  const func = t.builder.finish(results, meshShape(mesh).axes.map((a) => ({ name: a.name, size: a.size })));
   const program = ip.programName(name);
   ip.addProgram(program, func, 'pmap');
   // closed-over arrays are replicated on every device
