@@ -20,7 +20,7 @@ import { arrayToPython, installBuiltins, stdlibModules } from './lib_python.js';
 import { randomModule } from './lib_random.js';
 import { hostScipyModules, scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
-import { checkEagerShardings, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
+import { checkEagerShardings, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
 import { execBlock } from './stmt.js';
@@ -135,6 +135,7 @@ function library(ip: Interp): Library {
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
     checkEager: (t) => checkEagerShardings(t),
+    varying: (v) => varyingOf(v.trace, v.atom),
   };
 }
 

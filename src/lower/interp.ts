@@ -110,6 +110,8 @@ export interface Library {
   attr(obj: PyValue, name: string, span: A.Span): PyValue | undefined;
   /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays, PRNG keys); null for other values. */
   text(v: PyValue, repr: boolean, span: A.Span): Text | null;
+  /** Inside a shard_map body: the mesh axes a tracer varies over (its type's `{V:...}`); null elsewhere. */
+  varying(v: Tracer): string[] | null;
   /** The items of iterating a library's object (an array of devices, of PRNG keys); undefined for other values. */
   items(v: PyValue, span: A.Span): PyValue[] | undefined;
   /** `obj[key]` of a library's object (an array of PRNG keys); undefined for other values. */

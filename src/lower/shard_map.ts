@@ -17,7 +17,7 @@ import { Text } from './text.js';
 import { PySet } from './sets.js';
 import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
-import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, sameMesh, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, underJit, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { compareKeys, flatten } from './transforms.js';
 import {
   HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
@@ -144,7 +144,7 @@ function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMap
   const t = new Trace(name, 'pmap', parent, shape.axes.filter((a) => manual.includes(a.name)).map((a) => ({ name: a.name, size: a.size })));
   noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma);
   // an eager shard_map runs its body on concrete blocks: a print in it shows each device's (after the program)
-  if (!parent) {
+  if (!parent && !underJit()) {
     eagerBodies.set(t, mesh);
     carryDebugCalls(t);
   }

@@ -178,5 +178,17 @@ export function shardingEquals(a: unknown, b: unknown): boolean | undefined {
   return undefined;
 }
 
+/** Depth of jax.jit calls of shard_map-ped functions: their bodies are traced as jit's (a print shows tracers). */
+let jitting = 0;
+export function asJitted<T>(f: () => T): T {
+  jitting++;
+  try {
+    return f();
+  } finally {
+    jitting--;
+  }
+}
+export const underJit = (): boolean => jitting > 0;
+
 /** A function made by jax.shard_map: calling it runs the body on every device of the mesh (see shard_map.ts). */
 export class PyShardMapped extends PyBuiltin {}
