@@ -296,6 +296,20 @@ export class Runtime {
     return `${this.backend.kind}:${id}`;
   }
 
+  /**
+   * str() of a value inside an eager shard_map, as JAX shows it: each device's
+   * block (`x` stacks them on its leading axis, in mesh order) under
+   * `On cpu:0 at mesh coordinates (i,) = (0,):`, one paragraph per device.
+   */
+  async deviceBlocksStr(x: JArray, ids: readonly number[], coords: readonly string[]): Promise<string> {
+    const data = await x.data();
+    const shape = x.shape.slice(1);
+    const n = shape.reduce((a, b) => a * b, 1);
+    return ids
+      .map((id, k) => `On ${this.deviceStr(id)} at mesh coordinates ${coords[k]}:\n${jaxStr({ dtype: x.dtype, shape, data: data.slice(k * n, (k + 1) * n) })}\n`)
+      .join('\n');
+  }
+
   /** Python's print: the caller has already joined the arguments. */
   print(text: string): void {
     this.options.write(text);

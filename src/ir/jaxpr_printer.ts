@@ -13,6 +13,8 @@
 // printer shows these as JAX does (a rank-0 literal operand of an elementwise
 // operation; a converted literal folded), so the text is JAX's.
 import { isControl, type Prim } from './prims.js';
+import { shardMapParams, specAxes, specText, type Spec } from './shard_map.js';
+import { bodyVma } from './vma.js';
 import type { DotDims } from './primitives.js';
 import { jaxPrimName, type GatherDims, type GatherMode, type ScatterDims } from './indexing.js';
 
@@ -122,6 +124,8 @@ function pyValue(v: unknown): string {
 }
 
 const pyList = (v: readonly number[]): string => `[${v.join(', ')}]`;
+/** A tuple of axis names: `('i',)`. */
+const namesTuple = (v: readonly string[]): string => `(${v.map((n) => `'${n}'`).join(', ')}${v.length === 1 ? ',' : ''})`;
 
 /** The parameters JAX shows for an equation (its primitive's pretty-printing rule), sorted by name, as text. */
 function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, string][] {
@@ -211,6 +215,19 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
     case 'sharding_constraint':
       // jax.reshard's equation (`reshard: true`) shows no parameters
       if (!p['reshard']) for (const k of Object.keys(p)) put(k);
+      break;
+    case 'pvary':
+      out['axes'] = namesTuple(p['axes'] as string[]);
+      break;
+    case 'axis_index': {
+      // one axis name shows bare, several as a tuple
+      const names = p['axis_name'] as string[];
+      out['axis_name'] = names.length === 1 ? names[0]! : namesTuple(names);
+      break;
+    }
+    case 'psum': case 'pmax': case 'pmin':
+      out['axes'] = namesTuple(p['axes'] as string[]);
+      out['axis_index_groups'] = 'None';
       break;
     case 'sort':
       put('dimension');
@@ -306,21 +323,31 @@ export function jaxprView(f: Func, constCount = 0): JaxprView {
 }
 
 /** How a jaxpr's binders, operands and equations print, variables named by `name`. */
-function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: (g: Func) => Doc, types?: JaxprTypes): {
+/** Renders a sub-jaxpr; `vma`: a shard_map body's varying mesh axes per variable (shown in its types). */
+type SubJaxpr = (g: Func, vma?: ReadonlyMap<number, readonly string[]>) => Doc;
+
+/** `{V:i}`, `{V:(i,j)}`: the varying manual axes in a type (none: nothing). */
+const vmaText = (axes: readonly string[] | undefined): string => (!axes?.length ? '' : axes.length === 1 ? `{V:${axes[0]}}` : `{V:(${axes.join(',')})}`);
+
+function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: SubJaxpr, typeText: (v: Var) => string = (v) => avalText(v.aval), vmaTyped = false): {
   binders: (vs: Var[]) => Doc;
   operands: (as: Atom[], sep?: string) => Doc;
   eqnDoc: (e: Eqn) => Doc;
 } {
   const atom = (a: Atom): Doc => text(a.kind === 'lit' ? litText(a) : name(a));
-  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${avalText(v.aval, types?.get(v.id))}`)))));
+  const binders = (vs: Var[]): Doc => nest(2, group(join(group(brk()), vs.map((v) => text(`${name(v)}:${typeText(v)}`)))));
   const operands = (as: Atom[], sep = ''): Doc => nest(2, group(join(concat(text(sep), group(brk())), as.map(atom))));
   const eqnDoc = (e: Eqn): Doc => {
     const lhs = binders(e.outputs);
-    const ps: [string, () => Doc][] = isControl(e.prim) ? controlParams(e, jaxpr) : shownParams(e, freshName).map(([k, v]) => [k, () => text(v)]);
+    // in a shard_map body with check_vma, psum is JAX's psum_invariant
+    const invariant = vmaTyped && e.prim === 'psum';
+    const ps: [string, () => Doc][] = isControl(e.prim)
+      ? controlParams(e, jaxpr)
+      : shownParams(e, freshName).filter(([k]) => !invariant || k === 'axes').map(([k, v]) => [k, () => text(v)]);
     const kv = ps.length
       ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
       : nil;
-    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : jaxPrimName(e.prim);
+    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : invariant ? 'psum_invariant' : jaxPrimName(e.prim);
     return concat(lhs, text(' = '), text(prim), kv, text(' '), operands(e.inputs));
   };
   return { binders, operands, eqnDoc };
@@ -347,7 +374,7 @@ export function printEqn(e: Eqn): string {
 export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string {
   // variable names run on through nested jaxprs (control flow's), in the order the text shows them
   let fresh = 0;
-  const jaxprDoc = (f: Func, constCount: number, types?: JaxprTypes): Doc => {
+  const jaxprDoc = (f: Func, constCount: number, vma?: ReadonlyMap<number, readonly string[]>, types?: JaxprTypes): Doc => {
   const { consts, params, eqns, results, resolve } = jaxprView(f, constCount);
   // JAX names a result no later equation or output uses `_` (core._dropvars)
   const names = new Map<number, string>();
@@ -367,7 +394,9 @@ export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string 
     }
     return n;
   };
-  const { binders, operands, eqnDoc } = eqnDocs0(name, () => varName(fresh++), (g) => jaxprDoc(g, 0), types);
+  // a type shows its sharding over Explicit mesh axes (`f32[6@i]`, `{U:X}`) and, in a shard_map body, its varying axes (`{V:i}`)
+  const typeText = (v: Var): string => `${avalText(v.aval, types?.get(v.id))}${vmaText(vma?.get(v.id))}`;
+  const { binders, operands, eqnDoc } = eqnDocs0(name, () => varName(fresh++), (g, v) => jaxprDoc(g, 0, v), typeText, vma !== undefined);
   const skeleton = (cs: Var[], ps: Var[], body: () => Doc[], outs: Atom[]): Doc => concat(
     group(nest(2, concat(
       text('{ '), text('lambda '), binders(cs), text('; '), binders(ps), text('. '), text('let'),
@@ -417,17 +446,30 @@ export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string 
   };
   return skeleton(consts, params, () => eqnDocs(eqns, 0), results);
   };
-  return formatDoc(jaxprDoc(f, constCount, types));
+  return formatDoc(jaxprDoc(f, constCount, undefined, types));
 }
 
 /** The parameters JAX shows for a control-flow equation, sorted by name; sub-jaxprs as `jaxpr` renders them (lazily: names follow the text's order). */
-function controlParams(e: Eqn, jaxpr: (g: Func) => Doc): [string, () => Doc][] {
+function controlParams(e: Eqn, jaxpr: SubJaxpr): [string, () => Doc][] {
   const p = e.params;
+  if (e.prim === 'shard_map') {
+    const sm = shardMapParams(p);
+    const specs = (ss: readonly Spec[]): string => `(${ss.map(specText).join(', ')}${ss.length === 1 ? ',' : ''})`;
+    const vma = sm.check_vma ? bodyVma(sm.jaxpr, sm.in_specs.map(specAxes), sm.newly_manual_axes) : undefined;
+    return [
+      ['check_vma', () => text(sm.check_vma ? 'True' : 'False')],
+      ['in_specs', () => text(specs(sm.in_specs))],
+      ['jaxpr', () => jaxpr(sm.jaxpr, vma)],
+      ['mesh', () => text(sm.mesh_repr)],
+      ['newly_manual_axes', () => text(`frozenset({${sm.newly_manual_axes.map((n) => `'${n}'`).join(', ')}})`)],
+      ['out_specs', () => text(specs(sm.out_specs))],
+    ];
+  }
   const t = (k: string) => (): Doc => text(pyValue(p[k]));
   if (e.prim === 'cond') {
     // JAX's pp_jaxprs: the branches in parentheses, one per line unless they all fit
     const branches = p['branches'] as Func[];
-    return [['branches', () => group(concat(nest(2, concat(text('('), brk(''), join(brk(), branches.map(jaxpr)))), brk(''), text(')')))]];
+    return [['branches', () => group(concat(nest(2, concat(text('('), brk(''), join(brk(), branches.map((g) => jaxpr(g))))), brk(''), text(')')))]];
   }
   if (e.prim === 'while') {
     return [

@@ -2,6 +2,7 @@
 // lists them), computing a bound equation's result types from its operands'.
 import { convParams, convShape, reduceWindowShape, windowParams } from './conv.js';
 import type { Prim } from './prims.js';
+import { blockAval, globalAval, shardMapParams } from './shard_map.js';
 import { gatherShape, IndexingShapeError, scatterShape, sortShape } from './indexing.js';
 import type { AVal, DType, Func, Params } from './types.js';
 import { sameShape } from './types.js';
@@ -358,6 +359,17 @@ const scan: ShapeRule = (ins, p) => {
   return [...outs.slice(0, nCarry), ...outs.slice(nCarry).map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype }))];
 };
 
+/** shard_map[jaxpr mesh in_specs out_specs ...]: operands → results, global shapes from the body's blocks and the specs. */
+const shardMap: ShapeRule = (ins, p) => {
+  const { jaxpr, mesh, in_specs: inSpecs, out_specs: outSpecs } = shardMapParams(p);
+  ins.forEach((a, i) => {
+    const want = blockAval(a, inSpecs[i] ?? [], mesh);
+    const have = jaxpr.params[i]?.aval;
+    if (!have || !sameType(want, have)) throw new ShapeError(`shard_map: operand ${i} of type ${typeList([a])} does not split into the body's parameter ${have ? typeList([have]) : '(none)'}`);
+  });
+  return jaxpr.results.map((r, j) => globalAval(r.aval, outSpecs[j] ?? [], mesh));
+};
+
 const reduceWindow: ShapeRule = ([x], p, prim) => {
   try {
     return [reduceWindowShape(x!, windowParams(p), prim)];
@@ -474,6 +486,7 @@ export const SHAPE_RULES: Record<Prim, ShapeRule> = {
   cond,
   while: whileLoop,
   scan,
+  shard_map: shardMap,
 };
 
 /** `prim`'s shape rule, for operand types and params. */

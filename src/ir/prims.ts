@@ -166,6 +166,9 @@ const DESCRIPTORS = {
   cond: { control: true, cost: 'loop' },
   while: { control: true, cost: 'loop' },
   scan: { control: true, cost: 'loop' },
+  //   shard_map[jaxpr mesh in_specs out_specs check_vma newly_manual_axes]  args... → results: the per-device
+  //   body `jaxpr` run on every device of `mesh` (ir/shard_map.ts); spmd partitioning inlines it
+  shard_map: { control: true, cost: 'loop' },
 } as const satisfies Record<string, PrimInfo>;
 
 /** A primitive's name. */

@@ -41,8 +41,14 @@ const pending = new WeakMap<Trace, DebugCall[]>();
 /** The traces whose transformation hands their debug calls on (transforms.ts); elsewhere a call would be lost. */
 const CARRIERS = new Set<string>(['jit', 'vmap', 'grad', 'custom']);
 
+/** Other traces whose caller hands their debug calls on (an eager shard_map's body: src/lower/shard_map.ts). */
+const carriers = new WeakSet<Trace>();
+export function carryDebugCalls(t: Trace): void {
+  carriers.add(t);
+}
+
 export function recordDebugCall(t: Trace, call: DebugCall): void {
-  if (!CARRIERS.has(t.kind)) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside ${t.kind} is not supported by jaxts yet`, call.span);
+  if (!CARRIERS.has(t.kind) && !carriers.has(t)) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside ${t.kind} is not supported by jaxts yet`, call.span);
   pending.set(t, [...(pending.get(t) ?? []), call]);
 }
 

@@ -181,6 +181,9 @@ function concrete(ip: Interp, v: PyValue, span: A.Span, args: PyValue[] = []): T
   return strOf(ip, v, span);
 }
 
+/** `{V:i}`, `{V:(i,j)}`: a shard_map body's varying axes in a type (none: nothing). */
+const vmaText = (axes: readonly string[] | null): string => (!axes?.length ? '' : axes.length === 1 ? `{V:${axes[0]}}` : `{V:(${axes.join(',')})}`);
+
 /** A value `v` of abstract value `a` on trace `t` (of `v` or an enclosing one), as JAX shows it. */
 function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Text {
   switch (t.kind) {
@@ -206,7 +209,7 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
  */
 export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   const t = v.trace;
-  if (t.kind !== 'vmap' && t.kind !== 'grad' && t.kind !== 'segment') return Text.of(`JitTracer(${avalText(v.aval)})`);
+  if (t.kind !== 'vmap' && t.kind !== 'grad' && t.kind !== 'segment') return Text.of(`JitTracer(${avalText(v.aval)}${vmaText(ip.library.varying(v))})`);
   const info = traceParams.get(t);
   if (!info || t.kind === 'segment') return avalOnTrace(ip, t, v.aval, v, span);
   const param = v.atom.kind === 'var' ? info.params.get(v.atom.id) : undefined;

@@ -10,6 +10,7 @@ import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type
 import { jaxprAttr, jaxprText } from './jaxpr_objects.js';
 import { noteModuleFunctions } from './lib_checkpoint.js';
 import { jaxModule } from './lib_jax.js';
+import { deviceBlocksText } from './shard_map.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
@@ -20,7 +21,7 @@ import { randomModule } from './lib_random.js';
 import { hostScipyModules, scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
 import { richModules } from './lib_rich.js';
-import { checkEagerShardings, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
+import { checkEagerShardings, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
 import { execBlock } from './stmt.js';
@@ -133,7 +134,7 @@ function library(ip: Interp): Library {
       if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
+    text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
       obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
@@ -141,6 +142,7 @@ function library(ip: Interp): Library {
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
     checkEager: (t) => checkEagerShardings(t),
+    varying: (v) => varyingOf(v.trace, v.atom),
   };
 }
 

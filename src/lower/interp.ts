@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
 import type { DType, Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { meshOf } from './shardings.js';
+import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
 import { evalExpr } from './expr.js';
@@ -111,6 +111,8 @@ export interface Library {
   attr(obj: PyValue, name: string, span: A.Span): PyValue | undefined;
   /** str()/repr() of a library's objects (meshes, shardings, shards, device arrays, PRNG keys); null for other values. */
   text(v: PyValue, repr: boolean, span: A.Span): Text | null;
+  /** Inside a shard_map body: the mesh axes a tracer varies over (its type's `{V:...}`); null elsewhere. */
+  varying(v: Tracer): string[] | null;
   /** The items of iterating a library's object (an array of devices, of PRNG keys); undefined for other values. */
   items(v: PyValue, span: A.Span): PyValue[] | undefined;
   /** `obj[key]` of a library's object (an array of PRNG keys); undefined for other values. */
@@ -412,7 +414,7 @@ export class Interp {
       const name = this.programName(`compute_${outputs[0]!.name}`);
       const func = t.builder.finish(results);
       const args = t.captured as HostArray[];
-      const mesh = meshOf(args, null);
+      const mesh = meshOf(args, null) ?? shardMapMeshOf(t);
       let value: HExpr;
       if (mesh) {
         // eager ops on arrays laid out over a mesh run partitioned, as jit does

@@ -12,6 +12,8 @@ import { linearizedResiduals } from '../passes/autodiff.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { flatten } from './transforms.js';
+import { truthyStatic } from './expr.js';
+import { primitiveObject } from './jaxpr_objects.js';
 import { PyBuiltin, PyDict, PyFunction, PyList, PyTuple, Trace, Tracer, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 /** A policy: may the region keep this value (the output of `prim`, named `name` by checkpoint_name)? */
@@ -84,7 +86,9 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   }
   const fun = arg(c, 0, 'fun');
   const pv = c.kwargs.get('policy') ?? null;
-  const policy = pv === null ? nothingSaveable : pv instanceof PyBuiltin ? policies.get(pv) : undefined;
+  // a Python function of the primitive (and its operands' types and params): JAX's `policy(prim, *avals, **params)`
+  const callable = pv instanceof PyFunction && !policies.has(pv as unknown as PyBuiltin);
+  const policy = pv === null ? nothingSaveable : callable ? (e: Eqn) => truthyStatic(ip, ip.call(pv, { args: [primitiveObject(e.prim)], kwargs: new Map(), span: c.span }), c.span) : pv instanceof PyBuiltin ? policies.get(pv) : undefined;
   if (!policy) throw new CompileError('TypeError: checkpoint policy must be one of jax.checkpoint_policies (or None)', c.span);
   const region: Region = { policy };
   const name = fun && typeof fun === 'object' && 'name' in fun ? String((fun as { name: string }).name) : 'fun';

@@ -52,6 +52,7 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     const params = flat.leaves.map((l) => (isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean'
       ? new Tracer(t, t.builder.addParam(argAval(l, call.span)))
       : l));
+    // the arguments' shardings: types over Explicit mesh axes show them
     noteTraceArgs(t, flat.leaves.filter((_, i) => params[i] instanceof Tracer), call.span);
     const rebuilt = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
     const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));

@@ -28,6 +28,7 @@ import {
   HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
+import { deferShardMapPrint } from './shard_map.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -42,6 +43,13 @@ export function installBuiltins(ip: Interp): void {
     const sepS = sep.static ?? ' ';
     // a jitted function replayed on the host around its callbacks: JAX does not run its Python again
     if (ip.atHost && printSilenced(ip)) return null;
+    const hostPrint = (args: PyValue[]): void => {
+      ip.flush(args);
+      const text = Text.join(args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
+      ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+    };
+    // in an eager shard_map's body: each device's block, after the program
+    if (deferShardMapPrint(ip, c.args, c.span, hostPrint)) return null;
     if (!ip.atHost) {
       const root = ip.outermostTrace();
       if (root && (root.kind === 'vmap' || root.kind === 'grad')) {
@@ -67,9 +75,7 @@ export function installBuiltins(ip: Interp): void {
       ip.emit({ k: 'expr', e: key ? { k: 'call', callee: 'rt.tracePrint', args: [{ k: 'lit', value: key }, text.toExpr()] } : { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
       return null;
     }
-    ip.flush(c.args);
-    const text = Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end);
-    ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.print', args: [text.toExpr()] } });
+    hostPrint(c.args);
     return null;
   };
   const entries: Record<string, PyValue> = {

@@ -14,12 +14,12 @@ import type * as A from '../parser/ast.js';
 import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
 import { programShardings } from '../passes/spmd.js';
-import { vmaOfFunc } from '../passes/vma.js';
+import { vmaOfFunc } from '../ir/vma.js';
 import { PySet } from './sets.js';
 import { PySlice as PySliceKey } from './interp.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
-import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, shardMapMeshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
   HostArray, PyBuiltin, PyDType, PyDeviceArray, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
@@ -1067,19 +1067,22 @@ function tracerDims(ip: Interp, t: Tracer, allAxes = false): { dims: DimSharding
 /** The shardings of every value of `func` (trace `t`, finished or not) that types show: its mesh's typed axes; null when none. */
 function traceShardings(ip: Interp, t: Trace, func: Func, allAxes = false): { dims: Map<number, DimShardings>; unreduced: Map<number, readonly string[]>; mesh: PyMesh } | null {
   const info = traceArgs.get(t);
-  if (!info) return null;
-  const typed = allAxes ? info.mesh.axisNames : typedAxes(ip, info.mesh);
+  // the arguments' mesh, or the mesh of the shard_maps the function calls
+  const mesh = info?.mesh ?? shardMapMeshOf(t);
+  if (!mesh) return null;
+  const typed = allAxes ? mesh.axisNames : typedAxes(ip, mesh);
   if (!typed.length) return null;
+  const nArgs = info?.dims.length ?? func.params.length;
+  const hostOf = (i: number): HostArray | undefined => ((c) => (c instanceof HostArray ? c : c?.materialized ?? undefined))(t.captured[i - nArgs]);
   const ins = func.params.map((p, i) => {
-    if (i < info.dims.length) return info.dims[i] ?? null;
-    const c = t.captured[i - info.dims.length];
-    const h = c instanceof HostArray ? c : c?.materialized;
-    return h?.sharding ? specAxes(h.sharding, h.aval.shape.length) : null;
+    if (info && i < info.dims.length) return info.dims[i] ?? null;
+    const h = hostOf(i);
+    return h?.sharding && sameMesh(h.sharding.mesh, mesh) ? specAxes(h.sharding, h.aval.shape.length) : null;
   });
-  const dims = propagateShardings(func, meshShape(info.mesh), ins);
+  const dims = propagateShardings(func, meshShape(mesh), ins);
   for (const [id, d] of dims) dims.set(id, keepAxes(d, typed));
-  const insU = func.params.map((_, i) => (i < info.unreduced.length ? info.unreduced[i]! : ((c) => (c instanceof HostArray ? c : c?.materialized)?.sharding?.spec.unreduced ?? [])(t.captured[i - info.unreduced.length])));
-  return { dims, unreduced: unreducedTypes(func, insU), mesh: info.mesh };
+  const insU = func.params.map((_, i) => (info && i < info.unreduced.length ? info.unreduced[i]! : (hostOf(i)?.sharding?.spec.unreduced ?? [])));
+  return { dims, unreduced: unreducedTypes(func, insU), mesh };
 }
 
 /** The types of a traced function's values as its printed jaxpr shows them (make_jaxpr, Traced.jaxpr); undefined outside Explicit axes. */
@@ -1089,6 +1092,22 @@ export function jaxprTypes(ip: Interp, t: Trace, func: Func): JaxprTypes | undef
   const out = new Map<number, TypeSharding>();
   for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [] });
   return out;
+}
+
+/**
+ * The sharding in the type of an argument of a shard_map without in_specs
+ * (JAX infers them from the arguments' types): a host array's placement, a
+ * tracer's type sharding, through the values a differentiation's parameters
+ * stand for. Null: none on `mesh` (replicated).
+ */
+export function argTypeSharding(ip: Interp, v: PyValue, mesh: PyMesh): DimShardings | null {
+  if (v instanceof HostArray) return v.sharding && sameMesh(v.sharding.mesh, mesh) ? specAxes(v.sharding, v.aval.shape.length) : null;
+  if (!(v instanceof Tracer)) return null;
+  if (v.materialized) return argTypeSharding(ip, v.materialized, mesh);
+  const d = tracerDims(ip, v);
+  if (d) return sameMesh(d.mesh, mesh) ? d.dims : null;
+  const outer = v.atom.kind === 'var' && v.trace.builder.params.includes(v.atom) ? v.trace.paramOuter(v.atom) : undefined;
+  return outer === undefined ? null : argTypeSharding(ip, outer, mesh);
 }
 
 /** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */

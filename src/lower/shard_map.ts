@@ -7,15 +7,20 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type DimShardings } from '../ir/sharding.js';
-import type { Atom } from '../ir/types.js';
+import type { Atom, AVal } from '../ir/types.js';
+import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
+import { explicitPvary } from '../ir/vma.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
+import { carryDebugCalls, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { Text } from './text.js';
+import { PySet } from './sets.js';
+import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
-import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, sameMesh, specRepr, tupleRepr } from './shardings.js';
+import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, underJit, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { compareKeys, flatten } from './transforms.js';
 import {
-  HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -25,7 +30,12 @@ interface ShardMapOptions {
   outSpecs: PyValue;
   /** check_vma (check_rep): results must not vary over the mesh axes their out_spec leaves out. */
   checkVma: boolean;
+  /** axis_names: the mesh axes the body is manual over (null: all of them). */
+  axisNames: string[] | null;
 }
+
+/** The mesh axes a shard_map's body is manual over, in mesh order. */
+const manualAxes = (mesh: PyMesh, opts: ShardMapOptions): string[] => mesh.axisNames.filter((n) => !opts.axisNames || opts.axisNames.includes(n));
 
 /** jax.shard_map(f, mesh=, in_specs=, out_specs=, axis_names=, check_vma=) — or, without `f`, a decorator. */
 export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
@@ -39,16 +49,12 @@ export function shardMapOf(ip: Interp, c: CallArgs, what: string): PyValue {
   const inSpecs = c.kwargs.has('in_specs') ? c.kwargs.get('in_specs') : c.args[2];
   const outSpecs = c.kwargs.has('out_specs') ? c.kwargs.get('out_specs') : c.args[3];
   if (outSpecs === undefined) throw new CompileError(`TypeError: ${what}() missing required keyword argument 'out_specs'`, c.span);
-  const axisNames = c.kwargs.get('axis_names');
-  const mesh = meshV ?? contextMesh(ip);
-  if (axisNames !== undefined && axisNames !== null && mesh) {
-    const names = axisNames instanceof PyTuple || axisNames instanceof PyList ? axisNames.items : [axisNames];
-    if (names.length !== mesh.axisNames.length || mesh.axisNames.some((n) => !names.includes(n))) {
-      throw new CompileError(`${what}: axis_names naming only some mesh axes (the others left to the compiler) is not supported by jaxts`, c.span);
-    }
-  }
+  // axis_names: the mesh axes the body is manual over (the others stay the compiler's: the body is the same on their devices)
+  const axisNamesV = c.kwargs.get('axis_names') ?? null;
+  const axisNames = axisNamesV === null ? null : (axisNamesV instanceof PyTuple || axisNamesV instanceof PyList ? axisNamesV.items : axisNamesV instanceof PySet ? [...axisNamesV.entries.values()] : [axisNamesV]);
+  if (axisNames && axisNames.some((n) => typeof n !== 'string')) throw new CompileError(`TypeError: ${what}: axis_names must be a set of mesh axis names`, c.span);
   const check = c.kwargs.get('check_vma') ?? c.kwargs.get('check_rep') ?? true;
-  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs, checkVma: check !== false && check !== null && check !== 0n };
+  const opts: ShardMapOptions = { mesh: meshV, inSpecs: inSpecs ?? null, outSpecs, checkVma: check !== false && check !== null && check !== 0n, axisNames: axisNames as string[] | null };
   const make = (f: PyValue): PyShardMapped => {
     const name = f && typeof f === 'object' && 'name' in f ? String((f as { name: string }).name) : 'shard_map';
     return new PyShardMapped(name, (call) => callShardMap(ip, f, name, opts, call));
@@ -80,18 +86,18 @@ function leafSpecs(specs: PyValue, value: PyValue, what: string, span: A.Span): 
 }
 
 /** check_vma: JAX's error when a result may vary over a mesh axis its out_spec leaves out. */
-function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, span: A.Span): void {
+function checkOutVma(t: Trace, fname: string, results: Atom[], specs: PyPartitionSpec[], single: boolean, mesh: PyMesh, manual: string[], span: A.Span): void {
   const msgs: string[] = [];
   const vma = varyingOfAll(t, results) ?? [];
   results.forEach((_, j) => {
     const spec = specs[j]!;
     const mentioned = new Set(spec.entries.flatMap((e) => (e === null ? [] : typeof e === 'string' ? [e] : e)));
-    const unmentioned = mesh.axisNames.filter((n) => !mentioned.has(n));
+    const unmentioned = manual.filter((n) => !mentioned.has(n));
     const varying = vma[j] ?? [];
     if (!unmentioned.some((n) => varying.includes(n))) return;
     const key = single ? '' : `[${j}]`;
     if (unmentioned.length > 1) {
-      const need = mesh.axisNames.filter((n) => mentioned.has(n)).join(',');
+      const need = manual.filter((n) => mentioned.has(n)).join(',');
       const diff = unmentioned.filter((n) => varying.includes(n)).join(',');
       msgs.push(`* out_specs${key} is ${specRepr(spec)} which implies that the corresponding output value is only varying across mesh axes {${need}} and not {${diff}}, but it was inferred to be possibly varying over {${varying.join(',')}}`);
     } else {
@@ -101,7 +107,7 @@ function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single
   if (!msgs.length) return;
   const body = msgs.length === 1 ? [msgs[0]!.slice(2)] : msgs;
   throw new CompileError(
-    "ValueError: shard_map applied to the function '_rem_singleton' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n" +
+    `ValueError: shard_map applied to the function '${fname}' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n` +
       `The mesh given has shape ${tupleRepr(mesh.devices.shape.map(String))} with corresponding axis names ${tupleRepr(mesh.axisNames.map((n) => `'${n}'`))}.\n\n` +
       body.join('\n\n') +
       '\n\nCheck if these output values are meant to be replicated over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False argument to `jax.shard_map`.',
@@ -109,13 +115,119 @@ function checkOutVma(t: Trace, results: Atom[], specs: PyPartitionSpec[], single
   );
 }
 
+/** Under Explicit axes the arguments must already be laid out as in_specs says (JAX's check). */
+function checkInSpec(mesh: PyMesh, spec: PyPartitionSpec, dims: DimShardings, have: DimShardings, aval: AVal, span: A.Span): void {
+  if (!mesh.explicit || sameShardings(have, dims)) return;
+  throw new CompileError(
+    `ValueError: in_specs passed to shard_map: ${specRepr(spec)} does not match the specs of the input: ${specRepr(specOf(have))} for arg: ${shardedTypeStr(aval.dtype, aval.shape, have)}. \`in_specs\` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. If you want to reshard your inputs, you can use \`jax.reshard\` on the arguments and then pass those args to shard_map.`,
+    span,
+  );
+}
+
 /** A rank-long PartitionSpec for mesh axes per dimension. */
 const specOf = (dims: DimShardings): PyPartitionSpec => new PyPartitionSpec(dims.map((d) => (d.length === 0 ? null : d.length === 1 ? d[0]! : [...d])));
 
-function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, call: CallArgs): PyValue {
-  if (!ip.atHost) {
-    throw new CompileError('jax.shard_map called inside a traced function is not supported by jaxts yet (jax.jit(jax.shard_map(f, ...)) is)', call.span);
+/** The traced body of a shard_map: its per-device program, its results' specs, layouts and global shapes. */
+interface TracedBody {
+  t: Trace;
+  results: Atom[];
+  out: { value: PyValue; rebuild: (leaves: PyValue[]) => PyValue };
+  outSpecs: PyPartitionSpec[];
+  outDims: DimShardings[];
+  globalShapes: number[][];
+}
+
+/** Trace `fn` on the blocks of arguments of global types `avals` laid out as `inDims` (a trace nested in `parent`, or a top-level one). */
+function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], parent: Trace | null, span: A.Span): TracedBody {
+  const shape = meshShape(mesh);
+  const manual = manualAxes(mesh, opts);
+  const t = new Trace(name, 'pmap', parent, shape.axes.filter((a) => manual.includes(a.name)).map((a) => ({ name: a.name, size: a.size })));
+  noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma);
+  // an eager shard_map runs its body on concrete blocks: a print in it shows each device's (after the program)
+  if (!parent && !underJit()) {
+    eagerBodies.set(t, mesh);
+    carryDebugCalls(t);
   }
+  const params = avals.map((a, i) => new Tracer(t, t.builder.addParam({ ...a, shape: localShape(a.shape, inDims[i]!, shape) })));
+  const { results, out } = ip.withTrace(t, () => {
+    const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span });
+    const o = flatten(value);
+    const atoms: Atom[] = o.leaves.map((l) => {
+      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
+        throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
+      }
+      return ip.ops.asArray(l, span).atom;
+    });
+    return { results: atoms, out: { value, rebuild: o.unflatten } };
+  });
+  const outSpecs = leafSpecs(opts.outSpecs, out.value, 'out_specs', span);
+  const outDims: DimShardings[] = results.map((r, j) => {
+    const spec = outSpecs[j]!;
+    const rank = r.aval.shape.length;
+    if (spec.entries.length > rank) {
+      throw new CompileError(`ValueError: shard_map out_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${rank} of the result of shape (${r.aval.shape.join(', ')})`, span);
+    }
+    return spec.entries.length ? Array.from({ length: rank }, (_, d) => {
+      const e = spec.entries[d] ?? null;
+      return e === null ? [] : typeof e === 'string' ? [e] : e;
+    }) : replicated(rank);
+  });
+  // (an eager shard_map calls the function through JAX's wrapper `_rem_singleton`)
+  if (opts.checkVma) checkOutVma(t, parent ? name : '_rem_singleton', results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, manual, span);
+  const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
+  return { t, results, out, outSpecs, outDims, globalShapes };
+}
+
+/** A PartitionSpec's entries as the shard_map primitive keeps them. */
+const specEntries = (p: PyPartitionSpec): Spec => p.entries.map((e) => (e === null ? null : typeof e === 'string' ? e : [...e]));
+
+/**
+ * shard_map inside a traced function: one shard_map equation of the
+ * enclosing trace, its body the per-device program (values it closes over
+ * are extra operands, replicated); spmd partitioning inlines it.
+ */
+function nestedShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, call: CallArgs): PyValue {
+  const flat = flatten(new PyTuple(call.args));
+  const args = flat.leaves.map((l) => {
+    if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'number' && typeof l !== 'bigint' && typeof l !== 'boolean') {
+      throw new CompileError(`TypeError: shard_map arguments must be arrays, got ${typeName(l)}`, call.span);
+    }
+    return ip.ops.asArray(l, call.span);
+  });
+  // without in_specs (JAX 0.10): the arguments' type shardings
+  const specs = opts.inSpecs === null
+    ? flat.leaves.map((l, i) => specOf(argTypeSharding(ip, l, mesh) ?? replicated(args[i]!.aval.shape.length)))
+    : leafSpecs(opts.inSpecs, new PyTuple(call.args), 'in_specs', call.span);
+  const inDims = args.map((a, i) => {
+    const spec = specs[i]!;
+    if (spec.entries.length > a.aval.shape.length) {
+      throw new CompileError(`ValueError: shard_map in_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${a.aval.shape.length} of the argument of shape (${a.aval.shape.join(', ')})`, call.span);
+    }
+    const dims = dimsOf(new PyNamedSharding(mesh, spec), a.aval.shape, call.span);
+    if (opts.inSpecs !== null) checkInSpec(mesh, spec, dims, argTypeSharding(ip, flat.leaves[i]!, mesh) ?? replicated(a.aval.shape.length), a.aval, call.span);
+    return dims;
+  });
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, ip.trace(), call.span);
+  const { t, results } = body;
+  const raw = t.builder.finish(results, t.axisEnv);
+  // with check_vma, JAX's implicit pvary as the equations its trace records
+  const jaxpr = opts.checkVma ? explicitPvary(raw, [...inDims.map((d) => d.flat()), ...t.captured.map(() => [])], t.axisEnv) : raw;
+  const capturedAtoms = t.captured.map((c) => ip.ops.atom(c, call.span));
+  const params: ShardMapParams = {
+    jaxpr,
+    mesh: meshShape(mesh),
+    mesh_repr: opts.mesh ? meshStr(opts.mesh) : abstractMeshStr(PyAbstractMesh.of(mesh)),
+    in_specs: [...specs.map(specEntries), ...t.captured.map(() => [])],
+    out_specs: body.outSpecs.map(specEntries),
+    check_vma: opts.checkVma,
+    newly_manual_axes: manualAxes(mesh, opts),
+  };
+  const outs = ip.ops.bindN('shard_map', [...args.map((a) => a.atom), ...capturedAtoms], asParams(params), call.span);
+  noteShardMapMesh(ip.trace(), mesh);
+  return body.out.rebuild(outs.map((a) => ip.ops.tracer(a)));
+}
+
+function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, call: CallArgs): PyValue {
   if (call.kwargs.size) throw new CompileError('shard_map-transformed functions take positional arguments only here', call.span);
   const mesh = opts.mesh ?? contextMesh(ip);
   if (!mesh) throw new CompileError('ValueError: shard_map requires a mesh: pass mesh= or set one with jax.set_mesh', call.span);
@@ -123,7 +235,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   if (opts.mesh && ctx && !sameMesh(ctx, opts.mesh)) {
     throw new CompileError(`ValueError: The context mesh ${abstractMeshStr(PyAbstractMesh.of(ctx))} should match the mesh passed to shard_map ${meshStr(opts.mesh)}`, call.span);
   }
-  const shape = meshShape(mesh);
+  if (!ip.atHost) return nestedShardMap(ip, fn, name, opts, mesh, call);
   const args = new PyTuple(call.args);
   const flat = flatten(args);
   // the arguments as arrays on the host
@@ -146,43 +258,22 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     const dims = dimsOf(new PyNamedSharding(mesh, spec), h.aval.shape, call.span);
     // under Explicit axes the arguments must already be laid out as in_specs says (JAX's check)
     const have = own(h);
-    if (mesh.explicit && !sameShardings(have, dims)) {
-      throw new CompileError(
-        `ValueError: in_specs passed to shard_map: ${specRepr(spec)} does not match the specs of the input: ${specRepr(specOf(have))} for arg: ${shardedTypeStr(h.aval.dtype, h.aval.shape, have)}. \`in_specs\` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. If you want to reshard your inputs, you can use \`jax.reshard\` on the arguments and then pass those args to shard_map.`,
-        call.span,
-      );
-    }
+    checkInSpec(mesh, spec, dims, have, h.aval, call.span);
     return dims;
   });
-  const t = new Trace(name, 'pmap', null, shape.axes.map((a) => ({ name: a.name, size: a.size })));
-  noteShardMapTrace(t, mesh.axisNames, inDims.map((d) => d.flat()), opts.checkVma);
-  const params = hosts.map((h, i) => new Tracer(t, t.builder.addParam({ ...h.aval, shape: localShape(h.aval.shape, inDims[i]!, shape) })));
-  const { results, out } = ip.withTrace(t, () => {
-    const value = ip.call(fn, { args: (flat.unflatten(params) as PyTuple).items, kwargs: new Map(), span: call.span });
-    const o = flatten(value);
-    const atoms: Atom[] = o.leaves.map((l) => {
-      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
-        throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, call.span);
-      }
-      return ip.ops.asArray(l, call.span).atom;
-    });
-    return { results: atoms, out: { value, rebuild: o.unflatten } };
-  });
-  const outSpecs = leafSpecs(opts.outSpecs, out.value, 'out_specs', call.span);
-  const outDims: DimShardings[] = results.map((r, j) => {
-    const spec = outSpecs[j]!;
-    const rank = r.aval.shape.length;
-    if (spec.entries.length > rank) {
-      throw new CompileError(`ValueError: shard_map out_specs ${specRepr(spec)} has ${spec.entries.length} entries, more than the rank ${rank} of the result of shape (${r.aval.shape.join(', ')})`, call.span);
-    }
-    return spec.entries.length ? Array.from({ length: rank }, (_, d) => {
-      const e = spec.entries[d] ?? null;
-      return e === null ? [] : typeof e === 'string' ? [e] : e;
-    }) : replicated(rank);
-  });
-  if (opts.checkVma) checkOutVma(t, results, outSpecs, opts.outSpecs instanceof PyPartitionSpec, mesh, call.span);
-  const globalShapes = results.map((r, j) => r.aval.shape.map((n, d) => n * axesSize(shape, outDims[j]![d]!)));
-  const func = t.builder.finish(results, t.axisEnv);
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);
+  const { t, out, outSpecs } = body;
+  // prints in the body show every device's block: extra results stacked on a leading axis over the whole mesh
+  const debug = takeDebugCalls(t);
+  const other = debug.calls.find((d) => !shardMapPrints.has(d));
+  if (other) throw new CompileError('jax.debug.print / jax.debug.callback inside an eager jax.shard_map is not supported by jaxts yet (print is)', other.span);
+  const shown = debug.atoms.map((a) => t.builder.bind1('reshape', [a], { new_sizes: [1, ...a.aval.shape], dimensions: null }));
+  const n = mesh.devices.ids.length;
+  const results = [...body.results, ...shown];
+  const outDims = [...body.outDims, ...shown.map((a) => [[...mesh.axisNames], ...replicated(a.aval.shape.length - 1)])];
+  const globalShapes = [...body.globalShapes, ...shown.map((a) => [n, ...a.aval.shape.slice(1)])];
+  // the program runs on every device of the mesh (the body's own axes: only its manual ones)
+  const func = t.builder.finish(results, meshShape(mesh).axes.map((a) => ({ name: a.name, size: a.size })));
   const program = ip.programName(name);
   ip.addProgram(program, func, 'pmap');
   // closed-over arrays are replicated on every device
@@ -190,7 +281,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const captured = t.captured.map((v) => ip.hostArray(v, call.span));
   const argNames = [...hosts, ...captured].map((h) => h.name);
   const inLayouts = [...inDims, ...captured.map((h) => replicated(h.aval.shape.length))].map((d) => layoutVar(ip, mesh, d));
-  const hints = ip.nameHints.length === results.length ? ip.nameHints : results.map((_, i) => (results.length === 1 ? `${name}_out` : `${name}_out${i}`));
+  const hints = ip.nameHints.length === results.length ? ip.nameHints : results.map((_, i) => (i >= outSpecs.length ? `${name}_shown${i - outSpecs.length}` : outSpecs.length === 1 ? `${name}_out` : `${name}_out${i}`));
   const names = hints.map((h) => ip.freshName(h));
   const value: HExpr = {
     k: 'call',
@@ -208,8 +299,77 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const outs = names.map((n, j) => {
     const a = results[j]!.aval;
     const h = new HostArray(n, { shape: globalShapes[j]!, dtype: a.dtype, ...(a.weak ? { weak: true } : {}) });
-    h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
+    if (j < outSpecs.length) h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
     return h;
   });
-  return out.rebuild(outs);
+  deliverDebugCalls(null, debug.calls, outs.slice(outSpecs.length), t);
+  return out.rebuild(outs.slice(0, outSpecs.length));
+}
+
+// ------------------------------------------------------------------ print inside an eager shard_map
+
+/** The bodies of eager (host-level) shard_maps, with their meshes. */
+const eagerBodies = new WeakMap<Trace, PyMesh>();
+/** The debug calls that are such prints. */
+const shardMapPrints = new WeakSet<DebugCall>();
+
+/** A value of an eager shard_map's body, shown after the program: every device's block, stacked in mesh order. */
+export class PyDeviceBlocks extends PyObject {
+  readonly typeName = 'ArrayImpl';
+  constructor(
+    readonly stacked: HostArray,
+    readonly mesh: PyMesh,
+  ) {
+    super();
+  }
+}
+
+/**
+ * print(...) in the body of an eager shard_map, showing a value of the body:
+ * JAX runs the body on each device's block and shows them all. Recorded as a
+ * debug call (its values become extra results) and printed, by `emit`, after
+ * the program with each such value a PyDeviceBlocks. False: not such a print.
+ */
+export function deferShardMapPrint(ip: Interp, args: PyValue[], span: A.Span, emit: (args: PyValue[]) => void): boolean {
+  if (ip.atHost) return false;
+  const t = ip.trace();
+  const mesh = eagerBodies.get(t);
+  const mine = (v: PyValue | undefined): boolean => v instanceof Tracer && v.trace === t && !v.materialized;
+  if (!mesh || !args.some(mine)) return false;
+  const call: DebugCall = {
+    run: (vals) => emit(vals.map((v, i) => (mine(args[i]) && v instanceof HostArray ? new PyDeviceBlocks(v, mesh) : v))),
+    args,
+    kwargs: new Map(),
+    span,
+  };
+  shardMapPrints.add(call);
+  recordDebugCall(t, call);
+  return true;
+}
+
+/** str() of a PyDeviceBlocks: `On cpu:0 at mesh coordinates (i,) = (0,):` and its block, per device. */
+export function deviceBlocksText(v: PyValue): Text | undefined {
+  if (!(v instanceof PyDeviceBlocks)) return undefined;
+  const { mesh } = v;
+  const sizes = mesh.devices.shape;
+  const names = `(${mesh.axisNames.join(', ')},)`;
+  const coords = mesh.devices.ids.map((_, k) => {
+    const c: number[] = [];
+    let r = k;
+    for (let d = sizes.length - 1; d >= 0; d--) {
+      c.unshift(r % sizes[d]!);
+      r = Math.floor(r / sizes[d]!);
+    }
+    return `${names} = (${c.join(', ')}${c.length === 1 ? ',' : ''})`;
+  });
+  return new Text([{
+    k: 'call',
+    callee: 'rt.deviceBlocksStr',
+    await: true,
+    args: [
+      { k: 'var', name: v.stacked.name },
+      { k: 'array', items: mesh.devices.ids.map((id) => ({ k: 'lit', value: id })) },
+      { k: 'array', items: coords.map((c) => ({ k: 'lit', value: c })) },
+    ],
+  }]);
 }

@@ -5,7 +5,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type * as A from '../parser/ast.js';
-import { PyBuiltin, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, type HostArray } from './values.js';
+import { PyBuiltin, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, type HostArray, type Trace } from './values.js';
 
 export const pyStr = (s: string): string => `'${s}'`;
 export const tupleRepr = (items: string[]): string => `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
@@ -118,6 +118,17 @@ export function deviceMismatch(fn: string, args: { name: string; value: HostArra
 }
 
 /** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
+/** The mesh of the shard_maps traced into a trace (or a trace nested in it): its program runs over that mesh. */
+const shardMapMeshes = new WeakMap<Trace, PyMesh>();
+
+/** Called when a shard_map equation is bound into `t`: `t` and the traces it is nested in run over `mesh`. */
+export function noteShardMapMesh(t: Trace, mesh: PyMesh): void {
+  for (let u: Trace | null = t; u; u = u.parent) if (!shardMapMeshes.has(u)) shardMapMeshes.set(u, mesh);
+}
+
+/** The mesh a trace's shard_maps run over (null: none). */
+export const shardMapMeshOf = (t: Trace): PyMesh | null => shardMapMeshes.get(t) ?? null;
+
 export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
   let mesh: PyMesh | null = null;
   for (const a of args) {
@@ -192,6 +203,18 @@ export function shardingEquals(a: unknown, b: unknown): boolean | undefined {
   if (single(a) && single(b)) return true; // jaxts puts unsharded arrays on device 0
   return undefined;
 }
+
+/** Depth of jax.jit calls of shard_map-ped functions: their bodies are traced as jit's (a print shows tracers). */
+let jitting = 0;
+export function asJitted<T>(f: () => T): T {
+  jitting++;
+  try {
+    return f();
+  } finally {
+    jitting--;
+  }
+}
+export const underJit = (): boolean => jitting > 0;
 
 /** A function made by jax.shard_map: calling it runs the body on every device of the mesh (see shard_map.ts). */
 export class PyShardMapped extends PyBuiltin {}

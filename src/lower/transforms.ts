@@ -16,7 +16,7 @@ import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
-import { PyShardMapped, meshOf } from './shardings.js';
+import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js';
 import { checksVma, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
@@ -430,7 +430,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // jit of a shard_map is the shard_map's own per-device program
   if (fn.fn instanceof PyShardMapped) {
     // its results' shardings as XLA gives them back: the out_specs without trailing Nones
-    const out = flatten(ip.call(fn.fn, call));
+    const out = flatten(asJitted(() => ip.call(fn.fn, call)));
     return out.unflatten(out.leaves.map((l) => {
       if (!(l instanceof HostArray) || !l.sharding) return l;
       const e = [...l.sharding.spec.entries];
@@ -543,7 +543,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const avals = results.map((r) => r.aval);
   const shapes = results.map((r) => [...r.aval.shape]);
   const constraints = resultConstraints(t, func);
-  const mesh = meshOf(hostArgs, call.span);
+  const mesh = meshOf(hostArgs, call.span) ?? shardMapMeshOf(t);
   if (mesh) {
     // arrays laid out over a mesh: partition the program (GSPMD) and run it on every device
     const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span, constraints?.shardings);

@@ -25,7 +25,8 @@ import type { Atom, AVal, DType, Eqn, Func, Params, Var } from '../ir/types.js';
 import { isInexact } from '../ir/types.js';
 import { convTransposeLhs, convTransposeRhs, reduceWindowChooserJvp, reduceWindowSumTranspose } from './conv_rules.js';
 import { dce } from './simplify.js';
-import { collectiveAxes, isAllReduce, vmaOfEqn, vmaOfFunc } from './vma.js';
+import { asParams, shardMapParams, specAxes, type Spec } from '../ir/shard_map.js';
+import { collectiveAxes, explicitPvary, isAllReduce, vmaOfEqn, vmaOfFunc } from '../ir/vma.js';
 
 /** A tangent (or, in the transpose, the value whose cotangent flows back): a placeholder. */
 export interface Lin {
@@ -361,6 +362,7 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   cond: null,
   while: null,
   scan: null,
+  shard_map: null,
 };
 
 /** JAX's `_reduce_chooser_jvp_rule` (reduce_max, reduce_min): the gradient is split among the tied maxima. */
@@ -611,6 +613,7 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   // the backward function of a custom_vjp, on the residuals and the output cotangents (zeros instantiated)
   cond: (c, cts, e) => condTranspose(c, cts, e),
   scan: (c, cts, e) => scanTranspose(c, cts, e),
+  shard_map: (c, cts, e) => shardMapTranspose(c, cts, e),
   while: () => {
     throw new Error('ValueError: Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic start/stop values. Try using lax.scan, or using fori_loop with static start/stop.');
   },
@@ -1228,9 +1231,9 @@ function splitLinear(g: Func, wrt: boolean[], outMask: boolean[]): { primal: Fun
  * parameters [the others (residuals)..., one cotangent per result...],
  * results: the cotangent of each linear parameter.
  */
-function transposeFunc(lin: Func, linear: boolean[]): Func {
+function transposeFunc(lin: Func, linear: boolean[], vma?: (readonly string[])[]): Func {
   const nOut = lin.results.length;
-  const v = vjpFunc(lin, linear, { cotangentParams: nOut, name: `${lin.name}_T` });
+  const v = vjpFunc(lin, linear, { cotangentParams: nOut, name: `${lin.name}_T`, ...(vma ? { vma } : {}) });
   const b = new FuncBuilder(`${lin.name}_T`);
   const args: Atom[] = lin.params.map(() => lit(0, 'float32'));
   lin.params.forEach((p, i) => {
@@ -1257,6 +1260,7 @@ function permuteParams(f: Func, order: number[], results?: (outs: Atom[], b: Fun
 function controlJvp(c: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
   if (e.prim === 'cond') return condJvp(c, e, xs, ts);
   if (e.prim === 'scan') return scanJvp(c, e, xs, ts);
+  if (e.prim === 'shard_map') return shardMapJvp(c, e, xs, ts);
   return whileJvp(c, e, xs, ts);
 }
 
@@ -1452,4 +1456,103 @@ function whileJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
   });
   let q = nK;
   return { outs, tans: range(nK).map((i) => (carryNz[i] ? asTan(lin[q++]!) : null)) };
+}
+
+// ------------------------------------------------------------------ shard_map (JAX's _shard_map_jvp, partial eval and transpose)
+
+/** The mesh axes (in mesh order) of each value in `atoms` of a shard_map body whose parameters vary as `params` say. */
+function varyingIn(body: Func, params: (readonly string[])[], atoms: Atom[], mesh: readonly string[]): string[][] {
+  const vma = vmaOfFunc(body, params);
+  return atoms.map((a) => {
+    const set = a.kind === 'var' ? (vma.get(a.id) ?? new Set<string>()) : new Set<string>();
+    return mesh.filter((n) => set.has(n));
+  });
+}
+
+/**
+ * shard_map's JVP with partial evaluation: a primal shard_map of the body's
+ * primal part that also gives its residuals (each a block of shape [1, ...]
+ * stacked over the mesh axes it varies over, as JAX's residual specs), and
+ * a linear shard_map of the body's tangent part over them.
+ */
+function shardMapJvp({ b, opN }: LinCtx, e: Eqn, xs: Atom[], ts: Tan[]): JvpOut {
+  const p = shardMapParams(e.params);
+  const body = p.jaxpr;
+  const nOut = body.results.length;
+  const wrt = ts.map((t) => !!t);
+  const outMask = e.outputs.map((o) => isInexact(o.aval.dtype));
+  const split = splitLinear(body, wrt, outMask);
+  const resAtoms = split.primal.results.slice(nOut);
+  const inVma = p.in_specs.map(specAxes);
+  const axes = p.check_vma ? varyingIn(split.primal, inVma, resAtoms, p.newly_manual_axes) : resAtoms.map(() => [...p.newly_manual_axes]);
+  // a residual is stacked on its leading dimension over the axes it varies over (a scalar first becomes [1])
+  const resSpecs: Spec[] = axes.map((ax) => (ax.length ? [ax.length === 1 ? ax[0]! : ax] : []));
+  const scalar = (a: AVal): boolean => a.shape.length === 0;
+  // JAX's order: the residuals, then the results
+  const primal = permuteParams(split.primal, range(body.params.length), (r, pb) => [
+    ...r.slice(nOut).map((x) => (scalar(x.aval) ? pb.bind1('reshape', [x], { new_sizes: [1], dimensions: null }) : x)),
+    ...r.slice(0, nOut),
+  ]);
+  const all = b.bind('shard_map', xs, asParams({ ...p, jaxpr: primal, out_specs: [...resSpecs, ...p.out_specs] }));
+  const res = all.slice(0, resSpecs.length);
+  const outs = all.slice(resSpecs.length);
+  if (!outMask.some((m) => m)) return { outs, tans: outs.map(() => null) };
+  // the linear body: [residual blocks..., tangents...] → the tangents of the float results
+  const lb = new FuncBuilder(`${split.lin.name}_shmap`);
+  const rp = resAtoms.map((a) => lb.addParam(scalar(a.aval) ? { ...plain(a.aval), shape: [1] } : plain(a.aval)));
+  const tp = split.lin.params.slice(split.nRes).map((q) => lb.addParam(q.aval));
+  const rs = rp.map((q, i) => (scalar(resAtoms[i]!.aval) ? lb.bind1('reshape', [q], { new_sizes: [], dimensions: null }) : q));
+  const linBody = lb.finish(lb.inline(split.lin, [...rs, ...tp]), split.lin.axisEnv);
+  const tanIns = ts.filter((t): t is Lin => !!t);
+  const tOut = opN('shard_map', [...res, ...tanIns], asParams({
+    ...p,
+    jaxpr: linBody,
+    in_specs: [...resSpecs, ...p.in_specs.filter((_, i) => wrt[i])],
+    out_specs: p.out_specs.filter((_, j) => outMask[j]),
+  }));
+  let q = 0;
+  return { outs, tans: e.outputs.map((_, j) => (outMask[j] ? asTan(tOut[q++]!) : null)) };
+}
+
+/**
+ * shard_map's transpose: a shard_map of the transposed body, on the
+ * non-linear operands and the results' cotangents, giving the cotangents of
+ * the linear operands laid out as their in_specs. With check_vma the body's
+ * vma types put the psums in (pvary's transpose); without it, as JAX does,
+ * a result's cotangent is divided by the size of the axes its out_spec leaves
+ * out and an operand's cotangent psum-med over those its in_spec leaves out.
+ */
+function shardMapTranspose(c: TransposeCtx, cts: (Atom | null)[], e: LinEqn): (Atom | null)[] {
+  const p = shardMapParams(e.params);
+  const linear = e.inputs.map(isLin);
+  const env = p.jaxpr.axisEnv ?? [];
+  const unmentioned = (s: Spec): string[] => p.newly_manual_axes.filter((n) => !specAxes(s).includes(n));
+  const sizeOf = (names: string[]): number => names.reduce((k, n) => k * (env.find((a) => a.name === n)?.size ?? 1), 1);
+  const T = transposeFunc(p.jaxpr, linear, p.check_vma ? p.in_specs.map(specAxes) : undefined);
+  const full = fullCts(c, cts, e).map((ct, j) => {
+    const n = p.check_vma ? 1 : sizeOf(unmentioned(p.out_specs[j]!));
+    return n === 1 ? ct : c.bind('div', [ct, full0(c, ct.aval, n)]);
+  });
+  // JAX's order: the cotangents, then the non-linear operands
+  const nonLin = e.inputs.filter((a) => !isLin(a)) as Atom[];
+  const nOut = e.outputs.length;
+  const inSpecs = [...p.out_specs, ...p.in_specs.filter((_, i) => !linear[i])];
+  const linSpecs = p.in_specs.filter((_, i) => linear[i]);
+  const ordered = permuteParams(T, [...range(nOut, nonLin.length), ...range(nonLin.length)], (outs, tb) =>
+    p.check_vma
+      ? outs
+      : outs.map((o, k) => {
+          const names = unmentioned(linSpecs[k]!);
+          return names.length ? tb.bind1('psum', [o], { axes: names, axis_size: sizeOf(names) }) : o;
+        }),
+  );
+  const body = p.check_vma ? explicitPvary(ordered, inSpecs.map(specAxes), env) : ordered;
+  const outs = c.bindN('shard_map', [...full, ...nonLin], asParams({ ...p, jaxpr: body, in_specs: inSpecs, out_specs: linSpecs }));
+  let k = 0;
+  return e.inputs.map((a) => (isLin(a) ? outs[k++]! : null));
+}
+
+/** A constant `v` shaped like `a`, bound through a transpose context. */
+function full0(c: TransposeCtx, a: AVal, v: number): Atom {
+  return full((prim, inputs, params) => c.bind(prim, inputs, params), a, v);
 }

@@ -471,6 +471,7 @@ export const ELEMENT_RULES: Record<Exclude<Prim, CollectivePrim>, ElementRule | 
   cond: null,
   while: null,
   scan: null,
+  shard_map: null,
 };
 
 const rules: Partial<Record<Prim, ElementRule | null>> = ELEMENT_RULES;

@@ -25,6 +25,7 @@ import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type StructuralPrim } from '../ir/prims.js';
 import type { DimShardings, MeshShape } from '../ir/sharding.js';
 import { axesSize, vmaUrStr } from '../ir/sharding.js';
+import { shardMapParams, shardMaps, specDims } from '../ir/shard_map.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
 import { windowKeeps } from './conv_rules.js';
 import { dce } from './simplify.js';
@@ -192,6 +193,8 @@ export const DIM_RULES: Record<StructuralPrim, DimRule> = {
   cond: noLinks,
   while: noLinks,
   scan: noLinks,
+  // its operands are resharded to its in_specs, its results laid out as its out_specs say (propagateShardings)
+  shard_map: noLinks,
   psum: noLinks,
   pmax: noLinks,
   pmin: noLinks,
@@ -338,6 +341,8 @@ export function propagateShardings(
   });
   // a sharding constraint's result is laid out as it says (Auto and Explicit axes alike)
   for (const e of global.eqns) if (e.prim === 'sharding_constraint') st.fix(e.outputs[0]!, e.params['dims'] as DimShardings);
+  // so is a shard_map's, as its out_specs say
+  for (const e of shardMaps(global)) e.outputs.forEach((o, j) => st.fix(o, specDims(shardMapParams(e.params).out_specs[j] ?? [], o.aval.shape.length)));
   if (mesh.explicit) {
     for (const e of global.eqns) explicitStep(st, e);
   } else {

@@ -24,6 +24,7 @@ import type { ConvDims } from '../ir/conv.js';
 import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type Prim, PRIMS, type StructuralPrim } from '../ir/prims.js';
 import { printFunc } from '../ir/printer.js';
+import { shardMapParams, specDims } from '../ir/shard_map.js';
 import type { DimShardings, MeshShape, SpmdProgram } from '../ir/sharding.js';
 import { axesSize, localShape, replicaGroups, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
@@ -489,6 +490,12 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   cond: replicatedRule,
   while: replicatedRule,
   scan: replicatedRule,
+  // the operands resharded to the in_specs, then the per-device body itself (its collectives are the program's)
+  shard_map: (c) => {
+    const { jaxpr, in_specs: inSpecs } = shardMapParams(c.e.params);
+    const ins = c.e.inputs.map((a, i) => c.get(i, specDims(inSpecs[i] ?? [], a.aval.shape.length)).atom);
+    return c.p.b.inline(jaxpr, ins).map((atom, j) => ({ atom, dims: c.out[j]!, partial: [] }));
+  },
 };
 
 function ruleFor(prim: Prim): PartitionRule {

@@ -8,6 +8,7 @@ import type { GatherDims, ScatterDims } from '../ir/indexing.js';
 import { PRIMS, isElementwise, type Prim, type StructuralPrim } from '../ir/prims.js';
 import type { Atom, Eqn, Func, Params } from '../ir/types.js';
 import type { DimShardings } from '../ir/sharding.js';
+import { asParams, shardMapParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
 
 /** A value in the batched program: its atom and whether axis 0 is the batch axis. */
 interface BVal {
@@ -132,6 +133,7 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
   cond: (c, e, ins) => condRule(c, e, ins),
   while: (c, e, ins) => whileRule(c, e, ins),
   scan: (c, e, ins) => scanRule(c, e, ins),
+  shard_map: (c, e, ins) => shardMapRule(c, e, ins),
   // collectives over a pmap axis act on each vmapped element alike
   psum: (c, e, [x]) => ({ atom: c.bind('psum', [x!.atom], e.params), batched: true }),
   pmax: (c, e, [x]) => ({ atom: c.bind('pmax', [x!.atom], e.params), batched: true }),
@@ -499,4 +501,18 @@ function scanRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
   const bBody = vmapFunc(body, [...consts.map((v) => v.batched), ...carry.map(() => true), ...xs.map((v) => v.batched)], c.size, c.axisName);
   const outs = c.b.bind('scan', [...consts.map((v) => v.atom), ...carry, ...xs.map((v) => (v.batched ? swapLeading(c, v.atom) : v.atom))], { ...e.params, jaxpr: bBody });
   return outs.map((atom, j) => ({ atom: j < nK ? atom : swapLeading(c, atom), batched: true }));
+}
+
+/** shard_map (JAX's _shard_map_batch): the body batched; the batch axis is a leading dimension no mesh axis splits. */
+function shardMapRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
+  const p = shardMapParams(e.params);
+  const body = vmapFunc(p.jaxpr, ins.map((v) => v.batched), c.size, c.axisName);
+  const lead = (s: Spec): Spec => [null, ...s];
+  const params: ShardMapParams = {
+    ...p,
+    jaxpr: body,
+    in_specs: p.in_specs.map((s, i) => (ins[i]!.batched ? lead(s) : s)),
+    out_specs: p.out_specs.map(lead),
+  };
+  return c.b.bind('shard_map', ins.map((v) => v.atom), asParams(params)).map((atom) => ({ atom, batched: true }));
 }

@@ -31,8 +31,8 @@ describe('rule tables: primitives taking a default', () => {
     ]);
   });
 
-  it('JVP_RULES: null (no differentiation rule) for pmax and pmin; custom calls and control flow apply their own rule', () => {
-    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
+  it('JVP_RULES: null (no differentiation rule) for pmax and pmin; custom calls, control flow and shard_map apply their own rule', () => {
+    expect(PRIM_NAMES.filter((p) => JVP_RULES[p] === null)).toEqual(['pmax', 'pmin', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan', 'shard_map']);
   });
 
   it('spmd LINEAR: a pending partial sum passes only neg, copy, pvary and float conversions; other elementwise primitives resolve it', () => {
@@ -49,6 +49,6 @@ describe('rule tables: primitives taking a default', () => {
     const collectives = PRIM_NAMES.filter((p) => PRIMS[p].axes === 'collective');
     expect(collectives).toEqual(['psum', 'pmax', 'pmin', 'all_gather', 'psum_scatter', 'ppermute', 'all_to_all']);
     expect(Object.keys(ELEMENT_RULES).sort()).toEqual(without(...collectives).sort());
-    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'complex', 'real', 'imag', 'conj', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan']);
+    expect(Object.entries(ELEMENT_RULES).filter(([, r]) => r === null).map(([p]) => p)).toEqual(['argmax', 'argmin', 'sort', 'complex', 'real', 'imag', 'conj', 'custom_jvp_call', 'custom_vjp_call', 'cond', 'while', 'scan', 'shard_map']);
   });
 });
