@@ -521,6 +521,23 @@ custom('jax.random', 'random', {
     'geometric': C('v', 'F(key, 0.3, (3,))'),
     'rademacher': C('v', 'F(key, (5,))'),
     'truncated_normal': C('v', 'F(key, -1.0, 2.0, (3,))', 'arr', 'F(key, jnp.zeros(2), jnp.ones(2))'),
+    'gamma': C('v', 'F(key, 2.0, (3,))', 'arr', 'F(key, jnp.array([0.2, 1.0, 7.5]))', 'empty', 'F(key, 1.0, (0,))', 'bad', 'F(key, v3, (2,))'),
+    'loggamma': C('v', 'F(key, jnp.array([0.05, 1.0, 4.0]))', 'shape', 'F(key, 0.5, (2, 2))'),
+    'beta': C('v', 'F(key, 2.0, 5.0, (3,))', 'arr', 'F(key, jnp.array([0.5, 3.0]), 1.5)'),
+    'dirichlet': C('v', 'F(key, jnp.array([1.0, 2.0, 0.5]))', 'shape', 'F(key, jnp.ones(2), (2,))', '0d', 'F(key, 1.0)'),
+    't': C('v', 'F(key, 4.0, (3,))'),
+    'chisquare': C('v', 'F(key, 2.5, (3,))'),
+    'f': C('v', 'F(key, 2.0, 6.0, (3,))'),
+    'poisson': C('v', 'F(key, 2.5, (4,))', 'arr', 'F(key, jnp.array([0.0, 0.5, 15.0, 250.0]))', 'int', 'F(key, 3, (2,))'),
+    'binomial': C('v', 'F(key, 8, 0.4, (4,))', 'arr', 'F(key, jnp.array([3.0, 40.0, 100.0]), jnp.array([0.7, 0.5, 0.1]))', 'nan', 'F(key, 5.0, jnp.array([jnp.nan, -0.5]))'),
+    'multinomial': C('v', 'F(key, 10, jnp.array([0.5, 0.25, 0.25]))', 'batch', 'F(key, jnp.array([5.0, 30.0]), jnp.array([[0.1, 0.9], [0.6, 0.4]]))'),
+    'maxwell': C('v', 'F(key, (3,))'),
+    'double_sided_maxwell': C('v', 'F(key, 0.5, 2.0, (3,))'),
+    'generalized_normal': C('v', 'F(key, 1.0, (3,))', 'p3', 'F(key, 3.0, (2,))'),
+    'ball': C('v', 'F(key, 2)', 'p1', 'F(key, 3, 1.0, (2,))'),
+    'wald': C('v', 'F(key, 1.5, (3,))'),
+    'orthogonal': C('v', 'F(key, 3)', 'nm', 'F(key, 3, m=2)', 'batch', 'F(key, 2, (2,))'),
+    'multivariate_normal': C('v', 'F(key, jnp.zeros(3), spd)', 'shape', 'F(key, gv, spd, (2,))', 'bad', 'F(key, jnp.zeros(2), spd)'),
 })
 
 custom('jax.scipy.stats', 'stats', {

@@ -14,6 +14,7 @@ import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
 import { KEY_IMPL, wrapKeys } from './keys.js';
 import { withOutSharding } from './lib_sharding.js';
+import { callRandomPrelude, RANDOM_PRELUDE_FUNCTIONS } from './random_prelude.js';
 import { hostScalarArray } from './transforms.js';
 import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
@@ -543,6 +544,8 @@ export function randomModule(ip: Interp): PyModule {
       return r.choice(key(c, 'choice'), arg(c, 1, 'a'), shapeArgs([shapeV], c.span), arg(c, 3, 'replace', true) !== false, arg(c, 4, 'p', null), Number(arg(c, 5, 'axis', 0n)), c.span);
     },
   };
+  // the samplers JAX writes as loops (gamma, poisson, binomial) and those built on them: Python, as JAX writes them
+  for (const name of RANDOM_PRELUDE_FUNCTIONS) entries[name] ??= (c) => callRandomPrelude(ip, name, c);
   // the samplers' out_sharding= (the key functions take none)
   const keyFns = ['PRNGKey', 'key', 'key_data', 'wrap_key_data', 'key_impl', 'clone', 'split', 'fold_in'];
   for (const [name, f] of Object.entries(entries)) if (!keyFns.includes(name)) entries[name] = (c) => withOutSharding(ip, c, f);
