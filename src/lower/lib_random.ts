@@ -7,13 +7,16 @@
 //   split(key, n)[i]                      = threefry(key, (0, i))
 //   fold_in(key, d)                       = threefry(key, (0, d))
 import { CompileError } from '../common/diagnostics.js';
-import type { DType } from '../ir/types.js';
+import type { Atom, DType, Var } from '../ir/types.js';
+import { markFma } from '../passes/fma_contraction.js';
+import { xlaAlgebraic } from '../passes/xla_algebraic.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
 import { KEY_IMPL, wrapKeys } from './keys.js';
 import { withOutSharding } from './lib_sharding.js';
+import { callRandomPrelude, RANDOM_PRELUDE_FUNCTIONS } from './random_prelude.js';
 import { hostScalarArray } from './transforms.js';
 import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
 
@@ -416,6 +419,34 @@ function nextAfter(o: Interp['ops'], x: Tracer, dir: 1 | -1, span: Span): Tracer
   return o.select(o.binary('or', nan, atLimit, span), x, next, span);
 }
 
+/**
+ * Runs `body`, a sampler that JAX compiles whole (its `_sampler` is `@jit`, even when called
+ * op by op), and gives the equations it recorded at host level what XLA does to a compiled
+ * program: its float-changing algebraic rewrites (`c / sqrt(d)` is `c * rsqrt(d)` in gamma) and
+ * its fused multiply-adds (`floats * (maxval - minval) + minval` in uniform). Inside a jitted
+ * program the backend pipeline does the same; in a host segment only control-flow bodies get them.
+ */
+function compiledWhole(ip: Interp, body: () => PyValue): PyValue {
+  if (!ip.atHost) return body();
+  const builder = ip.trace().builder;
+  const start = builder.eqns.length;
+  const out = body();
+  if (!(out instanceof Tracer) || !ip.atHost || ip.trace().builder !== builder || builder.eqns.length <= start) return out;
+  const eqns = builder.eqns.splice(start);
+  // the region as a function of the values it reads from before it
+  const defined = new Set(eqns.flatMap((e) => e.outputs.map((o) => o.id)));
+  const free = new Map<number, Var>();
+  const read = (a: Atom): void => {
+    if (a.kind === 'var' && !defined.has(a.id)) free.set(a.id, a);
+  };
+  for (const e of eqns) e.inputs.forEach(read);
+  read(out.atom);
+  const params = [...free.values()];
+  const region = markFma(xlaAlgebraic({ name: 'sampler', params, eqns, results: [out.atom] }));
+  const [result] = builder.inline(region, params);
+  return ip.ops.tracer(result!);
+}
+
 /** The `jax.random` module. */
 export function randomModule(ip: Interp): PyModule {
   const r = new Random(ip);
@@ -543,8 +574,15 @@ export function randomModule(ip: Interp): PyModule {
       return r.choice(key(c, 'choice'), arg(c, 1, 'a'), shapeArgs([shapeV], c.span), arg(c, 3, 'replace', true) !== false, arg(c, 4, 'p', null), Number(arg(c, 5, 'axis', 0n)), c.span);
     },
   };
-  // the samplers' out_sharding= (the key functions take none)
+  // the samplers JAX writes as loops (gamma, poisson, binomial) and those built on them: Python, as JAX writes them
+  for (const name of RANDOM_PRELUDE_FUNCTIONS) entries[name] ??= (c) => callRandomPrelude(ip, name, c);
+  // the samplers' out_sharding= (the key functions take none); each sampler is compiled whole, as JAX jits it
   const keyFns = ['PRNGKey', 'key', 'key_data', 'wrap_key_data', 'key_impl', 'clone', 'split', 'fold_in'];
-  for (const [name, f] of Object.entries(entries)) if (!keyFns.includes(name)) entries[name] = (c) => withOutSharding(ip, c, f);
+  // (orthogonal and multivariate_normal factor with LAPACK in XLA: their QR/eigh/SVD are not fused loops)
+  const unfused = ['orthogonal', 'multivariate_normal'];
+  for (const [name, f] of Object.entries(entries)) {
+    if (keyFns.includes(name)) continue;
+    entries[name] = unfused.includes(name) ? (c) => withOutSharding(ip, c, f) : (c) => compiledWhole(ip, () => withOutSharding(ip, c, f));
+  }
   return builtinModule('jax.random', entries);
 }
