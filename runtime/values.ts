@@ -105,6 +105,39 @@ export function pyIndex<T>(items: readonly T[], i: number, seq: string): T {
   return items[j]!;
 }
 
+/** repr() (and str) of a list known only at run time, whose items are host values of one Python type. */
+export function pyListRepr(items: readonly (number | string | boolean)[], type: HostType): string {
+  return `[${items.map((x) => pyRepr(x, type)).join(', ')}]`;
+}
+
+/** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
+export function pyListSum(items: readonly number[], start = 0): number {
+  let s = start;
+  for (const x of items) s += x;
+  return s;
+}
+
+/** max() / min() of a run-time list: the first item no later one beats (Python's comparisons, NaN included). */
+export function pyListExtreme<T extends number | string | boolean>(items: readonly T[], which: 'max' | 'min'): T {
+  if (!items.length) throw new Error(`ValueError: ${which}() arg is an empty sequence`);
+  let best = items[0]!;
+  for (const x of items) if (which === 'max' ? x > best : x < best) best = x;
+  return best;
+}
+
+/** `xs.extend(ys)` of run-time lists (item by item: a long list would overflow push's arguments). */
+export function pyListExtend<T>(items: T[], more: readonly T[]): void {
+  for (const x of [...more]) items.push(x);
+}
+
+/** `xs.pop(i)` of a run-time list (i defaults to the last item). */
+export function pyListPop<T>(items: T[], i = -1): T {
+  if (!items.length) throw new Error('IndexError: pop from empty list');
+  const j = i < 0 ? i + items.length : i;
+  if (j < 0 || j >= items.length) throw new Error('IndexError: pop index out of range');
+  return items.splice(j, 1)[0]!;
+}
+
 /** Python's `/` on host numbers; `floats`: an operand is a float (Python words the error by type). */
 export function truediv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float division by zero' : 'division by zero'}`);

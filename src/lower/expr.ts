@@ -14,7 +14,7 @@ import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
   PyComplex,
   HostArray,
-  HostScalar,
+  HostList, HostScalar,
   PyClass,
   PyInstance,
   PySuper,
@@ -41,6 +41,7 @@ import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems } from './limits.js';
+import { hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 
@@ -407,6 +408,7 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     return r;
   }
   if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
+  if (obj instanceof HostList) return hostListIndex(ip, obj, key, span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
   const fromLibrary = ip.library.subscript(obj, key, span);
@@ -688,6 +690,7 @@ export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostS
     // a float NaN is true in Python (JS truthiness says false)
     return new HostScalar(v.type === 'str' ? { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: '' } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
   }
+  if (v instanceof HostList) return hostListTruth(ip, v);
   if (isArray(v) && ip.atHost) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {

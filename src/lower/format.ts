@@ -13,10 +13,11 @@ import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
+import { hostListRepr } from './host_list.js';
 import { instanceText } from './classes.js';
 import {
   PyComplex,
-  HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  HostList, HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
@@ -255,6 +256,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     return new Text([call('jx.repr', args, true)]);
   }
   if (v instanceof HostScalar) return new Text([call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }])]);
+  if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);

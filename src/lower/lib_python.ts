@@ -18,6 +18,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
+import { hostListLen, hostListReduce } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -25,7 +26,7 @@ import {
 } from './classes.js';
 import {
   PyComplex,
-  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -89,6 +90,7 @@ export function installBuiltins(ip: Interp): void {
         if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
         return BigInt(v.shape[0]!);
       }
+      if (v instanceof HostList) return hostListLen(ip, v);
       if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
       if (v instanceof PyDict || v instanceof PySet) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
@@ -173,13 +175,15 @@ export function installBuiltins(ip: Interp): void {
       return new PyList(iterate(ip, arg(c, 0, 'iterable'), c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
     }),
     sum: fn('sum', (c) => {
+      const src = arg(c, 0, 'iterable');
+      if (src instanceof HostList) return hostListReduce(ip, src, 'sum', c.args[1] ?? c.kwargs.get('start') ?? 0n, c.span);
       const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
       let acc: PyValue = c.args[1] ?? 0n;
       for (const x of items) acc = binop(ip, '+', acc, x, c.span);
       return acc;
     }),
-    min: fn('min', (c) => minmax(ip, c, -1)),
-    max: fn('max', (c) => minmax(ip, c, 1)),
+    min: fn('min', (c) => (c.args.length === 1 && c.args[0] instanceof HostList && !c.kwargs.size ? hostListReduce(ip, c.args[0], 'min', null, c.span) : minmax(ip, c, -1))),
+    max: fn('max', (c) => (c.args.length === 1 && c.args[0] instanceof HostList && !c.kwargs.size ? hostListReduce(ip, c.args[0], 'max', null, c.span) : minmax(ip, c, 1))),
     abs: fn('abs', (c) => {
       const v = arg(c, 0, 'x');
       if (isArray(v)) return ip.ops.unary('abs', v, c.span);

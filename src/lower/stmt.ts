@@ -18,6 +18,7 @@ import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException,
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
+import { declareHostList, PromoteToHostList, reachable, replaceList } from './host_list.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -770,23 +771,41 @@ class PromoteToFloat {
   constructor(readonly name: string) {}
 }
 
+/** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
+const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue> }[] = [];
+
 function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
   ip.flush();
   const promote = new Set<string>();
   const promoted = new Set<string>();
+  // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
+  // keeps a list it appends to as a list known only at run time
+  const mustStage = head.k === 'while' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     const outer = attrCarry;
     attrCarry = { promote, statics: new Map(), changed: new Set() };
+    const entry = { scope, saved };
+    stagedLoops.push(entry);
     try {
       return stagedLoopAttempt(ip, head, scope);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList)) throw e;
+      // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
+      if (e instanceof PromoteToHostList && (!mustStage || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
+      if (e instanceof PromoteToHostList) {
+        const key = `list:${identityOf(e.list)}`;
+        if (promoted.has(key)) throw new CompileError(`internal: the list does not settle as one known only at run time`, head.s.span);
+        promoted.add(key);
+        const name = [...saved].find(([, v]) => v === e.list)?.[0] ?? 'list';
+        replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name));
+        continue;
+      }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
       else {
         const key = `${e.name}:${e instanceof PromoteToArray ? 'array' : 'float'}`;
@@ -801,9 +820,17 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
       }
     } finally {
       attrCarry = outer;
+      stagedLoops.pop();
     }
   }
 }
+
+const listIds = new WeakMap<PyList, number>();
+let listCount = 0;
+const identityOf = (l: PyList): number => {
+  if (!listIds.has(l)) listIds.set(l, ++listCount);
+  return listIds.get(l)!;
+};
 
 function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const s = head.s;
@@ -1094,7 +1121,12 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
   }
   if (v instanceof PyTuple || v instanceof PyList) {
     const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, span, fresh));
-    return (leaves) => (v instanceof PyList ? new PyList(fns.map((f) => f(leaves))) : new PyTuple(fns.map((f) => f(leaves)), v.cls));
+    return (leaves) => {
+      if (!(v instanceof PyList)) return new PyTuple(fns.map((f) => f(leaves)), v.cls);
+      const l = new PyList(fns.map((f) => f(leaves)));
+      l.origin = v;
+      return l;
+    };
   }
   if (v instanceof PyDict) {
     // in key order, as JAX flattens dicts: the same dict built in another order is the same carry

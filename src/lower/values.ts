@@ -48,6 +48,8 @@ export class PyList extends PyObject {
   readonly typeName = 'list';
   /** Set on a collections.deque (a list with appendleft/popleft; `maxlen` keeps the last items). */
   deque: { maxlen: number | null } | null = null;
+  /** The list a host loop's carry rebuilt this one from (the loop's value of a list made before it). */
+  origin: PyList | null = null;
   constructor(public items: PyValue[]) {
     super();
   }
@@ -471,6 +473,20 @@ export class HostScalar extends PyObject {
   }
   get typeName(): string {
     return this.type;
+  }
+}
+
+/**
+ * A list whose items are known only when the program runs: one a loop that runs on the host appends to
+ * (`while loss > 1e-3: history.append(float(loss))`). A TS array (`name`) of host scalars of one Python type.
+ */
+export class HostList extends PyObject {
+  readonly typeName = 'list';
+  constructor(
+    readonly name: string,
+    readonly elem: HostScalar['type'],
+  ) {
+    super();
   }
 }
 
