@@ -14,10 +14,10 @@ import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
 import { hostListRepr } from './host_list.js';
-import { instanceText } from './classes.js';
+import { callDunder, instanceText } from './classes.js';
 import {
   PyComplex,
-  HostList, HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  HostList, HostScalar, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, type HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
@@ -350,6 +350,9 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
   if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') {
     return Text.of(pyErrors(span, () => formatValue(v, spec)));
   }
+  // an object's __format__ (a subclass of a built-in type: its value's)
+  const user = v instanceof PyInstance ? callDunder(ip, v, '__format__', [spec], span) : undefined;
+  if (user !== undefined) return strOf(ip, user, span);
   throw new CompileError(`TypeError: unsupported format string passed to ${typeName(v)}.__format__`, span);
 }
 

@@ -8,8 +8,9 @@ import type * as A from '../parser/ast.js';
 import { meshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
-import { evalExpr } from './expr.js';
-import { reprOf, strOf } from './format.js';
+import { binop, compare, evalExpr, subscript, truthyStatic } from './expr.js';
+import { getAttr } from './attrs.js';
+import { formatOf, reprOf, strOf, textValue } from './format.js';
 import { execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
@@ -17,6 +18,7 @@ import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
+  checkDictKey,
   HostScalar,
   NdArray,
   NpScalar,
@@ -521,6 +523,48 @@ export class Interp {
 
   error(msg: string, span: A.Span): CompileError {
     return new CompileError(msg, span);
+  }
+
+  // ------------------------------------------------------------ subclasses of built-in types (ClassHost)
+
+  builtin(name: string): PyValue {
+    return this.builtins.vars.get(name)!;
+  }
+  builtinAttr(value: PyValue, name: string, span: A.Span): PyValue {
+    return getAttr(this, value, name, span);
+  }
+  builtinDunder(value: PyValue, name: string, args: PyValue[], span: A.Span): PyValue {
+    const ops: Record<string, A.BinOpName> = { add: '+', mul: '*', mod: '%', sub: '-', truediv: '/', floordiv: '//', pow: '**' };
+    const m = /^__(r?)(add|mul|mod|sub|truediv|floordiv|pow)__$/.exec(name);
+    if (m) return m[1] ? binop(this, ops[m[2]!]!, args[0]!, value, span) : binop(this, ops[m[2]!]!, value, args[0]!, span);
+    const cmp: Record<string, A.CmpOpName> = { __eq__: '==', __ne__: '!=', __lt__: '<', __le__: '<=', __gt__: '>', __ge__: '>=' };
+    if (cmp[name]) return compare(this, cmp[name]!, value, args[0]!, span);
+    switch (name) {
+      case '__getitem__':
+        return subscript(this, value, args[0]!, span);
+      case '__setitem__': {
+        const [key, v] = args as [PyValue, PyValue];
+        if (value instanceof PyDict) value.set(checkDictKey(this.static(key, 'a dict key', span), span), v);
+        else if (value instanceof PyList) {
+          const k = Number(this.static(key, 'a list index', span));
+          const i = k < 0 ? k + value.items.length : k;
+          if (!Number.isInteger(i) || i < 0 || i >= value.items.length) throw this.error('IndexError: list assignment index out of range', span);
+          value.items[i] = v;
+        } else throw this.error(`TypeError: '${typeName(value)}' object does not support item assignment`, span);
+        return null;
+      }
+      case '__len__':
+        return this.call(this.builtin('len'), { args: [value], kwargs: new Map(), span });
+      case '__iter__':
+        return value;
+      case '__contains__':
+        return compare(this, 'in', args[0]!, value, span);
+      case '__bool__':
+        return truthyStatic(this, value, span);
+      case '__format__':
+        return textValue(formatOf(this, value, String(args[0] ?? ''), span));
+    }
+    throw this.error(`AttributeError: '${typeName(value)}' object has no attribute '${name}'`, span);
   }
 
   // ------------------------------------------------------------ calling

@@ -219,6 +219,8 @@ export function installBuiltins(ip: Interp): void {
         // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
         if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
         if (n instanceof PyClass && n.kind === 'marker' && (n.name === 'Array' || n.name === 'ndarray')) return isArray(obj) || obj instanceof PyKeyArray;
+        // a subclass of a built-in type is an instance of it
+        if (n instanceof PyBuiltin && obj instanceof PyInstance && obj.cls.builtinType === n.name) return true;
         // bool is a subclass of int
         return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple) || (n.name === 'int' && typeName(obj) === 'bool'));
       });

@@ -529,7 +529,7 @@ function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyValue {
     } else if (v instanceof PyTransformed || v instanceof PyPartial) reparent(v.fn);
   };
   ns.vars.forEach(reparent);
-  const made = makeClass(s.name, bases, ns.vars, s.nameSpan);
+  const made = makeClass(ip, s.name, bases, ns.vars, s.nameSpan);
   made.annotations = annotations;
   if (s.docstring !== null) made.attrs.set('__doc__', s.docstring);
   let cls: PyValue = made;

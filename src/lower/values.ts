@@ -82,6 +82,8 @@ export function dictKey(k: PyValue): string {
   if (typeof k === 'boolean') return `i${k ? 1 : 0}`;
   if (typeof k === 'string') return `s${k}`;
   if (k instanceof PyTuple) return `(${k.items.map(dictKey).join(',')})`;
+  // an instance of a subclass of str, int, … hashes as its value (unless its class defines __eq__ or __hash__)
+  if (k instanceof PyInstance && k.value !== undefined && k.cls.lookup('__eq__') === undefined && k.cls.lookup('__hash__') === undefined) return dictKey(k.value);
   // objects and classes hash by identity (unless a class defines __eq__ without __hash__: unhashable, as in Python)
   if (k instanceof PyInstance && !(k.cls.lookup('__eq__') !== undefined && k.cls.lookup('__hash__') === undefined) && !k.cls.dataclass) return `o${k.address}`;
   if (k instanceof PyUserClass) return `c${identity(k)}`;
@@ -557,6 +559,8 @@ export class PyUserClass extends PyObject {
   pytree: PytreeDef | null = null;
   /** The names the class body annotates (`x: int`), in order: a dataclass's fields. */
   annotations: string[] = [];
+  /** Set on the stand-ins for the built-in types a class may derive from (str, int, float, tuple, list, dict). */
+  ownBuiltin: string | null = null;
   constructor(
     readonly name: string,
     readonly bases: PyUserClass[],
@@ -570,6 +574,10 @@ export class PyUserClass extends PyObject {
   lookup(name: string): PyValue | undefined {
     for (const c of this.mro) if (c.attrs.has(name)) return c.attrs.get(name);
     return undefined;
+  }
+  /** The built-in type this class derives from (`class StaticStr(str)`: 'str'), else null. */
+  get builtinType(): string | null {
+    return this.mro.find((c) => c.ownBuiltin)?.ownBuiltin ?? null;
   }
   isSubclassOf(c: PyUserClass): boolean {
     return this.mro.includes(c);
@@ -603,6 +611,8 @@ export class PyInstance extends PyObject {
    * or the loop that carries it. Elsewhere inside a host loop, setting one makes the loop unroll.
    */
   carriedDepth = 0;
+  /** An instance of a subclass of a built-in type (`class StaticStr(str)`): the built-in value it is (a str, list, dict, …). */
+  value: PyValue | undefined = undefined;
   constructor(readonly cls: PyUserClass) {
     super();
   }
