@@ -10,7 +10,7 @@ import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
   PyComplex,
-  HostList, HostScalar, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
+  HostList, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
 import { arg, dtypeArg, intArg, shapeArgs } from './modules.js';
@@ -18,7 +18,7 @@ import { staticCompare, staticEquals, truthy } from './pyops.js';
 import { checkItems } from './limits.js';
 import { iterate } from './expr.js';
 import { reprOf, strFormat, textValue } from './format.js';
-import { classAttr } from './classes.js';
+import { classAttr, EXCEPTIONS, newException, raiseValue } from './classes.js';
 import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
 import { hostListElem, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
@@ -195,6 +195,22 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (obj instanceof PySet) {
     const m = setMethod(obj, name, (v, span) => iterate(ip, v, span));
     if (m) return method(obj, name, m);
+  }
+  if (obj instanceof PyIterator && obj.generator) {
+    const g = obj.generator;
+    // a generator's results: the next item, or StopIteration (carrying the return value) once it returns
+    const item = (r: IteratorResult<PyValue, PyValue>, span: A.Span): PyValue => {
+      if (!r.done) return r.value;
+      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, r.value === null ? [] : [r.value]), span);
+    };
+    const guard = (span: A.Span): void => {
+      if (ip.dynamicDepth > 0) throw new NeedsStatic(`generator.${name} inside a loop that runs on the host`, span);
+    };
+    switch (name) {
+      case 'send': return method(obj, name, (c) => (guard(c.span), item(g.send(arg(c, 0, 'value')), c.span)));
+      case 'throw': return method(obj, name, (c) => (guard(c.span), item(g.throw(raiseValue(ip, arg(c, 0, 'typ'), c.span)), c.span)));
+      case 'close': return method(obj, name, (c) => (guard(c.span), g.close(), null));
+    }
   }
   if (obj instanceof HostList) {
     const m = hostListMethod(ip, obj, name);

@@ -239,6 +239,11 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
       return d;
     }
     if (isException(obj) && name === 'args') return new PyTuple([]);
+    // StopIteration.value: a generator's return value
+    if (name === 'value' && obj.cls.isSubclassOf(EXCEPTIONS.get('StopIteration')!)) {
+      const args = obj.attrs.get('args');
+      return args instanceof PyTuple ? (args.items[0] ?? null) : null;
+    }
     const getattr = obj.cls.lookup('__getattr__');
     if (getattr !== undefined) return host.call(bind(host, obj, '__getattr__', getattr), { args: [name], kwargs: noKw(), span });
     // a subclass of a built-in type has the type's methods (on its value)

@@ -142,10 +142,11 @@ export function installBuiltins(ip: Interp): void {
       const user = callDunder(ip, v, '__next__', [], c.span);
       if (user !== undefined) return user;
       if (!(v instanceof PyIterator)) throw new CompileError(`TypeError: '${typeName(v)}' object is not an iterator`, c.span);
-      const r = v[Symbol.iterator]().next();
+      // a generator's StopIteration carries its return value
+      const r = v.generator ? v.generator.send(null) : v[Symbol.iterator]().next();
       if (!r.done) return r.value;
       if (c.args.length > 1) return c.args[1]!;
-      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, []), c.span);
+      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, v.generator && r.value !== null && r.value !== undefined ? [r.value] : []), c.span);
     }),
     list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),

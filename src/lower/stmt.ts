@@ -10,7 +10,7 @@ import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyS
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -295,7 +295,7 @@ const MAX_STEPS_BETWEEN_ITEMS = MAX_LOOP_STEPS;
  * `zip`). Statements without a yield run as usual; `yield` stands as a statement (`yield x`,
  * `yield from xs`, `v = yield x`) inside if / while / for / try / with.
  */
-function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Generator<PyValue, void, undefined> {
+function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Gen {
   for (const s of body) {
     ip.line = s.span.start.line;
     if (hasYield(s)) yield* genStmt(ip, s, scope);
@@ -303,26 +303,60 @@ function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Generator<PyValue,
   }
 }
 
-function* yieldItems(ip: Interp, e: A.Yield, scope: Scope): Generator<PyValue, void, undefined> {
+/** A generator body: yields items, receives what `send` passes in (undefined for next()). */
+type Gen = Generator<PyValue, void, PyValue | undefined>;
+
+/** `yield x` (its value: what is sent in, None for next()) or `yield from it` (its value: the sub-generator's return value). */
+function* yieldItems(ip: Interp, e: A.Yield, scope: Scope): Generator<PyValue, PyValue, PyValue | undefined> {
   const v = e.value ? evalExpr(ip, e.value, scope) : null;
-  if (!e.isFrom) {
-    yield v;
-    return;
+  if (!e.isFrom) return (yield v) ?? null;
+  const sub = v instanceof PyIterator ? v.generator : null;
+  if (sub) {
+    // a generator delegated to: what is sent (or thrown) in goes to it, its return value is the yield from's
+    let r = sub.send(null);
+    while (!r.done) {
+      let sent: PyValue | undefined;
+      try {
+        sent = yield r.value;
+      } catch (err) {
+        r = sub.throw(err);
+        continue;
+      }
+      r = sub.send(sent ?? null);
+    }
+    return r.value;
   }
   for (const x of iterItems(ip, v, e.span)) yield x;
+  return null;
 }
 
-function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void, undefined> {
-  switch (s.kind) {
+/** The `yield` an expression statement, assignment, augmented assignment or return is made of (null: none at its top). */
+const yieldOf = (s: A.Stmt): A.Yield | null => {
+  const v = s.kind === 'ExprStmt' || s.kind === 'Assign' || s.kind === 'AugAssign' || s.kind === 'Return' ? s.value : null;
+  return v?.kind === 'Yield' ? v : null;
+};
+
+function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Gen {
+  const y = yieldOf(s);
+  switch (y ? s.kind : '') {
     case 'ExprStmt':
-      if (s.value.kind !== 'Yield') break;
-      return yield* yieldItems(ip, s.value, scope);
-    case 'Assign':
-      if (s.value.kind !== 'Yield') break;
-      yield* yieldItems(ip, s.value, scope);
-      // the value sent in: next() sends None
-      for (const t of s.targets) assignTarget(ip, t, null, scope);
+      yield* yieldItems(ip, y!, scope);
       return;
+    case 'Assign': {
+      const sent = yield* yieldItems(ip, y!, scope);
+      for (const t of (s as A.Assign).targets) assignTarget(ip, t, sent, scope);
+      return;
+    }
+    case 'AugAssign': {
+      const a = s as A.AugAssign;
+      const sent = yield* yieldItems(ip, y!, scope);
+      assignTarget(ip, a.target, binop(ip, a.op, evalExpr(ip, a.target, scope), sent, a.span), scope);
+      return;
+    }
+    case 'Return':
+      throw new ReturnSignal(yield* yieldItems(ip, y!, scope));
+  }
+  switch (s.kind) {
     case 'If': {
       const t = truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span);
       return yield* genBlock(ip, t ? s.body : s.orelse, scope);
@@ -332,9 +366,10 @@ function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void,
       while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
         if (++steps > MAX_STEPS_BETWEEN_ITEMS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
         try {
-          for (const x of genBlock(ip, s.body, scope)) {
+          const body = genBlock(ip, s.body, scope);
+          for (let r = body.next(); !r.done; ) {
             steps = 0;
-            yield x;
+            r = body.next(yield r.value);
           }
         } catch (e) {
           if (e instanceof BreakSignal) return;
@@ -357,45 +392,86 @@ function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void,
       return yield* genBlock(ip, s.orelse, scope);
     }
     case 'Try':
-      if (s.handlers.length) break;
+      // as execTry, with yields in the body, the handlers and the else
       try {
-        yield* genBlock(ip, s.body, scope);
+        let caught = false;
+        try {
+          yield* genBlock(ip, s.body, scope);
+        } catch (e) {
+          const exc = s.handlers.length ? caughtException(e) : null;
+          if (!exc) throw e;
+          const h = s.handlers.find((h) => !h.type || exceptionMatches(exc, evalExpr(ip, h.type, scope), h.type.span));
+          if (!h) throw e;
+          caught = true;
+          if (h.name) scope.vars.set(h.name, exc);
+          ip.handling.push(exc);
+          try {
+            yield* genBlock(ip, h.body, scope);
+          } finally {
+            ip.handling.pop();
+            if (h.name) scope.vars.delete(h.name);
+          }
+        }
+        if (!caught) yield* genBlock(ip, s.orelse, scope);
       } finally {
         execBlock(ip, s.finalbody, scope);
       }
       return;
   }
-  const what: Record<string, string> = { ExprStmt: 'expression', Assign: 'assignment', AugAssign: 'augmented assignment', Return: 'return', Try: 'try ... except', With: 'with statement' };
-  throw new CompileError(`a 'yield' inside this ${what[s.kind] ?? s.kind} of a generator is not supported (it is as a statement: \`yield x\`, \`v = yield x\`)`, s.span);
+  const what: Record<string, string> = { ExprStmt: 'expression', Assign: 'assignment', AugAssign: 'augmented assignment', Return: 'return', With: 'with statement' };
+  throw new CompileError(`a 'yield' inside this ${what[s.kind] ?? s.kind} of a generator is not supported (it is as a statement: \`yield x\`, \`v = yield x\`, \`v += yield x\`)`, s.span);
 }
 
 /** Calling a generator function: a generator object whose body runs as items are pulled (see genBlock). */
 export function lazyGenerator(ip: Interp, fn: PyFunction, scope: Scope): PyIterator {
   const gen = genBlock(ip, (fn.def as A.FunctionDef).body, scope);
   let done = false;
+  let started = false;
   let items = 0;
-  const next = (): IteratorResult<PyValue> => {
-    if (done) return { done: true, value: undefined };
+  const step = (resume: () => IteratorResult<PyValue, void>): IteratorResult<PyValue, PyValue> => {
+    if (done) return { done: true, value: null };
     if (++items > MAX_LOOP_STEPS) {
       throw new CompileError(`generator '${fn.name}' yields more than ${MAX_LOOP_STEPS} items at compile time (an endless generator consumed whole, such as list() of it)`, fn.def.span);
     }
     // the generator's locals are live (roots of a flush) while it runs, and between items through the iterator
     ip.frames.push(scope);
     const line = ip.line;
+    started = true;
     try {
-      const r = gen.next();
+      const r = resume();
       if (r.done) done = true;
-      return r.done ? { done: true, value: undefined } : r;
+      return r.done ? { done: true, value: null } : r;
     } catch (e) {
       done = true;
-      if (e instanceof ReturnSignal) return { done: true, value: undefined };
+      if (e instanceof ReturnSignal) return { done: true, value: e.value };
       throw e;
     } finally {
       ip.frames.pop();
       ip.line = line;
     }
   };
-  return new PyIterator('generator', { next }, [new PyFunction(fn.name, fn.def, scope, new Map())]);
+  const control: GeneratorControl = {
+    send: (v) => {
+      if (!started && v !== null) throw new CompileError("TypeError: can't send non-None value to a just-started generator", fn.def.span);
+      return step(() => gen.next(v));
+    },
+    // an exception thrown in where the generator stopped (before it started, it is raised at once)
+    throw: (e) => (started && !done ? step(() => gen.throw(e)) : ((done = true), (() => { throw e; })())),
+    close: () => {
+      if (started && !done) {
+        ip.frames.push(scope);
+        try {
+          gen.return();
+        } finally {
+          ip.frames.pop();
+        }
+      }
+      done = true;
+    },
+  };
+  const it = new PyIterator('generator', { next: () => { const r = control.send(null); return r.done ? { done: true, value: undefined } : r; } }, [new PyFunction(fn.name, fn.def, scope, new Map())]);
+  it.generator = control;
+  return it;
 }
 
 // ------------------------------------------------------------------ try, with, del, global

@@ -145,10 +145,19 @@ export class PyRange extends PyObject {
 
 let iteratorCount = 0;
 
+/** A generator object's own protocol: send (next() sends None), throw, close; a finished one's result holds its return value. */
+export interface GeneratorControl {
+  send(v: PyValue): IteratorResult<PyValue, PyValue>;
+  throw(e: unknown): IteratorResult<PyValue, PyValue>;
+  close(): void;
+}
+
 /** A lazy iterator (`map(...)`, `filter(...)`): each item is computed when a loop pulls it, once. */
 export class PyIterator extends PyObject implements Iterable<PyValue> {
   /** A stand-in for CPython's id(), for the repr's `at 0x...`. */
   readonly address = 0x7f3a5c000000 + 0x40 * iteratorCount++;
+  /** Set on the generator objects of generator functions. */
+  generator: GeneratorControl | null = null;
   constructor(
     readonly typeName: 'map' | 'filter' | 'list_iterator' | 'list_reverseiterator' | 'reversed' | 'generator' | 'zip' | 'enumerate' | `itertools.${string}`,
     private readonly items: Iterator<PyValue>,
