@@ -11,13 +11,14 @@ import { arrayIndexItem } from './indexing.js';
 import { binop, compare, evalExpr, subscript, truthyStatic } from './expr.js';
 import { getAttr } from './attrs.js';
 import { formatOf, reprOf, strOf, textValue } from './format.js';
-import { execBlock, lazyGenerator } from './stmt.js';
+import { callChoice, execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
+  HostChoice,
   checkDictKey,
   HostScalar,
   NdArray,
@@ -571,6 +572,7 @@ export class Interp {
 
   call(fn: PyValue, call: CallArgs): PyValue {
     if (fn instanceof PyBuiltin || fn instanceof PyBoundMethod) return fn.fn(call);
+    if (fn instanceof HostChoice) return callChoice(this, fn, call);
     if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(fn, call, this.atHost);
     if (fn instanceof PyFunction) return this.callFunction(fn, call);
     if (fn instanceof PyPartial) {

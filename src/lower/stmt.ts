@@ -10,7 +10,7 @@ import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyS
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -1327,6 +1327,8 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
   // the state after the if: from the branches that fall through
   const live = [a, b].filter((x) => !x.exits);
   restore((live[0] ?? a).values);
+  const cond = { name: '' };
+  const chosen = (): HExpr => ({ k: 'var', name: (cond.name ||= ip.freshName('cond')) });
   if (live.length === 2) {
     const decls: HStmt[] = [];
     for (const n of names) {
@@ -1342,39 +1344,89 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       }
       const la = a.leaves.get(n) ?? branchLeaves(ip, n, x, s.span);
       const lb = b.leaves.get(n) ?? branchLeaves(ip, n, y, s.span);
-      // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
-      const differ = (why: string): NeedsStatic =>
-        new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, s.span);
-      if (la.shape !== lb.shape || la.leaves.length !== lb.leaves.length) throw differ(`${typeName(x)} and ${typeName(y)}`);
-      const merged = la.leaves.map((l, i) => {
-        const p = l.init;
-        const q = lb.leaves[i]!.init;
-        if (p === q || (isStaticScalar(p) && isStaticScalar(q) && typeof p === typeof q && p === q)) return p;
-        const letName = ip.freshName(n);
-        if (isArray(p) && isArray(q)) {
-          const u = ip.ops.aval(p, s.span);
-          const w = ip.ops.aval(q, s.span);
-          if (u.dtype !== w.dtype || u.shape.join() !== w.shape.join()) throw differ(`${jaxTypeStr(u)} and ${jaxTypeStr(w)}`);
-          if (!sameSharding(p, q)) throw differ('arrays laid out differently');
-          decls.push({ k: 'let', names: [letName], value: null, type: 'jx.JArray' });
-          const h = new HostArray(letName, u.weak === w.weak ? u : { shape: u.shape, dtype: u.dtype });
-          h.sharding = shardingOf(p);
-          a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
-          b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
-          return h;
-        }
-        const kp = scalarKind(p);
-        if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
-        decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
-        a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
-        b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
-        return new HostScalar({ k: 'var', name: letName }, kp);
-      });
-      scope.vars.set(n, la.rebuild(merged));
+      scope.vars.set(n, mergeBranches(ip, n, [x, y], [la, lb], [a.stmts, b.stmts], decls, s.span, chosen));
     }
     decls.forEach((d) => ip.emit(d));
   }
-  ip.emit({ k: 'if', test: test.expr, then: a.stmts, else: b.stmts });
+  // a value chosen by the if (a function made in each branch) reads the test again after it: the test is kept
+  if (cond.name) ip.emit({ k: 'const', names: [cond.name], value: test.expr });
+  ip.emit({ k: 'if', test: cond.name ? { k: 'var', name: cond.name } : test.expr, then: a.stmts, else: b.stmts });
+}
+
+/** A call of a HostChoice: both functions called, in the arms of a TS if on its test; the results merged as an if's. */
+export function callChoice(ip: Interp, c: HostChoice, call: CallArgs): PyValue {
+  if (!ip.atHost) throw new CompileError('calling a function chosen by an if on a value known only when the program runs, inside a traced function, is not supported', call.span);
+  ip.flush(call.args);
+  const arm = (fn: PyValue): { stmts: HStmt[]; value: PyValue; leaves: BranchLeaves } => {
+    let value: PyValue = null;
+    let leaves: BranchLeaves | null = null;
+    const stmts = ip.collect(() => {
+      value = ip.call(fn, call);
+      ip.flush([value]);
+      leaves = branchLeaves(ip, 'result', value, call.span);
+    });
+    return { stmts, value, leaves: leaves! };
+  };
+  ip.dynamicDepth++;
+  let a: ReturnType<typeof arm>;
+  let b: ReturnType<typeof arm>;
+  try {
+    a = arm(c.a);
+    b = arm(c.b);
+  } finally {
+    ip.dynamicDepth--;
+  }
+  const decls: HStmt[] = [];
+  // (a function each call returns is chosen by the same test)
+  const merged = mergeBranches(ip, 'result', [a.value, b.value], [a.leaves, b.leaves], [a.stmts, b.stmts], decls, call.span, () => c.test);
+  decls.forEach((d) => ip.emit(d));
+  ip.emit({ k: 'if', test: c.test, then: a.stmts, else: b.stmts });
+  return merged;
+}
+
+type BranchLeaves = { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string };
+
+/**
+ * The value of name `n` after a run-time if whose branches left `x` and `y` (flattened as `la`, `lb`): each
+ * leaf that differs is a `let` (in `decls`) assigned at the end of each branch; a function or object made
+ * in each branch (`vjp_fun`) is a HostChoice between them on the if's test (`chosen()` names it).
+ */
+function mergeBranches(ip: Interp, n: string, [x, y]: [PyValue, PyValue], [la, lb]: [BranchLeaves, BranchLeaves], [aStmts, bStmts]: [HStmt[], HStmt[]], decls: HStmt[], span: A.Span, chosen: () => HExpr): PyValue {
+  // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
+  const differ = (why: string): NeedsStatic =>
+    new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, span);
+  const oa = opaqueParts(x);
+  const ob = opaqueParts(y);
+  if (oa.length !== ob.length || oa.some((p, i) => p !== ob[i])) {
+    if (oa.length === 1 && ob.length === 1 && oa[0] === x && ob[0] === y) return new HostChoice(chosen(), x, y);
+    throw differ(`different ${typeName(x) === typeName(y) ? `${typeName(x)} objects` : `${typeName(x)} and ${typeName(y)}`}`);
+  }
+  if (la.shape !== lb.shape || la.leaves.length !== lb.leaves.length) throw differ(`${typeName(x)} and ${typeName(y)}`);
+  const merged = la.leaves.map((l, i) => {
+    const p = l.init;
+    const q = lb.leaves[i]!.init;
+    if (p === q || (isStaticScalar(p) && isStaticScalar(q) && typeof p === typeof q && p === q)) return p;
+    const letName = ip.freshName(n);
+    if (isArray(p) && isArray(q)) {
+      const u = ip.ops.aval(p, span);
+      const w = ip.ops.aval(q, span);
+      if (u.dtype !== w.dtype || u.shape.join() !== w.shape.join()) throw differ(`${jaxTypeStr(u)} and ${jaxTypeStr(w)}`);
+      if (!sameSharding(p, q)) throw differ('arrays laid out differently');
+      decls.push({ k: 'let', names: [letName], value: null, type: 'jx.JArray' });
+      const h = new HostArray(letName, u.weak === w.weak ? u : { shape: u.shape, dtype: u.dtype });
+      h.sharding = shardingOf(p);
+      aStmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+      bStmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+      return h;
+    }
+    const kp = scalarKind(p);
+    if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
+    decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
+    aStmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+    bStmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+    return new HostScalar({ k: 'var', name: letName }, kp);
+  });
+  return la.rebuild(merged);
 }
 
 /** A name's value as a branch left it unchanged (the value from before the if): its leaves, flattened as in the branches. */

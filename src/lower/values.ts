@@ -501,6 +501,25 @@ export class HostList extends PyObject {
   }
 }
 
+/**
+ * A value a run-time `if` chose: a function (or object) made in each branch, such as the `vjp_fun` of a
+ * `jax.vjp` on either path. `test` (a TS boolean variable holding the if's test) picks `a` or `b`; a call
+ * calls both in the two arms of a TS if.
+ */
+export class HostChoice extends PyObject {
+  constructor(
+    readonly test: HExpr,
+    readonly a: PyValue,
+    readonly b: PyValue,
+  ) {
+    super();
+  }
+  get typeName(): string {
+    const t = (v: PyValue): string => (v === null ? 'NoneType' : typeof v === 'object' ? v.typeName : typeof v);
+    return t(this.a) === t(this.b) ? t(this.a) : 'object';
+  }
+}
+
 /** Thrown where a value must be known at compile time but is only known at run time. */
 export class NeedsStatic extends Error {
   constructor(
