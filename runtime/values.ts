@@ -138,6 +138,29 @@ export function pyListPop<T>(items: T[], i = -1): T {
   return items.splice(j, 1)[0]!;
 }
 
+/** `s[i]` of a str known only at run time (by code points, as Python indexes). */
+export function pyStrIndex(s: string, i: number): string {
+  return pyIndex(Array.from(s), i, 'string');
+}
+
+/** `seq[start:stop:step]` of a str or list known only at run time (null: the bound left out), as Python slices. */
+export function pySlice<T>(items: readonly T[], start: number | null, stop: number | null, step: number | null): T[] {
+  const n = items.length;
+  const st = step ?? 1;
+  if (st === 0) throw new Error('ValueError: slice step cannot be zero');
+  const clamp = (v: number | null, dflt: number, lo: number, hi: number): number => (v === null ? dflt : v < 0 ? Math.max(v + n, lo) : Math.min(v, hi));
+  const a = st > 0 ? clamp(start, 0, 0, n) : clamp(start, n - 1, -1, n - 1);
+  const b = st > 0 ? clamp(stop, n, 0, n) : clamp(stop, -1, -1, n - 1);
+  const out: T[] = [];
+  for (let i = a; st > 0 ? i < b : i > b; i += st) out.push(items[i]!);
+  return out;
+}
+
+/** `s[start:stop:step]` of a str known only at run time. */
+export function pyStrSlice(s: string, start: number | null, stop: number | null, step: number | null): string {
+  return pySlice(Array.from(s), start, stop, step).join('');
+}
+
 /** Python's `/` on host numbers; `floats`: an operand is a float (Python words the error by type). */
 export function truediv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float division by zero' : 'division by zero'}`);

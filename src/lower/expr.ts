@@ -409,6 +409,7 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   }
   if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
   if (obj instanceof HostList) return hostListIndex(ip, obj, key, span);
+  if (obj instanceof HostScalar && obj.type === 'str') return runTimeStrIndex(obj, key, span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
   const fromLibrary = ip.library.subscript(obj, key, span);
@@ -453,6 +454,18 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   throw new CompileError(`TypeError: '${typeName(obj)}' object is not subscriptable`, span);
 }
 
+
+/** `s[i]` or `s[a:b:c]` of a str known only at run time (`str(loss)[:6]`). */
+function runTimeStrIndex(s: HostScalar, key: PyValue, span: A.Span): HostScalar {
+  if (key instanceof PySlice) {
+    const b = (v: number | null): HExpr => ({ k: 'lit', value: v });
+    return new HostScalar({ k: 'call', callee: 'jx.pyStrSlice', args: [s.expr, b(key.start), b(key.stop), b(key.step)] }, 'str');
+  }
+  if (typeof key === 'bigint' || typeof key === 'boolean' || (key instanceof HostScalar && (key.type === 'int' || key.type === 'bool'))) {
+    return new HostScalar({ k: 'call', callee: 'jx.pyStrIndex', args: [s.expr, typeof key === 'boolean' ? { k: 'lit', value: key ? 1 : 0 } : hexpr(key)] }, 'str');
+  }
+  throw new CompileError(`TypeError: string indices must be integers, not '${typeName(key)}'`, span);
+}
 
 /**
  * `items[i]` with an index known only at run time (a token read back from the

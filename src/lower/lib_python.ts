@@ -91,6 +91,8 @@ export function installBuiltins(ip: Interp): void {
         return BigInt(v.shape[0]!);
       }
       if (v instanceof HostList) return hostListLen(ip, v);
+      // (by code points, as Python counts)
+      if (v instanceof HostScalar && v.type === 'str') return new HostScalar({ k: 'member', x: { k: 'call', callee: 'Array.from', args: [v.expr] }, key: 'length' }, 'int');
       if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
       if (v instanceof PyDict || v instanceof PySet) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
