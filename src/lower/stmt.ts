@@ -10,7 +10,7 @@ import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyS
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, type CallArgs,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -763,6 +763,7 @@ function execWhile(ip: Interp, s: A.While, scope: Scope): void {
 
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
+  if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, list: iter }, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
     // flushed before the checkpoint: a rollback drops emitted statements but cannot un-materialize tracers
     ip.flush();
@@ -829,7 +830,7 @@ interface Carried {
 }
 
 /** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
-type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While };
+type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While } | { k: 'each'; s: A.For; list: HostList };
 
 /**
  * A carried Python value becomes a device array in the body (`i = 0` then `i = step(i)`): the loop
@@ -857,7 +858,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   const promoted = new Set<string>();
   // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
   // keeps a list it appends to as a list known only at run time
-  const mustStage = head.k === 'while' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
+  const mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
@@ -911,7 +912,8 @@ const identityOf = (l: PyList): number => {
 function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
-  const target = head.k === 'for' ? head.s.target : null;
+  const target = head.k !== 'while' ? head.s.target : null;
+  if (head.k === 'each' && target?.kind !== 'Name') throw new CompileError('a for loop over a list known only when the program runs binds one name', head.s.target.span);
   const ac = attrCarry!;
   const names = assignedNames(s.body);
   // a body that rebinds the loop variable leaves its own value in it after the loop: the loop is unrolled
@@ -1007,7 +1009,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       for (const [name, val] of pending) ip.emit({ k: 'assign', name, value: val });
     };
     body = ip.collect(() => {
-      if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      if (head.k === 'each') {
+        // the item at the index (the list may grow while it is iterated, as in Python)
+        const item = ip.freshName(`${(target as A.Name).id}_item`);
+        ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: head.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
+        assignTarget(ip, target!, new HostScalar({ k: 'var', name: item }, head.list.elem), scope);
+      } else if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       else if (head.k === 'while') {
         const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
         if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
@@ -1062,6 +1069,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  else if (head.k === 'each') ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop: { k: 'member', x: { k: 'var', name: head.list.name }, key: 'length' }, step: { k: 'lit', value: 1 }, body });
   else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
@@ -1078,6 +1086,8 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
+  // (over a run-time list: the last item is not kept after the loop)
+  if (head.k === 'each' && target?.kind === 'Name') scope.vars.delete(target.id);
 }
 
 /** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
