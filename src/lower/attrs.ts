@@ -139,7 +139,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'get': return method(obj, name, (c) => obj.get(checkDictKey(arg(c, 0, 'key'), c.span)) ?? c.args[1] ?? null);
     }
     const mutate = (c: CallArgs): void => {
-      if (ip.dynamicDepth > 0) throw new NeedsStatic(`dict.${name} inside a loop that runs on the host`, c.span);
+      if (ip.dynamicDepth > 0 && obj.depth !== ip.dynamicDepth) throw new NeedsStatic(`dict.${name} inside a loop that runs on the host`, c.span);
     };
     switch (name) {
       case 'pop': return method(obj, name, (c) => {
@@ -218,7 +218,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   }
   if (obj instanceof PyList) {
     const mutate = (c: CallArgs, added?: PyValue[]): void => {
-      if (ip.dynamicDepth === 0) return;
+      // a list made at this depth (in this step of a host loop) changes as at compile time
+      if (ip.dynamicDepth === 0 || obj.depth === ip.dynamicDepth) return;
       // items added in a loop that runs on the host: the list becomes one known only at run time
       const elem = added && !obj.deque ? hostListElem(obj.items, added) : null;
       if (elem) throw new PromoteToHostList(rootList(obj), elem, c.span);

@@ -353,7 +353,8 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         if (callDunder(ip, obj, '__setitem__', [key, v], t.span) === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
         return;
       }
-      if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
+      // (a list or dict made at this depth, in this step of a host loop, changes as at compile time)
+      if (ip.dynamicDepth > 0 && !((obj instanceof PyList || obj instanceof PyDict) && obj.depth === ip.dynamicDepth)) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
       if (obj instanceof PyDict) obj.set(checkDictKey(ip.static(key, 'a dict key', t.slice.span), t.slice.span), v);
       else if (obj instanceof PyList) {
         const k = ip.static(key, 'a list index', t.slice.span);

@@ -19,6 +19,7 @@ import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
   HostChoice,
+  hostDepth,
   checkDictKey,
   HostScalar,
   NdArray,
@@ -157,8 +158,13 @@ export class Interp {
   /** jax.config.update('jax_num_cpu_devices', n) before the first use of the devices: wins over XLA_FLAGS, as in JAX. */
   numCpuDevices: number | null = null;
   private segmentCount = 0;
-  /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
-  dynamicDepth = 0;
+  /** How many host loops (or ifs on run-time values) being lowered enclose the code being evaluated. */
+  get dynamicDepth(): number {
+    return hostDepth.current;
+  }
+  set dynamicDepth(d: number) {
+    hostDepth.current = d;
+  }
   private constants = new Map<NdArray, HostArray>();
   /** The Python name `name` is used as is (an exported function's parameter): generated names avoid it. */
   reserveName(name: string): void {
@@ -204,6 +210,7 @@ export class Interp {
     readonly options: LowerOptions,
     library: (ip: Interp) => Library,
   ) {
+    hostDepth.current = 0;
     this.hostTrace = new Trace('segment', 'segment', null);
     this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), checkEager: (t) => this.library.checkEager(t) });
     if (options.devices) {

@@ -18,7 +18,7 @@ import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException,
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
-import { declareHostList, PromoteToHostList, reachable, replaceList } from './host_list.js';
+import { declareHostList, hostListMethod, PromoteToHostList, reachable, replaceList } from './host_list.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -235,8 +235,12 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
 
 /** `x op= y` where x is a list or a NumPy array: Python changes x itself and returns it; null for other values. */
 function inPlace(ip: Interp, op: A.BinOpName, cur: PyValue, rhs: PyValue, span: A.Span): PyValue | null {
+  if (cur instanceof HostList && op === '+') {
+    hostListMethod(ip, cur, 'extend')!([rhs], span);
+    return cur;
+  }
   if (cur instanceof PyList && (op === '+' || op === '*')) {
-    if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a list inside a loop that runs on the host', span);
+    if (ip.dynamicDepth > 0 && cur.depth !== ip.dynamicDepth) throw new NeedsStatic('changing a list inside a loop that runs on the host', span);
     if (op === '+') {
       const items = iterItems(ip, rhs, span);
       for (const x of items) cur.items.push(x);
@@ -666,6 +670,26 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   return out;
 }
 
+/** The names `x` of the items a body assigns (`x[k] = v`, `x[k][j] += v`). */
+function subscriptRoots(body: A.Stmt[]): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (!n || typeof n !== 'object') return;
+    const node = n as A.Stmt;
+    if (node.kind === 'FunctionDef' || node.kind === 'ClassDef') return;
+    const targets = node.kind === 'Assign' ? node.targets : node.kind === 'AugAssign' ? [node.target] : [];
+    for (let t of targets) {
+      if (t.kind !== 'Subscript') continue;
+      while (t.kind === 'Subscript') t = t.value;
+      if (t.kind === 'Name') out.add(t.id);
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') walk(v);
+  };
+  walk(body);
+  return out;
+}
+
 /** Names whose methods a block calls (`obj.f(…)`, `obj.a.f(…)`), outside nested functions and classes. */
 function methodReceivers(body: A.Stmt[]): Set<string> {
   const out = new Set<string>();
@@ -921,7 +945,9 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const carried: Carried[] = [];
   // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
   const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
-  for (const n of [...names, ...receivers]) {
+  // dicts whose items the body sets (`metrics['loss'] = loss`): their values are loop variables, their keys stay
+  const dicts = [...subscriptRoots(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyDict);
+  for (const n of [...names, ...receivers, ...dicts]) {
     const v = scope.vars.get(n);
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
@@ -942,7 +968,16 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
-      scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+      const v = c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init)));
+      // the loop's own copies of carried dicts: the body may set their items (the keys must stay: see writeBack)
+      const own = (x: PyValue): void => {
+        if (x instanceof PyDict) {
+          x.depth = ip.dynamicDepth + 1;
+          x.values().forEach(own);
+        } else if (x instanceof PyTuple || x instanceof PyList) x.items.forEach(own);
+      };
+      own(v);
+      scope.vars.set(c.name, v);
     }
     for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
     ip.dynamicDepth++;
@@ -1218,9 +1253,12 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
     // in key order, as JAX flattens dicts: the same dict built in another order is the same carry
     const sorted = [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
     const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, span, fresh)] as const);
+    // (rebuilt in the dict's own key order: Python keeps insertion order)
+    const order = v.keys();
     return (leaves) => {
+      const byKey = new Map(entries.map(([k, f]) => [dictKey(k), f(leaves)]));
       const d = new PyDict();
-      for (const [k, f] of entries) d.set(k, f(leaves));
+      for (const k of order) d.set(k, byKey.get(dictKey(k))!);
       return d;
     };
   }

@@ -44,12 +44,17 @@ export class PyComplex extends PyObject {
   }
 }
 
+/** The host-loop depth the evaluator is at (Interp.dynamicDepth): where a list or dict is made, it may change freely. */
+export const hostDepth = { current: 0 };
+
 export class PyList extends PyObject {
   readonly typeName = 'list';
   /** Set on a collections.deque (a list with appendleft/popleft; `maxlen` keeps the last items). */
   deque: { maxlen: number | null } | null = null;
   /** The list a host loop's carry rebuilt this one from (the loop's value of a list made before it). */
   origin: PyList | null = null;
+  /** The host-loop depth it was made at (each step of a loop makes its own). */
+  readonly depth = hostDepth.current;
   constructor(public items: PyValue[]) {
     super();
   }
@@ -59,6 +64,8 @@ export class PyList extends PyObject {
 export class PyDict extends PyObject {
   readonly typeName = 'dict';
   readonly entries = new Map<string, [PyValue, PyValue]>();
+  /** The host-loop depth it was made at (each step of a loop makes its own), or of the loop that carries it. */
+  depth = hostDepth.current;
   /** collections' dict subclasses: defaultdict's factory for missing keys, Counter (missing keys count 0), OrderedDict. */
   flavor: { kind: 'defaultdict'; factory: PyValue } | { kind: 'Counter' } | { kind: 'OrderedDict' } | null = null;
   get(key: PyValue): PyValue | undefined {
