@@ -1117,12 +1117,22 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     const v = scope.vars.get(n);
     const last = lastValues.get(n);
     if (last) scope.vars.set(n, last);
-    else if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
+    else if (holdsLoopValues(v ?? null)) scope.vars.delete(n);
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
   // (over a run-time list: the last item is not kept after the loop)
   if (head.k === 'each' && target?.kind === 'Name') scope.vars.delete(target.id);
+}
+
+/** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */
+function holdsLoopValues(v: PyValue, seen = new Set<PyValue>()): boolean {
+  if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) return true;
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => holdsLoopValues(x, seen));
+  if (v instanceof PyDict) return v.values().some((x) => holdsLoopValues(x, seen));
+  return false;
 }
 
 /** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
