@@ -107,6 +107,62 @@ export function pyIndex<T>(items: readonly T[], i: number, seq: string): T {
   return items[j]!;
 }
 
+/** repr() (and str) of a list known only at run time, whose items are host values of one Python type. */
+export function pyListRepr(items: readonly (number | string | boolean)[], type: HostType): string {
+  return `[${items.map((x) => pyRepr(x, type)).join(', ')}]`;
+}
+
+/** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
+export function pyListSum(items: readonly number[], start = 0): number {
+  let s = start;
+  for (const x of items) s += x;
+  return s;
+}
+
+/** max() / min() of a run-time list: the first item no later one beats (Python's comparisons, NaN included). */
+export function pyListExtreme<T extends number | string | boolean>(items: readonly T[], which: 'max' | 'min'): T {
+  if (!items.length) throw new Error(`ValueError: ${which}() arg is an empty sequence`);
+  let best = items[0]!;
+  for (const x of items) if (which === 'max' ? x > best : x < best) best = x;
+  return best;
+}
+
+/** `xs.extend(ys)` of run-time lists (item by item: a long list would overflow push's arguments). */
+export function pyListExtend<T>(items: T[], more: readonly T[]): void {
+  for (const x of [...more]) items.push(x);
+}
+
+/** `xs.pop(i)` of a run-time list (i defaults to the last item). */
+export function pyListPop<T>(items: T[], i = -1): T {
+  if (!items.length) throw new Error('IndexError: pop from empty list');
+  const j = i < 0 ? i + items.length : i;
+  if (j < 0 || j >= items.length) throw new Error('IndexError: pop index out of range');
+  return items.splice(j, 1)[0]!;
+}
+
+/** `s[i]` of a str known only at run time (by code points, as Python indexes). */
+export function pyStrIndex(s: string, i: number): string {
+  return pyIndex(Array.from(s), i, 'string');
+}
+
+/** `seq[start:stop:step]` of a str or list known only at run time (null: the bound left out), as Python slices. */
+export function pySlice<T>(items: readonly T[], start: number | null, stop: number | null, step: number | null): T[] {
+  const n = items.length;
+  const st = step ?? 1;
+  if (st === 0) throw new Error('ValueError: slice step cannot be zero');
+  const clamp = (v: number | null, dflt: number, lo: number, hi: number): number => (v === null ? dflt : v < 0 ? Math.max(v + n, lo) : Math.min(v, hi));
+  const a = st > 0 ? clamp(start, 0, 0, n) : clamp(start, n - 1, -1, n - 1);
+  const b = st > 0 ? clamp(stop, n, 0, n) : clamp(stop, -1, -1, n - 1);
+  const out: T[] = [];
+  for (let i = a; st > 0 ? i < b : i > b; i += st) out.push(items[i]!);
+  return out;
+}
+
+/** `s[start:stop:step]` of a str known only at run time. */
+export function pyStrSlice(s: string, start: number | null, stop: number | null, step: number | null): string {
+  return pySlice(Array.from(s), start, stop, step).join('');
+}
+
 /** Python's `/` on host numbers; `floats`: an operand is a float (Python words the error by type). */
 export function truediv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float division by zero' : 'division by zero'}`);

@@ -12,6 +12,10 @@ the program runs, not at compile time. Programs are written in batches, many per
     python3 scripts/fuzz_py_gen.py --seed 0 --count 200 --per-batch 25 --out fixtures/pyhost
     bash scripts/oracle.sh fixtures/pyhost/*.py          # goldens from CPython (the oracle venv)
 
+With --rt-lists, programs on read-back values also append to lists in while loops on those values (lists known only
+when the program runs: printed, indexed, sliced, summed, iterated); fixtures/pyhost/batch_001_000 is such a batch
+(`--seed 1 --count 25 --runtime-every 1 --rt-lists`).
+
 The checked-in batches under fixtures/pyhost run in `npm test` through the golden test (both
 backends). The long mode (`npm run fuzz:py -- --count 2000 --seed 7`, scripts/fuzz_py.sh) writes
 more into the git-ignored fixtures/pyhost_long/ and compares them the same way.
@@ -44,9 +48,10 @@ FMT_STR = ['', ':>6', ':<6', ':^7', '!r', ':.2', ':*^9']
 
 
 class Gen:
-    def __init__(self, rng, runtime):
+    def __init__(self, rng, runtime, rt_lists=False):
         self.rng = rng
         self.runtime = runtime
+        self.rt_lists = rt_lists
         self.env = {}  # name -> type ('int', 'float', 'bool', 'str', 'list', 'dict', 'tuple', 'any')
         self.lines = []
         self.indent = 1
@@ -564,6 +569,8 @@ class Gen:
             self.emit(f'print(str({self.pick(names)}) + "|" + repr({self.rt_num(1, "float")}), {self.rt_cmp()})')
 
     def rt_stmt(self, depth):
+        if self.rt_lists and depth > 0 and self.indent == 1 and self.r() < 0.3:
+            return self.rt_history()
         k = self.r()
         if k < 0.35:
             t = self.pick(['int', 'float'])
@@ -607,6 +614,33 @@ class Gen:
             t = self.pick(['int', 'float'])
             v = self.pick([n for n, u in self.env.items() if u == t])
             self.emit(f'{v} {self.pick(["+=", "-=", "*="])} {self.rt_num(1, t)}')
+
+    def rt_history(self):
+        """A list appended to in a while loop on a run-time value (a list known only when the program runs), then used."""
+        hist = self.fresh('hist')
+        c = self.fresh('v')
+        self.emit(f'{hist} = {self.pick(["[]", "[]", "[0.5]"])}')
+        self.emit(f'{c} = b')
+        self.env[c] = 'float'
+        self.emit(f'while {c} < {self.pick(["50.0", "1e3", "b + 20"])}:')
+        self.indent += 1
+        self.emit(f'{c} = abs({c}) * 2 + {self.pick(["1.5", "1", "0.25"])}')
+        if self.r() < 0.3:
+            self.emit(f'if {c} > {self.pick(["4", "10.5"])}:')
+            self.indent += 1
+        self.emit(f'{hist}.append({self.pick([c, f"round({c}, 2)", f"{c} / 3", f"{c} // 2"])})')
+        self.indent = 1
+        k = self.r()
+        if k < 0.25:
+            self.emit(f'print(len({hist}), {hist})')
+        elif k < 0.5:
+            self.emit(f'print({hist}[-1], {hist}[:2], {hist}[1:-1], sum({hist}))')
+        elif k < 0.75:
+            x = self.fresh('h')
+            self.emit(f'for {x} in {hist}:')
+            self.emit(f'    print("item", {x}, f"{{{x}:.3f}}")')
+        else:
+            self.emit(f'print(max({hist}), min({hist}), bool({hist}))')
 
     def rt_program(self, name):
         self.lines = [f'def {name}():']
@@ -678,19 +712,21 @@ def main():
     ap.add_argument('--per-batch', type=int, default=25)
     ap.add_argument('--runtime-every', type=int, default=4, help='every Nth program starts from device readbacks')
     ap.add_argument('--out', default='fixtures/pyhost')
+    ap.add_argument('--rt-lists', action='store_true', help='run-time programs may append to lists in loops on run-time values')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     batches = (a.count + a.per_batch - 1) // a.per_batch
     for b in range(batches):
         rng = random.Random(a.seed * 1_000_003 + b)
         n = min(a.per_batch, a.count - b * a.per_batch)
-        lines = [f'# Differential fixture: {n} random Python host programs, scripts/fuzz_py_gen.py --seed {a.seed} batch {b}.',
+        flags = (f' --runtime-every {a.runtime_every}' if a.runtime_every != 4 else '') + (' --rt-lists' if a.rt_lists else '')
+        lines = [f'# Differential fixture: {n} random Python host programs, scripts/fuzz_py_gen.py --seed {a.seed}{flags} batch {b}.',
                  '# Generated; its golden comes from scripts/oracle.sh (CPython). Do not edit.',
                  'import math', 'import jax.numpy as jnp', '', '']
         for i in range(n):
             runtime = a.runtime_every > 0 and i % a.runtime_every == a.runtime_every - 1
             while True:
-                body = Gen(rng, runtime).program(f'p{i}')
+                body = Gen(rng, runtime, a.rt_lists).program(f'p{i}')
                 src = '\n'.join(body) + f'\n\n\nprint("== p{i}")\np{i}()\n'
                 if runs_cleanly(src):
                     break

@@ -81,7 +81,7 @@ export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions):
       case 'const':
       case 'let': {
         const lhs = s.destructure ? `[${s.names.join(', ')}]` : s.names[0]!;
-        const type = s.type && !s.value && opts.types ? `!: ${s.type}` : '';
+        const type = s.type && opts.types ? (s.value ? `: ${s.type}` : `!: ${s.type}`) : '';
         own(`${indent}${s.k} ${lhs}${type}${s.value ? ` = ${stripParens(renderExpr(s.value))}` : ''};`);
         break;
       }

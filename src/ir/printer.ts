@@ -39,7 +39,8 @@ function varName(i: number): string {
 
 function litStr(v: number, dtype: string): string {
   if (dtype === 'bool') return v ? 'True' : 'False';
-  if (dtype === 'float32') return `${Number.isInteger(v) ? v.toFixed(1) : String(v)}:f32[]`;
+  // (-0.0 keeps its sign: programs that differ only in it are not the same program)
+  if (dtype === 'float32') return `${Object.is(v, -0) ? '-0.0' : Number.isInteger(v) ? v.toFixed(1) : String(v)}:f32[]`;
   return `${v}:${shortDtype(dtype as 'int32')}[]`;
 }
 

@@ -10,7 +10,7 @@ import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
   PyComplex,
-  HostScalar, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
+  HostList, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
 import { arg, dtypeArg, intArg, shapeArgs } from './modules.js';
@@ -18,9 +18,10 @@ import { staticCompare, staticEquals, truthy } from './pyops.js';
 import { checkItems } from './limits.js';
 import { iterate } from './expr.js';
 import { reprOf, strFormat, textValue } from './format.js';
-import { classAttr } from './classes.js';
+import { classAttr, EXCEPTIONS, newException, raiseValue } from './classes.js';
 import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
+import { hostListElem, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -138,7 +139,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       case 'get': return method(obj, name, (c) => obj.get(checkDictKey(arg(c, 0, 'key'), c.span)) ?? c.args[1] ?? null);
     }
     const mutate = (c: CallArgs): void => {
-      if (ip.dynamicDepth > 0) throw new NeedsStatic(`dict.${name} inside a loop that runs on the host`, c.span);
+      if (ip.dynamicDepth > 0 && obj.depth !== ip.dynamicDepth) throw new NeedsStatic(`dict.${name} inside a loop that runs on the host`, c.span);
     };
     switch (name) {
       case 'pop': return method(obj, name, (c) => {
@@ -195,14 +196,40 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     const m = setMethod(obj, name, (v, span) => iterate(ip, v, span));
     if (m) return method(obj, name, m);
   }
-  if (obj instanceof PyList) {
-    const mutate = (c: CallArgs): void => {
-      if (ip.dynamicDepth > 0) throw new NeedsStatic(`list.${name} inside a loop that runs on the host`, c.span);
+  if (obj instanceof PyIterator && obj.generator) {
+    const g = obj.generator;
+    // a generator's results: the next item, or StopIteration (carrying the return value) once it returns
+    const item = (r: IteratorResult<PyValue, PyValue>, span: A.Span): PyValue => {
+      if (!r.done) return r.value;
+      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, r.value === null ? [] : [r.value]), span);
+    };
+    const guard = (span: A.Span): void => {
+      if (ip.dynamicDepth > 0) throw new NeedsStatic(`generator.${name} inside a loop that runs on the host`, span);
     };
     switch (name) {
-      case 'append': return method(obj, name, (c) => (mutate(c), obj.items.push(arg(c, 0, 'object')), null));
+      case 'send': return method(obj, name, (c) => (guard(c.span), item(g.send(arg(c, 0, 'value')), c.span)));
+      case 'throw': return method(obj, name, (c) => (guard(c.span), item(g.throw(raiseValue(ip, arg(c, 0, 'typ'), c.span)), c.span)));
+      case 'close': return method(obj, name, (c) => (guard(c.span), g.close(), null));
+    }
+  }
+  if (obj instanceof HostList) {
+    const m = hostListMethod(ip, obj, name);
+    if (m) return method(obj, name, (c) => m(c.args, c.span));
+  }
+  if (obj instanceof PyList) {
+    const mutate = (c: CallArgs, added?: PyValue[]): void => {
+      // a list made at this depth (in this step of a host loop) changes as at compile time
+      if (ip.dynamicDepth === 0 || obj.depth === ip.dynamicDepth) return;
+      // items added in a loop that runs on the host: the list becomes one known only at run time
+      const elem = added && !obj.deque ? hostListElem(obj.items, added) : null;
+      if (elem) throw new PromoteToHostList(rootList(obj), elem, c.span);
+      throw new NeedsStatic(`list.${name} inside a loop that runs on the host`, c.span);
+    };
+    switch (name) {
+      case 'append': return method(obj, name, (c) => (mutate(c, [arg(c, 0, 'object')]), obj.items.push(arg(c, 0, 'object')), null));
       case 'extend': return method(obj, name, (c) => {
-        mutate(c);
+        const src = arg(c, 0, 'iterable');
+        mutate(c, src instanceof PyList || src instanceof PyTuple ? src.items : undefined);
         // a loop, not push(...items): a long iterable would overflow the call's arguments
         for (const x of iterate(ip, arg(c, 0, 'iterable'), c.span)) obj.items.push(x);
         return null;

@@ -19,6 +19,12 @@ import { PyClass,
 /** What this file needs of the interpreter (Interp implements it). */
 export interface ClassHost {
   call(fn: PyValue, call: CallArgs): PyValue;
+  /** The built-in function `name` (str, list, dict, …). */
+  builtin(name: string): PyValue;
+  /** Dunder `name` (one of BUILTIN_DUNDERS) applied to a built-in value: what the built-in type does. */
+  builtinDunder(value: PyValue, name: string, args: PyValue[], span: Span): PyValue;
+  /** Attribute `name` of a built-in value (its methods: `s.upper`, `xs.append`). */
+  builtinAttr(value: PyValue, name: string, span: Span): PyValue;
   str(v: PyValue, span: Span): Text;
   repr(v: PyValue, span: Span): Text;
   readonly dynamicDepth: number;
@@ -135,14 +141,54 @@ export function exceptionMatches(v: PyInstance, clause: PyValue, span: Span): bo
   });
 }
 
+// ------------------------------------------------------------------ subclasses of built-in types
+
+/** The built-in types a class may derive from; the immutable ones take their value when made (__new__). */
+const BUILTIN_BASES = new Map<string, { mutable: boolean; cls: PyUserClass | null }>(
+  [['str', false], ['int', false], ['float', false], ['tuple', false], ['list', true], ['dict', true]].map(([n, m]) => [n as string, { mutable: m as boolean, cls: null }]),
+);
+
+/** The dunders an instance of such a subclass takes from its built-in value where its class does not define them. */
+const BUILTIN_DUNDERS = new Set([
+  '__getitem__', '__setitem__', '__len__', '__iter__', '__contains__', '__eq__', '__ne__', '__lt__', '__le__', '__gt__', '__ge__', '__bool__', '__format__',
+  '__add__', '__radd__', '__mul__', '__rmul__', '__mod__', '__sub__', '__rsub__', '__truediv__', '__rtruediv__', '__floordiv__', '__pow__',
+]);
+
+/** The class standing for built-in type `b` as a base (`class StaticStr(str)`), or null when `b` is not one. */
+function builtinBase(host: ClassHost, b: PyValue): PyUserClass | null {
+  if (!(b instanceof PyBuiltin)) return null;
+  const entry = BUILTIN_BASES.get(b.name);
+  if (!entry) return null;
+  if (!entry.cls) {
+    const c = new PyUserClass(b.name, [OBJECT], '');
+    c.ownBuiltin = b.name;
+    // list.__init__ / dict.__init__ fill the value (a subclass's __init__ calls super().__init__(...)); the
+    // immutable types took theirs when the instance was made
+    c.attrs.set('__init__', new PyNativeMethod('__init__', (self, call) => {
+      if (entry.mutable && self instanceof PyInstance) self.value = host.call(host.builtin(b.name), call);
+      return null;
+    }));
+    entry.cls = c;
+  }
+  return entry.cls;
+}
+
+/** Dunder `name` of an instance of a subclass of a built-in type, from its value (undefined: none). */
+function valueDunder(host: ClassHost, v: PyInstance, name: string, span: Span): PyValue | undefined {
+  if (v.value === undefined || !BUILTIN_DUNDERS.has(name)) return undefined;
+  return new PyBuiltin(name, (c) => host.builtinDunder(v.value!, name, c.args, span));
+}
+
 // ------------------------------------------------------------------ class statements
 
 /** The class a `class` statement makes from its bases and evaluated namespace. */
-export function makeClass(name: string, bases: PyValue[], namespace: Map<string, PyValue>, span: Span): PyUserClass {
+export function makeClass(host: ClassHost, name: string, bases: PyValue[], namespace: Map<string, PyValue>, span: Span): PyUserClass {
   // typing's markers (Generic[T], Protocol) and abc.ABC add nothing a jaxts class needs
   const typingMarker = (b: PyValue): boolean => b instanceof PyClass && b.kind === 'marker' && ['Generic', 'Protocol', 'ABC'].includes(b.name);
   const bs = bases.filter((b) => !typingMarker(b)).map((b) => {
     if (b instanceof PyUserClass) return b;
+    const builtin = builtinBase(host, b);
+    if (builtin) return builtin;
     throw new CompileError(`TypeError: class '${name}': a base of type '${typeName(b)}' is not supported (bases must be classes defined in the program, object or exception classes)`, span);
   });
   let cls: PyUserClass;
@@ -199,8 +245,15 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
       return d;
     }
     if (isException(obj) && name === 'args') return new PyTuple([]);
+    // StopIteration.value: a generator's return value
+    if (name === 'value' && obj.cls.isSubclassOf(EXCEPTIONS.get('StopIteration')!)) {
+      const args = obj.attrs.get('args');
+      return args instanceof PyTuple ? (args.items[0] ?? null) : null;
+    }
     const getattr = obj.cls.lookup('__getattr__');
     if (getattr !== undefined) return host.call(bind(host, obj, '__getattr__', getattr), { args: [name], kwargs: noKw(), span });
+    // a subclass of a built-in type has the type's methods (on its value)
+    if (obj.value !== undefined) return valueDunder(host, obj, name, span) ?? host.builtinAttr(obj.value, name, span);
     throw new CompileError(`AttributeError: '${obj.cls.name}' object has no attribute '${name}'`, span);
   }
   if (obj instanceof PyUserClass) {
@@ -229,6 +282,8 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
       return bind(host, obj.self, name, v);
     }
     if (name === '__init__') return new PyBoundMethod(obj.self, name, () => null);
+    // past the classes of the program: the built-in type's own methods (`super().__getitem__(k)` in a dict subclass)
+    if (obj.self instanceof PyInstance && obj.self.value !== undefined) return valueDunder(host, obj.self, name, span) ?? host.builtinAttr(obj.self.value, name, span);
     throw new CompileError(`AttributeError: 'super' object has no attribute '${name}'`, span);
   }
   if (obj instanceof PyContextManager && (name === '__enter__' || name === '__exit__')) {
@@ -276,6 +331,14 @@ export function instantiate(host: ClassHost, cls: PyUserClass, call: CallArgs): 
   const inst = new PyInstance(cls);
   // an object made in a loop body that runs on the host is that step's own: the body may set its attributes
   inst.carriedDepth = host.dynamicDepth;
+  const builtinType = cls.builtinType;
+  if (builtinType) {
+    // str.__new__ (and int's, tuple's, …) makes the value from the arguments; a list or dict starts empty
+    const mutable = BUILTIN_BASES.get(builtinType)!.mutable;
+    inst.value = host.call(host.builtin(builtinType), mutable ? { args: [], kwargs: noKw(), span: call.span } : { ...call, kwargs: builtinType === 'dict' ? call.kwargs : noKw() });
+    const ownInit = cls.mro.find((c) => c.attrs.has('__init__'));
+    if (!mutable && ownInit?.ownBuiltin) return inst;
+  }
   const dc = dataclassOf(cls);
   const init = cls.lookup('__init__');
   const ownInit = cls.mro.find((c) => c.attrs.has('__init__'));
@@ -380,7 +443,7 @@ export function makeDataclass(cls: PyValue, options: Map<string, PyValue>, annot
 export function dunder(host: ClassHost, v: PyValue, name: string, span: Span): PyValue | undefined {
   if (!(v instanceof PyInstance)) return undefined;
   const m = v.cls.lookup(name);
-  return m === undefined ? undefined : fromClass(host, v.cls, v, name, m, span);
+  return m === undefined ? valueDunder(host, v, name, span) : fromClass(host, v.cls, v, name, m, span);
 }
 
 /** Call dunder `name` of `v` with `args`; undefined when the class has none. */
@@ -432,6 +495,7 @@ export function instanceText(host: ClassHost, v: PyValue, repr: boolean, span: S
   }
   const r = user('__repr__');
   if (r) return r;
+  if (v.value !== undefined) return repr ? host.repr(v.value, span) : host.str(v.value, span);
   if (v.cls.isSubclassOf(BASE_EXCEPTION)) {
     const args = v.attrs.get('args');
     const items = args instanceof PyTuple ? args.items : [];

@@ -14,7 +14,7 @@ import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
   PyComplex,
   HostArray,
-  HostScalar,
+  HostList, HostScalar,
   PyClass,
   PyInstance,
   PySuper,
@@ -42,6 +42,7 @@ import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
 import { checkItems } from './limits.js';
+import { hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 import { deviceMismatch } from './shardings.js';
@@ -355,7 +356,8 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         return;
       }
       if (ip.library.setSubscript(obj, key, v, t.span)) return;
-      if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
+      // (a list or dict made at this depth, in this step of a host loop, changes as at compile time)
+      if (ip.dynamicDepth > 0 && !((obj instanceof PyList || obj instanceof PyDict) && obj.depth === ip.dynamicDepth)) throw new NeedsStatic('changing a Python container inside a loop that runs on the host', t.span);
       if (obj instanceof PyDict) obj.set(checkDictKey(ip.static(key, 'a dict key', t.slice.span), t.slice.span), v);
       else if (obj instanceof PyList) {
         const k = ip.static(key, 'a list index', t.slice.span);
@@ -414,6 +416,8 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     return r;
   }
   if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
+  if (obj instanceof HostList) return hostListIndex(ip, obj, key, span);
+  if (obj instanceof HostScalar && obj.type === 'str') return runTimeStrIndex(obj, key, span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
   if (obj instanceof PyClass && obj.kind === 'marker') return obj;
   // tuple[int, ...], dict[str, Array]: a types.GenericAlias
@@ -463,6 +467,18 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   throw new CompileError(`TypeError: '${typeName(obj)}' object is not subscriptable`, span);
 }
 
+
+/** `s[i]` or `s[a:b:c]` of a str known only at run time (`str(loss)[:6]`). */
+function runTimeStrIndex(s: HostScalar, key: PyValue, span: A.Span): HostScalar {
+  if (key instanceof PySlice) {
+    const b = (v: number | null): HExpr => ({ k: 'lit', value: v });
+    return new HostScalar({ k: 'call', callee: 'jx.pyStrSlice', args: [s.expr, b(key.start), b(key.stop), b(key.step)] }, 'str');
+  }
+  if (typeof key === 'bigint' || typeof key === 'boolean' || (key instanceof HostScalar && (key.type === 'int' || key.type === 'bool'))) {
+    return new HostScalar({ k: 'call', callee: 'jx.pyStrIndex', args: [s.expr, typeof key === 'boolean' ? { k: 'lit', value: key ? 1 : 0 } : hexpr(key)] }, 'str');
+  }
+  throw new CompileError(`TypeError: string indices must be integers, not '${typeName(key)}'`, span);
+}
 
 /**
  * `items[i]` with an index known only at run time (a token read back from the
@@ -724,6 +740,7 @@ export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostS
     // a float NaN is true in Python (JS truthiness says false)
     return new HostScalar(v.type === 'str' ? { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: '' } } : { k: 'bin', op: '!==', a: v.expr, b: { k: 'lit', value: 0 } }, 'bool');
   }
+  if (v instanceof HostList) return hostListTruth(ip, v);
   if (isArray(v) && ip.atHost) {
     const aval = ip.ops.aval(v, span);
     if (aval.shape.reduce((a, b) => a * b, 1) !== 1) {

@@ -13,11 +13,12 @@ import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
-import { instanceText } from './classes.js';
+import { hostListRepr } from './host_list.js';
+import { callDunder, instanceText } from './classes.js';
 import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
-  HostScalar, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  HostList, HostScalar, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
@@ -270,6 +271,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     return new Text([call('jx.repr', args, true)]);
   }
   if (v instanceof HostScalar) return new Text([call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }])]);
+  if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
@@ -363,6 +365,9 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
   if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') {
     return Text.of(pyErrors(span, () => formatValue(v, spec)));
   }
+  // an object's __format__ (a subclass of a built-in type: its value's)
+  const user = v instanceof PyInstance ? callDunder(ip, v, '__format__', [spec], span) : undefined;
+  if (user !== undefined) return strOf(ip, user, span);
   throw new CompileError(`TypeError: unsupported format string passed to ${typeName(v)}.__format__`, span);
 }
 

@@ -8,15 +8,19 @@ import type * as A from '../parser/ast.js';
 import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
-import { evalExpr } from './expr.js';
-import { reprOf, strOf } from './format.js';
-import { execBlock, lazyGenerator } from './stmt.js';
+import { binop, compare, evalExpr, subscript, truthyStatic } from './expr.js';
+import { getAttr } from './attrs.js';
+import { formatOf, reprOf, strOf, textValue } from './format.js';
+import { callChoice, execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
+  HostChoice,
+  hostDepth,
+  checkDictKey,
   HostScalar,
   NdArray,
   NpScalar,
@@ -159,8 +163,13 @@ export class Interp {
   /** jax.config.update('jax_num_cpu_devices', n) before the first use of the devices: wins over XLA_FLAGS, as in JAX. */
   numCpuDevices: number | null = null;
   private segmentCount = 0;
-  /** > 0 while a host loop body is lowered as a TS loop (static mutation is not allowed then). */
-  dynamicDepth = 0;
+  /** How many host loops (or ifs on run-time values) being lowered enclose the code being evaluated. */
+  get dynamicDepth(): number {
+    return hostDepth.current;
+  }
+  set dynamicDepth(d: number) {
+    hostDepth.current = d;
+  }
   private constants = new Map<NdArray, HostArray>();
   /** The Python name `name` is used as is (an exported function's parameter): generated names avoid it. */
   reserveName(name: string): void {
@@ -206,6 +215,7 @@ export class Interp {
     readonly options: LowerOptions,
     library: (ip: Interp) => Library,
   ) {
+    hostDepth.current = 0;
     this.hostTrace = new Trace('segment', 'segment', null);
     this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), checkEager: (t) => this.library.checkEager(t) });
     if (options.devices) {
@@ -530,10 +540,53 @@ export class Interp {
     return new CompileError(msg, span);
   }
 
+  // ------------------------------------------------------------ subclasses of built-in types (ClassHost)
+
+  builtin(name: string): PyValue {
+    return this.builtins.vars.get(name)!;
+  }
+  builtinAttr(value: PyValue, name: string, span: A.Span): PyValue {
+    return getAttr(this, value, name, span);
+  }
+  builtinDunder(value: PyValue, name: string, args: PyValue[], span: A.Span): PyValue {
+    const ops: Record<string, A.BinOpName> = { add: '+', mul: '*', mod: '%', sub: '-', truediv: '/', floordiv: '//', pow: '**' };
+    const m = /^__(r?)(add|mul|mod|sub|truediv|floordiv|pow)__$/.exec(name);
+    if (m) return m[1] ? binop(this, ops[m[2]!]!, args[0]!, value, span) : binop(this, ops[m[2]!]!, value, args[0]!, span);
+    const cmp: Record<string, A.CmpOpName> = { __eq__: '==', __ne__: '!=', __lt__: '<', __le__: '<=', __gt__: '>', __ge__: '>=' };
+    if (cmp[name]) return compare(this, cmp[name]!, value, args[0]!, span);
+    switch (name) {
+      case '__getitem__':
+        return subscript(this, value, args[0]!, span);
+      case '__setitem__': {
+        const [key, v] = args as [PyValue, PyValue];
+        if (value instanceof PyDict) value.set(checkDictKey(this.static(key, 'a dict key', span), span), v);
+        else if (value instanceof PyList) {
+          const k = Number(this.static(key, 'a list index', span));
+          const i = k < 0 ? k + value.items.length : k;
+          if (!Number.isInteger(i) || i < 0 || i >= value.items.length) throw this.error('IndexError: list assignment index out of range', span);
+          value.items[i] = v;
+        } else throw this.error(`TypeError: '${typeName(value)}' object does not support item assignment`, span);
+        return null;
+      }
+      case '__len__':
+        return this.call(this.builtin('len'), { args: [value], kwargs: new Map(), span });
+      case '__iter__':
+        return value;
+      case '__contains__':
+        return compare(this, 'in', args[0]!, value, span);
+      case '__bool__':
+        return truthyStatic(this, value, span);
+      case '__format__':
+        return textValue(formatOf(this, value, String(args[0] ?? ''), span));
+    }
+    throw this.error(`AttributeError: '${typeName(value)}' object has no attribute '${name}'`, span);
+  }
+
   // ------------------------------------------------------------ calling
 
   call(fn: PyValue, call: CallArgs): PyValue {
     if (fn instanceof PyBuiltin || fn instanceof PyBoundMethod) return fn.fn(call);
+    if (fn instanceof HostChoice) return callChoice(this, fn, call);
     if (fn instanceof PyFunction || fn instanceof PyTransformed) this.callLog.record(fn, call, this.atHost);
     if (fn instanceof PyFunction) return this.callFunction(fn, call);
     if (fn instanceof PyPartial) {

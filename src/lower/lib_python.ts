@@ -18,6 +18,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
+import { hostListLen, hostListReduce } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -25,7 +26,7 @@ import {
 } from './classes.js';
 import {
   PyComplex,
-  HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
 import { deferShardMapPrint } from './shard_map.js';
@@ -95,6 +96,9 @@ export function installBuiltins(ip: Interp): void {
         if (!v.shape.length) throw new CompileError('TypeError: len() of unsized object', c.span);
         return BigInt(v.shape[0]!);
       }
+      if (v instanceof HostList) return hostListLen(ip, v);
+      // (by code points, as Python counts)
+      if (v instanceof HostScalar && v.type === 'str') return new HostScalar({ k: 'member', x: { k: 'call', callee: 'Array.from', args: [v.expr] }, key: 'length' }, 'int');
       if (v instanceof PyList || v instanceof PyTuple) return BigInt(v.items.length);
       if (v instanceof PyDict || v instanceof PySet) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
@@ -151,10 +155,11 @@ export function installBuiltins(ip: Interp): void {
       const user = callDunder(ip, v, '__next__', [], c.span);
       if (user !== undefined) return user;
       if (!(v instanceof PyIterator)) throw new CompileError(`TypeError: '${typeName(v)}' object is not an iterator`, c.span);
-      const r = v[Symbol.iterator]().next();
+      // a generator's StopIteration carries its return value
+      const r = v.generator ? v.generator.send(null) : v[Symbol.iterator]().next();
       if (!r.done) return r.value;
       if (c.args.length > 1) return c.args[1]!;
-      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, []), c.span);
+      throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, v.generator && r.value !== null && r.value !== undefined ? [r.value] : []), c.span);
     }),
     list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
@@ -184,13 +189,15 @@ export function installBuiltins(ip: Interp): void {
       return new PyList(iterate(ip, arg(c, 0, 'iterable'), c.span).map((x, i) => new PyTuple([start + BigInt(i), x])));
     }),
     sum: fn('sum', (c) => {
+      const src = arg(c, 0, 'iterable');
+      if (src instanceof HostList) return hostListReduce(ip, src, 'sum', c.args[1] ?? c.kwargs.get('start') ?? 0n, c.span);
       const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
       let acc: PyValue = c.args[1] ?? 0n;
       for (const x of items) acc = binop(ip, '+', acc, x, c.span);
       return acc;
     }),
-    min: fn('min', (c) => minmax(ip, c, -1)),
-    max: fn('max', (c) => minmax(ip, c, 1)),
+    min: fn('min', (c) => (c.args.length === 1 && c.args[0] instanceof HostList && !c.kwargs.size ? hostListReduce(ip, c.args[0], 'min', null, c.span) : minmax(ip, c, -1))),
+    max: fn('max', (c) => (c.args.length === 1 && c.args[0] instanceof HostList && !c.kwargs.size ? hostListReduce(ip, c.args[0], 'max', null, c.span) : minmax(ip, c, 1))),
     abs: fn('abs', (c) => {
       const v = arg(c, 0, 'x');
       if (isArray(v)) return ip.ops.unary('abs', v, c.span);
@@ -226,6 +233,8 @@ export function installBuiltins(ip: Interp): void {
         // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
         if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
         if (n instanceof PyClass && n.kind === 'marker' && (n.name === 'Array' || n.name === 'ndarray')) return isArray(obj) || obj instanceof PyKeyArray;
+        // a subclass of a built-in type is an instance of it
+        if (n instanceof PyBuiltin && obj instanceof PyInstance && obj.cls.builtinType === n.name) return true;
         // bool is a subclass of int
         return n instanceof PyBuiltin && (n.name === typeName(obj) || (n.name === 'tuple' && obj instanceof PyTuple) || (n.name === 'int' && typeName(obj) === 'bool'));
       });

@@ -10,7 +10,7 @@ import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyS
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -18,6 +18,7 @@ import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException,
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
+import { declareHostList, hostListMethod, PromoteToHostList, reachable, replaceList } from './host_list.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -234,8 +235,12 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
 
 /** `x op= y` where x is a list or a NumPy array: Python changes x itself and returns it; null for other values. */
 function inPlace(ip: Interp, op: A.BinOpName, cur: PyValue, rhs: PyValue, span: A.Span): PyValue | null {
+  if (cur instanceof HostList && op === '+') {
+    hostListMethod(ip, cur, 'extend')!([rhs], span);
+    return cur;
+  }
   if (cur instanceof PyList && (op === '+' || op === '*')) {
-    if (ip.dynamicDepth > 0) throw new NeedsStatic('changing a list inside a loop that runs on the host', span);
+    if (ip.dynamicDepth > 0 && cur.depth !== ip.dynamicDepth) throw new NeedsStatic('changing a list inside a loop that runs on the host', span);
     if (op === '+') {
       const items = iterItems(ip, rhs, span);
       for (const x of items) cur.items.push(x);
@@ -294,7 +299,7 @@ const MAX_STEPS_BETWEEN_ITEMS = MAX_LOOP_STEPS;
  * `zip`). Statements without a yield run as usual; `yield` stands as a statement (`yield x`,
  * `yield from xs`, `v = yield x`) inside if / while / for / try / with.
  */
-function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Generator<PyValue, void, undefined> {
+function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Gen {
   for (const s of body) {
     ip.line = s.span.start.line;
     if (hasYield(s)) yield* genStmt(ip, s, scope);
@@ -302,26 +307,60 @@ function* genBlock(ip: Interp, body: A.Stmt[], scope: Scope): Generator<PyValue,
   }
 }
 
-function* yieldItems(ip: Interp, e: A.Yield, scope: Scope): Generator<PyValue, void, undefined> {
+/** A generator body: yields items, receives what `send` passes in (undefined for next()). */
+type Gen = Generator<PyValue, void, PyValue | undefined>;
+
+/** `yield x` (its value: what is sent in, None for next()) or `yield from it` (its value: the sub-generator's return value). */
+function* yieldItems(ip: Interp, e: A.Yield, scope: Scope): Generator<PyValue, PyValue, PyValue | undefined> {
   const v = e.value ? evalExpr(ip, e.value, scope) : null;
-  if (!e.isFrom) {
-    yield v;
-    return;
+  if (!e.isFrom) return (yield v) ?? null;
+  const sub = v instanceof PyIterator ? v.generator : null;
+  if (sub) {
+    // a generator delegated to: what is sent (or thrown) in goes to it, its return value is the yield from's
+    let r = sub.send(null);
+    while (!r.done) {
+      let sent: PyValue | undefined;
+      try {
+        sent = yield r.value;
+      } catch (err) {
+        r = sub.throw(err);
+        continue;
+      }
+      r = sub.send(sent ?? null);
+    }
+    return r.value;
   }
   for (const x of iterItems(ip, v, e.span)) yield x;
+  return null;
 }
 
-function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void, undefined> {
-  switch (s.kind) {
+/** The `yield` an expression statement, assignment, augmented assignment or return is made of (null: none at its top). */
+const yieldOf = (s: A.Stmt): A.Yield | null => {
+  const v = s.kind === 'ExprStmt' || s.kind === 'Assign' || s.kind === 'AugAssign' || s.kind === 'Return' ? s.value : null;
+  return v?.kind === 'Yield' ? v : null;
+};
+
+function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Gen {
+  const y = yieldOf(s);
+  switch (y ? s.kind : '') {
     case 'ExprStmt':
-      if (s.value.kind !== 'Yield') break;
-      return yield* yieldItems(ip, s.value, scope);
-    case 'Assign':
-      if (s.value.kind !== 'Yield') break;
-      yield* yieldItems(ip, s.value, scope);
-      // the value sent in: next() sends None
-      for (const t of s.targets) assignTarget(ip, t, null, scope);
+      yield* yieldItems(ip, y!, scope);
       return;
+    case 'Assign': {
+      const sent = yield* yieldItems(ip, y!, scope);
+      for (const t of (s as A.Assign).targets) assignTarget(ip, t, sent, scope);
+      return;
+    }
+    case 'AugAssign': {
+      const a = s as A.AugAssign;
+      const sent = yield* yieldItems(ip, y!, scope);
+      assignTarget(ip, a.target, binop(ip, a.op, evalExpr(ip, a.target, scope), sent, a.span), scope);
+      return;
+    }
+    case 'Return':
+      throw new ReturnSignal(yield* yieldItems(ip, y!, scope));
+  }
+  switch (s.kind) {
     case 'If': {
       const t = truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span);
       return yield* genBlock(ip, t ? s.body : s.orelse, scope);
@@ -331,9 +370,10 @@ function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void,
       while (truthyStatic(ip, evalExpr(ip, s.test, scope), s.test.span)) {
         if (++steps > MAX_STEPS_BETWEEN_ITEMS) throw new CompileError(`while loop did not finish at compile time (after ${MAX_LOOP_STEPS} steps)`, s.span);
         try {
-          for (const x of genBlock(ip, s.body, scope)) {
+          const body = genBlock(ip, s.body, scope);
+          for (let r = body.next(); !r.done; ) {
             steps = 0;
-            yield x;
+            r = body.next(yield r.value);
           }
         } catch (e) {
           if (e instanceof BreakSignal) return;
@@ -356,45 +396,86 @@ function* genStmt(ip: Interp, s: A.Stmt, scope: Scope): Generator<PyValue, void,
       return yield* genBlock(ip, s.orelse, scope);
     }
     case 'Try':
-      if (s.handlers.length) break;
+      // as execTry, with yields in the body, the handlers and the else
       try {
-        yield* genBlock(ip, s.body, scope);
+        let caught = false;
+        try {
+          yield* genBlock(ip, s.body, scope);
+        } catch (e) {
+          const exc = s.handlers.length ? caughtException(e) : null;
+          if (!exc) throw e;
+          const h = s.handlers.find((h) => !h.type || exceptionMatches(exc, evalExpr(ip, h.type, scope), h.type.span));
+          if (!h) throw e;
+          caught = true;
+          if (h.name) scope.vars.set(h.name, exc);
+          ip.handling.push(exc);
+          try {
+            yield* genBlock(ip, h.body, scope);
+          } finally {
+            ip.handling.pop();
+            if (h.name) scope.vars.delete(h.name);
+          }
+        }
+        if (!caught) yield* genBlock(ip, s.orelse, scope);
       } finally {
         execBlock(ip, s.finalbody, scope);
       }
       return;
   }
-  const what: Record<string, string> = { ExprStmt: 'expression', Assign: 'assignment', AugAssign: 'augmented assignment', Return: 'return', Try: 'try ... except', With: 'with statement' };
-  throw new CompileError(`a 'yield' inside this ${what[s.kind] ?? s.kind} of a generator is not supported (it is as a statement: \`yield x\`, \`v = yield x\`)`, s.span);
+  const what: Record<string, string> = { ExprStmt: 'expression', Assign: 'assignment', AugAssign: 'augmented assignment', Return: 'return', With: 'with statement' };
+  throw new CompileError(`a 'yield' inside this ${what[s.kind] ?? s.kind} of a generator is not supported (it is as a statement: \`yield x\`, \`v = yield x\`, \`v += yield x\`)`, s.span);
 }
 
 /** Calling a generator function: a generator object whose body runs as items are pulled (see genBlock). */
 export function lazyGenerator(ip: Interp, fn: PyFunction, scope: Scope): PyIterator {
   const gen = genBlock(ip, (fn.def as A.FunctionDef).body, scope);
   let done = false;
+  let started = false;
   let items = 0;
-  const next = (): IteratorResult<PyValue> => {
-    if (done) return { done: true, value: undefined };
+  const step = (resume: () => IteratorResult<PyValue, void>): IteratorResult<PyValue, PyValue> => {
+    if (done) return { done: true, value: null };
     if (++items > MAX_LOOP_STEPS) {
       throw new CompileError(`generator '${fn.name}' yields more than ${MAX_LOOP_STEPS} items at compile time (an endless generator consumed whole, such as list() of it)`, fn.def.span);
     }
     // the generator's locals are live (roots of a flush) while it runs, and between items through the iterator
     ip.frames.push(scope);
     const line = ip.line;
+    started = true;
     try {
-      const r = gen.next();
+      const r = resume();
       if (r.done) done = true;
-      return r.done ? { done: true, value: undefined } : r;
+      return r.done ? { done: true, value: null } : r;
     } catch (e) {
       done = true;
-      if (e instanceof ReturnSignal) return { done: true, value: undefined };
+      if (e instanceof ReturnSignal) return { done: true, value: e.value };
       throw e;
     } finally {
       ip.frames.pop();
       ip.line = line;
     }
   };
-  return new PyIterator('generator', { next }, [new PyFunction(fn.name, fn.def, scope, new Map())]);
+  const control: GeneratorControl = {
+    send: (v) => {
+      if (!started && v !== null) throw new CompileError("TypeError: can't send non-None value to a just-started generator", fn.def.span);
+      return step(() => gen.next(v));
+    },
+    // an exception thrown in where the generator stopped (before it started, it is raised at once)
+    throw: (e) => (started && !done ? step(() => gen.throw(e)) : ((done = true), (() => { throw e; })())),
+    close: () => {
+      if (started && !done) {
+        ip.frames.push(scope);
+        try {
+          gen.return();
+        } finally {
+          ip.frames.pop();
+        }
+      }
+      done = true;
+    },
+  };
+  const it = new PyIterator('generator', { next: () => { const r = control.send(null); return r.done ? { done: true, value: undefined } : r; } }, [new PyFunction(fn.name, fn.def, scope, new Map())]);
+  it.generator = control;
+  return it;
 }
 
 // ------------------------------------------------------------------ try, with, del, global
@@ -528,7 +609,7 @@ function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyValue {
     } else if (v instanceof PyTransformed || v instanceof PyPartial) reparent(v.fn);
   };
   ns.vars.forEach(reparent);
-  const made = makeClass(s.name, bases, ns.vars, s.nameSpan);
+  const made = makeClass(ip, s.name, bases, ns.vars, s.nameSpan);
   made.annotations = annotations;
   if (s.docstring !== null) made.attrs.set('__doc__', s.docstring);
   let cls: PyValue = made;
@@ -584,6 +665,26 @@ function assignedNames(body: A.Stmt[]): Set<string> {
         walk(s.orelse);
       } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
     }
+  };
+  walk(body);
+  return out;
+}
+
+/** The names `x` of the items a body assigns (`x[k] = v`, `x[k][j] += v`). */
+function subscriptRoots(body: A.Stmt[]): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (!n || typeof n !== 'object') return;
+    const node = n as A.Stmt;
+    if (node.kind === 'FunctionDef' || node.kind === 'ClassDef') return;
+    const targets = node.kind === 'Assign' ? node.targets : node.kind === 'AugAssign' ? [node.target] : [];
+    for (let t of targets) {
+      if (t.kind !== 'Subscript') continue;
+      while (t.kind === 'Subscript') t = t.value;
+      if (t.kind === 'Name') out.add(t.id);
+    }
+    for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') walk(v);
   };
   walk(body);
   return out;
@@ -686,6 +787,7 @@ function execWhile(ip: Interp, s: A.While, scope: Scope): void {
 
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
+  if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, list: iter }, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
     // flushed before the checkpoint: a rollback drops emitted statements but cannot un-materialize tracers
     ip.flush();
@@ -752,7 +854,7 @@ interface Carried {
 }
 
 /** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
-type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While };
+type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While } | { k: 'each'; s: A.For; list: HostList };
 
 /**
  * A carried Python value becomes a device array in the body (`i = 0` then `i = step(i)`): the loop
@@ -770,23 +872,41 @@ class PromoteToFloat {
   constructor(readonly name: string) {}
 }
 
+/** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
+const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue> }[] = [];
+
 function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
   ip.flush();
   const promote = new Set<string>();
   const promoted = new Set<string>();
+  // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
+  // keeps a list it appends to as a list known only at run time
+  const mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     const outer = attrCarry;
     attrCarry = { promote, statics: new Map(), changed: new Set() };
+    const entry = { scope, saved };
+    stagedLoops.push(entry);
     try {
       return stagedLoopAttempt(ip, head, scope);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList)) throw e;
+      // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
+      if (e instanceof PromoteToHostList && (!mustStage || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
+      if (e instanceof PromoteToHostList) {
+        const key = `list:${identityOf(e.list)}`;
+        if (promoted.has(key)) throw new CompileError(`internal: the list does not settle as one known only at run time`, head.s.span);
+        promoted.add(key);
+        const name = [...saved].find(([, v]) => v === e.list)?.[0] ?? 'list';
+        replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name));
+        continue;
+      }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
       else {
         const key = `${e.name}:${e instanceof PromoteToArray ? 'array' : 'float'}`;
@@ -801,14 +921,23 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
       }
     } finally {
       attrCarry = outer;
+      stagedLoops.pop();
     }
   }
 }
 
+const listIds = new WeakMap<PyList, number>();
+let listCount = 0;
+const identityOf = (l: PyList): number => {
+  if (!listIds.has(l)) listIds.set(l, ++listCount);
+  return listIds.get(l)!;
+};
+
 function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
-  const target = head.k === 'for' ? head.s.target : null;
+  const target = head.k !== 'while' ? head.s.target : null;
+  if (head.k === 'each' && target?.kind !== 'Name') throw new CompileError('a for loop over a list known only when the program runs binds one name', head.s.target.span);
   const ac = attrCarry!;
   const names = assignedNames(s.body);
   // a body that rebinds the loop variable leaves its own value in it after the loop: the loop is unrolled
@@ -816,7 +945,9 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const carried: Carried[] = [];
   // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
   const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
-  for (const n of [...names, ...receivers]) {
+  // dicts whose items the body sets (`metrics['loss'] = loss`): their values are loop variables, their keys stay
+  const dicts = [...subscriptRoots(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyDict);
+  for (const n of [...names, ...receivers, ...dicts]) {
     const v = scope.vars.get(n);
     if (v === undefined) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
@@ -837,7 +968,16 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
-      scope.vars.set(c.name, c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init))));
+      const v = c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init)));
+      // the loop's own copies of carried dicts: the body may set their items (the keys must stay: see writeBack)
+      const own = (x: PyValue): void => {
+        if (x instanceof PyDict) {
+          x.depth = ip.dynamicDepth + 1;
+          x.values().forEach(own);
+        } else if (x instanceof PyTuple || x instanceof PyList) x.items.forEach(own);
+      };
+      own(v);
+      scope.vars.set(c.name, v);
     }
     for (const o of objects) o.carriedDepth = ip.dynamicDepth + 1;
     ip.dynamicDepth++;
@@ -904,7 +1044,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       for (const [name, val] of pending) ip.emit({ k: 'assign', name, value: val });
     };
     body = ip.collect(() => {
-      if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      if (head.k === 'each') {
+        // the item at the index (the list may grow while it is iterated, as in Python)
+        const item = ip.freshName(`${(target as A.Name).id}_item`);
+        ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: head.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
+        assignTarget(ip, target!, new HostScalar({ k: 'var', name: item }, head.list.elem), scope);
+      } else if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       else if (head.k === 'while') {
         const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
         if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
@@ -959,6 +1104,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
+  else if (head.k === 'each') ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop: { k: 'member', x: { k: 'var', name: head.list.name }, key: 'length' }, step: { k: 'lit', value: 1 }, body });
   else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
@@ -971,10 +1117,22 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     const v = scope.vars.get(n);
     const last = lastValues.get(n);
     if (last) scope.vars.set(n, last);
-    else if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) scope.vars.delete(n);
+    else if (holdsLoopValues(v ?? null)) scope.vars.delete(n);
   }
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
+  // (over a run-time list: the last item is not kept after the loop)
+  if (head.k === 'each' && target?.kind === 'Name') scope.vars.delete(target.id);
+}
+
+/** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */
+function holdsLoopValues(v: PyValue, seen = new Set<PyValue>()): boolean {
+  if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) return true;
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => holdsLoopValues(x, seen));
+  if (v instanceof PyDict) return v.values().some((x) => holdsLoopValues(x, seen));
+  return false;
 }
 
 /** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
@@ -1094,15 +1252,23 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
   }
   if (v instanceof PyTuple || v instanceof PyList) {
     const fns = v.items.map((x, k) => flattenCarry(ip, x, v instanceof PyTuple && v.cls ? `${name}_${v.cls.fields[k]}` : name, out, span, fresh));
-    return (leaves) => (v instanceof PyList ? new PyList(fns.map((f) => f(leaves))) : new PyTuple(fns.map((f) => f(leaves)), v.cls));
+    return (leaves) => {
+      if (!(v instanceof PyList)) return new PyTuple(fns.map((f) => f(leaves)), v.cls);
+      const l = new PyList(fns.map((f) => f(leaves)));
+      l.origin = v;
+      return l;
+    };
   }
   if (v instanceof PyDict) {
     // in key order, as JAX flattens dicts: the same dict built in another order is the same carry
     const sorted = [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
     const entries = sorted.map(([k, x]) => [k, flattenCarry(ip, x, typeof k === 'string' ? `${name}_${k}` : name, out, span, fresh)] as const);
+    // (rebuilt in the dict's own key order: Python keeps insertion order)
+    const order = v.keys();
     return (leaves) => {
+      const byKey = new Map(entries.map(([k, f]) => [dictKey(k), f(leaves)]));
       const d = new PyDict();
-      for (const [k, f] of entries) d.set(k, f(leaves));
+      for (const k of order) d.set(k, byKey.get(dictKey(k))!);
       return d;
     };
   }
@@ -1219,6 +1385,8 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
   // the state after the if: from the branches that fall through
   const live = [a, b].filter((x) => !x.exits);
   restore((live[0] ?? a).values);
+  const cond = { name: '' };
+  const chosen = (): HExpr => ({ k: 'var', name: (cond.name ||= ip.freshName('cond')) });
   if (live.length === 2) {
     const decls: HStmt[] = [];
     for (const n of names) {
@@ -1234,39 +1402,89 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       }
       const la = a.leaves.get(n) ?? branchLeaves(ip, n, x, s.span);
       const lb = b.leaves.get(n) ?? branchLeaves(ip, n, y, s.span);
-      // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
-      const differ = (why: string): NeedsStatic =>
-        new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, s.span);
-      if (la.shape !== lb.shape || la.leaves.length !== lb.leaves.length) throw differ(`${typeName(x)} and ${typeName(y)}`);
-      const merged = la.leaves.map((l, i) => {
-        const p = l.init;
-        const q = lb.leaves[i]!.init;
-        if (p === q || (isStaticScalar(p) && isStaticScalar(q) && typeof p === typeof q && p === q)) return p;
-        const letName = ip.freshName(n);
-        if (isArray(p) && isArray(q)) {
-          const u = ip.ops.aval(p, s.span);
-          const w = ip.ops.aval(q, s.span);
-          if (u.dtype !== w.dtype || u.shape.join() !== w.shape.join()) throw differ(`${jaxTypeStr(u)} and ${jaxTypeStr(w)}`);
-          if (!sameSharding(p, q)) throw differ('arrays laid out differently');
-          decls.push({ k: 'let', names: [letName], value: null, type: 'jx.JArray' });
-          const h = new HostArray(letName, u.weak === w.weak ? u : { shape: u.shape, dtype: u.dtype });
-          h.sharding = shardingOf(p);
-          a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
-          b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
-          return h;
-        }
-        const kp = scalarKind(p);
-        if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
-        decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
-        a.stmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
-        b.stmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
-        return new HostScalar({ k: 'var', name: letName }, kp);
-      });
-      scope.vars.set(n, la.rebuild(merged));
+      scope.vars.set(n, mergeBranches(ip, n, [x, y], [la, lb], [a.stmts, b.stmts], decls, s.span, chosen));
     }
     decls.forEach((d) => ip.emit(d));
   }
-  ip.emit({ k: 'if', test: test.expr, then: a.stmts, else: b.stmts });
+  // a value chosen by the if (a function made in each branch) reads the test again after it: the test is kept
+  if (cond.name) ip.emit({ k: 'const', names: [cond.name], value: test.expr });
+  ip.emit({ k: 'if', test: cond.name ? { k: 'var', name: cond.name } : test.expr, then: a.stmts, else: b.stmts });
+}
+
+/** A call of a HostChoice: both functions called, in the arms of a TS if on its test; the results merged as an if's. */
+export function callChoice(ip: Interp, c: HostChoice, call: CallArgs): PyValue {
+  if (!ip.atHost) throw new CompileError('calling a function chosen by an if on a value known only when the program runs, inside a traced function, is not supported', call.span);
+  ip.flush(call.args);
+  const arm = (fn: PyValue): { stmts: HStmt[]; value: PyValue; leaves: BranchLeaves } => {
+    let value: PyValue = null;
+    let leaves: BranchLeaves | null = null;
+    const stmts = ip.collect(() => {
+      value = ip.call(fn, call);
+      ip.flush([value]);
+      leaves = branchLeaves(ip, 'result', value, call.span);
+    });
+    return { stmts, value, leaves: leaves! };
+  };
+  ip.dynamicDepth++;
+  let a: ReturnType<typeof arm>;
+  let b: ReturnType<typeof arm>;
+  try {
+    a = arm(c.a);
+    b = arm(c.b);
+  } finally {
+    ip.dynamicDepth--;
+  }
+  const decls: HStmt[] = [];
+  // (a function each call returns is chosen by the same test)
+  const merged = mergeBranches(ip, 'result', [a.value, b.value], [a.leaves, b.leaves], [a.stmts, b.stmts], decls, call.span, () => c.test);
+  decls.forEach((d) => ip.emit(d));
+  ip.emit({ k: 'if', test: c.test, then: a.stmts, else: b.stmts });
+  return merged;
+}
+
+type BranchLeaves = { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string };
+
+/**
+ * The value of name `n` after a run-time if whose branches left `x` and `y` (flattened as `la`, `lb`): each
+ * leaf that differs is a `let` (in `decls`) assigned at the end of each branch; a function or object made
+ * in each branch (`vjp_fun`) is a HostChoice between them on the if's test (`chosen()` names it).
+ */
+function mergeBranches(ip: Interp, n: string, [x, y]: [PyValue, PyValue], [la, lb]: [BranchLeaves, BranchLeaves], [aStmts, bStmts]: [HStmt[], HStmt[]], decls: HStmt[], span: A.Span, chosen: () => HExpr): PyValue {
+  // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
+  const differ = (why: string): NeedsStatic =>
+    new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, span);
+  const oa = opaqueParts(x);
+  const ob = opaqueParts(y);
+  if (oa.length !== ob.length || oa.some((p, i) => p !== ob[i])) {
+    if (oa.length === 1 && ob.length === 1 && oa[0] === x && ob[0] === y) return new HostChoice(chosen(), x, y);
+    throw differ(`different ${typeName(x) === typeName(y) ? `${typeName(x)} objects` : `${typeName(x)} and ${typeName(y)}`}`);
+  }
+  if (la.shape !== lb.shape || la.leaves.length !== lb.leaves.length) throw differ(`${typeName(x)} and ${typeName(y)}`);
+  const merged = la.leaves.map((l, i) => {
+    const p = l.init;
+    const q = lb.leaves[i]!.init;
+    if (p === q || (isStaticScalar(p) && isStaticScalar(q) && typeof p === typeof q && p === q)) return p;
+    const letName = ip.freshName(n);
+    if (isArray(p) && isArray(q)) {
+      const u = ip.ops.aval(p, span);
+      const w = ip.ops.aval(q, span);
+      if (u.dtype !== w.dtype || u.shape.join() !== w.shape.join()) throw differ(`${jaxTypeStr(u)} and ${jaxTypeStr(w)}`);
+      if (!sameSharding(p, q)) throw differ('arrays laid out differently');
+      decls.push({ k: 'let', names: [letName], value: null, type: 'jx.JArray' });
+      const h = new HostArray(letName, u.weak === w.weak ? u : { shape: u.shape, dtype: u.dtype });
+      h.sharding = shardingOf(p);
+      aStmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+      bStmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+      return h;
+    }
+    const kp = scalarKind(p);
+    if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
+    decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
+    aStmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
+    bStmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
+    return new HostScalar({ k: 'var', name: letName }, kp);
+  });
+  return la.rebuild(merged);
 }
 
 /** A name's value as a branch left it unchanged (the value from before the if): its leaves, flattened as in the branches. */

@@ -44,10 +44,17 @@ export class PyComplex extends PyObject {
   }
 }
 
+/** The host-loop depth the evaluator is at (Interp.dynamicDepth): where a list or dict is made, it may change freely. */
+export const hostDepth = { current: 0 };
+
 export class PyList extends PyObject {
   readonly typeName = 'list';
   /** Set on a collections.deque (a list with appendleft/popleft; `maxlen` keeps the last items). */
   deque: { maxlen: number | null } | null = null;
+  /** The list a host loop's carry rebuilt this one from (the loop's value of a list made before it). */
+  origin: PyList | null = null;
+  /** The host-loop depth it was made at (each step of a loop makes its own). */
+  readonly depth = hostDepth.current;
   constructor(public items: PyValue[]) {
     super();
   }
@@ -57,6 +64,8 @@ export class PyList extends PyObject {
 export class PyDict extends PyObject {
   readonly typeName = 'dict';
   readonly entries = new Map<string, [PyValue, PyValue]>();
+  /** The host-loop depth it was made at (each step of a loop makes its own), or of the loop that carries it. */
+  depth = hostDepth.current;
   /** collections' dict subclasses: defaultdict's factory for missing keys, Counter (missing keys count 0), OrderedDict. */
   flavor: { kind: 'defaultdict'; factory: PyValue } | { kind: 'Counter' } | { kind: 'OrderedDict' } | null = null;
   get(key: PyValue): PyValue | undefined {
@@ -80,6 +89,8 @@ export function dictKey(k: PyValue): string {
   if (typeof k === 'boolean') return `i${k ? 1 : 0}`;
   if (typeof k === 'string') return `s${k}`;
   if (k instanceof PyTuple) return `(${k.items.map(dictKey).join(',')})`;
+  // an instance of a subclass of str, int, … hashes as its value (unless its class defines __eq__ or __hash__)
+  if (k instanceof PyInstance && k.value !== undefined && k.cls.lookup('__eq__') === undefined && k.cls.lookup('__hash__') === undefined) return dictKey(k.value);
   // objects and classes hash by identity (unless a class defines __eq__ without __hash__: unhashable, as in Python)
   if (k instanceof PyInstance && !(k.cls.lookup('__eq__') !== undefined && k.cls.lookup('__hash__') === undefined) && !k.cls.dataclass) return `o${k.address}`;
   if (k instanceof PyUserClass) return `c${identity(k)}`;
@@ -141,10 +152,19 @@ export class PyRange extends PyObject {
 
 let iteratorCount = 0;
 
+/** A generator object's own protocol: send (next() sends None), throw, close; a finished one's result holds its return value. */
+export interface GeneratorControl {
+  send(v: PyValue): IteratorResult<PyValue, PyValue>;
+  throw(e: unknown): IteratorResult<PyValue, PyValue>;
+  close(): void;
+}
+
 /** A lazy iterator (`map(...)`, `filter(...)`): each item is computed when a loop pulls it, once. */
 export class PyIterator extends PyObject implements Iterable<PyValue> {
   /** A stand-in for CPython's id(), for the repr's `at 0x...`. */
   readonly address = 0x7f3a5c000000 + 0x40 * iteratorCount++;
+  /** Set on the generator objects of generator functions. */
+  generator: GeneratorControl | null = null;
   constructor(
     readonly typeName: 'map' | 'filter' | 'list_iterator' | 'list_reverseiterator' | 'reversed' | 'generator' | 'zip' | 'enumerate' | `itertools.${string}`,
     private readonly items: Iterator<PyValue>,
@@ -474,6 +494,39 @@ export class HostScalar extends PyObject {
   }
 }
 
+/**
+ * A list whose items are known only when the program runs: one a loop that runs on the host appends to
+ * (`while loss > 1e-3: history.append(float(loss))`). A TS array (`name`) of host scalars of one Python type.
+ */
+export class HostList extends PyObject {
+  readonly typeName = 'list';
+  constructor(
+    readonly name: string,
+    readonly elem: HostScalar['type'],
+  ) {
+    super();
+  }
+}
+
+/**
+ * A value a run-time `if` chose: a function (or object) made in each branch, such as the `vjp_fun` of a
+ * `jax.vjp` on either path. `test` (a TS boolean variable holding the if's test) picks `a` or `b`; a call
+ * calls both in the two arms of a TS if.
+ */
+export class HostChoice extends PyObject {
+  constructor(
+    readonly test: HExpr,
+    readonly a: PyValue,
+    readonly b: PyValue,
+  ) {
+    super();
+  }
+  get typeName(): string {
+    const t = (v: PyValue): string => (v === null ? 'NoneType' : typeof v === 'object' ? v.typeName : typeof v);
+    return t(this.a) === t(this.b) ? t(this.a) : 'object';
+  }
+}
+
 /** Thrown where a value must be known at compile time but is only known at run time. */
 export class NeedsStatic extends Error {
   constructor(
@@ -541,6 +594,8 @@ export class PyUserClass extends PyObject {
   pytree: PytreeDef | null = null;
   /** The names the class body annotates (`x: int`), in order: a dataclass's fields. */
   annotations: string[] = [];
+  /** Set on the stand-ins for the built-in types a class may derive from (str, int, float, tuple, list, dict). */
+  ownBuiltin: string | null = null;
   constructor(
     readonly name: string,
     readonly bases: PyUserClass[],
@@ -554,6 +609,10 @@ export class PyUserClass extends PyObject {
   lookup(name: string): PyValue | undefined {
     for (const c of this.mro) if (c.attrs.has(name)) return c.attrs.get(name);
     return undefined;
+  }
+  /** The built-in type this class derives from (`class StaticStr(str)`: 'str'), else null. */
+  get builtinType(): string | null {
+    return this.mro.find((c) => c.ownBuiltin)?.ownBuiltin ?? null;
   }
   isSubclassOf(c: PyUserClass): boolean {
     return this.mro.includes(c);
@@ -587,6 +646,8 @@ export class PyInstance extends PyObject {
    * or the loop that carries it. Elsewhere inside a host loop, setting one makes the loop unroll.
    */
   carriedDepth = 0;
+  /** An instance of a subclass of a built-in type (`class StaticStr(str)`): the built-in value it is (a str, list, dict, …). */
+  value: PyValue | undefined = undefined;
   constructor(readonly cls: PyUserClass) {
     super();
   }

@@ -1,0 +1,188 @@
+// Lists known only when the program runs (HostList): a list that a loop running on the host appends to
+// (`while loss > 1e-3: history.append(float(loss))`) cannot be specialised at compile time, so the loop
+// that first needs it lowers it again with the list as a TS array declared before the loop. Here: the
+// promotion (PromoteToHostList, thrown by list.append where the list must stay static) and the list's
+// operations (append, extend, pop, len, indexing, slicing, sum/max/min, repr), each computing what
+// CPython does on the same items.
+import { CompileError } from '../common/diagnostics.js';
+import type { HExpr, HStmt } from '../ir/host.js';
+import type { Span } from '../parser/ast.js';
+import { HostList, HostScalar, NeedsStatic, PyInstance, PyDict, PyList, PyTuple, scalarKind, type PyValue, type Scope } from './values.js';
+
+/** What the list operations need of the interpreter. */
+export interface HostListCtx {
+  emit(s: HStmt): void;
+  freshName(hint: string): string;
+}
+
+/** The list made before any host loop that this one is the loop's copy of. */
+export const rootList = (l: PyList): PyList => {
+  while (l.origin) l = l.origin;
+  return l;
+};
+
+/** list.append (or extend) in a loop that runs on the host: the loop that owns the list lowers again with it as a HostList. */
+export class PromoteToHostList extends NeedsStatic {
+  constructor(
+    readonly list: PyList,
+    readonly elem: HostScalar['type'],
+    span: Span,
+  ) {
+    super('list.append inside a loop that runs on the host', span);
+  }
+}
+
+/** The Python type the items of a static list would have as a HostList (null: not scalars of one type). */
+export function hostListElem(items: readonly PyValue[], added: readonly PyValue[]): HostScalar['type'] | null {
+  const kinds = new Set([...items, ...added].map(scalarKind));
+  if (kinds.size !== 1 || kinds.has(null)) return null;
+  // an int beyond 2**53 would lose its exact value in a TS number
+  if ([...items, ...added].some((x) => typeof x === 'bigint' && !Number.isSafeInteger(Number(x)))) return null;
+  return [...kinds][0]!;
+}
+
+const tsType = (elem: HostScalar['type']): string => (elem === 'str' ? 'string[]' : elem === 'bool' ? 'boolean[]' : 'number[]');
+
+const lit = (v: PyValue): HExpr => {
+  if (v instanceof HostScalar) return v.expr;
+  return { k: 'lit', value: typeof v === 'bigint' ? Number(v) : (v as string | number | boolean) };
+};
+
+/** Declares `list` (static items) as a TS array: the HostList that stands for it from here on. */
+export function declareHostList(ctx: HostListCtx, list: PyList, elem: HostScalar['type'], hint: string): HostList {
+  const name = ctx.freshName(hint);
+  ctx.emit({ k: 'const', names: [name], value: { k: 'array', items: list.items.map(lit) }, type: tsType(elem) });
+  return new HostList(name, elem);
+}
+
+/** Whether `v` holds `target` (in a container or an object's attributes), as loops carry them. */
+function holds(v: PyValue, target: PyList, seen = new Set<PyValue>()): boolean {
+  if (v === target) return true;
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => holds(x, target, seen));
+  if (v instanceof PyDict) return v.values().some((x) => holds(x, target, seen));
+  if (v instanceof PyInstance) return [...v.attrs.values()].some((x) => holds(x, target, seen));
+  return false;
+}
+
+/** Whether `target` is reachable from the variables of `vars` or of the scopes around `scope`. */
+export function reachable(vars: ReadonlyMap<string, PyValue>, scope: Scope, target: PyList): boolean {
+  for (const v of vars.values()) if (holds(v, target)) return true;
+  for (let s = scope.parent; s; s = s.parent) for (const v of s.vars.values()) if (holds(v, target)) return true;
+  return false;
+}
+
+/** Replaces `target` by `by` wherever the variables of `scope` (and the scopes around it) hold it. */
+export function replaceList(scope: Scope, target: PyList, by: HostList): void {
+  const seen = new Set<PyValue>();
+  const swap = (v: PyValue): PyValue => {
+    if (v === target) return by;
+    if (v === null || typeof v !== 'object' || seen.has(v)) return v;
+    seen.add(v);
+    if (v instanceof PyList) v.items = v.items.map(swap);
+    else if (v instanceof PyTuple) v.items.forEach((x, i) => ((v.items as PyValue[])[i] = swap(x)));
+    else if (v instanceof PyDict) v.entries.forEach((kv) => (kv[1] = swap(kv[1])));
+    else if (v instanceof PyInstance) v.attrs.forEach((x, k) => v.attrs.set(k, swap(x)));
+    return v;
+  };
+  for (let s: Scope | null = scope; s; s = s.parent) s.vars.forEach((v, k) => s!.vars.set(k, swap(v)));
+}
+
+const listVar = (h: HostList): HExpr => ({ k: 'var', name: h.name });
+
+/** `value`, which goes into `h`: a host scalar of the list's type. */
+function item(h: HostList, value: PyValue, span: Span): HExpr {
+  const kind = scalarKind(value);
+  if (kind !== h.elem || (typeof value === 'bigint' && !Number.isSafeInteger(Number(value)))) {
+    throw new CompileError(`a list known only when the program runs holds values of one type (here ${h.elem}); this adds a value of type '${kind ?? (value as { typeName?: string })?.typeName ?? 'object'}'`, span);
+  }
+  return lit(value);
+}
+
+/** A value computed now from the list's current items (they change as the program appends). */
+function snapshot(ctx: HostListCtx, e: HExpr, type: HostScalar['type'], hint: string): HostScalar {
+  const name = ctx.freshName(hint);
+  ctx.emit({ k: 'const', names: [name], value: e });
+  return new HostScalar({ k: 'var', name }, type);
+}
+
+/** The methods of a HostList (undefined: not one). */
+export function hostListMethod(ctx: HostListCtx, h: HostList, name: string): ((args: PyValue[], span: Span) => PyValue) | undefined {
+  const call = (method: string, args: HExpr[]): HStmt => ({ k: 'expr', e: { k: 'call', callee: `${h.name}.${method}`, args } });
+  switch (name) {
+    case 'append':
+      return (args, span) => (ctx.emit(call('push', [item(h, args[0] ?? null, span)])), null);
+    case 'extend':
+      return (args, span) => {
+        const src = args[0] ?? null;
+        if (src instanceof HostList) {
+          if (src.elem !== h.elem) throw new CompileError(`a list known only when the program runs holds values of one type (here ${h.elem}); this adds values of type '${src.elem}'`, span);
+          ctx.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyListExtend', args: [listVar(h), listVar(src)] } });
+          return null;
+        }
+        if (src instanceof PyList || src instanceof PyTuple) {
+          for (const x of src.items) ctx.emit(call('push', [item(h, x, span)]));
+          return null;
+        }
+        throw new CompileError(`extending a list known only when the program runs with a '${(src as { typeName?: string })?.typeName ?? typeof src}' is not supported`, span);
+      };
+    case 'pop':
+      return (args) => snapshot(ctx, { k: 'call', callee: 'jx.pyListPop', args: [listVar(h), ...args.map(lit)] }, h.elem, 'popped');
+    case 'clear':
+      return () => (ctx.emit({ k: 'assign', name: `${h.name}.length`, value: { k: 'lit', value: 0 } }), null);
+    case 'copy':
+      return () => copyList(ctx, h, []);
+  }
+  return undefined;
+}
+
+function copyList(ctx: HostListCtx, h: HostList, args: HExpr[]): HostList {
+  const name = ctx.freshName(h.name);
+  ctx.emit({ k: 'const', names: [name], value: { k: 'call', callee: `${h.name}.slice`, args }, type: tsType(h.elem) });
+  return new HostList(name, h.elem);
+}
+
+/** len(h), at this point of the program. */
+export const hostListLen = (ctx: HostListCtx, h: HostList): HostScalar => snapshot(ctx, { k: 'member', x: listVar(h), key: 'length' }, 'int', 'n');
+
+/** bool(h). */
+export const hostListTruth = (ctx: HostListCtx, h: HostList): HostScalar => snapshot(ctx, { k: 'bin', op: '>', a: { k: 'member', x: listVar(h), key: 'length' }, b: { k: 'lit', value: 0 } }, 'bool', 'nonempty');
+
+/** repr(h) (and str), at this point of the program. */
+export const hostListRepr = (ctx: HostListCtx, h: HostList): HExpr =>
+  snapshot(ctx, { k: 'call', callee: 'jx.pyListRepr', args: [listVar(h), { k: 'lit', value: h.elem }] }, 'str', 'text').expr;
+
+/** h[i] (an int, known now or at run time) or h[a:b] (a slice of static bounds, step 1). */
+export function hostListIndex(ctx: HostListCtx, h: HostList, key: PyValue, span: Span): PyValue {
+  if (key instanceof HostScalar ? key.type === 'int' || key.type === 'bool' : typeof key === 'bigint' || typeof key === 'boolean') {
+    const i: HExpr = typeof key === 'boolean' ? { k: 'lit', value: key ? 1 : 0 } : lit(key);
+    return snapshot(ctx, { k: 'call', callee: 'jx.pyIndex', args: [listVar(h), i, { k: 'lit', value: 'list' }] }, h.elem, 'item');
+  }
+  const sl = key as { typeName?: string; start?: PyValue; stop?: PyValue; step?: PyValue };
+  if (sl?.typeName === 'slice') {
+    const bound = (b: PyValue | undefined): HExpr | null => {
+      if (b === null || b === undefined) return null;
+      if (typeof b === 'number' || typeof b === 'bigint' || (b instanceof HostScalar && b.type === 'int')) return lit(b);
+      throw new CompileError(`TypeError: slice indices must be integers or None or have an __index__ method`, span);
+    };
+    if (sl.step !== null && sl.step !== undefined && sl.step !== 1) throw new CompileError('a slice with a step of a list known only when the program runs is not supported', span);
+    const start = bound(sl.start);
+    const stop = bound(sl.stop);
+    // JS's slice clamps and counts negative bounds from the end as Python's does for step 1
+    return copyList(ctx, h, stop ? [start ?? { k: 'lit', value: 0 }, stop] : start ? [start] : []);
+  }
+  throw new CompileError(`TypeError: list indices must be integers or slices, not ${(key as { typeName?: string })?.typeName ?? typeof key}`, span);
+}
+
+/** sum(h), max(h), min(h). */
+export function hostListReduce(ctx: HostListCtx, h: HostList, which: 'sum' | 'max' | 'min', start: PyValue, span: Span): HostScalar {
+  if (which === 'sum') {
+    if (h.elem === 'str') throw new CompileError("TypeError: unsupported operand type(s) for +: 'int' and 'str'", span);
+    const k = scalarKind(start);
+    if (k !== 'int' && k !== 'float' && k !== 'bool') throw new CompileError(`sum() of a list known only when the program runs starts from a number`, span);
+    const type = h.elem === 'float' || k === 'float' ? 'float' : 'int';
+    return snapshot(ctx, { k: 'call', callee: 'jx.pyListSum', args: [listVar(h), typeof start === 'boolean' ? { k: 'lit', value: start ? 1 : 0 } : lit(start)] }, type, 'total');
+  }
+  return snapshot(ctx, { k: 'call', callee: 'jx.pyListExtreme', args: [listVar(h), { k: 'lit', value: which }] }, h.elem, which);
+}
