@@ -21,6 +21,9 @@ import { withSubFuncs } from '../ir/subfuncs.js';
 import type { Prim } from '../ir/prims.js';
 import { sameShape, size, type AVal, type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
 
+/** The equations a constant expression is made of (XLA folds them first): see `folded`. */
+const FOLDABLE: ReadonlySet<Prim> = new Set<Prim>(['broadcast_in_dim', 'reshape', 'convert_element_type', 'neg', 'add', 'sub', 'mul', 'div']);
+
 /** What a rule sees: the producers of the (already rewritten) operands, and how to add equations. */
 interface Ctx {
   /** The equation that made `a`, if it is a variable made in this function. */
@@ -179,13 +182,16 @@ function sweep(f: Func, regions = false): { func: Func; changed: boolean } {
   const folded = (a: Atom, depth: number): number | undefined => {
     if (a.kind === 'lit') return a.value;
     const d = depth > 0 ? inRegion(producer.get(a.id)) : undefined;
-    if (!d || d.outputs.length !== 1) return undefined;
-    const [p, q] = d.inputs.map((x) => folded(x, depth - 1));
+    // only these equations fold: the walk never enters any other (it would be exponential in `depth`)
+    if (!d || d.outputs.length !== 1 || !FOLDABLE.has(d.prim)) return undefined;
+    const p = folded(d.inputs[0]!, depth - 1);
     if (p === undefined) return undefined;
     if (d.prim === 'broadcast_in_dim' || d.prim === 'reshape') return p;
     if (d.prim === 'convert_element_type') return d.outputs[0]!.aval.dtype === 'float32' && d.inputs[0]!.aval.dtype !== 'bool' ? f32(p) : undefined;
     if (d.prim === 'neg') return -p;
-    if (q === undefined || d.outputs[0]!.aval.dtype !== 'float32') return undefined;
+    if (d.outputs[0]!.aval.dtype !== 'float32') return undefined;
+    const q = folded(d.inputs[1]!, depth - 1);
+    if (q === undefined) return undefined;
     const op = ({ add: p + q, sub: p - q, mul: p * q, div: p / q } as Partial<Record<Prim, number>>)[d.prim];
     return op === undefined ? undefined : f32(op);
   };
