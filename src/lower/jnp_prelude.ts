@@ -4,12 +4,9 @@
 // jaxts already has), run by jaxts's own evaluator the first time a program
 // calls one of them. They trace, differentiate, batch and shard like the
 // user's code. An error raised in this source is reported at the user's call.
-import { CompileError } from '../common/diagnostics.js';
-import { parse } from '../parser/index.js';
 import type { Interp } from './interp.js';
-import { execBlock } from './stmt.js';
-import { markSpans, preludeSpans } from './lib_example_libraries.js';
-import { NeedsStatic, Scope, type CallArgs, type PyValue } from './values.js';
+import { pythonPrelude } from './python_prelude.js';
+import type { CallArgs, PyValue } from './values.js';
 
 const JNP_PY = `
 import jax
@@ -1405,31 +1402,10 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
   return c
 `;
 
+const PRELUDE = pythonPrelude(JNP_PY, 'jax.numpy');
+
 /** Every public function of the prelude (its names without a leading underscore, less the module-level helpers). */
-export const PRELUDE_FUNCTIONS = [...JNP_PY.matchAll(/^def ([a-z][a-z0-9_]*)\(/gm)].map((m) => m[1]!);
-
-const loaded = new WeakMap<Interp, Scope>();
-
-function preludeScope(ip: Interp): Scope {
-  let scope = loaded.get(ip);
-  if (scope) return scope;
-  scope = new Scope(ip.builtins);
-  loaded.set(ip, scope);
-  const mod = parse(JNP_PY);
-  markSpans(mod);
-  execBlock(ip, mod.body, scope);
-  return scope;
-}
+export const PRELUDE_FUNCTIONS = PRELUDE.functions;
 
 /** Calls prelude function `name` (loading the prelude once per compilation); its errors point at the user's call. */
-export function callPrelude(ip: Interp, name: string, c: CallArgs): PyValue {
-  const fn = preludeScope(ip).vars.get(name);
-  if (fn === undefined) throw new CompileError(`AttributeError: module 'jax.numpy' has no attribute '${name}'`, c.span);
-  try {
-    return ip.call(fn, c);
-  } catch (e) {
-    if (e instanceof CompileError && (e.span === null || preludeSpans.has(e.span))) throw new CompileError(e.message, c.span, e.notes);
-    if (e instanceof NeedsStatic && preludeSpans.has(e.span)) throw new CompileError(e.message, c.span);
-    throw e;
-  }
-}
+export const callPrelude = (ip: Interp, name: string, c: CallArgs): PyValue => PRELUDE.call(ip, name, c);
