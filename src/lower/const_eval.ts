@@ -108,16 +108,7 @@ function cone(eqns: readonly Eqn[], a: Atom, leaf: (p: Var) => Concrete | NotCon
   if (a.kind === 'lit') return litValue(a);
   const known = memo.get(a.id);
   if (known !== undefined) return known;
-  // the equations of the cone, found walking back from the last one
-  const need = new Map<number, Var>([[a.id, a]]);
-  const found: Eqn[] = [];
-  for (let i = eqns.length - 1; i >= 0 && need.size; i--) {
-    const e = eqns[i]!;
-    if (!e.outputs.some((o) => need.has(o.id))) continue;
-    found.push(e);
-    e.outputs.forEach((o) => need.delete(o.id));
-    for (const x of e.inputs) if (x.kind === 'var' && !memo.has(x.id)) need.set(x.id, x);
-  }
+  const { found, need } = coneOf(eqns, a, (id) => memo.has(id));
   for (const [id, p] of need) memo.set(id, leaf(p));
   const read = (x: Atom): Concrete | NotConcrete => (x.kind === 'lit' ? litValue(x) : memo.get(x.id) ?? 'staged');
   for (let i = found.length - 1; i >= 0; i--) {
@@ -404,15 +395,7 @@ export function hostCopy(v: PyValue, host: HostBuilder, memos = new Map<Trace, M
   const want = v.atom;
   if (memo.has(want.id)) return memo.get(want.id)!;
   const eqns = t.builder.eqns;
-  const need = new Map<number, Var>([[want.id, want]]);
-  const found: Eqn[] = [];
-  for (let i = eqns.length - 1; i >= 0 && need.size; i--) {
-    const e = eqns[i]!;
-    if (!e.outputs.some((o) => need.has(o.id))) continue;
-    found.push(e);
-    e.outputs.forEach((o) => need.delete(o.id));
-    for (const x of e.inputs) if (x.kind === 'var' && !memo.has(x.id)) need.set(x.id, x);
-  }
+  const { found, need } = coneOf(eqns, want, (id) => memo.has(id));
   for (const [id, p] of need) {
     const outer = t.paramOuter(p);
     memo.set(id, outer === undefined ? null : hostCopy(outer, host, memos));
@@ -424,4 +407,21 @@ export function hostCopy(v: PyValue, host: HostBuilder, memos = new Map<Trace, M
     e.outputs.forEach((o, k) => memo.set(o.id, outs ? outs[k]! : null));
   }
   return memo.get(want.id) ?? null;
+}
+
+/**
+ * The equations `v` depends on, found walking back from the last one (latest first), and the
+ * variables it reaches that no equation makes (parameters, or values `known` already holds).
+ */
+function coneOf(eqns: readonly Eqn[], v: Var, known: (id: number) => boolean): { found: Eqn[]; need: Map<number, Var> } {
+  const need = new Map<number, Var>([[v.id, v]]);
+  const found: Eqn[] = [];
+  for (let i = eqns.length - 1; i >= 0 && need.size; i--) {
+    const e = eqns[i]!;
+    if (!e.outputs.some((o) => need.has(o.id))) continue;
+    found.push(e);
+    e.outputs.forEach((o) => need.delete(o.id));
+    for (const x of e.inputs) if (x.kind === 'var' && !known(x.id)) need.set(x.id, x);
+  }
+  return { found, need };
 }

@@ -140,6 +140,23 @@ export function layoutVar(ip: Interp, mesh: PyMesh, dims: DimShardings): HExpr {
   return { k: 'var', name };
 }
 
+/** The host call `rt.spmd(program, args, inLayouts, outLayouts, shapes)`: a partitioned program run on every device of its mesh, each argument and result in the layout given. */
+export function spmdCallExpr(program: string, args: readonly string[], inLayouts: HExpr[], outLayouts: HExpr[], shapes: readonly (readonly number[])[]): HExpr {
+  const lits = (s: readonly number[]): HExpr => ({ k: 'array', items: s.map((n) => ({ k: 'lit', value: n })) });
+  return {
+    k: 'call',
+    callee: 'rt.spmd',
+    await: true,
+    args: [
+      { k: 'program', name: program },
+      { k: 'array', items: args.map((name) => ({ k: 'var', name })) },
+      { k: 'array', items: inLayouts },
+      { k: 'array', items: outLayouts },
+      { k: 'array', items: shapes.map(lits) },
+    ],
+  };
+}
+
 // ------------------------------------------------------------ device_put and SPMD calls
 
 /** A sharding argument: a NamedSharding, or a PartitionSpec resolved against the context mesh (jax.set_mesh). */
@@ -411,24 +428,7 @@ function putUnreduced(ip: Interp, h: HostArray, target: PyNamedSharding, hint: s
   const program = ip.programName('unreduced');
   ip.addProgram(program, func, 'pmap');
   const name = ip.freshName(hint || h.name);
-  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
-  ip.emit({
-    k: 'const',
-    names: [name],
-    destructure: true,
-    value: {
-      k: 'call',
-      callee: 'rt.spmd',
-      await: true,
-      args: [
-        { k: 'program', name: program },
-        { k: 'array', items: [{ k: 'var', name: from.name }] },
-        { k: 'array', items: [layoutVar(ip, mesh, mid)] },
-        { k: 'array', items: [layoutVar(ip, mesh, want)] },
-        { k: 'array', items: [{ k: 'array', items: h.aval.shape.map(lit) }] },
-      ],
-    },
-  });
+  ip.emit({ k: 'const', names: [name], destructure: true, value: spmdCallExpr(program, [from.name], [layoutVar(ip, mesh, mid)], [layoutVar(ip, mesh, want)], [h.aval.shape]) });
   const out = new HostArray(name, h.aval);
   out.sharding = target;
   return out;
@@ -452,24 +452,7 @@ function reduceUnreduced(ip: Interp, h: HostArray, keep: readonly string[], hint
   ip.addProgram(program, t.builder.finish([result], t.axisEnv), 'pmap');
   const name = ip.freshName(hint || h.name);
   const layout = layoutVar(ip, mesh, dims);
-  const lit = (n: number): HExpr => ({ k: 'lit', value: n });
-  ip.emit({
-    k: 'const',
-    names: [name],
-    destructure: true,
-    value: {
-      k: 'call',
-      callee: 'rt.spmd',
-      await: true,
-      args: [
-        { k: 'program', name: program },
-        { k: 'array', items: [{ k: 'var', name: h.name }] },
-        { k: 'array', items: [layout] },
-        { k: 'array', items: [layout] },
-        { k: 'array', items: [{ k: 'array', items: h.aval.shape.map(lit) }] },
-      ],
-    },
-  });
+  ip.emit({ k: 'const', names: [name], destructure: true, value: spmdCallExpr(program, [h.name], [layout], [layout], [h.aval.shape]) });
   const out = new HostArray(name, h.aval);
   out.sharding = new PyNamedSharding(mesh, new PyPartitionSpec(s.spec.entries, s.spec.unreduced.filter((a) => keep.includes(a)), s.spec.reduced));
   return out;
@@ -522,18 +505,13 @@ export function spmdCall(
     const rm = resultMeshes.get(func);
     return (rm && relabelSharding(s, func.results[i]!.aval.shape.length, rm)) ?? s;
   });
-  const value: HExpr = {
-    k: 'call',
-    callee: 'rt.spmd',
-    await: true,
-    args: [
-      { k: 'program', name },
-      { k: 'array', items: args.map((a) => ({ k: 'var', name: a.name })) },
-      { k: 'array', items: program.inShardings.map((d) => layoutVar(ip, mesh, d)) },
-      { k: 'array', items: program.outShardings.map((d) => layoutVar(ip, mesh, d)) },
-      { k: 'array', items: func.results.map((r) => ({ k: 'array', items: r.aval.shape.map((n) => ({ k: 'lit', value: n })) })) },
-    ],
-  };
+  const value = spmdCallExpr(
+    name,
+    args.map((a) => a.name),
+    program.inShardings.map((d) => layoutVar(ip, mesh, d)),
+    program.outShardings.map((d) => layoutVar(ip, mesh, d)),
+    func.results.map((r) => r.aval.shape),
+  );
   return { value, shardings };
 }
 

@@ -5,7 +5,6 @@
 // the host call runs that program on every device of the mesh (`rt.spmd`),
 // the arguments laid out as in_specs name and the results as out_specs name.
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr } from '../ir/host.js';
 import { axesSize, localShape, replicated, sameShardings, shardedTypeStr, type DimShardings } from '../ir/sharding.js';
 import type { Atom, AVal } from '../ir/types.js';
 import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
@@ -15,7 +14,7 @@ import type { Interp } from './interp.js';
 import { carryDebugCalls, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { Text } from './text.js';
 import { PySet } from './sets.js';
-import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, varyingOfAll } from './lib_sharding.js';
+import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, spmdCallExpr, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, underJit, sameMesh, specRepr, tupleRepr } from './shardings.js';
 import { compareKeys, flatten } from './transforms.js';
@@ -283,18 +282,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const inLayouts = [...inDims, ...captured.map((h) => replicated(h.aval.shape.length))].map((d) => layoutVar(ip, mesh, d));
   const hints = ip.nameHints.length === results.length ? ip.nameHints : results.map((_, i) => (i >= outSpecs.length ? `${name}_shown${i - outSpecs.length}` : outSpecs.length === 1 ? `${name}_out` : `${name}_out${i}`));
   const names = hints.map((h) => ip.freshName(h));
-  const value: HExpr = {
-    k: 'call',
-    callee: 'rt.spmd',
-    await: true,
-    args: [
-      { k: 'program', name: program },
-      { k: 'array', items: argNames.map((n) => ({ k: 'var', name: n })) },
-      { k: 'array', items: inLayouts },
-      { k: 'array', items: outDims.map((d) => layoutVar(ip, mesh, d)) },
-      { k: 'array', items: globalShapes.map((s) => ({ k: 'array', items: s.map((n) => ({ k: 'lit', value: n })) })) },
-    ],
-  };
+  const value = spmdCallExpr(program, argNames, inLayouts, outDims.map((d) => layoutVar(ip, mesh, d)), globalShapes);
   ip.emit({ k: 'const', names, destructure: true, value });
   const outs = names.map((n, j) => {
     const a = results[j]!.aval;
