@@ -51,6 +51,7 @@ export class FuncBuilder {
       if (e.transposed) this.eqns[this.eqns.length - 1]!.transposed = true;
       if (e.operandBroadcast) this.eqns[this.eqns.length - 1]!.operandBroadcast = true;
       if (e.numpyParams) this.eqns[this.eqns.length - 1]!.numpyParams = true;
+      if (e.numpyPlainLead) this.eqns[this.eqns.length - 1]!.numpyPlainLead = e.numpyPlainLead;
       e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
     }
     return f.results.map(read);

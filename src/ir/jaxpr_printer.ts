@@ -135,7 +135,8 @@ function shownParams(e: Eqn, freshName: () => string = () => '_'): [string, stri
     const v = k in p ? p[k] : def ?? null;
     // axes a batching rule computed with NumPy print as np.int64 (Eqn.numpyParams)
     if (e.numpyParams && (k === 'axes' || k === 'broadcast_dimensions') && Array.isArray(v)) {
-      out[k] = `(${v.map((d) => `np.int64(${String(d)})`).join(', ')}${v.length === 1 ? ',' : ''})`;
+      const lead = e.numpyPlainLead ?? 0;
+      out[k] = `(${v.map((d, i) => (i < lead ? String(d) : `np.int64(${String(d)})`)).join(', ')}${v.length === 1 ? ',' : ''})`;
     } else out[k] = pyValue(v);
   };
   switch (e.prim as Prim) {
@@ -312,7 +313,9 @@ export function jaxprView(f: Func, constCount = 0): JaxprView {
         continue;
       }
       if (implicit) {
-        const shape = [...out.aval.shape.slice(0, out.aval.shape.length - rank).map(() => 1), ...x.aval.shape];
+        // size 1 on the axes the operand does not map to
+        const kept = new Set(e.params['broadcast_dimensions'] as number[]);
+        const shape = out.aval.shape.map((d, i) => (kept.has(i) ? d : 1));
         eqns.push({ ...e, inputs: ins, params: { ...e.params, shape }, outputs: [{ ...out, aval: { ...out.aval, shape } }] });
         continue;
       }

@@ -75,6 +75,8 @@ export interface Eqn {
    * operand's broadcast): make_jaxpr prints its `axes` / `broadcast_dimensions` as np.int64(n). Not a param.
    */
   numpyParams?: true;
+  /** With numpyParams: how many leading entries are plain ints all the same (the batch axes an outer vmap added). */
+  numpyPlainLead?: number;
   /**
    * The jit calls nested in a traced function that this equation was traced
    * in (inlined there), outermost first: make_jaxpr shows each as a jit

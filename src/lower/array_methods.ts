@@ -24,6 +24,12 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'shape': return shapeTuple(aval.shape);
     case 'ndim': return BigInt(aval.shape.length);
     case 'size': return BigInt(aval.shape.reduce((a, b) => a * b, 1));
+    // bytes per element from the dtype's width (bool: one byte), as NumPy
+    case 'itemsize':
+    case 'nbytes': {
+      const item = aval.dtype === 'bool' ? 1 : Math.max(1, Number(/\d+/.exec(aval.dtype)?.[0] ?? 8) / 8);
+      return BigInt(name === 'itemsize' ? item : item * aval.shape.reduce((a, b) => a * b, 1));
+    }
     case 'dtype': return new PyDType(aval.dtype);
     case 'T': return jnpCall('transpose', [], new Map(), span);
     case 'real': return jnpCall('real', [], new Map(), span);
@@ -67,6 +73,8 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'ravel': return same('ravel');
     case 'at': return new PyIndexUpdateHelper(x);
     case 'block_until_ready': return new PyBoundMethod(x, name, () => x);
+    // starts a device-to-host copy that a later readback waits for: nothing to do here, returns None
+    case 'copy_to_host_async': return new PyBoundMethod(x, name, () => null);
   }
   return undefined;
 }

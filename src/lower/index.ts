@@ -197,6 +197,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.sharding', sharding],
     ['jax.experimental', jax.attrs.get('experimental') as PyModule],
     ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
+    ['jax.experimental.pjit', (jax.attrs.get('experimental') as PyModule).attrs.get('pjit') as PyModule],
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip, jnp)],

@@ -766,6 +766,8 @@ export class Interp {
       }
       if (it instanceof PyEllipsis) return { kind: 'ellipsis' };
       if (isArray(it) || it instanceof NdArray) return arrayIndexItem(this.ops, it, position, span);
+      // a list inside a tuple index is an index array (JAX's _split_index_for_jit); alone it is an error
+      if ((it instanceof PyList || (it instanceof PyTuple && !it.cls)) && v instanceof PyTuple && !v.cls) return arrayIndexItem(this.ops, this.ops.asArray(it, span), position, span);
       if (it instanceof PyList) {
         throw this.error('TypeError: Using a non-tuple sequence for multidimensional indexing is not allowed; use `arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 for more information.', span);
       }

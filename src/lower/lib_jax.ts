@@ -176,5 +176,7 @@ function configUpdate(ip: Interp, c: CallArgs): null {
 /** jax.experimental: the older spelling of shard_map (check_rep instead of check_vma). */
 export function experimentalModule(ip: Interp): PyModule {
   const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
-  return builtinModule('jax.experimental', { shard_map: shardMap, io_callback: (c) => hostCallback(ip, c, 'io') });
+  // jax.experimental.pjit.pjit is jax.jit (in_shardings / out_shardings) since JAX 0.4.
+  const pjit = builtinModule('jax.experimental.pjit', { pjit: (c) => jitOf(ip, c, true) });
+  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io') });
 }

@@ -86,6 +86,10 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
   const tol = (c: CallArgs, i: number, name: string, def: number): number => numArg(arg(c, i, name, def), name, c.span);
   const allStatic = (c: CallArgs): boolean => !c.args.slice(0, 2).some((a) => isArray(a));
   return {
+    // of any array-like (JAX arrays, NumPy arrays, lists, scalars): as jnp's
+    size: jnpFn('size'),
+    shape: jnpFn('shape'),
+    ndim: jnpFn('ndim'),
     sqrt: floatFn('sqrt', Math.sqrt),
     exp: floatFn('exp', Math.exp),
     log: floatFn('log', Math.log),

@@ -162,7 +162,7 @@ export function spmdCallExpr(program: string, args: readonly string[], inLayouts
 /** A sharding argument: a NamedSharding, or a PartitionSpec resolved against the context mesh (jax.set_mesh). */
 export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
   if (!(v instanceof PyPartitionSpec)) return v;
-  const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' ? legacyMesh(ip) : null);
+  const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' || what.startsWith('pjit ') ? legacyMesh(ip) : null);
   if (!mesh) throw new CompileError(noMeshError(v, what), span);
   return checkedSharding(mesh, v, span);
 }
@@ -170,7 +170,7 @@ export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span):
 /** JAX's error for a PartitionSpec given to `what` with no mesh in context (each API has its own wording). */
 function noMeshError(spec: PyPartitionSpec, what: string): string {
   if (what === 'device_put') return 'ValueError: Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put';
-  const api = what === 'with_sharding_constraint' ? ['with_sharding_constraint', 'shardings'] : what.startsWith('jit ') ? ['jit', what.slice(4)] : null;
+  const api = what === 'with_sharding_constraint' ? ['with_sharding_constraint', 'shardings'] : what.startsWith('jit ') || what.startsWith('pjit ') ? ['jit', what.slice(what.indexOf(' ') + 1)] : null;
   if (api) {
     return `RuntimeError: ${api[0]} requires a non-empty mesh in context if you are passing \`PartitionSpec\`s to ${api[1]}. You can define a context mesh via \`jax.set_mesh(mesh)\`. Alternatively, provide \`Sharding\`s to ${api[1]} and then the mesh context manager is not required.`;
   }

@@ -189,15 +189,17 @@ const JIT_OPTIONS = ['static_argnums', 'static_argnames', 'donate_argnums', 'don
  * `jax.jit(f, **options)`; without `f` (`@jax.jit(static_argnames=...)`), a
  * decorator that applies jit with those options, as JAX 0.10 does.
  */
-export function jitOf(ip: Interp, c: CallArgs): PyValue {
+export function jitOf(ip: Interp, c: CallArgs, legacyMesh = false): PyValue {
   if (c.args.length > 1) throw new CompileError(`TypeError: jit() takes from 0 to 1 positional arguments but ${c.args.length} were given`, c.span);
   for (const k of c.kwargs.keys()) {
     if (k === 'fun') throw new CompileError("TypeError: jit() got some positional-only arguments passed as keyword arguments: 'fun'", c.span);
     if (!JIT_OPTIONS.includes(k)) throw new CompileError(`jax.jit: option '${k}' is not supported`, c.span);
   }
   const target = c.args[0];
-  if (target === undefined) return new PyBuiltin('jit', (d) => jitOf(ip, { ...d, kwargs: new Map([...c.kwargs, ...d.kwargs]) }));
+  if (target === undefined) return new PyBuiltin('jit', (d) => jitOf(ip, { ...d, kwargs: new Map([...c.kwargs, ...d.kwargs]) }, legacyMesh));
   const options = new Map(JIT_OPTIONS.map((n) => [n, c.kwargs.get(n) ?? null]));
+  // pjit: PartitionSpecs may also name the axes of a legacy `with mesh:` context
+  if (legacyMesh) options.set('pjit', true);
   const name = target && typeof target === 'object' && 'name' in target ? String((target as { name: string }).name) : 'jit';
   return new PyTransformed('jit', target, options, name);
 }
@@ -451,10 +453,11 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // in_shardings / out_shardings: the arguments laid out before the call, the results after it
   const inShardings = fn.options.get('in_shardings') ?? null;
   const outShardings = fn.options.get('out_shardings') ?? null;
-  if (inShardings !== null) call = { ...call, args: (placeAs(ip, new PyTuple(call.args), inShardings instanceof PyList ? new PyTuple(inShardings.items) : inShardings, 'jit in_shardings', call.span) as PyTuple).items };
+  const api = fn.options.get('pjit') ? 'pjit' : 'jit';
+  if (inShardings !== null) call = { ...call, args: (placeAs(ip, new PyTuple(call.args), inShardings instanceof PyList ? new PyTuple(inShardings.items) : inShardings, `${api} in_shardings`, call.span) as PyTuple).items };
   if (outShardings !== null) {
     const plain = new PyTransformed('jit', fn.fn, new Map([...fn.options].filter(([k]) => k !== 'in_shardings' && k !== 'out_shardings')), fn.name);
-    return placeAs(ip, callJit(ip, plain, call), outShardings, 'jit out_shardings', call.span);
+    return placeAs(ip, callJit(ip, plain, call), outShardings, `${api} out_shardings`, call.span);
   }
   const statics = staticArgs(fn, call.args.length, call.span);
   const kwNames = [...call.kwargs.keys()];

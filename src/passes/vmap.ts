@@ -60,14 +60,18 @@ export const BATCH_RULES: Record<StructuralPrim, BatchRule> = {
     atom: c.bind('sharding_constraint', [x!.atom], { dims: [[], ...(e.params['dims'] as DimShardings)] }),
     batched: true,
   }),
-  broadcast_in_dim: (c, e, [x]) => ({
-    atom: c.bind('broadcast_in_dim', [x!.atom], {
+  broadcast_in_dim: (c, e, [x]) => {
+    const atom = c.bind('broadcast_in_dim', [x!.atom], {
       ...e.params,
       shape: [c.size, ...(e.params['shape'] as number[])],
       broadcast_dimensions: [0, ...shift(e.params['broadcast_dimensions'] as number[])],
-    }),
-    batched: true,
-  }),
+    });
+    // an operand's implicit broadcast stays one (with size-1 axes in make_jaxpr); the new batch axis is a plain int
+    const made = c.b.eqns.at(-1)!;
+    if (e.operandBroadcast) made.operandBroadcast = true;
+    if (e.numpyParams) Object.assign(made, { numpyParams: true, numpyPlainLead: (e.numpyPlainLead ?? 0) + 1 });
+    return { atom, batched: true };
+  },
   reshape: (c, e, [x]) => ({
     atom: c.bind('reshape', [x!.atom], { ...e.params, new_sizes: [c.size, ...(e.params['new_sizes'] as number[])] }),
     batched: true,
