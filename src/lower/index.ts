@@ -9,7 +9,7 @@ import { freeVariables, lowerExports, scriptResults } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { jaxprAttr, jaxprText } from './jaxpr_objects.js';
 import { noteModuleFunctions } from './lib_checkpoint.js';
-import { jaxModule } from './lib_jax.js';
+import { jaxModule, jaxSrcModule } from './lib_jax.js';
 import { deviceBlocksText } from './shard_map.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { jnpModule } from './lib_jnp.js';
@@ -170,6 +170,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const trees = treeModules(ip);
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
+  const jaxSrc = jaxSrcModule(jax);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
   return new Map([
@@ -198,6 +199,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.experimental', jax.attrs.get('experimental') as PyModule],
     ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
     ['jax.experimental.pjit', (jax.attrs.get('experimental') as PyModule).attrs.get('pjit') as PyModule],
+    ['jax._src', jaxSrc],
+    ['jax._src.xla_bridge', jaxSrc.attrs.get('xla_bridge') as PyModule],
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
     ['numpy', numpyModule(ip, jnp)],

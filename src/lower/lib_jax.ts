@@ -173,6 +173,13 @@ function configUpdate(ip: Interp, c: CallArgs): null {
 }
 
 
+/** jax._src.xla_bridge (imported by older notebooks): the device queries of the jax module. */
+export function jaxSrcModule(jax: PyModule): PyModule {
+  const names = ['device_count', 'local_device_count', 'devices', 'local_devices', 'process_count', 'process_index', 'default_backend'];
+  const xlaBridge = builtinModule('jax._src.xla_bridge', Object.fromEntries(names.flatMap((n) => (jax.attrs.has(n) ? [[n, jax.attrs.get(n)!]] : []))));
+  return builtinModule('jax._src', { xla_bridge: xlaBridge });
+}
+
 /** jax.experimental: the older spelling of shard_map (check_rep instead of check_vma). */
 export function experimentalModule(ip: Interp): PyModule {
   const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });

@@ -22,7 +22,8 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const filled = (value: number) => (c: CallArgs): NdArray => {
     const s = shapeOf(arg(c, 0, 'shape'), c.span);
     checkShape(s, c.span);
-    return new NdArray(s, 'float64', new Array(s.reduce((a, b) => a * b, 1)).fill(value));
+    const dtype = npDtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float64';
+    return new NdArray(s, dtype, new Array(s.reduce((a, b) => a * b, 1)).fill(dtype === 'bool' ? Number(value !== 0) : value));
   };
   return builtinModule('numpy', {
     random: numpyRandomModule(ip),
@@ -236,6 +237,15 @@ function callJnp(jnp: PyModule, name: string, c: CallArgs): PyValue {
   const f = jnp.attrs.get(name);
   if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.numpy.${name} is missing`);
   return f.fn(c);
+}
+
+/** A NumPy dtype argument (np.float32, 'int32', Python's bool/int/float: NumPy's 64-bit int and float) a host array can have. */
+function npDtypeArg(v: PyValue, span: Span): NdArray['dtype'] | undefined {
+  if (v === null) return undefined;
+  if (v instanceof PyBuiltin && (v.name === 'int' || v.name === 'float')) return v.name === 'int' ? 'int64' : 'float64';
+  const name = v instanceof PyDType ? v.name : typeof v === 'string' ? (v === 'bool_' ? 'bool' : v) : v instanceof PyBuiltin && v.name === 'bool' ? 'bool' : null;
+  if (name !== null && ['float64', 'float32', 'int64', 'int32', 'uint32', 'bool'].includes(name)) return name as NdArray['dtype'];
+  throw new CompileError(`jaxts: a host NumPy array of dtype ${name ?? pyTypeName(v)} is not supported`, span);
 }
 
 /**

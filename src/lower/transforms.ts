@@ -25,7 +25,7 @@ import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import {
-  HostArray, HostScalar, PyComplex, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostScalar, PyComplex, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -258,7 +258,12 @@ function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: M
 }
 
 function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
-  if (!ip.atHost) throw new CompileError('jax.pmap inside another transformation (pmap, jit, vmap) is not supported; JAX 0.10 rejects nested pmap too', call.span);
+  if (!ip.atHost) {
+    for (let t: Trace | null = ip.trace(); t; t = t.parent) {
+      if (t.kind === 'pmap' || t.axisEnv.length) throw new CompileError('jax.pmap inside another transformation (pmap, jit, vmap) is not supported; JAX 0.10 rejects nested pmap too', call.span);
+    }
+    return pmapInTrace(ip, fn, call);
+  }
   const args = new PyTuple(call.args);
   const flat = flatten(args, true);
   const inSpec = fn.options.get('in_axes')!;
@@ -430,7 +435,7 @@ const jitCache = new WeakMap<object, Map<string, JitCacheEntry>>();
 
 function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   // jit of a shard_map is the shard_map's own per-device program
-  if (fn.fn instanceof PyShardMapped) {
+  if (fn.fn instanceof PyShardMapped && ip.atHost) {
     // its results' shardings as XLA gives them back: the out_specs without trailing Nones
     const out = flatten(asJitted(() => ip.call(fn.fn, call)));
     return out.unflatten(out.leaves.map((l) => {
@@ -719,9 +724,15 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     return ip.ops.moveAxis(ip.ops.tracer(o), 0, ax, call.span);
   }));
   const outSpec = fn.options.get('out_axes')!;
+  // out_axes is a tree prefix of the result (None: an unmapped result, left without the batch axis)
+  const outAxes = axesFor(ip, outSpec, rebuild(outs.slice(0, declared.length).map((o) => ip.ops.tracer(o))), 'vmap out_axes', call.span);
   const moved = outs.slice(0, declared.length).map((o, j) => {
-    const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
-    if (typeof s !== 'bigint') throw new CompileError('vmap out_axes must be an int or a tuple of ints', call.span);
+    const s = outAxes.length === declared.length ? outAxes[j]! : outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
+    if (s === null) {
+      if (outBatched[j]) throw new CompileError('ValueError: at vmap out_axes, got axis spec None but output was batched on axis 0', call.span);
+      return ip.ops.index(ip.ops.tracer(o), [{ kind: 'int', value: 0 }], call.span);
+    }
+    if (typeof s !== 'bigint' && typeof s !== 'number') throw new CompileError('vmap out_axes must be an int or a tuple of ints', call.span);
     const r = o.aval.shape.length;
     const n = Number(s) < 0 ? Number(s) + r : Number(s);
     return ip.ops.moveAxis(ip.ops.tracer(o), 0, n, call.span);
@@ -730,6 +741,43 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const index = (v: PyValue, i: number): PyValue => ip.ops.index(v, [{ kind: 'int', value: i }], call.span);
   deliverDebugCalls(ip.trace(), debug.calls, debugValues, t, { size, index, batched: outBatched.slice(declared.length) }, (vs) => ip.flush([...vs, ...moved]));
   return rebuild(moved);
+}
+
+/**
+ * pmap called while tracing (make_jaxpr, jit, grad): JAX 0.10's pmap (jax/_src/pmap.py) is
+ * jit(shard_map(_fun)) over a mesh of the first `size` devices on the one axis `axis_name`,
+ * `_fun` squeezing each argument's mapped axis and expanding each result's.
+ */
+function pmapInTrace(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
+  const args = new PyTuple(call.args);
+  const flat = flatten(args, true);
+  const inSpec = fn.options.get('in_axes')!;
+  checkInAxesArity(inSpec, args, 'pmap', call.span);
+  const { size, axes } = mappedSize(ip, flat.leaves, axesFor(ip, inSpec, args, 'pmap in_axes', call.span), 'pmap', call.span);
+  const nDev = ip.devices(call.span).items.length;
+  if (size > nDev) throw new CompileError(`ValueError: compiling computation that requires ${size} logical devices, but only ${nDev} XLA devices are available (num_replicas=${size})`, call.span);
+  const nameOpt = fn.options.get('axis_name');
+  const name = typeof nameOpt === 'string' ? nameOpt : '_internal_pmap_axis_name';
+  const spec = (ax: number | null): PyPartitionSpec => new PyPartitionSpec(ax === null ? [] : [...Array.from({ length: ax }, () => null), name]);
+  const outSpec = fn.options.get('out_axes')!;
+  const outAxesSpec = (s: PyValue): PyValue => {
+    if (s === null) return null;
+    if (typeof s === 'bigint') return spec(Number(s));
+    if (s instanceof PyTuple || s instanceof PyList) return new PyTuple(s.items.map(outAxesSpec));
+    throw new CompileError(`TypeError: pmap out_axes must be an int, None, or (nested) container with those types as leaves, but got ${typeName(s)}.`, call.span);
+  };
+  const body = new PyBuiltin('_fun', (c) => {
+    const squeezed = c.args.map((x, i) => (axes[i] === null ? x : ip.ops.index(x, [...Array.from({ length: axes[i]! }, () => ({ kind: 'slice' as const, start: null, stop: null, step: null })), { kind: 'int', value: 0 }], c.span)));
+    const out = ip.call(fn.fn, { args: (flat.unflatten(squeezed) as PyTuple).items, kwargs: new Map(), span: c.span });
+    const outFlat = flatten(out);
+    const outAxes = axesFor(ip, outSpec, out, 'pmap out_axes', c.span);
+    return outFlat.unflatten(outFlat.leaves.map((l, j) => (outAxes[j] === null ? l : ip.ops.expandDims(ip.ops.asArray(l, c.span), outAxes[j]!, c.span))));
+  });
+  const mesh = new PyMesh(new PyDeviceArray([size], Array.from({ length: size }, (_, i) => i)), [name], false);
+  const jax = ip.library.importModule('jax', call.span);
+  const kw = new Map<string, PyValue>([['mesh', mesh], ['in_specs', new PyTuple(axes.map(spec))], ['out_specs', outAxesSpec(outSpec)], ['check_vma', false]]);
+  const mapped = ip.call(jax.attrs.get('shard_map')!, { args: [body], kwargs: kw, span: call.span });
+  return ip.call(jitOf(ip, { args: [mapped], kwargs: new Map(), span: call.span }), { args: flat.leaves, kwargs: new Map(), span: call.span });
 }
 
 /** The argnums option as a list of argument positions (and whether it was a single int). */
