@@ -37,6 +37,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     complex128: dt('complex128'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
     pi: Math.PI,
+    newaxis: null,
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);
       checkItems(Math.ceil((stop - start) / step), 'a NumPy array', c.span);

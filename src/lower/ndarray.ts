@@ -320,7 +320,11 @@ export function ndAttr(x: NdArray, name: string): PyValue | undefined {
   const red = (kind: NdReduction) => method((c) => ndReduce(kind, x, axes(c.args[0] ?? c.kwargs.get('axis') ?? null, c.span), c.kwargs.get('keepdims') === true, c.span));
   switch (name) {
     case 'T': return ndTranspose(x, null);
-    case 'transpose': return method((c) => ndTranspose(x, c.args.length ? c.args.map((a) => Number(a as bigint)) : null));
+    // x.transpose(2, 1, 0) or x.transpose((2, 1, 0)) / ([2, 1, 0])
+    case 'transpose': return method((c) => {
+      const one = c.args.length === 1 && (c.args[0] instanceof PyTuple || c.args[0] instanceof PyList) ? c.args[0].items : c.args;
+      return ndTranspose(x, one.length ? one.map((a) => Number(a as bigint)) : null);
+    });
     case 'sum': return red('sum');
     case 'prod': return red('prod');
     case 'max': return red('max');
