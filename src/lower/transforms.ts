@@ -450,7 +450,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     // inlined into the enclosing trace; its equations remember the call (make_jaxpr shows a nested jit)
     const eqns = ip.trace().builder.eqns;
     const start = eqns.length;
-    const out = ip.call(fn.fn, call);
+    const out = fn.fn instanceof PyShardMapped ? asJitted(() => ip.call(fn.fn, call)) : ip.call(fn.fn, call);
     const atoms = (v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === ip.trace() ? [l.atom] : []));
     markJitCall(eqns, start, fn.name === '<lambda>' || fn.name.startsWith('_lambda') ? '<lambda>' : fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out));
     return out;
