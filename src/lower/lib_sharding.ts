@@ -300,6 +300,11 @@ function axisGroups(from: PyMesh, to: PyMesh): string[][] | null {
 /** A value of a jit over mesh `own` laid out as `s` (on another mesh over the same devices) says: a constraint in `own`'s axes. */
 function constrainOnMesh(ip: Interp, t: Trace, x: PyValue, own: PyMesh, s: PyNamedSharding, span: A.Span): PyValue {
   const groups = axisGroups(own, s.mesh);
+  const ids = (m: PyMesh): string => `[${[...m.devices.ids].sort((a, b) => a - b).join(', ')}]`;
+  if (ids(own) !== ids(s.mesh)) {
+    // JAX's check of a jitted computation's device assignment (pxla._get_and_check_device_assignment)
+    throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got arguments of ${t.builder.name} with device ids ${ids(own)} on platform CPU and device_put inside jit with device ids ${ids(s.mesh)} on platform CPU`, span);
+  }
   if (!groups) throw new CompileError(`NotImplementedError: a sharding over ${meshStr(s.mesh)} inside a function over ${meshStr(own)} is not supported by jaxts (the meshes must share their devices, in order)`, span);
   traceResultMesh.set(t, s.mesh);
   const cons = (leaf: PyValue): PyValue => {
