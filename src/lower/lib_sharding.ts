@@ -1093,12 +1093,15 @@ export function argTypeSharding(ip: Interp, v: PyValue, mesh: PyMesh): DimShardi
   return outer === undefined ? null : argTypeSharding(ip, outer, mesh);
 }
 
-/** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */
-const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][]; checkVma: boolean }>();
+/**
+ * The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), check_vma,
+ * and each parameter's in_spec (its unreduced and reduced axes show in the parameter's type: `{U:i}`, `{R:i}`).
+ */
+const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][]; checkVma: boolean; specs: readonly PyPartitionSpec[] }>();
 
 /** Called by shard_map before tracing its body. */
-export function noteShardMapTrace(t: Trace, axes: string[], params: string[][], checkVma: boolean): void {
-  shardMapTraces.set(t, { axes, params, checkVma });
+export function noteShardMapTrace(t: Trace, axes: string[], params: string[][], checkVma: boolean, specs: readonly PyPartitionSpec[]): void {
+  shardMapTraces.set(t, { axes, params, checkVma, specs });
 }
 
 /**
@@ -1132,7 +1135,12 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
   const a = ip.ops.aval(x, c.span);
   if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
     const v = varyingAxes(x);
-    if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
+    if (v) {
+      // a shard_map parameter's type shows its in_spec's unreduced and reduced axes
+      const i = x.atom.kind === 'var' ? x.trace.builder.params.indexOf(x.atom) : -1;
+      const spec = shardMapTraces.get(x.trace)?.specs[i];
+      return new PyShapedArray(a, replicated(a.shape.length), null, v, false, spec?.unreduced ?? [], spec?.reduced ?? []);
+    }
     const t = tracerDims(ip, x);
     return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null, [], false, t?.unreduced ?? []);
   }

@@ -137,11 +137,11 @@ interface TracedBody {
 }
 
 /** Trace `fn` on the blocks of arguments of global types `avals` laid out as `inDims` (a trace nested in `parent`, or a top-level one). */
-function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], parent: Trace | null, span: A.Span): TracedBody {
+function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], specs: PyPartitionSpec[], parent: Trace | null, span: A.Span): TracedBody {
   const shape = meshShape(mesh);
   const manual = manualAxes(mesh, opts);
   const t = new Trace(name, 'pmap', parent, shape.axes.filter((a) => manual.includes(a.name)).map((a) => ({ name: a.name, size: a.size })));
-  noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma);
+  noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma, specs);
   // an eager shard_map runs its body on concrete blocks: a print in it shows each device's (after the program)
   if (!parent && !underJit()) {
     eagerBodies.set(t, mesh);
@@ -206,7 +206,7 @@ function nestedShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOpt
     if (opts.inSpecs !== null) checkInSpec(mesh, spec, dims, argTypeSharding(ip, flat.leaves[i]!, mesh) ?? replicated(a.aval.shape.length), a.aval, call.span);
     return dims;
   });
-  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, ip.trace(), call.span);
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, specs, ip.trace(), call.span);
   const { t, results } = body;
   const raw = t.builder.finish(results, t.axisEnv);
   // with check_vma, JAX's implicit pvary as the equations its trace records
@@ -260,7 +260,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     checkInSpec(mesh, spec, dims, have, h.aval, call.span);
     return dims;
   });
-  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, specs, null, call.span);
   const { t, out, outSpecs } = body;
   // prints in the body show every device's block: extra results stacked on a leading axis over the whole mesh
   const debug = takeDebugCalls(t);
