@@ -11,7 +11,7 @@ import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
 import { explicitPvary } from '../ir/vma.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { carryDebugCalls, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { carryDebugCalls, debugCallAtoms, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { Text } from './text.js';
 import { PySet } from './sets.js';
 import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, spmdCallExpr, varyingOfAll } from './lib_sharding.js';
@@ -264,8 +264,7 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
   const { t, out, outSpecs } = body;
   // prints in the body show every device's block: extra results stacked on a leading axis over the whole mesh
   const debug = takeDebugCalls(t);
-  const other = debug.calls.find((d) => !shardMapPrints.has(d));
-  if (other) throw new CompileError('jax.debug.print / jax.debug.callback inside an eager jax.shard_map is not supported by jaxts yet (print is)', other.span);
+  const shownVma = varyingOfAll(t, debug.atoms) ?? [];
   const shown = debug.atoms.map((a) => t.builder.bind1('reshape', [a], { new_sizes: [1, ...a.aval.shape], dimensions: null }));
   const n = mesh.devices.ids.length;
   const results = [...body.results, ...shown];
@@ -290,11 +289,40 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     if (j < outSpecs.length) h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
     return h;
   });
-  deliverDebugCalls(null, debug.calls, outs.slice(outSpecs.length), t);
+  // in program order: a print shows every device's block at once; jax.debug.print / callback runs once per
+  // device with its block (element k of the stacked values: device k of the mesh)
+  // device with its block (JAX's eager rule zips the operands' blocks: a value varying over some mesh axes has
+  // one block per position along those axes, in mesh order, so the call runs as often as its fewest blocks)
+  const shownValues = outs.slice(outSpecs.length);
+  const blocks = new Map<PyValue, number[]>();
+  shownValues.forEach((v, j) => blocks.set(v, devicesAlong(mesh, shownVma[j] ?? [])));
+  const index = (v: PyValue, i: number): PyValue => ip.ops.index(v, [{ kind: 'int', value: blocks.get(v)?.[i] ?? i }], call.span);
+  let at = 0;
+  for (const c of debug.calls) {
+    const values = shownValues.slice(at, (at += debugCallAtoms(c, t)));
+    const size = Math.min(...values.map((v) => blocks.get(v)!.length));
+    deliverDebugCalls(null, [c], values, t, shardMapPrints.has(c) ? undefined : { size: values.length ? size : 0, index }, (vs) => ip.flush([...vs, ...shownValues]));
+  }
   return out.rebuild(outs.slice(0, outSpecs.length));
 }
 
 // ------------------------------------------------------------------ print inside an eager shard_map
+
+/** The mesh positions (row-major) whose coordinates along the axes not in `axes` are 0: one per block of a value varying over `axes`. */
+function devicesAlong(mesh: PyMesh, axes: readonly string[]): number[] {
+  const sizes = mesh.devices.shape;
+  const out: number[] = [];
+  for (let p = 0; p < mesh.devices.ids.length; p++) {
+    let rest = p;
+    let keep = true;
+    for (let i = sizes.length - 1; i >= 0; i--) {
+      if (rest % sizes[i]! !== 0 && !axes.includes(mesh.axisNames[i]!)) keep = false;
+      rest = Math.floor(rest / sizes[i]!);
+    }
+    if (keep) out.push(p);
+  }
+  return out;
+}
 
 /** The bodies of eager (host-level) shard_maps, with their meshes. */
 const eagerBodies = new WeakMap<Trace, PyMesh>();
