@@ -9,7 +9,7 @@ import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape, TypeSharding } from '../ir/sharding.js';
 import type { JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
-import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
+import { jaxTypeStr, type Atom, type AVal, type Func, type Var } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
@@ -1089,8 +1089,17 @@ export function argTypeSharding(ip: Interp, v: PyValue, mesh: PyMesh): DimShardi
   if (v.materialized) return argTypeSharding(ip, v.materialized, mesh);
   const d = tracerDims(ip, v);
   if (d) return sameMesh(d.mesh, mesh) ? d.dims : null;
-  const outer = v.atom.kind === 'var' && v.trace.builder.params.includes(v.atom) ? v.trace.paramOuter(v.atom) : undefined;
+  const i = v.atom.kind === 'var' ? v.trace.builder.params.indexOf(v.atom) : -1;
+  const outer = i < 0 ? undefined : (v.trace.paramOuter(v.atom as Var) ?? subTraceOuters.get(v.trace)?.[i] ?? undefined);
   return outer === undefined ? null : argTypeSharding(ip, outer, mesh);
+}
+
+/** The outer values whose types a control-flow body's parameters take (a scan's carries, a cond's operands): by parameter, null where none. */
+const subTraceOuters = new WeakMap<Trace, readonly (PyValue | undefined)[]>();
+
+/** Called by cond / scan before tracing a body: parameter i has the type (sharding included) of `outers[i]`. */
+export function noteSubTraceOuters(t: Trace, outers: readonly (PyValue | undefined)[]): void {
+  subTraceOuters.set(t, outers);
 }
 
 /**
