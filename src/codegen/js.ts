@@ -241,22 +241,14 @@ function isFlushCall(x: string): boolean {
   return false;
 }
 
-/** A float literal that flushing leaves as it is (zero, or normal: |x| ≥ 2^-126), and the JS globals NaN and ±Infinity. */
-const unflushable = (x: string): boolean => {
-  if (x === 'NaN' || x === 'Infinity' || x === '-Infinity') return true;
-  if (!LITERAL.test(x)) return false;
-  const v = Math.abs(Number(x));
-  return v === 0 || v >= 2 ** -126;
-};
-
 /**
  * The JS dialect for a kernel that computes on floats: XLA CPU's flush to zero (ftz32) where its arithmetic applies it.
- * One per kernel: it remembers the temporaries that hold a flushed value, so that a flush of them (or of a normal
- * literal) is left out; the values are the same.
+ * One per kernel: it remembers the temporaries that hold a flushed value, so that a flush of them is left out (the
+ * same values).
  */
 function flushing(): Dialect {
   const flushed = new Set<string>();
-  const ftz = (x: string): string => (flushed.has(x) || isFlushCall(x) || unflushable(x) ? x : `ftz32(${x})`);
+  const ftz = (x: string): string => (flushed.has(x) || isFlushCall(x) ? x : `ftz32(${x})`);
   return {
     ...JS,
     declare: (name, value) => {
