@@ -230,36 +230,57 @@ const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'pow', 'a
 const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'max', 'min'];
 /** Unary operations that read a subnormal operand as zero. */
 const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'floor', 'ceil', 'round', 'sign'];
-const ftz = (x: string): string => `ftz32(${x})`;
+/** Is `x` one call `ftz32(...)` (its value already flushed)? */
+function isFlushCall(x: string): boolean {
+  if (!x.startsWith('ftz32(') || !x.endsWith(')')) return false;
+  let depth = 0;
+  for (let i = 5; i < x.length; i++) {
+    if (x[i] === '(') depth++;
+    else if (x[i] === ')' && --depth === 0) return i === x.length - 1;
+  }
+  return false;
+}
 
-/** The JS dialect for a kernel that computes on floats: XLA CPU's flush to zero (ftz32) where its arithmetic applies it. */
-const FLUSHING: Dialect = {
-  ...JS,
-  // math functions (log, expm1, ...) and rem (fmod) see a subnormal as it is
-  unary: Object.fromEntries(
-    Object.entries(JS.unary).map(([fn, f]) => [fn, FLUSHED_UNARY.includes(fn as KUnary) ? (x: string, from: DType, to: DType) => f(from === 'float32' ? ftz(x) : x, from, to) : f]),
-  ) as Dialect['unary'],
-  binary: Object.fromEntries(
-    Object.entries(JS.binary).map(([fn, f]) => {
-      const arith = FLUSHED_ARITH.includes(fn as KBinary);
-      const compare = FLUSHED_COMPARE.includes(fn as KBinary);
-      if (!arith && !compare) return [fn, f];
-      // x != x (isnan) and x == x read one value: flushing it changes nothing, and keeps the pattern visible
-      return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? ftz(f(ftz(a), ftz(b), d)) : f(ftz(a), ftz(b), d))];
-    }),
-  ) as Dialect['binary'],
-  // DAZ reads the operands' subnormals as zero, FTZ flushes the result
-  fma: (a, b, c) => ftz(JS.fma(ftz(a), ftz(b), ftz(c))),
-  // a float is true when nonzero after the flush (XLA: bool(1e-40) is False)
-  cast: (x, from, to) => JS.cast(from === 'float32' && to === 'bool' ? ftz(x) : x, from, to),
-  reduce: {
-    ...JS.reduce,
-    max: { init: JS.reduce.max.init, combine: (acc, v, d) => JS.reduce.max.combine(acc, d === 'float32' ? ftz(v) : v, d) },
-    min: { init: JS.reduce.min.init, combine: (acc, v, d) => JS.reduce.min.combine(acc, d === 'float32' ? ftz(v) : v, d) },
-    sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.sum.combine(acc, ftz(v), d)) : JS.reduce.sum.combine(acc, v, d)) },
-    prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? ftz(JS.reduce.prod.combine(acc, ftz(v), d)) : JS.reduce.prod.combine(acc, v, d)) },
-  },
-};
+/**
+ * The JS dialect for a kernel that computes on floats: XLA CPU's flush to zero (ftz32) where its arithmetic applies it.
+ * One per kernel: it remembers the temporaries that hold a flushed value, so that a flush of them is left out (the
+ * same values).
+ */
+function flushing(): Dialect {
+  const flushed = new Set<string>();
+  const ftz = (x: string): string => (flushed.has(x) || isFlushCall(x) ? x : `ftz32(${x})`);
+  return {
+    ...JS,
+    declare: (name, value) => {
+      if (isFlushCall(value)) flushed.add(name);
+      return JS.declare(name, value);
+    },
+    // math functions (log, expm1, ...) and rem (fmod) see a subnormal as it is
+    unary: Object.fromEntries(
+      Object.entries(JS.unary).map(([fn, f]) => [fn, FLUSHED_UNARY.includes(fn as KUnary) ? (x: string, from: DType, to: DType) => f(from === 'float32' ? ftz(x) : x, from, to) : f]),
+    ) as Dialect['unary'],
+    binary: Object.fromEntries(
+      Object.entries(JS.binary).map(([fn, f]) => {
+        const arith = FLUSHED_ARITH.includes(fn as KBinary);
+        const compare = FLUSHED_COMPARE.includes(fn as KBinary);
+        if (!arith && !compare) return [fn, f];
+        // x != x (isnan) and x == x read one value: flushing it changes nothing, and keeps the pattern visible
+        return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? `ftz32(${f(ftz(a), ftz(b), d)})` : f(ftz(a), ftz(b), d))];
+      }),
+    ) as Dialect['binary'],
+    // DAZ reads the operands' subnormals as zero, FTZ flushes the result
+    fma: (a, b, c) => `ftz32(${JS.fma(ftz(a), ftz(b), ftz(c))})`,
+    // a float is true when nonzero after the flush (XLA: bool(1e-40) is False)
+    cast: (x, from, to) => JS.cast(from === 'float32' && to === 'bool' ? ftz(x) : x, from, to),
+    reduce: {
+      ...JS.reduce,
+      max: { init: JS.reduce.max.init, combine: (acc, v, d) => JS.reduce.max.combine(acc, d === 'float32' ? ftz(v) : v, d) },
+      min: { init: JS.reduce.min.init, combine: (acc, v, d) => JS.reduce.min.combine(acc, d === 'float32' ? ftz(v) : v, d) },
+      sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.sum.combine(acc, ftz(v), d)})` : JS.reduce.sum.combine(acc, v, d)) },
+      prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.prod.combine(acc, ftz(v), d)})` : JS.reduce.prod.combine(acc, v, d)) },
+    },
+  };
+}
 
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the runtime helpers it calls. */
 export function renderJs(k: Kernel, fnName: string, types = true): { source: string; helpers: string[] } {
@@ -267,7 +288,7 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
   const dot = planDot(k);
   const dotCall = dot && `dotF32(in${dot.x}, in${dot.y}, ${JSON.stringify(dot.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}`;
   const whole = dot !== null && k.body === dot.reduce;
-  const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? FLUSHING : JS, dot && !whole ? new Map([[dot.reduce, 'dot[gid]']]) : undefined);
+  const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? flushing() : JS, dot && !whole ? new Map([[dot.reduce, 'dot[gid]']]) : undefined);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [

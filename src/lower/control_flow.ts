@@ -17,6 +17,7 @@ import type { Interp } from './interp.js';
 import { deliverDebugCalls, takeDebugCalls, type DebugCall, type Guard } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
+import { noteSubTraceOuters } from './lib_sharding.js';
 import { carryRefs, finishRefs, readRef, RetraceRefs, writeRef } from './refs.js';
 import {
   HostArray, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyDict, PyFunction, PyInstance, PyList, PyPartial, PyRef, PyTransformed, PyTuple, PyUserClass, Trace, Tracer,
@@ -61,9 +62,11 @@ const capitalize = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
  * Trace `body` on fresh parameters of types `avals` in a trace nested in the
  * current one; the Func's parameters come out as [captured..., declared...].
  */
-function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string, carriesRefs: 'scan' | 'discover' | null = null): Traced {
+function traceSub(ip: Interp, name: string, avals: AVal[], span: Span, body: (ps: Tracer[]) => PyValue, what?: string, carriesRefs: 'scan' | 'discover' | null = null, outers?: readonly (PyValue | undefined)[]): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'jit', parent, parent.axisEnv);
+  // the parameters' types (their shardings) are those of the values they stand for
+  if (outers) noteSubTraceOuters(t, outers);
   const ps = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
   if (carriesRefs) carryRefs(t, carriesRefs);
   return ip.withTrace(t, () => {
@@ -296,7 +299,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const opAtoms = leafAtoms(ip, flat.leaves, span);
     const avals = opAtoms.map((a) => a.aval);
     const traced = branches.map((_, k) =>
-      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), undefined, 'discover'),
+      traceSub(ip, `${api}_branch${k}`, avals, span, (ps) => callBranch(k, (flat.unflatten(ps) as PyTuple).items), undefined, 'discover', flat.leaves),
     );
     refsFound(traced);
     const names = api === 'cond' ? ['true_fun', 'false_fun'] : branches.map((_, k) => (k ? `branch${k}` : 'branch 0'));
@@ -454,11 +457,11 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       traced = traceCarried(
       init0,
       (avals) => {
-        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop', 'discover');
+        const ct = traceSub(ip, 'while_cond', avals, span, (ps) => apply(condFun, flat.unflatten(ps)), 'lax.while_loop', 'discover', flat.leaves);
         if (treeSig(ct.out) !== '*' || ct.outAvals.length !== 1) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got pytree ${treeSig(ct.out)}.`, span);
         const pa = ct.outAvals[0]!;
         if (pa.dtype !== 'bool' || pa.shape.length) throw new CompileError(`TypeError: cond_fun must return a boolean scalar, but got output type(s) [ShapedArray(${pa.dtype === 'bool' ? 'bool' : pa.dtype}[${pa.shape.join(',')}])].`, span);
-        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop', 'discover');
+        const bt = traceSub(ip, 'while_body', avals, span, (ps) => apply(bodyFun, flat.unflatten(ps)), 'lax.while_loop', 'discover', flat.leaves);
         refsFound([ct, bt]);
         return { outAvals: bt.outAvals, r: { ct, bt } };
       },
@@ -524,7 +527,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
           if (!(out instanceof PyTuple || out instanceof PyList) || out.items.length !== 2) throw new CompileError(`TypeError: scan body output must be a pair, got ${ip.repr(out, span).static ?? typeName(out)}.`, span);
           carryOut = out.items[0]!;
           return out;
-        }, undefined, 'scan');
+        }, undefined, 'scan', iflat.leaves);
         let bt: Traced;
         // a ref's weak carry set to a strong value: again, the carry strong (once per ref)
         for (let tries = 0; ; tries++) {

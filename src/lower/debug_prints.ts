@@ -55,6 +55,9 @@ export function recordDebugCall(t: Trace, call: DebugCall): void {
 /** The values a call depends on, in the order they are handed on: its operands, then its guards' indices. */
 const shown = (c: DebugCall): PyValue[] => [...c.args, ...c.kwargs.values(), ...(c.guards ?? []).map((g) => g.index)];
 
+/** How many of the atoms takeDebugCalls gives are call `c`'s (its operands and guards on trace `t`). */
+export const debugCallAtoms = (c: DebugCall, t: Trace): number => shown(c).filter((v) => v instanceof Tracer && v.trace === t).length;
+
 /** The debug calls of a finished trace and the atoms they show (the traced function's extra results). */
 export function takeDebugCalls(t: Trace): { calls: DebugCall[]; atoms: Atom[] } {
   const calls = pending.get(t) ?? [];

@@ -9,7 +9,7 @@ import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape, TypeSharding } from '../ir/sharding.js';
 import type { JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
-import { jaxTypeStr, type Atom, type AVal, type Func } from '../ir/types.js';
+import { jaxTypeStr, type Atom, type AVal, type Func, type Var } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
@@ -300,6 +300,11 @@ function axisGroups(from: PyMesh, to: PyMesh): string[][] | null {
 /** A value of a jit over mesh `own` laid out as `s` (on another mesh over the same devices) says: a constraint in `own`'s axes. */
 function constrainOnMesh(ip: Interp, t: Trace, x: PyValue, own: PyMesh, s: PyNamedSharding, span: A.Span): PyValue {
   const groups = axisGroups(own, s.mesh);
+  const ids = (m: PyMesh): string => `[${[...m.devices.ids].sort((a, b) => a - b).join(', ')}]`;
+  if (ids(own) !== ids(s.mesh)) {
+    // JAX's check of a jitted computation's device assignment (pxla._get_and_check_device_assignment)
+    throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got arguments of ${t.builder.name} with device ids ${ids(own)} on platform CPU and device_put inside jit with device ids ${ids(s.mesh)} on platform CPU`, span);
+  }
   if (!groups) throw new CompileError(`NotImplementedError: a sharding over ${meshStr(s.mesh)} inside a function over ${meshStr(own)} is not supported by jaxts (the meshes must share their devices, in order)`, span);
   traceResultMesh.set(t, s.mesh);
   const cons = (leaf: PyValue): PyValue => {
@@ -1084,16 +1089,28 @@ export function argTypeSharding(ip: Interp, v: PyValue, mesh: PyMesh): DimShardi
   if (v.materialized) return argTypeSharding(ip, v.materialized, mesh);
   const d = tracerDims(ip, v);
   if (d) return sameMesh(d.mesh, mesh) ? d.dims : null;
-  const outer = v.atom.kind === 'var' && v.trace.builder.params.includes(v.atom) ? v.trace.paramOuter(v.atom) : undefined;
+  const i = v.atom.kind === 'var' ? v.trace.builder.params.indexOf(v.atom) : -1;
+  const outer = i < 0 ? undefined : (v.trace.paramOuter(v.atom as Var) ?? subTraceOuters.get(v.trace)?.[i] ?? undefined);
   return outer === undefined ? null : argTypeSharding(ip, outer, mesh);
 }
 
-/** The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), and check_vma. */
-const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][]; checkVma: boolean }>();
+/** The outer values whose types a control-flow body's parameters take (a scan's carries, a cond's operands): by parameter, null where none. */
+const subTraceOuters = new WeakMap<Trace, readonly (PyValue | undefined)[]>();
+
+/** Called by cond / scan before tracing a body: parameter i has the type (sharding included) of `outers[i]`. */
+export function noteSubTraceOuters(t: Trace, outers: readonly (PyValue | undefined)[]): void {
+  subTraceOuters.set(t, outers);
+}
+
+/**
+ * The shard_map traces: the mesh axes in order, each parameter's varying axes (its in_spec's), check_vma,
+ * and each parameter's in_spec (its unreduced and reduced axes show in the parameter's type: `{U:i}`, `{R:i}`).
+ */
+const shardMapTraces = new WeakMap<Trace, { axes: string[]; params: string[][]; checkVma: boolean; specs: readonly PyPartitionSpec[] }>();
 
 /** Called by shard_map before tracing its body. */
-export function noteShardMapTrace(t: Trace, axes: string[], params: string[][], checkVma: boolean): void {
-  shardMapTraces.set(t, { axes, params, checkVma });
+export function noteShardMapTrace(t: Trace, axes: string[], params: string[][], checkVma: boolean, specs: readonly PyPartitionSpec[]): void {
+  shardMapTraces.set(t, { axes, params, checkVma, specs });
 }
 
 /**
@@ -1127,7 +1144,12 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
   const a = ip.ops.aval(x, c.span);
   if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
     const v = varyingAxes(x);
-    if (v) return new PyShapedArray(a, replicated(a.shape.length), null, v);
+    if (v) {
+      // a shard_map parameter's type shows its in_spec's unreduced and reduced axes
+      const i = x.atom.kind === 'var' ? x.trace.builder.params.indexOf(x.atom) : -1;
+      const spec = shardMapTraces.get(x.trace)?.specs[i];
+      return new PyShapedArray(a, replicated(a.shape.length), null, v, false, spec?.unreduced ?? [], spec?.reduced ?? []);
+    }
     const t = tracerDims(ip, x);
     return new PyShapedArray(a, t?.dims ?? replicated(a.shape.length), t?.mesh ?? null, [], false, t?.unreduced ?? []);
   }

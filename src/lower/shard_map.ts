@@ -11,7 +11,7 @@ import { asParams, type ShardMapParams, type Spec } from '../ir/shard_map.js';
 import { explicitPvary } from '../ir/vma.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { carryDebugCalls, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
+import { carryDebugCalls, debugCallAtoms, deliverDebugCalls, recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { Text } from './text.js';
 import { PySet } from './sets.js';
 import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, spmdCallExpr, varyingOfAll } from './lib_sharding.js';
@@ -137,11 +137,11 @@ interface TracedBody {
 }
 
 /** Trace `fn` on the blocks of arguments of global types `avals` laid out as `inDims` (a trace nested in `parent`, or a top-level one). */
-function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], parent: Trace | null, span: A.Span): TracedBody {
+function traceShardMapBody(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, avals: AVal[], inDims: DimShardings[], specs: PyPartitionSpec[], parent: Trace | null, span: A.Span): TracedBody {
   const shape = meshShape(mesh);
   const manual = manualAxes(mesh, opts);
   const t = new Trace(name, 'pmap', parent, shape.axes.filter((a) => manual.includes(a.name)).map((a) => ({ name: a.name, size: a.size })));
-  noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma);
+  noteShardMapTrace(t, manual, inDims.map((d) => d.flat()), opts.checkVma, specs);
   // an eager shard_map runs its body on concrete blocks: a print in it shows each device's (after the program)
   if (!parent && !underJit()) {
     eagerBodies.set(t, mesh);
@@ -206,7 +206,7 @@ function nestedShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOpt
     if (opts.inSpecs !== null) checkInSpec(mesh, spec, dims, argTypeSharding(ip, flat.leaves[i]!, mesh) ?? replicated(a.aval.shape.length), a.aval, call.span);
     return dims;
   });
-  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, ip.trace(), call.span);
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, args.map((a) => a.aval), inDims, specs, ip.trace(), call.span);
   const { t, results } = body;
   const raw = t.builder.finish(results, t.axisEnv);
   // with check_vma, JAX's implicit pvary as the equations its trace records
@@ -260,12 +260,11 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     checkInSpec(mesh, spec, dims, have, h.aval, call.span);
     return dims;
   });
-  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, null, call.span);
+  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, specs, null, call.span);
   const { t, out, outSpecs } = body;
   // prints in the body show every device's block: extra results stacked on a leading axis over the whole mesh
   const debug = takeDebugCalls(t);
-  const other = debug.calls.find((d) => !shardMapPrints.has(d));
-  if (other) throw new CompileError('jax.debug.print / jax.debug.callback inside an eager jax.shard_map is not supported by jaxts yet (print is)', other.span);
+  const shownVma = varyingOfAll(t, debug.atoms) ?? [];
   const shown = debug.atoms.map((a) => t.builder.bind1('reshape', [a], { new_sizes: [1, ...a.aval.shape], dimensions: null }));
   const n = mesh.devices.ids.length;
   const results = [...body.results, ...shown];
@@ -290,11 +289,40 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     if (j < outSpecs.length) h.sharding = new PyNamedSharding(mesh, outSpecs[j]!);
     return h;
   });
-  deliverDebugCalls(null, debug.calls, outs.slice(outSpecs.length), t);
+  // in program order: a print shows every device's block at once; jax.debug.print / callback runs once per
+  // device with its block (element k of the stacked values: device k of the mesh)
+  // device with its block (JAX's eager rule zips the operands' blocks: a value varying over some mesh axes has
+  // one block per position along those axes, in mesh order, so the call runs as often as its fewest blocks)
+  const shownValues = outs.slice(outSpecs.length);
+  const blocks = new Map<PyValue, number[]>();
+  shownValues.forEach((v, j) => blocks.set(v, devicesAlong(mesh, shownVma[j] ?? [])));
+  const index = (v: PyValue, i: number): PyValue => ip.ops.index(v, [{ kind: 'int', value: blocks.get(v)?.[i] ?? i }], call.span);
+  let at = 0;
+  for (const c of debug.calls) {
+    const values = shownValues.slice(at, (at += debugCallAtoms(c, t)));
+    const size = Math.min(...values.map((v) => blocks.get(v)!.length));
+    deliverDebugCalls(null, [c], values, t, shardMapPrints.has(c) ? undefined : { size: values.length ? size : 0, index }, (vs) => ip.flush([...vs, ...shownValues]));
+  }
   return out.rebuild(outs.slice(0, outSpecs.length));
 }
 
 // ------------------------------------------------------------------ print inside an eager shard_map
+
+/** The mesh positions (row-major) whose coordinates along the axes not in `axes` are 0: one per block of a value varying over `axes`. */
+function devicesAlong(mesh: PyMesh, axes: readonly string[]): number[] {
+  const sizes = mesh.devices.shape;
+  const out: number[] = [];
+  for (let p = 0; p < mesh.devices.ids.length; p++) {
+    let rest = p;
+    let keep = true;
+    for (let i = sizes.length - 1; i >= 0; i--) {
+      if (rest % sizes[i]! !== 0 && !axes.includes(mesh.axisNames[i]!)) keep = false;
+      rest = Math.floor(rest / sizes[i]!);
+    }
+    if (keep) out.push(p);
+  }
+  return out;
+}
 
 /** The bodies of eager (host-level) shard_maps, with their meshes. */
 const eagerBodies = new WeakMap<Trace, PyMesh>();

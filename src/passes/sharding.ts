@@ -258,6 +258,10 @@ export function unreducedTypes(f: Func, ins: readonly (readonly string[])[]): Ma
       const type = (a: Atom): string => `${shown(a).aval.dtype}[${shown(a).aval.shape.join(',')}]${vmaUrStr({ unreduced: of(a) })}`;
       throw new CompileError(`ShardingTypeError: ${side[0]} should be reduced along the same axes ${side[1]} is unreduced on. Got lhs=${type(l)} and rhs=${type(r)}`, e.span ?? null);
     }
+    if (isElementwise(e.prim) && !KEEPS_UNREDUCED.has(e.prim) && e.inputs.some((a) => of(a).length)) {
+      // JAX has an unreduced rule only for sums, relabelings and products with a reduced operand
+      throw new CompileError(`NotImplementedError: unreduced rule for ${e.prim} is not implemented. Please file an issue at https://github.com/jax-ml/jax/issues`, e.span ?? null);
+    }
     if (e.prim === 'dot_general') out = e.outUnreduced ?? [];
     else if (KEEPS_UNREDUCED.has(e.prim) && e.inputs.every((a) => a.kind === 'var')) {
       const first = of(e.inputs[0]!);

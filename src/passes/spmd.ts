@@ -25,6 +25,7 @@ import type { DotDims } from '../ir/primitives.js';
 import { isElementwise, type Prim, PRIMS, type StructuralPrim } from '../ir/prims.js';
 import { printFunc } from '../ir/printer.js';
 import { shardMapParams, specDims } from '../ir/shard_map.js';
+import { mapSubFuncs, subFuncs } from '../ir/subfuncs.js';
 import type { DimShardings, MeshShape, SpmdProgram } from '../ir/sharding.js';
 import { axesSize, localShape, replicaGroups, replicated, sameShardings, shardedTypeStr } from '../ir/sharding.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
@@ -404,6 +405,26 @@ const replicatedRule: PartitionRule = (c) => {
   return c.bind(c.e.prim, ins, c.e.params).map((o) => ({ atom: o, dims: replicated(o.aval.shape.length), partial: [] }));
 };
 
+/** Does `f` hold a shard_map (in its own equations or in a sub-program's)? */
+const holdsShardMap = (f: Func): boolean => f.eqns.some((e) => e.prim === 'shard_map' || subFuncs(e).some(holdsShardMap));
+
+/**
+ * A sub-program of replicated control flow, run by every device on whole values: partitioned with
+ * replicated parameters and results, so that a shard_map in it takes its operands' blocks (a slice
+ * at the device's position, no communication) and gathers its results back.
+ */
+function replicatedSubprogram(f: Func, mesh: MeshShape): Func {
+  if (!holdsShardMap(f)) return f;
+  const whole = (vs: readonly Atom[]): DimShardings[] => vs.map((v) => replicated(v.aval.shape.length));
+  return partition(f, mesh, whole(f.params), whole(f.results)).local;
+}
+
+/** cond, while and scan: replicated (replicatedRule), their sub-programs' shard_maps partitioned. */
+const controlRule: PartitionRule = (c) => {
+  const ins = c.e.inputs.map((a, i) => c.get(i, replicated(a.aval.shape.length)).atom);
+  return c.bind(c.e.prim, ins, mapSubFuncs(c.e, (f) => replicatedSubprogram(f, c.p.mesh))).map((o) => ({ atom: o, dims: replicated(o.aval.shape.length), partial: [] }));
+};
+
 /** Elementwise primitives all use `elementwise`; every other primitive has its rule here. */
 export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   // the operand resharded to the layout propagation fixed (params.dims); pending sums resolved
@@ -487,9 +508,10 @@ export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   custom_jvp_call: replicatedRule,
   custom_vjp_call: replicatedRule,
   // control flow inside a mesh program runs replicated: its operands gathered, its sub-programs unpartitioned
-  cond: replicatedRule,
-  while: replicatedRule,
-  scan: replicatedRule,
+  // but for the shard_maps in them (controlRule)
+  cond: controlRule,
+  while: controlRule,
+  scan: controlRule,
   // the operands resharded to the in_specs, then the per-device body itself (its collectives are the program's)
   shard_map: (c) => {
     const { jaxpr, in_specs: inSpecs } = shardMapParams(c.e.params);
