@@ -206,6 +206,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['typing', typing],
     ['dataclasses', dataclasses],
     ['collections', collections],
+    ['collections.abc', collections.attrs.get('abc') as PyModule],
     ...stdlibExtraModules(ip),
     ...richModules(ip),
     ['matplotlib', plots.matplotlib],

@@ -166,6 +166,14 @@ export function installBuiltins(ip: Interp): void {
     dict: fn('dict', (c) => {
       const d = new PyDict();
       if (c.args[0] instanceof PyDict) c.args[0].entries.forEach(([k, v]) => d.set(k, v));
+      else if (c.args[0] !== undefined) {
+        // dict(iterable of key/value pairs)
+        for (const kv of iterate(ip, c.args[0], c.span)) {
+          const pair = iterate(ip, kv, c.span);
+          if (pair.length !== 2) throw new CompileError(`ValueError: dictionary update sequence element has length ${pair.length}; 2 is required`, c.span);
+          d.set(pair[0]!, pair[1]!);
+        }
+      }
       c.kwargs.forEach((v, k) => d.set(k, v));
       return d;
     }),
@@ -742,5 +750,8 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
       return new PyClass(name, fields, defaults, 'namedtuple');
     }),
   });
+  // collections.abc's abstract classes are typing's markers (annotations and bases)
+  collections.attrs.set('abc', mod('collections.abc', Object.fromEntries(
+    ['Callable', 'Hashable', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Set', 'Sized', 'Generator'].map((n) => [n, typing.attrs.get(n)!]))));
   return { os, functools, typing, dataclasses, collections };
 }
