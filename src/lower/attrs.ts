@@ -9,7 +9,7 @@ import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
-  PyComplex,
+  PyBuiltin, PyComplex,
   HostList, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
@@ -354,7 +354,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   }
   if (obj instanceof PyDType && name === 'name') return obj.name;
   if (obj instanceof PyClass && (name === '__name__' || name === '__qualname__')) return obj.name;
-  if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
+  if ((obj instanceof PyFunction || obj instanceof PyTransformed || obj instanceof PyBuiltin) && name === '__name__') return obj.name;
   if (obj instanceof PyFunction && name === '__doc__') return obj.def.kind === 'FunctionDef' ? obj.def.docstring : null;
   throw missing();
 }

@@ -254,7 +254,13 @@ export function installBuiltins(ip: Interp): void {
       if (!(sub instanceof PyUserClass)) throw new CompileError('TypeError: issubclass() arg 1 must be a class', c.span);
       return names.some((n) => n instanceof PyUserClass && sub.isSubclassOf(n));
     }),
-    type: fn('type', (c) => classOf(arg(c, 0, 'object'))),
+    type: fn('type', (c) => {
+      const cls = classOf(arg(c, 0, 'object'));
+      // a built-in type is the builtin itself (type(1.0) is float), NumPy's types the numpy module's (type(x) is np.ndarray)
+      if (cls instanceof PyClass && cls.kind === 'marker' && cls.module === undefined && ip.builtins.vars.get(cls.name) instanceof PyBuiltin) return ip.builtins.vars.get(cls.name)!;
+      if (cls instanceof PyClass && cls.kind === 'marker' && cls.module === 'numpy') return ip.library.importModule('numpy', c.span).attrs.get(cls.name) ?? cls;
+      return cls;
+    }),
     object: OBJECT,
     NotImplemented: NOT_IMPLEMENTED,
     super: fn('super', (c) => {

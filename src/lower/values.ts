@@ -100,8 +100,13 @@ export function dictKey(k: PyValue): string {
   if (k instanceof PyMesh) return `M(${k.devices.shape}|${k.devices.ids}|${k.axisNames}|${k.explicit})`;
   if (k instanceof PyNamedSharding) return `N(${dictKey(k.mesh)}${dictKey(k.spec)})`;
   if (k instanceof PyDevice) return `D${k.id}`;
+  if (hashesByIdentity(k)) return `h${identity(k)}`;
   throw new TypeError(`unhashable type: '${k.typeName}'`);
 }
+
+/** Functions, built-ins, classes, modules and dtypes: hashable by identity, as in Python (dicts keyed by types or functions). */
+const hashesByIdentity = (k: PyObject): boolean =>
+  k instanceof PyFunction || k instanceof PyBuiltin || k instanceof PyClass || k instanceof PyDType || k instanceof PyModule || k instanceof PyPartial;
 
 const identities = new WeakMap<object, number>();
 const identity = (o: object): number => {
@@ -117,6 +122,7 @@ export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
     if (v === null || typeof v !== 'object') return undefined;
     if (v instanceof PyTuple) return v.items.map(bad).find((x) => x !== undefined);
     if (v instanceof PyNativeObject && v.hashable) return undefined;
+    if (hashesByIdentity(v)) return undefined;
     if (v instanceof PyUserClass || v instanceof PyPartitionSpec || v instanceof PyMesh || v instanceof PyNamedSharding || v instanceof PyDevice) return undefined;
     if (v instanceof PyInstance) {
       try {
