@@ -297,6 +297,11 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
 
 /** `obj.name = v` (instances and classes). */
 export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyValue, span: Span): void {
+  // a typing.NamedTuple class's methods may be set after the class body (Jaxpr.__repr__ = ...)
+  if (obj instanceof PyClass && obj.kind === 'namedtuple') {
+    obj.methods.set(name, v);
+    return;
+  }
   if (obj instanceof PyInstance) {
     const onClass = obj.cls.lookup(name);
     if (onClass instanceof PyDescriptor && onClass.kind === 'property') {
@@ -481,6 +486,11 @@ export function instanceText(host: ClassHost, v: PyValue, repr: boolean, span: S
   if (v instanceof PyDescriptor && v.kind !== 'property') return Text.of(`<${v.kind}(${host.repr(v.fn, span).static ?? ''})>`);
   if (v instanceof PySuper) return Text.of(`<super: <class '${v.cls.name}'>, <${typeName(v.self)} object>>`);
   if (v === NOT_IMPLEMENTED) return Text.of('NotImplemented');
+  // a typing.NamedTuple class's own __str__ / __repr__
+  if (v instanceof PyTuple && v.cls && (v.cls.methods.has('__repr__') || (!repr && v.cls.methods.has('__str__')))) {
+    const m = v.cls.methods.get(!repr && v.cls.methods.has('__str__') ? '__str__' : '__repr__')!;
+    return host.str(host.call(m, { args: [v], kwargs: noKw(), span }), span);
+  }
   if (!(v instanceof PyInstance)) return null;
   const user = (name: string): Text | null => {
     const m = v.cls.mro.find((c) => c.attrs.has(name));

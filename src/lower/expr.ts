@@ -691,6 +691,12 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     const same = a === b || (a === null && b === null);
     return op === 'is' ? same : !same;
   }
+  // a typing.NamedTuple class's own __eq__
+  const tupleEq = (op === '==' || op === '!=') && [a, b].find((x): x is PyTuple => x instanceof PyTuple && x.cls !== undefined && x.cls !== null && x.cls.methods.has('__eq__'));
+  if (tupleEq) {
+    const eq = truthyStatic(ip, ip.call(getAttr(ip, tupleEq, '__eq__', span), { args: [tupleEq === a ? b : a], kwargs: new Map(), span }), span);
+    return op === '==' ? eq : !eq;
+  }
   if (a instanceof PyInstance || b instanceof PyInstance) {
     if (op === '==' || op === '!=') {
       const eq = instanceEquals(ip, a, b, span, (x, y) => truthyStatic(ip, compare(ip, '==', x, y, span), span));

@@ -5,6 +5,7 @@ import { PyGridIndexer } from './grids.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { iterate } from './expr.js';
+import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
@@ -15,7 +16,7 @@ import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { ndArange, ndBroadcast, ndCompare, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
@@ -155,7 +156,7 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
       const r = ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span);
       return r.data.every((v) => v === 1);
     },
-    ...ufuncsAndShapes(either),
+    ...ufuncsAndShapes(ip, either),
     testing: builtinModule('numpy.testing', {
       assert_allclose: (c) => {
         const rtol = tol(c, 2, 'rtol', 1e-7);
@@ -194,7 +195,7 @@ function npDtype(v: PyValue, span: Span): NdArray['dtype'] {
 }
 
 /** NumPy's binary ufuncs (broadcast, NumPy's dtypes), comparisons, and the shape functions, on host values. */
-function ufuncsAndShapes(either: (name: string, host: (c: CallArgs) => PyValue) => (c: CallArgs) => PyValue): Record<string, (c: CallArgs) => PyValue> {
+function ufuncsAndShapes(ip: Interp, either: (name: string, host: (c: CallArgs) => PyValue) => (c: CallArgs) => PyValue): Record<string, (c: CallArgs) => PyValue> {
   const binary = (name: string, f: (x: number, y: number) => number) => either(name, (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), f, c.span));
   const cmp = (name: string, op: string) => either(name, (c) => ndCompare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span));
   const shapeTuple = (s: number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
@@ -208,9 +209,10 @@ function ufuncsAndShapes(either: (name: string, host: (c: CallArgs) => PyValue) 
     less_equal: cmp('less_equal', '<='),
     equal: cmp('equal', '=='),
     not_equal: cmp('not_equal', '!='),
-    shape: either('shape', (c) => shapeTuple(ndFrom(arg(c, 0, 'a'), c.span).shape)),
-    ndim: either('ndim', (c) => BigInt(ndFrom(arg(c, 0, 'a'), c.span).shape.length)),
-    size: either('size', (c) => BigInt(ndFrom(arg(c, 0, 'a'), c.span).data.length)),
+    // an object's own shape / ndim / size attribute first, as NumPy asks it (array-like classes)
+    shape: either('shape', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'shape', c.span) : shapeTuple(ndFrom(arg(c, 0, 'a'), c.span).shape))),
+    ndim: either('ndim', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'ndim', c.span) : BigInt(ndFrom(arg(c, 0, 'a'), c.span).shape.length))),
+    size: either('size', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'size', c.span) : BigInt(ndFrom(arg(c, 0, 'a'), c.span).data.length))),
     broadcast_to: either('broadcast_to', (c) => {
       const x = ndFrom(arg(c, 0, 'array'), c.span);
       const shape = shapeOf(arg(c, 1, 'shape'), c.span);

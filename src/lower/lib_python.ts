@@ -515,6 +515,12 @@ export function itertoolsModule(ip: Interp): PyModule {
     if (typeof x === 'boolean') return BigInt(x);
     throw new CompileError(`TypeError: a number is required`, span);
   };
+  const chain = fn('chain', (c) => iter('chain', function* () {
+    for (const src of c.args) yield* iterItems(ip, src, c.span);
+  }, c.args));
+  chain.attrs.set('from_iterable', fn('from_iterable', (c) => iter('chain', function* () {
+    for (const src of iterItems(ip, arg(c, 0, 'iterable'), c.span)) yield* iterItems(ip, src, c.span);
+  }, c.args)));
   return mod('itertools', {
     count: fn('count', (c) => {
       let v = num(c.args[0] ?? c.kwargs.get('start') ?? 0n, 'count start', c.span);
@@ -566,9 +572,7 @@ export function itertoolsModule(ip: Interp): PyModule {
         }
       }, [src]);
     }),
-    chain: fn('chain', (c) => iter('chain', function* () {
-      for (const src of c.args) yield* iterItems(ip, src, c.span);
-    }, c.args)),
+    chain,
     product: fn('product', (c) => {
       const repeat = Number(intArg(c.kwargs.get('repeat') ?? 1n, 'repeat', c.span));
       const pools = c.args.map((a) => iterate(ip, a, c.span));

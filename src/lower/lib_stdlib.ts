@@ -436,7 +436,7 @@ function operatorModule(ip: Interp): PyModule {
   return mod('operator', {
     add: b('+'), sub: b('-'), mul: b('*'), truediv: b('/'), floordiv: b('//'), mod: b('%'), pow: b('**'), matmul: b('@'),
     and_: b('&'), or_: b('|'), xor: b('^'), lshift: b('<<'), rshift: b('>>'),
-    eq: cmp('=='), ne: cmp('!='), lt: cmp('<'), le: cmp('<='), gt: cmp('>'), ge: cmp('>='),
+    eq: cmp('=='), ne: cmp('!='), lt: cmp('<'), le: cmp('<='), gt: cmp('>'), ge: cmp('>='), is_: cmp('is'), is_not: cmp('is not'), contains: (c) => compare(ip, 'in', arg(c, 1, 'b'), arg(c, 0, 'a'), c.span),
     neg: (c) => binop(ip, '-', 0n, arg(c, 0, 'a'), c.span),
     not_: (c) => !truthy(arg(c, 0, 'a'), c.span),
     getitem: (c) => subscript(ip, arg(c, 0, 'a'), arg(c, 1, 'b'), c.span),

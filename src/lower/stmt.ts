@@ -748,17 +748,26 @@ function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyValue {
 function namedTupleClass(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
   const fields: string[] = [];
   const defaults = new Map<string, PyValue>();
+  // methods and class attributes run in the class namespace; their functions see the scope around the class
+  const ns = new Scope(scope);
   for (const st of s.body) {
     if (st.kind === 'AnnAssign' && st.target.kind === 'Name') {
       fields.push(st.target.id);
       if (st.value) defaults.set(st.target.id, evalExpr(ip, st.value, scope));
     } else if (st.kind === 'ExprStmt' && st.value.kind === 'Constant' && typeof st.value.value === 'string') {
       // docstring
+    } else if (st.kind === 'FunctionDef' || st.kind === 'Assign') {
+      execStmt(ip, st, ns);
     } else if (st.kind !== 'Pass') {
-      throw new CompileError('only annotated fields are supported in a NamedTuple class body', st.span);
+      throw new CompileError('only annotated fields, methods and class attributes are supported in a NamedTuple class body', st.span);
     }
   }
-  return new PyClass(s.name, fields, defaults, 'namedtuple');
+  const cls = new PyClass(s.name, fields, defaults, 'namedtuple');
+  ns.vars.forEach((v, k) => {
+    if (v instanceof PyFunction && v.closure === ns) v.closure = scope;
+    cls.methods.set(k, v);
+  });
+  return cls;
 }
 
 // ------------------------------------------------------------------ host loops

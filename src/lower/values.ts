@@ -230,6 +230,8 @@ export interface CallArgs {
 
 export class PyBuiltin extends PyObject {
   readonly typeName = 'builtin_function_or_method';
+  /** Attributes of a built-in class's object (itertools.chain.from_iterable). */
+  readonly attrs = new Map<string, PyValue>();
   constructor(
     readonly name: string,
     readonly fn: (call: CallArgs) => PyValue,
@@ -251,6 +253,8 @@ export class PyModule extends PyObject {
 /** A class: NamedTuple subclasses, and the marker classes of the API (types, dtypes). */
 export class PyClass extends PyObject {
   readonly typeName = 'type';
+  /** A typing.NamedTuple class body's methods and class attributes (bound to the tuple when looked up on it). */
+  readonly methods = new Map<string, PyValue>();
   constructor(
     readonly name: string,
     readonly fields: string[],
