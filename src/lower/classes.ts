@@ -11,7 +11,7 @@ import { defineMembers } from './enums.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../common/span.js';
 import { Text } from './text.js';
-import { PyClass,
+import { PyClass, PyList,
   NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyPartial, PyTransformed, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
   PyUserClass, typeName, type CallArgs, type DataclassInfo, type PyValue,
 } from './values.js';
@@ -234,7 +234,7 @@ function fromClass(host: ClassHost, cls: PyUserClass, inst: PyInstance | null, n
 export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Span): PyValue | undefined {
   if (obj instanceof PyInstance) {
     const onClass = obj.cls.lookup(name);
-    if (onClass instanceof PyDescriptor && onClass.kind === 'property') return fromClass(host, obj.cls, obj, name, onClass, span);
+    if (onClass instanceof PyDescriptor && onClass.kind === 'property' && !slotFirst(obj.cls, name)) return fromClass(host, obj.cls, obj, name, onClass, span);
     const own = obj.attrs.get(name);
     if (own !== undefined) return own;
     if (onClass !== undefined) return fromClass(host, obj.cls, obj, name, onClass, span);
@@ -296,6 +296,16 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
 }
 
 /** `obj.name = v` (instances and classes). */
+/** Is `name` in the __slots__ of a class that comes before the class defining it (a slot shadows a base's property)? */
+function slotFirst(cls: PyUserClass, name: string): boolean {
+  for (const c of cls.mro) {
+    const slots = c.attrs.get('__slots__');
+    if (slots === name || ((slots instanceof PyList || slots instanceof PyTuple) && slots.items.includes(name))) return true;
+    if (c.attrs.has(name)) return false;
+  }
+  return false;
+}
+
 export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyValue, span: Span): void {
   // a typing.NamedTuple class's methods may be set after the class body (Jaxpr.__repr__ = ...)
   if (obj instanceof PyClass && obj.kind === 'namedtuple') {
@@ -304,7 +314,7 @@ export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyV
   }
   if (obj instanceof PyInstance) {
     const onClass = obj.cls.lookup(name);
-    if (onClass instanceof PyDescriptor && onClass.kind === 'property') {
+    if (onClass instanceof PyDescriptor && onClass.kind === 'property' && !slotFirst(obj.cls, name)) {
       if (onClass.setter === null) throw new CompileError(`AttributeError: property '${name}' of '${obj.cls.name}' object has no setter`, span);
       host.call(onClass.setter, { args: [obj, v], kwargs: noKw(), span });
       return;

@@ -37,7 +37,7 @@ import {
   Tracer,
 } from './values.js';
 import type { DType } from '../ir/types.js';
-import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndBinary, ndCompare, ndIndex, ndOperator, ndSetItem, type AdvancedItem } from './ndarray.js';
+import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndCompare, ndIndex, ndOperator, ndSetItem, npScalarBinop, type AdvancedItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
@@ -541,6 +541,8 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   }
   if (a instanceof NdArray || b instanceof NdArray) return ndOperator(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
+  const np = a instanceof NpScalar || b instanceof NpScalar ? npScalarBinop(op, a, b, (x, y) => staticBinary(op, x, y, span)) : null;
+  if (np) return np;
   return setBinop(op, a, b) ?? staticBinary(op, a, b, span);
 }
 
@@ -671,7 +673,8 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
     if (op === '+') return x;
     return ip.ops.unary('not', x, span);
   }
-  if (x instanceof NdArray) return ndBinary('*', x, op === '-' ? -1n : 1n, span);
+  if (x instanceof NdArray) return ndOperator('*', x, op === '-' ? -1n : 1n, span);
+  if (x instanceof NpScalar && op !== '~' && x.dtype !== 'bool') return new NpScalar(x.dtype, op === '-' ? -x.value : x.value);
   if (x instanceof HostScalar) {
     if (op === '-') return new HostScalar({ k: 'unary', op: '-', x: x.expr }, x.type === 'bool' ? 'int' : x.type);
     return x;

@@ -25,7 +25,7 @@ import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
 import {
-  PyComplex,
+  PyComplex, objectId,
   HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
@@ -254,6 +254,7 @@ export function installBuiltins(ip: Interp): void {
       if (!(sub instanceof PyUserClass)) throw new CompileError('TypeError: issubclass() arg 1 must be a class', c.span);
       return names.some((n) => n instanceof PyUserClass && sub.isSubclassOf(n));
     }),
+    id: fn('id', (c) => objectId(arg(c, 0, 'obj'))),
     type: fn('type', (c) => {
       const cls = classOf(arg(c, 0, 'object'));
       // a built-in type is the builtin itself (type(1.0) is float), NumPy's types the numpy module's (type(x) is np.ndarray)

@@ -108,6 +108,14 @@ export function dictKey(k: PyValue): string {
 const hashesByIdentity = (k: PyObject): boolean =>
   k instanceof PyFunction || k instanceof PyBuiltin || k instanceof PyClass || k instanceof PyDType || k instanceof PyModule || k instanceof PyPartial;
 
+/** id(v): an object's identity (distinct for distinct live objects, stable); a number or string's from its value. */
+export function objectId(v: PyValue): bigint {
+  if (v !== null && typeof v === 'object') return 0x7f0000000000n + 16n * BigInt(identity(v));
+  let h = 0x5f0000000000n;
+  for (const ch of `${typeof v}:${String(v)}`) h = (h * 31n + BigInt(ch.codePointAt(0)!)) % 0x10000000000n;
+  return 0x5f0000000000n + h * 16n;
+}
+
 const identities = new WeakMap<object, number>();
 const identity = (o: object): number => {
   let i = identities.get(o);
