@@ -689,6 +689,25 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
   throw new CompileError(`TypeError: bad operand type for unary ${op}: '${typeName(x)}'`, span);
 }
 
+/** Is `v` a list, tuple or dict with an instance of a user class among its items (at any depth)? */
+function holdsInstance(v: PyValue): boolean {
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => x instanceof PyInstance || holdsInstance(x));
+  if (v instanceof PyDict) return [...v.entries.values()].some(([, x]) => x instanceof PyInstance || holdsInstance(x));
+  return false;
+}
+
+/** `a == b` of two lists, two tuples or two dicts, item by item; undefined for other pairs. */
+function containerEquals(ip: Interp, a: PyValue, b: PyValue, span: A.Span): boolean | undefined {
+  const same = (x: PyValue, y: PyValue): boolean => x === y || truthyStatic(ip, compare(ip, '==', x, y, span), span);
+  if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    return a.items.length === b.items.length && a.items.every((x, i) => same(x, b.items[i]!));
+  }
+  if (a instanceof PyDict && b instanceof PyDict) {
+    return a.entries.size === b.entries.size && [...a.entries].every(([k, [, x]]) => b.entries.has(k) && same(x, b.entries.get(k)![1]));
+  }
+  return undefined;
+}
+
 export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (op === 'is' || op === 'is not') {
     const same = a === b || (a === null && b === null);
@@ -699,6 +718,11 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   if (tupleEq) {
     const eq = truthyStatic(ip, ip.call(getAttr(ip, tupleEq, '__eq__', span), { args: [tupleEq === a ? b : a], kwargs: new Map(), span }), span);
     return op === '==' ? eq : !eq;
+  }
+  // lists, tuples and dicts holding instances: item by item, the instances' own __eq__ deciding (identity first, as CPython)
+  if ((op === '==' || op === '!=') && holdsInstance(a) && holdsInstance(b)) {
+    const eq = containerEquals(ip, a, b, span);
+    if (eq !== undefined) return op === '==' ? eq : !eq;
   }
   if (a instanceof PyInstance || b instanceof PyInstance) {
     if (op === '==' || op === '!=') {

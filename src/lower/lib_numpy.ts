@@ -236,6 +236,9 @@ function ufuncsAndShapes(ip: Interp, either: (name: string, host: (c: CallArgs) 
     }),
     result_type: (c) => {
       // NumPy's promotion of the arguments' dtypes (Python scalars are weak), as a dtype
+      // an object with a dtype attribute counts as that dtype (NumPy asks it)
+      const args = c.args.map((v) => (v instanceof PyInstance ? getAttr(ip, v, 'dtype', c.span) : v));
+      c = { ...c, args };
       const nds = c.args.map((v) => (v instanceof PyDType ? new NdArray([0], v.name as NdArray['dtype'], []) : ndFrom(v, c.span)));
       const strong = c.args.map((v, i) => (v instanceof NdArray || v instanceof NpScalar || v instanceof PyDType ? nds[i]!.dtype : null)).filter((d) => d !== null);
       const all = strong.length ? strong : nds.map((x) => x.dtype);
