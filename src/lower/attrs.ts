@@ -366,7 +366,7 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (obj instanceof PyDevice) {
     if (name === 'id') return BigInt(obj.id);
   }
-  if (obj instanceof PyDType && name === 'name') return obj.name;
+  if (obj instanceof PyDType && (name === 'name' || name === '__name__')) return obj.name;
   if (obj instanceof PyClass && (name === '__name__' || name === '__qualname__')) return obj.name;
   if (obj instanceof PyClass && obj.methods.has(name)) return namedTupleMember(ip, obj, null, name, span)!;
   if ((obj instanceof PyFunction || obj instanceof PyTransformed || obj instanceof PyBuiltin) && name === '__name__') return obj.name;
