@@ -690,9 +690,11 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
 }
 
 /** Is `v` a list, tuple or dict with an instance of a user class among its items (at any depth)? */
-function holdsInstance(v: PyValue): boolean {
-  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => x instanceof PyInstance || holdsInstance(x));
-  if (v instanceof PyDict) return [...v.entries.values()].some(([, x]) => x instanceof PyInstance || holdsInstance(x));
+function holdsInstance(v: PyValue, seen = new Set<PyValue>()): boolean {
+  if (seen.has(v)) return false;
+  seen.add(v);
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => x instanceof PyInstance || holdsInstance(x, seen));
+  if (v instanceof PyDict) return [...v.entries.values()].some(([, x]) => x instanceof PyInstance || holdsInstance(x, seen));
   return false;
 }
 
