@@ -9,7 +9,7 @@ import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
-  PyComplex,
+  PyBuiltin, PyComplex, PyDescriptor, PyPartial,
   HostList, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
@@ -58,6 +58,18 @@ function missingModuleAttr(mod: PyModule, name: string, span: A.Span): CompileEr
   return new CompileError(`AttributeError: module '${mod.name}' has no attribute '${name}'${guess ? `. Did you mean: '${guess}'?` : ''}`, span);
 }
 
+/** A typing.NamedTuple class's method or class attribute `name`, seen through tuple `self` (null: through the class). */
+export function namedTupleMember(ip: Interp, cls: PyClass, self: PyTuple | null, name: string, span: A.Span): PyValue | undefined {
+  const m = cls.methods.get(name);
+  if (m instanceof PyDescriptor) {
+    if (m.kind === 'staticmethod') return m.fn;
+    if (m.kind === 'classmethod') return method(cls, name, (c) => ip.call(m.fn, { ...c, args: [cls, ...c.args] }));
+    return self ? ip.call(m.fn, { args: [self], kwargs: new Map(), span }) : m;
+  }
+  if (self && (m instanceof PyFunction || m instanceof PyPartial || m instanceof PyTransformed)) return method(self, name, (c) => ip.call(m, { ...c, args: [self, ...c.args] }));
+  return m;
+}
+
 export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): PyValue {
   const missing = (): CompileError => {
     if (obj instanceof PyModule) return missingModuleAttr(obj, name, span);
@@ -102,6 +114,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (obj instanceof PyTuple && obj.cls) {
     const i = obj.cls.fields.indexOf(name);
     if (i >= 0) return obj.items[i]!;
+    const m = namedTupleMember(ip, obj.cls, obj, name, span);
+    if (m !== undefined) return m;
     if (name === '_fields') return new PyTuple(obj.cls.fields);
     if (name === '_replace') {
       const cls = obj.cls;
@@ -352,9 +366,11 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (obj instanceof PyDevice) {
     if (name === 'id') return BigInt(obj.id);
   }
-  if (obj instanceof PyDType && name === 'name') return obj.name;
+  if (obj instanceof PyDType && (name === 'name' || name === '__name__')) return obj.name;
   if (obj instanceof PyClass && (name === '__name__' || name === '__qualname__')) return obj.name;
-  if ((obj instanceof PyFunction || obj instanceof PyTransformed) && name === '__name__') return obj.name;
+  if (obj instanceof PyClass && obj.methods.has(name)) return namedTupleMember(ip, obj, null, name, span)!;
+  if ((obj instanceof PyFunction || obj instanceof PyTransformed || obj instanceof PyBuiltin) && name === '__name__') return obj.name;
+  if (obj instanceof PyBuiltin && obj.attrs.has(name)) return obj.attrs.get(name)!;
   if (obj instanceof PyFunction && name === '__doc__') return obj.def.kind === 'FunctionDef' ? obj.def.docstring : null;
   throw missing();
 }

@@ -11,7 +11,7 @@ import { defineMembers } from './enums.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../common/span.js';
 import { Text } from './text.js';
-import { PyClass,
+import { PyClass, PyList,
   NeedsStatic, PyBoundMethod, PyBuiltin, PyContextManager, PyPartial, PyTransformed, PyDescriptor, PyDict, PyFunction, PyInstance, PyNativeMethod, PyObject, PySuper, PyTuple,
   PyUserClass, typeName, type CallArgs, type DataclassInfo, type PyValue,
 } from './values.js';
@@ -234,7 +234,7 @@ function fromClass(host: ClassHost, cls: PyUserClass, inst: PyInstance | null, n
 export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Span): PyValue | undefined {
   if (obj instanceof PyInstance) {
     const onClass = obj.cls.lookup(name);
-    if (onClass instanceof PyDescriptor && onClass.kind === 'property') return fromClass(host, obj.cls, obj, name, onClass, span);
+    if (onClass instanceof PyDescriptor && onClass.kind === 'property' && !slotFirst(obj.cls, name)) return fromClass(host, obj.cls, obj, name, onClass, span);
     const own = obj.attrs.get(name);
     if (own !== undefined) return own;
     if (onClass !== undefined) return fromClass(host, obj.cls, obj, name, onClass, span);
@@ -296,10 +296,25 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
 }
 
 /** `obj.name = v` (instances and classes). */
+/** Is `name` in the __slots__ of a class that comes before the class defining it (a slot shadows a base's property)? */
+function slotFirst(cls: PyUserClass, name: string): boolean {
+  for (const c of cls.mro) {
+    const slots = c.attrs.get('__slots__');
+    if (slots === name || ((slots instanceof PyList || slots instanceof PyTuple) && slots.items.includes(name))) return true;
+    if (c.attrs.has(name)) return false;
+  }
+  return false;
+}
+
 export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyValue, span: Span): void {
+  // a typing.NamedTuple class's methods may be set after the class body (Jaxpr.__repr__ = ...)
+  if (obj instanceof PyClass && obj.kind === 'namedtuple') {
+    obj.methods.set(name, v);
+    return;
+  }
   if (obj instanceof PyInstance) {
     const onClass = obj.cls.lookup(name);
-    if (onClass instanceof PyDescriptor && onClass.kind === 'property') {
+    if (onClass instanceof PyDescriptor && onClass.kind === 'property' && !slotFirst(obj.cls, name)) {
       if (onClass.setter === null) throw new CompileError(`AttributeError: property '${name}' of '${obj.cls.name}' object has no setter`, span);
       host.call(onClass.setter, { args: [obj, v], kwargs: noKw(), span });
       return;
@@ -481,6 +496,11 @@ export function instanceText(host: ClassHost, v: PyValue, repr: boolean, span: S
   if (v instanceof PyDescriptor && v.kind !== 'property') return Text.of(`<${v.kind}(${host.repr(v.fn, span).static ?? ''})>`);
   if (v instanceof PySuper) return Text.of(`<super: <class '${v.cls.name}'>, <${typeName(v.self)} object>>`);
   if (v === NOT_IMPLEMENTED) return Text.of('NotImplemented');
+  // a typing.NamedTuple class's own __str__ / __repr__
+  if (v instanceof PyTuple && v.cls && (v.cls.methods.has('__repr__') || (!repr && v.cls.methods.has('__str__')))) {
+    const m = v.cls.methods.get(!repr && v.cls.methods.has('__str__') ? '__str__' : '__repr__')!;
+    return host.str(host.call(m, { args: [v], kwargs: noKw(), span }), span);
+  }
   if (!(v instanceof PyInstance)) return null;
   const user = (name: string): Text | null => {
     const m = v.cls.mro.find((c) => c.attrs.has(name));

@@ -37,7 +37,7 @@ import {
   Tracer,
 } from './values.js';
 import type { DType } from '../ir/types.js';
-import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndBinary, ndCompare, ndIndex, ndOperator, ndSetItem, type AdvancedItem } from './ndarray.js';
+import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndCompare, ndIndex, ndOperator, ndSetItem, npScalarBinop, type AdvancedItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
@@ -541,6 +541,8 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   }
   if (a instanceof NdArray || b instanceof NdArray) return ndOperator(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) return hostBinary(op, a, b, span);
+  const np = a instanceof NpScalar || b instanceof NpScalar ? npScalarBinop(op, a, b, (x, y) => staticBinary(op, x, y, span)) : null;
+  if (np) return np;
   return setBinop(op, a, b) ?? staticBinary(op, a, b, span);
 }
 
@@ -671,7 +673,8 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
     if (op === '+') return x;
     return ip.ops.unary('not', x, span);
   }
-  if (x instanceof NdArray) return ndBinary('*', x, op === '-' ? -1n : 1n, span);
+  if (x instanceof NdArray) return ndOperator('*', x, op === '-' ? -1n : 1n, span);
+  if (x instanceof NpScalar && op !== '~' && x.dtype !== 'bool') return new NpScalar(x.dtype, op === '-' ? -x.value : x.value);
   if (x instanceof HostScalar) {
     if (op === '-') return new HostScalar({ k: 'unary', op: '-', x: x.expr }, x.type === 'bool' ? 'int' : x.type);
     return x;
@@ -686,10 +689,42 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
   throw new CompileError(`TypeError: bad operand type for unary ${op}: '${typeName(x)}'`, span);
 }
 
+/** Is `v` a list, tuple or dict with an instance of a user class among its items (at any depth)? */
+function holdsInstance(v: PyValue, seen = new Set<PyValue>()): boolean {
+  if (seen.has(v)) return false;
+  seen.add(v);
+  if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => x instanceof PyInstance || holdsInstance(x, seen));
+  if (v instanceof PyDict) return [...v.entries.values()].some(([, x]) => x instanceof PyInstance || holdsInstance(x, seen));
+  return false;
+}
+
+/** `a == b` of two lists, two tuples or two dicts, item by item; undefined for other pairs. */
+function containerEquals(ip: Interp, a: PyValue, b: PyValue, span: A.Span): boolean | undefined {
+  const same = (x: PyValue, y: PyValue): boolean => x === y || truthyStatic(ip, compare(ip, '==', x, y, span), span);
+  if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    return a.items.length === b.items.length && a.items.every((x, i) => same(x, b.items[i]!));
+  }
+  if (a instanceof PyDict && b instanceof PyDict) {
+    return a.entries.size === b.entries.size && [...a.entries].every(([k, [, x]]) => b.entries.has(k) && same(x, b.entries.get(k)![1]));
+  }
+  return undefined;
+}
+
 export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (op === 'is' || op === 'is not') {
     const same = a === b || (a === null && b === null);
     return op === 'is' ? same : !same;
+  }
+  // a typing.NamedTuple class's own __eq__
+  const tupleEq = (op === '==' || op === '!=') && [a, b].find((x): x is PyTuple => x instanceof PyTuple && x.cls !== undefined && x.cls !== null && x.cls.methods.has('__eq__'));
+  if (tupleEq) {
+    const eq = truthyStatic(ip, ip.call(getAttr(ip, tupleEq, '__eq__', span), { args: [tupleEq === a ? b : a], kwargs: new Map(), span }), span);
+    return op === '==' ? eq : !eq;
+  }
+  // lists, tuples and dicts holding instances: item by item, the instances' own __eq__ deciding (identity first, as CPython)
+  if ((op === '==' || op === '!=') && holdsInstance(a) && holdsInstance(b)) {
+    const eq = containerEquals(ip, a, b, span);
+    if (eq !== undefined) return op === '==' ? eq : !eq;
   }
   if (a instanceof PyInstance || b instanceof PyInstance) {
     if (op === '==' || op === '!=') {

@@ -254,6 +254,9 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   return reprOf(ip, v, span);
 }
 
+
+/** The builtins that are classes (their repr is `<class 'int'>`). */
+const BUILTIN_TYPES = new Set(['bool', 'bytes', 'complex', 'dict', 'float', 'frozenset', 'int', 'list', 'object', 'range', 'set', 'slice', 'str', 'tuple', 'type', 'enumerate', 'zip', 'map', 'filter', 'reversed']);
 export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v === null) return Text.of('None');
   if (typeof v === 'boolean') return Text.of(v ? 'True' : 'False');
@@ -296,7 +299,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     return v.entries.size ? Text.of('{').concat(items, '}') : Text.of('set()');
   }
   if (v instanceof PyFunction || v instanceof PyTransformed) return Text.of(`<function ${v.name}>`);
-  if (v instanceof PyBuiltin) return Text.of(`<built-in function ${v.name}>`);
+  if (v instanceof PyBuiltin) return Text.of(BUILTIN_TYPES.has(v.name) ? `<class '${v.name}'>` : `<built-in function ${v.name}>`);
   if (v instanceof PyIterator) return Text.of(`<${v.typeName} object at 0x${v.address.toString(16)}>`);
   if (v instanceof PyBoundMethod) return Text.of(`<bound method ${v.name}>`);
   if (v instanceof PyModule) return Text.of(`<module '${v.name}'>`);
@@ -332,7 +335,7 @@ function containerRepr(ip: Interp, v: PyTuple | PyList | PyDict, span: A.Span): 
   if (flavor?.kind === 'Counter') return pairs.length ? Text.of('Counter(').concat(body, ')') : Text.of('Counter()');
   if (flavor?.kind === 'defaultdict') {
     const f = flavor.factory;
-    const shown = f instanceof PyBuiltin && ['list', 'int', 'float', 'dict', 'set', 'str', 'tuple'].includes(f.name) ? Text.of(`<class '${f.name}'>`) : reprOf(ip, f, span);
+    const shown = f instanceof PyBuiltin && BUILTIN_TYPES.has(f.name) ? Text.of(`<class '${f.name}'>`) : reprOf(ip, f, span);
     return Text.of('defaultdict(').concat(shown, ', ', body, ')');
   }
   return body;

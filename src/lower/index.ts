@@ -210,6 +210,9 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['typing', typing],
     ['dataclasses', dataclasses],
     ['collections', collections],
+    ['collections.abc', collections.attrs.get('abc') as PyModule],
+    // the builtins module: the builtin scope itself (builtins.map is map even where a program rebinds map)
+    ['builtins', new PyModule('builtins', ip.builtins.vars)],
     ...stdlibExtraModules(ip),
     ...richModules(ip),
     ['matplotlib', plots.matplotlib],

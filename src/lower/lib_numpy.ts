@@ -5,6 +5,7 @@ import { PyGridIndexer } from './grids.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { iterate } from './expr.js';
+import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
@@ -14,8 +15,8 @@ import { broadcastShapes, fmtShape } from './arrays.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
-import { ndArange, ndBroadcast, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { ndArange, ndBroadcast, ndCompare, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
@@ -25,6 +26,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     const dtype = npDtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float64';
     return new NdArray(s, dtype, new Array(s.reduce((a, b) => a * b, 1)).fill(dtype === 'bool' ? Number(value !== 0) : value));
   };
+  const boolType = dt('bool');
   return builtinModule('numpy', {
     random: numpyRandomModule(ip),
     mgrid: new PyGridIndexer(false, false),
@@ -35,7 +37,10 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     int64: dt('int64'),
     complex64: dt('complex64'),
     complex128: dt('complex128'),
+    bool_: boolType,
+    bool: boolType,
     ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
+    dtype: (c) => new PyDType(npDtype(arg(c, 0, 'dtype'), c.span), true),
     pi: Math.PI,
     newaxis: null,
     arange: (c) => {
@@ -156,6 +161,7 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
       const r = ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span);
       return r.data.every((v) => v === 1);
     },
+    ...ufuncsAndShapes(ip, either),
     testing: builtinModule('numpy.testing', {
       assert_allclose: (c) => {
         const rtol = tol(c, 2, 'rtol', 1e-7);
@@ -183,6 +189,71 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
         return null;
       },
     }),
+  };
+}
+
+/** A NumPy dtype argument (a dtype, its name, or Python's bool/int/float): NumPy's dtype, 64-bit for Python's types. */
+function npDtype(v: PyValue, span: Span): NdArray['dtype'] {
+  const name = v instanceof PyDType ? v.name : v instanceof PyBuiltin ? ({ bool: 'bool', int: 'int64', float: 'float64' } as Record<string, string>)[v.name] : typeof v === 'string' ? (v === 'bool_' ? 'bool' : v) : undefined;
+  if (name === 'float32' || name === 'float64' || name === 'int32' || name === 'int64' || name === 'bool') return name;
+  throw new CompileError(`TypeError: data type ${typeof v === 'string' ? `'${v}'` : pyTypeName(v)} not understood (jaxts' NumPy arrays are bool, int32, int64, float32 or float64)`, span);
+}
+
+/** NumPy's binary ufuncs (broadcast, NumPy's dtypes), comparisons, and the shape functions, on host values. */
+function ufuncsAndShapes(ip: Interp, either: (name: string, host: (c: CallArgs) => PyValue) => (c: CallArgs) => PyValue): Record<string, (c: CallArgs) => PyValue> {
+  const binary = (name: string, f: (x: number, y: number) => number) => either(name, (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), f, c.span));
+  const cmp = (name: string, op: string) => either(name, (c) => ndCompare(op, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span));
+  const shapeTuple = (s: number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
+  return {
+    add: binary('add', (x, y) => x + y),
+    subtract: binary('subtract', (x, y) => x - y),
+    multiply: binary('multiply', (x, y) => x * y),
+    greater: cmp('greater', '>'),
+    greater_equal: cmp('greater_equal', '>='),
+    less: cmp('less', '<'),
+    less_equal: cmp('less_equal', '<='),
+    equal: cmp('equal', '=='),
+    not_equal: cmp('not_equal', '!='),
+    // an object's own shape / ndim / size attribute first, as NumPy asks it (array-like classes)
+    shape: either('shape', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'shape', c.span) : shapeTuple(ndFrom(arg(c, 0, 'a'), c.span).shape))),
+    ndim: either('ndim', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'ndim', c.span) : BigInt(ndFrom(arg(c, 0, 'a'), c.span).shape.length))),
+    size: either('size', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'size', c.span) : BigInt(ndFrom(arg(c, 0, 'a'), c.span).data.length))),
+    broadcast_to: either('broadcast_to', (c) => {
+      const x = ndFrom(arg(c, 0, 'array'), c.span);
+      const shape = shapeOf(arg(c, 1, 'shape'), c.span);
+      const pad = shape.length - x.shape.length;
+      if (pad < 0 || x.shape.some((d, i) => d !== 1 && d !== shape[i + pad])) {
+        throw new CompileError(`ValueError: operands could not be broadcast together with remapped shapes [original->remapped]: ${fmtShape(x.shape)} and requested shape ${fmtShape(shape)}`, c.span);
+      }
+      return ndBroadcast(x, shape);
+    }),
+    expand_dims: either('expand_dims', (c) => {
+      const x = ndFrom(arg(c, 0, 'a'), c.span);
+      const a = arg(c, 1, 'axis');
+      const axes = (a instanceof PyTuple || a instanceof PyList ? a.items : [a]).map((v) => intArg(v, 'axis', c.span));
+      const n = x.shape.length + axes.length;
+      const norm = axes.map((v) => (v < 0 ? v + n : v));
+      if (norm.some((v) => v < 0 || v >= n)) throw new CompileError(`numpy.exceptions.AxisError: axis ${axes.find((v, i) => norm[i]! < 0 || norm[i]! >= n)} is out of bounds for array of dimension ${n}`, c.span);
+      const shape: number[] = [];
+      let k = 0;
+      for (let i = 0; i < n; i++) shape.push(norm.includes(i) ? 1 : x.shape[k++]!);
+      return new NdArray(shape, x.dtype, [...x.data]);
+    }),
+    result_type: (c) => {
+      // NumPy's promotion of the arguments' dtypes (Python scalars are weak), as a dtype
+      // an object with a dtype attribute counts as that dtype (NumPy asks it)
+      const args = c.args.map((v) => (v instanceof PyInstance ? getAttr(ip, v, 'dtype', c.span) : v));
+      c = { ...c, args };
+      const nds = c.args.map((v) => (v instanceof PyDType ? new NdArray([0], v.name as NdArray['dtype'], []) : ndFrom(v, c.span)));
+      const strong = c.args.map((v, i) => (v instanceof NdArray || v instanceof NpScalar || v instanceof PyDType ? nds[i]!.dtype : null)).filter((d) => d !== null);
+      const all = strong.length ? strong : nds.map((x) => x.dtype);
+      const weakFloat = nds.some((x, i) => x.dtype.startsWith('float') && !(c.args[i] instanceof NdArray || c.args[i] instanceof NpScalar || c.args[i] instanceof PyDType));
+      const rank = (d: string): number => ['bool', 'int32', 'int64', 'float32', 'float64'].indexOf(d);
+      let best = all.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+      if (weakFloat && !best.startsWith('float')) best = 'float64';
+      if (best === 'float32' && all.includes('int64')) best = 'float64';
+      return new PyDType(best as PyDType['name'], true);
+    },
   };
 }
 

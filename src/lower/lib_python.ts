@@ -8,7 +8,7 @@ import type { HExpr } from '../ir/host.js';
 import { pyRoundDigits } from '../../runtime/format/index.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { binop, hostTruth, iterate, iterItems } from './expr.js';
+import { binop, compare, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
 import { staticCompare } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
@@ -25,7 +25,7 @@ import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
 import {
-  PyComplex,
+  PyComplex, objectId, dictKey, PyFunction,
   HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
@@ -166,6 +166,14 @@ export function installBuiltins(ip: Interp): void {
     dict: fn('dict', (c) => {
       const d = new PyDict();
       if (c.args[0] instanceof PyDict) c.args[0].entries.forEach(([k, v]) => d.set(k, v));
+      else if (c.args[0] !== undefined) {
+        // dict(iterable of key/value pairs)
+        for (const kv of iterate(ip, c.args[0], c.span)) {
+          const pair = iterate(ip, kv, c.span);
+          if (pair.length !== 2) throw new CompileError(`ValueError: dictionary update sequence element has length ${pair.length}; 2 is required`, c.span);
+          d.set(pair[0]!, pair[1]!);
+        }
+      }
       c.kwargs.forEach((v, k) => d.set(k, v));
       return d;
     }),
@@ -246,7 +254,14 @@ export function installBuiltins(ip: Interp): void {
       if (!(sub instanceof PyUserClass)) throw new CompileError('TypeError: issubclass() arg 1 must be a class', c.span);
       return names.some((n) => n instanceof PyUserClass && sub.isSubclassOf(n));
     }),
-    type: fn('type', (c) => classOf(arg(c, 0, 'object'))),
+    id: fn('id', (c) => objectId(arg(c, 0, 'obj'))),
+    type: fn('type', (c) => {
+      const cls = classOf(arg(c, 0, 'object'));
+      // a built-in type is the builtin itself (type(1.0) is float), NumPy's types the numpy module's (type(x) is np.ndarray)
+      if (cls instanceof PyClass && cls.kind === 'marker' && cls.module === undefined && ip.builtins.vars.get(cls.name) instanceof PyBuiltin) return ip.builtins.vars.get(cls.name)!;
+      if (cls instanceof PyClass && cls.kind === 'marker' && cls.module === 'numpy') return ip.library.importModule('numpy', c.span).attrs.get(cls.name) ?? cls;
+      return cls;
+    }),
     object: OBJECT,
     NotImplemented: NOT_IMPLEMENTED,
     super: fn('super', (c) => {
@@ -492,6 +507,38 @@ function lazyZip(ip: Interp, c: CallArgs): PyIterator {
   return new PyIterator('zip', { next }, c.args);
 }
 
+/**
+ * functools.lru_cache / cache: `f` with a cache of its results by arguments (hashable ones: equal by
+ * ==, as a dict finds them; at most `maxsize`, least recently used out first). A call with an
+ * argument that is not hashable here (a traced or run-time value) runs `f` uncached.
+ */
+function memoized(ip: Interp, f: PyValue, maxsize: number | null): PyBuiltin {
+  const entries: { args: PyValue[]; value: PyValue }[] = [];
+  const name = f instanceof PyFunction || f instanceof PyBuiltin ? f.name : 'wrapper';
+  const wrapper = fn(name, (c) => {
+    const args = [...c.args, ...[...c.kwargs].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([k, v]) => [`kw:${k}`, v])];
+    try {
+      args.forEach(dictKey);
+    } catch {
+      return ip.call(f, c);
+    }
+    const same = (x: PyValue, y: PyValue): boolean => x === y || dictKey(x) === dictKey(y) || (typeName(x) === typeName(y) && truthyStatic(ip, compare(ip, '==', x, y, c.span), c.span));
+    const i = entries.findIndex((e) => e.args.length === args.length && e.args.every((x, j) => same(x, args[j]!)));
+    if (i >= 0) {
+      const [hit] = entries.splice(i, 1);
+      entries.push(hit!);
+      return hit!.value;
+    }
+    const value = ip.call(f, c);
+    entries.push({ args, value });
+    if (maxsize !== null && entries.length > maxsize) entries.shift();
+    return value;
+  });
+  wrapper.attrs.set('cache_clear', fn('cache_clear', () => ((entries.length = 0), null)));
+  wrapper.attrs.set('__wrapped__', f);
+  return wrapper;
+}
+
 /** itertools: the iterators lessons use (count, cycle, repeat, islice, chain) and product. */
 export function itertoolsModule(ip: Interp): PyModule {
   const iter = (name: string, gen: () => Iterator<PyValue>, roots: PyValue[]): PyIterator => new PyIterator(`itertools.${name}`, gen(), roots);
@@ -501,6 +548,12 @@ export function itertoolsModule(ip: Interp): PyModule {
     if (typeof x === 'boolean') return BigInt(x);
     throw new CompileError(`TypeError: a number is required`, span);
   };
+  const chain = fn('chain', (c) => iter('chain', function* () {
+    for (const src of c.args) yield* iterItems(ip, src, c.span);
+  }, c.args));
+  chain.attrs.set('from_iterable', fn('from_iterable', (c) => iter('chain', function* () {
+    for (const src of iterItems(ip, arg(c, 0, 'iterable'), c.span)) yield* iterItems(ip, src, c.span);
+  }, c.args)));
   return mod('itertools', {
     count: fn('count', (c) => {
       let v = num(c.args[0] ?? c.kwargs.get('start') ?? 0n, 'count start', c.span);
@@ -552,9 +605,7 @@ export function itertoolsModule(ip: Interp): PyModule {
         }
       }, [src]);
     }),
-    chain: fn('chain', (c) => iter('chain', function* () {
-      for (const src of c.args) yield* iterItems(ip, src, c.span);
-    }, c.args)),
+    chain,
     product: fn('product', (c) => {
       const repeat = Number(intArg(c.kwargs.get('repeat') ?? 1n, 'repeat', c.span));
       const pools = c.args.map((a) => iterate(ip, a, c.span));
@@ -621,8 +672,13 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
     }),
     // decorators that only change metadata or cache: the function itself (a jaxts program is evaluated once)
     wraps: fn('wraps', () => fn('wraps', (d) => arg(d, 0, 'f'))),
-    lru_cache: fn('lru_cache', (c) => (c.args[0] !== undefined && c.args[0] !== null && typeof c.args[0] !== 'bigint' ? c.args[0] : fn('lru_cache', (d) => arg(d, 0, 'f')))),
-    cache: fn('cache', (c) => arg(c, 0, 'f')),
+    lru_cache: fn('lru_cache', (c) => {
+      const first = c.args[0];
+      if (first !== undefined && first !== null && typeof first !== 'bigint') return memoized(ip, first, 128);
+      const size = first ?? c.kwargs.get('maxsize') ?? (c.args.length || c.kwargs.has('maxsize') ? null : 128n);
+      return fn('lru_cache', (d) => memoized(ip, arg(d, 0, 'f'), size === null ? null : Number(size)));
+    }),
+    cache: fn('cache', (c) => memoized(ip, arg(c, 0, 'f'), null)),
   });
   const marker = (n: string): PyClass => new PyClass(n, [], new Map(), 'marker');
   const typing = mod('typing', {
@@ -742,5 +798,8 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
       return new PyClass(name, fields, defaults, 'namedtuple');
     }),
   });
+  // collections.abc's abstract classes are typing's markers (annotations and bases)
+  collections.attrs.set('abc', mod('collections.abc', Object.fromEntries(
+    ['Callable', 'Hashable', 'Iterable', 'Iterator', 'Mapping', 'Sequence', 'Set', 'Sized', 'Generator'].map((n) => [n, typing.attrs.get(n)!]))));
   return { os, functools, typing, dataclasses, collections };
 }

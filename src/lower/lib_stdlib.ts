@@ -6,6 +6,8 @@
 // the generated program runs.
 import { CompileError } from '../common/diagnostics.js';
 import { enumModule } from './enums.js';
+import { contextlibModule } from './lib_contextlib.js';
+import { weakrefModule } from './lib_weakref.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, iterate, subscript } from './expr.js';
@@ -41,6 +43,8 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['random', pyRandomModule(ip)],
     ['pdb', pdbModule()],
     ['enum', enumModule()],
+    ['contextlib', contextlibModule(ip)],
+    ['weakref', weakrefModule(ip)],
     // types: the classes annotations name (types are not checked)
     ['types', mod('types', Object.fromEntries(['EllipsisType', 'NoneType', 'FunctionType', 'LambdaType', 'UnionType', 'GenericAlias', 'ModuleType'].map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'types')])))],
     // compiler directives: annotations are not evaluated here anyway, and the others are Python 3's behaviour
@@ -434,7 +438,7 @@ function operatorModule(ip: Interp): PyModule {
   return mod('operator', {
     add: b('+'), sub: b('-'), mul: b('*'), truediv: b('/'), floordiv: b('//'), mod: b('%'), pow: b('**'), matmul: b('@'),
     and_: b('&'), or_: b('|'), xor: b('^'), lshift: b('<<'), rshift: b('>>'),
-    eq: cmp('=='), ne: cmp('!='), lt: cmp('<'), le: cmp('<='), gt: cmp('>'), ge: cmp('>='),
+    eq: cmp('=='), ne: cmp('!='), lt: cmp('<'), le: cmp('<='), gt: cmp('>'), ge: cmp('>='), is_: cmp('is'), is_not: cmp('is not'), contains: (c) => compare(ip, 'in', arg(c, 1, 'b'), arg(c, 0, 'a'), c.span),
     neg: (c) => binop(ip, '-', 0n, arg(c, 0, 'a'), c.span),
     not_: (c) => !truthy(arg(c, 0, 'a'), c.span),
     getitem: (c) => subscript(ip, arg(c, 0, 'a'), arg(c, 1, 'b'), c.span),

@@ -105,9 +105,35 @@ export function ndIndex(x: NdArray, items: IndexItem[], span: A.Span | null = nu
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
-/** A binary operator on NumPy arrays: `@` is matmul, the rest elementwise. */
+/** A binary operator on NumPy arrays: `@` is matmul, the rest elementwise (0-d results are NumPy scalars, as NumPy's). */
 export function ndOperator(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): NdArray | NpScalar {
-  return op === '@' ? ndMatmul(a, b, span) : ndBinary(op, a, b, span);
+  const r = op === '@' ? ndMatmul(a, b, span) : ndBinary(op, a, b, span);
+  return r instanceof NdArray && r.shape.length === 0 ? new NpScalar(r.dtype, r.data[0]!) : r;
+}
+
+/**
+ * Arithmetic of a NumPy scalar with a NumPy scalar or a Python number: a NumPy scalar of NumPy's
+ * result dtype (a Python number is weak: np.float32 * 2.0 is float32, np.int64 * 2.0 float64).
+ * Null for operators and operands this does not cover.
+ */
+export function npScalarBinop(op: A.BinOpName, a: PyValue, b: PyValue, compute: (x: PyValue, y: PyValue) => PyValue): NpScalar | null {
+  if (!['+', '-', '*', '/', '//', '%', '**'].includes(op)) return null;
+  const kind = (v: PyValue): NdArray['dtype'] | 'pyint' | 'pyfloat' | null =>
+    v instanceof NpScalar ? v.dtype : typeof v === 'bigint' || typeof v === 'boolean' ? 'pyint' : typeof v === 'number' ? 'pyfloat' : null;
+  const [ka, kb] = [kind(a), kind(b)];
+  if (ka === null || kb === null) return null;
+  const isF = (k: string): boolean => k.startsWith('float') || k === 'pyfloat';
+  const strong = [ka, kb].filter((k): k is NdArray['dtype'] => k !== 'pyint' && k !== 'pyfloat');
+  const rank = ['bool', 'int32', 'uint32', 'int64', 'float32', 'float64'];
+  let dtype = strong.reduce((x, y) => (rank.indexOf(y) > rank.indexOf(x) ? y : x));
+  if ((ka === 'pyfloat' || kb === 'pyfloat') && !isF(dtype)) dtype = 'float64';
+  if (dtype === 'float32' && strong.some((k) => k === 'int64' || k === 'int32' || k === 'uint32')) dtype = 'float64';
+  if (dtype === 'bool' && (ka === 'pyint' || kb === 'pyint' || op !== '*')) dtype = 'int64';
+  if (op === '/' && !isF(dtype)) dtype = 'float64';
+  const num = (v: PyValue): number | bigint => (v instanceof NpScalar ? (isF(dtype) ? v.value : BigInt(Math.trunc(v.value))) : isF(dtype) ? Number(v) : typeof v === 'boolean' ? BigInt(v) : (v as bigint));
+  const r = compute(num(a), num(b));
+  const v = typeof r === 'bigint' ? Number(r) : typeof r === 'number' ? r : NaN;
+  return new NpScalar(dtype, dtype === 'float32' ? Math.fround(v) : dtype === 'bool' ? (v ? 1 : 0) : v);
 }
 
 export function ndBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): NdArray {

@@ -4,7 +4,7 @@ import { shardingEquals } from './shardings.js';
 import { treedefEquals } from './treedef.js';
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
-import { NpScalar, PyComplex, PyDict, PyDType, PyList, PyTuple, typeName, type PyValue } from './values.js';
+import { NdArray, NpScalar, PyComplex, PyDict, PyDType, PyList, PyTuple, typeName, type PyValue } from './values.js';
 import { checkIntBits, checkItems, intBits } from './limits.js';
 import { PySet, setCompare } from './sets.js';
 
@@ -268,6 +268,11 @@ export function truthy(v: PyValue, span: A.Span): boolean {
   if (v instanceof PySet) return v.entries.size > 0;
   if (v instanceof NpScalar) return v.value !== 0;
   if (v instanceof PyComplex) return v.re !== 0 || v.im !== 0;
+  if (v instanceof NdArray) {
+    // a one-element NumPy array is its element's truth; an empty one is False (NumPy 2 raises there)
+    if (v.data.length === 1) return v.data[0] !== 0;
+    if (v.data.length === 0) throw new CompileError('ValueError: The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.', span);
+  }
   if (v.typeName === 'numpy.ndarray') throw new CompileError('ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()', span);
   return true;
 }

@@ -6,10 +6,10 @@ import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
-import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
+import { assignTarget, binop, compare, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyUserClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
@@ -230,6 +230,131 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       return execWith(ip, s, 0, scope);
     case 'Try':
       return execTry(ip, s, scope);
+    case 'Match':
+      return execMatch(ip, s, scope);
+  }
+}
+
+/** `match subject:` runs the first case whose pattern matches (binding its names) and whose guard holds. */
+function execMatch(ip: Interp, s: A.Match, scope: Scope): void {
+  const subject = evalExpr(ip, s.subject, scope);
+  for (const c of s.cases) {
+    const binds = new Map<string, PyValue>();
+    if (!matchPattern(ip, c.pattern, subject, binds, scope)) continue;
+    binds.forEach((v, name) => assignTarget(ip, { kind: 'Name', id: name, span: c.pattern.span }, v, scope));
+    if (c.guard && !truthyStatic(ip, evalExpr(ip, c.guard, scope), c.guard.span)) continue;
+    return execBlock(ip, c.body, scope);
+  }
+}
+
+/** Built-in classes whose class pattern's one positional sub-pattern matches the subject itself. */
+const SELF_MATCHING = new Set(['bool', 'bytearray', 'bytes', 'dict', 'float', 'frozenset', 'int', 'list', 'set', 'str', 'tuple']);
+
+/** Does `v` match pattern `p` (CPython's rules)? Captured names go into `binds`. */
+function matchPattern(ip: Interp, p: A.Pattern, v: PyValue, binds: Map<string, PyValue>, scope: Scope): boolean {
+  const span = p.span;
+  const equal = (a: PyValue, b: PyValue): boolean => truthyStatic(ip, compare(ip, '==', a, b, span), span);
+  switch (p.kind) {
+    case 'MatchAs':
+      if (p.pattern && !matchPattern(ip, p.pattern, v, binds, scope)) return false;
+      if (p.name) binds.set(p.name, v);
+      return true;
+    case 'MatchStar':
+      throw new CompileError("SyntaxError: can't use starred name here", span);
+    case 'MatchSingleton':
+      return v === p.value;
+    case 'MatchValue':
+      return equal(v, evalExpr(ip, p.value, scope));
+    case 'MatchOr':
+      return p.patterns.some((q) => {
+        const inner = new Map<string, PyValue>();
+        if (!matchPattern(ip, q, v, inner, scope)) return false;
+        inner.forEach((x, k) => binds.set(k, x));
+        return true;
+      });
+    case 'MatchSequence': {
+      // sequences: list and tuple (str, bytes and dict are not sequences to a pattern)
+      if (!(v instanceof PyList || v instanceof PyTuple)) return false;
+      const items = v.items;
+      const star = p.patterns.findIndex((q) => q.kind === 'MatchStar');
+      if (star < 0 ? items.length !== p.patterns.length : items.length < p.patterns.length - 1) return false;
+      const after = star < 0 ? 0 : p.patterns.length - star - 1;
+      return p.patterns.every((q, i) => {
+        if (q.kind === 'MatchStar') {
+          if (q.name) binds.set(q.name, new PyList(items.slice(star, items.length - after)));
+          return true;
+        }
+        const x = star >= 0 && i > star ? items[items.length - (p.patterns.length - i)]! : items[i]!;
+        return matchPattern(ip, q, x, binds, scope);
+      });
+    }
+    case 'MatchMapping': {
+      if (!(v instanceof PyDict)) return false;
+      const used = new Set<unknown>();
+      const ok = p.keys.every((k, i) => {
+        const key = evalExpr(ip, k, scope);
+        const dk = dictKey(key);
+        if (!v.entries.has(dk)) return false;
+        used.add(dk);
+        return matchPattern(ip, p.patterns[i]!, v.entries.get(dk)![1], binds, scope);
+      });
+      if (ok && p.rest) {
+        const rest = new PyDict();
+        v.entries.forEach(([k, x], dk) => {
+          if (!used.has(dk)) rest.set(k, x);
+        });
+        binds.set(p.rest, rest);
+      }
+      return ok;
+    }
+    case 'MatchClass': {
+      const cls = evalExpr(ip, p.cls, scope);
+      const isinstance = ip.builtins.vars.get('isinstance')!;
+      if (!truthyStatic(ip, ip.call(isinstance, { args: [v, cls], kwargs: new Map(), span }), span)) return false;
+      const attr = (name: string): PyValue | undefined => {
+        try {
+          return getAttr(ip, v, name, span);
+        } catch (e) {
+          if (e instanceof CompileError && /^AttributeError/.test(e.message)) return undefined;
+          throw e;
+        }
+      };
+      let positional: string[] = [];
+      if (p.patterns.length) {
+        const builtinName = cls instanceof PyBuiltin && ip.builtins.vars.get(cls.name) === cls ? cls.name : '';
+        if (SELF_MATCHING.has(builtinName)) {
+          if (p.patterns.length > 1) throw new CompileError(`TypeError: ${builtinName}() accepts 1 positional sub-pattern (${p.patterns.length} given)`, span);
+          if (!matchPattern(ip, p.patterns[0]!, v, binds, scope)) return false;
+        } else {
+          positional = matchArgs(ip, cls, span);
+          if (p.patterns.length > positional.length) {
+            const clsName = cls instanceof PyUserClass || cls instanceof PyClass || cls instanceof PyBuiltin ? cls.name : typeName(cls);
+            throw new CompileError(`TypeError: ${clsName}() accepts ${positional.length} positional sub-pattern${positional.length === 1 ? '' : 's'} (${p.patterns.length} given)`, span);
+          }
+          positional = positional.slice(0, p.patterns.length);
+        }
+      }
+      const names = [...positional, ...p.kwdAttrs];
+      const pats = [...(positional.length ? p.patterns : []), ...p.kwdPatterns];
+      return names.every((n, i) => {
+        const x = attr(n);
+        return x !== undefined && matchPattern(ip, pats[i]!, x, binds, scope);
+      });
+    }
+  }
+}
+
+/** A class's `__match_args__`: a dataclass's fields, a namedtuple's fields, or the class attribute. */
+function matchArgs(ip: Interp, cls: PyValue, span: A.Span): string[] {
+  if (cls instanceof PyClass && cls.kind === 'namedtuple') return cls.fields;
+  const dc = cls instanceof PyUserClass ? cls.mro.find((k) => k.dataclass)?.dataclass : undefined;
+  if (dc) return dc.fields;
+  try {
+    const m = getAttr(ip, cls, '__match_args__', span);
+    return [...iterItems(ip, m, span)].map((x) => String(x));
+  } catch (e) {
+    if (e instanceof CompileError && /^AttributeError/.test(e.message)) return [];
+    throw e;
   }
 }
 
@@ -623,17 +748,26 @@ function classDef(ip: Interp, s: A.ClassDef, scope: Scope): PyValue {
 function namedTupleClass(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
   const fields: string[] = [];
   const defaults = new Map<string, PyValue>();
+  // methods and class attributes run in the class namespace; their functions see the scope around the class
+  const ns = new Scope(scope);
   for (const st of s.body) {
     if (st.kind === 'AnnAssign' && st.target.kind === 'Name') {
       fields.push(st.target.id);
       if (st.value) defaults.set(st.target.id, evalExpr(ip, st.value, scope));
     } else if (st.kind === 'ExprStmt' && st.value.kind === 'Constant' && typeof st.value.value === 'string') {
       // docstring
+    } else if (st.kind === 'FunctionDef' || st.kind === 'Assign') {
+      execStmt(ip, st, ns);
     } else if (st.kind !== 'Pass') {
-      throw new CompileError('only annotated fields are supported in a NamedTuple class body', st.span);
+      throw new CompileError('only annotated fields, methods and class attributes are supported in a NamedTuple class body', st.span);
     }
   }
-  return new PyClass(s.name, fields, defaults, 'namedtuple');
+  const cls = new PyClass(s.name, fields, defaults, 'namedtuple');
+  ns.vars.forEach((v, k) => {
+    if (v instanceof PyFunction && v.closure === ns) v.closure = scope;
+    cls.methods.set(k, v);
+  });
+  return cls;
 }
 
 // ------------------------------------------------------------------ host loops

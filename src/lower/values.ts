@@ -100,7 +100,20 @@ export function dictKey(k: PyValue): string {
   if (k instanceof PyMesh) return `M(${k.devices.shape}|${k.devices.ids}|${k.axisNames}|${k.explicit})`;
   if (k instanceof PyNamedSharding) return `N(${dictKey(k.mesh)}${dictKey(k.spec)})`;
   if (k instanceof PyDevice) return `D${k.id}`;
+  if (hashesByIdentity(k)) return `h${identity(k)}`;
   throw new TypeError(`unhashable type: '${k.typeName}'`);
+}
+
+/** Functions, built-ins, classes, modules and dtypes: hashable by identity, as in Python (dicts keyed by types or functions). */
+const hashesByIdentity = (k: PyObject): boolean =>
+  k instanceof PyFunction || k instanceof PyBuiltin || k instanceof PyClass || k instanceof PyDType || k instanceof PyModule || k instanceof PyPartial;
+
+/** id(v): an object's identity (distinct for distinct live objects, stable); a number or string's from its value. */
+export function objectId(v: PyValue): bigint {
+  if (v !== null && typeof v === 'object') return 0x7f0000000000n + 16n * BigInt(identity(v));
+  let h = 0x5f0000000000n;
+  for (const ch of `${typeof v}:${String(v)}`) h = (h * 31n + BigInt(ch.codePointAt(0)!)) % 0x10000000000n;
+  return 0x5f0000000000n + h * 16n;
 }
 
 const identities = new WeakMap<object, number>();
@@ -117,6 +130,7 @@ export function checkDictKey<T extends PyValue>(k: T, span: Span): T {
     if (v === null || typeof v !== 'object') return undefined;
     if (v instanceof PyTuple) return v.items.map(bad).find((x) => x !== undefined);
     if (v instanceof PyNativeObject && v.hashable) return undefined;
+    if (hashesByIdentity(v)) return undefined;
     if (v instanceof PyUserClass || v instanceof PyPartitionSpec || v instanceof PyMesh || v instanceof PyNamedSharding || v instanceof PyDevice) return undefined;
     if (v instanceof PyInstance) {
       try {
@@ -224,6 +238,8 @@ export interface CallArgs {
 
 export class PyBuiltin extends PyObject {
   readonly typeName = 'builtin_function_or_method';
+  /** Attributes of a built-in class's object (itertools.chain.from_iterable). */
+  readonly attrs = new Map<string, PyValue>();
   constructor(
     readonly name: string,
     readonly fn: (call: CallArgs) => PyValue,
@@ -245,6 +261,8 @@ export class PyModule extends PyObject {
 /** A class: NamedTuple subclasses, and the marker classes of the API (types, dtypes). */
 export class PyClass extends PyObject {
   readonly typeName = 'type';
+  /** A typing.NamedTuple class body's methods and class attributes (bound to the tuple when looked up on it). */
+  readonly methods = new Map<string, PyValue>();
   constructor(
     readonly name: string,
     readonly fields: string[],

@@ -40,7 +40,8 @@ export type Stmt =
   | Nonlocal
   | Raise
   | With
-  | Try;
+  | Try
+  | Match;
 
 export interface ExprStmt extends NodeBase {
   kind: 'ExprStmt';
@@ -214,6 +215,38 @@ export interface Try extends NodeBase {
   orelse: Stmt[];
   finalbody: Stmt[];
 }
+
+/** `match subject:` with its `case pattern [if guard]:` blocks, tried in order. */
+export interface Match extends NodeBase {
+  kind: 'Match';
+  subject: Expr;
+  cases: MatchCase[];
+}
+
+export interface MatchCase extends NodeBase {
+  pattern: Pattern;
+  guard: Expr | null;
+  body: Stmt[];
+}
+
+/** A match statement's patterns (CPython's ast.pattern nodes). */
+export type Pattern =
+  /** a literal or a dotted name: matches a subject equal (==) to it */
+  | (NodeBase & { kind: 'MatchValue'; value: Expr })
+  /** None, True, False: matches the very object (is) */
+  | (NodeBase & { kind: 'MatchSingleton'; value: null | boolean })
+  /** `[a, *rest]`, `(a, b)`, `a, b` */
+  | (NodeBase & { kind: 'MatchSequence'; patterns: Pattern[] })
+  /** `*name` (`*_` when name is null) inside a sequence pattern */
+  | (NodeBase & { kind: 'MatchStar'; name: string | null })
+  /** `{key: p, **rest}` */
+  | (NodeBase & { kind: 'MatchMapping'; keys: Expr[]; patterns: Pattern[]; rest: string | null })
+  /** `Cls(p, attr=q)` */
+  | (NodeBase & { kind: 'MatchClass'; cls: Expr; patterns: Pattern[]; kwdAttrs: string[]; kwdPatterns: Pattern[] })
+  /** `p as name`; a capture `name` (pattern null), the wildcard `_` (both null) */
+  | (NodeBase & { kind: 'MatchAs'; pattern: Pattern | null; name: string | null })
+  /** `p | q` */
+  | (NodeBase & { kind: 'MatchOr'; patterns: Pattern[] });
 
 // ---------------------------------------------------------------- expressions
 

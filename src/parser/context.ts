@@ -40,6 +40,9 @@ function walk(body: Stmt[], inFunction: boolean, inLoop: boolean): void {
       case 'With':
         walk(s.body, inFunction, inLoop);
         break;
+      case 'Match':
+        for (const c of s.cases) walk(c.body, inFunction, inLoop);
+        break;
       case 'Try':
         walk(s.body, inFunction, inLoop);
         for (const h of s.handlers) walk(h.body, inFunction, inLoop);

@@ -13,6 +13,8 @@ import { CompileError } from '../common/diagnostics.js';
 import { LineMap } from './source.js';
 import { decodeEscapeAt, decodeNumber, decodeStringBody, nestedStringEnd, type NumberValue, type StringInfo } from './scan.js';
 import {
+  Case,
+  Colon,
   Conversion,
   Dedent,
   FieldEnd,
@@ -25,6 +27,7 @@ import {
   LBrace,
   LBracket,
   LParen,
+  Match,
   Name,
   Newline,
   NL,
@@ -480,6 +483,35 @@ class FStringSplitter {
 }
 
 /**
+ * Retypes the soft keywords: a `match` name that starts a line reading `match …:` followed by an
+ * indented block whose first line starts with a `case` name, and the `case` names that start the
+ * lines of that block. Elsewhere both stay names (`match = re.match(...)`).
+ */
+function markSoftKeywords(tokens: IToken[]): void {
+  const retype = (t: IToken, type: TokenType): void => {
+    t.tokenType = type;
+    t.tokenTypeIdx = type.tokenTypeIdx!;
+  };
+  const lineStart = (i: number): boolean => i === 0 || [Newline, Indent, Dedent].includes(tokens[i - 1]!.tokenType);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.tokenType !== Name || t.image !== 'match' || !lineStart(i)) continue;
+    let nl = i + 1;
+    while (nl < tokens.length && tokens[nl]!.tokenType !== Newline) nl++;
+    const first = tokens[nl + 2];
+    if (nl < i + 3 || tokens[nl - 1]!.tokenType !== Colon || tokens[nl + 1]?.tokenType !== Indent || first?.tokenType !== Name || first.image !== 'case') continue;
+    retype(t, Match);
+    // the case lines: names `case` at the start of a line one level inside
+    for (let j = nl + 2, depth = 1; j < tokens.length && depth > 0; j++) {
+      const u = tokens[j]!;
+      if (u.tokenType === Indent) depth++;
+      else if (u.tokenType === Dedent) depth--;
+      else if (depth === 1 && u.tokenType === Name && u.image === 'case' && lineStart(j)) retype(u, Case);
+    }
+  }
+}
+
+/**
  * Tokenizes Python source: Chevrotain tokens plus the synthesized NEWLINE,
  * INDENT, DEDENT, keyword and f-string tokens (no EOF token). Throws
  * CompileError on any lexical error.
@@ -487,6 +519,7 @@ class FStringSplitter {
 export function lex(source: string, lines: LineMap = new LineMap(source)): IToken[] {
   try {
     const tokens = new Layout(source, lines).run();
+    markSoftKeywords(tokens);
     // Fill in Chevrotain's line/column fields (1-based; end = last character, inclusive).
     for (const t of tokens) {
       const s = lines.pos(t.startOffset);

@@ -84,6 +84,73 @@ function fail(message: string, span: A.Span): never {
   throw new CompileError(message, span);
 }
 
+/** A case's pattern from the expression it parses as (patterns are written in expression syntax). */
+function toPattern(e: A.Expr): A.Pattern {
+  const span = e.span;
+  const isValue = (x: A.Expr): boolean => x.kind === 'Name' || (x.kind === 'Attribute' && isValue(x.value));
+  const isNumber = (x: A.Expr): boolean =>
+    (x.kind === 'Constant' && (typeof x.value === 'number' || typeof x.value === 'bigint' || (typeof x.value === 'object' && x.value !== null && 'imag' in x.value))) ||
+    (x.kind === 'UnaryOp' && x.op === '-' && isNumber(x.operand));
+  switch (e.kind) {
+    case 'Name':
+      return { kind: 'MatchAs', pattern: null, name: e.id === '_' ? null : e.id, span };
+    case 'Constant':
+      if (e.value === null || typeof e.value === 'boolean') return { kind: 'MatchSingleton', value: e.value, span };
+      if (typeof e.value === 'object' && 'ellipsis' in e.value) break;
+      return { kind: 'MatchValue', value: e, span };
+    case 'UnaryOp':
+      if (isNumber(e)) return { kind: 'MatchValue', value: e, span };
+      break;
+    case 'BinOp':
+      if (e.op === '|') {
+        const alts = (x: A.Expr): A.Pattern[] => (x.kind === 'BinOp' && x.op === '|' ? [...alts(x.left), ...alts(x.right)] : [toPattern(x)]);
+        return { kind: 'MatchOr', patterns: alts(e), span };
+      }
+      if ((e.op === '+' || e.op === '-') && isNumber(e.left) && isNumber(e.right)) return { kind: 'MatchValue', value: e, span };
+      break;
+    case 'Attribute':
+      if (isValue(e)) return { kind: 'MatchValue', value: e, span };
+      break;
+    case 'Tuple':
+    case 'List': {
+      const patterns = e.elts.map((x): A.Pattern => {
+        if (x.kind !== 'Starred') return toPattern(x);
+        if (x.value.kind !== 'Name') fail('invalid syntax', x.span);
+        return { kind: 'MatchStar', name: x.value.id === '_' ? null : x.value.id, span: x.span };
+      });
+      if (patterns.filter((p) => p.kind === 'MatchStar').length > 1) fail('multiple starred names in sequence pattern', span);
+      return { kind: 'MatchSequence', patterns, span };
+    }
+    case 'Dict': {
+      const keys: A.Expr[] = [];
+      const patterns: A.Pattern[] = [];
+      let rest: string | null = null;
+      e.keys.forEach((k, i) => {
+        const v = e.values[i]!;
+        if (k === null) {
+          if (v.kind !== 'Name' || i !== e.keys.length - 1) fail('invalid syntax', v.span);
+          rest = v.id;
+          return;
+        }
+        const kp = toPattern(k);
+        if (kp.kind !== 'MatchValue' && kp.kind !== 'MatchSingleton') fail('mapping pattern keys may only match literals and attribute lookups', k.span);
+        keys.push(k);
+        patterns.push(toPattern(v));
+      });
+      return { kind: 'MatchMapping', keys, patterns, rest, span };
+    }
+    case 'Call': {
+      if (!isValue(e.func)) break;
+      const kw = e.keywords.filter((k) => k.arg !== null);
+      if (kw.length !== e.keywords.length || e.args.some((a) => a.kind === 'Starred')) fail('invalid syntax', span);
+      return { kind: 'MatchClass', cls: e.func, patterns: e.args.map(toPattern), kwdAttrs: kw.map((k) => k.arg!), kwdPatterns: kw.map((k) => toPattern(k.value)), span };
+    }
+    default:
+      break;
+  }
+  return fail('patterns may only match literals and attribute lookups', span);
+}
+
 /** Checks that `e` may be assigned to (or deleted, for ctx 'del'). */
 function checkTarget(e: A.Expr, ctx: TargetCtx): void {
   switch (e.kind) {
@@ -155,6 +222,7 @@ const BLOCK_CONTEXT = {
   finally: "'finally' statement",
   def: 'function definition',
   class: 'class definition',
+  case: "'case' statement",
 } as const;
 type BlockKind = keyof typeof BLOCK_CONTEXT;
 
@@ -570,6 +638,7 @@ class PythonParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.whileStmt) },
       { ALT: () => this.SUBRULE(this.withStmt) },
       { ALT: () => this.SUBRULE(this.tryStmt) },
+      { ALT: () => this.SUBRULE(this.matchStmt) },
       { ALT: () => this.SUBRULE(this.funcDef) },
       { ALT: () => this.SUBRULE(this.classDef) },
       { ALT: () => this.SUBRULE(this.decorated) },
@@ -607,6 +676,79 @@ class PythonParser extends EmbeddedActionsParser {
   private lastSpan(body: A.Stmt[], fallback: IToken): A.Span {
     return body.length > 0 ? body[body.length - 1]!.span : this.tokSpan(fallback);
   }
+
+  private matchStmt = this.RULE('matchStmt', (): A.Stmt => {
+    const t = this.CONSUME(T.Match);
+    const subject = this.SUBRULE(this.starExpressions);
+    this.CONSUME(T.Colon);
+    this.CONSUME(T.Newline);
+    this.CONSUME(T.Indent);
+    const cases: A.MatchCase[] = [];
+    this.AT_LEAST_ONE(() => {
+      const c = this.SUBRULE(this.caseBlock);
+      this.ACTION(() => cases.push(c));
+    });
+    this.CONSUME(T.Dedent);
+    return this.ACTION((): A.Stmt => {
+      noBareStar(subject);
+      return { kind: 'Match', subject, cases, span: this.fromTo(this.tokSpan(t), cases[cases.length - 1]!.span) };
+    });
+  });
+
+  private caseBlock = this.RULE('caseBlock', (): A.MatchCase => {
+    const t = this.CONSUME(T.Case);
+    const st = this.LA(1);
+    const elts: A.Pattern[] = [this.SUBRULE(this.casePattern)];
+    let comma = false;
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      comma = true;
+      this.OPTION(() => {
+        const p = this.SUBRULE2(this.casePattern);
+        this.ACTION(() => elts.push(p));
+      });
+    });
+    const guard = this.OPTION2(() => {
+      this.CONSUME(T.If);
+      return this.SUBRULE(this.namedExpression);
+    });
+    this.CONSUME(T.Colon);
+    const body = this.SUBRULE(this.block, { ARGS: ['case', t] });
+    return this.ACTION((): A.MatchCase => {
+      const pattern: A.Pattern = comma ? { kind: 'MatchSequence', patterns: elts, span: this.from(st) } : elts[0]!;
+      if (!comma && pattern.kind === 'MatchStar') fail('can\'t use starred expression here', pattern.span);
+      return { pattern, guard: guard ?? null, body, span: this.fromTo(this.tokSpan(t), this.lastSpan(body, t)) };
+    });
+  });
+
+  /** One pattern of a case (an element of its open sequence): `*name`, or an or-pattern with an optional `as name`. */
+  private casePattern = this.RULE('casePattern', (): A.Pattern =>
+    this.OR([
+      {
+        ALT: () => {
+          const star = this.CONSUME(T.Star);
+          const n = this.CONSUME(T.Name);
+          return this.ACTION((): A.Pattern => ({ kind: 'MatchStar', name: n.image === '_' ? null : n.image, span: this.from(star) }));
+        },
+      },
+      {
+        ALT: () => {
+          const st = this.LA(1);
+          const e = this.SUBRULE(this.bitwiseOr);
+          const as = this.OPTION(() => {
+            this.CONSUME(T.As);
+            return this.CONSUME2(T.Name);
+          });
+          return this.ACTION((): A.Pattern => {
+            const p = toPattern(e);
+            if (!as) return p;
+            if (as.image === '_') this.error("cannot use '_' as a target", as);
+            return { kind: 'MatchAs', pattern: p, name: as.image, span: this.from(st) };
+          });
+        },
+      },
+    ]),
+  );
 
   private ifStmt = this.RULE('ifStmt', (): A.Stmt => {
     const t = this.CONSUME(T.If);
@@ -1823,9 +1965,8 @@ function softKeywordHint(t: IToken, tokens: IToken[]): { message: string; at: IT
   const prev = tokens[i - 1];
   if (i < 1 || prev!.tokenType !== T.Name || (i >= 2 && !LINE_START.has(tokens[i - 2]!.tokenType))) return null;
   const starts = [T.Name, T.NumberTok, T.StringTok, T.FStringStart, T.LParen, T.LBracket, T.LBrace, T.Minus, T.Tilde];
-  if (!starts.includes(t.tokenType) && !(t.tokenType === T.Star && prev!.image === 'match')) return null;
+  if (!starts.includes(t.tokenType)) return null;
   const at = prev!;
-  if (at.image === 'match') return { message: "'match' statements are not supported", at };
   if (at.image === 'type' && t.tokenType === T.Name) return { message: "'type' statements are not supported", at };
   if (at.image === 'print') return { message: "Missing parentheses in call to 'print'. Did you mean print(...)?", at };
   return null;

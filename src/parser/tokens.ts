@@ -234,6 +234,10 @@ export const While = kw('while');
 export const With = kw('with');
 export const Yield = kw('yield');
 
+// soft keywords: `match` and `case` names retyped only at a match statement's header and its cases (lexer.ts)
+export const Match = kw('match');
+export const Case = kw('case');
+
 export const KEYWORDS: ReadonlyMap<string, TokenType> = new Map(
   [
     False, None, True, And, As, Assert, Async, Await, Break, Class, Continue, Def, Del, Elif, Else, Except,
@@ -256,6 +260,8 @@ export const ALL_TOKENS: TokenType[] = [
   Conversion,
   SpecStart,
   ...KEYWORDS.values(),
+  Match,
+  Case,
   AugAssignOp,
   CompOp,
   UnaryOpTok,

@@ -62,7 +62,7 @@ describe('syntax errors', () => {
   it('rejects constructs outside the subset with a clear message', () => {
     expect(parseError('async def f():\n    async for x in y: pass\n')).toBe("2:11 'async for' statements are not supported");
     expect(parseError('async with x: pass\n')).toBe("1:7 'async with' statements are not supported");
-    expect(parseError('match x:\n    case 1: pass\n')).toBe("1:1 'match' statements are not supported");
+    expect(parseError('match x:\n    case 1 as _: pass\n')).toBe("2:15 cannot use '_' as a target");
     expect(parseError("s = '\\N{DASH}'\n")).toBe('1:6 \\N{...} escapes (Unicode character names) are not supported');
   });
 
