@@ -13,7 +13,7 @@ export { WebGpuBackend, createWebGpuBackend } from './webgpu/backend.js';
 export type { ProgramSpec, KernelSpec, CpuBuffer, CpuKernel, BufferSpec, StepSpec, BufRef, DType } from './program.js';
 export { release, str, repr, keyRepr, formatArray, item, values, pyStr, pyRepr, format, printf, pyIndex, pyListRepr, pyListSum, pyListExtreme, pyListPop, pyListExtend, pyStrIndex, pySlice, pyStrSlice, clockTime, clockPerf, sleep, degrees, radians, truediv, floordiv, mod, floatpow, bitop, roundHalfEven32, pyRound, f32ToI32, f32ToU32, assertTrue, pyAssert, pyRaise, assertClose, type TestedValues } from './values.js';
 export { threefry2x32 } from './cpu/random.js';
-export { f32Scratch, wideSum32 } from './cpu/reduce.js';
+export { columnSum32, f32Scratch, wideSum32 } from './cpu/reduce.js';
 export { dotF32, type DotLayout } from './cpu/gemm.js';
 export { f32ToBits, bitsToF32, ftz32, fma32 } from './cpu/math.js';
 export { sin32, cos32, tan32, exp32, log32, log1p32, expm1_32, tanh32, logistic32, erf32, erfInv32, pow32 } from './cpu/math.js';

@@ -1,8 +1,8 @@
 // Sums for the CPU backend's kernels that follow the accumulation order of
-// XLA CPU's library reduction (YNNPACK, which JAX's CPU build uses for a
-// whole-array float32 sum of 4096 or more elements), found by probing real
-// JAX 0.10.2 (fixtures/reference/reduction_order_wide.py checks it bit for bit; a sum over the last
-// axes of 4096+ elements adds each row in the same order):
+// XLA CPU's library reduction (YNNPACK, which JAX's CPU build uses for every
+// float32 sum whose operand has 4096 or more elements), found by probing real
+// JAX 0.10.2 (fixtures/reference/reduction_order_wide.py checks it bit for bit). A whole array, and
+// each row of a sum over the last axes (of any length), adds as wideSum32:
 // - 16 lanes; lane j takes the elements ≡ j (mod 16).
 // - A block of 64 elements gives each lane the in-order sum of its 4 values;
 //   inside a chunk of 1024 elements the blocks go in fours (256 elements): the
@@ -16,6 +16,15 @@
 //   count of groups (the missing ones count as zeros). Checked bit for bit on random inputs of
 //   4096 to 1,000,000 elements; above 2^20 real JAX splits the work further in a way not yet
 //   modelled (this fold agrees with it on some inputs only).
+// A float32 sum over leading or middle axes of an operand of 4096+ elements (k columns: the elements
+// after the reduced axes) goes to the library too, which adds each column on its own (columnSum32):
+// - rows in blocks of 4 added in order; 4 blocks (16 rows) added in order; 16 of those (256 rows)
+//   added in order: a chunk;
+// - the chunks of a group of ⌊32768 / k⌋ rows added with Kahan's compensated summation;
+// - the groups added in order in fours, those sums added in order.
+// Found by probing JAX 0.10.2 (each column's summation tree, with a ±2^40 pair among ones), checked
+// bit for bit on random inputs of up to 2^20 elements (k from 2 to 5,000); beyond that JAX splits the
+// groups further in a way not yet modelled.
 
 let scratch = new Float32Array(0);
 
@@ -89,4 +98,43 @@ export function wideSum32(x: Float32Array, n: number): number {
     for (let i = 0; i < h && i + h < groups.length; i++) groups[i] = f(groups[i]! + groups[i + h]!);
   }
   return groups[0] ?? 0;
+}
+
+/** The float32 sum of a 4-row block, 16-row group, 256-row chunk of column x[lo..hi) (in order, each from 0). */
+function columnChunk(x: Float32Array, lo: number, hi: number): number {
+  let chunk = 0;
+  for (let g = lo; g < hi; g += 16) {
+    let sixteen = 0;
+    for (let b = g; b < Math.min(hi, g + 16); b += 4) {
+      let block = 0;
+      for (let i = b; i < Math.min(hi, b + 4); i++) block = f(block + x[i]!);
+      sixteen = f(sixteen + block);
+    }
+    chunk = f(chunk + sixteen);
+  }
+  return chunk;
+}
+
+/**
+ * The float32 sum of x[0..n), one column of a k-column sum over leading axes, in YNNPACK's order (see
+ * above): 256-row chunks, Kahan over a group of ⌊32768 / k⌋ rows, groups added in fours.
+ */
+export function columnSum32(x: Float32Array, n: number, k: number): number {
+  const rows = Math.max(1, Math.floor(GROUP / k));
+  let total = 0;
+  let four = 0;
+  for (let g = 0, index = 0; g < n; g += rows, index++) {
+    const end = Math.min(n, g + rows);
+    let s = 0;
+    let c = 0;
+    for (let at = g; at < end; at += 256) {
+      const y = f(columnChunk(x, at, Math.min(end, at + 256)) - c);
+      const t = f(s + y);
+      c = f(f(t - s) - y);
+      s = t;
+    }
+    four = index % 4 === 0 ? f(0 + s) : f(four + s);
+    if (index % 4 === 3 || end === n) total = f(total + four);
+  }
+  return total;
 }

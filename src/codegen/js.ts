@@ -210,12 +210,12 @@ export const JS: Dialect = {
   reduceLoop: (acc, init, _dtype, r, extent) => [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${extent}; ${r}++) {`],
   fma: (a, b, c) => `fma32(${a}, ${b}, ${c})`,
   calls: { threefry2x32: 'threefry2x32' },
-  wideSum: { scratch: 'f32Scratch', sum: 'wideSum32' },
+  wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
     'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
-    'f32Scratch', 'wideSum32', 'dotF32',
+    'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32',
   ],
 };
 

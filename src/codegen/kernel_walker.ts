@@ -41,9 +41,16 @@ export interface Dialect {
   readonly calls: { readonly [F in KCall]: string };
   /**
    * Helpers summing a whole array of 4096 or more float32 elements in the order of XLA's library
-   * reduction: `scratch(n)` gives an array the loop stores the summands in, `sum(array, n)` adds them.
+   * reduction: `scratch(n)` gives an array the loop stores the summands in, `sum(array, n)` adds them,
+   * `columnSum(array, n, k)` adds them as the column of a k-column sum over leading axes.
    */
-  readonly wideSum?: { readonly scratch: string; readonly sum: string };
+  readonly wideSum?: { readonly scratch: string; readonly sum: string; readonly columnSum: string };
+  /**
+   * The same library order without a scratch array, for a dialect whose invocation keeps no long arrays:
+   * loops over the summands (the counter of the innermost is `r`), `step(v)` adding summand v, `footer`
+   * closing the loops with `acc` set. `cols` as libraryColumns gives it.
+   */
+  libraryLoops?(acc: string, r: string, id: number, extent: number, cols: number): { header: string[]; step(v: string): string[]; footer: string };
   /** Every helper function the spellings above may call; the walker reports the ones a kernel calls. */
   readonly helpers: readonly string[];
 }
@@ -117,16 +124,28 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
         const r = `r${e.id}`;
         const { init, combine } = d.reduce[e.fn];
         const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot ? treeLevels(e.extent) : [];
-        if (d.wideSum && (isWideSum(k, e) || isWideRowSum(e)) && lets.depth === 0) {
-          // a whole-array sum as XLA's library reduction adds it: the summands go to a scratch array
+        const cols = libraryColumns(k, e);
+        if (d.wideSum && cols !== undefined && lets.depth === 0) {
+          // a sum as XLA's library reduction adds it (a row as a whole array; a column in its own
+          // order, which depends on the number of columns): the summands go to a scratch array
           const buf = `sc${e.id}`;
           const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
+          const sum = cols === 1 ? `${d.wideSum.sum}(${buf}, ${e.extent})` : `${d.wideSum.columnSum}(${buf}, ${e.extent}, ${cols})`;
           lets.loop(
             0,
             [decl, d.declare(buf, `${d.wideSum.scratch}(${e.extent})`), head],
             () => lets.line(`${buf}[${r}] = ${emit(e.body)};`),
             { outer: [acc], inner: [r] },
-            `}\n${d.indent}${acc} = ${d.wideSum.sum}(${buf}, ${e.extent});`,
+            `}\n${d.indent}${acc} = ${sum};`,
+          );
+        } else if (d.libraryLoops && cols !== undefined) {
+          const { header, step, footer } = d.libraryLoops(acc, r, e.id, e.extent, cols);
+          lets.loop(
+            reduceLevel(lets, e),
+            header,
+            () => step(emit(e.body)).forEach((l) => lets.line(l)),
+            { outer: [acc], inner: [r] },
+            footer.split('\n').join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
           );
         } else if (levels.length === 0) {
           lets.loop(
@@ -201,32 +220,15 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
 const WIDE_SUM = 4096;
 
 /**
- * Whether reduction `e` of kernel `k` is a whole-array float32 sum that XLA's CPU build hands to
- * its library (YNNPACK): the CPU backend adds it in that library's order (runtime/cpu/reduce.ts);
- * the WebGPU backend in the order of wideFolds (an earlier model of it, not yet ported).
+ * How XLA's CPU build adds reduction `e` of kernel `k` in its library (YNNPACK), if it does: 1 when each
+ * result is a row (or the whole array) added as a whole-array sum (runtime/cpu/reduce.ts wideSum32), k > 1
+ * when each result is a column of a sum over leading or middle axes, its elements k apart (columnSum32),
+ * undefined when XLA's own loop adds it (treeLevels). See KExpr's `lib`. Both backends add it in that
+ * order: the CPU backend through the dialect's wideSum helpers, WGSL through its libraryLoops.
  */
-export function isWideSum(k: Kernel, e: Extract<KExpr, { op: 'reduce' }>): boolean {
-  return e.fn === 'sum' && !e.dot && e.dtype === 'float32' && k.output.size === 1 && e.extent >= WIDE_SUM;
-}
-
-/**
- * Whether reduction `e` is a float32 sum over the last axes of 4096 or more elements (each result one
- * contiguous row): XLA's CPU build hands each row to its library too, which adds it as a whole-array sum
- * (measured: rows of 5,000, 8,192 and 40,000 elements agree bit for bit). The CPU backend only.
- */
-export function isWideRowSum(e: Extract<KExpr, { op: 'reduce' }>): boolean {
-  return e.fn === 'sum' && !e.dot && e.dtype === 'float32' && e.minor === true && e.extent >= WIDE_SUM;
-}
-
-/**
- * The rows of a WGSL wide sum's folds (an earlier model of YNNPACK's order): row b lane j of stage 0 adds
- * elements 64b + j and 64b + 32 + j; each stage folds the second half of the rows onto the first
- * (m rows → ⌈m/2⌉), to one row. Entry t: the rows at stage t (the first ⌊extent/64⌋, the last 1).
- */
-export function wideFolds(extent: number): number[] {
-  const m = [Math.floor(extent / 64)];
-  while (m[m.length - 1]! > 1) m.push(Math.ceil(m[m.length - 1]! / 2));
-  return m;
+export function libraryColumns(k: Kernel, e: Extract<KExpr, { op: 'reduce' }>): number | undefined {
+  if (e.fn !== 'sum' || e.dot || e.dtype !== 'float32') return undefined;
+  return k.output.size === 1 && e.extent >= WIDE_SUM ? 1 : e.lib;
 }
 
 /** The window of XLA's TreeReductionRewriter (the CPU compiler's `reduce_window_size`). */

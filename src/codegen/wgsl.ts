@@ -12,7 +12,7 @@ import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/prog
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { children, freeRvars } from '../ir/kernel.js';
 import { planDot, type DotPlan } from './dot_plan.js';
-import { call1, call2, computesOnFloats, isWideSum, treeLevels, walkKernel, wideFolds, type Dialect } from './kernel_walker.js';
+import { call1, call2, computesOnFloats, libraryColumns, treeLevels, walkKernel, type Dialect } from './kernel_walker.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
 const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
@@ -225,8 +225,121 @@ export const WGSL: Dialect = {
     `for (var ${r}: i32 = 0; ${r} < ${extent}; ${r}++) {`,
   ],
   calls: { threefry2x32: 'jx_threefry2x32' },
+  libraryLoops: (acc, r, id, extent, cols) => (cols === 1 ? libraryRowLoops : libraryColumnLoops)(acc, r, id, extent, cols),
   helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
 };
+
+/**
+ * A row (or whole array) summed by one invocation in the order of XLA CPU's library reduction, as the CPU
+ * backend's wideSum32 (runtime/cpu/reduce.ts) adds it: per group of 32768 elements, each of 16 lanes over
+ * the group's 1024-element chunks (64-element blocks, in fours), Kahan across chunks; the lanes folded
+ * pairwise, then the groups as over a power-of-two count.
+ */
+function libraryRowLoops(acc: string, r: string, id: number, n: number): { header: string[]; step(v: string): string[]; footer: string } {
+  const groups = Math.ceil(n / 32768);
+  const v = (name: string): string => `${name}${id}`;
+  const [gs, g, lo, hi, ln, j, s, c, ch, end, qe, chunk, quad, b, blk, q] = ['gs', 'g', 'lo', 'hi', 'ln', 'j', 's', 'c', 'ch', 'end', 'qe', 'chunk', 'quad', 'b', 'blk', 'q'].map(v);
+  return {
+    header: [
+      `var ${acc}: f32 = 0.0;`,
+      `var ${gs}: array<f32, ${groups}>;`,
+      `for (var ${g} = 0; ${g} < ${groups}; ${g}++) {`,
+      `  let ${lo} = ${g} * 32768;`,
+      `  let ${hi} = min(${n}, ${lo} + 32768);`,
+      `  var ${ln}: array<f32, 16>;`,
+      `  for (var ${j} = 0; ${j} < 16; ${j}++) {`,
+      `    var ${s}: f32 = 0.0;`,
+      `    var ${c}: f32 = 0.0;`,
+      `    for (var ${ch} = ${lo}; ${ch} < ${hi}; ${ch} += 1024) {`,
+      `      let ${end} = min(${hi}, ${ch} + 1024);`,
+      `      let ${qe} = ${ch} + (${end} - ${ch}) / 256 * 256;`,
+      `      var ${chunk}: f32 = 0.0;`,
+      `      var ${quad}: f32 = 0.0;`,
+      `      for (var ${b} = ${ch}; ${b} < ${end}; ${b} += 64) {`,
+      `        var ${blk}: f32 = 0.0;`,
+      `        for (var ${q} = ${b} + ${j}; ${q} < ${b} + 64; ${q} += 16) {`,
+      `          let ${r} = min(${q}, ${n - 1});`,
+    ],
+    step: (x) => [`${blk} = ${blk} + select(0.0, ${x}, ${q} < ${end});`],
+    footer: [
+      `        }`,
+      `        if (${b} < ${qe}) {`,
+      `          ${quad} = ${quad} + ${blk};`,
+      `          if ((${b} - ${ch}) % 256 == 192) { ${chunk} = ${chunk} + ${quad}; ${quad} = 0.0; }`,
+      `        } else { ${chunk} = ${chunk} + ${blk}; }`,
+      `      }`,
+      `      let y${id} = ${chunk} - ${c};`,
+      `      let t${id} = ${s} + y${id};`,
+      `      ${c} = (t${id} - ${s}) - y${id};`,
+      `      ${s} = t${id};`,
+      `    }`,
+      `    ${ln}[${j}] = ${s};`,
+      `  }`,
+      `  for (var h${id} = 8; h${id} > 0; h${id} /= 2) {`,
+      `    for (var i${id} = 0; i${id} < h${id}; i${id}++) { ${ln}[i${id}] = ${ln}[i${id}] + ${ln}[i${id} + h${id}]; }`,
+      `  }`,
+      `  ${gs}[${g}] = ${ln}[0];`,
+      `}`,
+      ...(groups > 1
+        ? [
+            `for (var h${id} = ${2 ** Math.ceil(Math.log2(groups)) / 2}; h${id} >= 1; h${id} /= 2) {`,
+            `  for (var i${id} = 0; i${id} < h${id} && i${id} + h${id} < ${groups}; i${id}++) { ${gs}[i${id}] = ${gs}[i${id}] + ${gs}[i${id} + h${id}]; }`,
+            `}`,
+          ]
+        : []),
+      `${acc} = ${gs}[0];`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * A column of a k-column float32 sum over leading axes summed by one invocation as the CPU backend's
+ * columnSum32 (runtime/cpu/reduce.ts) adds it: blocks of 4, 16 and 256 rows in order, Kahan over the
+ * 256-row chunks of a group of ⌊32768 / k⌋ rows, the groups added in fours.
+ */
+function libraryColumnLoops(acc: string, r: string, id: number, n: number, cols: number): { header: string[]; step(v: string): string[]; footer: string } {
+  const rows = Math.max(1, Math.floor(32768 / cols));
+  const v = (name: string): string => `${name}${id}`;
+  const [four, gi, g, end, s, c, ch, ce, chunk, six, blk, o] = ['four', 'gi', 'g', 'end', 's', 'c', 'ch', 'ce', 'chunk', 'six', 'blk', 'o'].map(v);
+  return {
+    header: [
+      `var ${acc}: f32 = 0.0;`,
+      `var ${four}: f32 = 0.0;`,
+      `var ${gi} = 0;`,
+      `for (var ${g} = 0; ${g} < ${n}; ${g} += ${rows}) {`,
+      `  let ${end} = min(${n}, ${g} + ${rows});`,
+      `  var ${s}: f32 = 0.0;`,
+      `  var ${c}: f32 = 0.0;`,
+      `  for (var ${ch} = ${g}; ${ch} < ${end}; ${ch} += 256) {`,
+      `    let ${ce} = min(${end}, ${ch} + 256);`,
+      `    var ${chunk}: f32 = 0.0;`,
+      `    var ${six}: f32 = 0.0;`,
+      `    var ${blk}: f32 = 0.0;`,
+      `    for (var ${r} = ${ch}; ${r} < ${ce}; ${r}++) {`,
+    ],
+    step: (x) => [
+      `${blk} = ${blk} + ${x};`,
+      `let ${o} = ${r} - ${ch};`,
+      `if (${o} % 4 == 3 || ${r} + 1 == ${ce}) {`,
+      `  ${six} = ${six} + ${blk};`,
+      `  ${blk} = 0.0;`,
+      `  if (${o} % 16 == 15 || ${r} + 1 == ${ce}) { ${chunk} = ${chunk} + ${six}; ${six} = 0.0; }`,
+      `}`,
+    ],
+    footer: [
+      `    }`,
+      `    let y${id} = ${chunk} - ${c};`,
+      `    let t${id} = ${s} + y${id};`,
+      `    ${c} = (t${id} - ${s}) - y${id};`,
+      `    ${s} = t${id};`,
+      `  }`,
+      `  if (${gi} % 4 == 0) { ${four} = 0.0 + ${s}; } else { ${four} = ${four} + ${s}; }`,
+      `  if (${gi} % 4 == 3 || ${end} == ${n}) { ${acc} = ${acc} + ${four}; }`,
+      `  ${gi}++;`,
+      `}`,
+    ].join('\n'),
+  };
+}
 
 export function renderWgsl(k: Kernel): string {
   const shape = shapeOf(k);
@@ -306,7 +419,7 @@ function shapeOf(k: Kernel): WgslShape {
   if (dot && tiles >= TILED_MIN_TILES && dot.layout.K >= TILED_MIN_K && k.output.size * dot.layout.K >= TILED_MIN_WORK && WORKGROUP_SIZE === THREADS_M * (TILE_N / 4)) {
     shape = { kind: 'tiled', dot, groups: tiles };
   } else {
-    const reduces = cooperativeReduces(k.body).filter((r) => k.output.size <= COOPERATIVE_MAX_OUTPUT || r.extent >= COOPERATIVE_RATIO * k.output.size);
+    const reduces = cooperativeReduces(k).filter((r) => k.output.size <= COOPERATIVE_MAX_OUTPUT || r.extent >= COOPERATIVE_RATIO * k.output.size);
     if (reduces.length) {
       const split = splitOf(k, reduces);
       shape = { kind: 'cooperative', reduces, groups: split ? split.windows * k.output.size : k.output.size, split };
@@ -320,19 +433,19 @@ function shapeOf(k: Kernel): WgslShape {
  * The reductions of `body` a workgroup can share: outside every other reduction, long, not on
  * bools, and not a float32 dot_general contraction (which sums in order k = 0, 1, …, as XLA's dot).
  */
-function cooperativeReduces(body: KExpr): Reduce[] {
+function cooperativeReduces(k: Kernel): Reduce[] {
   const out: Reduce[] = [];
   const seen = new Set<KExpr>();
   const walk = (e: KExpr): void => {
     if (seen.has(e)) return;
     seen.add(e);
-    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !(e.dot && e.dtype === 'float32')) {
+    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !(e.dot && e.dtype === 'float32') && libraryColumns(k, e) === undefined) {
       out.push(e);
       return;
     }
     if (e.op !== 'reduce') children(e).forEach(walk);
   };
-  walk(body);
+  walk(k.body);
   return out.slice(0, 3); // workgroup memory: three reductions' partials at most
 }
 
@@ -529,7 +642,7 @@ function windowOf(e: Reduce, levels: number[], n: number[], leaf: Leaf, l: numbe
 interface Split {
   level: number;
   windows: number;
-  /** Partial results per element in the scratch binding: `windows`, or for a wide sum 32 lanes of each. */
+  /** Partial results per element in the scratch binding (`windows`). */
   scratch: number;
 }
 
@@ -537,13 +650,6 @@ interface Split {
 function splitOf(k: Kernel, reduces: Reduce[]): Split | null {
   if (reduces.length !== 1 || k.output.size > SPLIT_MAX_OUTPUT) return null;
   const e = reduces[0]!;
-  if (isWideSum(k, e)) {
-    // the first pass's workgroups: one per row of the last fold stage with WIDE_SPLIT_ROWS rows or more
-    const m = wideFolds(e.extent);
-    let level = 0;
-    while (level + 1 < m.length && m[level + 1]! >= WIDE_SPLIT_ROWS) level++;
-    return level > 0 ? { level, windows: m[level]!, scratch: 32 * m[level]! } : null;
-  }
   const n = [e.extent];
   for (const _ of treeLevels(e.extent)) n.push(Math.ceil(n[n.length - 1]! / 32));
   if (n.length < 3) return null; // at most 1024 elements: one workgroup
@@ -554,106 +660,11 @@ function splitOf(k: Kernel, reduces: Reduce[]): Split | null {
 }
 const SPLIT_MAX_OUTPUT = 64;
 const SPLIT_MIN_WORKGROUPS = 16;
-/** A wide sum splits at the last fold stage that still has this many rows (a first-pass workgroup each; measured on SwiftShader: 64 rows or 1024 alike, so the GPU gets the more workgroups). */
-const WIDE_SPLIT_ROWS = 1024;
 
 /** Scratch elements per device the kernel's split reduction needs (KernelSpec.partials); undefined if it has none. */
 export function wgslPartials(k: Kernel): number | undefined {
   const s = shapeOf(k);
   return s.kind === 'cooperative' && s.split ? s.split.scratch * k.output.size : undefined;
-}
-
-/**
- * Lines by which an invocation sets `out` to lane `j` of row `root` at fold stage `s` of a wide sum
- * (wideFolds' rows `m`), from the rows of stage `b` (`leaf` sets `lv` to lane j of row `r`).
- * Row i of stage t is row i of stage t − 1 plus row i + m[t] of stage t − 1 when that exists: a
- * binary tree, walked depth first (`bits`: the stages where the path goes to the second row;
- * `wacc`: the first rows' values waiting for their second), so every addition is the CPU's.
- */
-function wideFold(m: number[], b: number, s: number, leaf: (pad: string) => string[], root: string, out: string, pad: string): string[] {
-  if (s === b) return [`${pad}{`, `${pad}  var r = ${root};`, ...leaf(`${pad}  `), `${pad}  ${out} = lv;`, `${pad}}`];
-  const p = `${pad}  `;
-  return [
-    `${pad}{`,
-    `${p}var wm = array<i32, ${s + 1}>(${m.slice(0, s + 1).join(', ')});`,
-    `${p}var wacc: array<f32, ${s - b}>;`,
-    `${p}var r = ${root};`,
-    `${p}var bits = 0u;`,
-    `${p}loop {`,
-    ...leaf(`${p}  `),
-    `${p}  var v = lv;`,
-    `${p}  var rr = r;`,
-    `${p}  var t = ${b + 1};`,
-    `${p}  loop {`,
-    `${p}    if (t > ${s}) { break; }`,
-    `${p}    if (((bits >> u32(t)) & 1u) == 1u) {`,
-    `${p}      rr = rr - wm[t];`,
-    `${p}      v = wacc[t - ${b + 1}] + v;`,
-    `${p}      bits = bits & ~(1u << u32(t));`,
-    `${p}      t++;`,
-    `${p}      continue;`,
-    `${p}    }`,
-    `${p}    if (rr + wm[t] < wm[t - 1]) {`,
-    `${p}      wacc[t - ${b + 1}] = v;`,
-    `${p}      bits = bits | (1u << u32(t));`,
-    `${p}      r = rr + wm[t];`,
-    `${p}      break;`,
-    `${p}    }`,
-    `${p}    t++;`,
-    `${p}  }`,
-    `${p}  if (t > ${s}) {`,
-    `${p}    ${out} = v;`,
-    `${p}    break;`,
-    `${p}  }`,
-    `${p}}`,
-    `${pad}}`,
-  ];
-}
-
-/** Lines setting `lv` to lane `j` of row `r` of a wide sum's stage 0: elements 64r + j and 64r + 32 + j, added. */
-function wideLeaf(e: Reduce, body: { lines: string[]; value: string }): (pad: string) => string[] {
-  const element = (h: number, pad: string, set: string): string[] => [
-    `${pad}{`,
-    `${pad}  let r${e.id} = 64 * r + ${32 * h} + j;`,
-    ...indent(body.lines, pad),
-    `${pad}  ${set};`,
-    `${pad}}`,
-  ];
-  return (pad) => [`${pad}var lv: f32;`, ...element(0, pad, `lv = ${body.value}`), ...element(1, pad, `lv = lv + ${body.value}`)];
-}
-
-/**
- * Lines by which a workgroup (32 lanes × 2 rows) computes a wide sum into `rv` (invocation 0 holds
- * it after them), from its rows at stage `b` (`leaf`): the rows folded to stage s (two rows or
- * fewer) by an invocation per lane and row, then by invocation 0 to one row, its 32 lanes folded
- * pairwise, and the elements after the last whole block of 64 added in order.
- */
-function wideReduce(e: Reduce, body: { lines: string[]; value: string }, m: number[], b: number, leaf: (pad: string) => string[], wa: string, rv: string): string[] {
-  let s = b;
-  while (m[s]! > 2) s++;
-  const rest = 64 * m[0]!;
-  return [
-    `  {`,
-    `    let j = i32(lid) % 32;`,
-    `    let i = i32(lid) / 32;`,
-    `    if (i < ${m[s]}) {`,
-    `      var fv: f32;`,
-    ...wideFold(m, b, s, leaf, 'i', 'fv', '      '),
-    `      ${wa}[lid] = fv;`,
-    `    }`,
-    `  }`,
-    `  workgroupBarrier();`,
-    `  if (lid == 0u) {`,
-    ...(m[s] === 2 ? [`    for (var j = 0; j < 32; j++) { ${wa}[j] = ${wa}[j] + ${wa}[32 + j]; }`] : []),
-    `    for (var h = 16; h > 0; h /= 2) {`,
-    `      for (var j = 0; j < h; j++) { ${wa}[j] = ${wa}[j] + ${wa}[j + h]; }`,
-    `    }`,
-    `    ${rv} = ${wa}[0];`,
-    ...(rest < e.extent
-      ? [`    for (var c = ${rest}; c < ${e.extent}; c++) {`, `      let r${e.id} = c;`, ...indent(body.lines, '    '), `      ${rv} = ${rv} + ${body.value};`, `    }`]
-      : []),
-    `  }`,
-  ];
 }
 
 /**
@@ -685,27 +696,6 @@ function renderCooperative(k: Kernel, reduces: Reduce[], groups: number, split: 
     const element: Leaf = (p, c, pad) => [`${pad}let r${e.id} = ${c};`, ...indent(body.lines, pad.slice(2)), `${pad}${p} = ${combine(p, body.value, e.dtype)};`];
     const levels = treeLevels(e.extent);
     parts.push(`  var rv${e.id}: ${T} = ${init(e.dtype)};`);
-    if (isWideSum(k, e)) {
-      // wideFolds' order (an earlier model of YNNPACK's; the CPU backend's runtime/cpu/reduce.ts now differs)
-      const m = wideFolds(e.extent);
-      if (!split) {
-        parts.push(...wideReduce(e, body, m, 0, wideLeaf(e, body), wa, `rv${e.id}`), `  workgroupBarrier();`);
-        continue;
-      }
-      // the first pass: workgroup i computes the 32 lanes of row i of stage split.level
-      first = [
-        `  let gid = rest / ${split.windows};`,
-        `  let i = rest - gid * ${split.windows};`,
-        ...[...loaded].sort((a, b) => a - b).map((j) => `  let base${j} = dev * st${j};`),
-        `  let j = i32(lid);`,
-        `  var fv: f32;`,
-        ...wideFold(m, 0, split.level, wideLeaf(e, body), 'i', 'fv', '  '),
-        `  scratch[(dev * ${S} + gid) * ${split.scratch} + i * 32 + j] = fv;`,
-      ];
-      const fromScratch = (pad: string): string[] => [`${pad}let lv = scratch[(dev * ${S} + gid) * ${split.scratch} + r * 32 + j];`];
-      parts.push(...wideReduce(e, body, m, split.level, fromScratch, wa, `rv${e.id}`));
-      continue;
-    }
     if (!split) {
       parts.push(...treeReduce(e, e.extent, levels, element, wa, wb, `rv${e.id}`), `  workgroupBarrier();`);
       continue;

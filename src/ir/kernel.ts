@@ -55,10 +55,12 @@ export type KExpr =
   /**
    * `dot`: the contraction of a dot_general (XLA adds it in order, as a matmul, not as a tree-rewritten reduce).
    * `fma`: a float32 sum over a major axis whose summand is a product used nowhere else: XLA's loop
-   * accumulates it with a fused multiply-add (passes/fma_contraction.ts). `minor`: a reduction over
-   * its operand's last axes (each result sums one contiguous row).
+   * accumulates it with a fused multiply-add (passes/fma_contraction.ts). `lib`: a float32 sum of an
+   * operand of 4096 or more elements over one block of adjacent axes, which XLA's CPU build hands to its
+   * library (YNNPACK): the number of elements after the reduced axes (1: each result sums one contiguous
+   * row; k > 1: each result sums a column whose elements lie k apart, and the sum's order depends on k).
    */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; minor?: true };
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number };
 
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
@@ -135,7 +137,7 @@ function localKey(e: KExpr): string {
     case 'reduce':
       // alpha-equivalent: the loop's own counter renamed canonically, so the
       // same reduction under another loop id gets the same key
-      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.minor ? '~minor' : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
+      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }

@@ -2,8 +2,8 @@
 // matrix product with a fused epilogue, batched and transposed; reductions shared by a workgroup;
 // a long reduction split over workgroups (two entry points and a scratch binding). Run on the
 // WebGPU backend over stacked devices and checked against the CPU backend (the product),
-// against XLA's tree order summed here (the float32 sums, bit for bit), and whole-array sums
-// against the CPU backend's YNNPACK order (runtime/cpu/reduce.ts).
+// against XLA's tree order summed here (the float32 sums, bit for bit), and whole-array sums (one
+// invocation each) against the CPU backend's YNNPACK order (runtime/cpu/reduce.ts).
 import { describe, expect, it } from 'vitest';
 import { renderJs } from '../../src/codegen/js.js';
 import { treeLevels } from '../../src/codegen/kernel_walker.js';
@@ -12,6 +12,7 @@ import type { KBinary, KExpr, Kernel, ReduceFn } from '../../src/ir/kernel.js';
 import { CpuBackend } from '../../runtime/cpu/backend.js';
 import type { CpuKernel, DType, KernelSpec, ProgramSpec } from '../../runtime/program.js';
 import * as runtimeHelpers from '../../runtime/index.js';
+import { wideSum32 } from '../../runtime/cpu/reduce.js';
 import { webgpuBackend } from '../helpers/fixtures.js';
 
 const F = 'float32' as const;
@@ -22,30 +23,6 @@ const bin = (fn: KBinary, a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn, a, b, 
 const rvar = (id: number): KExpr => ({ op: 'rvar', id, dtype: 'int32', bound: 0 });
 const reduce = (fn: ReduceFn, id: number, extent: number, body: KExpr, dot = false): KExpr => ({ op: 'reduce', fn, id, extent, body, dtype: body.dtype, ...(dot ? { dot } : {}) });
 const tanh = (x: KExpr): KExpr => ({ op: 'un', fn: 'tanh', x, dtype: F });
-
-/**
- * The order the WGSL wide sum still adds in (src/codegen/wgsl.ts, kernel_walker's wideFolds): 32
- * lanes, block b's lane j = x[64b + j] + x[64b + 32 + j], the blocks folded pairwise (first half
- * onto the second), the lanes likewise, then the leftover elements in order. The CPU backend's
- * runtime/cpu/reduce.ts now follows YNNPACK's measured order; the WGSL port of it is still to do.
- */
-function wgslWideSum(terms: ArrayLike<number>, n: number): number {
-  const x = Float32Array.from(terms);
-  const blocks = Math.floor(n / 64);
-  for (let b = 0; b < blocks; b++) for (let j = 0; j < 32; j++) x[32 * b + j] = Math.fround(x[64 * b + j]! + x[64 * b + 32 + j]!);
-  for (let m = blocks; m > 1; ) {
-    const h = Math.ceil(m / 2);
-    for (let i = 0; i + h < m; i++) for (let j = 0; j < 32; j++) x[32 * i + j] = Math.fround(x[32 * i + j]! + x[32 * (i + h) + j]!);
-    m = h;
-  }
-  let acc = 0;
-  if (blocks > 0) {
-    for (let m = 32; m > 1; m /= 2) for (let j = 0; j < m / 2; j++) x[j] = Math.fround(x[j]! + x[j + m / 2]!);
-    acc = x[0]!;
-  }
-  for (let i = blocks * 64; i < n; i++) acc = Math.fround(acc + terms[i]!);
-  return acc;
-}
 
 function kernel(name: string, inputs: [DType, number][], out: [DType, number], body: KExpr): Kernel {
   return { name, inputs: inputs.map(([dtype, size]) => ({ dtype, size })), output: { dtype: out[0], size: out[1] }, body, usesDevice: false };
@@ -142,16 +119,16 @@ describe('WGSL workgroup shaders', () => {
     }
   });
 
-  it.each([5000, 100_000, 1_500_003])('a whole-array float32 sum of %i elements adds in the WGSL wide-sum order, bit for bit', async (n) => {
+  it.each([5000, 100_000, 1_500_003])('a whole-array float32 sum of %i elements adds in the CPU backend\'s (YNNPACK\'s) order, bit for bit', async (n) => {
     const gpu = await webgpuBackend();
     if (!gpu) return;
     const k = kernel('total', [[F, n]], [F, 1], reduce('sum', 0, n, tanh(load(0, rvar(0)))));
-    if (n >= 131_072) expect(wgslPartials(k)).toBeGreaterThan(1); // split over workgroups (2 × 1024 rows of 64 or more)
+    expect(wgslWorkgroups(k)).toBeUndefined(); // one invocation adds it, in the library's order
     const g = await runOn(gpu, k);
     // the summands as the one-invocation loop computes them on this adapter: an elementwise kernel's output
     const t = kernel('tanh', [[F, n]], [F, n], tanh(load(0, gid)));
     const terms = await runOn(gpu, t);
-    for (const d of DEVICES) expect(g[d]![0]).toBe(wgslWideSum(terms[d]!, n));
+    for (const d of DEVICES) expect(g[d]![0]).toBe(wideSum32(Float32Array.from(terms[d]!), n));
   });
 
   it('a long reduction of a few elements split over workgroups keeps the tree order', async () => {
