@@ -112,6 +112,13 @@ export function pyListRepr(items: readonly (number | string | boolean)[], type: 
   return `[${items.map((x) => pyRepr(x, type)).join(', ')}]`;
 }
 
+/** repr() of a run-time list of jax.Arrays (`weakType`: of weakly typed ones). */
+export async function pyArrayListRepr(items: readonly JArray[], weakType = false): Promise<string> {
+  const parts: string[] = [];
+  for (const x of items) parts.push(await repr(x, weakType));
+  return `[${parts.join(', ')}]`;
+}
+
 /** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
 export function pyListSum(items: readonly number[], start = 0): number {
   let s = start;

@@ -18,7 +18,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { hostListLen, hostListReduce } from './host_list.js';
+import { hostListLen, hostListReduce, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -172,14 +172,19 @@ export function installBuiltins(ip: Interp): void {
     map: fn('map', (c) => mapIterator(ip, c)),
     filter: fn('filter', (c) => filterIterator(ip, c)),
     zip: fn('zip', (c) => {
+      const host = hostZip(ip, 'zip', c.args, 0n, c.span);
+      if (host) return host;
       if (c.args.some((a) => a instanceof PyIterator)) return lazyZip(ip, c);
       const lists = c.args.map((a) => iterate(ip, a, c.span));
       const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
       return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
     }),
     enumerate: fn('enumerate', (c) => {
-      const start = c.args[1] !== undefined ? BigInt(intArg(c.args[1], 'start', c.span)) : 0n;
+      const given = c.args[1] ?? c.kwargs.get('start');
+      const start = given !== undefined ? BigInt(intArg(given, 'start', c.span)) : 0n;
       const src = arg(c, 0, 'iterable');
+      const host = hostZip(ip, 'enumerate', [src], start, c.span);
+      if (host) return host;
       if (src instanceof PyIterator) {
         // an iterator (a generator, itertools.count) is pulled as the pairs are
         const items = src[Symbol.iterator]();

@@ -10,7 +10,7 @@ import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyS
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, type CallArgs,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, HostZip, type HostEachPart, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -18,7 +18,7 @@ import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException,
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
-import { declareHostList, hostListMethod, PromoteToHostList, reachable, replaceList } from './host_list.js';
+import { declareHostList, hostListMethod, listItem, PromoteToHostList, reachable, replaceList } from './host_list.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -670,6 +670,14 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   return out;
 }
 
+/** The names a `for` target binds (`i, (a, b)`). */
+function targetNames(t: A.Expr): string[] {
+  if (t.kind === 'Name') return [t.id];
+  if (t.kind === 'Tuple' || t.kind === 'List') return t.elts.flatMap(targetNames);
+  if (t.kind === 'Starred') return targetNames(t.value);
+  return [];
+}
+
 /** The names `x` of the items a body assigns (`x[k] = v`, `x[k][j] += v`). */
 function subscriptRoots(body: A.Stmt[]): Set<string> {
   const out = new Set<string>();
@@ -787,7 +795,8 @@ function execWhile(ip: Interp, s: A.While, scope: Scope): void {
 
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
-  if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, list: iter }, scope);
+  if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, parts: [{ k: 'list', list: iter }] }, scope);
+  if (iter instanceof HostZip) return stagedLoop(ip, { k: 'each', s, parts: iter.parts }, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
     // flushed before the checkpoint: a rollback drops emitted statements but cannot un-materialize tracers
     ip.flush();
@@ -854,7 +863,7 @@ interface Carried {
 }
 
 /** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
-type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While } | { k: 'each'; s: A.For; list: HostList };
+type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While } | { k: 'each'; s: A.For; parts: readonly HostEachPart[] };
 
 /**
  * A carried Python value becomes a device array in the body (`i = 0` then `i = step(i)`): the loop
@@ -904,7 +913,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         if (promoted.has(key)) throw new CompileError(`internal: the list does not settle as one known only at run time`, head.s.span);
         promoted.add(key);
         const name = [...saved].find(([, v]) => v === e.list)?.[0] ?? 'list';
-        replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name));
+        replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name, head.s.span));
         continue;
       }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
@@ -937,11 +946,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
   const target = head.k !== 'while' ? head.s.target : null;
-  if (head.k === 'each' && target?.kind !== 'Name') throw new CompileError('a for loop over a list known only when the program runs binds one name', head.s.target.span);
   const ac = attrCarry!;
+  const loopVars = new Set(target ? targetNames(target) : []);
   const names = assignedNames(s.body);
   // a body that rebinds the loop variable leaves its own value in it after the loop: the loop is unrolled
-  if (target?.kind === 'Name' && names.has(target.id)) throw new NeedsStatic(`the loop variable '${target.id}' is rebound in the loop`, s.span);
+  const rebound = [...loopVars].find((n) => names.has(n));
+  if (rebound) throw new NeedsStatic(`the loop variable '${rebound}' is rebound in the loop`, s.span);
   const carried: Carried[] = [];
   // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
   const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
@@ -961,7 +971,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
   const outerDepth = ip.dynamicDepth;
-  const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
+  const index = target ? ip.freshName(target.kind === 'Name' && head.k !== 'each' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray | HostScalar>();
@@ -987,7 +997,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     const saveNewScalars = (): void => {
       for (const n of names) {
         const v = scope.vars.get(n);
-        if (!(v instanceof HostScalar) || carried.some((c) => c.name === n) || n === (target?.kind === 'Name' ? target.id : '')) continue;
+        if (!(v instanceof HostScalar) || carried.some((c) => c.name === n) || loopVars.has(n)) continue;
         let last = lastValues.get(n);
         if (last && !(last instanceof HostScalar && last.type === v.type)) throw new NeedsStatic(`'${n}' changes type in the loop`, s.span);
         if (!last) lastValues.set(n, (last = new HostScalar({ k: 'var', name: ip.freshName(n) }, v.type)));
@@ -1045,10 +1055,18 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     };
     body = ip.collect(() => {
       if (head.k === 'each') {
-        // the item at the index (the list may grow while it is iterated, as in Python)
-        const item = ip.freshName(`${(target as A.Name).id}_item`);
-        ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: head.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
-        assignTarget(ip, target!, new HostScalar({ k: 'var', name: item }, head.list.elem), scope);
+        // the items at the index (a list may grow while it is iterated, as in Python)
+        const items = head.parts.map((p): PyValue => {
+          if (p.k === 'count') {
+            const i: HExpr = { k: 'var', name: index };
+            const scaled: HExpr = p.step === 1n ? i : { k: 'bin', op: '*', a: i, b: { k: 'lit', value: Number(p.step) } };
+            return new HostScalar(p.start === 0n ? scaled : { k: 'bin', op: '+', a: { k: 'lit', value: Number(p.start) }, b: scaled }, 'int');
+          }
+          const item = ip.freshName(target?.kind === 'Name' ? target.id : 'item');
+          ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: p.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
+          return listItem(p.list, { k: 'var', name: item });
+        });
+        assignTarget(ip, target!, items.length === 1 ? items[0]! : new PyTuple(items), scope);
       } else if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       else if (head.k === 'while') {
         const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
@@ -1066,7 +1084,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
         exited = true;
       }
       if (!exited) writeBack();
-      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (target?.kind === 'Name' ? target.id : '')) newNames.push(n);
+      for (const n of names) if (!carried.some((c) => c.name === n) && !loopVars.has(n)) newNames.push(n);
       // an array first bound in the body stays visible after the loop (its last value), as in Python
       if (!r || r.length > 0) {
         for (const n of newNames) {
@@ -1104,7 +1122,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
-  else if (head.k === 'each') ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop: { k: 'member', x: { k: 'var', name: head.list.name }, key: 'length' }, step: { k: 'lit', value: 1 }, body });
+  else if (head.k === 'each') {
+    // up to the end of the shortest stream
+    const stops = head.parts.flatMap((p): HExpr[] => (p.k === 'list' ? [{ k: 'member', x: { k: 'var', name: p.list.name }, key: 'length' }] : p.length === null ? [] : [{ k: 'lit', value: p.length }]));
+    const stop: HExpr = stops.length === 1 ? stops[0]! : { k: 'call', callee: 'Math.min', args: stops };
+    ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop, step: { k: 'lit', value: 1 }, body });
+  }
   else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
@@ -1122,7 +1145,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
   // (over a run-time list: the last item is not kept after the loop)
-  if (head.k === 'each' && target?.kind === 'Name') scope.vars.delete(target.id);
+  if (head.k === 'each' && target) for (const n of targetNames(target)) scope.vars.delete(n);
 }
 
 /** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */
