@@ -184,14 +184,16 @@ function compileFile(file: string, devices: number | undefined, output: Pick<Com
     process.exitCode = 1;
     return null;
   }
+  // a program that runs sees its file as CPython's `python FILE.py` does: __file__, tracebacks, names of functions
+  const name = output.untilError ? resolve(file) : file;
   try {
-    return compile(source, { file, devices, ...output, untilError: false });
+    return compile(source, { file: name, devices, ...output, untilError: false });
   } catch (e) {
     if (e instanceof CompileError) {
       if (output.untilError) {
         // the program runs up to the statement that fails (its error is reported after what it printed)
         try {
-          const r = compile(source, { file, devices, ...output, untilError: true });
+          const r = compile(source, { file: name, devices, ...output, untilError: true });
           if (r.error) return { ...r, error: r.error };
         } catch {
           // the first error as it is

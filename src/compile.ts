@@ -83,7 +83,7 @@ export function compile(source: string, options: CompileOptions): CompileResult 
 
 function compileOnce(source: string, options: CompileOptions, exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>): CompileResult {
   const mod = parse(source);
-  const lowered = lowerUntilError(mod, { file: options.file, devices: options.devices, exportShapes }, options.untilError === true);
+  const lowered = lowerUntilError(mod, { file: options.file, devices: options.devices, exportShapes, source }, options.untilError === true);
   if (!lowered.program) throw lowered.error;
   const hostProgram = releaseDeadArrays(lowered.program);
   const compiled = compilePrograms(hostProgram);

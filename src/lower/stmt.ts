@@ -2,6 +2,7 @@
 // over a range stays a TS loop (its loop-carried arrays and numbers become
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
+import { caughtFrames, caughtTracebacks } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
@@ -492,6 +493,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
       if (!h) throw e;
       caught = true;
       if (h.name) scope.vars.set(h.name, exc);
+      caughtTracebacks.set(exc, caughtFrames(e, ip.functionNames[ip.functionNames.length - 1] ?? '<module>'));
       ip.handling.push(exc);
       try {
         execBlock(ip, h.body, scope);
