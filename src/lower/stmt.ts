@@ -1135,7 +1135,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
     // after at least one step, arrays carry the sharding the step gave them
     if (!r || r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
-    scope.vars.set(c.name, c.rebuild(values));
+    const after = c.rebuild(values);
+    // a dict keeps its identity (another name may hold it, or a dict in it): its items are the loop's
+    if (c.before instanceof PyDict && after instanceof PyDict && c.before.flavor === null) {
+      assignDicts(c.before, after);
+      scope.vars.set(c.name, c.before);
+    } else scope.vars.set(c.name, after);
   }
   // names first bound inside the loop body are not visible after it as host values
   for (const n of newNames) {
@@ -1367,10 +1372,17 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
     /** Per name: its flattened leaves as host expressions (computed inside the branch) and how to rebuild it. */
     leaves: Map<string, { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string }>;
   }
+  // dicts whose items a branch sets (`if loss < best['loss']: best['loss'] = loss`): each branch changes
+  // them from their state before the if, and the items after it are merged as names are
+  const dicts = [...subscriptRoots([...s.body, ...s.orelse])].filter((n) => !names.includes(n) && scope.vars.get(n) instanceof PyDict).map((n) => ({ n, d: scope.vars.get(n) as PyDict }));
+  const nested = dicts.flatMap(({ d }) => dictsIn(d));
+  const savedDicts = nested.map((d) => ({ d, entries: new Map(d.entries), depth: d.depth }));
+  const restoreDicts = (): void => savedDicts.forEach(({ d, entries }) => ((d.entries as Map<string, [PyValue, PyValue]>).clear(), entries.forEach((v, k) => d.entries.set(k, v))));
   const run = (body: A.Stmt[]): Branch => {
     let exits = false;
     const leaves: Branch['leaves'] = new Map();
     let values = new Map<string, PyValue | undefined>();
+    for (const d of nested) d.depth = ip.dynamicDepth;
     const stmts = ip.collect(() => {
       try {
         if (runArm) runArm(body === s.body ? 0 : 1);
@@ -1388,13 +1400,17 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       }
       ip.flush();
       values = new Map(names.map((n) => [n, scope.vars.get(n)]));
+      // the dicts as this branch left them (copies: the next branch starts from their state before the if)
+      for (const { n, d } of dicts) values.set(DICT_STATE + n, copyDicts(d));
       if (exits) return;
       for (const n of names) {
         const v = scope.vars.get(n);
         if (v === undefined || v === before.get(n)) continue;
         leaves.set(n, branchLeaves(ip, n, v, s.span));
       }
+      for (const { n } of dicts) leaves.set(DICT_STATE + n, branchLeaves(ip, n, values.get(DICT_STATE + n)!, s.span));
     });
+    restoreDicts();
     return { stmts, exits, values, leaves };
   };
   ip.dynamicDepth++;
@@ -1406,10 +1422,12 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
     b = run(s.orelse);
   } finally {
     ip.dynamicDepth--;
+    savedDicts.forEach(({ d, depth }) => (d.depth = depth));
   }
   // the state after the if: from the branches that fall through
   const live = [a, b].filter((x) => !x.exits);
-  restore((live[0] ?? a).values);
+  restore(new Map([...(live[0] ?? a).values].filter(([n]) => !n.startsWith(DICT_STATE))));
+  if (live.length === 1) for (const { n, d } of dicts) assignDicts(d, live[0]!.values.get(DICT_STATE + n) as PyDict);
   const cond = { name: '' };
   const chosen = (): HExpr => ({ k: 'var', name: (cond.name ||= ip.freshName('cond')) });
   if (live.length === 2) {
@@ -1429,11 +1447,51 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       const lb = b.leaves.get(n) ?? branchLeaves(ip, n, y, s.span);
       scope.vars.set(n, mergeBranches(ip, n, [x, y], [la, lb], [a.stmts, b.stmts], decls, s.span, chosen));
     }
+    for (const { n, d } of dicts) {
+      const key = DICT_STATE + n;
+      const [x, y] = [a.values.get(key)!, b.values.get(key)!];
+      assignDicts(d, mergeBranches(ip, n, [x, y], [a.leaves.get(key)!, b.leaves.get(key)!], [a.stmts, b.stmts], decls, s.span, chosen) as PyDict);
+    }
     decls.forEach((d) => ip.emit(d));
   }
   // a value chosen by the if (a function made in each branch) reads the test again after it: the test is kept
   if (cond.name) ip.emit({ k: 'const', names: [cond.name], value: test.expr });
   ip.emit({ k: 'if', test: cond.name ? { k: 'var', name: cond.name } : test.expr, then: a.stmts, else: b.stmts });
+}
+
+/** The key under which a branch's values hold the state it left a dict in (not a Python name). */
+const DICT_STATE = '<dict>';
+
+/** `d` and the dicts nested in it (in dicts, lists and tuples). */
+function dictsIn(v: PyValue, out: PyDict[] = []): PyDict[] {
+  if (v instanceof PyDict) {
+    if (out.includes(v)) return out;
+    out.push(v);
+    v.values().forEach((x) => dictsIn(x, out));
+  } else if (v instanceof PyList || v instanceof PyTuple) v.items.forEach((x) => dictsIn(x, out));
+  return out;
+}
+
+/** A copy of `v`'s dicts (other values shared). */
+function copyDicts(v: PyValue): PyValue {
+  if (!(v instanceof PyDict)) return v;
+  const d = new PyDict();
+  d.flavor = v.flavor;
+  v.entries.forEach(([k, x], key) => d.entries.set(key, [k, copyDicts(x)]));
+  return d;
+}
+
+/** Sets `d`'s items (and those of the dicts in it) to `from`'s, keeping the objects. */
+function assignDicts(d: PyDict, from: PyDict): void {
+  const old = new Map(d.entries);
+  (d.entries as Map<string, [PyValue, PyValue]>).clear();
+  from.entries.forEach(([k, x], key) => {
+    const was = old.get(key)?.[1];
+    if (was instanceof PyDict && x instanceof PyDict && was !== x) {
+      assignDicts(was, x);
+      d.entries.set(key, [k, was]);
+    } else d.entries.set(key, [k, x]);
+  });
 }
 
 /** A call of a HostChoice: both functions called, in the arms of a TS if on its test; the results merged as an if's. */
