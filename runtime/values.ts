@@ -1,6 +1,7 @@
 // Helpers generated host code calls on values known only at run time:
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
+import { pyFloatPow } from './format/python_pow.js';
 import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import { PythonError, type JArray } from './runtime.js';
 
@@ -196,7 +197,7 @@ export function floordiv(a: number, b: number, floats = false): number {
 /** Python's `**` on host numbers where an operand is a float (or the int exponent is negative). */
 export function floatpow(a: number, b: number, floats = false): number {
   if (a === 0 && b < 0) throw new Error(`ZeroDivisionError: ${floats ? '0.0 cannot be raised to a negative power' : 'zero to a negative power'}`);
-  const r = a ** b;
+  const r = pyFloatPow(a, b);
   if (r !== r && a < 0 && Number.isFinite(b)) throw new Error('jaxts: a negative number to a fractional power is a complex number, which jaxts does not support');
   if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw new Error("OverflowError: (34, 'Numerical result out of range')");
   return r;

@@ -1,5 +1,6 @@
 // Python arithmetic, comparison and truthiness on static values: ints are
 // bigints (arbitrary precision, floor division), floats are numbers.
+import { pyFloatPow } from '../../runtime/format/python_pow.js';
 import { shardingEquals } from './shardings.js';
 import { treedefEquals } from './treedef.js';
 import { CompileError } from '../common/diagnostics.js';
@@ -76,7 +77,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
       case '**': {
         // CPython's float_pow errors (a negative base to a fractional power would be a complex number)
         if (x === 0 && y < 0) throw new CompileError('ZeroDivisionError: 0.0 cannot be raised to a negative power', span);
-        const r = x ** y;
+        const r = pyFloatPow(x, y);
         if (r !== r && x < 0 && Number.isFinite(y)) throw new CompileError('a negative number to a fractional power is a complex number, which jaxts does not support', span);
         if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) throw new CompileError("OverflowError: (34, 'Numerical result out of range')", span);
         return r;

@@ -808,12 +808,15 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       stagedLoop(ip, { k: 'for', s, r: iter }, scope);
       return;
     } catch (e) {
-      if (!(e instanceof NeedsStatic)) throw e;
+      // a Python exception the body raises at compile time comes at its step, with the variables as they are
+      // then (the loop's index among them): the loop runs unrolled
+      const raised = !(e instanceof NeedsStatic) && caughtException(e) !== null;
+      if (!(e instanceof NeedsStatic) && !raised) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
       if (ip.dynamicDepth > 0 || iter.length > MAX_LOOP_STEPS) throw e;
-      if (!carryChanges.has(e) || peeled >= MAX_PEELED_STEPS) break;
+      if (raised || !carryChanges.has(e as NeedsStatic) || peeled >= MAX_PEELED_STEPS) break;
     }
     // the first step, unrolled; then the rest of the range
     assignTarget(ip, s.target, iter.start, scope);
