@@ -12,6 +12,32 @@ import { PySet, setCompare } from './sets.js';
 const toNum = (v: bigint | number | boolean): number => (typeof v === 'number' ? v : Number(v));
 const isIntLike = (v: PyValue): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
 
+const EXACT = 2n ** 53n;
+
+/** int / int as CPython computes it: the double nearest the exact quotient (ints beyond 2**53 are not rounded first). */
+function intTrueDiv(x: bigint, y: bigint, span: A.Span): number {
+  const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+  if (abs(x) <= EXACT && abs(y) <= EXACT) return Number(x) / Number(y);
+  const negative = (x < 0n) !== (y < 0n);
+  const a = abs(x);
+  const b = abs(y);
+  if (a === 0n) return negative ? -0 : 0;
+  // a quotient of at least 55 bits (a sticky last bit for what is left): BigInt → Number rounds it once, correctly
+  const shift = 55 - (a.toString(2).length - b.toString(2).length);
+  const num = shift > 0 ? a << BigInt(shift) : a;
+  const den = shift < 0 ? b << BigInt(-shift) : b;
+  let q = num / den;
+  if (num % den !== 0n) q |= 1n;
+  let r = Number(q);
+  for (let s = shift; s !== 0; ) {
+    const step = Math.max(-1000, Math.min(1000, s));
+    r *= 2 ** -step;
+    s -= step;
+  }
+  if (!Number.isFinite(r)) throw new CompileError('OverflowError: integer division result too large for a float', span);
+  return negative ? -r : r;
+}
+
 export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (a instanceof NpScalar) a = a.dtype.startsWith('float') ? a.value : BigInt(a.value);
   if (b instanceof NpScalar) b = b.dtype.startsWith('float') ? b.value : BigInt(b.value);
@@ -28,7 +54,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         return x * y;
       case '/':
         if (y === 0n) throw new CompileError('ZeroDivisionError: division by zero', span);
-        return Number(x) / Number(y);
+        return intTrueDiv(x, y, span);
       case '//': {
         if (y === 0n) throw new CompileError('ZeroDivisionError: integer division or modulo by zero', span);
         const q = x / y;
@@ -40,7 +66,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         return r !== 0n && (r < 0n) !== (y < 0n) ? r + y : r;
       }
       case '**':
-        if (y < 0n) return Number(x) ** Number(y);
+        if (y < 0n) return pyFloatPow(Number(x), Number(y));
         if (x > 1n || x < -1n) checkIntBits(intBits(x) * Number(y), span);
         return x ** y;
       case '<<':
