@@ -256,6 +256,12 @@ function hostComprehension(ip: Interp, e: A.ListComp | A.GeneratorExp, first: Ho
   ip.frames.push(inner);
   try {
     ip.execBlock(body, inner);
+  } catch (err) {
+    // the items must make a list known only at run time: numbers, strings or arrays of one type
+    if (err instanceof NeedsStatic && err.span === e.elt.span && /^list\.append/.test(err.message)) {
+      throw new CompileError(`a comprehension over a list known only when the program runs makes numbers, strings or arrays of one type; here its items are ${({ Tuple: 'tuples', List: 'lists', Dict: 'dicts', Set: 'sets' } as Record<string, string>)[e.elt.kind] ?? 'of other types'}`, e.elt.span);
+    }
+    throw err;
   } finally {
     ip.frames.pop();
   }

@@ -224,6 +224,17 @@ export function installBuiltins(ip: Interp): void {
       const v = numArg(x, 'round()', c.span);
       if (c.args.length < 2) return BigInt(roundHalfEven(finiteForInt(v, c.span)));
       const d = intArg(c.args[1]!, 'ndigits', c.span);
+      // an int stays an int (rounded half to even at a negative ndigits)
+      if (typeof x === 'bigint' || typeof x === 'boolean') {
+        const n = BigInt(x);
+        if (d >= 0) return n;
+        const p = 10n ** BigInt(-d);
+        let q = n / p;
+        let r = n % p;
+        if (r < 0n) [q, r] = [q - 1n, r + p];
+        if (2n * r > p || (2n * r === p && q % 2n !== 0n)) q += 1n;
+        return q * p;
+      }
       return roundDigits(v, d);
     }),
     isinstance: fn('isinstance', (c) => {

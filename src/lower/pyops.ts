@@ -221,7 +221,7 @@ export function staticEquals(a: PyValue, b: PyValue): boolean {
     return x.re === y.re && x.im === y.im;
   }
   if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
-    return toNum(a) === toNum(b);
+    return numOrder(a, b) === 0;
   }
   // dtypes compare by name, and with their names (x.dtype == jnp.float32, x.dtype == 'int32'); bool_ is bool
   if (a instanceof PyDType || b instanceof PyDType) {
@@ -268,12 +268,26 @@ export function staticCompare(op: A.CmpOpName, a: PyValue, b: PyValue, span: A.S
   }
 }
 
-function order(a: PyValue, b: PyValue, op: string, span: A.Span): number {
-  if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
-    const x = toNum(a);
-    const y = toNum(b);
+/**
+ * The sign of a - b for Python numbers, exactly as CPython compares them (an int beyond 2**53 with
+ * another int or a float is not rounded first); NaN when unordered (a NaN compares false).
+ */
+function numOrder(a: bigint | number | boolean, b: bigint | number | boolean): number {
+  if (typeof a !== 'number' && typeof b !== 'number') {
+    const [x, y] = [BigInt(a), BigInt(b)];
     return x < y ? -1 : x > y ? 1 : 0;
   }
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
+  // an int and a float
+  const [i, f, flip] = typeof a === 'number' ? [BigInt(b as bigint | boolean), a, -1] : [BigInt(a), b as number, 1];
+  if (Number.isNaN(f)) return NaN;
+  if (!Number.isFinite(f)) return f > 0 ? -flip : flip;
+  const fl = BigInt(Math.floor(f));
+  return (i < fl ? -1 : i > fl ? 1 : Number.isInteger(f) ? 0 : -1) * flip;
+}
+
+function order(a: PyValue, b: PyValue, op: string, span: A.Span): number {
+  if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) return numOrder(a, b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     for (let i = 0; i < Math.min(a.items.length, b.items.length); i++) {
