@@ -120,6 +120,21 @@ export async function pyArrayListRepr(items: readonly JArray[], weakType = false
   return `[${parts.join(', ')}]`;
 }
 
+/** sorted() of a run-time list, in place on its copy: Python's order (numbers by value, strings by code point; stable). */
+export function pyListSort<T extends number | string | boolean>(items: T[], reverse = false): void {
+  const codePoints = (x: string): number[] => [...x].map((ch) => ch.codePointAt(0)!);
+  const cmp = (a: T, b: T): number => {
+    if (typeof a === 'string' && typeof b === 'string') {
+      const [x, y] = [codePoints(a), codePoints(b)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+      return x.length - y.length;
+    }
+    return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+  };
+  // reverse=True keeps equal items in their order, as Python's does
+  items.sort((a, b) => (reverse ? cmp(b, a) : cmp(a, b)));
+}
+
 /** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
 export function pyListSum(items: readonly number[], start = 0): number {
   let s = start;

@@ -345,7 +345,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
     return Array.from({ length: n }, (_, i) => ip.ops.index(v, [{ kind: 'int', value: i }], span));
   }
   if (v instanceof HostList || v instanceof HostZip) {
-    throw new CompileError(`this use of a ${v.typeName} of a list known only when the program runs needs its items at compile time (a for loop or a list comprehension over it runs on the host)`, span);
+    throw new CompileError(`this use of a ${v instanceof HostList ? 'list' : `${v.typeName}() of a list`} known only when the program runs needs its items at compile time (a for loop or a list comprehension over it runs on the host)`, span);
   }
   throw new CompileError(`TypeError: '${typeName(v)}' object is not iterable`, span);
 }

@@ -244,3 +244,20 @@ export function hostZip(ctx: HostListCtx, kind: 'zip' | 'enumerate', args: reado
   };
   return new HostZip(kind, kind === 'enumerate' ? [{ k: 'count', start, step: 1n, length: null }, { k: 'list', list: args[0] as HostList }] : args.map(part));
 }
+
+/** list(h): a copy. */
+export const hostListCopy = (ctx: HostListCtx, h: HostList): HostList => copyList(ctx, h, []);
+
+/** sorted(h) (reverse=): a sorted copy, in Python's order of numbers or of strings (by code point). */
+export function hostListSorted(ctx: HostListCtx, h: HostList, reverse: boolean, span: Span): HostList {
+  if (isArrayElem(h.elem)) throw new CompileError('sorted() of a list of arrays known only when the program runs is not supported', span);
+  const out = copyList(ctx, h, []);
+  ctx.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyListSort', args: [listVar(out), { k: 'lit', value: reverse }] } });
+  return out;
+}
+
+/** sep.join(h) of a list of strings known only at run time. */
+export function hostListJoin(ctx: HostListCtx, h: HostList, sep: string, span: Span): HostScalar {
+  if (h.elem !== 'str') throw new CompileError(`TypeError: sequence item 0: expected str instance, ${elemText(h.elem)} found`, span);
+  return scalarSnapshot(ctx, { k: 'call', callee: `${h.name}.join`, args: [{ k: 'lit', value: sep }] }, 'str', 'joined');
+}

@@ -65,7 +65,21 @@ export function lowerUntilError(mod: Module, options: LowerOptions, partial: boo
   noteModuleFunctions(ip, mod);
   let error: CompileError | null = null;
   try {
-    execBlock(ip, mod.body, ip.globals);
+    if (!partial) execBlock(ip, mod.body, ip.globals);
+    else {
+      // statement by statement: what a failing statement began (a loop's pending arrays) is dropped, so the
+      // program up to it is whole (each statement its own segments: this runs only after a failed compile)
+      for (const st of mod.body) {
+        ip.flush();
+        const start = ip.checkpoint();
+        try {
+          execBlock(ip, [st], ip.globals);
+        } catch (e) {
+          ip.rollback(start);
+          throw e;
+        }
+      }
+    }
   } catch (e) {
     const err = moduleError(e);
     if (!partial || !(err instanceof CompileError)) throw err;

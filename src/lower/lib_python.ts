@@ -9,7 +9,7 @@ import { pyRoundDigits } from '../../runtime/format/index.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, hostTruth, iterate, iterItems } from './expr.js';
-import { staticCompare } from './pyops.js';
+import { staticCompare, truthy } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
@@ -18,7 +18,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { hostListLen, hostListReduce, hostZip } from './host_list.js';
+import { hostListCopy, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -161,7 +161,7 @@ export function installBuiltins(ip: Interp): void {
       if (c.args.length > 1) return c.args[1]!;
       throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, v.generator && r.value !== null && r.value !== undefined ? [r.value] : []), c.span);
     }),
-    list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    list: fn('list', (c) => (c.args[0] instanceof HostList ? hostListCopy(ip, c.args[0]) : new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []))),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     dict: fn('dict', (c) => {
       const d = new PyDict();
@@ -383,7 +383,11 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
   return {
     set: fn('set', setOf('set')),
     frozenset: fn('frozenset', setOf('frozenset')),
-    sorted: fn('sorted', (c) => new PyList(pySorted(ip, items(c, 0, 'iterable'), c))),
+    sorted: fn('sorted', (c) => {
+      const src = c.args[0];
+      if (src instanceof HostList && !c.kwargs.has('key')) return hostListSorted(ip, src, truthy(c.kwargs.get('reverse') ?? false, c.span), c.span);
+      return new PyList(pySorted(ip, items(c, 0, 'iterable'), c));
+    }),
     reversed: fn('reversed', (c) => {
       const v = arg(c, 0, 'sequence');
       if (v instanceof PySet) throw new CompileError(`TypeError: '${typeName(v)}' object is not reversible`, c.span);
