@@ -1,6 +1,7 @@
 // Helpers generated host code calls on values known only at run time:
 // printing arrays as NumPy/JAX do, Python str/repr/format of host numbers,
 // Python's floor division and modulo, and CPU-kernel conversions.
+import { pyFloatPow } from './format/python_pow.js';
 import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import { PythonError, type JArray } from './runtime.js';
 
@@ -112,6 +113,28 @@ export function pyListRepr(items: readonly (number | string | boolean)[], type: 
   return `[${items.map((x) => pyRepr(x, type)).join(', ')}]`;
 }
 
+/** repr() of a run-time list of jax.Arrays (`weakType`: of weakly typed ones). */
+export async function pyArrayListRepr(items: readonly JArray[], weakType = false): Promise<string> {
+  const parts: string[] = [];
+  for (const x of items) parts.push(await repr(x, weakType));
+  return `[${parts.join(', ')}]`;
+}
+
+/** sorted() of a run-time list, in place on its copy: Python's order (numbers by value, strings by code point; stable). */
+export function pyListSort<T extends number | string | boolean>(items: T[], reverse = false): void {
+  const codePoints = (x: string): number[] => [...x].map((ch) => ch.codePointAt(0)!);
+  const cmp = (a: T, b: T): number => {
+    if (typeof a === 'string' && typeof b === 'string') {
+      const [x, y] = [codePoints(a), codePoints(b)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+      return x.length - y.length;
+    }
+    return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+  };
+  // reverse=True keeps equal items in their order, as Python's does
+  items.sort((a, b) => (reverse ? cmp(b, a) : cmp(a, b)));
+}
+
 /** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
 export function pyListSum(items: readonly number[], start = 0): number {
   let s = start;
@@ -189,7 +212,7 @@ export function floordiv(a: number, b: number, floats = false): number {
 /** Python's `**` on host numbers where an operand is a float (or the int exponent is negative). */
 export function floatpow(a: number, b: number, floats = false): number {
   if (a === 0 && b < 0) throw new Error(`ZeroDivisionError: ${floats ? '0.0 cannot be raised to a negative power' : 'zero to a negative power'}`);
-  const r = a ** b;
+  const r = pyFloatPow(a, b);
   if (r !== r && a < 0 && Number.isFinite(b)) throw new Error('jaxts: a negative number to a fractional power is a complex number, which jaxts does not support');
   if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw new Error("OverflowError: (34, 'Numerical result out of range')");
   return r;

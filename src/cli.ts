@@ -175,7 +175,7 @@ function shapesOption(v: Record<string, unknown>): CompileOptions['shapes'] {
   return shapes;
 }
 
-function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport' | 'shapes'> = {}): CompileResult | null {
+function compileFile(file: string, devices: number | undefined, output: Pick<CompileOptions, 'flavor' | 'runtimeImport' | 'shapes' | 'untilError'> = {}): CompileResult | null {
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -184,10 +184,21 @@ function compileFile(file: string, devices: number | undefined, output: Pick<Com
     process.exitCode = 1;
     return null;
   }
+  // a program that runs sees its file as CPython's `python FILE.py` does: __file__, tracebacks, names of functions
+  const name = output.untilError ? resolve(file) : file;
   try {
-    return compile(source, { file, devices, ...output });
+    return compile(source, { file: name, devices, ...output, untilError: false });
   } catch (e) {
     if (e instanceof CompileError) {
+      if (output.untilError) {
+        // the program runs up to the statement that fails (its error is reported after what it printed)
+        try {
+          const r = compile(source, { file: name, devices, ...output, untilError: true });
+          if (r.error) return { ...r, error: r.error };
+        } catch {
+          // the first error as it is
+        }
+      }
       process.stderr.write(formatDiagnostic(file, source, e));
       process.exitCode = 1;
       return null;
@@ -224,7 +235,7 @@ async function runCommand(file: string, v: Record<string, unknown>, host: CliHos
   exitQuietlyOnClosedStdout();
   // generated JS imports the built runtime (the one jaxts/node creates runtimes with) as it is, no bundler on the way
   const runtime = pathToFileURL(join(host.distDir, 'runtime.js')).href;
-  const r = compileFile(file, devices, { flavor: 'js', runtimeImport: runtime });
+  const r = compileFile(file, devices, { flavor: 'js', runtimeImport: runtime, untilError: true });
   if (!r) return;
   const node = (await host.importModule(pathToFileURL(join(host.distDir, 'node.js')).href)) as { createNodeRuntime: typeof createNodeRuntime };
   // source maps on after the runtime is loaded: only the program's own map (to the .py lines) is wanted, not the runtime's large one
@@ -241,6 +252,10 @@ async function runCommand(file: string, v: Record<string, unknown>, host: CliHos
   try {
     await prog.main(rt);
     await rt.sync();
+    if (r.error) {
+      process.stderr.write(formatDiagnostic(file, readFileSync(file, 'utf8'), r.error));
+      process.exitCode = 1;
+    }
   } catch (e) {
     // the runtime knows the line of a NaN check's primitive; otherwise the stack's source map has it
     const known = (e as { line?: unknown }).line;

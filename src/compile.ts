@@ -2,7 +2,7 @@
 import { generate, type GeneratedModule } from './codegen/module.js';
 import type { HostProgram } from './ir/host.js';
 import { printFunc } from './ir/printer.js';
-import { lower } from './lower/index.js';
+import { lowerUntilError } from './lower/index.js';
 import { parse } from './parser/index.js';
 import { releaseDeadArrays } from './passes/host_release.js';
 import { compilePrograms } from './passes/pipeline.js';
@@ -26,12 +26,20 @@ export interface CompileOptions {
    * shape (`{ predict: { x: 'b, 3' } }`); such an export takes any size of each symbol.
    */
   shapes?: SymbolicShapes;
+  /**
+   * A compile-time error of a statement ends the program there instead of failing the compile: the
+   * result runs the statements before it and carries the error (`jaxts run` prints what CPython
+   * prints before the exception).
+   */
+  untilError?: boolean;
 }
 
 export interface CompileResult extends GeneratedModule {
   hostProgram: HostProgram;
   /** Base name of the generated files (FILE for FILE.ts and FILE.kernels.ts). */
   baseName: string;
+  /** With `untilError`: the error the program stops at, after running what came before it. */
+  error?: CompileError;
 }
 
 /** Compile Python source; throws CompileError for the user's mistakes. */
@@ -75,11 +83,13 @@ export function compile(source: string, options: CompileOptions): CompileResult 
 
 function compileOnce(source: string, options: CompileOptions, exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>): CompileResult {
   const mod = parse(source);
-  const hostProgram = releaseDeadArrays(lower(mod, { file: options.file, devices: options.devices, exportShapes }));
+  const lowered = lowerUntilError(mod, { file: options.file, devices: options.devices, exportShapes, source }, options.untilError === true);
+  if (!lowered.program) throw lowered.error;
+  const hostProgram = releaseDeadArrays(lowered.program);
   const compiled = compilePrograms(hostProgram);
   // the file name after the last separator (a newline in the path is part of a name, not a line break)
   const baseName = options.file.replace(/^[\s\S]*[\\/]/, '').replace(/\.py$/, '');
-  return { ...generate(hostProgram, compiled, baseName, { runtimeImport: options.runtimeImport, flavor: options.flavor, source }), hostProgram, baseName };
+  return { ...generate(hostProgram, compiled, baseName, { runtimeImport: options.runtimeImport, flavor: options.flavor, source }), hostProgram, baseName, ...(lowered.error ? { error: lowered.error } : {}) };
 }
 
 /** The jaxpr-like text of every array program (`--dump ir`). */

@@ -21,7 +21,7 @@ import { reprOf, strFormat, textValue } from './format.js';
 import { classAttr, EXCEPTIONS, newException, raiseValue } from './classes.js';
 import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
-import { hostListElem, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
+import { hostListElem, hostListJoin, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -293,7 +293,9 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (typeof obj === 'string') {
     switch (name) {
       case 'join': return method(obj, name, (c) => {
-        const items = iterate(ip, arg(c, 0, 'iterable'), c.span);
+        const src = arg(c, 0, 'iterable');
+        if (src instanceof HostList) return hostListJoin(ip, src, obj, c.span);
+        const items = iterate(ip, src, c.span);
         if (items.every((x) => typeof x === 'string')) return (items as string[]).join(obj);
         // strings known only at run time (a character looked up by a token read back from the device)
         if (items.every((x) => typeof x === 'string' || (x instanceof HostScalar && x.type === 'str'))) {

@@ -128,7 +128,7 @@ export function caughtException(e: unknown): PyInstance | null {
   // CPython adds "Did you mean" where it shows a traceback, not to the exception's message
   const text = ['AttributeError', 'NameError', 'ImportError', 'ModuleNotFoundError'].includes(cls.name) ? m[2]!.replace(/\. Did you mean: '[^']*'\?$/, '') : m[2]!;
   // a KeyError's message is the key's repr: the exception holds the key
-  const key = cls.name !== 'KeyError' ? text : /^'[^'\\]*'$/.test(text) ? text.slice(1, -1) : /^-?\d+$/.test(text) ? BigInt(text) : text;
+  const key = cls.name !== 'KeyError' ? text : /^'[^'\\]*'$|^"[^"\\]*"$/.test(text) ? text.slice(1, -1) : /^-?\d+$/.test(text) ? BigInt(text) : text;
   return newException(cls, [key]);
 }
 

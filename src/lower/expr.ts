@@ -14,7 +14,7 @@ import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
 import {
   PyComplex,
   HostArray,
-  HostList, HostScalar,
+  HostList, HostScalar, HostZip,
   PyClass,
   PyInstance,
   PySuper,
@@ -151,6 +151,8 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     case 'GeneratorExp': {
       // the first iterable is evaluated now, as in Python; the items as they are pulled
       const first = evalExpr(ip, e.generators[0]!.iter, scope);
+      // over a list known only at run time: its items made at once, into a list of the same kind
+      if (first instanceof HostList || first instanceof HostZip) return hostComprehension(ip, e, first, scope);
       if (isArray(first) && ip.atHost) {
         // over a device array at host level: made at once, so each item (an indexing of the array)
         // is held across the flushes that reading it back makes (see comprehension)
@@ -161,8 +163,10 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return new PyIterator('generator', lazyComprehension(ip, e, first, scope), [first]);
     }
     case 'ListComp': {
+      const first = evalExpr(ip, e.generators[0]!.iter, scope);
+      if (first instanceof HostList || first instanceof HostZip) return hostComprehension(ip, e, first, scope);
       const out: PyValue[] = [];
-      comprehension(ip, e.generators, scope, (s) => out.push(evalExpr(ip, e.elt, s)));
+      comprehension(ip, e.generators, scope, (s) => out.push(evalExpr(ip, e.elt, s)), first);
       return new PyList(out);
     }
     case 'DictComp': {
@@ -226,6 +230,42 @@ function* lazyComprehension(ip: Interp, e: A.GeneratorExp, first: PyValue, scope
     }
   }
   yield* loop(0);
+}
+
+/** The comprehension's list in its scope (not a Python name: no program reads it). */
+const COMP_LIST = '<listcomp>';
+
+/**
+ * `[elt for x in xs if c]` over a list known only when the program runs (`first`): the loop
+ * `for x in xs: if c: <listcomp>.append(elt)` in the comprehension's own scope, lowered as a loop of
+ * the host program, which makes the list one known only at run time.
+ */
+function hostComprehension(ip: Interp, e: A.ListComp | A.GeneratorExp, first: HostList | HostZip, scope: Scope): PyValue {
+  const span = e.span;
+  const inner = new Scope(scope);
+  const out = new PyList([]);
+  inner.vars.set(COMP_LIST, out);
+  inner.vars.set('<iter>', first);
+  const name = (id: string): A.Name => ({ kind: 'Name', id, span });
+  let body: A.Stmt[] = [{ kind: 'ExprStmt', span: e.elt.span, value: { kind: 'Call', span: e.elt.span, func: { kind: 'Attribute', span: e.elt.span, value: name(COMP_LIST), attr: 'append', attrSpan: e.elt.span }, args: [e.elt], keywords: [] } }];
+  for (let i = e.generators.length - 1; i >= 0; i--) {
+    const g = e.generators[i]!;
+    for (const c of [...g.ifs].reverse()) body = [{ kind: 'If', span: c.span, test: c, body, orelse: [] }];
+    body = [{ kind: 'For', span: g.span, target: g.target, iter: i === 0 ? name('<iter>') : g.iter, body, orelse: [] }];
+  }
+  ip.frames.push(inner);
+  try {
+    ip.execBlock(body, inner);
+  } catch (err) {
+    // the items must make a list known only at run time: numbers, strings or arrays of one type
+    if (err instanceof NeedsStatic && err.span === e.elt.span && /^list\.append/.test(err.message)) {
+      throw new CompileError(`a comprehension over a list known only when the program runs makes numbers, strings or arrays of one type; here its items are ${({ Tuple: 'tuples', List: 'lists', Dict: 'dicts', Set: 'sets' } as Record<string, string>)[e.elt.kind] ?? 'of other types'}`, e.elt.span);
+    }
+    throw err;
+  } finally {
+    ip.frames.pop();
+  }
+  return inner.vars.get(COMP_LIST)!;
 }
 
 /** Run `body` for every item of the comprehension's loops (`first`: the first iterable, already evaluated). */
@@ -303,6 +343,9 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
     const n = ip.ops.aval(v, span).shape[0];
     if (n === undefined) throw new CompileError('TypeError: iteration over a 0-d array', span);
     return Array.from({ length: n }, (_, i) => ip.ops.index(v, [{ kind: 'int', value: i }], span));
+  }
+  if (v instanceof HostList || v instanceof HostZip) {
+    throw new CompileError(`this use of a ${v instanceof HostList ? 'list' : `${v.typeName}() of a list`} known only when the program runs needs its items at compile time (a for loop or a list comprehension over it runs on the host)`, span);
   }
   throw new CompileError(`TypeError: '${typeName(v)}' object is not iterable`, span);
 }

@@ -3,16 +3,20 @@
 // that first needs it lowers it again with the list as a TS array declared before the loop. Here: the
 // promotion (PromoteToHostList, thrown by list.append where the list must stay static) and the list's
 // operations (append, extend, pop, len, indexing, slicing, sum/max/min, repr), each computing what
-// CPython does on the same items.
+// CPython does on the same items. Its items are host scalars of one type, or device arrays of one
+// type (`history.append(params)` in a `while` on a loss read back).
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HStmt } from '../ir/host.js';
 import type { Span } from '../parser/ast.js';
-import { HostList, HostScalar, NeedsStatic, PyInstance, PyDict, PyList, PyTuple, scalarKind, type PyValue, type Scope } from './values.js';
+import { HostArray, HostList, HostZip, PyRange, type HostEachPart, HostScalar, isArray, NeedsStatic, PyInstance, PyDict, PyList, PyTuple, scalarKind, typeName, type ListElem, type PyValue, type Scope } from './values.js';
+import type { AVal } from '../ir/types.js';
 
 /** What the list operations need of the interpreter. */
 export interface HostListCtx {
   emit(s: HStmt): void;
   freshName(hint: string): string;
+  /** A device array as a TS variable of the host program. */
+  hostArray(v: PyValue, span: Span): HostArray;
 }
 
 /** The list made before any host loop that this one is the loop's copy of. */
@@ -25,33 +29,47 @@ export const rootList = (l: PyList): PyList => {
 export class PromoteToHostList extends NeedsStatic {
   constructor(
     readonly list: PyList,
-    readonly elem: HostScalar['type'],
+    readonly elem: ListElem,
     span: Span,
   ) {
     super('list.append inside a loop that runs on the host', span);
   }
 }
 
-/** The Python type the items of a static list would have as a HostList (null: not scalars of one type). */
-export function hostListElem(items: readonly PyValue[], added: readonly PyValue[]): HostScalar['type'] | null {
-  const kinds = new Set([...items, ...added].map(scalarKind));
+const sameAval = (a: AVal, b: AVal): boolean => a.dtype === b.dtype && !!a.weak === !!b.weak && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
+const isArrayElem = (e: ListElem): e is AVal => typeof e !== 'string';
+const elemText = (e: ListElem): string => (isArrayElem(e) ? 'Array' : e);
+
+/** The type the items of a static list would have as a HostList (null: not scalars of one type, nor arrays of one type on one device). */
+export function hostListElem(items: readonly PyValue[], added: readonly PyValue[]): ListElem | null {
+  const all = [...items, ...added];
+  if (all.length && all.every(isArray)) {
+    const first = all[0] as HostArray;
+    const aval = first.aval;
+    return all.every((x) => sameAval((x as HostArray).aval, aval) && !(x instanceof HostArray && x.sharding)) ? aval : null;
+  }
+  const kinds = new Set(all.map(scalarKind));
   if (kinds.size !== 1 || kinds.has(null)) return null;
   // an int beyond 2**53 would lose its exact value in a TS number
-  if ([...items, ...added].some((x) => typeof x === 'bigint' && !Number.isSafeInteger(Number(x)))) return null;
+  if (all.some((x) => typeof x === 'bigint' && !Number.isSafeInteger(Number(x)))) return null;
   return [...kinds][0]!;
 }
 
-const tsType = (elem: HostScalar['type']): string => (elem === 'str' ? 'string[]' : elem === 'bool' ? 'boolean[]' : 'number[]');
+const tsType = (elem: ListElem): string => (isArrayElem(elem) ? 'jx.JArray[]' : elem === 'str' ? 'string[]' : elem === 'bool' ? 'boolean[]' : 'number[]');
 
 const lit = (v: PyValue): HExpr => {
   if (v instanceof HostScalar) return v.expr;
   return { k: 'lit', value: typeof v === 'bigint' ? Number(v) : (v as string | number | boolean) };
 };
 
+/** An item of a list of type `elem` as a TS value (a device array: its variable). */
+const itemExpr = (ctx: HostListCtx, elem: ListElem, v: PyValue, span: Span): HExpr => (isArrayElem(elem) ? { k: 'var', name: ctx.hostArray(v, span).name } : lit(v));
+
 /** Declares `list` (static items) as a TS array: the HostList that stands for it from here on. */
-export function declareHostList(ctx: HostListCtx, list: PyList, elem: HostScalar['type'], hint: string): HostList {
+export function declareHostList(ctx: HostListCtx, list: PyList, elem: ListElem, hint: string, span: Span): HostList {
+  const items = list.items.map((x) => itemExpr(ctx, elem, x, span));
   const name = ctx.freshName(hint);
-  ctx.emit({ k: 'const', names: [name], value: { k: 'array', items: list.items.map(lit) }, type: tsType(elem) });
+  ctx.emit({ k: 'const', names: [name], value: { k: 'array', items }, type: tsType(elem) });
   return new HostList(name, elem);
 }
 
@@ -91,38 +109,51 @@ export function replaceList(scope: Scope, target: PyList, by: HostList): void {
 
 const listVar = (h: HostList): HExpr => ({ k: 'var', name: h.name });
 
-/** `value`, which goes into `h`: a host scalar of the list's type. */
-function item(h: HostList, value: PyValue, span: Span): HExpr {
+/** `value`, which goes into `h`: a host scalar of the list's type, or a device array of its type. */
+function item(ctx: HostListCtx, h: HostList, value: PyValue, span: Span): HExpr {
+  const elem = h.elem;
+  if (isArrayElem(elem)) {
+    if (isArray(value) && sameAval(value.aval, elem) && !(value instanceof HostArray && value.sharding)) return itemExpr(ctx, elem, value, span);
+    const what = isArray(value) ? `an array of type ${value.aval.dtype}${JSON.stringify(value.aval.shape)}` : `a value of type '${typeName(value)}'`;
+    throw new CompileError(`a list known only when the program runs holds arrays of one type (here ${elem.dtype}${JSON.stringify(elem.shape)}); this adds ${what}`, span);
+  }
   const kind = scalarKind(value);
-  if (kind !== h.elem || (typeof value === 'bigint' && !Number.isSafeInteger(Number(value)))) {
-    throw new CompileError(`a list known only when the program runs holds values of one type (here ${h.elem}); this adds a value of type '${kind ?? (value as { typeName?: string })?.typeName ?? 'object'}'`, span);
+  if (kind !== elem || (typeof value === 'bigint' && !Number.isSafeInteger(Number(value)))) {
+    throw new CompileError(`a list known only when the program runs holds values of one type (here ${elem}); this adds a value of type '${kind ?? (value as { typeName?: string })?.typeName ?? 'object'}'`, span);
   }
   return lit(value);
 }
 
 /** A value computed now from the list's current items (they change as the program appends). */
-function snapshot(ctx: HostListCtx, e: HExpr, type: HostScalar['type'], hint: string): HostScalar {
+function snapshot(ctx: HostListCtx, e: HExpr, type: ListElem, hint: string): HostScalar | HostArray {
   const name = ctx.freshName(hint);
   ctx.emit({ k: 'const', names: [name], value: e });
-  return new HostScalar({ k: 'var', name }, type);
+  return isArrayElem(type) ? new HostArray(name, type) : new HostScalar({ k: 'var', name }, type);
 }
+
+/** A scalar computed now from the list. */
+const scalarSnapshot = (ctx: HostListCtx, e: HExpr, type: HostScalar['type'], hint: string): HostScalar => snapshot(ctx, e, type, hint) as HostScalar;
+
+/** The item of `h` that a TS expression (of the list's items) holds, as a Python value. */
+export const listItem = (h: HostList, e: HExpr & { k: 'var' }): HostScalar | HostArray => (isArrayElem(h.elem) ? new HostArray(e.name, h.elem) : new HostScalar(e, h.elem));
 
 /** The methods of a HostList (undefined: not one). */
 export function hostListMethod(ctx: HostListCtx, h: HostList, name: string): ((args: PyValue[], span: Span) => PyValue) | undefined {
   const call = (method: string, args: HExpr[]): HStmt => ({ k: 'expr', e: { k: 'call', callee: `${h.name}.${method}`, args } });
   switch (name) {
     case 'append':
-      return (args, span) => (ctx.emit(call('push', [item(h, args[0] ?? null, span)])), null);
+      return (args, span) => (ctx.emit(call('push', [item(ctx, h, args[0] ?? null, span)])), null);
     case 'extend':
       return (args, span) => {
         const src = args[0] ?? null;
         if (src instanceof HostList) {
-          if (src.elem !== h.elem) throw new CompileError(`a list known only when the program runs holds values of one type (here ${h.elem}); this adds values of type '${src.elem}'`, span);
+          const same = isArrayElem(src.elem) && isArrayElem(h.elem) ? sameAval(src.elem, h.elem) : src.elem === h.elem;
+          if (!same) throw new CompileError(`a list known only when the program runs holds values of one type (here ${elemText(h.elem)}); this adds values of type '${elemText(src.elem)}'`, span);
           ctx.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyListExtend', args: [listVar(h), listVar(src)] } });
           return null;
         }
         if (src instanceof PyList || src instanceof PyTuple) {
-          for (const x of src.items) ctx.emit(call('push', [item(h, x, span)]));
+          for (const x of src.items) ctx.emit(call('push', [item(ctx, h, x, span)]));
           return null;
         }
         throw new CompileError(`extending a list known only when the program runs with a '${(src as { typeName?: string })?.typeName ?? typeof src}' is not supported`, span);
@@ -144,14 +175,21 @@ function copyList(ctx: HostListCtx, h: HostList, args: HExpr[]): HostList {
 }
 
 /** len(h), at this point of the program. */
-export const hostListLen = (ctx: HostListCtx, h: HostList): HostScalar => snapshot(ctx, { k: 'member', x: listVar(h), key: 'length' }, 'int', 'n');
+export const hostListLen = (ctx: HostListCtx, h: HostList): HostScalar => scalarSnapshot(ctx, { k: 'member', x: listVar(h), key: 'length' }, 'int', 'n');
 
 /** bool(h). */
-export const hostListTruth = (ctx: HostListCtx, h: HostList): HostScalar => snapshot(ctx, { k: 'bin', op: '>', a: { k: 'member', x: listVar(h), key: 'length' }, b: { k: 'lit', value: 0 } }, 'bool', 'nonempty');
+export const hostListTruth = (ctx: HostListCtx, h: HostList): HostScalar => scalarSnapshot(ctx, { k: 'bin', op: '>', a: { k: 'member', x: listVar(h), key: 'length' }, b: { k: 'lit', value: 0 } }, 'bool', 'nonempty');
 
 /** repr(h) (and str), at this point of the program. */
 export const hostListRepr = (ctx: HostListCtx, h: HostList): HExpr =>
-  snapshot(ctx, { k: 'call', callee: 'jx.pyListRepr', args: [listVar(h), { k: 'lit', value: h.elem }] }, 'str', 'text').expr;
+  scalarSnapshot(
+    ctx,
+    isArrayElem(h.elem)
+      ? { k: 'call', callee: 'jx.pyArrayListRepr', args: [listVar(h), { k: 'lit', value: !!h.elem.weak }], await: true }
+      : { k: 'call', callee: 'jx.pyListRepr', args: [listVar(h), { k: 'lit', value: h.elem }] },
+    'str',
+    'text',
+  ).expr;
 
 /** h[i] (an int, known now or at run time) or h[a:b] (a slice of static bounds, step 1). */
 export function hostListIndex(ctx: HostListCtx, h: HostList, key: PyValue, span: Span): PyValue {
@@ -177,12 +215,49 @@ export function hostListIndex(ctx: HostListCtx, h: HostList, key: PyValue, span:
 
 /** sum(h), max(h), min(h). */
 export function hostListReduce(ctx: HostListCtx, h: HostList, which: 'sum' | 'max' | 'min', start: PyValue, span: Span): HostScalar {
+  const elem = h.elem;
+  if (isArrayElem(elem)) throw new CompileError(`${which}() of a list of arrays known only when the program runs is not supported`, span);
   if (which === 'sum') {
-    if (h.elem === 'str') throw new CompileError("TypeError: unsupported operand type(s) for +: 'int' and 'str'", span);
+    if (elem === 'str') throw new CompileError("TypeError: unsupported operand type(s) for +: 'int' and 'str'", span);
     const k = scalarKind(start);
     if (k !== 'int' && k !== 'float' && k !== 'bool') throw new CompileError(`sum() of a list known only when the program runs starts from a number`, span);
-    const type = h.elem === 'float' || k === 'float' ? 'float' : 'int';
-    return snapshot(ctx, { k: 'call', callee: 'jx.pyListSum', args: [listVar(h), typeof start === 'boolean' ? { k: 'lit', value: start ? 1 : 0 } : lit(start)] }, type, 'total');
+    const type = elem === 'float' || k === 'float' ? 'float' : 'int';
+    return scalarSnapshot(ctx, { k: 'call', callee: 'jx.pyListSum', args: [listVar(h), typeof start === 'boolean' ? { k: 'lit', value: start ? 1 : 0 } : lit(start)] }, type, 'total');
   }
-  return snapshot(ctx, { k: 'call', callee: 'jx.pyListExtreme', args: [listVar(h), { k: 'lit', value: which }] }, h.elem, which);
+  return scalarSnapshot(ctx, { k: 'call', callee: 'jx.pyListExtreme', args: [listVar(h), { k: 'lit', value: which }] }, elem, which);
+}
+
+/**
+ * zip(...) or enumerate(...) of a list known only when the program runs (null: none is one): a `for`
+ * over it runs as a TS loop up to the shortest stream. Static lists become run-time ones, ranges counts.
+ */
+export function hostZip(ctx: HostListCtx, kind: 'zip' | 'enumerate', args: readonly PyValue[], start: bigint, span: Span): HostZip | null {
+  if (!args.some((a) => a instanceof HostList)) return null;
+  const part = (a: PyValue): HostEachPart => {
+    if (a instanceof HostList) return { k: 'list', list: a };
+    if (a instanceof PyRange) return { k: 'count', start: a.start, step: a.step, length: a.length };
+    if (a instanceof PyList || a instanceof PyTuple) {
+      const elem = a.items.length ? hostListElem(a.items, []) : null;
+      if (elem) return { k: 'list', list: declareHostList(ctx, new PyList([...a.items]), elem, 'items', span) };
+    }
+    throw new CompileError(`${kind}() of a list known only when the program runs with a ${typeName(a)} (other than a range, or a list of numbers, strings or arrays of one type) is not supported`, span);
+  };
+  return new HostZip(kind, kind === 'enumerate' ? [{ k: 'count', start, step: 1n, length: null }, { k: 'list', list: args[0] as HostList }] : args.map(part));
+}
+
+/** list(h): a copy. */
+export const hostListCopy = (ctx: HostListCtx, h: HostList): HostList => copyList(ctx, h, []);
+
+/** sorted(h) (reverse=): a sorted copy, in Python's order of numbers or of strings (by code point). */
+export function hostListSorted(ctx: HostListCtx, h: HostList, reverse: boolean, span: Span): HostList {
+  if (isArrayElem(h.elem)) throw new CompileError('sorted() of a list of arrays known only when the program runs is not supported', span);
+  const out = copyList(ctx, h, []);
+  ctx.emit({ k: 'expr', e: { k: 'call', callee: 'jx.pyListSort', args: [listVar(out), { k: 'lit', value: reverse }] } });
+  return out;
+}
+
+/** sep.join(h) of a list of strings known only at run time. */
+export function hostListJoin(ctx: HostListCtx, h: HostList, sep: string, span: Span): HostScalar {
+  if (h.elem !== 'str') throw new CompileError(`TypeError: sequence item 0: expected str instance, ${elemText(h.elem)} found`, span);
+  return scalarSnapshot(ctx, { k: 'call', callee: `${h.name}.join`, args: [{ k: 'lit', value: sep }] }, 'str', 'joined');
 }

@@ -40,17 +40,55 @@ import { gridIndex, PyGridIndexer } from './grids.js';
 export type { LowerOptions };
 
 export function lower(mod: Module, options: LowerOptions): HostProgram {
+  const { program, error } = lowerUntilError(mod, options, false);
+  if (error) throw error;
+  return program!;
+}
+
+/** What the module's statements raise at compile time, as the CompileError jaxts reports. */
+function moduleError(e: unknown): unknown {
+  if (e instanceof CompileError && e.span && preludeSpans.has(e.span)) return new CompileError(e.message, null, e.notes);
+  if (e instanceof NeedsStatic) return new CompileError(e.message, preludeSpans.has(e.span) ? null : e.span);
+  if (e instanceof ReturnSignal) return new CompileError("SyntaxError: 'return' outside function", null);
+  if (e instanceof BreakSignal || e instanceof ContinueSignal) return new CompileError("SyntaxError: 'break' outside loop", null);
+  return e;
+}
+
+/**
+ * Lowers the module; with `partial`, a CompileError raised by a statement ends the program there
+ * instead: the host program holds what the statements before it (and the failing one, up to the
+ * error) emitted, so that `jaxts run` prints what CPython prints before the exception.
+ */
+export function lowerUntilError(mod: Module, options: LowerOptions, partial: boolean): { program: HostProgram | null; error: CompileError | null } {
   checkStatementContext(mod);
   const ip = newInterp(options);
   noteModuleFunctions(ip, mod);
+  let error: CompileError | null = null;
   try {
-    execBlock(ip, mod.body, ip.globals);
+    if (!partial) execBlock(ip, mod.body, ip.globals);
+    else {
+      // statement by statement: what a failing statement began (a loop's pending arrays) is dropped, so the
+      // program up to it is whole (each statement its own segments: this runs only after a failed compile)
+      for (const st of mod.body) {
+        ip.flush();
+        const start = ip.checkpoint();
+        try {
+          execBlock(ip, [st], ip.globals);
+        } catch (e) {
+          ip.rollback(start);
+          throw e;
+        }
+      }
+    }
   } catch (e) {
-    if (e instanceof CompileError && e.span && preludeSpans.has(e.span)) throw new CompileError(e.message, null, e.notes);
-    if (e instanceof NeedsStatic) throw new CompileError(e.message, preludeSpans.has(e.span) ? null : e.span);
-    if (e instanceof ReturnSignal) throw new CompileError("SyntaxError: 'return' outside function", null);
-    if (e instanceof BreakSignal || e instanceof ContinueSignal) throw new CompileError("SyntaxError: 'break' outside loop", null);
-    throw e;
+    const err = moduleError(e);
+    if (!partial || !(err instanceof CompileError)) throw err;
+    error = err;
+  }
+  if (error) {
+    // the statements emitted until the error (no exports: the module did not finish)
+    const body = ip.finishModule();
+    return { program: { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: [], unexported: [], scriptState: [], results: [] }, error };
   }
   const body = ip.finishModule();
   const { exports, unexported } = lowerExports(ip, ip.callLog, isReservedName, options.exportShapes);
@@ -72,7 +110,7 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
     return true;
   });
   const results = scriptResults(ip, mainNames);
-  return { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], results };
+  return { program: { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], results }, error: null };
 }
 
 /** An interpreter with Python's builtins installed and the library layer (below) attached. */

@@ -1,6 +1,7 @@
 // The partial evaluator: runs the Python module at compile time. Static values
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
+import { leaveFrame } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
 import type { DType, Func } from '../ir/types.js';
@@ -140,6 +141,8 @@ export interface LowerOptions {
    * argument's symbolic shape (`spec`, jax.export's syntax) and its value at the sample.
    */
   exportShapes?: ReadonlyMap<string, ReadonlyMap<string, { spec: string; shape: readonly number[] }>>;
+  /** The program's text (the source lines a traceback shows). */
+  source?: string;
 }
 
 export class Interp {
@@ -206,6 +209,8 @@ export class Interp {
   jitDisabled = 0;
   /** The exceptions whose `except` handlers are running, innermost last (a bare `raise` re-raises the last). */
   readonly handling: PyInstance[] = [];
+  /** The Python functions being called, innermost last (a traceback's frame names; '<module>' below them). */
+  readonly functionNames: string[] = [];
   /** Argument types of each top-level function's first call, for the module's exports. */
   readonly callLog = new CallLog();
 
@@ -634,6 +639,8 @@ export class Interp {
       if (first && first.star === '') scope.vars.set(SUPER_SELF, scope.vars.get(first.name)!);
     }
     this.frames.push(scope);
+    const name = fn.def.kind === 'Lambda' ? '<lambda>' : fn.name;
+    this.functionNames.push(name);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
       // a generator's body runs as its items are pulled
@@ -645,8 +652,13 @@ export class Interp {
         throw e;
       }
       return null;
+    } catch (e) {
+      // the frame an exception leaves, for its traceback
+      leaveFrame(e, name, call.span);
+      throw e;
     } finally {
       this.frames.pop();
+      this.functionNames.pop();
     }
   }
 

@@ -9,7 +9,7 @@ import { pyRoundDigits } from '../../runtime/format/index.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
-import { staticCompare } from './pyops.js';
+import { staticCompare, truthy } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
 import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
@@ -18,7 +18,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { hostListLen, hostListReduce } from './host_list.js';
+import { hostListCopy, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -161,7 +161,7 @@ export function installBuiltins(ip: Interp): void {
       if (c.args.length > 1) return c.args[1]!;
       throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, v.generator && r.value !== null && r.value !== undefined ? [r.value] : []), c.span);
     }),
-    list: fn('list', (c) => new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    list: fn('list', (c) => (c.args[0] instanceof HostList ? hostListCopy(ip, c.args[0]) : new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []))),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     dict: fn('dict', (c) => {
       const d = new PyDict();
@@ -180,14 +180,19 @@ export function installBuiltins(ip: Interp): void {
     map: fn('map', (c) => mapIterator(ip, c)),
     filter: fn('filter', (c) => filterIterator(ip, c)),
     zip: fn('zip', (c) => {
+      const host = hostZip(ip, 'zip', c.args, 0n, c.span);
+      if (host) return host;
       if (c.args.some((a) => a instanceof PyIterator)) return lazyZip(ip, c);
       const lists = c.args.map((a) => iterate(ip, a, c.span));
       const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
       return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]!))));
     }),
     enumerate: fn('enumerate', (c) => {
-      const start = c.args[1] !== undefined ? BigInt(intArg(c.args[1], 'start', c.span)) : 0n;
+      const given = c.args[1] ?? c.kwargs.get('start');
+      const start = given !== undefined ? BigInt(intArg(given, 'start', c.span)) : 0n;
       const src = arg(c, 0, 'iterable');
+      const host = hostZip(ip, 'enumerate', [src], start, c.span);
+      if (host) return host;
       if (src instanceof PyIterator) {
         // an iterator (a generator, itertools.count) is pulled as the pairs are
         const items = src[Symbol.iterator]();
@@ -227,6 +232,17 @@ export function installBuiltins(ip: Interp): void {
       const v = numArg(x, 'round()', c.span);
       if (c.args.length < 2) return BigInt(roundHalfEven(finiteForInt(v, c.span)));
       const d = intArg(c.args[1]!, 'ndigits', c.span);
+      // an int stays an int (rounded half to even at a negative ndigits)
+      if (typeof x === 'bigint' || typeof x === 'boolean') {
+        const n = BigInt(x);
+        if (d >= 0) return n;
+        const p = 10n ** BigInt(-d);
+        let q = n / p;
+        let r = n % p;
+        if (r < 0n) [q, r] = [q - 1n, r + p];
+        if (2n * r > p || (2n * r === p && q % 2n !== 0n)) q += 1n;
+        return q * p;
+      }
       return roundDigits(v, d);
     }),
     isinstance: fn('isinstance', (c) => {
@@ -382,7 +398,11 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
   return {
     set: fn('set', setOf('set')),
     frozenset: fn('frozenset', setOf('frozenset')),
-    sorted: fn('sorted', (c) => new PyList(pySorted(ip, items(c, 0, 'iterable'), c))),
+    sorted: fn('sorted', (c) => {
+      const src = c.args[0];
+      if (src instanceof HostList && !c.kwargs.has('key')) return hostListSorted(ip, src, truthy(c.kwargs.get('reverse') ?? false, c.span), c.span);
+      return new PyList(pySorted(ip, items(c, 0, 'iterable'), c));
+    }),
     reversed: fn('reversed', (c) => {
       const v = arg(c, 0, 'sequence');
       if (v instanceof PySet) throw new CompileError(`TypeError: '${typeName(v)}' object is not reversible`, c.span);

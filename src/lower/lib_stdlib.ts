@@ -17,7 +17,8 @@ import { arg, intArg } from './modules.js';
 import { MT19937, log as correctLog } from './lib_numpy_random.js';
 import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
-import { strOf } from './format.js';
+import { strOf, textValue } from './format.js';
+import { caughtTracebacks, tracebackText } from './tracebacks.js';
 import { Text } from './text.js';
 import {
   HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
@@ -42,6 +43,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['textwrap', textwrapModule()],
     ['random', pyRandomModule(ip)],
     ['pdb', pdbModule()],
+    ['traceback', tracebackModule(ip)],
     ['enum', enumModule()],
     ['contextlib', contextlibModule(ip)],
     ['weakref', weakrefModule(ip)],
@@ -522,6 +524,36 @@ function sysModule(ip: Interp): PyModule {
     maxsize: 2n ** 63n - 1n,
     platform: 'linux',
     byteorder: 'little',
+  });
+}
+
+/** JAX's exceptions a traceback names by their module (CPython names a class outside builtins and __main__ so). */
+const JAX_ERRORS = new Set(['ConcretizationTypeError', 'TracerBoolConversionError', 'TracerIntegerConversionError', 'TracerArrayConversionError', 'UnexpectedTracerError', 'NonConcreteBooleanIndexError', 'KeyReuseError']);
+
+function tracebackModule(ip: Interp): PyModule {
+  // the exception being handled, as CPython formats it (its frames from where it was raised to the except)
+  const text = (c: CallArgs): Text => {
+    const exc = ip.handling[ip.handling.length - 1];
+    if (!exc) return Text.of('NoneType: None\n');
+    const given = c.args[0] ?? c.kwargs.get('limit') ?? null;
+    const limit = given === null ? null : Number(intArg(given, 'limit', c.span));
+    const name = JAX_ERRORS.has(exc.cls.name) ? `jax.errors.${exc.cls.name}` : exc.cls.name;
+    const msg = ip.str(exc, c.span);
+    const last = msg.static === '' ? name : `${name}: `;
+    const frames = caughtTracebacks.get(exc) ?? [];
+    return Text.of(tracebackText(ip.options.file, ip.options.source ?? '', frames, last, limit).replace(/\n$/, ''))
+      .concat(msg.static === '' ? Text.of('') : msg, '\n');
+  };
+  return mod('traceback', {
+    format_exc: (c) => textValue(text(c)),
+    print_exc: (c) => {
+      const t = text(c);
+      const file = c.kwargs.get('file') ?? c.args[1] ?? null;
+      // to stderr unless the program passes sys.stdout
+      if (file instanceof PyModule && file.name === 'sys.stdout') ip.call(ip.builtins.lookup('print')!, { args: [textValue(t)], kwargs: new Map([['end', '']]), span: c.span });
+      else ip.emit({ k: 'expr', e: { k: 'call', callee: 'rt.printErr', args: [t.toExpr()] } });
+      return null;
+    },
   });
 }
 

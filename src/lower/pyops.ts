@@ -1,5 +1,6 @@
 // Python arithmetic, comparison and truthiness on static values: ints are
 // bigints (arbitrary precision, floor division), floats are numbers.
+import { pyFloatPow } from '../../runtime/format/python_pow.js';
 import { shardingEquals } from './shardings.js';
 import { treedefEquals } from './treedef.js';
 import { CompileError } from '../common/diagnostics.js';
@@ -10,6 +11,32 @@ import { PySet, setCompare } from './sets.js';
 
 const toNum = (v: bigint | number | boolean): number => (typeof v === 'number' ? v : Number(v));
 const isIntLike = (v: PyValue): v is bigint | boolean => typeof v === 'bigint' || typeof v === 'boolean';
+
+const EXACT = 2n ** 53n;
+
+/** int / int as CPython computes it: the double nearest the exact quotient (ints beyond 2**53 are not rounded first). */
+function intTrueDiv(x: bigint, y: bigint, span: A.Span): number {
+  const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+  if (abs(x) <= EXACT && abs(y) <= EXACT) return Number(x) / Number(y);
+  const negative = (x < 0n) !== (y < 0n);
+  const a = abs(x);
+  const b = abs(y);
+  if (a === 0n) return negative ? -0 : 0;
+  // a quotient of at least 55 bits (a sticky last bit for what is left): BigInt → Number rounds it once, correctly
+  const shift = 55 - (a.toString(2).length - b.toString(2).length);
+  const num = shift > 0 ? a << BigInt(shift) : a;
+  const den = shift < 0 ? b << BigInt(-shift) : b;
+  let q = num / den;
+  if (num % den !== 0n) q |= 1n;
+  let r = Number(q);
+  for (let s = shift; s !== 0; ) {
+    const step = Math.max(-1000, Math.min(1000, s));
+    r *= 2 ** -step;
+    s -= step;
+  }
+  if (!Number.isFinite(r)) throw new CompileError('OverflowError: integer division result too large for a float', span);
+  return negative ? -r : r;
+}
 
 export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (a instanceof NpScalar) a = a.dtype.startsWith('float') ? a.value : BigInt(a.value);
@@ -27,7 +54,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         return x * y;
       case '/':
         if (y === 0n) throw new CompileError('ZeroDivisionError: division by zero', span);
-        return Number(x) / Number(y);
+        return intTrueDiv(x, y, span);
       case '//': {
         if (y === 0n) throw new CompileError('ZeroDivisionError: integer division or modulo by zero', span);
         const q = x / y;
@@ -39,7 +66,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
         return r !== 0n && (r < 0n) !== (y < 0n) ? r + y : r;
       }
       case '**':
-        if (y < 0n) return Number(x) ** Number(y);
+        if (y < 0n) return pyFloatPow(Number(x), Number(y));
         if (x > 1n || x < -1n) checkIntBits(intBits(x) * Number(y), span);
         return x ** y;
       case '<<':
@@ -76,7 +103,7 @@ export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Sp
       case '**': {
         // CPython's float_pow errors (a negative base to a fractional power would be a complex number)
         if (x === 0 && y < 0) throw new CompileError('ZeroDivisionError: 0.0 cannot be raised to a negative power', span);
-        const r = x ** y;
+        const r = pyFloatPow(x, y);
         if (r !== r && x < 0 && Number.isFinite(y)) throw new CompileError('a negative number to a fractional power is a complex number, which jaxts does not support', span);
         if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) throw new CompileError("OverflowError: (34, 'Numerical result out of range')", span);
         return r;
@@ -194,7 +221,7 @@ export function staticEquals(a: PyValue, b: PyValue): boolean {
     return x.re === y.re && x.im === y.im;
   }
   if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
-    return toNum(a) === toNum(b);
+    return numOrder(a, b) === 0;
   }
   // dtypes compare by name, and with their names (x.dtype == jnp.float32, x.dtype == 'int32'); bool_ is bool
   if (a instanceof PyDType || b instanceof PyDType) {
@@ -241,12 +268,26 @@ export function staticCompare(op: A.CmpOpName, a: PyValue, b: PyValue, span: A.S
   }
 }
 
-function order(a: PyValue, b: PyValue, op: string, span: A.Span): number {
-  if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) {
-    const x = toNum(a);
-    const y = toNum(b);
+/**
+ * The sign of a - b for Python numbers, exactly as CPython compares them (an int beyond 2**53 with
+ * another int or a float is not rounded first); NaN when unordered (a NaN compares false).
+ */
+function numOrder(a: bigint | number | boolean, b: bigint | number | boolean): number {
+  if (typeof a !== 'number' && typeof b !== 'number') {
+    const [x, y] = [BigInt(a), BigInt(b)];
     return x < y ? -1 : x > y ? 1 : 0;
   }
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
+  // an int and a float
+  const [i, f, flip] = typeof a === 'number' ? [BigInt(b as bigint | boolean), a, -1] : [BigInt(a), b as number, 1];
+  if (Number.isNaN(f)) return NaN;
+  if (!Number.isFinite(f)) return f > 0 ? -flip : flip;
+  const fl = BigInt(Math.floor(f));
+  return (i < fl ? -1 : i > fl ? 1 : Number.isInteger(f) ? 0 : -1) * flip;
+}
+
+function order(a: PyValue, b: PyValue, op: string, span: A.Span): number {
+  if ((typeof a === 'bigint' || typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'bigint' || typeof b === 'number' || typeof b === 'boolean')) return numOrder(a, b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
     for (let i = 0; i < Math.min(a.items.length, b.items.length); i++) {

@@ -2,6 +2,7 @@
 // over a range stays a TS loop (its loop-carried arrays and numbers become
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
+import { caughtFrames, caughtTracebacks } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
@@ -10,7 +11,7 @@ import { assignTarget, binop, compare, evalExpr, holdItems, hostTruth, iterItems
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyUserClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
-  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, type CallArgs,
+  dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, HostZip, type HostEachPart, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
@@ -18,7 +19,7 @@ import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException,
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
-import { declareHostList, hostListMethod, PromoteToHostList, reachable, replaceList } from './host_list.js';
+import { declareHostList, hostListMethod, listItem, PromoteToHostList, reachable, replaceList } from './host_list.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -617,6 +618,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
       if (!h) throw e;
       caught = true;
       if (h.name) scope.vars.set(h.name, exc);
+      caughtTracebacks.set(exc, caughtFrames(e, ip.functionNames[ip.functionNames.length - 1] ?? '<module>'));
       ip.handling.push(exc);
       try {
         execBlock(ip, h.body, scope);
@@ -804,6 +806,14 @@ function assignedNames(body: A.Stmt[]): Set<string> {
   return out;
 }
 
+/** The names a `for` target binds (`i, (a, b)`). */
+function targetNames(t: A.Expr): string[] {
+  if (t.kind === 'Name') return [t.id];
+  if (t.kind === 'Tuple' || t.kind === 'List') return t.elts.flatMap(targetNames);
+  if (t.kind === 'Starred') return targetNames(t.value);
+  return [];
+}
+
 /** The names `x` of the items a body assigns (`x[k] = v`, `x[k][j] += v`). */
 function subscriptRoots(body: A.Stmt[]): Set<string> {
   const out = new Set<string>();
@@ -921,7 +931,8 @@ function execWhile(ip: Interp, s: A.While, scope: Scope): void {
 
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
-  if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, list: iter }, scope);
+  if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, parts: [{ k: 'list', list: iter }] }, scope);
+  if (iter instanceof HostZip) return stagedLoop(ip, { k: 'each', s, parts: iter.parts }, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
     // flushed before the checkpoint: a rollback drops emitted statements but cannot un-materialize tracers
     ip.flush();
@@ -931,12 +942,15 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       stagedLoop(ip, { k: 'for', s, r: iter }, scope);
       return;
     } catch (e) {
-      if (!(e instanceof NeedsStatic)) throw e;
+      // a Python exception the body raises at compile time comes at its step, with the variables as they are
+      // then (the loop's index among them): the loop runs unrolled
+      const raised = !(e instanceof NeedsStatic) && caughtException(e) !== null;
+      if (!(e instanceof NeedsStatic) && !raised) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
       if (ip.dynamicDepth > 0 || iter.length > MAX_LOOP_STEPS) throw e;
-      if (!carryChanges.has(e) || peeled >= MAX_PEELED_STEPS) break;
+      if (raised || !carryChanges.has(e as NeedsStatic) || peeled >= MAX_PEELED_STEPS) break;
     }
     // the first step, unrolled; then the rest of the range
     assignTarget(ip, s.target, iter.start, scope);
@@ -988,7 +1002,7 @@ interface Carried {
 }
 
 /** A loop lowered as a TS loop: a `for` over a range, or a `while` whose test is known only at run time. */
-type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While } | { k: 'each'; s: A.For; list: HostList };
+type StagedHead = { k: 'for'; s: A.For; r: PyRange } | { k: 'while'; s: A.While } | { k: 'each'; s: A.For; parts: readonly HostEachPart[] };
 
 /**
  * A carried Python value becomes a device array in the body (`i = 0` then `i = step(i)`): the loop
@@ -1038,7 +1052,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         if (promoted.has(key)) throw new CompileError(`internal: the list does not settle as one known only at run time`, head.s.span);
         promoted.add(key);
         const name = [...saved].find(([, v]) => v === e.list)?.[0] ?? 'list';
-        replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name));
+        replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name, head.s.span));
         continue;
       }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
@@ -1071,11 +1085,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
   const target = head.k !== 'while' ? head.s.target : null;
-  if (head.k === 'each' && target?.kind !== 'Name') throw new CompileError('a for loop over a list known only when the program runs binds one name', head.s.target.span);
   const ac = attrCarry!;
+  const loopVars = new Set(target ? targetNames(target) : []);
   const names = assignedNames(s.body);
   // a body that rebinds the loop variable leaves its own value in it after the loop: the loop is unrolled
-  if (target?.kind === 'Name' && names.has(target.id)) throw new NeedsStatic(`the loop variable '${target.id}' is rebound in the loop`, s.span);
+  const rebound = [...loopVars].find((n) => names.has(n));
+  if (rebound) throw new NeedsStatic(`the loop variable '${rebound}' is rebound in the loop`, s.span);
   const carried: Carried[] = [];
   // objects whose methods the body calls (`trainer.step(batch)`): the methods may set their attributes
   const receivers = [...methodReceivers(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyInstance);
@@ -1095,7 +1110,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const saved = [...objects].map((o) => ({ o, attrs: new Map(o.attrs), depth: o.carriedDepth }));
   const decls: HStmt[] = [];
   const outerDepth = ip.dynamicDepth;
-  const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
+  const index = target ? ip.freshName(target.kind === 'Name' && head.k !== 'each' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray | HostScalar>();
@@ -1121,7 +1136,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     const saveNewScalars = (): void => {
       for (const n of names) {
         const v = scope.vars.get(n);
-        if (!(v instanceof HostScalar) || carried.some((c) => c.name === n) || n === (target?.kind === 'Name' ? target.id : '')) continue;
+        if (!(v instanceof HostScalar) || carried.some((c) => c.name === n) || loopVars.has(n)) continue;
         let last = lastValues.get(n);
         if (last && !(last instanceof HostScalar && last.type === v.type)) throw new NeedsStatic(`'${n}' changes type in the loop`, s.span);
         if (!last) lastValues.set(n, (last = new HostScalar({ k: 'var', name: ip.freshName(n) }, v.type)));
@@ -1179,10 +1194,18 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     };
     body = ip.collect(() => {
       if (head.k === 'each') {
-        // the item at the index (the list may grow while it is iterated, as in Python)
-        const item = ip.freshName(`${(target as A.Name).id}_item`);
-        ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: head.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
-        assignTarget(ip, target!, new HostScalar({ k: 'var', name: item }, head.list.elem), scope);
+        // the items at the index (a list may grow while it is iterated, as in Python)
+        const items = head.parts.map((p): PyValue => {
+          if (p.k === 'count') {
+            const i: HExpr = { k: 'var', name: index };
+            const scaled: HExpr = p.step === 1n ? i : { k: 'bin', op: '*', a: i, b: { k: 'lit', value: Number(p.step) } };
+            return new HostScalar(p.start === 0n ? scaled : { k: 'bin', op: '+', a: { k: 'lit', value: Number(p.start) }, b: scaled }, 'int');
+          }
+          const item = ip.freshName(target?.kind === 'Name' ? target.id : 'item');
+          ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: p.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
+          return listItem(p.list, { k: 'var', name: item });
+        });
+        assignTarget(ip, target!, items.length === 1 ? items[0]! : new PyTuple(items), scope);
       } else if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       else if (head.k === 'while') {
         const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
@@ -1200,7 +1223,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
         exited = true;
       }
       if (!exited) writeBack();
-      for (const n of names) if (!carried.some((c) => c.name === n) && n !== (target?.kind === 'Name' ? target.id : '')) newNames.push(n);
+      for (const n of names) if (!carried.some((c) => c.name === n) && !loopVars.has(n)) newNames.push(n);
       // an array first bound in the body stays visible after the loop (its last value), as in Python
       if (!r || r.length > 0) {
         for (const n of newNames) {
@@ -1238,13 +1261,23 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
-  else if (head.k === 'each') ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop: { k: 'member', x: { k: 'var', name: head.list.name }, key: 'length' }, step: { k: 'lit', value: 1 }, body });
+  else if (head.k === 'each') {
+    // up to the end of the shortest stream
+    const stops = head.parts.flatMap((p): HExpr[] => (p.k === 'list' ? [{ k: 'member', x: { k: 'var', name: p.list.name }, key: 'length' }] : p.length === null ? [] : [{ k: 'lit', value: p.length }]));
+    const stop: HExpr = stops.length === 1 ? stops[0]! : { k: 'call', callee: 'Math.min', args: stops };
+    ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop, step: { k: 'lit', value: 1 }, body });
+  }
   else ip.emit({ k: 'while', test: { k: 'lit', value: true }, body });
   for (const c of carried) {
     const values = c.leaves.map((l) => asLoopValue(l.letName, l.init));
     // after at least one step, arrays carry the sharding the step gave them
     if (!r || r.length > 0) values.forEach((v, i) => v instanceof HostArray && c.leaves[i]!.after !== undefined && (v.sharding = c.leaves[i]!.after));
-    scope.vars.set(c.name, c.rebuild(values));
+    const after = c.rebuild(values);
+    // a dict keeps its identity (another name may hold it, or a dict in it): its items are the loop's
+    if (c.before instanceof PyDict && after instanceof PyDict && c.before.flavor === null) {
+      assignDicts(c.before, after);
+      scope.vars.set(c.name, c.before);
+    } else scope.vars.set(c.name, after);
   }
   // names first bound inside the loop body are not visible after it as host values
   for (const n of newNames) {
@@ -1256,7 +1289,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
   if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
   // (over a run-time list: the last item is not kept after the loop)
-  if (head.k === 'each' && target?.kind === 'Name') scope.vars.delete(target.id);
+  if (head.k === 'each' && target) for (const n of targetNames(target)) scope.vars.delete(n);
 }
 
 /** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */
@@ -1476,10 +1509,17 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
     /** Per name: its flattened leaves as host expressions (computed inside the branch) and how to rebuild it. */
     leaves: Map<string, { leaves: { init: PyValue }[]; expr: HExpr[]; rebuild: (l: PyValue[]) => PyValue; shape: string }>;
   }
+  // dicts whose items a branch sets (`if loss < best['loss']: best['loss'] = loss`): each branch changes
+  // them from their state before the if, and the items after it are merged as names are
+  const dicts = [...subscriptRoots([...s.body, ...s.orelse])].filter((n) => !names.includes(n) && scope.vars.get(n) instanceof PyDict).map((n) => ({ n, d: scope.vars.get(n) as PyDict }));
+  const nested = dicts.flatMap(({ d }) => dictsIn(d));
+  const savedDicts = nested.map((d) => ({ d, entries: new Map(d.entries), depth: d.depth }));
+  const restoreDicts = (): void => savedDicts.forEach(({ d, entries }) => ((d.entries as Map<string, [PyValue, PyValue]>).clear(), entries.forEach((v, k) => d.entries.set(k, v))));
   const run = (body: A.Stmt[]): Branch => {
     let exits = false;
     const leaves: Branch['leaves'] = new Map();
     let values = new Map<string, PyValue | undefined>();
+    for (const d of nested) d.depth = ip.dynamicDepth;
     const stmts = ip.collect(() => {
       try {
         if (runArm) runArm(body === s.body ? 0 : 1);
@@ -1497,13 +1537,17 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       }
       ip.flush();
       values = new Map(names.map((n) => [n, scope.vars.get(n)]));
+      // the dicts as this branch left them (copies: the next branch starts from their state before the if)
+      for (const { n, d } of dicts) values.set(DICT_STATE + n, copyDicts(d));
       if (exits) return;
       for (const n of names) {
         const v = scope.vars.get(n);
         if (v === undefined || v === before.get(n)) continue;
         leaves.set(n, branchLeaves(ip, n, v, s.span));
       }
+      for (const { n } of dicts) leaves.set(DICT_STATE + n, branchLeaves(ip, n, values.get(DICT_STATE + n)!, s.span));
     });
+    restoreDicts();
     return { stmts, exits, values, leaves };
   };
   ip.dynamicDepth++;
@@ -1515,10 +1559,12 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
     b = run(s.orelse);
   } finally {
     ip.dynamicDepth--;
+    savedDicts.forEach(({ d, depth }) => (d.depth = depth));
   }
   // the state after the if: from the branches that fall through
   const live = [a, b].filter((x) => !x.exits);
-  restore((live[0] ?? a).values);
+  restore(new Map([...(live[0] ?? a).values].filter(([n]) => !n.startsWith(DICT_STATE))));
+  if (live.length === 1) for (const { n, d } of dicts) assignDicts(d, live[0]!.values.get(DICT_STATE + n) as PyDict);
   const cond = { name: '' };
   const chosen = (): HExpr => ({ k: 'var', name: (cond.name ||= ip.freshName('cond')) });
   if (live.length === 2) {
@@ -1538,11 +1584,51 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       const lb = b.leaves.get(n) ?? branchLeaves(ip, n, y, s.span);
       scope.vars.set(n, mergeBranches(ip, n, [x, y], [la, lb], [a.stmts, b.stmts], decls, s.span, chosen));
     }
+    for (const { n, d } of dicts) {
+      const key = DICT_STATE + n;
+      const [x, y] = [a.values.get(key)!, b.values.get(key)!];
+      assignDicts(d, mergeBranches(ip, n, [x, y], [a.leaves.get(key)!, b.leaves.get(key)!], [a.stmts, b.stmts], decls, s.span, chosen) as PyDict);
+    }
     decls.forEach((d) => ip.emit(d));
   }
   // a value chosen by the if (a function made in each branch) reads the test again after it: the test is kept
   if (cond.name) ip.emit({ k: 'const', names: [cond.name], value: test.expr });
   ip.emit({ k: 'if', test: cond.name ? { k: 'var', name: cond.name } : test.expr, then: a.stmts, else: b.stmts });
+}
+
+/** The key under which a branch's values hold the state it left a dict in (not a Python name). */
+const DICT_STATE = '<dict>';
+
+/** `d` and the dicts nested in it (in dicts, lists and tuples). */
+function dictsIn(v: PyValue, out: PyDict[] = []): PyDict[] {
+  if (v instanceof PyDict) {
+    if (out.includes(v)) return out;
+    out.push(v);
+    v.values().forEach((x) => dictsIn(x, out));
+  } else if (v instanceof PyList || v instanceof PyTuple) v.items.forEach((x) => dictsIn(x, out));
+  return out;
+}
+
+/** A copy of `v`'s dicts (other values shared). */
+function copyDicts(v: PyValue): PyValue {
+  if (!(v instanceof PyDict)) return v;
+  const d = new PyDict();
+  d.flavor = v.flavor;
+  v.entries.forEach(([k, x], key) => d.entries.set(key, [k, copyDicts(x)]));
+  return d;
+}
+
+/** Sets `d`'s items (and those of the dicts in it) to `from`'s, keeping the objects. */
+function assignDicts(d: PyDict, from: PyDict): void {
+  const old = new Map(d.entries);
+  (d.entries as Map<string, [PyValue, PyValue]>).clear();
+  from.entries.forEach(([k, x], key) => {
+    const was = old.get(key)?.[1];
+    if (was instanceof PyDict && x instanceof PyDict && was !== x) {
+      assignDicts(was, x);
+      d.entries.set(key, [k, was]);
+    } else d.entries.set(key, [k, x]);
+  });
 }
 
 /** A call of a HostChoice: both functions called, in the arms of a TS if on its test; the results merged as an if's. */

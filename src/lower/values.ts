@@ -516,11 +516,27 @@ export class HostScalar extends PyObject {
  * A list whose items are known only when the program runs: one a loop that runs on the host appends to
  * (`while loss > 1e-3: history.append(float(loss))`). A TS array (`name`) of host scalars of one Python type.
  */
+/** The items of a HostList: host scalars of one Python type, or device arrays of one type (shape, dtype, weak type). */
+export type ListElem = HostScalar['type'] | AVal;
+
 export class HostList extends PyObject {
   readonly typeName = 'list';
   constructor(
     readonly name: string,
-    readonly elem: HostScalar['type'],
+    readonly elem: ListElem,
+  ) {
+    super();
+  }
+}
+
+/** One stream of a `for` over values known only when the program runs: a HostList's items, or a count (enumerate's index, a range zipped with such a list). */
+export type HostEachPart = { k: 'list'; list: HostList } | { k: 'count'; start: bigint; step: bigint; length: number | null };
+
+/** zip() or enumerate() with a list known only when the program runs: a `for` over it is a loop of the host program. */
+export class HostZip extends PyObject {
+  constructor(
+    readonly typeName: 'zip' | 'enumerate',
+    readonly parts: readonly HostEachPart[],
   ) {
     super();
   }

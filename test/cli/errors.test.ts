@@ -60,6 +60,25 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/cli.js')))('CLI', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it('run prints what the program printed before a compile-time error, then the error (as CPython does)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'jaxts-cli-'));
+    const src = join(root, 'late.py');
+    writeFileSync(src, 'import jax.numpy as jnp\nprint("hello")\nx = jnp.ones(3)\nprint(x)\ny = x + jnp.ones(4)\nprint("after")\n');
+    let status = 0;
+    let stdout = '';
+    let stderr = '';
+    try {
+      execFileSync('node', [cli, 'run', '--backend', 'cpu', src], { stdio: 'pipe' });
+    } catch (e) {
+      status = (e as { status: number }).status;
+      stdout = String((e as { stdout: Buffer }).stdout);
+      stderr = String((e as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(1);
+    expect(stdout).toBe('hello\n[1. 1. 1.]\n');
+    expect(stderr).toMatch(/late\.py:5:5: error: TypeError: add got incompatible shapes for broadcasting: \(3,\), \(4,\)\./);
+  });
+
   it('exits 2 on a usage error', () => {
     let status = 0;
     try {
