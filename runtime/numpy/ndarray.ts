@@ -210,6 +210,25 @@ function pairwiseSum(v: readonly number[], f32: boolean, lo = 0, n = v.length): 
   return add(pairwiseSum(v, f32, lo, n2), pairwiseSum(v, f32, lo + n2, n - n2));
 }
 
+/** x.transpose(perm): the axes in the order `perm` gives. */
+export function transpose(x: NdArray, perm: readonly number[]): NdArray {
+  const shape = perm.map((p) => x.shape[p]!);
+  const strides = x.shape.map((_, i) => size(x.shape.slice(i + 1)));
+  const n = x.data.length;
+  const values = new Float64Array(n);
+  const idx = new Array<number>(shape.length).fill(0);
+  for (let o = 0; o < n; o++) {
+    let off = 0;
+    for (let k = 0; k < shape.length; k++) off += idx[k]! * strides[perm[k]!]!;
+    values[o] = x.data[off]!;
+    for (let k = shape.length - 1; k >= 0; k--) {
+      if (++idx[k]! < shape[k]!) break;
+      idx[k] = 0;
+    }
+  }
+  return array(shape, x.dtype, values);
+}
+
 /** One item of a basic index: an int, a slice (bounds as Python gives them), or a new axis. */
 export type IndexItem = number | { start: number | null; stop: number | null; step: number | null } | null;
 
@@ -294,6 +313,21 @@ export function stack(xs: readonly Operand[], axis: number, dtype: NpDType): NdA
   const arrays = xs.map(asArray);
   const s = arrays[0]!.shape;
   return concatenate(arrays.map((a) => reshape(a, [...s.slice(0, axis), 1, ...s.slice(axis)])), axis, dtype);
+}
+
+/** a @ b for 1-d and 2-d arrays (a vector is a row on the left, a column on the right), summed in double precision. */
+export function matmul(a: NdArray, b: NdArray, dtype: NpDType): NdArray {
+  const [n, k] = a.shape.length === 1 ? [1, a.shape[0]!] : [a.shape[0]!, a.shape[1]!];
+  const m = b.shape.length === 1 ? 1 : b.shape[1]!;
+  const values = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      let s = 0;
+      for (let t = 0; t < k; t++) s += a.data[i * k + t]! * b.data[t * m + j]!;
+      values[i * m + j] = dtype === 'float32' ? Math.fround(s) : s;
+    }
+  }
+  return array([...a.shape.slice(0, -1), ...b.shape.slice(1)], dtype, values);
 }
 
 /** The single element of a size-1 array, as the Python number `item()` gives. */

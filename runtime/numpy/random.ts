@@ -24,28 +24,38 @@ function f64(shape: readonly number[] | null, draw: () => number): number | NdAr
 }
 
 /** uniform(low, high, size): low + (high - low) * random(). */
+export function uniform(g: BitGen, low: number, high: number, shape: null): number;
+export function uniform(g: BitGen, low: number, high: number, shape: readonly number[]): NdArray;
 export function uniform(g: BitGen, low: number, high: number, shape: readonly number[] | null): number | NdArray {
   const range = high - low;
   return f64(shape, () => low + range * g.nextDouble());
 }
 
 /** normal(loc, scale, size): the legacy polar Gaussian, or the Generator's ziggurat. */
+export function normal(g: BitGen, loc: number, scale: number, shape: null): number;
+export function normal(g: BitGen, loc: number, scale: number, shape: readonly number[]): NdArray;
 export function normal(g: BitGen, loc: number, scale: number, shape: readonly number[] | null): number | NdArray {
   return f64(shape, () => loc + scale * gaussOf(g));
 }
 
 /** random(size) / rand / random_sample: doubles in [0, 1). */
+export function random(g: BitGen, shape: null): number;
+export function random(g: BitGen, shape: readonly number[]): NdArray;
 export function random(g: BitGen, shape: readonly number[] | null): number | NdArray {
   return f64(shape, () => g.nextDouble());
 }
 
 /** standard_normal(size) / randn. */
+export function standardNormal(g: BitGen, shape: null): number;
+export function standardNormal(g: BitGen, shape: readonly number[]): NdArray;
 export function standardNormal(g: BitGen, shape: readonly number[] | null): number | NdArray {
   return f64(shape, () => gaussOf(g));
 }
 
 /** randint(low, high, size) / Generator.integers: integers in [low, high] (high inclusive here). */
-export function integers(g: BitGen, low: number, high: number, shape: readonly number[] | null, dtype: NpDType): number | NdArray {
+export function integers(g: BitGen, low: number, high: number, dtype: NpDType, shape: null): number;
+export function integers(g: BitGen, low: number, high: number, dtype: NpDType, shape: readonly number[]): NdArray;
+export function integers(g: BitGen, low: number, high: number, dtype: NpDType, shape: readonly number[] | null): number | NdArray {
   const rng = BigInt(high - low);
   const draw = (): number => low + Number(g.bounded(rng));
   if (shape === null) return draw();
@@ -78,8 +88,10 @@ export function permuteRows(g: BitGen, x: NdArray): NdArray {
 }
 
 /** The legacy choice(n, size) with replacement: integers in [0, n) (null size: one, a Python int). */
+export function choice(g: BitGen, n: number, shape: null): number;
+export function choice(g: BitGen, n: number, shape: readonly number[]): NdArray;
 export function choice(g: BitGen, n: number, shape: readonly number[] | null): number | NdArray {
-  return integers(g, 0, n - 1, shape, 'int64');
+  return shape === null ? integers(g, 0, n - 1, 'int64', null) : integers(g, 0, n - 1, 'int64', shape);
 }
 
 /** The legacy choice(n, size, replace=False): the first items of a shuffled arange(n). */

@@ -15,6 +15,7 @@ import { callChoice, execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
+import { hostNdToDevice } from './host_numpy.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
@@ -23,6 +24,7 @@ import {
   checkDictKey,
   HostScalar,
   NdArray,
+  HostNd,
   NpScalar,
   PyBoundMethod,
   PyBuiltin,
@@ -217,7 +219,7 @@ export class Interp {
   ) {
     hostDepth.current = 0;
     this.hostTrace = new Trace('segment', 'segment', null);
-    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), checkEager: (t) => this.library.checkEager(t) });
+    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t) });
     if (options.devices) {
       this.deviceCount = options.devices;
       this.deviceCountFrozen = true;
@@ -508,6 +510,7 @@ export class Interp {
       return v.materialized!;
     }
     if (v instanceof NdArray) return this.constant(v);
+    if (v instanceof HostNd) return hostNdToDevice(this, v, `${v.name}_device`);
     const t = this.withTrace(this.hostTrace, () => this.ops.asArray(v, span));
     this.traces.length === 0 && this.flush([t]);
     return this.hostArray(t, span);

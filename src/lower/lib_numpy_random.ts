@@ -11,12 +11,14 @@ import { MT19937, N } from '../../runtime/numpy/mt19937.js';
 import type * as A from '../parser/ast.js';
 import { fmtShape } from './arrays.js';
 import { shapeArgs } from './modules.js';
-import { checkItems, checkShape } from './limits.js';
+import { checkItems, checkShape, MAX_STATIC_ITEMS } from './limits.js';
 import type { Interp } from './interp.js';
 import { ndBinary, ndFrom } from './ndarray.js';
 import { PCG64, uint32Words } from '../../runtime/numpy/pcg64.js';
+import type { HExpr } from '../ir/host.js';
+import { declareGen, hostNd, hostNdIndex, PromoteRng, runTimeDraw, runTimeGen } from './host_numpy.js';
 import {
-  NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
+  HostNd, NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 // ------------------------------------------------------------ the `np.random` module
@@ -53,9 +55,31 @@ export function numpyRandomModule(ip: Interp): PyModule {
   let bound: MT19937 | null = null;
   /** Every draw changes the compile-time state: not possible in a loop that stays a loop at run time. */
   const rng = (fname: string, span: A.Span): MT19937 => {
-    if (ip.dynamicDepth > 0) throw new NeedsStatic(`np.random.${fname} inside a loop that runs on the host`, span);
-    return bound ?? stateOf(ip);
+    const g = bound ?? stateOf(ip);
+    if (runTimeGen(g) !== null) throw new CompileError(`np.random.${fname} after draws that happen at run time is not supported by jaxts`, span);
+    if (ip.dynamicDepth > 0) throw new PromoteRng(g, `np.random.${fname} inside a loop that runs on the host`, span);
+    return g;
   };
+  /**
+   * Where `g` draws `count` values at run time, its TS variable: its state is in the program already, the
+   * draw is in a loop that stays a loop (the loop lowers again with the state declared before it), or the
+   * values are too many to build now (the state moves to the program here). Null: a compile-time draw.
+   */
+  const runTime = (g: MT19937 | PCG64, fname: string, shape: readonly number[] | null, span: A.Span): string | null => {
+    const name = runTimeGen(g);
+    if (name !== null) return name;
+    if (ip.dynamicDepth > 0) throw new PromoteRng(g, `np.random.${fname} inside a loop that runs on the host`, span);
+    if (shape && prod(shape) > MAX_STATIC_ITEMS) return declareGen(ip, g);
+    if (shape) checkShape(shape, span);
+    return null;
+  };
+  const legacyGen = (): MT19937 => bound ?? stateOf(ip);
+  /** A draw whose parameters must be plain numbers at run time (arrays of parameters are compile-time only). */
+  const scalarParams = (params: Num[], fname: string, span: A.Span): number[] => {
+    if (params.some((p) => typeof p !== 'number')) throw new CompileError(`np.random.${fname} with array parameters at run time is not supported by jaxts`, span);
+    return params as number[];
+  };
+  const nums = (xs: number[]): HExpr[] => xs.map((x) => ({ k: 'lit', value: x }));
   const value = (v: PyValue, what: string, span: A.Span): ReturnType<Interp['static']> => {
     if (isArray(v)) {
       throw new CompileError(`np.random: ${what} is a JAX array; NumPy's RNG runs at compile time and needs NumPy values or Python numbers`, span);
@@ -88,14 +112,12 @@ export function numpyRandomModule(ip: Interp): PyModule {
       throw new CompileError(`TypeError: expected a sequence of integers or a single integer, got '${shown}'`, span);
     }
     if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', span);
-    checkShape(s, span);
     return s;
   };
   const dimsOf = (c: CallArgs): number[] => {
     if (c.kwargs.size) throw new CompileError(`TypeError: got an unexpected keyword argument '${[...c.kwargs.keys()][0]}'`, c.span);
     const s = c.args.map((a) => Number(pyInt(a, 'a dimension', c.span)));
     if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', c.span);
-    checkShape(s, c.span);
     return s;
   };
   const f64 = (shape: number[] | null, draw: () => number): PyValue =>
@@ -121,6 +143,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const s = numParam(scale ?? 1, 'scale', c.span);
     if (anyOf(s, (x) => x < 0)) throw new CompileError('ValueError: scale < 0', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'normal', sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'normal', nums(scalarParams([l, s], 'normal', c.span)), sz, 'float64');
     const st = rng('normal', c.span);
     return cont(c.span, [l, s], sz, (m, sd) => m! + sd! * st.gauss());
   };
@@ -131,18 +155,24 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const range = typeof lo === 'number' && typeof hi === 'number' ? hi - lo : ndBinary('-', hi, lo, c.span);
     if (anyOf(range, (x) => !Number.isFinite(x))) throw new CompileError('OverflowError: Range exceeds valid bounds', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'uniform', sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'uniform', nums(scalarParams([lo, hi], 'uniform', c.span)), sz, 'float64');
     const st = rng('uniform', c.span);
     return cont(c.span, [lo, range], sz, (a, r) => a! + r! * st.nextDouble());
   };
   const sample = (name: string): Fn => (c) => {
     const [size] = bind(c, name, ['size']);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), name, sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'random', [], sz, 'float64');
     const st = rng(name, c.span);
     return f64(sz, () => st.nextDouble());
   };
   const standardNormal: Fn = (c) => {
     const [size] = bind(c, 'standard_normal', ['size']);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'standard_normal', sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'standardNormal', [], sz, 'float64');
     const st = rng('standard_normal', c.span);
     return f64(sz, () => st.gauss());
   };
@@ -170,6 +200,12 @@ export function numpyRandomModule(ip: Interp): PyModule {
     if (hi > (1n << bits) - 1n) throw new CompileError(`ValueError: high is out of bounds for ${dt.dtype}`, c.span);
     if (lo > hi) throw new CompileError(`ValueError: ${lo === 0n ? 'high <= 0' : 'low >= high'}`, c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'randint', sz, c.span);
+    if (gen !== null) {
+      if (sz === null && !dt.python) throw new CompileError('np.random.randint of a NumPy integer scalar at run time is not supported by jaxts', c.span);
+      const args: HExpr[] = [...nums([Number(lo), Number(hi)]), { k: 'lit', value: dt.dtype }];
+      return runTimeDraw(ip, gen, 'integers', args, sz, 'int64');
+    }
     const st = rng('randint', c.span);
     const draw = (): bigint => lo + st.bounded(hi - lo);
     if (sz === null) return dt.python ? draw() : new NpScalar(dt.dtype, Number(draw()));
@@ -187,13 +223,17 @@ export function numpyRandomModule(ip: Interp): PyModule {
   };
   const permutation: Fn = (c) => {
     const [x] = bind(c, 'permutation', ['x']);
+    if (x instanceof HostNd) return runTimePermutation(legacyGen(), x, 'permutation', c.span);
     const v = value(x ?? null, 'x', c.span);
     if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
-      const n = Number(pyInt(v, 'x', c.span));
+      const n = Math.max(Number(pyInt(v, 'x', c.span)), 0);
+      const gen = runTime(legacyGen(), 'permutation', [n], c.span);
+      if (gen !== null) return hostNd(ip, 'perm', { k: 'call', callee: 'jx.np.permutation', args: [{ k: 'var', name: gen }, { k: 'lit', value: n }] }, [n], 'int64');
       checkItems(n, 'a NumPy array', c.span);
-      return new NdArray([Math.max(n, 0)], 'int64', shuffledIndices(rng('permutation', c.span), Math.max(n, 0)));
+      return new NdArray([n], 'int64', shuffledIndices(rng('permutation', c.span), n));
     }
     const nd = ndFrom(v, c.span);
+    if (nd.shape.length && (runTimeGen(legacyGen()) !== null || ip.dynamicDepth > 0)) return runTimePermutation(legacyGen(), nd, 'permutation', c.span);
     if (!nd.shape.length) throw new CompileError('IndexError: x must be an integer or at least 1-dimensional', c.span);
     return takeRows(nd, shuffledIndices(rng('permutation', c.span), nd.shape[0]!));
   };
@@ -222,6 +262,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
       probs = [...pn.data];
     }
     const rep = replace === undefined ? true : value(replace, 'replace', c.span);
+    const gen = runTime(legacyGen(), 'choice', shape, c.span);
+    if (gen !== null) return runTimeChoice(gen, pool, popSize, shape, rep !== false && rep !== 0n, probs !== null, true, c.span);
     let idx: number[];
     if (rep !== false && rep !== 0n) {
       const st = rng('choice', c.span);
@@ -256,6 +298,12 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const [s] = bind(c, 'seed', ['seed']);
     const v = value(s ?? null, 'seed', c.span);
     if (v === null) throw new CompileError('np.random.seed() without a seed draws OS entropy; jaxts runs NumPy\'s RNG at compile time and needs a fixed seed', c.span);
+    const gen = runTimeGen(legacyGen());
+    if (gen !== null && (typeof v === 'bigint' || typeof v === 'boolean')) {
+      if (BigInt(v) < 0n || BigInt(v) > 0xffffffffn) throw new CompileError('ValueError: Seed must be between 0 and 2**32 - 1', c.span);
+      ip.emit({ k: 'expr', e: { k: 'call', callee: `${gen}.seed`, args: [{ k: 'lit', value: Number(v) }] } });
+      return null;
+    }
     const st = rng('seed', c.span);
     if (typeof v === 'bigint' || typeof v === 'boolean' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
       const n = pyInt(v, 'seed', c.span);
@@ -298,49 +346,67 @@ export function numpyRandomModule(ip: Interp): PyModule {
   const generators = new WeakMap<PyValue & object, PCG64>();
   const generatorCls = new PyUserClass('Generator', [], 'numpy.random');
   /** A Generator method: `draw` gives the bit generator once the arguments are checked (a draw changes compile-time state). */
-  const method = (name: string, f: (c: CallArgs, draw: () => PCG64) => PyValue): void => {
-    generatorCls.attrs.set(name, new PyNativeMethod(name, (self, c) => f(c, () => {
-      if (ip.dynamicDepth > 0) throw new NeedsStatic(`Generator.${name} inside a loop that runs on the host`, c.span);
-      return generators.get(self as PyInstance)!;
-    })));
+  const method = (name: string, f: (c: CallArgs, draw: () => PCG64, runTimeName: (shape: readonly number[] | null) => string | null) => PyValue): void => {
+    generatorCls.attrs.set(name, new PyNativeMethod(name, (self, c) => {
+      const g = generators.get(self as PyInstance)!;
+      return f(
+        c,
+        () => {
+          if (runTimeGen(g) !== null) throw new CompileError(`Generator.${name} after draws that happen at run time is not supported by jaxts`, c.span);
+          if (ip.dynamicDepth > 0) throw new PromoteRng(g, `Generator.${name} inside a loop that runs on the host`, c.span);
+          return g;
+        },
+        (shape) => runTime(g, `Generator.${name}`, shape, c.span),
+      );
+    }));
   };
   const floatDtype = (d: PyValue | undefined, span: A.Span): void => {
     const name = d === undefined || d === null ? 'float64' : d instanceof PyDType ? d.name : typeof d === 'string' ? d : typeName(d);
     if (name !== 'float64') throw new CompileError(`Generator draws of dtype ${name} are not supported by jaxts (float64 is)`, span);
   };
   generatorCls.attrs.set('__repr__', new PyNativeMethod('__repr__', () => 'Generator(PCG64)'));
-  method('random', (c, draw) => {
+  method('random', (c, draw, runTimeName) => {
     const [size, dtype] = bind(c, 'random', ['size', 'dtype']);
     floatDtype(dtype, c.span);
+    const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'random', [], sz, 'float64');
     const g = draw();
-    return f64(sizeOf(size, c.span), () => g.nextDouble());
+    return f64(sz, () => g.nextDouble());
   });
-  method('standard_normal', (c, draw) => {
+  method('standard_normal', (c, draw, runTimeName) => {
     const [size, dtype] = bind(c, 'standard_normal', ['size', 'dtype']);
     floatDtype(dtype, c.span);
+    const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'standardNormal', [], sz, 'float64');
     const g = draw();
-    return f64(sizeOf(size, c.span), () => g.standardNormal());
+    return f64(sz, () => g.standardNormal());
   });
-  method('normal', (c, draw) => {
+  method('normal', (c, draw, runTimeName) => {
     const [loc, scale, size] = bind(c, 'normal', ['loc', 'scale', 'size']);
     const l = numParam(loc ?? 0, 'loc', c.span);
     const sc = numParam(scale ?? 1, 'scale', c.span);
     if (anyOf(sc, (x) => x < 0)) throw new CompileError('ValueError: scale < 0', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'normal', nums(scalarParams([l, sc], 'normal', c.span)), sz, 'float64');
     const g = draw();
     return cont(c.span, [l, sc], sz, (m, sd) => m! + sd! * g.standardNormal());
   });
-  method('uniform', (c, draw) => {
+  method('uniform', (c, draw, runTimeName) => {
     const [low, high, size] = bind(c, 'uniform', ['low', 'high', 'size']);
     const lo = numParam(low ?? 0, 'low', c.span);
     const hi = numParam(high ?? 1, 'high', c.span);
     const range = typeof lo === 'number' && typeof hi === 'number' ? hi - lo : ndBinary('-', hi, lo, c.span);
     if (anyOf(range, (x) => !Number.isFinite(x))) throw new CompileError('OverflowError: Range exceeds valid bounds', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'uniform', nums(scalarParams([lo, hi], 'uniform', c.span)), sz, 'float64');
     const g = draw();
     return cont(c.span, [lo, range], sz, (a, r) => a! + r! * g.nextDouble());
   });
-  method('integers', (c, draw) => {
+  method('integers', (c, draw, runTimeName) => {
     const [low, high, size, dtype, endpoint] = bind(c, 'integers', ['low', 'high', 'size', 'dtype', 'endpoint']);
     const python = dtype instanceof PyBuiltin && dtype.name === 'int';
     const dt = python ? { dtype: 'int64' as const } : intDType(dtype ?? new PyDType('int64', true), c.span);
@@ -360,6 +426,11 @@ export function numpyRandomModule(ip: Interp): PyModule {
     if (hi > (1n << bits) - 1n) throw new CompileError(`ValueError: high is out of bounds for ${dt.dtype}`, c.span);
     if (lo > hi) throw new CompileError(`ValueError: ${closed ? 'low > high' : 'low >= high'}`, c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) {
+      if (sz === null && !python) throw new CompileError('Generator.integers of a NumPy integer scalar at run time is not supported by jaxts', c.span);
+      return runTimeDraw(ip, gen, 'integers', [...nums([Number(lo), Number(hi)]), { k: 'lit', value: dt.dtype }], sz, 'int64');
+    }
     const g = draw();
     const one = (): bigint => lo + g.bounded(hi - lo);
     if (sz === null) return python ? one() : new NpScalar(dt.dtype, Number(one()));
@@ -380,16 +451,20 @@ export function numpyRandomModule(ip: Interp): PyModule {
       [xs[i], xs[j]] = [xs[j]!, xs[i]!];
     }
   };
-  method('permutation', (c, draw) => {
+  method('permutation', (c, draw, runTimeName) => {
     const [x] = bind(c, 'permutation', ['x', 'axis']);
+    if (x instanceof HostNd) return runTimePermutation(draw, x, 'Generator.permutation', c.span, runTimeName);
     const v = value(x ?? null, 'x', c.span);
     if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
       const n = Math.max(Number(pyInt(v, 'x', c.span)), 0);
+      const gen = runTimeName([n]);
+      if (gen !== null) return hostNd(ip, 'perm', { k: 'call', callee: 'jx.np.permutation', args: [{ k: 'var', name: gen }, { k: 'lit', value: n }] }, [n], 'int64');
       checkItems(n, 'a NumPy array', c.span);
       return new NdArray([n], 'int64', intervalShuffle(draw(), Array.from({ length: n }, (_, i) => i)));
     }
     const nd = ndFrom(v, c.span);
     if (!nd.shape.length) throw new CompileError('numpy.exceptions.AxisError: axis 0 is out of bounds for array of dimension 0', c.span);
+    if (runTimeName(null) !== null) return runTimePermutation(draw, nd, 'Generator.permutation', c.span, runTimeName);
     return takeRows(nd, intervalShuffle(draw(), Array.from({ length: nd.shape[0]! }, (_, i) => i)));
   });
   method('shuffle', (c, draw) => {
@@ -404,7 +479,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
     rows.data.forEach((d, i) => (v.data[i] = d));
     return null;
   });
-  method('choice', (c, draw) => {
+  method('choice', (c, draw, runTimeName) => {
     const [a, size, replace, p, , shuffle] = bind(c, 'choice', ['a', 'size', 'replace', 'p', 'axis', 'shuffle']);
     const av = value(a ?? null, 'a', c.span);
     const pool = typeof av === 'bigint' || typeof av === 'boolean' || (av instanceof NpScalar && !av.dtype.startsWith('float')) ? null : ndFrom(av, c.span);
@@ -427,6 +502,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
       probs = [...pn.data];
     }
     const rep = replace === undefined ? true : value(replace, 'replace', c.span);
+    const gen = runTimeName(shape);
+    if (gen !== null) return runTimeChoice(gen, pool, popSize, shape, rep !== false && rep !== 0n, probs !== null, false, c.span);
     let idx: number[];
     if (rep !== false && rep !== 0n) {
       const g = draw();
@@ -499,6 +576,30 @@ export function numpyRandomModule(ip: Interp): PyModule {
     return g;
   };
 
+  /** permutation(x) of an array at run time: its rows shuffled by the program. */
+  function runTimePermutation(g: MT19937 | (() => PCG64), x: HostNd | NdArray, fname: string, span: A.Span, runTimeName?: (s: null) => string | null): HostNd {
+    const gen = runTimeName ? runTimeName(null) : runTime(g as MT19937, fname, null, span);
+    if (gen === null) {
+      if (!(x instanceof HostNd)) throw new Error('internal: a compile-time permutation reached run time');
+      throw new CompileError(`${fname} of a NumPy array known only at run time needs its generator at run time (draw with it in the loop)`, span);
+    }
+    if (!x.shape.length) throw new CompileError('IndexError: x must be an integer or at least 1-dimensional', span);
+    const arg: HExpr = x instanceof HostNd ? { k: 'var', name: x.name } : { k: 'call', callee: 'jx.np.array', args: [{ k: 'array', items: x.shape.map((d) => ({ k: 'lit', value: d })) }, { k: 'lit', value: x.dtype }, { k: 'array', items: x.data.map((d) => ({ k: 'lit', value: d })) }] };
+    return hostNd(ip, 'perm', { k: 'call', callee: 'jx.np.permuteRows', args: [{ k: 'var', name: gen }, arg] }, x.shape, x.dtype);
+  }
+  /** choice(a, size, replace) at run time: integers (or items of `pool`) drawn by the program. */
+  function runTimeChoice(gen: string, pool: NdArray | null, popSize: number, shape: number[] | null, replace: boolean, weighted: boolean, legacy: boolean, span: A.Span): PyValue {
+    if (weighted) throw new CompileError('np.random.choice with p= at run time is not supported by jaxts', span);
+    if (!replace && (!legacy || shape === null)) throw new CompileError('choice(..., replace=False) at run time is supported for np.random.choice with a size only', span);
+    const g: HExpr = { k: 'var', name: gen };
+    const idx: PyValue = replace
+      ? runTimeDraw(ip, gen, 'choice', [{ k: 'lit', value: popSize }], shape, 'int64')
+      : hostNd(ip, 'idx', { k: 'call', callee: 'jx.np.choiceWithoutReplacement', args: [g, { k: 'lit', value: popSize }, { k: 'array', items: shape!.map((d) => ({ k: 'lit', value: d })) }] }, shape!, 'int64');
+    if (!pool) return idx;
+    if (pool.shape.length !== 1 || !(idx instanceof HostNd)) throw new CompileError('choice of the items of an array at run time is supported for 1-d arrays with a size', span);
+    return hostNdIndex(ip, pool, idx, span, () => false, () => null);
+  }
+
   const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
   /** The legacy functions: the module's draw from the global state, a RandomState's methods from its own. */
   const legacy: [string, Fn][] = [
@@ -508,8 +609,20 @@ export function numpyRandomModule(ip: Interp): PyModule {
     ['normal', normal],
     ['uniform', uniform],
     ['standard_normal', standardNormal],
-    ['randn', (c) => { const s = dimsOf(c); const st = rng('randn', c.span); return f64(s.length ? s : null, () => st.gauss()); }],
-    ['rand', (c) => { const s = dimsOf(c); const st = rng('rand', c.span); return f64(s.length ? s : null, () => st.nextDouble()); }],
+    ['randn', (c) => {
+      const s = dimsOf(c);
+      const gen = runTime(legacyGen(), 'randn', s.length ? s : null, c.span);
+      if (gen !== null) return runTimeDraw(ip, gen, 'standardNormal', [], s.length ? s : null, 'float64');
+      const st = rng('randn', c.span);
+      return f64(s.length ? s : null, () => st.gauss());
+    }],
+    ['rand', (c) => {
+      const s = dimsOf(c);
+      const gen = runTime(legacyGen(), 'rand', s.length ? s : null, c.span);
+      if (gen !== null) return runTimeDraw(ip, gen, 'random', [], s.length ? s : null, 'float64');
+      const st = rng('rand', c.span);
+      return f64(s.length ? s : null, () => st.nextDouble());
+    }],
     ['random', sample('random')],
     ['random_sample', sample('random_sample')],
     ['ranf', sample('ranf')],

@@ -9,7 +9,7 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  HostArray, HostNd, HostScalar, NdArray, NpScalar, PyClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
@@ -19,6 +19,7 @@ import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 import { declareHostList, hostListMethod, PromoteToHostList, reachable, replaceList } from './host_list.js';
+import { declareGen, loopIndexRanges, PromoteRng, runTimeGen } from './host_numpy.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -714,6 +715,18 @@ function methodReceivers(body: A.Stmt[]): Set<string> {
 /** Steps a host loop may run unrolled before the rest runs as a TS loop (see carryChanged). */
 const MAX_PEELED_STEPS = 2;
 
+/**
+ * A loop over a range longer than this that draws from NumPy's RNG stays a loop, the generator's state
+ * moving to the program (src/lower/host_numpy.ts); a shorter one runs unrolled, its draws at compile time.
+ */
+const MAX_UNROLLED_RNG_STEPS = 100;
+
+/**
+ * A loop inside a loop that stays a loop at run time, over a range of at most this many steps, runs
+ * unrolled in its body where it cannot be a TS loop itself (it builds a Python list of NumPy values).
+ */
+const MAX_UNROLLED_INNER_STEPS = 32;
+
 /** The largest int a double holds exactly (2**53). */
 const MAX_EXACT_INT = 2n ** 53n;
 
@@ -801,6 +814,7 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
+      if (unrollsInner(ip, iter) && !(e instanceof PromoteRng)) break;
       if (ip.dynamicDepth > 0 || iter.length > MAX_LOOP_STEPS) throw e;
       if (!carryChanges.has(e) || peeled >= MAX_PEELED_STEPS) break;
     }
@@ -873,7 +887,14 @@ class PromoteToFloat {
 }
 
 /** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
-const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue> }[] = [];
+const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; mustStage: boolean }[] = [];
+
+/**
+ * Does a short loop over `r` inside loops that must stay loops run unrolled where it cannot be a TS loop
+ * itself? (Where an enclosing loop could run unrolled instead, that one does, as before.)
+ */
+const unrollsInner = (ip: Interp, r: PyRange): boolean =>
+  ip.dynamicDepth > 0 && r.length <= MAX_UNROLLED_INNER_STEPS && stagedLoops.length > 0 && stagedLoops.every((l) => l.mustStage);
 
 function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
@@ -888,17 +909,26 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     const saved = new Map(scope.vars);
     const outer = attrCarry;
     attrCarry = { promote, statics: new Map(), changed: new Set() };
-    const entry = { scope, saved };
+    const outermost = stagedLoops.length === 0;
+    const inner = head.k === 'for' && unrollsInner(ip, head.r);
+    const entry = { scope, saved, mustStage };
     stagedLoops.push(entry);
     try {
       return stagedLoopAttempt(ip, head, scope);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng)) throw e;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
-      if (e instanceof PromoteToHostList && (!mustStage || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
+      if (e instanceof PromoteToHostList && (!mustStage || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
+      // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop
+      if (e instanceof PromoteRng && !(outermost && (mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS)))) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
+      if (e instanceof PromoteRng) {
+        if (runTimeGen(e.gen) !== null) throw new CompileError('internal: the NumPy generator does not settle at run time', head.s.span);
+        declareGen(ip, e.gen);
+        continue;
+      }
       if (e instanceof PromoteToHostList) {
         const key = `list:${identityOf(e.list)}`;
         if (promoted.has(key)) throw new CompileError(`internal: the list does not settle as one known only at run time`, head.s.span);
@@ -1049,7 +1079,10 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
         const item = ip.freshName(`${(target as A.Name).id}_item`);
         ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: head.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
         assignTarget(ip, target!, new HostScalar({ k: 'var', name: item }, head.list.elem), scope);
-      } else if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      } else if (target) {
+        if (r) loopIndexRanges.set(index, { start: Number(r.start), stop: Number(r.stop), step: Number(r.step) });
+        assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      }
       else if (head.k === 'while') {
         const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
         if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
@@ -1127,7 +1160,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
 
 /** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */
 function holdsLoopValues(v: PyValue, seen = new Set<PyValue>()): boolean {
-  if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) return true;
+  if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer || v instanceof HostNd) return true;
   if (v === null || typeof v !== 'object' || seen.has(v)) return false;
   seen.add(v);
   if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => holdsLoopValues(x, seen));
