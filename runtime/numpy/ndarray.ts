@@ -148,6 +148,21 @@ export function unary(op: UnaryOp, x: Operand, dtype: NpDType): NdArray {
   return array(a.shape, dtype, values);
 }
 
+/** np.round(x, decimals): half to even, scaling by 10**decimals as NumPy does. */
+export function round(x: NdArray, decimals: number): NdArray {
+  const f = 10 ** Math.abs(decimals);
+  const rint = (v: number): number => {
+    const r = Math.round(v);
+    return Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : r;
+  };
+  const values = new Float64Array(x.data.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = x.data[i]!;
+    values[i] = decimals === 0 ? rint(v) : decimals > 0 ? rint(v * f) / f : rint(v / f) * f;
+  }
+  return array(x.shape, x.dtype, values);
+}
+
 export type Reduction = 'sum' | 'prod' | 'max' | 'min' | 'mean' | 'any' | 'all';
 
 /**

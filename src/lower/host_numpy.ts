@@ -21,7 +21,13 @@ export interface HostNumpyCtx {
   freshName(hint: string): string;
   /** The names being assigned (`x1 = ...`): the hint for a value's TS name. */
   nameHints: string[];
+  /** `const NAME = value` at the top of main(), once per `key`. */
+  hoisted(key: string, hint: string, value: HExpr): string;
 }
+
+/** Compile-time NumPy arrays that run-time NumPy reads: each is declared once, at the top of main(). */
+const hoistedIds = new WeakMap<NdArray, number>();
+let hoistedCount = 0;
 
 // ------------------------------------------------------------ generators whose state lives in the program
 
@@ -105,7 +111,7 @@ interface Operand {
 
 const KIND: Record<NpDType, number> = { bool: 0, int32: 1, int64: 1, uint32: 1, float32: 2, float64: 2 };
 
-function operand(v: PyValue, span: Span): Operand {
+function operand(ctx: HostNumpyCtx, v: PyValue, span: Span): Operand {
   if (v instanceof HostNd) return { e: { k: 'var', name: v.name }, shape: v.shape, dtype: v.dtype, weak: false };
   if (v instanceof HostScalar) {
     if (v.type === 'str') throw new CompileError(`TypeError: unsupported operand type for a NumPy array: 'str'`, span);
@@ -116,7 +122,12 @@ function operand(v: PyValue, span: Span): Operand {
   if (typeof v === 'bigint') return { e: lit(Number(v)), shape: [], dtype: 'int64', weak: true };
   if (typeof v === 'boolean') return { e: lit(v ? 1 : 0), shape: [], dtype: 'bool', weak: true };
   if (v instanceof NpScalar) return { e: call('array', [litArray([]), lit(v.dtype), litArray([v.value])]), shape: [], dtype: v.dtype, weak: false };
-  if (v instanceof NdArray) return { e: call('array', [litArray(v.shape), lit(v.dtype), litArray(v.data)]), shape: v.shape, dtype: v.dtype, weak: false };
+  if (v instanceof NdArray) {
+    const made = call('array', [litArray(v.shape), lit(v.dtype), litArray(v.data)]);
+    if (v.data.length <= 8) return { e: made, shape: v.shape, dtype: v.dtype, weak: false };
+    if (!hoistedIds.has(v)) hoistedIds.set(v, ++hoistedCount);
+    return { e: { k: 'var', name: ctx.hoisted(`numpy:${hoistedIds.get(v)}`, 'np_array', made) }, shape: v.shape, dtype: v.dtype, weak: false };
+  }
   throw new CompileError(`TypeError: unsupported operand type for a NumPy array computed at run time: '${typeName(v)}'`, span);
 }
 
@@ -151,8 +162,8 @@ const COMPARISONS = new Set(['<', '<=', '>', '>=', '==', '!=']);
 /** `a op b` where one operand is a run-time NumPy array (or np.maximum / np.minimum). */
 export function hostNdBinary(ctx: HostNumpyCtx, op: string, a: PyValue, b: PyValue, span: Span): PyValue {
   if (!BINARY_OPS.has(op)) throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
-  const x = operand(a, span);
-  const y = operand(b, span);
+  const x = operand(ctx, a, span);
+  const y = operand(ctx, b, span);
   const shape = broadcast(x.shape, y.shape, span);
   let dtype = promote(x, y);
   if (COMPARISONS.has(op)) dtype = 'bool';
@@ -163,8 +174,8 @@ export function hostNdBinary(ctx: HostNumpyCtx, op: string, a: PyValue, b: PyVal
 
 /** `a @ b` / np.dot / np.matmul of 1-d and 2-d arrays, one known only at run time. */
 export function hostNdMatmul(ctx: HostNumpyCtx, a: PyValue, b: PyValue, span: Span): PyValue {
-  const x = operand(a, span);
-  const y = operand(b, span);
+  const x = operand(ctx, a, span);
+  const y = operand(ctx, b, span);
   if (!x.shape.length || !y.shape.length) return hostNdBinary(ctx, '*', a, b, span);
   if (x.shape.length > 2 || y.shape.length > 2) throw new CompileError('matmul of NumPy arrays with more than two dimensions at run time is not supported by jaxts', span);
   const k = x.shape[x.shape.length - 1]!;
@@ -183,7 +194,7 @@ const SAME_UFUNCS = new Set(['abs', 'negative', 'sign', 'floor', 'ceil', 'square
 export function hostNdUnary(ctx: HostNumpyCtx, name: string, v: PyValue, span: Span): PyValue | null {
   const op = name === 'absolute' ? 'abs' : name;
   if (!FLOAT_UFUNCS.has(op) && !SAME_UFUNCS.has(op)) return null;
-  const x = operand(v, span);
+  const x = operand(ctx, v, span);
   const dtype: NpDType = FLOAT_UFUNCS.has(op) || ((op === 'floor' || op === 'ceil') && x.dtype === 'bool') ? (x.dtype === 'float32' ? 'float32' : 'float64') : x.dtype;
   return scalarOrNd(ctx, 'np_value', call('unary', [lit(op), x.e, lit(dtype)]), x.shape, dtype);
 }
@@ -198,11 +209,11 @@ export function hostNdReduce(ctx: HostNumpyCtx, kind: HostReduction, v: PyValue,
     const dtype: NpDType = v.elem === 'float' ? 'float64' : v.elem === 'int' ? 'int64' : 'bool';
     // the list's length is known only at run time: reduced whole, it gives a scalar
     if (axes !== null && !(axes.length === 1 && (axes[0] === 0 || axes[0] === -1))) throw new CompileError(`numpy.exceptions.AxisError: axis ${axes[0]} is out of bounds for array of dimension 1`, span);
-    const arr = call('array', [litArray([]), lit(dtype), { k: 'var', name: v.name }]);
-    x = { e: { k: 'call', callee: 'jx.np.reshape', args: [arr, { k: 'array', items: [{ k: 'member', x: { k: 'var', name: v.name }, key: 'length' }] }] }, shape: [-1], dtype, weak: false };
+    const length: HExpr = { k: 'member', x: { k: 'var', name: v.name }, key: 'length' };
+    x = { e: call('array', [{ k: 'array', items: [length] }, lit(dtype), { k: 'var', name: v.name }]), shape: [-1], dtype, weak: false };
     axes = null;
     if (keepdims) throw new NeedsStatic('keepdims on a list known only when the program runs', span);
-  } else x = operand(v, span);
+  } else x = operand(ctx, v, span);
   const r = x.shape.length;
   const ax = (axes ?? x.shape.map((_, i) => i)).map((a) => {
     const n = a < 0 ? a + r : a;
@@ -216,6 +227,12 @@ export function hostNdReduce(ctx: HostNumpyCtx, kind: HostReduction, v: PyValue,
   const shape = keepdims ? x.shape.map((d, i) => (ax.includes(i) ? 1 : d)) : x.shape.filter((_, i) => !ax.includes(i));
   const axesArg = axes === null ? lit(null) : litArray(ax);
   return scalarOrNd(ctx, kind, call('reduce', [lit(kind), x.e, axesArg, lit(keepdims), lit(dtype)]), shape, dtype);
+}
+
+/** np.round(x, decimals) of a run-time array (ints are unchanged for decimals >= 0). */
+export function hostNdRound(ctx: HostNumpyCtx, x: HostNd, decimals: number): HostNd {
+  if (KIND[x.dtype] < 2 && decimals >= 0) return x;
+  return hostNd(ctx, 'np_value', call('round', [{ k: 'var', name: x.name }, lit(decimals)]), x.shape, x.dtype);
 }
 
 /** x.astype(dtype). */
@@ -245,7 +262,7 @@ export function hostNdTranspose(ctx: HostNumpyCtx, x: HostNd): HostNd {
 /** np.stack / np.concatenate of arrays of which some are known only at run time. */
 export function hostNdJoin(ctx: HostNumpyCtx, how: 'stack' | 'concatenate', items: readonly PyValue[], axis: number, span: Span): HostNd {
   if (!items.length) throw new CompileError(how === 'stack' ? 'ValueError: need at least one array to stack' : 'ValueError: need at least one array to concatenate', span);
-  const ops = items.map((v) => operand(v, span));
+  const ops = items.map((v) => operand(ctx, v, span));
   const dtype = ops.reduce((d, o) => promote({ ...o, dtype: d, weak: false }, { ...o, weak: false }), ops[0]!.dtype);
   const s0 = ops[0]!.shape;
   let shape: number[];
@@ -345,12 +362,12 @@ function sliceItem(bounds: readonly PyValue[], n: number, span: Span): { e: HExp
  * indexing (ints, slices whose bounds may be run-time, None, ...) or one integer index array (`x[perm]`).
  */
 export function hostNdIndex(ctx: HostNumpyCtx, obj: PyValue, key: PyValue, span: Span, ellipsis: (v: PyValue) => boolean, sliceOf: (v: PyValue) => readonly PyValue[] | null): PyValue {
-  const x = operand(obj, span);
+  const x = operand(ctx, obj, span);
   const items = key instanceof PyTuple && !key.cls ? key.items : [key];
   // one index array (a run-time one, or a compile-time int array or list): NumPy's take along axis 0
   if (items.length === 1) {
     const k = items[0]!;
-    const idx = k instanceof HostNd ? operand(k, span) : k instanceof NdArray || k instanceof PyList ? operand(k instanceof PyList ? listNd(k, span) : k, span) : null;
+    const idx = k instanceof HostNd ? operand(ctx, k, span) : k instanceof NdArray || k instanceof PyList ? operand(ctx, k instanceof PyList ? listNd(k, span) : k, span) : null;
     if (idx) {
       if (idx.dtype === 'bool' || KIND[idx.dtype] === 2) throw new NeedsStatic('indexing a NumPy array known only when the program runs with a boolean or float array', span);
       if (!x.shape.length) throw new CompileError('IndexError: too many indices for array: array is 0-dimensional, but 1 were indexed', span);

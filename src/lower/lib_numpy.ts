@@ -14,9 +14,9 @@ import { broadcastShapes, fmtShape } from './arrays.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
-import { hostNdAstype, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
+import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
 import { ndArange, ndConcatenate, ndBroadcast, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { HostList, HostNd, NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
@@ -90,7 +90,7 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
    */
   const either = (name: string, host: (c: CallArgs) => PyValue, run?: (c: CallArgs) => PyValue) => (c: CallArgs): PyValue => {
     if (c.args.some((a) => isArray(a) || (a instanceof PyList && a.items.some(isArray)))) return jnpFn(name)(c);
-    if (run && c.args.some((a) => isHostNd(a) || a instanceof HostList)) return run(c);
+    if (run && c.args.some((a) => isHostNd(a) || a instanceof HostList || (a instanceof HostScalar && a.type !== 'str'))) return run(c);
     return host(c);
   };
   const x0 = (c: CallArgs, name = 'x'): PyValue => arg(c, 0, name);
@@ -135,6 +135,10 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
       const x = ndFrom(arg(c, 0, 'a'), c.span);
       if (!x.dtype.startsWith('float') && d >= 0) return arg(c, 0, 'a') instanceof NdArray ? x : x.shape.length ? x : new NpScalar(x.dtype, x.data[0]!);
       return ndUnarySame((v) => roundHalfEven(v, d), x, c.span);
+    }, (c) => {
+      const x = arg(c, 0, 'a');
+      if (!(x instanceof HostNd)) throw new CompileError('np.round of a number known only at run time is not supported by jaxts (round() is)', c.span);
+      return hostNdRound(ip, x, intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span));
     }),
     sum: reduction('sum', 'sum'),
     prod: reduction('prod', 'prod'),

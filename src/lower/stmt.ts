@@ -994,7 +994,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const index = target ? ip.freshName(target.kind === 'Name' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
-  const lastValues = new Map<string, HostArray | HostScalar>();
+  const lastValues = new Map<string, HostArray | HostScalar | HostNd>();
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
@@ -1104,6 +1104,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       if (!r || r.length > 0) {
         for (const n of newNames) {
           const v = scope.vars.get(n);
+          if (v instanceof HostNd) {
+            const letName = ip.freshName(n);
+            ip.emit({ k: 'assign', name: letName, value: { k: 'var', name: v.name } });
+            lastValues.set(n, new HostNd(letName, v.shape, v.dtype));
+            continue;
+          }
           if (!isArray(v ?? null)) continue;
           const h = ip.hostArray(v!, s.span);
           const letName = ip.freshName(n);
@@ -1134,6 +1140,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   for (const d of decls) ip.emit(d);
   for (const h of lastValues.values()) {
     if (h instanceof HostArray) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
+    else if (h instanceof HostNd) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.np.NdArray' });
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
