@@ -736,7 +736,7 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   }
   if ((isArray(a) || isArray(b)) && ARRAY_CMP[op]) return ip.ops.compare(ARRAY_CMP[op]!, a, b, span);
   // NumPy arrays known at compile time (beside numbers or other NumPy values): elementwise
-  if ((a instanceof NdArray || b instanceof NdArray) && ARRAY_CMP[op] && !(a instanceof HostScalar || b instanceof HostScalar)) return ndCompare(op, a, b, span);
+  if ((a instanceof NdArray || b instanceof NdArray || a instanceof NpScalar || b instanceof NpScalar) && ARRAY_CMP[op] && !(a instanceof HostScalar || b instanceof HostScalar)) return ndCompare(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) {
     const jsop = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' }[op as string];
     if (!jsop) throw new NeedsStatic(`'${op}' on a value computed at run time`, span);

@@ -31,11 +31,19 @@ let hoistedCount = 0;
 
 // ------------------------------------------------------------ generators whose state lives in the program
 
-/** A bit generator's state moved to the program: the TS variable holding it. */
-const runTimeGens = new WeakMap<MT19937 | PCG64, string>();
+/** A bit generator's state moved to the program: the TS variable holding it, in the order they were declared. */
+const runTimeGens = new Map<MT19937 | PCG64, string>();
 
 /** The TS variable of a generator whose draws happen at run time (null: still drawn at compile time). */
 export const runTimeGen = (g: MT19937 | PCG64): string | null => runTimeGens.get(g) ?? null;
+
+/** How many generators have moved to the program (Interp.checkpoint keeps it). */
+export const genMark = (): number => runTimeGens.size;
+
+/** A rollback dropped the declarations after `mark`: those generators draw at compile time again. */
+export function forgetGensSince(mark: number): void {
+  [...runTimeGens.keys()].slice(mark).forEach((g) => runTimeGens.delete(g));
+}
 
 /**
  * A draw of np.random inside a loop that stays a loop at run time: the outermost such loop lowers again
@@ -121,6 +129,12 @@ function operand(ctx: HostNumpyCtx, v: PyValue, span: Span): Operand {
   if (typeof v === 'number') return { e: lit(v), shape: [], dtype: 'float64', weak: true };
   if (typeof v === 'bigint') return { e: lit(Number(v)), shape: [], dtype: 'int64', weak: true };
   if (typeof v === 'boolean') return { e: lit(v ? 1 : 0), shape: [], dtype: 'bool', weak: true };
+  if ((v instanceof PyList || v instanceof PyTuple) && v.items.every((x) => x instanceof HostScalar || typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean')) {
+    // a list of Python numbers, some known only at run time: a 1-d array of their common kind
+    const items = v.items.map((x) => operand(ctx, x, span));
+    const dtype: NpDType = items.some((o) => o.dtype === 'float64') ? 'float64' : items.some((o) => o.dtype === 'int64') ? 'int64' : 'bool';
+    return { e: call('array', [litArray([items.length]), lit(dtype), { k: 'array', items: items.map((o) => o.e) }]), shape: [items.length], dtype, weak: false };
+  }
   if (v instanceof NpScalar) return { e: call('array', [litArray([]), lit(v.dtype), litArray([v.value])]), shape: [], dtype: v.dtype, weak: false };
   if (v instanceof NdArray) {
     const made = call('array', [litArray(v.shape), lit(v.dtype), litArray(v.data)]);

@@ -15,7 +15,7 @@ import { callChoice, execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
-import { hostNdToDevice } from './host_numpy.js';
+import { forgetGensSince, genMark, hostNdToDevice } from './host_numpy.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
@@ -728,8 +728,8 @@ export class Interp {
   }
 
   /** Mark the emitted-code position, to undo a failed attempt at lowering a host loop. */
-  checkpoint(): { lens: number[]; constants: number; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace } {
-    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace };
+  checkpoint(): { lens: number[]; constants: number; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace; gens: number } {
+    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace, gens: genMark() };
   }
 
   rollback(c: ReturnType<Interp['checkpoint']>): void {
@@ -744,6 +744,7 @@ export class Interp {
     this.nameSuffix.clear();
     this.programNames = c.programNames;
     this.hostTrace = new Trace('segment', 'segment', null);
+    forgetGensSince(c.gens);
   }
 
   // ------------------------------------------------------------ indexing

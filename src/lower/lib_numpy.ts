@@ -90,7 +90,8 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
    */
   const either = (name: string, host: (c: CallArgs) => PyValue, run?: (c: CallArgs) => PyValue) => (c: CallArgs): PyValue => {
     if (c.args.some((a) => isArray(a) || (a instanceof PyList && a.items.some(isArray)))) return jnpFn(name)(c);
-    if (run && c.args.some((a) => isHostNd(a) || a instanceof HostList || (a instanceof HostScalar && a.type !== 'str'))) return run(c);
+    const runTime = (a: PyValue): boolean => isHostNd(a) || a instanceof HostList || (a instanceof HostScalar && a.type !== 'str');
+    if (run && c.args.some((a) => runTime(a) || ((a instanceof PyList || a instanceof PyTuple) && a.items.some(runTime)))) return run(c);
     return host(c);
   };
   const x0 = (c: CallArgs, name = 'x'): PyValue => arg(c, 0, name);

@@ -903,7 +903,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   const promoted = new Set<string>();
   // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
   // keeps a list it appends to as a list known only at run time
-  const mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
+  let mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
@@ -927,6 +927,8 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
       if (e instanceof PromoteRng) {
         if (runTimeGen(e.gen) !== null) throw new CompileError('internal: the NumPy generator does not settle at run time', head.s.span);
         declareGen(ip, e.gen);
+        // (the loop stays a loop now: what it cannot otherwise lower goes the way of a loop that must)
+        mustStage = true;
         continue;
       }
       if (e instanceof PromoteToHostList) {
