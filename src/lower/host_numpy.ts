@@ -249,6 +249,11 @@ export function hostNdRound(ctx: HostNumpyCtx, x: HostNd, decimals: number): Hos
   return hostNd(ctx, 'np_value', call('round', [{ k: 'var', name: x.name }, lit(decimals)]), x.shape, x.dtype);
 }
 
+/** A compile-time NumPy array as one the program holds (a loop changes it at run time). */
+export function hostNdOf(ctx: HostNumpyCtx, x: NdArray, hint: string): HostNd {
+  return hostNd(ctx, hint, call('array', [litArray(x.shape), lit(x.dtype), litArray(x.data)]), x.shape, x.dtype);
+}
+
 /** x.astype(dtype). */
 export function hostNdAstype(ctx: HostNumpyCtx, x: HostNd, dtype: NpDType): HostNd {
   if (dtype === x.dtype) return x;

@@ -19,7 +19,7 @@ import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 import { declareHostList, hostListMethod, PromoteToHostList, reachable, replaceList } from './host_list.js';
-import { declareGen, loopIndexRanges, PromoteRng, runTimeGen } from './host_numpy.js';
+import { declareGen, hostNdOf, loopIndexRanges, PromoteRng, runTimeGen } from './host_numpy.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -886,6 +886,11 @@ class PromoteToFloat {
   constructor(readonly name: string) {}
 }
 
+/** A NumPy array made before the loop becomes one known only at run time in the body: the loop carries a run-time array. */
+class PromoteToHostNd {
+  constructor(readonly name: string) {}
+}
+
 /** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
 const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; mustStage: boolean }[] = [];
 
@@ -916,7 +921,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     try {
       return stagedLoopAttempt(ip, head, scope);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd)) throw e;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
       if (e instanceof PromoteToHostList && (!mustStage || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop
@@ -940,7 +945,11 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         continue;
       }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
-      else {
+      else if (e instanceof PromoteToHostNd) {
+        if (promoted.has(`${e.name}:np`)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        promoted.add(`${e.name}:np`);
+        scope.vars.set(e.name, hostNdOf(ip, scope.vars.get(e.name) as NdArray, e.name));
+      } else {
         const key = `${e.name}:${e instanceof PromoteToArray ? 'array' : 'float'}`;
         if (promoted.has(key)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
         promoted.add(key);
@@ -1034,6 +1043,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       const pending: [string, HExpr][] = [];
       for (const c of carried) {
         const now = scope.vars.get(c.name)!;
+        if (c.before instanceof NdArray && now instanceof HostNd && c.before.shape.join() === now.shape.join() && c.before.dtype === now.dtype) throw new PromoteToHostNd(c.name);
         const leaves: { letName: string; init: PyValue }[] = [];
         attrCarry = ac;
         flattenCarry(ip, now, c.name, leaves, s.span, false);
@@ -1220,7 +1230,7 @@ function opaqueParts(v: PyValue, out: PyValue[] = []): PyValue[] {
   if (v instanceof PyInstance) [...v.attrs.keys()].sort().forEach((k) => opaqueParts(v.attrs.get(k)!, out));
   else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => opaqueParts(x, out));
   else if (v instanceof PyDict) [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).forEach(([, x]) => opaqueParts(x, out));
-  else if (!(isArray(v) || v instanceof HostScalar || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);
+  else if (!(isArray(v) || v instanceof HostScalar || v instanceof HostNd || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);
   return out;
 }
 
@@ -1280,7 +1290,7 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
       return v;
     };
   }
-  if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+  if (isArray(v) || v instanceof HostScalar || v instanceof HostNd || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
     // a host number at run time is a double: an int beyond 2**53 keeps its exact value only at compile time
     if (typeof v === 'bigint' && (v > MAX_EXACT_INT || v < -MAX_EXACT_INT)) throw new NeedsStatic(`'${name}' is an int beyond 2**53`, span);
     const i = out.length;
@@ -1318,12 +1328,13 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
 }
 
 function leafInit(v: PyValue): HExpr {
-  if (v instanceof HostArray) return { k: 'var', name: v.name };
+  if (v instanceof HostArray || v instanceof HostNd) return { k: 'var', name: v.name };
   if (v instanceof Tracer) return { k: 'var', name: v.materialized!.name };
   return hexpr(v);
 }
 
 function asLoopValue(letName: string, init: PyValue): PyValue {
+  if (init instanceof HostNd) return new HostNd(letName, init.shape, init.dtype);
   if (isArray(init)) {
     const aval = init instanceof Tracer ? init.aval : init.aval;
     const h = new HostArray(letName, aval.weak ? { shape: aval.shape, dtype: aval.dtype, weak: true } : { shape: aval.shape, dtype: aval.dtype });
@@ -1348,6 +1359,10 @@ function sameSharding(a: PyValue, b: PyValue): boolean {
 
 function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void {
   if (isArray(a) !== isArray(b)) throw carryChanged(`'${name}' changes between an array and a Python value in the loop`, span);
+  if ((a instanceof HostNd) !== (b instanceof HostNd)) throw carryChanged(`'${name}' changes between a NumPy array and another value in the loop`, span);
+  if (a instanceof HostNd && b instanceof HostNd && (a.dtype !== b.dtype || a.shape.join() !== b.shape.join())) {
+    throw carryChanged(`the loop changes the NumPy array '${name}' from ${a.dtype}[${a.shape.join(',')}] to ${b.dtype}[${b.shape.join(',')}]; a loop lowered as a TS loop keeps each carried array's shape and dtype`, span);
+  }
   if (isArray(a) && isArray(b)) {
     const x = a instanceof Tracer ? a.aval : a.aval;
     const y = b instanceof Tracer ? b.aval : b.aval;
@@ -1360,6 +1375,7 @@ function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void
 
 function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
   if (isArray(v)) return { k: 'var', name: ip.hostArray(v, span).name };
+  if (v instanceof HostNd) return { k: 'var', name: v.name };
   return hexpr(v);
 }
 
