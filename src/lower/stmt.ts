@@ -891,6 +891,37 @@ class PromoteToHostNd {
   constructor(readonly name: string) {}
 }
 
+/** A name the body assigns before reading it changes kind in the loop: the loop lowers again without carrying it. */
+class Uncarry {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * Names a loop body assigns (plain `name = value` at its top level) before anything in it reads them:
+ * their values from before the loop are dead there. Any other mention of a name (in a nested block, a
+ * function, a target that is not a plain name) counts as a read.
+ */
+function deadOnEntry(body: A.Stmt[]): Set<string> {
+  const dead = new Set<string>();
+  const read = new Set<string>();
+  const mentions = (n: unknown): void => {
+    if (!n || typeof n !== 'object') return;
+    const node = n as { kind?: string; id?: string };
+    if (node.kind === 'Name' && typeof node.id === 'string') read.add(node.id);
+    for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') mentions(v);
+  };
+  const plain = (t: A.Expr): string[] | null => (t.kind === 'Name' ? [t.id] : t.kind === 'Tuple' || t.kind === 'List' ? (t.elts.every((x) => x.kind === 'Name') ? t.elts.map((x) => (x as A.Name).id) : null) : null);
+  for (const st of body) {
+    const ids = st.kind === 'Assign' ? st.targets.map(plain) : null;
+    if (st.kind === 'Assign' && ids && ids.every((x) => x)) {
+      mentions(st.value);
+      for (const id of ids.flat() as string[]) if (!read.has(id)) dead.add(id);
+      ids.flat().forEach((id) => read.add(id!));
+    } else mentions(st);
+  }
+  return dead;
+}
+
 /** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
 const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; mustStage: boolean }[] = [];
 
@@ -906,6 +937,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   ip.flush();
   const promote = new Set<string>();
   const promoted = new Set<string>();
+  const uncarried = new Set<string>();
   // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
   // keeps a list it appends to as a list known only at run time
   let mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
@@ -919,9 +951,9 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     const entry = { scope, saved, mustStage };
     stagedLoops.push(entry);
     try {
-      return stagedLoopAttempt(ip, head, scope);
+      return stagedLoopAttempt(ip, head, scope, uncarried);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry)) throw e;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
       if (e instanceof PromoteToHostList && (!mustStage || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop
@@ -945,7 +977,10 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         continue;
       }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
-      else if (e instanceof PromoteToHostNd) {
+      else if (e instanceof Uncarry) {
+        if (uncarried.has(e.name)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        uncarried.add(e.name);
+      } else if (e instanceof PromoteToHostNd) {
         if (promoted.has(`${e.name}:np`)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
         promoted.add(`${e.name}:np`);
         scope.vars.set(e.name, hostNdOf(ip, scope.vars.get(e.name) as NdArray, e.name));
@@ -974,7 +1009,7 @@ const identityOf = (l: PyList): number => {
   return listIds.get(l)!;
 };
 
-function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
+function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried: ReadonlySet<string>): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
   const target = head.k !== 'while' ? head.s.target : null;
@@ -990,7 +1025,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const dicts = [...subscriptRoots(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyDict);
   for (const n of [...names, ...receivers, ...dicts]) {
     const v = scope.vars.get(n);
-    if (v === undefined) continue;
+    if (v === undefined || uncarried.has(n)) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
     const rebuild = flattenCarry(ip, v, n, leaves, s.span);
     carried.push({ name: n, leaves, rebuild, shape: objectShape(v), before: v, opaque: opaqueParts(v) });
@@ -1042,6 +1077,16 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       saveNewScalars();
       const pending: [string, HExpr][] = [];
       for (const c of carried) {
+        try {
+          writeBackOne(c);
+        } catch (e) {
+          // a name the body assigns before reading it needs no value from before the loop: one whose value
+          // changes kind in the loop (a jnp array before it, a NumPy one drawn in it) is not carried
+          if (e instanceof NeedsStatic && carryChanges.has(e) && r && r.length > 0 && deadOnEntry(s.body).has(c.name)) throw new Uncarry(c.name);
+          throw e;
+        }
+      }
+      function writeBackOne(c: Carried): void {
         const now = scope.vars.get(c.name)!;
         if (c.before instanceof NdArray && now instanceof HostNd && c.before.shape.join() === now.shape.join() && c.before.dtype === now.dtype) throw new PromoteToHostNd(c.name);
         const leaves: { letName: string; init: PyValue }[] = [];
