@@ -44,20 +44,8 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     },
     array: (c) => npArray(ip, c, jnp),
     asarray: (c) => npArray(ip, c, jnp),
-    stack: (c) => {
-      const items = iterate(ip, arg(c, 0, 'arrays'), c.span);
-      if (hasJaxArray(items)) return callJnp(jnp, 'stack', c);
-      const axis = intArg(arg(c, 1, 'axis', 0n), 'axis', c.span);
-      if (items.some(isHostNd)) return hostNdJoin(ip, 'stack', items, axis, c.span);
-      return ndStack(items.map((x) => ndFrom(x, c.span)), axis, c.span);
-    },
-    concatenate: (c) => {
-      const items = iterate(ip, arg(c, 0, 'arrays'), c.span);
-      if (hasJaxArray(items)) return callJnp(jnp, 'concatenate', c);
-      const axis = intArg(arg(c, 1, 'axis', 0n), 'axis', c.span);
-      if (items.some(isHostNd)) return hostNdJoin(ip, 'concatenate', items, axis, c.span);
-      return ndConcatenate(items.map((x) => ndFrom(x, c.span)), axis, c.span);
-    },
+    stack: (c) => join(ip, jnp, 'stack', c),
+    concatenate: (c) => join(ip, jnp, 'concatenate', c),
     reshape: (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), shapeArgs([arg(c, 1, 'newshape')], c.span), c.span),
     zeros: filled(0),
     ones: filled(1),
@@ -253,6 +241,15 @@ function ndElementwise2(a: PyValue, b: PyValue, f: (x: number, y: number) => num
   const dtype: NdArray['dtype'] = float ? (x.dtype === 'float32' && (y.dtype === 'float32' || !(b instanceof NdArray)) ? 'float32' : 'float64') : 'int64';
   const data = bx.data.map((u, i) => (Number.isNaN(u) || Number.isNaN(by.data[i]!) ? NaN : f(u, by.data[i]!)));
   return shape.length ? new NdArray(shape, dtype, data) : new NpScalar(dtype, data[0]!);
+}
+
+/** np.stack / np.concatenate: of JAX arrays, jnp's; of NumPy values known at run time, the program's; else now. */
+function join(ip: Interp, jnp: PyModule, how: 'stack' | 'concatenate', c: CallArgs): PyValue {
+  const items = iterate(ip, arg(c, 0, 'arrays'), c.span);
+  if (hasJaxArray(items)) return callJnp(jnp, how, c);
+  const axis = intArg(arg(c, 1, 'axis', 0n), 'axis', c.span);
+  if (items.some(isHostNd)) return hostNdJoin(ip, how, items, axis, c.span);
+  return (how === 'stack' ? ndStack : ndConcatenate)(items.map((x) => ndFrom(x, c.span)), axis, c.span);
 }
 
 const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));

@@ -600,6 +600,16 @@ export function numpyRandomModule(ip: Interp): PyModule {
     return hostNdIndex(ip, pool, idx, span, () => false, () => null);
   }
 
+  /** randn / rand: the shape as separate int arguments; `runName` is the draw in runtime/numpy/random.ts. */
+  const byDims = (name: string, runName: string, draw: (st: MT19937) => number): Fn => (c) => {
+    const s = dimsOf(c);
+    const shape = s.length ? s : null;
+    const gen = runTime(legacyGen(), name, shape, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, runName, [], shape, 'float64');
+    const st = rng(name, c.span);
+    return f64(shape, () => draw(st));
+  };
+
   const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
   /** The legacy functions: the module's draw from the global state, a RandomState's methods from its own. */
   const legacy: [string, Fn][] = [
@@ -609,20 +619,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
     ['normal', normal],
     ['uniform', uniform],
     ['standard_normal', standardNormal],
-    ['randn', (c) => {
-      const s = dimsOf(c);
-      const gen = runTime(legacyGen(), 'randn', s.length ? s : null, c.span);
-      if (gen !== null) return runTimeDraw(ip, gen, 'standardNormal', [], s.length ? s : null, 'float64');
-      const st = rng('randn', c.span);
-      return f64(s.length ? s : null, () => st.gauss());
-    }],
-    ['rand', (c) => {
-      const s = dimsOf(c);
-      const gen = runTime(legacyGen(), 'rand', s.length ? s : null, c.span);
-      if (gen !== null) return runTimeDraw(ip, gen, 'random', [], s.length ? s : null, 'float64');
-      const st = rng('rand', c.span);
-      return f64(s.length ? s : null, () => st.nextDouble());
-    }],
+    ['randn', byDims('randn', 'standardNormal', (st) => st.gauss())],
+    ['rand', byDims('rand', 'random', (st) => st.nextDouble())],
     ['random', sample('random')],
     ['random_sample', sample('random_sample')],
     ['ranf', sample('ranf')],

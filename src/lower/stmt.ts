@@ -718,6 +718,7 @@ const MAX_PEELED_STEPS = 2;
 /**
  * A loop over a range longer than this that draws from NumPy's RNG stays a loop, the generator's state
  * moving to the program (src/lower/host_numpy.ts); a shorter one runs unrolled, its draws at compile time.
+ * Short loops inside such a loop run unrolled where they cannot be TS loops themselves.
  */
 const MAX_UNROLLED_RNG_STEPS = 100;
 
@@ -923,14 +924,14 @@ function deadOnEntry(body: A.Stmt[]): Set<string> {
 }
 
 /** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
-const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; mustStage: boolean }[] = [];
+const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; staysLoop: boolean }[] = [];
 
 /**
- * Does a short loop over `r` inside loops that must stay loops run unrolled where it cannot be a TS loop
- * itself? (Where an enclosing loop could run unrolled instead, that one does, as before.)
+ * Does a short loop over `r` inside loops that stay loops (they must, or are long) run unrolled where it
+ * cannot be a TS loop itself? (Where an enclosing short loop could run unrolled instead, that one does.)
  */
 const unrollsInner = (ip: Interp, r: PyRange): boolean =>
-  ip.dynamicDepth > 0 && r.length <= MAX_UNROLLED_INNER_STEPS && stagedLoops.length > 0 && stagedLoops.every((l) => l.mustStage);
+  ip.dynamicDepth > 0 && r.length <= MAX_UNROLLED_INNER_STEPS && stagedLoops.length > 0 && stagedLoops.every((l) => l.staysLoop);
 
 function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
@@ -948,7 +949,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     attrCarry = { promote, statics: new Map(), changed: new Set() };
     const outermost = stagedLoops.length === 0;
     const inner = head.k === 'for' && unrollsInner(ip, head.r);
-    const entry = { scope, saved, mustStage };
+    const entry = { scope, saved, staysLoop: mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS) };
     stagedLoops.push(entry);
     try {
       return stagedLoopAttempt(ip, head, scope, uncarried);
