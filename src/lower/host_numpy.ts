@@ -69,6 +69,7 @@ export function declareGen(ctx: HostNumpyCtx, g: MT19937 | PCG64): string {
   } else e = call('PCG64.fromState', g.recipe().map(lit));
   ctx.emit({ k: 'const', names: [name], value: e });
   runTimeGens.set(g, name);
+  runTimeVarTypes.set(name, g instanceof MT19937 ? 'jx.np.MT19937' : 'jx.np.PCG64');
   return name;
 }
 
@@ -86,10 +87,14 @@ const lit = (value: string | number | boolean | null): HExpr => ({ k: 'lit', val
 const litArray = (xs: readonly number[]): HExpr => ({ k: 'array', items: xs.map(lit) });
 const call = (fn: string, args: HExpr[]): HExpr => ({ k: 'call', callee: `jx.np.${fn}`, args });
 
+/** The TS types of the host variables run-time NumPy declares (generators, arrays), by name. */
+export const runTimeVarTypes = new Map<string, string>();
+
 /** Binds `e` (an ndarray expression) to a fresh const: the HostNd it holds. */
 export function hostNd(ctx: HostNumpyCtx, hint: string, e: HExpr, shape: readonly number[], dtype: NpDType): HostNd {
   const name = ctx.freshName(ctx.nameHints[0] ?? hint);
   ctx.emit({ k: 'const', names: [name], value: e });
+  runTimeVarTypes.set(name, 'jx.np.NdArray');
   return new HostNd(name, [...shape], dtype);
 }
 

@@ -30,6 +30,7 @@ import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
+import { runTimeVarTypes } from './host_numpy.js';
 import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyRef, PyTransformed, Tracer } from './values.js';
 import { adSpecText, refAttr, refGet, refSet, refText, vjpAttr } from './refs.js';
 import { batchedValueOf } from './format.js';
@@ -41,6 +42,7 @@ export type { LowerOptions };
 
 export function lower(mod: Module, options: LowerOptions): HostProgram {
   checkStatementContext(mod);
+  runTimeVarTypes.clear();
   const ip = newInterp(options);
   noteModuleFunctions(ip, mod);
   try {
@@ -72,7 +74,8 @@ export function lower(mod: Module, options: LowerOptions): HostProgram {
     return true;
   });
   const results = scriptResults(ip, mainNames);
-  return { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], results };
+  const scriptTypes = Object.fromEntries([...scriptState].flatMap((n) => (runTimeVarTypes.has(n) ? [[n, runTimeVarTypes.get(n)!]] : [])));
+  return { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], scriptTypes, results };
 }
 
 /** An interpreter with Python's builtins installed and the library layer (below) attached. */
