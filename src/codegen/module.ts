@@ -151,7 +151,7 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
   if (hp.scriptState.length) {
     text(
       `/** Arrays the script computes that exported functions read (set when main() finishes). */`,
-      `const script${t(`: { ${hp.scriptState.map((n) => `${n}?: jx.JArray`).join('; ')} }`)} = {};`,
+      `const script${t(`: { ${hp.scriptState.map((n) => `${n}?: ${hp.scriptTypes?.[n] ?? 'jx.JArray'}`).join('; ')} }`)} = {};`,
       '',
     );
   }

@@ -121,6 +121,8 @@ export interface HostProgram {
   unexported: { name: string; reason: string }[];
   /** Variables of main() that exported functions read (kept in the module's `script` object when main() ends). */
   scriptState: string[];
+  /** The TS types of script-state variables that are not device arrays (run-time NumPy values), by name. */
+  scriptTypes?: Record<string, string>;
   /** The script's top-level values main() resolves to, by Python name (those that can cross to JS). */
   results?: { name: string; value: HExpr; type: BoundaryType }[];
 }

@@ -8,7 +8,7 @@ import { ShapeError } from '../ir/primitives.js';
 import { PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Params } from '../ir/types.js';
 import { size } from '../ir/types.js';
-import { HostArray, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
+import { HostArray, HostNd, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
 
 /** An `out_sharding=` of a jnp function: the mesh axes per dimension of a result of a given shape, and the axes it is left unreduced over. */
@@ -19,6 +19,8 @@ export interface ArrayContext {
   trace(): Trace;
   /** A host constant for a compile-time NumPy array. */
   constant(nd: NdArray): HostArray;
+  /** A device array made by the host program from a NumPy array known only at run time. */
+  hostNdArray(x: HostNd): HostArray;
   /** The equations of host segment `t` checked as JAX checks each eager op (sharding in types); throws JAX's error. */
   checkEager(t: Trace): void;
 }
@@ -48,6 +50,7 @@ export class ArrayOps {
     }
     if (v instanceof NpScalar) return lit(v.value, jaxDtype(v.dtype));
     if (v instanceof NdArray) return t.atomOf(this.ctx.constant(v));
+    if (v instanceof HostNd) return t.atomOf(this.ctx.hostNdArray(v));
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) return this.atom(this.asArray(v, span), span);
     // a host loop that feeds its index to an array function unrolls, as for the array operators
     if (v instanceof HostScalar) throw new NeedsStatic('an array operation with a value computed on the host at run time', span);

@@ -10,7 +10,7 @@ import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
   PyBuiltin, PyComplex, PyDescriptor, PyPartial,
-  HostList, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
+  HostList, HostNd, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
 import { arg, dtypeArg, intArg, shapeArgs } from './modules.js';
@@ -22,6 +22,7 @@ import { classAttr, EXCEPTIONS, newException, raiseValue } from './classes.js';
 import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
 import { hostListElem, hostListJoin, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
+import { hostNdAstype, hostNdReduce, hostNdReshape, hostNdTranspose, type HostReduction } from './host_numpy.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
 
@@ -108,6 +109,33 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         if (name === undefined) throw new CompileError(`TypeError: data type ${typeName(d)} not understood`, c.span);
         return ndAstype(obj, name as NdArray['dtype']);
       });
+    }
+    throw missing();
+  }
+  if (obj instanceof HostNd) {
+    const red = (kind: HostReduction) => method(obj, name, (c) => {
+      const a = arg(c, 0, 'axis', null);
+      const axes = a === null ? null : a instanceof PyTuple ? a.items.map((x) => intArg(x, 'axis', c.span)) : [intArg(a, 'axis', c.span)];
+      return hostNdReduce(ip, kind, obj, axes, c.kwargs.get('keepdims') === true, c.span);
+    });
+    switch (name) {
+      case 'shape': return shapeTuple(obj.shape);
+      case 'ndim': return BigInt(obj.shape.length);
+      case 'size': return BigInt(obj.shape.reduce((a, b) => a * b, 1));
+      case 'dtype': return new PyDType(obj.dtype, true);
+      case 'T': return obj.shape.length < 2 ? obj : hostNdTranspose(ip, obj);
+      case 'reshape': return method(obj, name, (c) => hostNdReshape(ip, obj, shapeArgs(c.args, c.span), c.span));
+      case 'flatten':
+      case 'ravel': return method(obj, name, (c) => hostNdReshape(ip, obj, [-1], c.span));
+      case 'copy': return method(obj, name, () => obj);
+      case 'astype': return method(obj, name, (c) => {
+        const d = arg(c, 0, 'dtype');
+        const dn = d instanceof PyDType ? d.name : dtypeArg(d, c.span);
+        if (dn === undefined || dn.startsWith('complex')) throw new CompileError(`TypeError: data type ${typeName(d)} not understood`, c.span);
+        return hostNdAstype(ip, obj, dn as NdArray['dtype']);
+      });
+      case 'sum': case 'prod': case 'max': case 'min': case 'mean': case 'any': case 'all':
+        return red(name);
     }
     throw missing();
   }

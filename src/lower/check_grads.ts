@@ -10,7 +10,7 @@ import { lit } from '../ir/builder.js';
 import type { Atom } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { MT19937 } from './lib_numpy_random.js';
+import { MT19937 } from '../../runtime/numpy/mt19937.js';
 import { flatten, jvpCall, vjpCall } from './transforms.js';
 import { NdArray, PyBuiltin, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
 

@@ -11,6 +11,7 @@ import { staticBinary, staticCompare, truthy } from './pyops.js';
 import { formatFString, textValue } from './format.js';
 import { percentFormat } from './printf.js';
 import { ELLIPSIS, hexpr, Interp, PySlice } from './interp.js';
+import { hostNdBinary, hostNdIndex, hostNdMatmul, hostNdUnary } from './host_numpy.js';
 import {
   PyComplex,
   HostArray,
@@ -21,6 +22,8 @@ import {
   PyUserClass,
   PyBuiltin,
   NdArray,
+  HostNd,
+  HostSlice,
   NpScalar,
   PyDict,
   PyFunction,
@@ -37,7 +40,7 @@ import {
   Tracer,
 } from './values.js';
 import type { DType } from '../ir/types.js';
-import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndCompare, ndIndex, ndOperator, ndSetItem, npScalarBinop, type AdvancedItem } from './ndarray.js';
+import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndCompare, ndFrom, ndIndex, ndOperator, ndSetItem, npScalarBinop, type AdvancedItem } from './ndarray.js';
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
@@ -394,6 +397,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
     case 'Subscript': {
       const obj = evalExpr(ip, t.value, scope);
       const key = evalSliceExpr(ip, t.slice, scope);
+      if (key instanceof HostSlice || obj instanceof HostNd) throw new NeedsStatic('assigning into a slice or a NumPy array known only when the program runs', t.span);
       if (obj instanceof PyInstance) {
         if (callDunder(ip, obj, '__setitem__', [key, v], t.span) === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
         return;
@@ -431,7 +435,10 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
 function evalSliceExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
   if (e.kind === 'Slice') {
     // a bound that is not an index (a float or complex: np.mgrid[0:1:30j]) is kept as written
-    const bounds = [e.lower, e.upper, e.step].map((x) => (x ? ip.static(evalExpr(ip, x, scope), 'a slice bound', x.span) : null));
+    const raw = [e.lower, e.upper, e.step].map((x) => (x ? evalExpr(ip, x, scope) : null));
+    // a bound known only at run time: the slice indexes run-time NumPy arrays (elsewhere it must be static)
+    if (raw.some((v) => v instanceof HostScalar)) return new HostSlice([raw[0]!, raw[1]!, raw[2]!]);
+    const bounds = raw.map((v, i) => (v === null ? null : ip.static(v, 'a slice bound', [e.lower, e.upper, e.step][i]!.span)));
     // a NumPy integer has __index__
     const asIndex = (v: PyValue): PyValue => (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32') ? BigInt(v.value) : v);
     const ints = bounds.map(asIndex);
@@ -457,6 +464,13 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     const r = callDunder(ip, obj, '__getitem__', [key], span);
     if (r === undefined) throw new CompileError(`TypeError: '${typeName(obj)}' object is not subscriptable`, span);
     return r;
+  }
+  if (key instanceof HostSlice && !(obj instanceof HostNd)) throw new NeedsStatic('a slice bound must be known at compile time, but it depends on a value computed while the program runs', span);
+  if (obj instanceof HostNd || ((obj instanceof NdArray || obj instanceof PyList) && key instanceof HostNd)) {
+    return hostNdIndex(ip, obj instanceof PyList ? ndFrom(obj, span) : obj, key, span, (v) => v === ELLIPSIS, (v) => (v instanceof HostSlice ? v.bounds : v instanceof PySlice ? [...v.indices(span)].map((b) => (b === null ? null : BigInt(b))) : null));
+  }
+  if (isArray(obj) && (key instanceof HostNd || (key instanceof PyTuple && key.items.some((k) => k instanceof HostNd)))) {
+    return subscript(ip, obj, key instanceof HostNd ? ip.hostArray(key, span) : new PyTuple((key as PyTuple).items.map((k) => (k instanceof HostNd ? ip.hostArray(k, span) : k))), span);
   }
   if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
   if (obj instanceof HostList) return hostListIndex(ip, obj, key, span);
@@ -566,6 +580,12 @@ export function binop(ip: Interp, op: A.BinOpName, a: PyValue, b: PyValue, span:
   if (a instanceof PyInstance || b instanceof PyInstance) return instanceBinop(ip, op, a, b, span);
   // `int | slice` in a type annotation or alias: a types.UnionType (types are not checked)
   if (op === '|' && isTypeLike(a) && isTypeLike(b) && (a !== null || b !== null)) return new PyClass('UnionType', [], new Map(), 'marker', 'types');
+  // a NumPy array known only at run time: beside a JAX array it becomes one (NumPy defers to JAX's operators)
+  if (a instanceof HostNd || b instanceof HostNd) {
+    if (isArray(a) || isArray(b)) return binop(ip, op, a instanceof HostNd ? ip.hostArray(a, span) : a, b instanceof HostNd ? ip.hostArray(b, span) : b, span);
+    if (op === '@') return hostNdMatmul(ip, a, b, span);
+    return hostNdBinary(ip, op, a, b, span);
+  }
   if (isArray(a) || isArray(b)) {
     // a Python number known only at run time meets an array: a weakly typed 0-d array, as JAX makes of it
     const lift = (v: PyValue): PyValue =>
@@ -718,6 +738,7 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
   }
   if (x instanceof NdArray) return ndOperator('*', x, op === '-' ? -1n : 1n, span);
   if (x instanceof NpScalar && op !== '~' && x.dtype !== 'bool') return new NpScalar(x.dtype, op === '-' ? -x.value : x.value);
+  if (x instanceof HostNd) return op === '-' ? hostNdUnary(ip, 'negative', x, span)! : x;
   if (x instanceof HostScalar) {
     if (op === '-') return new HostScalar({ k: 'unary', op: '-', x: x.expr }, x.type === 'bool' ? 'int' : x.type);
     return x;
@@ -787,9 +808,13 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     if (l !== undefined && l !== NOT_IMPLEMENTED) return l;
     throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`, span);
   }
+  if ((a instanceof HostNd || b instanceof HostNd) && ARRAY_CMP[op]) {
+    if (isArray(a) || isArray(b)) return compare(ip, op, a instanceof HostNd ? ip.hostArray(a, span) : a, b instanceof HostNd ? ip.hostArray(b, span) : b, span);
+    return hostNdBinary(ip, op, a, b, span);
+  }
   if ((isArray(a) || isArray(b)) && ARRAY_CMP[op]) return ip.ops.compare(ARRAY_CMP[op]!, a, b, span);
   // NumPy arrays known at compile time (beside numbers or other NumPy values): elementwise
-  if ((a instanceof NdArray || b instanceof NdArray) && ARRAY_CMP[op] && !(a instanceof HostScalar || b instanceof HostScalar)) return ndCompare(op, a, b, span);
+  if ((a instanceof NdArray || b instanceof NdArray || a instanceof NpScalar || b instanceof NpScalar) && ARRAY_CMP[op] && !(a instanceof HostScalar || b instanceof HostScalar)) return ndCompare(op, a, b, span);
   if (a instanceof HostScalar || b instanceof HostScalar) {
     const jsop = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' }[op as string];
     if (!jsop) throw new NeedsStatic(`'${op}' on a value computed at run time`, span);

@@ -11,6 +11,7 @@ import { getAttr } from './attrs.js';
 import { PySet } from './sets.js';
 import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
+import { hostNdText } from './host_numpy.js';
 import { Text } from './text.js';
 import { checkFormatSpec } from './limits.js';
 import { hostListRepr } from './host_list.js';
@@ -18,7 +19,7 @@ import { callDunder, instanceText } from './classes.js';
 import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
-  HostList, HostScalar, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  HostList, HostNd, HostScalar, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
@@ -244,6 +245,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
   if (v instanceof HostScalar) return new Text([v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }])]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
+  if (v instanceof HostNd) return new Text([hostNdText(v, false)]);
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceStr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(v.name);
@@ -276,6 +278,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof HostScalar) return new Text([call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }])]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
+  if (v instanceof HostNd) return new Text([hostNdText(v, true)]);
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
   if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);

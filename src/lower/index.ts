@@ -30,6 +30,7 @@ import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
+import { runTimeVarTypes } from './host_numpy.js';
 import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyRef, PyTransformed, Tracer } from './values.js';
 import { adSpecText, refAttr, refGet, refSet, refText, vjpAttr } from './refs.js';
 import { batchedValueOf } from './format.js';
@@ -61,6 +62,7 @@ function moduleError(e: unknown): unknown {
  */
 export function lowerUntilError(mod: Module, options: LowerOptions, partial: boolean): { program: HostProgram | null; error: CompileError | null } {
   checkStatementContext(mod);
+  runTimeVarTypes.clear();
   const ip = newInterp(options);
   noteModuleFunctions(ip, mod);
   let error: CompileError | null = null;
@@ -110,7 +112,8 @@ export function lowerUntilError(mod: Module, options: LowerOptions, partial: boo
     return true;
   });
   const results = scriptResults(ip, mainNames);
-  return { program: { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], results }, error: null };
+  const scriptTypes = Object.fromEntries([...scriptState].flatMap((n) => (runTimeVarTypes.has(n) ? [[n, runTimeVarTypes.get(n)!]] : [])));
+  return { program: { file: options.file, deviceCount: ip.deviceCount, programs: ip.programs, body, exports: kept, unexported, scriptState: [...scriptState], scriptTypes, results }, error: null };
 }
 
 /** An interpreter with Python's builtins installed and the library layer (below) attached. */

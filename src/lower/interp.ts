@@ -16,6 +16,7 @@ import { callChoice, execBlock, lazyGenerator } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
+import { forgetGensSince, genMark, hostNdToDevice } from './host_numpy.js';
 import { dunder, instantiate } from './classes.js';
 import {
   HostArray,
@@ -24,6 +25,7 @@ import {
   checkDictKey,
   HostScalar,
   NdArray,
+  HostNd,
   NpScalar,
   PyBoundMethod,
   PyBuiltin,
@@ -222,7 +224,7 @@ export class Interp {
   ) {
     hostDepth.current = 0;
     this.hostTrace = new Trace('segment', 'segment', null);
-    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), checkEager: (t) => this.library.checkEager(t) });
+    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t) });
     if (options.devices) {
       this.deviceCount = options.devices;
       this.deviceCountFrozen = true;
@@ -513,6 +515,7 @@ export class Interp {
       return v.materialized!;
     }
     if (v instanceof NdArray) return this.constant(v);
+    if (v instanceof HostNd) return hostNdToDevice(this, v, `${v.name}_device`);
     const t = this.withTrace(this.hostTrace, () => this.ops.asArray(v, span));
     this.traces.length === 0 && this.flush([t]);
     return this.hostArray(t, span);
@@ -737,8 +740,8 @@ export class Interp {
   }
 
   /** Mark the emitted-code position, to undo a failed attempt at lowering a host loop. */
-  checkpoint(): { lens: number[]; constants: number; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace } {
-    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace };
+  checkpoint(): { lens: number[]; constants: number; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace; gens: number } {
+    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace, gens: genMark() };
   }
 
   rollback(c: ReturnType<Interp['checkpoint']>): void {
@@ -753,6 +756,7 @@ export class Interp {
     this.nameSuffix.clear();
     this.programNames = c.programNames;
     this.hostTrace = new Trace('segment', 'segment', null);
+    forgetGensSince(c.gens);
   }
 
   // ------------------------------------------------------------ indexing

@@ -15,8 +15,9 @@ import { broadcastShapes, fmtShape } from './arrays.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
-import { ndArange, ndBroadcast, ndCompare, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
+import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
@@ -50,7 +51,8 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     },
     array: (c) => npArray(ip, c, jnp),
     asarray: (c) => npArray(ip, c, jnp),
-    stack: (c) => hasJaxArray(iterate(ip, arg(c, 0, 'arrays'), c.span)) ? callJnp(jnp, 'stack', c) : ndStack(iterate(ip, arg(c, 0, 'arrays'), c.span).map((x) => ndFrom(x, c.span)), intArg(arg(c, 1, 'axis', 0n), 'axis', c.span), c.span),
+    stack: (c) => join(ip, jnp, 'stack', c),
+    concatenate: (c) => join(ip, jnp, 'concatenate', c),
     reshape: (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), shapeArgs([arg(c, 1, 'newshape')], c.span), c.span),
     zeros: filled(0),
     ones: filled(1),
@@ -77,15 +79,28 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
     if (!(f instanceof PyBuiltin)) throw new Error(`internal: jax.numpy.${name} is missing`);
     return f.fn(c);
   };
-  /** A NumPy function: the host computation `host`, or jnp's `name` when an argument is a JAX array. */
-  const either = (name: string, host: (c: CallArgs) => PyValue) => (c: CallArgs): PyValue =>
-    c.args.some((a) => isArray(a) || (a instanceof PyList && a.items.some(isArray))) ? jnpFn(name)(c) : host(c);
+  /**
+   * A NumPy function: the host computation `host`, or jnp's `name` when an argument is a JAX array, or
+   * `run` (run-time NumPy, src/lower/host_numpy.ts) when one is a NumPy value known only at run time.
+   */
+  const either = (name: string, host: (c: CallArgs) => PyValue, run?: (c: CallArgs) => PyValue) => (c: CallArgs): PyValue => {
+    if (c.args.some((a) => isArray(a) || (a instanceof PyList && a.items.some(isArray)))) return jnpFn(name)(c);
+    const runTime = (a: PyValue): boolean => isHostNd(a) || a instanceof HostList || (a instanceof HostScalar && a.type !== 'str');
+    if (run && c.args.some((a) => runTime(a) || ((a instanceof PyList || a instanceof PyTuple) && a.items.some(runTime)))) return run(c);
+    return host(c);
+  };
   const x0 = (c: CallArgs, name = 'x'): PyValue => arg(c, 0, name);
-  const floatFn = (name: string, f: (v: number) => number) => either(name, (c) => ndUnaryFloat(f, x0(c), c.span));
-  const sameFn = (name: string, f: (v: number) => number) => either(name, (c) => ndUnarySame(f, x0(c), c.span));
+  const unaryRun = (name: string) => (c: CallArgs): PyValue => {
+    const r = hostNdUnary(ip, name, x0(c), c.span);
+    if (r === null) throw new Error(`internal: numpy.${name} has no run-time form`);
+    return r;
+  };
+  const floatFn = (name: string, f: (v: number) => number) => either(name, (c) => ndUnaryFloat(f, x0(c), c.span), unaryRun(name));
+  const sameFn = (name: string, f: (v: number) => number) => either(name, (c) => ndUnarySame(f, x0(c), c.span), unaryRun(name));
   const axesOf = (v: PyValue, span: Span): number[] | null => (v === null ? null : v instanceof PyTuple || v instanceof PyList ? v.items.map((a) => intArg(a, 'axis', span)) : [intArg(v, 'axis', span)]);
   const reduction = (name: string, kind: NdReduction) => either(name, (c) =>
-    ndReduce(kind, arg(c, 0, 'a'), axesOf(arg(c, 1, 'axis', null), c.span), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
+    ndReduce(kind, arg(c, 0, 'a'), axesOf(arg(c, 1, 'axis', null), c.span), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span),
+  (c) => hostNdReduce(ip, kind, arg(c, 0, 'a'), axesOf(arg(c, 1, 'axis', null), c.span), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span));
   const like = (value: number) => either(value ? 'ones_like' : 'zeros_like', (c) => {
     const x = ndFrom(arg(c, 0, 'a'), c.span);
     return new NdArray([...x.shape], x.dtype, x.data.map(() => value));
@@ -120,6 +135,10 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
       const x = ndFrom(arg(c, 0, 'a'), c.span);
       if (!x.dtype.startsWith('float') && d >= 0) return arg(c, 0, 'a') instanceof NdArray ? x : x.shape.length ? x : new NpScalar(x.dtype, x.data[0]!);
       return ndUnarySame((v) => roundHalfEven(v, d), x, c.span);
+    }, (c) => {
+      const x = arg(c, 0, 'a');
+      if (!(x instanceof HostNd)) throw new CompileError('np.round of a number known only at run time is not supported by jaxts (round() is)', c.span);
+      return hostNdRound(ip, x, intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span));
     }),
     sum: reduction('sum', 'sum'),
     prod: reduction('prod', 'prod'),
@@ -137,10 +156,10 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
       return ndTranspose(ndFrom(arg(c, 0, 'a'), c.span), p === null ? null : shapeArgs([p], c.span));
     }),
     ravel: either('ravel', (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), [-1], c.span)),
-    dot: either('dot', (c) => ndMatmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span)),
-    matmul: either('matmul', (c) => ndMatmul(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
-    maximum: either('maximum', (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), Math.max, c.span)),
-    minimum: either('minimum', (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), Math.min, c.span)),
+    dot: either('dot', (c) => ndMatmul(arg(c, 0, 'a'), arg(c, 1, 'b'), c.span), (c) => hostNdMatmul(ip, arg(c, 0, 'a'), arg(c, 1, 'b'), c.span)),
+    matmul: either('matmul', (c) => ndMatmul(arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span), (c) => hostNdMatmul(ip, arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    maximum: either('maximum', (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), Math.max, c.span), (c) => hostNdBinary(ip, 'maximum', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    minimum: either('minimum', (c) => ndElementwise2(arg(c, 0, 'x1'), arg(c, 1, 'x2'), Math.min, c.span), (c) => hostNdBinary(ip, 'minimum', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
     linspace: either('linspace', (c) => {
       const num = intArg(arg(c, 2, 'num', 50n), 'num', c.span);
       if (num < 0) throw new CompileError(`ValueError: Number of samples, ${num}, must be non-negative.`, c.span);
@@ -301,6 +320,15 @@ function ndElementwise2(a: PyValue, b: PyValue, f: (x: number, y: number) => num
   return shape.length ? new NdArray(shape, dtype, data) : new NpScalar(dtype, data[0]!);
 }
 
+/** np.stack / np.concatenate: of JAX arrays, jnp's; of NumPy values known at run time, the program's; else now. */
+function join(ip: Interp, jnp: PyModule, how: 'stack' | 'concatenate', c: CallArgs): PyValue {
+  const items = iterate(ip, arg(c, 0, 'arrays'), c.span);
+  if (hasJaxArray(items)) return callJnp(jnp, how, c);
+  const axis = intArg(arg(c, 1, 'axis', 0n), 'axis', c.span);
+  if (items.some(isHostNd)) return hostNdJoin(ip, how, items, axis, c.span);
+  return (how === 'stack' ? ndStack : ndConcatenate)(items.map((x) => ndFrom(x, c.span)), axis, c.span);
+}
+
 const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
 
 const hasJaxArray = (xs: PyValue[]): boolean => xs.some((x) => isArray(x) || ((x instanceof PyList || x instanceof PyTuple) && hasJaxArray(x.items)));
@@ -330,5 +358,10 @@ function npArray(ip: Interp, c: CallArgs, jnp: PyModule): PyValue {
   if ((v instanceof PyList || v instanceof PyTuple) && v.items.some((x) => x instanceof PyDevice)) return deviceArrayOf(ip, v, c.span);
   if (v instanceof PyDeviceArray) return v;
   if (isArray(v) || ((v instanceof PyList || v instanceof PyTuple) && hasJaxArray(v.items))) return callJnp(jnp, 'asarray', c);
+  if (v instanceof HostNd) return d instanceof PyDType ? hostNdAstype(ip, v, d.name as NdArray['dtype']) : v;
+  if ((v instanceof PyList || v instanceof PyTuple) && v.items.some(isHostNd)) {
+    const x = hostNdJoin(ip, 'stack', v.items, 0, c.span);
+    return d instanceof PyDType ? hostNdAstype(ip, x, d.name as NdArray['dtype']) : x;
+  }
   return ndFrom(v, c.span, d instanceof PyDType ? (d.name as NdArray['dtype']) : undefined);
 }

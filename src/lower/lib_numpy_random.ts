@@ -1,280 +1,25 @@
 // NumPy's legacy global RNG (`np.random.seed`, `normal`, `uniform`, `rand`,
-// `randn`, `random`, `randint`, `choice`, `permutation`), run inside the
-// compiler: NumPy values are compile-time values, so the draws become
-// constants. Bit-identical with NumPy's RandomState: MT19937 with Knuth's
-// init_genrand (int seeds) or init_by_array (sequence seeds), 53-bit doubles,
-// the polar Box–Muller Gaussian with its cached second value, and masked
-// rejection sampling for integers. The Gaussian needs glibc's `log`, which is
-// correctly rounded where JS Math.log is not, so `log` here is evaluated in
-// double-double arithmetic and rounded once.
+// `randn`, `random`, `randint`, `choice`, `permutation`), RandomState and
+// default_rng's Generator, run inside the compiler: NumPy values are
+// compile-time values, so the draws become constants. The bit generators
+// (runtime/numpy/mt19937.ts, pcg64.ts) are the ones generated code runs: where
+// a draw must happen at run time (in a loop that stays a loop, or an array too
+// large to build now), the generator's state moves to the program there
+// (src/lower/host_numpy.ts) and later draws are run-time NumPy values.
 import { CompileError } from '../common/diagnostics.js';
+import { MT19937, N } from '../../runtime/numpy/mt19937.js';
 import type * as A from '../parser/ast.js';
 import { fmtShape } from './arrays.js';
 import { shapeArgs } from './modules.js';
-import { checkItems, checkShape } from './limits.js';
+import { checkItems, checkShape, MAX_STATIC_ITEMS } from './limits.js';
 import type { Interp } from './interp.js';
 import { ndBinary, ndFrom } from './ndarray.js';
-import { PCG64, uint32Words } from './numpy_pcg64.js';
+import { PCG64, uint32Words } from '../../runtime/numpy/pcg64.js';
+import type { HExpr } from '../ir/host.js';
+import { declareGen, hostNd, hostNdIndex, PromoteRng, runTimeDraw, runTimeGen } from './host_numpy.js';
 import {
-  NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
+  HostNd, NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
-
-// ------------------------------------------------------------ correctly rounded log
-
-type DD = readonly [hi: number, lo: number];
-
-function twoSum(a: number, b: number): DD {
-  const s = a + b;
-  const bb = s - a;
-  return [s, a - (s - bb) + (b - bb)];
-}
-
-function quickTwoSum(a: number, b: number): DD {
-  const s = a + b;
-  return [s, b - (s - a)];
-}
-
-function twoProd(a: number, b: number): DD {
-  const p = a * b;
-  const t = 134217729 * a; // Dekker split at 2^27 + 1
-  const ah = t - (t - a);
-  const al = a - ah;
-  const u = 134217729 * b;
-  const bh = u - (u - b);
-  const bl = b - bh;
-  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
-}
-
-function ddAdd(a: DD, b: DD): DD {
-  const [s, e] = twoSum(a[0], b[0]);
-  const [t, f] = twoSum(a[1], b[1]);
-  const [s2, e2] = quickTwoSum(s, e + t);
-  return quickTwoSum(s2, e2 + f);
-}
-
-function ddMul(a: DD, b: DD): DD {
-  const [p, e] = twoProd(a[0], b[0]);
-  return quickTwoSum(p, e + (a[0] * b[1] + a[1] * b[0]));
-}
-
-function ddDiv(a: DD, b: DD): DD {
-  const q1 = a[0] / b[0];
-  let r = ddAdd(a, ddMul(b, [-q1, 0]));
-  const q2 = r[0] / b[0];
-  r = ddAdd(r, ddMul(b, [-q2, 0]));
-  const q3 = r[0] / b[0];
-  const [s, e] = quickTwoSum(q1, q2);
-  return ddAdd([s, e], [q3, 0]);
-}
-
-/** ln 2 to 106 bits. */
-const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
-/** 1/(2j+1) as double-doubles: the atanh series of log. */
-const ODD_RECIPROCALS: DD[] = Array.from({ length: 11 }, (_, j) => {
-  const d = 2 * j + 1;
-  const hi = 1 / d;
-  const [p, e] = twoProd(hi, d);
-  return [hi, (1 - p - e) / d] as DD;
-});
-const f64 = new Float64Array(1);
-const u32 = new Uint32Array(f64.buffer);
-
-/**
- * Natural log, correctly rounded (as glibc's `log` is in practice; JS Math.log
- * is off by one ulp on a few percent of inputs). x = 2^k m with m in [√½, √2),
- * log m = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, summed in double-double.
- */
-export function log(x: number): number {
-  if (!(x > 0) || x === Infinity) return x === 0 ? -Infinity : x === Infinity ? x : NaN;
-  if (x === 1) return 0;
-  let k = 0;
-  if (x < 2.2250738585072014e-308) {
-    x *= 18014398509481984; // 2^54
-    k = -54;
-  }
-  f64[0] = x;
-  k += ((u32[1]! >>> 20) & 0x7ff) - 1023;
-  u32[1] = (u32[1]! & 0x000fffff) | 0x3ff00000;
-  let m = f64[0];
-  if (m > Math.SQRT2) {
-    m /= 2;
-    k += 1;
-  }
-  const s = ddDiv([m - 1, 0], twoSum(m, 1));
-  const s2 = ddMul(s, s);
-  // terms j >= 11 are below 2^-55 of the sum: plain doubles are enough there
-  let tail = 0;
-  for (let j = 21; j >= 11; j--) tail = tail * s2[0] + 1 / (2 * j + 1);
-  let acc: DD = [tail, 0];
-  for (let j = 10; j >= 0; j--) acc = ddAdd(ddMul(acc, s2), ODD_RECIPROCALS[j]!);
-  const lm = ddMul(s, acc);
-  const r = ddAdd(ddMul(LN2, [k, 0]), [2 * lm[0], 2 * lm[1]]);
-  return r[0] + r[1];
-}
-
-// ------------------------------------------------------------ MT19937 and NumPy's legacy distributions
-
-const N = 624;
-const M = 397;
-
-/** The state of one legacy RandomState: the MT19937 key and the cached Gaussian. */
-export class MT19937 {
-  private readonly key = new Uint32Array(N);
-  private pos = N;
-  private hasGauss = false;
-  private gaussNext = 0;
-
-  /** `seed(int)`: Knuth's init_genrand, 0 <= s < 2^32. */
-  seed(s: number): void {
-    const key = this.key;
-    key[0] = s >>> 0;
-    for (let i = 1; i < N; i++) {
-      const p = key[i - 1]!;
-      key[i] = (Math.imul(1812433253, p ^ (p >>> 30)) + i) >>> 0;
-    }
-    this.pos = N;
-    this.hasGauss = false;
-    this.gaussNext = 0;
-  }
-
-  /** get_state(): the key, the position in it, and the cached Gaussian. */
-  state(): { key: number[]; pos: number; hasGauss: boolean; gauss: number } {
-    return { key: [...this.key], pos: this.pos, hasGauss: this.hasGauss, gauss: this.gaussNext };
-  }
-
-  /** set_state(...): as get_state gave it. */
-  setState(key: readonly number[], pos: number, hasGauss: boolean, gauss: number): void {
-    this.key.set(key);
-    this.pos = pos;
-    this.hasGauss = hasGauss;
-    this.gaussNext = hasGauss ? gauss : 0;
-  }
-
-  /** `seed([a, b, ...])`: init_by_array of the 32-bit words. */
-  seedByArray(init: readonly number[]): void {
-    this.seed(19650218);
-    const mt = this.key;
-    let i = 1;
-    let j = 0;
-    for (let k = Math.max(N, init.length); k > 0; k--) {
-      const p = mt[i - 1]!;
-      mt[i] = ((mt[i]! ^ Math.imul(p ^ (p >>> 30), 1664525)) + init[j]! + j) >>> 0;
-      i++;
-      j++;
-      if (i >= N) {
-        mt[0] = mt[N - 1]!;
-        i = 1;
-      }
-      if (j >= init.length) j = 0;
-    }
-    for (let k = N - 1; k > 0; k--) {
-      const p = mt[i - 1]!;
-      mt[i] = ((mt[i]! ^ Math.imul(p ^ (p >>> 30), 1566083941)) - i) >>> 0;
-      i++;
-      if (i >= N) {
-        mt[0] = mt[N - 1]!;
-        i = 1;
-      }
-    }
-    mt[0] = 0x80000000;
-  }
-
-  private generate(): void {
-    const key = this.key;
-    const mix = (a: number, b: number, c: number): number => {
-      const y = (a & 0x80000000) | (b & 0x7fffffff);
-      return (c ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0)) >>> 0;
-    };
-    let i = 0;
-    for (; i < N - M; i++) key[i] = mix(key[i]!, key[i + 1]!, key[i + M]!);
-    for (; i < N - 1; i++) key[i] = mix(key[i]!, key[i + 1]!, key[i + M - N]!);
-    key[N - 1] = mix(key[N - 1]!, key[0]!, key[M - 1]!);
-    this.pos = 0;
-  }
-
-  nextUint32(): number {
-    if (this.pos === N) this.generate();
-    let y = this.key[this.pos++]!;
-    y ^= y >>> 11;
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
-    return (y ^ (y >>> 18)) >>> 0;
-  }
-
-  nextUint64(): bigint {
-    const hi = this.nextUint32();
-    return (BigInt(hi) << 32n) | BigInt(this.nextUint32());
-  }
-
-  /** random_sample: a 53-bit double in [0, 1). */
-  nextDouble(): number {
-    const a = this.nextUint32() >>> 5;
-    const b = this.nextUint32() >>> 6;
-    return (a * 67108864 + b) / 9007199254740992;
-  }
-
-  /** legacy_gauss: polar Box–Muller, the second value kept for the next call. */
-  gauss(): number {
-    if (this.hasGauss) {
-      this.hasGauss = false;
-      const g = this.gaussNext;
-      this.gaussNext = 0;
-      return g;
-    }
-    let x1: number, x2: number, r2: number;
-    do {
-      x1 = 2 * this.nextDouble() - 1;
-      x2 = 2 * this.nextDouble() - 1;
-      r2 = x1 * x1 + x2 * x2;
-    } while (r2 >= 1 || r2 === 0);
-    const f = Math.sqrt((-2 * log(r2)) / r2);
-    this.gaussNext = f * x1;
-    this.hasGauss = true;
-    return f * x2;
-  }
-
-  /** An integer in [0, rng] by masked rejection (random_bounded_uint64 with use_masked). */
-  bounded(rng: bigint): bigint {
-    if (rng === 0n) return 0n;
-    if (rng <= 0xffffffffn) {
-      const r = Number(rng);
-      if (r === 0xffffffff) return BigInt(this.nextUint32());
-      const mask = maskOf(r);
-      let v: number;
-      while ((v = (this.nextUint32() & mask) >>> 0) > r);
-      return BigInt(v);
-    }
-    if (rng === 0xffffffffffffffffn) return this.nextUint64();
-    let mask = rng;
-    for (let sh = 1n; sh <= 32n; sh *= 2n) mask |= mask >> sh;
-    let v: bigint;
-    while ((v = this.nextUint64() & mask) > rng);
-    return v;
-  }
-
-  /** random_interval: an integer in [0, max], as shuffle draws it. */
-  interval(max: number): number {
-    if (max === 0) return 0;
-    if (max <= 0xffffffff) {
-      const mask = maskOf(max);
-      let v: number;
-      while ((v = (this.nextUint32() & mask) >>> 0) > max);
-      return v;
-    }
-    return Number(this.bounded(BigInt(max)));
-  }
-}
-
-/** The smallest all-ones mask >= r (r < 2^32). */
-function maskOf(r: number): number {
-  let m = r;
-  m |= m >>> 1;
-  m |= m >>> 2;
-  m |= m >>> 4;
-  m |= m >>> 8;
-  m |= m >>> 16;
-  return m >>> 0;
-}
 
 // ------------------------------------------------------------ the `np.random` module
 
@@ -310,9 +55,31 @@ export function numpyRandomModule(ip: Interp): PyModule {
   let bound: MT19937 | null = null;
   /** Every draw changes the compile-time state: not possible in a loop that stays a loop at run time. */
   const rng = (fname: string, span: A.Span): MT19937 => {
-    if (ip.dynamicDepth > 0) throw new NeedsStatic(`np.random.${fname} inside a loop that runs on the host`, span);
-    return bound ?? stateOf(ip);
+    const g = bound ?? stateOf(ip);
+    if (runTimeGen(g) !== null) throw new CompileError(`np.random.${fname} after draws that happen at run time is not supported by jaxts`, span);
+    if (ip.dynamicDepth > 0) throw new PromoteRng(g, `np.random.${fname} inside a loop that runs on the host`, span);
+    return g;
   };
+  /**
+   * Where `g` draws `count` values at run time, its TS variable: its state is in the program already, the
+   * draw is in a loop that stays a loop (the loop lowers again with the state declared before it), or the
+   * values are too many to build now (the state moves to the program here). Null: a compile-time draw.
+   */
+  const runTime = (g: MT19937 | PCG64, fname: string, shape: readonly number[] | null, span: A.Span): string | null => {
+    const name = runTimeGen(g);
+    if (name !== null) return name;
+    if (ip.dynamicDepth > 0) throw new PromoteRng(g, `np.random.${fname} inside a loop that runs on the host`, span);
+    if (shape && prod(shape) > MAX_STATIC_ITEMS) return declareGen(ip, g);
+    if (shape) checkShape(shape, span);
+    return null;
+  };
+  const legacyGen = (): MT19937 => bound ?? stateOf(ip);
+  /** A draw whose parameters must be plain numbers at run time (arrays of parameters are compile-time only). */
+  const scalarParams = (params: Num[], fname: string, span: A.Span): number[] => {
+    if (params.some((p) => typeof p !== 'number')) throw new CompileError(`np.random.${fname} with array parameters at run time is not supported by jaxts`, span);
+    return params as number[];
+  };
+  const nums = (xs: number[]): HExpr[] => xs.map((x) => ({ k: 'lit', value: x }));
   const value = (v: PyValue, what: string, span: A.Span): ReturnType<Interp['static']> => {
     if (isArray(v)) {
       throw new CompileError(`np.random: ${what} is a JAX array; NumPy's RNG runs at compile time and needs NumPy values or Python numbers`, span);
@@ -345,14 +112,12 @@ export function numpyRandomModule(ip: Interp): PyModule {
       throw new CompileError(`TypeError: expected a sequence of integers or a single integer, got '${shown}'`, span);
     }
     if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', span);
-    checkShape(s, span);
     return s;
   };
   const dimsOf = (c: CallArgs): number[] => {
     if (c.kwargs.size) throw new CompileError(`TypeError: got an unexpected keyword argument '${[...c.kwargs.keys()][0]}'`, c.span);
     const s = c.args.map((a) => Number(pyInt(a, 'a dimension', c.span)));
     if (s.some((d) => d < 0)) throw new CompileError('ValueError: negative dimensions are not allowed', c.span);
-    checkShape(s, c.span);
     return s;
   };
   const f64 = (shape: number[] | null, draw: () => number): PyValue =>
@@ -378,6 +143,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const s = numParam(scale ?? 1, 'scale', c.span);
     if (anyOf(s, (x) => x < 0)) throw new CompileError('ValueError: scale < 0', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'normal', sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'normal', nums(scalarParams([l, s], 'normal', c.span)), sz, 'float64');
     const st = rng('normal', c.span);
     return cont(c.span, [l, s], sz, (m, sd) => m! + sd! * st.gauss());
   };
@@ -388,18 +155,24 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const range = typeof lo === 'number' && typeof hi === 'number' ? hi - lo : ndBinary('-', hi, lo, c.span);
     if (anyOf(range, (x) => !Number.isFinite(x))) throw new CompileError('OverflowError: Range exceeds valid bounds', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'uniform', sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'uniform', nums(scalarParams([lo, hi], 'uniform', c.span)), sz, 'float64');
     const st = rng('uniform', c.span);
     return cont(c.span, [lo, range], sz, (a, r) => a! + r! * st.nextDouble());
   };
   const sample = (name: string): Fn => (c) => {
     const [size] = bind(c, name, ['size']);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), name, sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'random', [], sz, 'float64');
     const st = rng(name, c.span);
     return f64(sz, () => st.nextDouble());
   };
   const standardNormal: Fn = (c) => {
     const [size] = bind(c, 'standard_normal', ['size']);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'standard_normal', sz, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, 'standardNormal', [], sz, 'float64');
     const st = rng('standard_normal', c.span);
     return f64(sz, () => st.gauss());
   };
@@ -427,6 +200,12 @@ export function numpyRandomModule(ip: Interp): PyModule {
     if (hi > (1n << bits) - 1n) throw new CompileError(`ValueError: high is out of bounds for ${dt.dtype}`, c.span);
     if (lo > hi) throw new CompileError(`ValueError: ${lo === 0n ? 'high <= 0' : 'low >= high'}`, c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTime(legacyGen(), 'randint', sz, c.span);
+    if (gen !== null) {
+      if (sz === null && !dt.python) throw new CompileError('np.random.randint of a NumPy integer scalar at run time is not supported by jaxts', c.span);
+      const args: HExpr[] = [...nums([Number(lo), Number(hi)]), { k: 'lit', value: dt.dtype }];
+      return runTimeDraw(ip, gen, 'integers', args, sz, 'int64');
+    }
     const st = rng('randint', c.span);
     const draw = (): bigint => lo + st.bounded(hi - lo);
     if (sz === null) return dt.python ? draw() : new NpScalar(dt.dtype, Number(draw()));
@@ -444,13 +223,17 @@ export function numpyRandomModule(ip: Interp): PyModule {
   };
   const permutation: Fn = (c) => {
     const [x] = bind(c, 'permutation', ['x']);
+    if (x instanceof HostNd) return runTimePermutation(legacyGen(), x, 'permutation', c.span);
     const v = value(x ?? null, 'x', c.span);
     if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
-      const n = Number(pyInt(v, 'x', c.span));
+      const n = Math.max(Number(pyInt(v, 'x', c.span)), 0);
+      const gen = runTime(legacyGen(), 'permutation', [n], c.span);
+      if (gen !== null) return hostNd(ip, 'perm', { k: 'call', callee: 'jx.np.permutation', args: [{ k: 'var', name: gen }, { k: 'lit', value: n }] }, [n], 'int64');
       checkItems(n, 'a NumPy array', c.span);
-      return new NdArray([Math.max(n, 0)], 'int64', shuffledIndices(rng('permutation', c.span), Math.max(n, 0)));
+      return new NdArray([n], 'int64', shuffledIndices(rng('permutation', c.span), n));
     }
     const nd = ndFrom(v, c.span);
+    if (nd.shape.length && (runTimeGen(legacyGen()) !== null || ip.dynamicDepth > 0)) return runTimePermutation(legacyGen(), nd, 'permutation', c.span);
     if (!nd.shape.length) throw new CompileError('IndexError: x must be an integer or at least 1-dimensional', c.span);
     return takeRows(nd, shuffledIndices(rng('permutation', c.span), nd.shape[0]!));
   };
@@ -479,6 +262,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
       probs = [...pn.data];
     }
     const rep = replace === undefined ? true : value(replace, 'replace', c.span);
+    const gen = runTime(legacyGen(), 'choice', shape, c.span);
+    if (gen !== null) return runTimeChoice(gen, pool, popSize, shape, rep !== false && rep !== 0n, probs !== null, true, c.span);
     let idx: number[];
     if (rep !== false && rep !== 0n) {
       const st = rng('choice', c.span);
@@ -513,6 +298,12 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const [s] = bind(c, 'seed', ['seed']);
     const v = value(s ?? null, 'seed', c.span);
     if (v === null) throw new CompileError('np.random.seed() without a seed draws OS entropy; jaxts runs NumPy\'s RNG at compile time and needs a fixed seed', c.span);
+    const gen = runTimeGen(legacyGen());
+    if (gen !== null && (typeof v === 'bigint' || typeof v === 'boolean')) {
+      if (BigInt(v) < 0n || BigInt(v) > 0xffffffffn) throw new CompileError('ValueError: Seed must be between 0 and 2**32 - 1', c.span);
+      ip.emit({ k: 'expr', e: { k: 'call', callee: `${gen}.seed`, args: [{ k: 'lit', value: Number(v) }] } });
+      return null;
+    }
     const st = rng('seed', c.span);
     if (typeof v === 'bigint' || typeof v === 'boolean' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
       const n = pyInt(v, 'seed', c.span);
@@ -555,49 +346,67 @@ export function numpyRandomModule(ip: Interp): PyModule {
   const generators = new WeakMap<PyValue & object, PCG64>();
   const generatorCls = new PyUserClass('Generator', [], 'numpy.random');
   /** A Generator method: `draw` gives the bit generator once the arguments are checked (a draw changes compile-time state). */
-  const method = (name: string, f: (c: CallArgs, draw: () => PCG64) => PyValue): void => {
-    generatorCls.attrs.set(name, new PyNativeMethod(name, (self, c) => f(c, () => {
-      if (ip.dynamicDepth > 0) throw new NeedsStatic(`Generator.${name} inside a loop that runs on the host`, c.span);
-      return generators.get(self as PyInstance)!;
-    })));
+  const method = (name: string, f: (c: CallArgs, draw: () => PCG64, runTimeName: (shape: readonly number[] | null) => string | null) => PyValue): void => {
+    generatorCls.attrs.set(name, new PyNativeMethod(name, (self, c) => {
+      const g = generators.get(self as PyInstance)!;
+      return f(
+        c,
+        () => {
+          if (runTimeGen(g) !== null) throw new CompileError(`Generator.${name} after draws that happen at run time is not supported by jaxts`, c.span);
+          if (ip.dynamicDepth > 0) throw new PromoteRng(g, `Generator.${name} inside a loop that runs on the host`, c.span);
+          return g;
+        },
+        (shape) => runTime(g, `Generator.${name}`, shape, c.span),
+      );
+    }));
   };
   const floatDtype = (d: PyValue | undefined, span: A.Span): void => {
     const name = d === undefined || d === null ? 'float64' : d instanceof PyDType ? d.name : typeof d === 'string' ? d : typeName(d);
     if (name !== 'float64') throw new CompileError(`Generator draws of dtype ${name} are not supported by jaxts (float64 is)`, span);
   };
   generatorCls.attrs.set('__repr__', new PyNativeMethod('__repr__', () => 'Generator(PCG64)'));
-  method('random', (c, draw) => {
+  method('random', (c, draw, runTimeName) => {
     const [size, dtype] = bind(c, 'random', ['size', 'dtype']);
     floatDtype(dtype, c.span);
+    const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'random', [], sz, 'float64');
     const g = draw();
-    return f64(sizeOf(size, c.span), () => g.nextDouble());
+    return f64(sz, () => g.nextDouble());
   });
-  method('standard_normal', (c, draw) => {
+  method('standard_normal', (c, draw, runTimeName) => {
     const [size, dtype] = bind(c, 'standard_normal', ['size', 'dtype']);
     floatDtype(dtype, c.span);
+    const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'standardNormal', [], sz, 'float64');
     const g = draw();
-    return f64(sizeOf(size, c.span), () => g.standardNormal());
+    return f64(sz, () => g.standardNormal());
   });
-  method('normal', (c, draw) => {
+  method('normal', (c, draw, runTimeName) => {
     const [loc, scale, size] = bind(c, 'normal', ['loc', 'scale', 'size']);
     const l = numParam(loc ?? 0, 'loc', c.span);
     const sc = numParam(scale ?? 1, 'scale', c.span);
     if (anyOf(sc, (x) => x < 0)) throw new CompileError('ValueError: scale < 0', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'normal', nums(scalarParams([l, sc], 'normal', c.span)), sz, 'float64');
     const g = draw();
     return cont(c.span, [l, sc], sz, (m, sd) => m! + sd! * g.standardNormal());
   });
-  method('uniform', (c, draw) => {
+  method('uniform', (c, draw, runTimeName) => {
     const [low, high, size] = bind(c, 'uniform', ['low', 'high', 'size']);
     const lo = numParam(low ?? 0, 'low', c.span);
     const hi = numParam(high ?? 1, 'high', c.span);
     const range = typeof lo === 'number' && typeof hi === 'number' ? hi - lo : ndBinary('-', hi, lo, c.span);
     if (anyOf(range, (x) => !Number.isFinite(x))) throw new CompileError('OverflowError: Range exceeds valid bounds', c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) return runTimeDraw(ip, gen, 'uniform', nums(scalarParams([lo, hi], 'uniform', c.span)), sz, 'float64');
     const g = draw();
     return cont(c.span, [lo, range], sz, (a, r) => a! + r! * g.nextDouble());
   });
-  method('integers', (c, draw) => {
+  method('integers', (c, draw, runTimeName) => {
     const [low, high, size, dtype, endpoint] = bind(c, 'integers', ['low', 'high', 'size', 'dtype', 'endpoint']);
     const python = dtype instanceof PyBuiltin && dtype.name === 'int';
     const dt = python ? { dtype: 'int64' as const } : intDType(dtype ?? new PyDType('int64', true), c.span);
@@ -617,6 +426,11 @@ export function numpyRandomModule(ip: Interp): PyModule {
     if (hi > (1n << bits) - 1n) throw new CompileError(`ValueError: high is out of bounds for ${dt.dtype}`, c.span);
     if (lo > hi) throw new CompileError(`ValueError: ${closed ? 'low > high' : 'low >= high'}`, c.span);
     const sz = sizeOf(size, c.span);
+    const gen = runTimeName(sz);
+    if (gen !== null) {
+      if (sz === null && !python) throw new CompileError('Generator.integers of a NumPy integer scalar at run time is not supported by jaxts', c.span);
+      return runTimeDraw(ip, gen, 'integers', [...nums([Number(lo), Number(hi)]), { k: 'lit', value: dt.dtype }], sz, 'int64');
+    }
     const g = draw();
     const one = (): bigint => lo + g.bounded(hi - lo);
     if (sz === null) return python ? one() : new NpScalar(dt.dtype, Number(one()));
@@ -637,16 +451,20 @@ export function numpyRandomModule(ip: Interp): PyModule {
       [xs[i], xs[j]] = [xs[j]!, xs[i]!];
     }
   };
-  method('permutation', (c, draw) => {
+  method('permutation', (c, draw, runTimeName) => {
     const [x] = bind(c, 'permutation', ['x', 'axis']);
+    if (x instanceof HostNd) return runTimePermutation(draw, x, 'Generator.permutation', c.span, runTimeName);
     const v = value(x ?? null, 'x', c.span);
     if (typeof v === 'bigint' || (v instanceof NpScalar && !v.dtype.startsWith('float'))) {
       const n = Math.max(Number(pyInt(v, 'x', c.span)), 0);
+      const gen = runTimeName([n]);
+      if (gen !== null) return hostNd(ip, 'perm', { k: 'call', callee: 'jx.np.permutation', args: [{ k: 'var', name: gen }, { k: 'lit', value: n }] }, [n], 'int64');
       checkItems(n, 'a NumPy array', c.span);
       return new NdArray([n], 'int64', intervalShuffle(draw(), Array.from({ length: n }, (_, i) => i)));
     }
     const nd = ndFrom(v, c.span);
     if (!nd.shape.length) throw new CompileError('numpy.exceptions.AxisError: axis 0 is out of bounds for array of dimension 0', c.span);
+    if (runTimeName(null) !== null) return runTimePermutation(draw, nd, 'Generator.permutation', c.span, runTimeName);
     return takeRows(nd, intervalShuffle(draw(), Array.from({ length: nd.shape[0]! }, (_, i) => i)));
   });
   method('shuffle', (c, draw) => {
@@ -661,7 +479,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
     rows.data.forEach((d, i) => (v.data[i] = d));
     return null;
   });
-  method('choice', (c, draw) => {
+  method('choice', (c, draw, runTimeName) => {
     const [a, size, replace, p, , shuffle] = bind(c, 'choice', ['a', 'size', 'replace', 'p', 'axis', 'shuffle']);
     const av = value(a ?? null, 'a', c.span);
     const pool = typeof av === 'bigint' || typeof av === 'boolean' || (av instanceof NpScalar && !av.dtype.startsWith('float')) ? null : ndFrom(av, c.span);
@@ -684,6 +502,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
       probs = [...pn.data];
     }
     const rep = replace === undefined ? true : value(replace, 'replace', c.span);
+    const gen = runTimeName(shape);
+    if (gen !== null) return runTimeChoice(gen, pool, popSize, shape, rep !== false && rep !== 0n, probs !== null, false, c.span);
     let idx: number[];
     if (rep !== false && rep !== 0n) {
       const g = draw();
@@ -756,6 +576,40 @@ export function numpyRandomModule(ip: Interp): PyModule {
     return g;
   };
 
+  /** permutation(x) of an array at run time: its rows shuffled by the program. */
+  function runTimePermutation(g: MT19937 | (() => PCG64), x: HostNd | NdArray, fname: string, span: A.Span, runTimeName?: (s: null) => string | null): HostNd {
+    const gen = runTimeName ? runTimeName(null) : runTime(g as MT19937, fname, null, span);
+    if (gen === null) {
+      if (!(x instanceof HostNd)) throw new Error('internal: a compile-time permutation reached run time');
+      throw new CompileError(`${fname} of a NumPy array known only at run time needs its generator at run time (draw with it in the loop)`, span);
+    }
+    if (!x.shape.length) throw new CompileError('IndexError: x must be an integer or at least 1-dimensional', span);
+    const arg: HExpr = x instanceof HostNd ? { k: 'var', name: x.name } : { k: 'call', callee: 'jx.np.array', args: [{ k: 'array', items: x.shape.map((d) => ({ k: 'lit', value: d })) }, { k: 'lit', value: x.dtype }, { k: 'array', items: x.data.map((d) => ({ k: 'lit', value: d })) }] };
+    return hostNd(ip, 'perm', { k: 'call', callee: 'jx.np.permuteRows', args: [{ k: 'var', name: gen }, arg] }, x.shape, x.dtype);
+  }
+  /** choice(a, size, replace) at run time: integers (or items of `pool`) drawn by the program. */
+  function runTimeChoice(gen: string, pool: NdArray | null, popSize: number, shape: number[] | null, replace: boolean, weighted: boolean, legacy: boolean, span: A.Span): PyValue {
+    if (weighted) throw new CompileError('np.random.choice with p= at run time is not supported by jaxts', span);
+    if (!replace && (!legacy || shape === null)) throw new CompileError('choice(..., replace=False) at run time is supported for np.random.choice with a size only', span);
+    const g: HExpr = { k: 'var', name: gen };
+    const idx: PyValue = replace
+      ? runTimeDraw(ip, gen, 'choice', [{ k: 'lit', value: popSize }], shape, 'int64')
+      : hostNd(ip, 'idx', { k: 'call', callee: 'jx.np.choiceWithoutReplacement', args: [g, { k: 'lit', value: popSize }, { k: 'array', items: shape!.map((d) => ({ k: 'lit', value: d })) }] }, shape!, 'int64');
+    if (!pool) return idx;
+    if (pool.shape.length !== 1 || !(idx instanceof HostNd)) throw new CompileError('choice of the items of an array at run time is supported for 1-d arrays with a size', span);
+    return hostNdIndex(ip, pool, idx, span, () => false, () => null);
+  }
+
+  /** randn / rand: the shape as separate int arguments; `runName` is the draw in runtime/numpy/random.ts. */
+  const byDims = (name: string, runName: string, draw: (st: MT19937) => number): Fn => (c) => {
+    const s = dimsOf(c);
+    const shape = s.length ? s : null;
+    const gen = runTime(legacyGen(), name, shape, c.span);
+    if (gen !== null) return runTimeDraw(ip, gen, runName, [], shape, 'float64');
+    const st = rng(name, c.span);
+    return f64(shape, () => draw(st));
+  };
+
   const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
   /** The legacy functions: the module's draw from the global state, a RandomState's methods from its own. */
   const legacy: [string, Fn][] = [
@@ -765,8 +619,8 @@ export function numpyRandomModule(ip: Interp): PyModule {
     ['normal', normal],
     ['uniform', uniform],
     ['standard_normal', standardNormal],
-    ['randn', (c) => { const s = dimsOf(c); const st = rng('randn', c.span); return f64(s.length ? s : null, () => st.gauss()); }],
-    ['rand', (c) => { const s = dimsOf(c); const st = rng('rand', c.span); return f64(s.length ? s : null, () => st.nextDouble()); }],
+    ['randn', byDims('randn', 'standardNormal', (st) => st.gauss())],
+    ['rand', byDims('rand', 'random', (st) => st.nextDouble())],
     ['random', sample('random')],
     ['random_sample', sample('random_sample')],
     ['ranf', sample('ranf')],

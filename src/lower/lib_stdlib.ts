@@ -14,7 +14,7 @@ import { binop, compare, iterate, subscript } from './expr.js';
 import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { arg, intArg } from './modules.js';
-import { MT19937, log as correctLog } from './lib_numpy_random.js';
+import { MT19937, log as correctLog } from '../../runtime/numpy/mt19937.js';
 import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
 import { strOf, textValue } from './format.js';

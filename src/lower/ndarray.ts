@@ -54,6 +54,28 @@ export function ndStack(items: NdArray[], axis: number, span: A.Span): NdArray {
   return new NdArray([items.length, ...s0], dtype, items.flatMap((x) => x.data));
 }
 
+/** np.concatenate along `axis` (NumPy's checks; the dtype of the widest input). */
+export function ndConcatenate(items: NdArray[], axis: number, span: A.Span): NdArray {
+  if (!items.length) throw new CompileError('ValueError: need at least one array to concatenate', span);
+  const s0 = items[0]!.shape;
+  if (!s0.length) throw new CompileError('ValueError: zero-dimensional arrays cannot be concatenated', span);
+  const a = axis < 0 ? axis + s0.length : axis;
+  if (a < 0 || a >= s0.length) throw new CompileError(`numpy.exceptions.AxisError: axis ${axis} is out of bounds for array of dimension ${s0.length}`, span);
+  if (items.some((x) => x.shape.length !== s0.length || x.shape.some((d, i) => i !== a && d !== s0[i]))) {
+    throw new CompileError('ValueError: all the input array dimensions except for the concatenation axis must match exactly', span);
+  }
+  const dtype = items.some((x) => x.dtype.startsWith('float')) ? (items.every((x) => x.dtype === 'float32') ? 'float32' : 'float64') : items.some((x) => x.dtype !== 'bool') ? 'int64' : 'bool';
+  const outer = prod(s0.slice(0, a));
+  const data: number[] = [];
+  for (let o = 0; o < outer; o++) {
+    for (const x of items) {
+      const w = prod(x.shape.slice(a));
+      data.push(...x.data.slice(o * w, (o + 1) * w));
+    }
+  }
+  return new NdArray(s0.map((d, i) => (i === a ? items.reduce((t, x) => t + x.shape[a]!, 0) : d)), dtype, data);
+}
+
 export function ndIndex(x: NdArray, items: IndexItem[], span: A.Span | null = null): PyValue {
   const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
   if (consumed > x.shape.length) {

@@ -10,7 +10,7 @@ import type * as A from '../parser/ast.js';
 import { assignTarget, binop, compare, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
-  HostArray, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyUserClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
+  HostArray, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyUserClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, HostZip, type HostEachPart, type CallArgs,
 } from './values.js';
 import { staticEquals } from './pyops.js';
@@ -20,6 +20,7 @@ import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 import { declareHostList, hostListMethod, listItem, PromoteToHostList, reachable, replaceList } from './host_list.js';
+import { declareGen, hostNdOf, loopIndexRanges, PromoteRng, runTimeGen } from './host_numpy.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -858,6 +859,19 @@ function methodReceivers(body: A.Stmt[]): Set<string> {
 /** Steps a host loop may run unrolled before the rest runs as a TS loop (see carryChanged). */
 const MAX_PEELED_STEPS = 2;
 
+/**
+ * A loop over a range longer than this that draws from NumPy's RNG stays a loop, the generator's state
+ * moving to the program (src/lower/host_numpy.ts); a shorter one runs unrolled, its draws at compile time.
+ * Short loops inside such a loop run unrolled where they cannot be TS loops themselves.
+ */
+const MAX_UNROLLED_RNG_STEPS = 100;
+
+/**
+ * A loop inside a loop that stays a loop at run time, over a range of at most this many steps, runs
+ * unrolled in its body where it cannot be a TS loop itself (it builds a Python list of NumPy values).
+ */
+const MAX_UNROLLED_INNER_STEPS = 32;
+
 /** The largest int a double holds exactly (2**53). */
 const MAX_EXACT_INT = 2n ** 53n;
 
@@ -949,6 +963,7 @@ function execFor(ip: Interp, s: A.For, scope: Scope): void {
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
+      if (unrollsInner(ip, iter) && !(e instanceof PromoteRng)) break;
       if (ip.dynamicDepth > 0 || iter.length > MAX_LOOP_STEPS) throw e;
       if (raised || !carryChanges.has(e as NeedsStatic) || peeled >= MAX_PEELED_STEPS) break;
     }
@@ -1020,33 +1035,88 @@ class PromoteToFloat {
   constructor(readonly name: string) {}
 }
 
+/** A NumPy array made before the loop becomes one known only at run time in the body: the loop carries a run-time array. */
+class PromoteToHostNd {
+  constructor(readonly name: string) {}
+}
+
+/** A name the body assigns before reading it changes kind in the loop: the loop lowers again without carrying it. */
+class Uncarry {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * Names a loop body assigns (plain `name = value` at its top level) before anything in it reads them:
+ * their values from before the loop are dead there. Any other mention of a name (in a nested block, a
+ * function, a target that is not a plain name) counts as a read.
+ */
+function deadOnEntry(body: A.Stmt[]): Set<string> {
+  const dead = new Set<string>();
+  const read = new Set<string>();
+  const mentions = (n: unknown): void => {
+    if (!n || typeof n !== 'object') return;
+    const node = n as { kind?: string; id?: string };
+    if (node.kind === 'Name' && typeof node.id === 'string') read.add(node.id);
+    for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') mentions(v);
+  };
+  const plain = (t: A.Expr): string[] | null => (t.kind === 'Name' ? [t.id] : t.kind === 'Tuple' || t.kind === 'List' ? (t.elts.every((x) => x.kind === 'Name') ? t.elts.map((x) => (x as A.Name).id) : null) : null);
+  for (const st of body) {
+    const ids = st.kind === 'Assign' ? st.targets.map(plain) : null;
+    if (st.kind === 'Assign' && ids && ids.every((x) => x)) {
+      mentions(st.value);
+      for (const id of ids.flat() as string[]) if (!read.has(id)) dead.add(id);
+      ids.flat().forEach((id) => read.add(id!));
+    } else mentions(st);
+  }
+  return dead;
+}
+
 /** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
-const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue> }[] = [];
+const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; staysLoop: boolean }[] = [];
+
+/**
+ * Does a short loop over `r` inside loops that stay loops (they must, or are long) run unrolled where it
+ * cannot be a TS loop itself? (Where an enclosing short loop could run unrolled instead, that one does.)
+ */
+const unrollsInner = (ip: Interp, r: PyRange): boolean =>
+  ip.dynamicDepth > 0 && r.length <= MAX_UNROLLED_INNER_STEPS && stagedLoops.length > 0 && stagedLoops.every((l) => l.staysLoop);
 
 function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   if (head.s.orelse.length) throw new NeedsStatic(`${head.k} ... else`, head.s.span);
   ip.flush();
   const promote = new Set<string>();
   const promoted = new Set<string>();
+  const uncarried = new Set<string>();
   // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
   // keeps a list it appends to as a list known only at run time
-  const mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
+  let mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
     const outer = attrCarry;
     attrCarry = { promote, statics: new Map(), changed: new Set() };
-    const entry = { scope, saved };
+    const outermost = stagedLoops.length === 0;
+    const inner = head.k === 'for' && unrollsInner(ip, head.r);
+    const entry = { scope, saved, staysLoop: mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS) };
     stagedLoops.push(entry);
     try {
-      return stagedLoopAttempt(ip, head, scope);
+      return stagedLoopAttempt(ip, head, scope, uncarried);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry)) throw e;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
-      if (e instanceof PromoteToHostList && (!mustStage || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
+      if (e instanceof PromoteToHostList && (!mustStage || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
+      // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop
+      if (e instanceof PromoteRng && !(outermost && (mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS)))) throw e;
       ip.rollback(checkpoint);
       scope.vars.clear();
       saved.forEach((v, k) => scope.vars.set(k, v));
+      if (e instanceof PromoteRng) {
+        if (runTimeGen(e.gen) !== null) throw new CompileError('internal: the NumPy generator does not settle at run time', head.s.span);
+        declareGen(ip, e.gen);
+        // (the loop stays a loop now: what it cannot otherwise lower goes the way of a loop that must)
+        mustStage = true;
+        continue;
+      }
       if (e instanceof PromoteToHostList) {
         const key = `list:${identityOf(e.list)}`;
         if (promoted.has(key)) throw new CompileError(`internal: the list does not settle as one known only at run time`, head.s.span);
@@ -1056,7 +1126,14 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         continue;
       }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
-      else {
+      else if (e instanceof Uncarry) {
+        if (uncarried.has(e.name)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        uncarried.add(e.name);
+      } else if (e instanceof PromoteToHostNd) {
+        if (promoted.has(`${e.name}:np`)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        promoted.add(`${e.name}:np`);
+        scope.vars.set(e.name, hostNdOf(ip, scope.vars.get(e.name) as NdArray, e.name));
+      } else {
         const key = `${e.name}:${e instanceof PromoteToArray ? 'array' : 'float'}`;
         if (promoted.has(key)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
         promoted.add(key);
@@ -1081,7 +1158,7 @@ const identityOf = (l: PyList): number => {
   return listIds.get(l)!;
 };
 
-function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
+function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried: ReadonlySet<string>): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
   const target = head.k !== 'while' ? head.s.target : null;
@@ -1098,7 +1175,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const dicts = [...subscriptRoots(s.body)].filter((n) => !names.has(n) && scope.vars.get(n) instanceof PyDict);
   for (const n of [...names, ...receivers, ...dicts]) {
     const v = scope.vars.get(n);
-    if (v === undefined) continue;
+    if (v === undefined || uncarried.has(n)) continue;
     const leaves: { letName: string; init: PyValue }[] = [];
     const rebuild = flattenCarry(ip, v, n, leaves, s.span);
     carried.push({ name: n, leaves, rebuild, shape: objectShape(v), before: v, opaque: opaqueParts(v) });
@@ -1113,7 +1190,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   const index = target ? ip.freshName(target.kind === 'Name' && head.k !== 'each' ? target.id : 'i') : '';
   let body: HStmt[];
   const newNames: string[] = [];
-  const lastValues = new Map<string, HostArray | HostScalar>();
+  const lastValues = new Map<string, HostArray | HostScalar | HostNd>();
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
@@ -1150,7 +1227,18 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       saveNewScalars();
       const pending: [string, HExpr][] = [];
       for (const c of carried) {
+        try {
+          writeBackOne(c);
+        } catch (e) {
+          // a name the body assigns before reading it needs no value from before the loop: one whose value
+          // changes kind in the loop (a jnp array before it, a NumPy one drawn in it) is not carried
+          if (e instanceof NeedsStatic && carryChanges.has(e) && r && r.length > 0 && deadOnEntry(s.body).has(c.name)) throw new Uncarry(c.name);
+          throw e;
+        }
+      }
+      function writeBackOne(c: Carried): void {
         const now = scope.vars.get(c.name)!;
+        if (c.before instanceof NdArray && now instanceof HostNd && c.before.shape.join() === now.shape.join() && c.before.dtype === now.dtype) throw new PromoteToHostNd(c.name);
         const leaves: { letName: string; init: PyValue }[] = [];
         attrCarry = ac;
         flattenCarry(ip, now, c.name, leaves, s.span, false);
@@ -1206,7 +1294,10 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
           return listItem(p.list, { k: 'var', name: item });
         });
         assignTarget(ip, target!, items.length === 1 ? items[0]! : new PyTuple(items), scope);
-      } else if (target) assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      } else if (target) {
+        if (r) loopIndexRanges.set(index, { start: Number(r.start), stop: Number(r.stop), step: Number(r.step) });
+        assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
+      }
       else if (head.k === 'while') {
         const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
         if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
@@ -1228,6 +1319,12 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
       if (!r || r.length > 0) {
         for (const n of newNames) {
           const v = scope.vars.get(n);
+          if (v instanceof HostNd) {
+            const letName = ip.freshName(n);
+            ip.emit({ k: 'assign', name: letName, value: { k: 'var', name: v.name } });
+            lastValues.set(n, new HostNd(letName, v.shape, v.dtype));
+            continue;
+          }
           if (!isArray(v ?? null)) continue;
           const h = ip.hostArray(v!, s.span);
           const letName = ip.freshName(n);
@@ -1258,6 +1355,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
   for (const d of decls) ip.emit(d);
   for (const h of lastValues.values()) {
     if (h instanceof HostArray) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
+    else if (h instanceof HostNd) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.np.NdArray' });
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
@@ -1294,7 +1392,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope): void {
 
 /** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */
 function holdsLoopValues(v: PyValue, seen = new Set<PyValue>()): boolean {
-  if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer) return true;
+  if (v instanceof HostArray || v instanceof HostScalar || v instanceof Tracer || v instanceof HostNd) return true;
   if (v === null || typeof v !== 'object' || seen.has(v)) return false;
   seen.add(v);
   if (v instanceof PyList || v instanceof PyTuple) return v.items.some((x) => holdsLoopValues(x, seen));
@@ -1345,7 +1443,7 @@ function opaqueParts(v: PyValue, out: PyValue[] = []): PyValue[] {
   if (v instanceof PyInstance) [...v.attrs.keys()].sort().forEach((k) => opaqueParts(v.attrs.get(k)!, out));
   else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => opaqueParts(x, out));
   else if (v instanceof PyDict) [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).forEach(([, x]) => opaqueParts(x, out));
-  else if (!(isArray(v) || v instanceof HostScalar || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);
+  else if (!(isArray(v) || v instanceof HostScalar || v instanceof HostNd || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);
   return out;
 }
 
@@ -1405,7 +1503,7 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
       return v;
     };
   }
-  if (isArray(v) || v instanceof HostScalar || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
+  if (isArray(v) || v instanceof HostScalar || v instanceof HostNd || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') {
     // a host number at run time is a double: an int beyond 2**53 keeps its exact value only at compile time
     if (typeof v === 'bigint' && (v > MAX_EXACT_INT || v < -MAX_EXACT_INT)) throw new NeedsStatic(`'${name}' is an int beyond 2**53`, span);
     const i = out.length;
@@ -1443,12 +1541,13 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
 }
 
 function leafInit(v: PyValue): HExpr {
-  if (v instanceof HostArray) return { k: 'var', name: v.name };
+  if (v instanceof HostArray || v instanceof HostNd) return { k: 'var', name: v.name };
   if (v instanceof Tracer) return { k: 'var', name: v.materialized!.name };
   return hexpr(v);
 }
 
 function asLoopValue(letName: string, init: PyValue): PyValue {
+  if (init instanceof HostNd) return new HostNd(letName, init.shape, init.dtype);
   if (isArray(init)) {
     const aval = init instanceof Tracer ? init.aval : init.aval;
     const h = new HostArray(letName, aval.weak ? { shape: aval.shape, dtype: aval.dtype, weak: true } : { shape: aval.shape, dtype: aval.dtype });
@@ -1473,6 +1572,10 @@ function sameSharding(a: PyValue, b: PyValue): boolean {
 
 function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void {
   if (isArray(a) !== isArray(b)) throw carryChanged(`'${name}' changes between an array and a Python value in the loop`, span);
+  if ((a instanceof HostNd) !== (b instanceof HostNd)) throw carryChanged(`'${name}' changes between a NumPy array and another value in the loop`, span);
+  if (a instanceof HostNd && b instanceof HostNd && (a.dtype !== b.dtype || a.shape.join() !== b.shape.join())) {
+    throw carryChanged(`the loop changes the NumPy array '${name}' from ${a.dtype}[${a.shape.join(',')}] to ${b.dtype}[${b.shape.join(',')}]; a loop lowered as a TS loop keeps each carried array's shape and dtype`, span);
+  }
   if (isArray(a) && isArray(b)) {
     const x = a instanceof Tracer ? a.aval : a.aval;
     const y = b instanceof Tracer ? b.aval : b.aval;
@@ -1485,6 +1588,7 @@ function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void
 
 function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
   if (isArray(v)) return { k: 'var', name: ip.hostArray(v, span).name };
+  if (v instanceof HostNd) return { k: 'var', name: v.name };
   return hexpr(v);
 }
 

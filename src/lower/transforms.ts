@@ -25,7 +25,7 @@ import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import {
-  HostArray, HostScalar, PyComplex, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostNd, HostScalar, PyComplex, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -121,7 +121,7 @@ function axesFor(ip: Interp, spec: PyValue, v: PyValue, what: string, span: A.Sp
 
 export function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   if (v instanceof Tracer || v instanceof HostArray) return v.aval;
-  if (v instanceof NdArray) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
+  if (v instanceof NdArray || v instanceof HostNd) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
   if (typeof v === 'bigint') return { shape: [], dtype: 'int32' };
   if (typeof v === 'number') return { shape: [], dtype: 'float32' };
   if (v instanceof PyComplex) return { shape: [], dtype: 'complex64' };
@@ -396,8 +396,8 @@ function checkHashableStatic(v: PyValue, span: A.Span): void {
 }
 
 /** Can `v` be a traced argument of a jitted function (an array or a NumPy or Python number)? */
-const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | NpScalar | HostScalar | bigint | number | boolean =>
-  isArray(v) || v instanceof NdArray || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ||
+const isJitArg = (v: PyValue): v is Tracer | HostArray | NdArray | HostNd | NpScalar | HostScalar | bigint | number | boolean =>
+  isArray(v) || v instanceof NdArray || v instanceof HostNd || v instanceof NpScalar || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ||
   (v instanceof HostScalar && v.type !== 'str');
 
 /**
@@ -485,6 +485,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
       );
     }
     if (l instanceof HostScalar) return hostScalarArray(ip, l, l.type === 'int' ? 'int32' : l.type === 'bool' ? 'bool' : 'float32', 'arg', call.span);
+    if (l instanceof HostNd) return ip.hostArray(l, call.span);
     return isArray(l) || l instanceof NdArray ? l : scalarArg(l);
   });
   noteTraceArgs(t, arrayLeaves, call.span);

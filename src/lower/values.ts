@@ -499,6 +499,30 @@ export class PyNamedSharding extends PyObject {
   }
 }
 
+/**
+ * A NumPy array known only when the program runs (src/lower/host_numpy.ts): drawn by np.random in a loop
+ * that stays a loop, or too large to build at compile time. A TS variable holding a runtime/numpy ndarray;
+ * its shape and dtype are known now.
+ */
+export class HostNd extends PyObject {
+  readonly typeName = 'numpy.ndarray';
+  constructor(
+    readonly name: string,
+    readonly shape: readonly number[],
+    readonly dtype: NdArray['dtype'],
+  ) {
+    super();
+  }
+}
+
+/** A slice with a bound known only at run time (`perm[i:i + batch]`): it indexes run-time NumPy arrays. */
+export class HostSlice extends PyObject {
+  readonly typeName = 'slice';
+  constructor(readonly bounds: readonly [PyValue, PyValue, PyValue]) {
+    super();
+  }
+}
+
 /** A value known only at run time on the host: a loop index, `float(loss)`, a formatted string. */
 export class HostScalar extends PyObject {
   constructor(
@@ -573,7 +597,7 @@ export class NeedsStatic extends Error {
 
 /** `v`, which must be known at compile time (`what` names it in the error when it is a HostScalar). */
 export function staticValue(v: PyValue, what: string, span: Span): Exclude<PyValue, HostScalar> {
-  if (v instanceof HostScalar) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
+  if (v instanceof HostScalar || v instanceof HostSlice || v instanceof HostNd) throw new NeedsStatic(`${what} must be known at compile time, but it depends on a value computed while the program runs`, span);
   return v;
 }
 

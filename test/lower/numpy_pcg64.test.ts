@@ -2,7 +2,7 @@
 // SeedSequence's state words, PCG64's raw 64-bit draws, the ziggurat normal and Lemire's bounded integers;
 // and difflib.ndiff's guide lines (src/lower/ndiff.ts) against CPython's.
 import { describe, expect, it } from 'vitest';
-import { PCG64, seedSequenceState, uint32Words } from '../../src/lower/numpy_pcg64.js';
+import { PCG64, seedSequenceState, uint32Words } from '../../runtime/numpy/pcg64.js';
 import { ndiffLines } from '../../src/lower/ndiff.js';
 
 describe('numpy PCG64', () => {

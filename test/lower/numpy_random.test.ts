@@ -6,7 +6,7 @@ import { compile } from '../../src/compile.js';
 import { parse } from '../../src/parser/index.js';
 import { newInterp } from '../../src/lower/index.js';
 import type { Interp } from '../../src/lower/interp.js';
-import { log, MT19937 } from '../../src/lower/lib_numpy_random.js';
+import { log, MT19937 } from '../../runtime/numpy/mt19937.js';
 import { execBlock } from '../../src/lower/stmt.js';
 import { NdArray, NpScalar, type PyValue } from '../../src/lower/values.js';
 

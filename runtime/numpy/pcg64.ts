@@ -74,6 +74,18 @@ export class PCG64 {
     this.step();
   }
 
+  /** A generator in the state `recipe()` gave (the 128-bit words as hex strings). */
+  static fromState(state: string, inc: string, hasUint32: boolean, uinteger: number): PCG64 {
+    const g = Object.create(PCG64.prototype) as PCG64;
+    [g.state, g.inc, g.hasUint32, g.uinteger] = [BigInt(state), BigInt(inc), hasUint32, uinteger];
+    return g;
+  }
+
+  /** fromState's arguments for this generator's current state. */
+  recipe(): [state: string, inc: string, hasUint32: boolean, uinteger: number] {
+    return [`0x${this.state.toString(16)}`, `0x${this.inc.toString(16)}`, this.hasUint32, this.uinteger];
+  }
+
   private step(): void {
     this.state = (this.state * MULT + this.inc) & M128;
   }
