@@ -9,6 +9,7 @@ import type { Interp } from './interp.js';
 import { signalFunctions } from './lib_lax_conv.js';
 import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { specialFunctions, statsModule } from './lib_stats.js';
+import { specialPreludeFunctions, tracedJv } from './scipy_prelude.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { erfOf } from './lib_stdlib.js';
@@ -39,6 +40,7 @@ export function scipyModule(ip: Interp): PyModule {
     },
     erf: (c) => ip.ops.unary('erf', arg(c, 0, 'x'), c.span),
     erfinv: (c) => ip.ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
+    ...specialPreludeFunctions(ip),
     ...specialFunctions(ip),
   });
   const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
@@ -160,8 +162,7 @@ export function hostScipyModules(ip: Interp, jaxScipy: PyModule): Map<string, Py
     };
   }
   special['jv'] = (c) => {
-    const j = jaxFn(jaxSpecial, 'jv');
-    if (anyJax(c) && j) return j.fn(c);
+    if (anyJax(c)) return tracedJv(ip, c);
     const v = ndFrom(arg(c, 0, 'v'), c.span);
     const z = ndFrom(arg(c, 1, 'z'), c.span);
     // scipy.special.jv's loops are ff->f and dd->d: float32 only when both operands are float32

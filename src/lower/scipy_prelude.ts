@@ -461,3 +461,425 @@ const LAX_PRELUDE = pythonPrelude(LAX_PY, 'jax.lax');
 export function laxPreludeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   return Object.fromEntries(LAX_PRELUDE.functions.map((name) => [name, (c: CallArgs) => LAX_PRELUDE.call(ip, name, c)]));
 }
+
+const SPECIAL_PY = `
+import jax
+import jax.numpy as jnp
+from jax import lax
+import numpy as np
+
+_EULER = 0.5772156649015329
+_EPS = 1.1920928955078125e-07
+
+def _promote_inexact(*args):
+  xs = [jnp.asarray(x) for x in args]
+  xs = [x if x.dtype == jnp.float32 else x.astype(jnp.float32) for x in xs]
+  shape = jnp.broadcast_shapes(*[x.shape for x in xs])
+  return [x if x.shape == shape else jnp.broadcast_to(x, shape) for x in xs]
+
+def gammasgn(x):
+  x, = _promote_inexact(x)
+  floor_x = lax.floor(x)
+  x_negative = x < 0
+  return jnp.select([(x_negative & (x == floor_x)) | jnp.isnan(x), (x_negative & (floor_x % 2 != 0)) | ((x == 0) & jnp.signbit(x))],
+                    [jnp.float32(jnp.nan), jnp.float32(-1.0)], jnp.float32(1.0))
+
+def factorial(n, exact=False):
+  if exact:
+    raise NotImplementedError("factorial with exact=True")
+  n, = _promote_inexact(n)
+  return jnp.where(n < 0, 0, lax.exp(lax.lgamma(n + 1)))
+
+def comb(N, k, *, repetition=False):
+  if repetition:
+    cond = (k == 0) & (N >= 0)
+    result = comb(N + k - 1, k, repetition=False)
+    return jnp.where(cond, 1.0, result)
+  cond = (k <= N) & (N >= 0) & (k >= 0)
+  safe_N = jnp.where(cond, N, 0.0)
+  safe_k = jnp.where(cond, k, 0.0)
+  result = lax.exp(lax.lgamma(safe_N + 1) - lax.lgamma(safe_k + 1) - lax.lgamma(safe_N + 1 - safe_k))
+  return jnp.where(cond, result, 0.0)
+
+def beta(a, b):
+  a, b = _promote_inexact(a, b)
+  sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
+  return sign * lax.exp(jax.scipy.special.betaln(a, b))
+
+def betainc(a, b, x):
+  a, b, x = _promote_inexact(a, b, x)
+  return lax.betainc(a, b, x)
+
+def gammainc(a, x):
+  a, x = _promote_inexact(a, x)
+  return lax.igamma(a, x)
+
+def gammaincc(a, x):
+  a, x = _promote_inexact(a, x)
+  return lax.igammac(a, x)
+
+def boxcox(x, lmbda):
+  x, lmbda = _promote_inexact(x, lmbda)
+  lmbda_is_zero = lmbda == 0
+  safe_lmbda = jnp.where(lmbda_is_zero, jnp.ones_like(lmbda), lmbda)
+  log_x = jnp.log(x)
+  power_branch = jnp.expm1(safe_lmbda * log_x) / safe_lmbda
+  return jnp.where(lmbda_is_zero, log_x, power_branch)
+
+def boxcox1p(x, lmbda):
+  x, lmbda = _promote_inexact(x, lmbda)
+  lmbda_is_zero = lmbda == 0
+  safe_lmbda = jnp.where(lmbda_is_zero, jnp.ones_like(lmbda), lmbda)
+  log1p_x = jnp.log1p(x)
+  power_branch = jnp.expm1(safe_lmbda * log1p_x) / safe_lmbda
+  return jnp.where(lmbda_is_zero, log1p_x, power_branch)
+
+def multigammaln(a, d):
+  d = int(d)
+  a, d_ = _promote_inexact(a, d)
+  constant = 0.25 * d_ * (d_ - 1.0) * lax.log(jnp.float32(jnp.pi))
+  b = jnp.arange(d, dtype=jnp.float32) / 2.0
+  res = jnp.sum(lax.lgamma(jnp.expand_dims(a, axis=-1) - jnp.expand_dims(b, axis=tuple(range(a.ndim)))), axis=-1)
+  return res + constant
+
+def rel_entr(p, q):
+  p, q = _promote_inexact(p, q)
+  zero = jnp.float32(0.0)
+  both_gt_zero_mask = (p > zero) & (q > zero)
+  one_zero_mask = (p == zero) & (q >= zero)
+  safe_p = jnp.where(both_gt_zero_mask, p, 1)
+  safe_q = jnp.where(both_gt_zero_mask, q, 1)
+  log_val = jax.scipy.special.xlogy(safe_p, safe_p) - jax.scipy.special.xlogy(safe_p, safe_q)
+  return jnp.where(both_gt_zero_mask, log_val, jnp.where(one_zero_mask, zero, jnp.inf))
+
+def kl_div(p, q):
+  p, q = _promote_inexact(p, q)
+  return rel_entr(p, q) - p + q
+
+def i0e(x):
+  x, = _promote_inexact(x)
+  return lax.bessel_i0e(x)
+
+def i0(x):
+  x, = _promote_inexact(x)
+  return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i0e(x))
+
+def i1e(x):
+  x, = _promote_inexact(x)
+  return lax.bessel_i1e(x)
+
+def i1(x):
+  x, = _promote_inexact(x)
+  return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i1e(x))
+
+def _bessel_jn_scan_body_fun(carry, k):
+  f0, f1, bs, z = carry
+  f = 2.0 * (k + 1.0) * f1 / z - f0
+  bs = lax.cond(jnp.mod(k, 2) == 0, lambda u: u[0] + 2.0 * u[1], lambda u: u[0], (bs, f))
+  return (f1, f, bs, z), f
+
+def _bessel_jn(z, v, n_iter):
+  f0 = jnp.zeros((), z.dtype)
+  f1 = jnp.full((), 1e-16, z.dtype)
+  bs = jnp.zeros((), z.dtype)
+  (_, _, bs, _), j_vals = lax.scan(_bessel_jn_scan_body_fun, (f0, f1, bs, z), lax.iota(z.dtype, n_iter + 1), reverse=True)
+  f = j_vals[0]
+  j_vals = j_vals[:v + 1]
+  return j_vals / (bs - f)
+
+def bessel_jn(z, *, v, n_iter=50):
+  z = jnp.asarray(z)
+  z, = _promote_inexact(z)
+  v = int(v)
+  n_iter = int(n_iter)
+  fun = lambda t: _bessel_jn(t, v, n_iter)
+  for _ in range(z.ndim):
+    fun = jax.vmap(fun)
+  return jnp.moveaxis(fun(z), -1, 0)
+
+def softmax(x, axis=-1):
+  return jax.nn.softmax(x, axis=axis)
+
+def log_softmax(x, axis=-1):
+  return jax.nn.log_softmax(x, axis=axis)
+
+def _poch(z, m):
+  return jnp.where(m == 0., jnp.array(1, dtype=z.dtype), jax.scipy.special.gamma(z + m) / jax.scipy.special.gamma(z))
+
+@jax.custom_jvp
+def _poch_cj(z, m):
+  return _poch(z, m)
+
+@_poch_cj.defjvp
+def _poch_jvp(primals, tangents):
+  z, m = primals
+  z_dot, m_dot = tangents
+  r = _poch_cj(z, m)
+  dz = (lax.digamma(z + m) - lax.digamma(z)) * r
+  dm = lax.digamma(z + m) * r
+  return r, z_dot * dz + m_dot * dm
+
+def poch(z, m):
+  z, m = _promote_inexact(z, m)
+  return _poch_cj(z, m)
+
+_ERFCX_COEFFS = [6.5625, -1.875, .75, -.5, 1.]
+
+@jax.custom_jvp
+def _erfcx(x):
+  large = x > 9.4181156
+  safe_x = lax.select(large, jnp.ones_like(x), x)
+  direct = lax.exp(lax.square(safe_x)) * lax.erfc(safe_x)
+  t = 1.0 / lax.square(x)
+  asymp = jnp.polyval(jnp.array(_ERFCX_COEFFS, jnp.float32), t) / (x * jnp.float32(1.7724538509055159))
+  return lax.select(large, asymp, direct)
+
+@_erfcx.defjvp
+def _erfcx_jvp(primals, tangents):
+  x, = primals
+  x_dot, = tangents
+  y = _erfcx(x)
+  return y, x_dot * (2.0 * x * y - 2.0 / jnp.float32(1.7724538509055159))
+
+def erfcx(x):
+  x, = _promote_inexact(x)
+  return _erfcx(x)
+
+def _expint1(x):
+  A = jnp.array([-5.350447357812542947283e0, 2.185049168816613393830e2, -4.176572384826693777058e3, 5.541176756393557601232e4,
+                 -3.313381331178144034309e5, 1.592627163384945414220e6], x.dtype)
+  B = jnp.array([1.0, -5.250547959112862969197e1, 1.259616186786790571525e3, -1.756549581973534652631e4, 1.493062117002725991967e5,
+                 -7.294949239640527645655e5, 1.592627163384945429726e6], x.dtype)
+  f = jnp.polyval(A, x) / jnp.polyval(B, x)
+  return x * f + _EULER + jnp.log(x)
+
+def _eval_expint_k(A, B, x):
+  w = 1.0 / x
+  f = jnp.polyval(A, w) / jnp.polyval(B, w)
+  f = w * f + 1.0
+  return jnp.exp(x) * w * f
+
+def _expint2(x):
+  A = jnp.array([1.981808503259689673238e-2, -1.271645625984917501326e0, -2.088160335681228318920e0, 2.755544509187936721172e0,
+                 -4.409507048701600257171e-1, 4.665623805935891391017e-2, -1.545042679673485262580e-3, 7.059980605299617478514e-5], x.dtype)
+  B = jnp.array([1.0, 1.476498670914921440652e0, 5.629177174822436244827e-1, 1.699017897879307263248e-1, 2.291647179034212017463e-2,
+                 4.450150439728752875043e-3, 1.727439612206521482874e-4, 3.953167195549672482304e-5], x.dtype)
+  return _eval_expint_k(A, B, x)
+
+def _expint3(x):
+  A = jnp.array([-1.373215375871208729803e0, -7.084559133740838761406e-1, 1.580806855547941010501e0, -2.601500427425622944234e-1,
+                 2.994674694113713763365e-2, -1.038086040188744005513e-3, 4.371064420753005429514e-5, 2.141783679522602903795e-6], x.dtype)
+  B = jnp.array([1.0, 8.585231423622028380768e-1, 4.483285822873995129957e-1, 7.687932158124475434091e-2, 2.449868241021887685904e-2,
+                 8.832165941927796567926e-4, 4.590952299511353531215e-4, -4.729848351866523044863e-6, 2.665195537390710170105e-6], x.dtype)
+  return _eval_expint_k(A, B, x)
+
+def _expint4(x):
+  A = jnp.array([-2.106934601691916512584e0, 1.732733869664688041885e0, -2.423619178935841904839e-1, 2.322724180937565842585e-2,
+                 2.372880440493179832059e-4, -8.343219561192552752335e-5, 1.363408795605250394881e-5, -3.655412321999253963714e-7,
+                 1.464941733975961318456e-8, 6.176407863710360207074e-10], x.dtype)
+  B = jnp.array([1.0, -2.298062239901678075778e-1, 1.105077041474037862347e-1, -1.566542966630792353556e-2, 2.761106850817352773874e-3,
+                 -2.089148012284048449115e-4, 1.708528938807675304186e-5, -4.459311796356686423199e-7, 1.394634930353847498145e-8,
+                 6.150865933977338354138e-10], x.dtype)
+  return _eval_expint_k(A, B, x)
+
+def _expint5(x):
+  A = jnp.array([-2.458119367674020323359e-1, -1.483382253322077687183e-1, 7.248291795735551591813e-2, -1.348315687380940523823e-2,
+                 1.342775069788636972294e-3, -7.942465637159712264564e-5, 2.644179518984235952241e-6, -4.239473659313765177195e-8], x.dtype)
+  B = jnp.array([1.0, -1.044225908443871106315e-1, -2.676453128101402655055e-1, 9.695000254621984627876e-2, -1.601745692712991078208e-2,
+                 1.496414899205908021882e-3, -8.462452563778485013756e-5, 2.728938403476726394024e-6, -4.239462431819542051337e-8], x.dtype)
+  return _eval_expint_k(A, B, x)
+
+def _expint6(x):
+  A = jnp.array([1.212561118105456670844e-1, -5.823133179043894485122e-1, 2.348887314557016779211e-1, -3.040034318113248237280e-2,
+                 1.510082146865190661777e-3, -2.523137095499571377122e-5], x.dtype)
+  B = jnp.array([1.0, -1.002252150365854016662e0, 2.928709694872224144953e-1, -3.337004338674007801307e-2, 1.560544881127388842819e-3,
+                 -2.523137093603234562648e-5], x.dtype)
+  return _eval_expint_k(A, B, x)
+
+def _expint7(x):
+  A = jnp.array([-7.657847078286127362028e-1, 6.886192415566705051750e-1, -2.132598113545206124553e-1, 3.346107552384193813594e-2,
+                 -3.076541477344756050249e-3, 1.747119316454907477380e-4, -6.103711682274170530369e-6, 1.218032765428652199087e-7,
+                 -1.086076102793290233007e-9], x.dtype)
+  B = jnp.array([1.0, -1.888802868662308731041e0, 1.066691687211408896850e0, -2.751915982306380647738e-1, 3.930852688233823569726e-2,
+                 -3.414684558602365085394e-3, 1.866844370703555398195e-4, -6.345146083130515357861e-6, 1.239754287483206878024e-7,
+                 -1.086076102793126632978e-9], x.dtype)
+  return _eval_expint_k(A, B, x)
+
+def _expi_pos(x):
+  conds = [(0.0 < x) & (x <= 2.0)] + [(2.0 ** i < x) & (x <= 2.0 ** (i + 1)) for i in range(1, 6)]
+  return jnp.piecewise(x, conds, [_expint1, _expint2, _expint3, _expint4, _expint5, _expint6, _expint7])
+
+def _expi_neg(x):
+  return -exp1(-x)
+
+@jax.custom_jvp
+def _expi(x):
+  return jnp.piecewise(x, [x < 0], [_expi_neg, _expi_pos])
+
+@_expi.defjvp
+def _expi_jvp(primals, tangents):
+  (x,) = primals
+  (x_dot,) = tangents
+  return _expi(x), jnp.exp(x) / x * x_dot
+
+def expi(x):
+  x, = _promote_inexact(x)
+  return _expi(x)
+
+def _expn1(x, n):
+  zero = jnp.float32(0.0)
+  one = jnp.float32(1.0)
+  psi = -_EULER - jnp.log(x)
+  psi = lax.fori_loop(jnp.float32(1), n, lambda i, psi: psi + one / i, psi)
+  n1 = jnp.where(n == 1.0, one + one, n)
+  init = dict(x=x, z=-x, xk=zero, yk=one, pk=one - n, ans=jnp.where(n == 1.0, zero, one / (one - n1)), t=jnp.float32(jnp.inf))
+
+  def body(d):
+    d["xk"] += one
+    d["yk"] *= d["z"] / d["xk"]
+    d["pk"] += one
+    d["ans"] += jnp.where(d["pk"] != zero, d["yk"] / d["pk"], zero)
+    d["t"] = jnp.where(d["ans"] != zero, abs(d["yk"] / d["ans"]), one)
+    return d
+
+  def cond(d):
+    return (d["x"] > 0.0) & (d["t"] > _EPS)
+
+  d = lax.while_loop(cond, body, init)
+  t = n
+  r = n - 1.0
+  return d["z"] ** r * psi / jnp.exp(lax.lgamma(t)) - d["ans"]
+
+def _expn2(x, n):
+  BIG = jnp.float32(1.44115188075855872e17)
+  zero = jnp.float32(0.0)
+  one = jnp.float32(1.0)
+  init = dict(k=jnp.float32(1), pkm2=one, qkm2=x, pkm1=one, qkm1=x + n, ans=one / (x + n), t=jnp.float32(jnp.inf), r=zero, x=x)
+
+  def body(d):
+    x = d["x"]
+    d["k"] += 1.0
+    k = d["k"]
+    odd = k % 2.0 == 1.0
+    yk = jnp.where(odd, one, x)
+    xk = jnp.where(odd, n + (k - 1.0) / 2.0, k / 2.0)
+    pk = d["pkm1"] * yk + d["pkm2"] * xk
+    qk = d["qkm1"] * yk + d["qkm2"] * xk
+    nz = qk != zero
+    r = jnp.where(nz, pk / qk, d["r"])
+    d["r"] = r
+    d["t"] = jnp.where(nz, abs((d["ans"] - r) / r), one)
+    d["ans"] = jnp.where(nz, r, d["ans"])
+    d["pkm2"] = d["pkm1"]
+    d["pkm1"] = pk
+    d["qkm2"] = d["qkm1"]
+    d["qkm1"] = qk
+    is_big = abs(pk) > BIG
+    for key in ["pkm1", "pkm2", "qkm1", "qkm2"]:
+      d[key] = jnp.where(is_big, d[key] / BIG, d[key])
+    return d
+
+  def cond(d):
+    return (d["x"] > d["k"] * 0.0) & (d["t"] > _EPS)
+
+  d = lax.while_loop(cond, body, init)
+  return d["ans"] * jnp.exp(-x)
+
+def _expn3(x, n):
+  one = jnp.float32(1.0)
+  xk = x + n
+  yk = one / (xk * xk)
+  t = n
+  ans = yk * t * (6.0 * x * x - 8.0 * t * x + t * t)
+  ans = yk * (ans + t * (t - 2.0 * x))
+  ans = yk * (ans + t)
+  return (ans + one) * jnp.exp(-x) / xk
+
+def _expn_scalar(n, x):
+  zero = jnp.float32(0)
+  one = jnp.float32(1)
+  conds = [(n < 0.0) | (x < zero), (x == zero) & (n < 2.0), (x == zero) & (n >= 2.0), (n == 0.0) & (x >= zero), (n >= 5000.0), (x > one)]
+  n1 = jnp.where(n == 1.0, n + n, n)
+  vals = [jnp.nan, jnp.inf, one / n1, jnp.exp(-x) / x, _expn3, _expn2, _expn1]
+  return jnp.piecewise(x, conds, vals, n=n)
+
+def _expn_vec(n, x):
+  n, x = _promote_inexact(n, x)
+  return jnp.vectorize(_expn_scalar)(n, x)
+
+@jax.custom_jvp
+def _expn(n, x):
+  return _expn_vec(n, x)
+
+@_expn.defjvp
+def _expn_jvp(primals, tangents):
+  n, x = primals
+  _, x_dot = tangents
+  return _expn(n, x), -x_dot * _expn(n - 1.0, x)
+
+def expn(n, x):
+  n, x = _promote_inexact(n, x)
+  return _expn(n, x)
+
+def exp1(x):
+  x, = _promote_inexact(x)
+  return _expn(jnp.ones_like(x), x)
+
+def _spence_poly(w):
+  A = jnp.array([4.65128586073990045278E-5, 7.31589045238094711071E-3, 1.33847639578309018650E-1, 8.79691311754530315341E-1,
+                 2.71149851196553469920E0, 4.25697156008121755724E0, 3.29771340985225106936E0, 1.00000000000000000126E0], dtype=w.dtype)
+  B = jnp.array([6.90990488912553276999E-4, 2.54043763932544379113E-2, 2.82974860602568089943E-1, 1.41172597751831069617E0,
+                 3.63800533345137075418E0, 5.03278880143316990390E0, 3.54771340985225096217E0, 9.99999999999999998740E-1], dtype=w.dtype)
+  return -w * jnp.polyval(A, w) / jnp.polyval(B, w)
+
+def _spence_calc(x):
+  x2_bool = x > 2.0
+  x = jnp.piecewise(x, [x2_bool], [lambda x: 1.0 / x, lambda x: x])
+  x1_5_bool = x > 1.5
+  x_5_bool = x < 0.5
+  x2_bool = x2_bool | x1_5_bool
+  w = jnp.piecewise(x, [x1_5_bool, x_5_bool], [lambda x: 1.0 / x - 1.0, lambda x: -x, lambda x: x - 1.0])
+  y = _spence_poly(w)
+  y_flag_one = jnp.pi ** 2 / 6.0 - jnp.log(x) * jnp.log(1.0 - x) - y
+  y = jnp.where(x_5_bool, y_flag_one, y)
+  y_flag_two = -0.5 * jnp.log(x) ** 2 - y
+  return jnp.where(x2_bool, y_flag_two, y)
+
+def spence(x):
+  x = jnp.asarray(x)
+  if x.dtype != jnp.float32:
+    raise TypeError(f"x.dtype={x.dtype} is not supported, see docstring for supported types.")
+  return jnp.piecewise(x, [x < 0.0, x == 1.0, x == 0.0], [jnp.nan, 0, jnp.pi ** 2 / 6, _spence_calc])
+
+def _jv(v, z):
+  # scipy.special.jv on traced operands (a callback's): J_v(z) for an integer order v, in float32 -- the power
+  # series where it does not cancel (|z| < 4), else Bessel's integral (1/pi) int_0^pi cos(v t - z sin t) dt by the
+  # trapezoidal rule on 256 intervals (exponentially convergent for this periodic integrand while |z| + |v| < ~200).
+  v, z = _promote_inexact(v, z)
+  n = jnp.abs(v)
+  h = z / 2.0
+  term = jnp.ones_like(z)
+  for j in range(1, 41):
+    term = jnp.where(j <= n, term * h / j, term)
+  series = term
+  for k in range(1, 30):
+    term = term * (-h * h) / (k * (k + n))
+    series = series + term
+  m = 256
+  t = jnp.arange(m + 1, dtype=jnp.float32) * jnp.float32(jnp.pi / m)
+  w = jnp.ones(m + 1, jnp.float32).at[0].set(0.5).at[m].set(0.5)
+  integral = jnp.sum(w * jnp.cos(n[..., None] * t - z[..., None] * jnp.sin(t)), axis=-1) / m
+  r = jnp.where(jnp.abs(z) < 4.0, series, integral)
+  r = jnp.where((v < 0) & (n % 2 == 1), -r, r)
+  return jnp.where(v == jnp.round(v), r, jnp.nan)
+`;
+
+const SPECIAL_PRELUDE = pythonPrelude(SPECIAL_PY, 'jax.scipy.special');
+
+/** The jax.scipy.special functions of the prelude (lib_stats.ts's definitions win where both exist). */
+export function specialPreludeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  return Object.fromEntries(SPECIAL_PRELUDE.functions.map((name) => [name, (c: CallArgs) => SPECIAL_PRELUDE.call(ip, name, c)]));
+}
+
+/** scipy.special.jv on a callback's traced operands (integer orders). */
+export const tracedJv = (ip: Interp, c: CallArgs): PyValue => SPECIAL_PRELUDE.call(ip, '_jv', c);
