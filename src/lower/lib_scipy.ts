@@ -2,14 +2,13 @@
 // in lib_stats.ts, linalg in lib_linalg.ts), written as the primitive
 // sequence JAX traces (jax/_src/ops/special.py); jax.nn.logsumexp and
 // jnp.logaddexp use the same logsumexp.
-import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { normalizeAxes } from './arrays.js';
 import type { Interp } from './interp.js';
 import { signalFunctions } from './lib_lax_conv.js';
 import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { specialFunctions, statsModule } from './lib_stats.js';
-import { specialPreludeFunctions, tracedJv } from './scipy_prelude.js';
+import { logsumexpFull, specialPreludeFunctions, tracedJv } from './scipy_prelude.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { erfOf } from './lib_stdlib.js';
@@ -35,7 +34,7 @@ export function logsumexp(ip: Interp, x: PyValue, axis: PyValue, keepdims: boole
 export function scipyModule(ip: Interp): PyModule {
   const special = builtinModule('jax.scipy.special', {
     logsumexp: (c) => {
-      if (c.kwargs.has('b') || c.kwargs.has('return_sign')) throw new CompileError('jaxts: logsumexp supports a, axis and keepdims only', c.span);
+      if (c.args.length > 2 || ['b', 'return_sign', 'where'].some((k) => c.kwargs.has(k))) return logsumexpFull(ip, c);
       return logsumexp(ip, arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span);
     },
     erf: (c) => ip.ops.unary('erf', arg(c, 0, 'x'), c.span),

@@ -851,6 +851,40 @@ def spence(x):
     raise TypeError(f"x.dtype={x.dtype} is not supported, see docstring for supported types.")
   return jnp.piecewise(x, [x < 0.0, x == 1.0, x == 0.0], [jnp.nan, 0, jnp.pi ** 2 / 6, _spence_calc])
 
+def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
+  if where is not None:
+    a = jnp.where(where, a, 0)
+  if b is not None:
+    a_arr, b_arr = _promote_inexact(a, b)
+    a_arr = jnp.where(b_arr != 0, a_arr, -jnp.inf)
+  else:
+    a_arr, = _promote_inexact(a)
+    b_arr = a_arr
+  if axis is None:
+    dims = tuple(range(a_arr.ndim))
+  elif isinstance(axis, (tuple, list)):
+    dims = tuple(d + a_arr.ndim if d < 0 else d for d in axis)
+  else:
+    dims = (axis + a_arr.ndim if axis < 0 else axis,)
+  for d in dims:
+    if not 0 <= d < a_arr.ndim:
+      raise ValueError(f"axis {d} is out of bounds for array of dimension {a_arr.ndim}")
+  amax = jnp.max(a_arr, axis=dims, keepdims=keepdims, where=where, initial=-jnp.inf)
+  amax = lax.stop_gradient(lax.select(jnp.isfinite(amax), amax, lax.full_like(amax, 0)))
+  amax_with_dims = amax if keepdims else lax.expand_dims(amax, dims)
+  exp_a = lax.exp(lax.sub(a_arr, amax_with_dims))
+  if b is not None:
+    exp_a = lax.mul(exp_a, b_arr)
+  sumexp = exp_a.sum(axis=dims, keepdims=keepdims, where=where)
+  sign = lax.sign(sumexp)
+  sumexp = abs(sumexp)
+  out = lax.add(lax.log(sumexp), amax)
+  if return_sign:
+    return (out, sign)
+  if b is not None:
+    out = jnp.where(sign < 0, jnp.array(jnp.nan, dtype=out.dtype), out)
+  return out
+
 def _jv(v, z):
   # scipy.special.jv on traced operands (a callback's): J_v(z) for an integer order v, in float32 -- the power
   # series where it does not cancel (|z| < 4), else Bessel's integral (1/pi) int_0^pi cos(v t - z sin t) dt by the
@@ -881,5 +915,461 @@ export function specialPreludeFunctions(ip: Interp): Record<string, (c: CallArgs
   return Object.fromEntries(SPECIAL_PRELUDE.functions.map((name) => [name, (c: CallArgs) => SPECIAL_PRELUDE.call(ip, name, c)]));
 }
 
+/** jax.scipy.special.logsumexp with b=, return_sign= or where= (lib_scipy.ts keeps the plain case). */
+export const logsumexpFull = (ip: Interp, c: CallArgs): PyValue => SPECIAL_PRELUDE.call(ip, '_logsumexp', c);
+
 /** scipy.special.jv on a callback's traced operands (integer orders). */
 export const tracedJv = (ip: Interp, c: CallArgs): PyValue => SPECIAL_PRELUDE.call(ip, '_jv', c);
+
+// jax.scipy.stats (jax/_src/scipy/stats/*.py): `def MODULE__FUNCTION` is MODULE.FUNCTION (a distribution's
+// submodule); a name without `__` is a function of jax.scipy.stats itself.
+const STATS_PY = `
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.scipy.special import gammaln, xlogy, xlog1py, betaln, gammainc, gammaincc, betainc, logsumexp, log_ndtr, ndtr
+from jax.scipy.stats import norm
+
+def _promote_inexact(*args):
+  xs = [jnp.asarray(x) for x in args]
+  xs = [x if x.dtype == jnp.float32 else x.astype(jnp.float32) for x in xs]
+  shape = jnp.broadcast_shapes(*[x.shape for x in xs])
+  return [x if x.shape == shape else jnp.broadcast_to(x, shape) for x in xs]
+
+# ---- binom, nbinom, geom, betabinom, multinomial
+
+def binom__logpmf(k, n, p, loc=0):
+  k, n, p, loc = _promote_inexact(k, n, p, loc)
+  y = lax.sub(k, loc)
+  comb_term = lax.sub(gammaln(n + 1), lax.add(gammaln(y + 1), gammaln(n - y + 1)))
+  log_linear_term = lax.add(xlogy(y, p), xlog1py(lax.sub(n, y), lax.neg(p)))
+  log_probs = lax.add(comb_term, log_linear_term)
+  y_n_cond = jnp.logical_or(jnp.logical_and(y == 0, n == 0), log_linear_term == 0)
+  log_probs = jnp.where(y_n_cond, 0., log_probs)
+  return jnp.where((k >= loc) & (k < loc + n + 1), log_probs, -jnp.inf)
+
+def binom__pmf(k, n, p, loc=0):
+  return lax.exp(binom__logpmf(k, n, p, loc))
+
+def nbinom__logpmf(k, n, p, loc=0):
+  k, n, p, loc = _promote_inexact(k, n, p, loc)
+  y = lax.sub(k, loc)
+  comb_term = lax.sub(lax.sub(gammaln(lax.add(y, n)), gammaln(n)), gammaln(lax.add(y, 1.0)))
+  log_linear_term = lax.add(xlogy(n, p), xlogy(y, lax.sub(1.0, p)))
+  log_probs = lax.add(comb_term, log_linear_term)
+  return jnp.where(k < loc, -jnp.inf, log_probs)
+
+def nbinom__pmf(k, n, p, loc=0):
+  return lax.exp(nbinom__logpmf(k, n, p, loc))
+
+def geom__logpmf(k, p, loc=0):
+  k, p, loc = _promote_inexact(k, p, loc)
+  x = lax.sub(k, loc)
+  log_probs = xlog1py(lax.sub(x, 1.0), -p) + lax.log(p)
+  return jnp.where(x <= 0, -jnp.inf, log_probs)
+
+def geom__pmf(k, p, loc=0):
+  return jnp.exp(geom__logpmf(k, p, loc))
+
+def betabinom__logpmf(k, n, a, b, loc=0):
+  k, n, a, b, loc = _promote_inexact(k, n, a, b, loc)
+  y = lax.sub(lax.floor(k), loc)
+  one = jnp.float32(1)
+  zero = jnp.float32(0)
+  combiln = lax.neg(lax.add(lax.log1p(n), betaln(lax.add(lax.sub(n, y), one), lax.add(y, one))))
+  beta_lns = lax.sub(betaln(lax.add(y, a), lax.add(lax.sub(n, y), b)), betaln(a, b))
+  log_probs = lax.add(combiln, beta_lns)
+  log_probs = jnp.where(jnp.logical_and(y == zero, n == zero), 0., log_probs)
+  y_cond = jnp.logical_or(jnp.logical_or(y < -loc, y > n), lax.add(y, a) <= zero)
+  log_probs = jnp.where(y_cond, -jnp.inf, log_probs)
+  n_a_b_cond = jnp.logical_or(jnp.logical_or(n < zero, a <= zero), b <= zero)
+  return jnp.where(n_a_b_cond, jnp.nan, log_probs)
+
+def betabinom__pmf(k, n, a, b, loc=0):
+  return lax.exp(betabinom__logpmf(k, n, a, b, loc))
+
+def multinomial__logpmf(x, n, p):
+  p, = _promote_inexact(p)
+  x = jnp.asarray(x)
+  n = jnp.asarray(n)
+  if x.dtype != jnp.int32 or n.dtype != jnp.int32:
+    raise ValueError(f"x and n must be of integer type; got x.dtype={x.dtype}, n.dtype={n.dtype}")
+  x = x.astype(p.dtype)
+  n = n.astype(p.dtype)
+  logprobs = gammaln(n + 1) + jnp.sum(xlogy(x, p) - gammaln(x + 1), axis=-1)
+  return jnp.where(jnp.equal(jnp.sum(x), n), logprobs, -jnp.inf)
+
+def multinomial__pmf(x, n, p):
+  return lax.exp(multinomial__logpmf(x, n, p))
+
+# ---- chi2, gamma, beta, poisson (the cdfs), expon, cauchy, bernoulli
+
+def _clamp(lo, x, hi):
+  return lax.clamp(jnp.float32(lo), x, jnp.float32(hi))
+
+def chi2__logpdf(x, df, loc=0, scale=1):
+  x, df, loc, scale = _promote_inexact(x, df, loc, scale)
+  y = lax.div(lax.sub(x, loc), scale)
+  df_on_two = lax.div(df, 2.0)
+  kernel = lax.sub(lax.mul(lax.sub(df_on_two, 1.0), lax.log(y)), lax.div(y, 2.0))
+  nrml_cnst = lax.neg(lax.add(lax.lgamma(df_on_two), lax.div(lax.mul(lax.log(jnp.float32(2)), df), 2.0)))
+  log_probs = lax.add(lax.sub(nrml_cnst, lax.log(scale)), kernel)
+  return jnp.where(x < loc, -jnp.inf, log_probs)
+
+def chi2__pdf(x, df, loc=0, scale=1):
+  return lax.exp(chi2__logpdf(x, df, loc, scale))
+
+def chi2__cdf(x, df, loc=0, scale=1):
+  x, df, loc, scale = _promote_inexact(x, df, loc, scale)
+  return gammainc(lax.div(df, 2.0), _clamp(0, lax.div(lax.sub(x, loc), lax.mul(scale, 2.0)), jnp.inf))
+
+def chi2__logcdf(x, df, loc=0, scale=1):
+  return lax.log(chi2__cdf(x, df, loc, scale))
+
+def chi2__sf(x, df, loc=0, scale=1):
+  x, df, loc, scale = _promote_inexact(x, df, loc, scale)
+  return gammaincc(lax.div(df, 2.0), _clamp(0, lax.div(lax.sub(x, loc), lax.mul(scale, 2.0)), jnp.inf))
+
+def chi2__logsf(x, df, loc=0, scale=1):
+  return lax.log(chi2__sf(x, df, loc, scale))
+
+def gamma__cdf(x, a, loc=0, scale=1):
+  x, a, loc, scale = _promote_inexact(x, a, loc, scale)
+  return gammainc(a, _clamp(0, lax.div(lax.sub(x, loc), scale), jnp.inf))
+
+def gamma__logcdf(x, a, loc=0, scale=1):
+  return lax.log(gamma__cdf(x, a, loc, scale))
+
+def gamma__sf(x, a, loc=0, scale=1):
+  x, a, loc, scale = _promote_inexact(x, a, loc, scale)
+  y = lax.div(lax.sub(x, loc), scale)
+  return jnp.where(y < 0, 1, gammaincc(a, y))
+
+def gamma__logsf(x, a, loc=0, scale=1):
+  return lax.log(gamma__sf(x, a, loc, scale))
+
+def beta__cdf(x, a, b, loc=0, scale=1):
+  x, a, b, loc, scale = _promote_inexact(x, a, b, loc, scale)
+  return betainc(a, b, _clamp(0, lax.div(lax.sub(x, loc), scale), 1))
+
+def beta__logcdf(x, a, b, loc=0, scale=1):
+  return lax.log(beta__cdf(x, a, b, loc, scale))
+
+def beta__sf(x, a, b, loc=0, scale=1):
+  x, a, b, loc, scale = _promote_inexact(x, a, b, loc, scale)
+  return betainc(b, a, 1 - _clamp(0, lax.div(lax.sub(x, loc), scale), 1))
+
+def beta__logsf(x, a, b, loc=0, scale=1):
+  return lax.log(beta__sf(x, a, b, loc, scale))
+
+def poisson__cdf(k, mu, loc=0):
+  k, mu, loc = _promote_inexact(k, mu, loc)
+  x = lax.sub(k, loc)
+  p = gammaincc(jnp.floor(1 + x), mu)
+  return jnp.where(x < 0, jnp.float32(0), p)
+
+def expon__logcdf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  neg_scaled_x = lax.div(lax.sub(loc, x), scale)
+  return jnp.where(neg_scaled_x < 0, lax.log(-lax.expm1(neg_scaled_x)), -jnp.inf)
+
+def expon__logsf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  neg_scaled_x = lax.div(lax.sub(loc, x), scale)
+  return jnp.where(neg_scaled_x < 0, neg_scaled_x, jnp.float32(0))
+
+def cauchy__logcdf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  scaled_x = lax.div(lax.sub(x, loc), scale)
+  return lax.log(0.5 + lax.div(lax.atan(scaled_x), jnp.float32(jnp.pi)))
+
+def cauchy__sf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  return jax.scipy.stats.cauchy.cdf(-x, -loc, scale)
+
+def cauchy__logsf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  return cauchy__logcdf(-x, -loc, scale)
+
+def cauchy__isf(q, loc=0, scale=1):
+  q, loc, scale = _promote_inexact(q, loc, scale)
+  return lax.add(loc, lax.mul(scale, lax.tan(lax.mul(jnp.float32(jnp.pi), lax.sub(0.5, q)))))
+
+def bernoulli__ppf(q, p):
+  q, p = _promote_inexact(q, p)
+  zero = jnp.float32(0)
+  one = jnp.float32(1)
+  return jnp.where(jnp.isnan(q) | jnp.isnan(p) | (p < zero) | (p > one) | (q < zero) | (q > one), jnp.nan,
+                   jnp.where(lax.le(q, 1 - p), zero, one))
+
+# ---- gumbel_l, gumbel_r, pareto, gennorm, vonmises, wrapcauchy
+
+def gumbel_l__logpdf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  ok = scale > 0
+  z = lax.div(lax.sub(x, loc), scale)
+  neg_log_scale = xlogy(-1, scale)
+  t2 = lax.sub(z, lax.exp(z))
+  return jnp.where(ok, lax.add(neg_log_scale, t2), jnp.nan)
+
+def gumbel_l__pdf(x, loc=0, scale=1):
+  return lax.exp(gumbel_l__logpdf(x, loc, scale))
+
+def gumbel_l__logcdf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  ok = scale > 0
+  z = lax.div(lax.sub(x, loc), scale)
+  neg_exp_z = lax.neg(lax.exp(z))
+  return jnp.where(ok, lax.log(-lax.expm1(neg_exp_z)), jnp.nan)
+
+def gumbel_l__cdf(x, loc=0, scale=1):
+  return lax.exp(gumbel_l__logcdf(x, loc, scale))
+
+def gumbel_l__ppf(p, loc=0, scale=1):
+  p, loc, scale = _promote_inexact(p, loc, scale)
+  ok = (p > 0) & (p < 1)
+  t1 = xlog1py(-1, lax.neg(p))
+  t = lax.mul(scale, lax.log(t1))
+  return jnp.where(ok, lax.add(loc, t), jnp.nan)
+
+def gumbel_l__logsf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  ok = scale > 0
+  z = lax.div(lax.sub(x, loc), scale)
+  return jnp.where(ok, lax.neg(lax.exp(z)), jnp.nan)
+
+def gumbel_l__sf(x, loc=0, scale=1):
+  return jnp.exp(gumbel_l__logsf(x, loc, scale))
+
+def gumbel_r__logpdf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  ok = scale > 0
+  z = lax.div(lax.sub(x, loc), scale)
+  neg_log_scale = xlogy(-1, scale)
+  t2 = lax.neg(lax.add(z, lax.exp(lax.neg(z))))
+  return jnp.where(ok, lax.add(neg_log_scale, t2), jnp.nan)
+
+def gumbel_r__pdf(x, loc=0, scale=1):
+  return lax.exp(gumbel_r__logpdf(x, loc, scale))
+
+def gumbel_r__logcdf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  ok = scale > 0
+  z = lax.div(lax.sub(x, loc), scale)
+  return jnp.where(ok, lax.neg(lax.exp(lax.neg(z))), jnp.nan)
+
+def gumbel_r__cdf(x, loc=0, scale=1):
+  return lax.exp(gumbel_r__logcdf(x, loc, scale))
+
+def gumbel_r__ppf(p, loc=0, scale=1):
+  p, loc, scale = _promote_inexact(p, loc, scale)
+  ok = (p > 0) & (p < 1)
+  t = lax.neg(lax.log(lax.neg(lax.log(p))))
+  return jnp.where(ok, lax.add(loc, lax.mul(scale, t)), jnp.nan)
+
+def gumbel_r__sf(x, loc=0, scale=1):
+  x, loc, scale = _promote_inexact(x, loc, scale)
+  ok = scale > 0
+  z = lax.div(lax.sub(x, loc), scale)
+  return jnp.where(ok, lax.neg(lax.expm1(lax.neg(lax.exp(lax.neg(z))))), jnp.nan)
+
+def gumbel_r__logsf(x, loc=0, scale=1):
+  return lax.log(gumbel_r__sf(x, loc, scale))
+
+def pareto__logpdf(x, b, loc=0, scale=1):
+  x, b, loc, scale = _promote_inexact(x, b, loc, scale)
+  scaled_x = lax.div(lax.sub(x, loc), scale)
+  normalize_term = lax.log(lax.div(scale, b))
+  log_probs = lax.neg(lax.add(normalize_term, lax.mul(lax.add(b, 1.0), lax.log(scaled_x))))
+  return jnp.where(x < lax.add(loc, scale), -jnp.inf, log_probs)
+
+def pareto__pdf(x, b, loc=0, scale=1):
+  return lax.exp(pareto__logpdf(x, b, loc, scale))
+
+def pareto__cdf(x, b, loc=0, scale=1):
+  x, b, loc, scale = _promote_inexact(x, b, loc, scale)
+  scaled_x = lax.div(lax.sub(x, loc), scale)
+  cdf = lax.sub(1.0, lax.pow(scaled_x, lax.neg(b)))
+  return jnp.where(x < lax.add(loc, scale), jnp.float32(0), cdf)
+
+def pareto__logcdf(x, b, loc=0, scale=1):
+  x, b, loc, scale = _promote_inexact(x, b, loc, scale)
+  scaled_x = lax.div(lax.sub(x, loc), scale)
+  logcdf_val = lax.log1p(lax.neg(lax.pow(scaled_x, lax.neg(b))))
+  return jnp.where(x < lax.add(loc, scale), -jnp.inf, logcdf_val)
+
+def pareto__logsf(x, b, loc=0, scale=1):
+  x, b, loc, scale = _promote_inexact(x, b, loc, scale)
+  scaled_x = lax.div(lax.sub(x, loc), scale)
+  logsf_val = lax.neg(lax.mul(b, lax.log(scaled_x)))
+  return jnp.where(x < lax.add(loc, scale), jnp.float32(0), logsf_val)
+
+def pareto__sf(x, b, loc=0, scale=1):
+  return lax.exp(pareto__logsf(x, b, loc, scale))
+
+def pareto__ppf(q, b, loc=0, scale=1):
+  q, b, loc, scale = _promote_inexact(q, b, loc, scale)
+  ppf_val = lax.add(loc, lax.mul(scale, lax.pow(lax.sub(1.0, q), lax.neg(lax.div(1.0, b)))))
+  return jnp.where(jnp.isnan(q) | (q < 0) | (q > 1), jnp.nan, ppf_val)
+
+def gennorm__logpdf(x, beta):
+  x, beta = _promote_inexact(x, beta)
+  return lax.log(.5 * beta) - lax.lgamma(1 / beta) - lax.abs(x) ** beta
+
+def gennorm__cdf(x, beta):
+  x, beta = _promote_inexact(x, beta)
+  return .5 * (1 + lax.sign(x) * lax.igamma(1 / beta, lax.abs(x) ** beta))
+
+def gennorm__pdf(x, beta):
+  return lax.exp(gennorm__logpdf(x, beta))
+
+def vonmises__logpdf(x, kappa):
+  x, kappa = _promote_inexact(x, kappa)
+  return jnp.where(kappa > 0, kappa * (jnp.cos(x) - 1) - jnp.log(2 * jnp.pi * lax.bessel_i0e(kappa)), jnp.nan)
+
+def vonmises__pdf(x, kappa):
+  return lax.exp(vonmises__logpdf(x, kappa))
+
+def wrapcauchy__logpdf(x, c):
+  x, c = _promote_inexact(x, c)
+  return jnp.where((c > 0) & (c < 1),
+                   jnp.where((x >= 0) & (x <= jnp.float32(jnp.pi * 2)),
+                             jnp.log(1 - c * c) - jnp.log(2 * jnp.pi) - jnp.log(1 + c * c - 2 * c * jnp.cos(x)), -jnp.inf),
+                   jnp.nan)
+
+def wrapcauchy__pdf(x, c):
+  return lax.exp(wrapcauchy__logpdf(x, c))
+
+# ---- truncnorm
+
+def _log_diff(x, y):
+  return logsumexp(jnp.array([x, y]), b=jnp.array([jnp.ones_like(x), -jnp.ones_like(y)]), axis=0)
+
+def _log_gauss_mass(a, b):
+  a, b = jnp.array(a), jnp.array(b)
+  a, b = jnp.broadcast_arrays(a, b)
+  case_left = b <= 0
+  case_right = a > 0
+  case_central = ~(case_left | case_right)
+  a_tail = jnp.where(case_right, -b, a)
+  b_tail = jnp.where(case_right, -a, b)
+  mass_tail = _log_diff(log_ndtr(b_tail), log_ndtr(a_tail))
+  mass_central = jnp.log1p(-ndtr(a) - ndtr(-b))
+  return jnp.where(case_central, mass_central, mass_tail)
+
+def truncnorm__logpdf(x, a, b, loc=0, scale=1):
+  x, a, b, loc, scale = _promote_inexact(x, a, b, loc, scale)
+  val = lax.sub(norm.logpdf(x, loc, scale), _log_gauss_mass(a, b))
+  x_scaled = lax.div(lax.sub(x, loc), scale)
+  val = jnp.where((x_scaled < a) | (x_scaled > b), -jnp.inf, val)
+  return jnp.where(a >= b, jnp.nan, val)
+
+def truncnorm__pdf(x, a, b, loc=0, scale=1):
+  return lax.exp(truncnorm__logpdf(x, a, b, loc, scale))
+
+def truncnorm__logcdf(x, a, b, loc=0, scale=1):
+  x, a, b, loc, scale = _promote_inexact(x, a, b, loc, scale)
+  x = lax.div(lax.sub(x, loc), scale)
+  lgm_ab = _log_gauss_mass(a, b)
+  logcdf = _log_gauss_mass(a, x) - lgm_ab
+  logsf = _log_gauss_mass(x, b) - lgm_ab
+  logcdf = jnp.select([x >= b, x <= a, logcdf > -0.1, x > a], [0, -jnp.inf, jnp.log1p(-jnp.exp(logsf)), logcdf])
+  return jnp.where(a >= b, jnp.nan, logcdf)
+
+def truncnorm__cdf(x, a, b, loc=0, scale=1):
+  return lax.exp(truncnorm__logcdf(x, a, b, loc, scale))
+
+def truncnorm__logsf(x, a, b, loc=0, scale=1):
+  x, a, b, loc, scale = _promote_inexact(x, a, b, loc, scale)
+  return truncnorm__logcdf(-x, -b, -a, -loc, scale)
+
+def truncnorm__sf(x, a, b, loc=0, scale=1):
+  return lax.exp(truncnorm__logsf(x, a, b, loc, scale))
+
+# ---- dirichlet
+
+def _is_simplex(x):
+  x_sum = jnp.sum(x, axis=0)
+  return jnp.all(x > 0, axis=0) & (abs(x_sum - 1) < 1E-6)
+
+def dirichlet__logpdf(x, alpha):
+  x = jnp.asarray(x).astype(jnp.float32)
+  alpha = jnp.asarray(alpha).astype(jnp.float32)
+  if alpha.ndim != 1:
+    raise ValueError(f"\`alpha\` must be one-dimensional; got alpha.shape={alpha.shape}")
+  if x.shape[0] not in (alpha.shape[0], alpha.shape[0] - 1):
+    raise ValueError(f"\`x\` must have either the same number of entries as \`alpha\` or one entry fewer; got x.shape={x.shape}, alpha.shape={alpha.shape}")
+  if x.shape[0] != alpha.shape[0]:
+    x = jnp.concatenate([x, lax.sub(jnp.float32(1), x.sum(0, keepdims=True))], axis=0)
+  normalize_term = jnp.sum(gammaln(alpha)) - gammaln(jnp.sum(alpha))
+  if x.ndim > 1:
+    alpha = lax.broadcast_in_dim(alpha, alpha.shape + (1,) * (x.ndim - 1), (0,))
+  log_probs = lax.sub(jnp.sum(xlogy(lax.sub(alpha, 1.0), x), axis=0), normalize_term)
+  return jnp.where(_is_simplex(x), log_probs, -jnp.inf)
+
+def dirichlet__pdf(x, alpha):
+  return lax.exp(dirichlet__logpdf(x, alpha))
+
+# ---- module functions
+
+def sem(a, axis=0, ddof=1, nan_policy="propagate", *, keepdims=False):
+  b, = _promote_inexact(a)
+  if nan_policy == "propagate":
+    size = b.size if axis is None else b.shape[axis]
+    return b.std(axis, ddof=ddof, keepdims=keepdims) / jnp.sqrt(size).astype(b.dtype)
+  elif nan_policy == "omit":
+    count = (~jnp.isnan(b)).sum(axis, keepdims=keepdims)
+    return jnp.nanstd(b, axis, ddof=ddof, keepdims=keepdims) / jnp.sqrt(count).astype(b.dtype)
+  else:
+    raise ValueError(f"{nan_policy} is not supported")
+
+def _invert_permutation(i):
+  return jnp.empty_like(i).at[i].set(jnp.arange(i.size, dtype=i.dtype))
+
+def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
+  if nan_policy not in ["propagate", "omit", "raise"]:
+    raise ValueError(f"Illegal nan_policy value {nan_policy!r}; expected one of {{'propagate', 'omit', 'raise'}}")
+  if nan_policy == "omit":
+    raise NotImplementedError(f"Logic for \`nan_policy\` of {nan_policy} is not implemented")
+  if nan_policy == "raise":
+    raise NotImplementedError("In order to best JIT compile \`rankdata\`, we cannot know whether \`x\` contains nans. Please check if nans exist in \`x\` outside of the \`rankdata\` function.")
+  if method not in ("average", "min", "max", "dense", "ordinal"):
+    raise ValueError(f"unknown method '{method}'")
+  if axis is not None:
+    return jnp.apply_along_axis(rankdata, axis, a, method)
+  a = jnp.ravel(jnp.asarray(a))
+
+  def _rankdata(a):
+    arr, sorter = lax.sort_key_val(a, jnp.arange(a.size))
+    inv = _invert_permutation(sorter)
+    if method == "ordinal":
+      return (inv + 1).astype(jnp.float32)
+    obs = jnp.concatenate([jnp.array([True]), arr[1:] != arr[:-1]])
+    dense = obs.cumsum()[inv]
+    if method == "dense":
+      return dense.astype(jnp.float32)
+    count = jnp.nonzero(obs, size=arr.size + 1, fill_value=obs.size)[0].astype(jnp.float32)
+    if method == "max":
+      return count[dense]
+    if method == "min":
+      return count[dense - 1] + 1
+    return .5 * (count[dense] + count[dense - 1] + 1)
+
+  return lax.cond(jnp.any(jnp.isnan(a)), lambda a: jnp.full_like(a, jnp.nan, jnp.float32), _rankdata, a)
+`;
+
+const STATS_PRELUDE = pythonPrelude(STATS_PY, 'jax.scipy.stats');
+
+/**
+ * The jax.scipy.stats functions of the prelude: { '': functions of the module, MODULE: functions of the
+ * submodule MODULE }, each calling the prelude (lib_stats.ts's definitions win where both exist).
+ */
+export function statsPreludeFunctions(ip: Interp): Map<string, Record<string, (c: CallArgs) => PyValue>> {
+  const out = new Map<string, Record<string, (c: CallArgs) => PyValue>>();
+  for (const name of STATS_PRELUDE.functions) {
+    const [mod, fn] = name.includes('__') ? name.split('__') : ['', name];
+    if (!out.has(mod!)) out.set(mod!, {});
+    out.get(mod!)![fn!] = (c) => STATS_PRELUDE.call(ip, name, c);
+  }
+  return out;
+}
