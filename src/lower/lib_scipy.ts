@@ -8,7 +8,7 @@ import type { Interp } from './interp.js';
 import { signalFunctions } from './lib_lax_conv.js';
 import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { specialFunctions, statsModule } from './lib_stats.js';
-import { logsumexpFull, specialPreludeFunctions, tracedJv } from './scipy_prelude.js';
+import { linalgPreludeFunctions, logsumexpFull, specialPreludeFunctions, tracedJv } from './scipy_prelude.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { erfOf } from './lib_stdlib.js';
@@ -42,7 +42,7 @@ export function scipyModule(ip: Interp): PyModule {
     ...specialPreludeFunctions(ip),
     ...specialFunctions(ip),
   });
-  const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
+  const linalg = builtinModule('jax.scipy.linalg', { ...linalgPreludeFunctions(ip), ...linalgFunctions(ip, {}, namedResult).scipy });
   const signal = builtinModule('jax.scipy.signal', signalFunctions(ip));
   return builtinModule('jax.scipy', { special, linalg, stats: statsModule(ip), signal });
 }

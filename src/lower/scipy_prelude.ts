@@ -1373,3 +1373,257 @@ export function statsPreludeFunctions(ip: Interp): Map<string, Record<string, (c
   }
   return out;
 }
+
+// jax.scipy.linalg's special matrices (jax/_src/scipy/linalg.py); JAX's jnp.vectorize signatures become a vmap
+// over the broadcast batch dimensions, and the patches of toeplitz/hankel an index (the same values).
+const LINALG_PY = `
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+def _batched(f, *arrs):
+  batch = jnp.broadcast_shapes(*[a.shape[:-1] for a in arrs])
+  arrs = [jnp.broadcast_to(a, batch + a.shape[-1:]) for a in arrs]
+  g = f
+  for _ in batch:
+    g = jax.vmap(g)
+  return g(*arrs)
+
+def block_diag(*arrs):
+  if len(arrs) == 0:
+    arrs = (jnp.zeros((1, 0)),)
+  arrs = [jnp.asarray(a) for a in arrs]
+  dt = jnp.result_type(*arrs)
+  arrs = [a.astype(dt) for a in arrs]
+  bad_shapes = [i for i, a in enumerate(arrs) if a.ndim > 2]
+  if bad_shapes:
+    raise ValueError(f"Arguments to jax.scipy.linalg.block_diag must have at most 2 dimensions, got {arrs[bad_shapes[0]]} at argument {bad_shapes[0]}.")
+  converted_arrs = [jnp.atleast_2d(a) for a in arrs]
+  total_cols = sum(a.shape[1] for a in converted_arrs)
+  padded_arrs = []
+  current_col = 0
+  for arr in converted_arrs:
+    cols = arr.shape[1]
+    padding_config = ((0, 0, 0), (current_col, total_cols - cols - current_col, 0))
+    padded_arrs.append(lax.pad(arr, jnp.zeros((), dt), padding_config))
+    current_col += cols
+  return jnp.concatenate(padded_arrs, axis=0)
+
+def _toeplitz(c, r):
+  ncols = c.shape[0]
+  nrows = r.shape[0]
+  if ncols == 0 or nrows == 0:
+    return jnp.zeros((ncols, nrows), dtype=jnp.promote_types(c.dtype, r.dtype))
+  elems = jnp.concatenate((c[::-1], r[1:]))
+  idx = (ncols - 1) - jnp.arange(ncols)[:, None] + jnp.arange(nrows)[None, :]
+  return elems[idx]
+
+def toeplitz(c, r=None):
+  if r is None:
+    r = jnp.conjugate(jnp.asarray(c))
+  return _batched(_toeplitz, jnp.atleast_1d(jnp.asarray(c)), jnp.atleast_1d(jnp.asarray(r)))
+
+def _hankel(c, r):
+  ncols = c.shape[0]
+  nrows = r.shape[0]
+  if ncols == 0 or nrows == 0:
+    return jnp.zeros((ncols, nrows), dtype=jnp.result_type(c, r))
+  v = jnp.concatenate((c, r[1:]))
+  return v[jnp.arange(ncols)[:, None] + jnp.arange(nrows)[None, :]]
+
+def hankel(c, r=None):
+  c = jnp.asarray(c)
+  r = jnp.zeros_like(c) if r is None else jnp.asarray(r)
+  if c.ndim == 0:
+    raise ValueError("hankel: c must be at least 1-dimensional, got a scalar.")
+  if r.ndim == 0:
+    raise ValueError("hankel: r must be at least 1-dimensional, got a scalar.")
+  return _batched(_hankel, c, r)
+
+def _circulant(c):
+  n = c.shape[0]
+  idx = (jnp.arange(n)[:, None] - jnp.arange(n)[None, :]) % n
+  return c[idx]
+
+def circulant(c):
+  return _batched(_circulant, jnp.atleast_1d(jnp.asarray(c)))
+
+def _leslie(f, s):
+  dt = jnp.result_type(f, s)
+  return jnp.diag(s.astype(dt), k=-1).at[0].set(f.astype(dt))
+
+def leslie(f, s):
+  f_arr = jnp.atleast_1d(jnp.asarray(f))
+  s_arr = jnp.atleast_1d(jnp.asarray(s))
+  if f_arr.shape[-1] < 2:
+    raise ValueError(f"The length of f along the last axis must be at least 2; got shape {f_arr.shape}.")
+  if s_arr.shape[-1] != f_arr.shape[-1] - 1:
+    raise ValueError(f"Incorrect lengths for f and s. The length of s along the last axis must be one less than the length of f; got f shape {f_arr.shape} and s shape {s_arr.shape}.")
+  return _batched(_leslie, f_arr, s_arr)
+
+def _companion(a):
+  first_row = -a[1:] / a[0]
+  m = a.shape[0] - 1
+  out = jnp.eye(m, m, k=-1, dtype=first_row.dtype)
+  return out.at[0].set(first_row)
+
+def companion(a):
+  a = jnp.atleast_1d(jnp.asarray(a).astype(jnp.float32))
+  if a.shape[-1] < 2:
+    raise ValueError(f"The length of \`a\` along the last axis must be at least 2; got shape {a.shape}.")
+  return _batched(_companion, a)
+
+def fiedler(a):
+  arr = jnp.atleast_1d(jnp.asarray(a))
+  return jnp.abs(arr[..., None] - arr[..., None, :])
+
+def _fiedler_companion(a):
+  n = a.shape[0] - 1
+  if n == 0:
+    return jnp.zeros((0, 0), a.dtype)
+  a = a / a[0]
+  if n == 1:
+    return -a[1:].reshape(1, 1)
+  i = jnp.arange(n)[:, None]
+  j = jnp.arange(n)[None, :]
+  super_val = -a[jnp.minimum(i + 2, n)]
+  sub_val = -a[jnp.minimum(i + 1, n)]
+  i_even = (i % 2 == 0)
+  i_odd = (i % 2 == 1)
+  one = jnp.array(1, dtype=a.dtype)
+  zero = jnp.array(0, dtype=a.dtype)
+  conditions = [(i == 0) & (j == 0), (i == 1) & (j == 0), (j == i + 1) & i_even, (j == i + 2) & i_even,
+                (j == i - 1) & i_even & (i >= 2), (j == i - 2) & i_odd & (i >= 3)]
+  choices = [-a[1], one, super_val, one, sub_val, one]
+  return jnp.select(conditions, choices, default=zero)
+
+def fiedler_companion(a):
+  a = jnp.atleast_1d(jnp.asarray(a).astype(jnp.float32))
+  if a.shape[-1] == 0:
+    raise ValueError(f"fiedler_companion requires the last axis of 'a' to have nonzero length, but got an array of shape {a.shape}.")
+  return _batched(_fiedler_companion, a)
+
+def convolution_matrix(a, n, mode='full'):
+  n = int(n)
+  if n <= 0:
+    raise ValueError(f"n must be a positive integer; got {n}.")
+  a_arr = jnp.asarray(a)
+  if a_arr.ndim == 0:
+    raise ValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar.")
+  m = a_arr.shape[-1]
+  if m < 1:
+    raise ValueError(f"len(a) must be at least 1; got shape {a_arr.shape}.")
+  if mode not in ('full', 'valid', 'same'):
+    raise ValueError(f"mode must be one of 'full', 'valid', 'same'; got {mode!r}.")
+  pad_widths = [(0, 0)] * (a_arr.ndim - 1) + [(0, n - 1)]
+  az = jnp.pad(a_arr, pad_widths)
+  raz = jnp.pad(jnp.flip(a_arr, axis=-1), pad_widths)
+  L = m + n - 1
+  if mode == 'same':
+    trim = min(n, m) - 1
+    tb = trim // 2
+    te = trim - tb
+  elif mode == 'valid':
+    tb = min(n, m) - 1
+    te = tb
+  else:
+    tb = 0
+    te = 0
+  col0 = lax.slice_in_dim(az, tb, L - te, axis=-1)
+  row0 = lax.slice_in_dim(raz, L - n - tb, L - tb, axis=-1)
+  return toeplitz(col0, row0)
+
+def hilbert(n):
+  a = lax.broadcasted_iota(jnp.float32, (n, 1), 0)
+  return 1 / (a + a.T + 1)
+
+def _binom(n, k):
+  a = lax.lgamma(n + 1.0)
+  b = lax.lgamma(n - k + 1.0)
+  c = lax.lgamma(k + 1.0)
+  return lax.exp(a - b - c)
+
+def invhilbert(n):
+  a = jnp.arange(n, dtype=jnp.float32)
+  i = a[:, None]
+  j = a[None, :]
+  s = i + j
+  comb = jax.scipy.special.comb
+  return ((-1.0) ** s * (s + 1.0) * comb(n + i, n - j - 1) * comb(n + j, n - i - 1) * comb(s, i) ** 2)
+
+def pascal(n, kind=None):
+  if kind is None:
+    kind = "symmetric"
+  valid_kind = ["symmetric", "lower", "upper"]
+  if kind not in valid_kind:
+    raise ValueError(f"Expected kind to be on of: {valid_kind}; got {kind}")
+  a = jnp.arange(n, dtype=jnp.float32)
+  L_n = _binom(a[:, None], a[None, :])
+  if kind == "lower":
+    return L_n
+  if kind == "upper":
+    return L_n.T
+  return jnp.dot(L_n, L_n.T)
+
+def invpascal(n, kind=None):
+  if kind is None:
+    kind = "symmetric"
+  valid_kind = ["symmetric", "lower", "upper"]
+  if kind not in valid_kind:
+    raise ValueError(f"Expected kind to be one of: {valid_kind}; got {kind}")
+  a = jnp.arange(n, dtype=jnp.float32)
+  i = a[:, None]
+  j = a[None, :]
+  L_inv = ((-1.0) ** (i - j)) * _binom(i, j)
+  if kind == "lower":
+    return L_inv
+  if kind == "upper":
+    return L_inv.T
+  return jnp.dot(L_inv.T, L_inv)
+
+def helmert(n, full=False):
+  if n < 1:
+    raise ValueError(f"n must be a positive integer; got {n}.")
+  i = jnp.arange(n - 1)[:, None]
+  j = jnp.arange(n)[None, :]
+  k = i + 1
+  k_f = k.astype(jnp.float32)
+  denom = jnp.sqrt(k_f * (k_f + 1))
+  H = jnp.where(j <= i, 1.0 / denom, jnp.where(j == k, -k_f / denom, jnp.zeros_like(denom)))
+  if full:
+    first_row = jnp.full((1, n), 1.0 / jnp.sqrt(n), dtype=H.dtype)
+    H = jnp.concatenate([first_row, H], axis=0)
+  return H
+
+def hadamard(n, dtype=int):
+  if n < 1 or (n & (n - 1)) != 0:
+    raise ValueError(f"n must be a positive power of 2; got {n}.")
+  lg2 = 0
+  while (1 << lg2) < n:
+    lg2 += 1
+  H = jnp.ones((1, 1), dtype=dtype)
+  for _ in range(lg2):
+    H = jnp.block([[H, H], [H, -H]])
+  return H
+
+def expm_frechet(A, E, *, method=None, compute_expm=True):
+  A_arr = jnp.asarray(A)
+  E_arr = jnp.asarray(E)
+  if A_arr.ndim < 2 or A_arr.shape[-2] != A_arr.shape[1]:
+    raise ValueError(f'expected A to be a (batched) square matrix, got A.shape={A_arr.shape}')
+  if E_arr.ndim < 2 or E_arr.shape[-2] != E_arr.shape[-1]:
+    raise ValueError(f'expected E to be a (batched) square matrix, got E.shape={E_arr.shape}')
+  if A_arr.shape != E_arr.shape:
+    raise ValueError(f'expected A and E to be the same shape, got A.shape={A_arr.shape} E.shape={E_arr.shape}')
+  expm_A, expm_frechet_AE = jax.jvp(lambda a: jax.scipy.linalg.expm(a, upper_triangular=False, max_squarings=16), (A_arr,), (E_arr,))
+  if compute_expm:
+    return expm_A, expm_frechet_AE
+  return expm_frechet_AE
+`;
+
+const LINALG_PRELUDE = pythonPrelude(LINALG_PY, 'jax.scipy.linalg');
+
+/** The jax.scipy.linalg functions of the prelude (lib_linalg.ts's definitions win where both exist). */
+export function linalgPreludeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
+  return Object.fromEntries(LINALG_PRELUDE.functions.map((name) => [name, (c: CallArgs) => LINALG_PRELUDE.call(ip, name, c)]));
+}
