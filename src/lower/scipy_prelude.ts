@@ -453,6 +453,127 @@ def split(operand, sizes, axis=0):
 
 def optimization_barrier(operand):
   return operand
+
+def stack(operands, axis=0):
+  operands = [jnp.asarray(x) for x in operands]
+  if not operands:
+    raise ValueError("stack requires at least one operand")
+  nd = operands[0].ndim + 1
+  axis = axis + nd if axis < 0 else axis
+  return lax.concatenate([lax.expand_dims(x, (axis,)) for x in operands], axis)
+
+def unstack(x, axis=0):
+  x = jnp.asarray(x)
+  axis = axis + x.ndim if axis < 0 else axis
+  if not 0 <= axis < x.ndim:
+    raise ValueError(f"axis {axis} is out of bounds for array of dimension {x.ndim}")
+  return tuple(lax.index_in_dim(x, i, axis, keepdims=False) for i in range(x.shape[axis]))
+
+def tile(operand, reps):
+  operand = jnp.asarray(operand)
+  reps = tuple(int(r) for r in reps)
+  if len(reps) != operand.ndim:
+    raise ValueError(f"len(reps) must equal operand.ndim, got reps={reps} and operand.ndim={operand.ndim}")
+  return jnp.tile(operand, reps)
+
+def broadcast_like(arr, like_arr):
+  return jnp.broadcast_to(arr, jnp.shape(like_arr))
+
+def dtype(x):
+  return jnp.asarray(x).dtype
+
+def empty(shape, dtype, *, out_sharding=None):
+  return jnp.zeros(shape, dtype)
+
+def index_take(src, idxs, axes):
+  src = jnp.asarray(src)
+  idxs = [jnp.asarray(i) for i in idxs]
+  axes = tuple(a + src.ndim if a < 0 else a for a in axes)
+  moved = jnp.moveaxis(src, axes, tuple(range(len(axes))))
+  return moved[tuple(idxs)]
+
+def nextafter(x1, x2):
+  x1, x2 = _float_args("nextafter", x1, x2)
+  return jnp.nextafter(x1, x2)
+
+@jax.custom_jvp
+def _cbrt(x):
+  return jnp.copysign(lax.pow(jnp.abs(x), jnp.full_like(x, 1.0 / 3.0)), x)
+
+@_cbrt.defjvp
+def _cbrt_jvp(primals, tangents):
+  x, = primals
+  g, = tangents
+  ans = _cbrt(x)
+  return ans, g * ((1.0 / 3.0) * lax.integer_pow(ans, -2))
+
+def cbrt(x, *, accuracy=None):
+  x, = _float_args("cbrt", x)
+  return _cbrt(x)
+
+def mulhi(x, y):
+  x = jnp.asarray(x)
+  y = jnp.asarray(y)
+  if x.dtype != y.dtype or x.dtype not in (jnp.int32, jnp.uint32):
+    raise TypeError(f"mulhi does not accept dtype {x.dtype}. Accepted dtypes are subtypes of integer.")
+  signed = x.dtype == jnp.int32
+  ux = lax.bitcast_convert_type(x, jnp.uint32) if signed else x
+  uy = lax.bitcast_convert_type(y, jnp.uint32) if signed else y
+  mask = jnp.uint32(0xFFFF)
+  x_lo = ux & mask
+  x_hi = ux >> 16
+  y_lo = uy & mask
+  y_hi = uy >> 16
+  lo_lo = x_lo * y_lo
+  hi_lo = x_hi * y_lo
+  lo_hi = x_lo * y_hi
+  hi_hi = x_hi * y_hi
+  cross = (lo_lo >> 16) + (hi_lo & mask) + lo_hi
+  hi = hi_hi + (hi_lo >> 16) + (cross >> 16)
+  if signed:
+    # the signed high word: subtract y where x < 0 and x where y < 0 (mod 2^32)
+    hi = hi - jnp.where(x < 0, uy, jnp.uint32(0)) - jnp.where(y < 0, ux, jnp.uint32(0))
+    return lax.bitcast_convert_type(hi, jnp.int32)
+  return hi
+
+def reduce_precision(operand, exponent_bits, mantissa_bits):
+  x = jnp.asarray(operand)
+  if x.dtype != jnp.float32:
+    raise TypeError(f"reduce_precision does not accept dtype {x.dtype}. Accepted dtypes are subtypes of floating.")
+  exponent_bits = int(exponent_bits)
+  mantissa_bits = int(mantissa_bits)
+  if exponent_bits < 1 or mantissa_bits < 0:
+    raise ValueError(f"reduce_precision: exponent_bits must be >= 1 and mantissa_bits >= 0, got {exponent_bits} and {mantissa_bits}")
+  bits = lax.bitcast_convert_type(x, jnp.uint32)
+  if mantissa_bits < 23:
+    last_mantissa_bit_mask = 1 << (23 - mantissa_bits)
+    base_rounding_bias = (last_mantissa_bit_mask >> 1) - 1
+    x_last_mantissa_bit = (bits & jnp.uint32(last_mantissa_bit_mask)) >> (23 - mantissa_bits)
+    x_rounding_bias = x_last_mantissa_bit + jnp.uint32(base_rounding_bias)
+    truncation_mask = jnp.uint32((0xFFFFFFFF ^ (last_mantissa_bit_mask - 1)) & 0xFFFFFFFF)
+    bits = (bits + x_rounding_bias) & truncation_mask
+  if exponent_bits < 8:
+    sign_bit_mask = jnp.uint32(0x80000000)
+    exp_bits_mask = jnp.uint32(0x7F800000)
+    reduced_exponent_bias = (1 << (exponent_bits - 1)) - 1
+    reduced_max_exponent = 127 + reduced_exponent_bias
+    reduced_min_exponent = 127 - reduced_exponent_bias
+    x_exponent = bits & exp_bits_mask
+    x_overflows = x_exponent > jnp.uint32(reduced_max_exponent << 23)
+    x_underflows = x_exponent <= jnp.uint32(reduced_min_exponent << 23)
+    x_signed_zero = bits & sign_bit_mask
+    x_signed_inf = x_signed_zero | exp_bits_mask
+    bits = jnp.where(x_overflows, x_signed_inf, jnp.where(x_underflows, x_signed_zero, bits))
+  result = lax.bitcast_convert_type(bits, jnp.float32)
+  if mantissa_bits > 0:
+    result = jnp.where(jnp.isnan(x), x, result)
+  return result
+
+def platform_dependent(*args, default=None, **per_platform):
+  fn = per_platform.get("cpu", default)
+  if fn is None:
+    raise NotImplementedError("platform_dependent: no branch for platform 'cpu' and no default")
+  return fn(*args)
 `;
 
 const LAX_PRELUDE = pythonPrelude(LAX_PY, 'jax.lax');
