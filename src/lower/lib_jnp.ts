@@ -49,7 +49,28 @@ export function jnpModule(ip: Interp): PyModule {
       if (a.items.some(isArray)) throw new CompileError(`TypeError: ${prim.slice(7)} requires ndarray or scalar arguments, got <class '${a instanceof PyList ? 'list' : 'tuple'}'> at position 0.`, c.span);
     }
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
-    return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+    const where = c.kwargs.get('where') ?? null;
+    const initial = c.kwargs.get('initial') ?? null;
+    if (where === null && initial === null) return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+    // JAX's _reduction: masked-out elements become the identity (or `initial`), then op(initial, result)
+    let x = ops.asArray(arg(c, 0, 'a'), c.span);
+    if (x.aval.dtype === 'bool' && (prim === 'reduce_sum' || prim === 'reduce_prod')) x = ops.convert(x, 'int32', c.span);
+    const name = prim.slice(7);
+    const op = ({ reduce_sum: 'add', reduce_prod: 'mul', reduce_max: 'max', reduce_min: 'min' } as const)[prim];
+    const initArr = initial === null ? null : ops.convert(ops.asArray(initial, c.span), x.aval.dtype, c.span);
+    if (initArr && initArr.aval.shape.length) throw new CompileError(`ValueError: initial value must be a scalar. Got array of shape (${initArr.aval.shape.join(', ')}${initArr.aval.shape.length === 1 ? ',' : ''})`, c.span);
+    if (where !== null) {
+      if (!initArr && (prim === 'reduce_max' || prim === 'reduce_min')) throw new CompileError(`ValueError: reduction operation ${name} does not have an identity, so to use a where mask one has to specify 'initial'`, c.span);
+      const isF = x.aval.dtype === 'float32';
+      const identity = prim === 'reduce_sum' ? 0 : prim === 'reduce_prod' ? 1 : prim === 'reduce_max' ? (isF ? -Infinity : -2147483648) : isF ? Infinity : 2147483647;
+      const fill = ops.full([], identity, x.aval.dtype, c.span);
+      const w = ops.asArray(where, c.span);
+      if (w.aval.dtype !== 'bool') throw new CompileError(`TypeError: where must be boolean, got ${w.aval.dtype}`, c.span);
+      const shape = broadcastShapes(x.aval.shape, w.aval.shape, c.span);
+      x = ops.select(ops.tracer(ops.broadcastTo(w.atom, shape, c.span)), ops.tracer(ops.broadcastTo(x.atom, shape, c.span)), fill, c.span);
+    }
+    const out = ops.reduce(prim, x, arg(c, 1, 'axis', null), keep(c), c.span);
+    return initArr ? ops.binary(op, initArr, out, c.span) : out;
   };
 
   const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));

@@ -211,19 +211,17 @@ def _igammac_continued_fraction(ax, x, a, enabled, mode):
 def _igamma_impl(a, x):
   is_nan = jnp.isnan(a) | jnp.isnan(x)
   x_is_infinity = x == jnp.inf
-  a_is_infinity = a == jnp.inf
   a_is_zero = a == 0.0
   x_is_zero = x == 0.0
-  domain_error = (x < 0.0) | (a < 0.0) | (a_is_zero & x_is_zero) | (a_is_infinity & x_is_infinity) | is_nan
+  domain_error = (x < 0.0) | (a < 0.0) | (a_is_zero & x_is_zero) | is_nan
   use_igammac = (x >= 1.0) & (x > a)
   ax = a * jnp.log(x) - x - lax.lgamma(a)
   underflow = ax < -_LOG_MAX
   ax = jnp.exp(ax)
-  enabled = ~(x_is_zero | domain_error | underflow | x_is_infinity | a_is_infinity)
+  enabled = ~(x_is_zero | domain_error | underflow | x_is_infinity)
   output = lax.select(use_igammac,
                       1.0 - _igammac_continued_fraction(ax, x, a, enabled & use_igammac, _VALUE),
                       _igamma_series(ax, x, a, enabled & ~use_igammac, _VALUE))
-  output = lax.select(a_is_infinity, jnp.zeros_like(a), output)
   output = lax.select(x_is_zero, jnp.zeros_like(a), output)
   output = lax.select(x_is_infinity, jnp.ones_like(a), output)
   output = lax.select(domain_error, jnp.full_like(a, jnp.nan), output)
@@ -234,17 +232,15 @@ def _igammac_impl(a, x):
   a_is_zero = a == 0.0
   x_is_zero = x == 0.0
   x_is_infinity = x == jnp.inf
-  a_is_infinity = a == jnp.inf
-  domain_error = (x < 0.0) | (a < 0.0) | (a_is_zero & x_is_zero) | (a_is_infinity & x_is_infinity) | is_nan
+  domain_error = (x < 0.0) | (a < 0.0) | (a_is_zero & x_is_zero) | is_nan
   use_igamma = (x < 1.0) | (x < a)
   ax = a * jnp.log(x) - x - lax.lgamma(a)
   underflow = ax < -_LOG_MAX
-  enabled = ~(domain_error | underflow | x_is_infinity | a_is_zero | a_is_infinity)
+  enabled = ~(domain_error | underflow | x_is_infinity | a_is_zero)
   ax = jnp.exp(ax)
   igamma_call = _igamma_series(ax, x, a, enabled & use_igamma, _VALUE)
   igammac_cf_call = _igammac_continued_fraction(ax, x, a, enabled & ~use_igamma, _VALUE)
   output = lax.select(use_igamma, 1.0 - igamma_call, igammac_cf_call)
-  output = lax.select(a_is_infinity, jnp.ones_like(a), output)
   output = lax.select(x_is_infinity | a_is_zero, jnp.zeros_like(output), output)
   output = lax.select(domain_error, jnp.full_like(a, jnp.nan), output)
   return output
@@ -296,13 +292,30 @@ def igammac(a, x):
   a, x = _float_args("igammac", a, x)
   return _igammac(a, x)
 
+def _no_jvp(name):
+  def rule(primals, tangents):
+    raise NotImplementedError(f"Differentiation rule for '{name}' not implemented")
+  return rule
+
+@jax.custom_jvp
+def _igamma_grad_a(a, x):
+  return _igamma_grad_impl(a, x, _DERIVATIVE)
+
+_igamma_grad_a.defjvp(_no_jvp("igamma_grad_a"))
+
+@jax.custom_jvp
+def _random_gamma_grad(a, x):
+  return _igamma_grad_impl(a, x, _SAMPLE_DERIVATIVE)
+
+_random_gamma_grad.defjvp(_no_jvp("random_gamma_grad"))
+
 def igamma_grad_a(a, x):
   a, x = _float_args("igamma_grad_a", a, x)
-  return _igamma_grad_impl(a, x, _DERIVATIVE)
+  return _igamma_grad_a(a, x)
 
 def random_gamma_grad(a, x, *, dtype=None):
   a, x = _float_args("random_gamma_grad", a, x)
-  return _igamma_grad_impl(a, x, _SAMPLE_DERIVATIVE)
+  return _random_gamma_grad(a, x)
 
 def _lentz_thompson_barnett(num_iterations, small, threshold, nth_partial_numerator, nth_partial_denominator, inputs):
   def while_cond_fn(values):
@@ -458,6 +471,8 @@ def stack(operands, axis=0):
   operands = [jnp.asarray(x) for x in operands]
   if not operands:
     raise ValueError("stack requires at least one operand")
+  if any(x.shape != operands[0].shape for x in operands):
+    raise ValueError(f"All input arrays must have the same shape, got {[x.shape for x in operands]}")
   nd = operands[0].ndim + 1
   axis = axis + nd if axis < 0 else axis
   return lax.concatenate([lax.expand_dims(x, (axis,)) for x in operands], axis)
@@ -473,7 +488,7 @@ def tile(operand, reps):
   operand = jnp.asarray(operand)
   reps = tuple(int(r) for r in reps)
   if len(reps) != operand.ndim:
-    raise ValueError(f"len(reps) must equal operand.ndim, got reps={reps} and operand.ndim={operand.ndim}")
+    raise TypeError(f"len(reps) must equal operand.ndim, got reps={reps} and operand.ndim={operand.ndim}")
   return jnp.tile(operand, reps)
 
 def broadcast_like(arr, like_arr):
@@ -492,9 +507,15 @@ def index_take(src, idxs, axes):
   moved = jnp.moveaxis(src, axes, tuple(range(len(axes))))
   return moved[tuple(idxs)]
 
+@jax.custom_jvp
+def _nextafter(x1, x2):
+  return jnp.nextafter(x1, x2)
+
+_nextafter.defjvp(_no_jvp("nextafter"))
+
 def nextafter(x1, x2):
   x1, x2 = _float_args("nextafter", x1, x2)
-  return jnp.nextafter(x1, x2)
+  return _nextafter(x1, x2)
 
 @jax.custom_jvp
 def _cbrt(x):
@@ -1518,7 +1539,7 @@ def block_diag(*arrs):
   arrs = [a.astype(dt) for a in arrs]
   bad_shapes = [i for i, a in enumerate(arrs) if a.ndim > 2]
   if bad_shapes:
-    raise ValueError(f"Arguments to jax.scipy.linalg.block_diag must have at most 2 dimensions, got {arrs[bad_shapes[0]]} at argument {bad_shapes[0]}.")
+    raise ValueError(f"Arguments to jax.scipy.linalg.block_diag must have at most 2 dimensions, got an array of shape {arrs[bad_shapes[0]].shape} at argument {bad_shapes[0]}.")
   converted_arrs = [jnp.atleast_2d(a) for a in arrs]
   total_cols = sum(a.shape[1] for a in converted_arrs)
   padded_arrs = []
