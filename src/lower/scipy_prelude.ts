@@ -317,6 +317,70 @@ def random_gamma_grad(a, x, *, dtype=None):
   a, x = _float_args("random_gamma_grad", a, x)
   return _random_gamma_grad(a, x)
 
+# (2k)! / B_2k for k = 12 .. 1, the Euler-Maclaurin terms of XLA's Zeta (xla/hlo/builder/lib/math.cc)
+_ZETA_COEFFS = [-7.1661652561756670113e18, 1.8152105401943546773e17, -4.5979787224074726105e15, 1.1646782814350067249e14,
+  -2.950130727918164224e12, 7.47242496e10, -1.8924375803183791606e9, 47900160.0, -1209600.0, 30240.0, -720.0, 12.0]
+
+def _zeta_impl(x, q):
+  a = q
+  initial_sum = lax.pow(q, -x)
+  for i in range(9):
+    a = a + 1.0
+    neg_power = lax.pow(a, -x)
+    initial_sum = initial_sum + neg_power
+  a = a + 1.0
+  neg_power = lax.pow(a, -x)
+  s = initial_sum + neg_power * a / (x - 1.0)
+  a_inverse_square = 1.0 / (a * a)
+  horner_sum = jnp.zeros_like(a)
+  for i in range(11):
+    factor = (x - (22.0 - 2.0 * i)) * (x - (21.0 - 2.0 * i))
+    horner_sum = factor * a_inverse_square * (horner_sum + 1.0 / _ZETA_COEFFS[i])
+  s = s + neg_power * (0.5 + x / a * (1.0 / _ZETA_COEFFS[11] + horner_sum))
+  output = lax.select(jnp.abs(neg_power) < jnp.abs(initial_sum) * _EPS, initial_sum, s)
+  output = lax.select(x == 1.0, jnp.full_like(x, jnp.inf), output)
+  output = lax.select(x < 1.0, jnp.full_like(x, jnp.nan), output)
+  q_domain_error = (q <= 0.0) & (x != jnp.floor(x))
+  output = lax.select(q_domain_error, jnp.full_like(x, jnp.nan), output)
+  at_pole = (q <= 0.0) & (q == jnp.floor(q))
+  x_is_even_int = (lax.rem(x, jnp.full_like(x, 2.0)) == 0.0) & (x == jnp.floor(x))
+  output = lax.select(at_pole, lax.select(x_is_even_int, jnp.full_like(x, jnp.inf), jnp.full_like(x, jnp.nan)), output)
+  return output
+
+@jax.custom_jvp
+def _zeta(x, q):
+  return _zeta_impl(x, q)
+
+@_zeta.defjvp
+def _zeta_jvp(primals, tangents):
+  x, q = primals
+  _, tq = tangents
+  return _zeta(x, q), tq * (-x) * _zeta(x + 1.0, q)
+
+def zeta(x, q):
+  x, q = _float_args("zeta", x, q)
+  return _zeta(x, q)
+
+def _polygamma_impl(n, x):
+  n_plus_one = n + 1.0
+  sign = 2.0 * lax.rem(n, jnp.full_like(n, 2.0)) - 1.0
+  output = lax.select(n == 0.0, lax.digamma(x), sign * jnp.exp(lax.lgamma(n_plus_one)) * _zeta_impl(n_plus_one, x))
+  return lax.select((n != jnp.floor(n)) | (n < 0.0), jnp.full_like(n, jnp.nan), output)
+
+@jax.custom_jvp
+def _polygamma(n, x):
+  return _polygamma_impl(n, x)
+
+@_polygamma.defjvp
+def _polygamma_jvp(primals, tangents):
+  n, x = primals
+  _, tx = tangents
+  return _polygamma(n, x), tx * _polygamma(n + 1.0, x)
+
+def polygamma(m, x):
+  m, x = _float_args("polygamma", m, x)
+  return _polygamma(m, x)
+
 def _lentz_thompson_barnett(num_iterations, small, threshold, nth_partial_numerator, nth_partial_denominator, inputs):
   def while_cond_fn(values):
     return (values[0] < num_iterations) & values[1]
@@ -986,6 +1050,18 @@ def _spence_calc(x):
   y = jnp.where(x_5_bool, y_flag_one, y)
   y_flag_two = -0.5 * jnp.log(x) ** 2 - y
   return jnp.where(x2_bool, y_flag_two, y)
+
+def zeta(x, q=None):
+  if q is None:
+    raise NotImplementedError("Riemann zeta function not implemented; pass q != None to compute the Hurwitz Zeta function.")
+  x, q = _promote_inexact(x, q)
+  return lax.zeta(x, q)
+
+def polygamma(n, x):
+  if jnp.asarray(n).dtype != jnp.int32:
+    raise ValueError(f"Argument \`n\` to polygamma must be of integer type. Got dtype {jnp.asarray(n).dtype}.")
+  n_arr, x_arr = _promote_inexact(n, x)
+  return lax.polygamma(n_arr, x_arr)
 
 def spence(x):
   x = jnp.asarray(x)
