@@ -1147,6 +1147,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.scipy.special import gammaln, xlogy, xlog1py, betaln, gammainc, gammaincc, betainc, logsumexp, log_ndtr, ndtr
 from jax.scipy.stats import norm
+from typing import NamedTuple
 
 def _promote_inexact(*args):
   xs = [jnp.asarray(x) for x in args]
@@ -1529,6 +1530,51 @@ def dirichlet__pdf(x, alpha):
   return lax.exp(dirichlet__logpdf(x, alpha))
 
 # ---- module functions
+
+class ModeResult(NamedTuple):
+  mode: jax.Array
+  count: jax.Array
+
+def mode(a, axis=0, nan_policy="propagate", keepdims=False):
+  x = jnp.atleast_1d(a)
+  if nan_policy not in ["propagate", "omit", "raise"]:
+    raise ValueError(f"Illegal nan_policy value {nan_policy!r}; expected one of {{'propagate', 'omit', 'raise'}}")
+  if nan_policy == "omit":
+    raise NotImplementedError(f"Logic for \`nan_policy\` of {nan_policy} is not implemented")
+  if nan_policy == "raise":
+    raise NotImplementedError("In order to best JIT compile \`mode\`, we cannot know whether \`x\` contains nans. Please check if nans exist in \`x\` outside of the \`mode\` function.")
+  if axis is not None:
+    if not -x.ndim <= axis < x.ndim:
+      raise ValueError(f"axis {axis} is out of bounds for array of dimension {x.ndim}")
+    axis = axis + x.ndim if axis < 0 else axis
+  input_shape = x.shape
+  if keepdims:
+    if axis is None:
+      output_shape = tuple(1 for i in input_shape)
+    else:
+      output_shape = tuple(1 if i == axis else s for i, s in enumerate(input_shape))
+  else:
+    if axis is None:
+      output_shape = ()
+    else:
+      output_shape = tuple(s for i, s in enumerate(input_shape) if i != axis)
+  if axis is None:
+    axis = 0
+    x = x.ravel()
+
+  def _mode_helper(x):
+    if x.size == 0:
+      return (jnp.array(jnp.nan, dtype=jnp.float32), jnp.array(0, dtype=jnp.float32))
+    vals, counts = jnp.unique(x, return_counts=True, size=x.size)
+    return vals[jnp.argmax(counts)], counts.max()
+
+  x = jnp.moveaxis(x, axis, 0)
+  rest = 1
+  for d in x.shape[1:]:
+    rest *= d
+  x = x.reshape(x.shape[0], rest)
+  vals, counts = jax.vmap(_mode_helper, in_axes=1)(x)
+  return ModeResult(vals.reshape(output_shape), counts.reshape(output_shape))
 
 def sem(a, axis=0, ddof=1, nan_policy="propagate", *, keepdims=False):
   b, = _promote_inexact(a)
