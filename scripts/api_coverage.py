@@ -35,6 +35,13 @@ def jaxts_surface():
 EXCLUDED = {
     ("jax.numpy", "sort_complex"): "complex-only: the result is always a complex array",
     ("jax.numpy", "roots"): "complex-only: the roots are computed and returned as complex numbers (eigenvalues of the companion matrix)",
+    ("jax.lax", "complex"): "complex-only: builds a complex array from its real and imaginary parts",
+    ("jax.lax", "conj"): "complex-only: the result is complex even for a real operand",
+    ("jax.lax", "real"): "complex-only: JAX accepts complex operands only",
+    ("jax.lax", "imag"): "complex-only: JAX accepts complex operands only",
+    ("jax.scipy.special", "wofz"): "complex-only: the Faddeeva function of a complex argument",
+    ("jax.scipy.linalg", "dft"): "complex-only: the DFT matrix is complex",
+    ("jax.scipy.linalg", "rsf2csf"): "complex-only: converts a real Schur form to the complex Schur form",
 }
 
 

@@ -34,7 +34,7 @@ export function arrayAttr(jnp: PyModule, x: Tracer | HostArray, name: string, sp
     case 'T': return jnpCall('transpose', [], new Map(), span);
     case 'real': return jnpCall('real', [], new Map(), span);
     case 'imag': return jnpCall('imag', [], new Map(), span);
-    case 'reshape': return new PyBoundMethod(x, name, (c) => jnpCall('reshape', [c.args.length === 1 ? c.args[0]! : new PyTuple(c.args)], new Map(), c.span));
+    case 'reshape': return new PyBoundMethod(x, name, (c) => jnpCall('reshape', [c.args.length === 1 ? c.args[0]! : new PyTuple(c.args)], c.kwargs.has('order') ? new Map([['order', c.kwargs.get('order')!]]) : new Map(), c.span));
     case 'transpose': return packed('transpose');
     case 'astype':
     case 'sum':

@@ -27,9 +27,9 @@ import { HostCallbackInTrace, markEffect, replayOf, replaying, stagedTrace, type
 import { recordDebugCall } from './debug_prints.js';
 import { PyShapeDtypeStruct } from './eval_shape.js';
 import type { Interp } from './interp.js';
-import { flatten, stackTrees } from './transforms.js';
+import { flatten, stackTrees, underDifferentiation } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTuple, Scope, Tracer, typeName, type CallArgs, type PyValue, type Trace,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTuple, Scope, Tracer, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 /** The abstract value of one leaf of result_shape_dtypes (a ShapeDtypeStruct, an array, a NumPy scalar). */
@@ -63,9 +63,8 @@ export function hostCallback(ip: Interp, c: CallArgs, kind: Kind): PyValue {
   if (!ip.atHost) {
     // JAX's JVP rule raises where an operand carries a tangent (an operand traced under grad)
     const traced = flatten(new PyTuple([...args, ...kwargs.values()])).leaves.some((l) => l instanceof Tracer && l.trace.kind !== 'segment');
-    for (let t: Trace | null = ip.trace(); t && traced; t = t.parent) {
-      if (t.kind === 'grad') throw new CompileError(kind === 'pure' ? 'ValueError: Pure callbacks do not support JVP. Please use `jax.custom_jvp` to use callbacks while taking gradients.' : 'ValueError: IO callbacks do not support JVP.', c.span);
-    }
+    // (a custom rule's trace takes one level of differentiation off: its callbacks are not differentiated)
+    if (traced && underDifferentiation(ip)) throw new CompileError(kind === 'pure' ? 'ValueError: Pure callbacks do not support JVP. Please use `jax.custom_jvp` to use callbacks while taking gradients.' : 'ValueError: IO callbacks do not support JVP.', c.span);
     const t = ip.trace();
     if (!avals.length && t.kind !== 'segment') {
       // nothing comes back: a host call after the program, with the operands' values (as jax.debug.callback)

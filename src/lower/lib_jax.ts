@@ -12,13 +12,17 @@ import { debugModule, makeJaxprOf } from './lib_debug.js';
 import { coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
 import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
+import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
 import { adFunctions, refFunctions } from './refs.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
+/** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
+const configContext = (): PyContextManager => new PyContextManager('StateContextManager', () => null, () => undefined);
+
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
   const fns: Record<string, (c: CallArgs) => PyValue> = {
     pmap: (c) => pmapOf(ip, c),
@@ -65,6 +69,28 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     },
     // placement: jaxts runs un-sharded computations on its one default device
     default_device: () => new PyContextManager('_GeneratorContextManager', () => null, () => undefined),
+    // one process on one host; its numerics are XLA's CPU backend's
+    default_backend: () => 'cpu',
+    host_count: () => 1n,
+    host_id: () => 0n,
+    host_ids: () => new PyList([0n]),
+    process_indices: () => new PyList([0n]),
+    clear_caches: () => null,
+    // names in the HLO only: nothing a program prints depends on them
+    named_scope: (c) => {
+      if (typeof arg(c, 0, 'name') !== 'string') throw new CompileError('TypeError: named_scope name argument must be a string.', c.span);
+      return new PyContextManager('ExtendNameStackContextManager', () => null, () => undefined);
+    },
+    // options that change what is logged (to stderr), or TPU/GPU matmul passes: the CPU results are the same
+    default_matmul_precision: () => configContext(),
+    log_compiles: () => configContext(),
+    explain_cache_misses: () => configContext(),
+    checking_leaks: () => configContext(),
+    check_tracer_leaks: () => configContext(),
+    enable_x64: (c) => {
+      if (truthy(arg(c, 0, 'new_val', true), c.span)) throw new CompileError('NotImplementedError: jax.enable_x64: jaxts computes in 32-bit types only (float64 and int64 arrays are not supported)', c.span);
+      return configContext();
+    },
     ...jaxShardingFunctions(ip),
     shard_map: (c) => shardMapOf(ip, c, 'shard_map'),
   };

@@ -49,9 +49,40 @@ export function jnpModule(ip: Interp): PyModule {
       if (a.items.some(isArray)) throw new CompileError(`TypeError: ${prim.slice(7)} requires ndarray or scalar arguments, got <class '${a instanceof PyList ? 'list' : 'tuple'}'> at position 0.`, c.span);
     }
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
-    return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+    const where = c.kwargs.get('where') ?? null;
+    const initial = c.kwargs.get('initial') ?? null;
+    if (where === null && initial === null) return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+    // JAX's _reduction: masked-out elements become the identity (or `initial`), then op(initial, result)
+    let x = ops.asArray(arg(c, 0, 'a'), c.span);
+    if (x.aval.dtype === 'bool' && (prim === 'reduce_sum' || prim === 'reduce_prod')) x = ops.convert(x, 'int32', c.span);
+    const name = prim.slice(7);
+    const op = ({ reduce_sum: 'add', reduce_prod: 'mul', reduce_max: 'max', reduce_min: 'min' } as const)[prim];
+    const initArr = initial === null ? null : ops.convert(ops.asArray(initial, c.span), x.aval.dtype, c.span);
+    if (initArr && initArr.aval.shape.length) throw new CompileError(`ValueError: initial value must be a scalar. Got array of shape (${initArr.aval.shape.join(', ')}${initArr.aval.shape.length === 1 ? ',' : ''})`, c.span);
+    if (where !== null) {
+      if (!initArr && (prim === 'reduce_max' || prim === 'reduce_min')) throw new CompileError(`ValueError: reduction operation ${name} does not have an identity, so to use a where mask one has to specify 'initial'`, c.span);
+      const isF = x.aval.dtype === 'float32';
+      const identity = prim === 'reduce_sum' ? 0 : prim === 'reduce_prod' ? 1 : prim === 'reduce_max' ? (isF ? -Infinity : -2147483648) : isF ? Infinity : 2147483647;
+      const fill = ops.full([], identity, x.aval.dtype, c.span);
+      const w = ops.asArray(where, c.span);
+      if (w.aval.dtype !== 'bool') throw new CompileError(`TypeError: where must be boolean, got ${w.aval.dtype}`, c.span);
+      const shape = broadcastShapes(x.aval.shape, w.aval.shape, c.span);
+      x = ops.select(ops.tracer(ops.broadcastTo(w.atom, shape, c.span)), ops.tracer(ops.broadcastTo(x.atom, shape, c.span)), fill, c.span);
+    }
+    const out = ops.reduce(prim, x, arg(c, 1, 'axis', null), keep(c), c.span);
+    return initArr ? ops.binary(op, initArr, out, c.span) : out;
   };
 
+  /** jnp.reshape/ravel with NumPy's `order`: 'F' reshapes the reversed-axes view and reverses the result (JAX's _reshape). */
+  const reshapeOrder = (c: CallArgs, shape: number[], order: PyValue): Tracer => {
+    if (order === 'C' || order === null) return ops.reshape(arg(c, 0, 'a'), shape, c.span);
+    if (order === 'A') throw new CompileError('NotImplementedError: np.reshape order=A is not implemented.', c.span);
+    if (order !== 'F') throw new CompileError(`ValueError: Unexpected value for 'order' argument: ${typeof order === 'string' ? order : typeName(order)}.`, c.span);
+    const x = ops.asArray(arg(c, 0, 'a'), c.span);
+    const rev = (n: number): number[] => [...Array(n).keys()].reverse();
+    const r = ops.reshape(ops.transpose(x, rev(x.aval.shape.length), c.span), [...shape].reverse(), c.span);
+    return ops.transpose(r, rev(r.aval.shape.length), c.span);
+  };
   const shapeOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
   const fullLike = (value: number): Fn => (c) => {
     const a = ops.aval(arg(c, 0, 'a'), c.span);
@@ -82,8 +113,8 @@ export function jnpModule(ip: Interp): PyModule {
     },
     zeros_like: fullLike(0),
     ones_like: fullLike(1),
-    reshape: (c) => ops.reshape(arg(c, 0, 'a'), shapeArgs([arg(c, 1, 'shape')], c.span), c.span),
-    ravel: (c) => ops.reshape(arg(c, 0, 'a'), [-1], c.span),
+    reshape: (c) => reshapeOrder(c, shapeArgs([arg(c, 1, 'shape')], c.span), arg(c, 2, 'order', 'C')),
+    ravel: (c) => reshapeOrder(c, [-1], arg(c, 1, 'order', 'C')),
     transpose: (c) => {
       const axes = arg(c, 1, 'axes', null);
       return ops.transpose(arg(c, 0, 'a'), axes !== null ? shapeArgs([axes], c.span) : null, c.span);
@@ -1229,6 +1260,48 @@ type DotGeneral = (a: Tracer, b: Tracer, contract: [number[], number[]], batch: 
  * are then contracted left to right with dot_general (shared indices kept in the output are batch
  * dimensions), and the result transposed to the output order, as JAX's _einsum does per pair.
  */
+/**
+ * einsum subscripts with `...` written out (as opt_einsum's parser does): each operand's ellipsis stands for its
+ * leading dimensions, right-aligned across operands and named by unused letters; operands whose ellipsis
+ * dimensions are 1 where another's are larger are broadcast (NumPy's rule); an implicit output puts the
+ * ellipsis dimensions first. `operands` is updated in place.
+ */
+function expandEllipsis(o: Interp['ops'], s: string, operands: Tracer[], span: Span): string {
+  const [lhs, rhs] = s.split('->') as [string, string | undefined];
+  const inputs = lhs.split(',');
+  if (inputs.some((t) => t.replace('...', '').includes('.')) || (rhs !== undefined && rhs.replace('...', '').includes('.'))) throw new CompileError("ValueError: Invalid Ellipses.", span);
+  const nEll = inputs.map((t, i) => {
+    if (!t.includes('...')) return 0;
+    const n = (operands[i]?.aval.shape.length ?? 0) - (t.length - 3);
+    if (n < 0) throw new CompileError(`ValueError: Ellipses lengths do not match.`, span);
+    return n;
+  });
+  const maxEll = Math.max(0, ...nEll);
+  const used = new Set(s);
+  const free = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((ch) => !used.has(ch));
+  const ell = free.slice(0, maxEll);
+  // the broadcast size of each ellipsis dimension
+  const sizes = ell.map((_, k) => Math.max(1, ...inputs.map((t, i) => (t.includes('...') && k >= maxEll - nEll[i]! ? operands[i]!.aval.shape[k - (maxEll - nEll[i]!)]! : 1))));
+  inputs.forEach((t, i) => {
+    if (!t.includes('...')) return;
+    const x = operands[i]!;
+    const off = maxEll - nEll[i]!;
+    const shape = x.aval.shape.map((d, j) => (j < nEll[i]! ? sizes[j + off]! : d));
+    x.aval.shape.forEach((d, j) => {
+      if (j < nEll[i]! && d !== 1 && d !== sizes[j + off]) throw new CompileError(`ValueError: operands could not be broadcast together with remapped shapes`, span);
+    });
+    if (shape.some((d, j) => d !== x.aval.shape[j])) operands[i] = o.tracer(o.broadcastTo(x.atom, shape, span));
+    inputs[i] = t.replace('...', ell.slice(off).join(''));
+  });
+  let out: string;
+  if (rhs === undefined) {
+    const counts = new Map<string, number>();
+    for (const ch of inputs.join('')) if (!ell.includes(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    out = ell.join('') + [...counts].filter(([, n]) => n === 1).map(([ch]) => ch).sort().join('');
+  } else out = rhs.replace('...', ell.join(''));
+  return `${inputs.join(',')}->${out}`;
+}
+
 function einsum(ip: Interp, c: CallArgs, dotGeneral: DotGeneral): Tracer {
   const o = ip.ops;
   const span = c.span;
@@ -1237,8 +1310,8 @@ function einsum(ip: Interp, c: CallArgs, dotGeneral: DotGeneral): Tracer {
   const operands = c.args.slice(1).map((x) => o.asArray(x, span));
   const outS = c.kwargs.get('out_sharding') ?? null;
   const outSharding = outS === null ? null : outShardingOf(ip, outS, span);
-  const s = spec.replace(/\s+/g, '');
-  if (s.includes('.')) throw new CompileError('NotImplementedError: jnp.einsum with ellipsis (...) subscripts is not supported by jaxts', span);
+  let s = spec.replace(/\s+/g, '');
+  if (s.includes('.')) s = expandEllipsis(o, s, operands, span);
   const [lhs, rhsSpec] = s.split('->') as [string, string | undefined];
   const inputs = lhs.split(',');
   if (inputs.length !== operands.length) throw new CompileError(`ValueError: Number of einsum subscripts must be equal to the number of operands.`, span);

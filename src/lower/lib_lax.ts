@@ -15,6 +15,7 @@ import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
+import { laxPreludeFunctions } from './scipy_prelude.js';
 import { PRECISION, precisionParam } from './precision.js';
 import { primitiveAttrs } from './jaxpr_objects.js';
 import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
@@ -62,6 +63,7 @@ export function laxModule(ip: Interp): PyModule {
     });
   };
   const entries: Record<string, ((c: CallArgs) => PyValue) | PyValue> = {
+    ...laxPreludeFunctions(ip),
     ...primitiveAttrs(),
     ...laxFunctions(ip),
     ...laxSortFunctions(ip),

@@ -2,13 +2,13 @@
 // in lib_stats.ts, linalg in lib_linalg.ts), written as the primitive
 // sequence JAX traces (jax/_src/ops/special.py); jax.nn.logsumexp and
 // jnp.logaddexp use the same logsumexp.
-import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { normalizeAxes } from './arrays.js';
 import type { Interp } from './interp.js';
 import { signalFunctions } from './lib_lax_conv.js';
 import { linalgFunctions, namedResult } from './lib_linalg.js';
 import { specialFunctions, statsModule } from './lib_stats.js';
+import { linalgPreludeFunctions, logsumexpFull, specialPreludeFunctions, tracedJv } from './scipy_prelude.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { erfOf } from './lib_stdlib.js';
@@ -34,14 +34,15 @@ export function logsumexp(ip: Interp, x: PyValue, axis: PyValue, keepdims: boole
 export function scipyModule(ip: Interp): PyModule {
   const special = builtinModule('jax.scipy.special', {
     logsumexp: (c) => {
-      if (c.kwargs.has('b') || c.kwargs.has('return_sign')) throw new CompileError('jaxts: logsumexp supports a, axis and keepdims only', c.span);
+      if (c.args.length > 2 || ['b', 'return_sign', 'where'].some((k) => c.kwargs.has(k))) return logsumexpFull(ip, c);
       return logsumexp(ip, arg(c, 0, 'a'), arg(c, 1, 'axis', null), truthy(c.kwargs.get('keepdims') ?? false, c.span), c.span);
     },
     erf: (c) => ip.ops.unary('erf', arg(c, 0, 'x'), c.span),
     erfinv: (c) => ip.ops.unary('erf_inv', arg(c, 0, 'x'), c.span),
+    ...specialPreludeFunctions(ip),
     ...specialFunctions(ip),
   });
-  const linalg = builtinModule('jax.scipy.linalg', linalgFunctions(ip, {}, namedResult).scipy);
+  const linalg = builtinModule('jax.scipy.linalg', { ...linalgPreludeFunctions(ip), ...linalgFunctions(ip, {}, namedResult).scipy });
   const signal = builtinModule('jax.scipy.signal', signalFunctions(ip));
   return builtinModule('jax.scipy', { special, linalg, stats: statsModule(ip), signal });
 }
@@ -94,6 +95,37 @@ function ndtr(a: number): number {
   return x > 0 ? 1 - y : y;
 }
 
+/**
+ * J_v(x), the Bessel function of the first kind, for an integer order v (in double precision): the power
+ * series where it does not cancel (|x| < 12 or v > |x|), else Bessel's integral (1/π)∫₀^π cos(vτ − x sin τ) dτ
+ * by the trapezoidal rule, which converges exponentially for this periodic integrand. NaN for another order.
+ */
+function besselJ(v: number, x: number): number {
+  if (Number.isNaN(v) || Number.isNaN(x) || !Number.isInteger(v)) return NaN;
+  if (!Number.isFinite(x)) return 0;
+  const n = Math.abs(v);
+  const sign = v < 0 && n % 2 === 1 ? -1 : 1;
+  if (Math.abs(x) < 12 || n > Math.abs(x)) {
+    const h = x / 2;
+    let term = 1;
+    for (let k = 1; k <= n; k++) term *= h / k;
+    let sum = term;
+    for (let k = 1; k < 500; k++) {
+      term *= (-h * h) / (k * (k + n));
+      sum += term;
+      if (Math.abs(term) <= 1e-17 * Math.abs(sum)) break;
+    }
+    return sign * sum;
+  }
+  const m = Math.ceil(Math.abs(x) + n) + 64;
+  let s = 0;
+  for (let i = 0; i <= m; i++) {
+    const t = (Math.PI * i) / m;
+    s += (i === 0 || i === m ? 0.5 : 1) * Math.cos(n * t - x * Math.sin(t));
+  }
+  return (sign * s) / m;
+}
+
 /** The host functions of scipy.special on one float (NumPy-style: float64, float32 kept). */
 const SPECIAL_UNARY: Record<string, (x: number) => number> = {
   expit: (x) => 1 / (1 + Math.exp(-x)),
@@ -128,6 +160,18 @@ export function hostScipyModules(ip: Interp, jaxScipy: PyModule): Map<string, Py
       return ndUnaryFloat(f, arg(c, 0, 'x'), c.span);
     };
   }
+  special['jv'] = (c) => {
+    if (anyJax(c)) return tracedJv(ip, c);
+    const v = ndFrom(arg(c, 0, 'v'), c.span);
+    const z = ndFrom(arg(c, 1, 'z'), c.span);
+    // scipy.special.jv's loops are ff->f and dd->d: float32 only when both operands are float32
+    const shape = ndBinary('+', v, z, c.span).shape;
+    const vb = ndBroadcast(v, shape);
+    const zb = ndBroadcast(z, shape);
+    const dtype = v.dtype === 'float32' && z.dtype === 'float32' ? 'float32' : 'float64';
+    const data = vb.data.map((o, i) => (dtype === 'float32' ? Math.fround(besselJ(o, zb.data[i]!)) : besselJ(o, zb.data[i]!)));
+    return shape.length ? new NdArray(shape, dtype, data) : new NpScalar(dtype, data[0]!);
+  };
   special['xlogy'] = (c) => {
     const j = jaxFn(jaxSpecial, 'xlogy');
     if (anyJax(c) && j) return j.fn(c);

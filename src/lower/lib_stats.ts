@@ -8,7 +8,8 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Interp } from './interp.js';
 import { choleskyLower, Mat, trsm } from './lib_linalg.js';
 import { arg, builtinModule } from './modules.js';
-import { isArray, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
+import { statsPreludeFunctions } from './scipy_prelude.js';
+import { isArray, PyBuiltin, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -521,5 +522,17 @@ export function statsModule(ip: Interp): PyModule {
     return m.sub(m.sub(m.mul(m.c(-0.5), quadV), m.c((n / 2) * log2pi)), logdet);
   };
   const multivariate_normal = dist('multivariate_normal', { logpdf: mvnLogpdf, pdf: expOf(mvnLogpdf) });
-  return builtinModule('jax.scipy.stats', { norm, uniform, expon, laplace, logistic, cauchy, bernoulli, poisson, gamma, beta, t, multivariate_normal });
+  const mods: Record<string, PyModule> = { norm, uniform, expon, laplace, logistic, cauchy, bernoulli, poisson, gamma, beta, t, multivariate_normal };
+  // the distributions and functions JAX writes in Python (scipy_prelude.ts) fill in the rest
+  const prelude = statsPreludeFunctions(ip);
+  for (const [name, fns] of prelude) {
+    if (!name) continue;
+    const mod = mods[name];
+    if (!mod) {
+      mods[name] = dist(name, fns);
+      continue;
+    }
+    for (const [k, f] of Object.entries(fns)) if (!mod.attrs.has(k)) mod.attrs.set(k, new PyBuiltin(k, f));
+  }
+  return builtinModule('jax.scipy.stats', { ...mods, ...prelude.get('') });
 }

@@ -315,6 +315,33 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     for (const l of init === undefined ? ls.slice(1) : ls) acc = call(f, [acc, l], c.span);
     return acc;
   };
+  // jax.tree.reduce_associative: the leaves reduced as a balanced binary tree (JAX's _parallel_reduce)
+  const reduceAssociative: Fn = (c) => {
+    const f = arg(c, 0, 'operation');
+    const ls = flattenTree(arg(c, 1, 'tree'), c.kwargs.get('is_leaf') ?? null, c.span).leaves;
+    const identity = c.kwargs.get('identity');
+    const par = (seq: PyValue[]): PyValue => {
+      if (!seq.length) {
+        if (identity === undefined) throw new CompileError('TypeError: Must specify identity for parallel reduction of empty sequence.', c.span);
+        return identity;
+      }
+      if (seq.length === 1) return seq[0]!;
+      const i = Math.floor(seq.length / 2);
+      const a = par(seq.slice(0, i));
+      const b = par(seq.slice(i));
+      return call(f, [a, b], c.span);
+    };
+    return par(ls);
+  };
+  // jax.tree.broadcast: each leaf of the prefix tree repeated over the subtree of full_tree it stands for
+  const broadcast: Fn = (c) => {
+    const isLeaf = arg(c, 2, 'is_leaf', null);
+    const full = arg(c, 1, 'full_tree');
+    const pf = flattenTree(arg(c, 0, 'prefix_tree'), isLeaf, c.span);
+    const subtrees = flattenUpTo(pf.node, full, c.span);
+    const leaves = pf.leaves.flatMap((l, i) => Array<PyValue>(flattenTree(subtrees[i]!, isLeaf, c.span).leaves.length).fill(l));
+    return unflattenTree(flattenTree(full, isLeaf, c.span).node, leaves, c.span);
+  };
   const all: Fn = (c) => allOf(ip, flattenTree(arg(c, 0, 'tree'), isLeafOf(c), c.span).leaves, c.span);
   const transpose: Fn = (c) => {
     const outer = treedefArg(arg(c, 0, 'outer_treedef'), 'outer_treedef', c.span);
@@ -465,7 +492,7 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     treedef_children: (c: CallArgs) => new PyList(childrenOf(treedefArg(arg(c, 0, 'treedef'), 'treedef', c.span).node).map((n) => new PyTreeDef(n))),
     all_leaves: (c: CallArgs) => iterate(ip, arg(c, 0, 'iterable'), c.span).every((x) => flattenTree(x, arg(c, 1, 'is_leaf', null), c.span).node.kind === 'leaf'),
   };
-  const entries = { map, leaves, structure, flatten, unflatten, reduce, all, transpose, flatten_with_path: flattenWithPath, leaves_with_path: leavesWithPath, map_with_path: mapWithPath };
+  const entries = { map, leaves, structure, flatten, unflatten, reduce, reduce_associative: reduceAssociative, broadcast, all, transpose, flatten_with_path: flattenWithPath, leaves_with_path: leavesWithPath, map_with_path: mapWithPath };
   treeHooks.set(ip, { text: treedefText, unflatten: unflattenTree, flattenUpTo });
   return {
     tree: builtinModule('jax.tree', entries),
@@ -476,6 +503,8 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
       tree_flatten: flatten,
       tree_unflatten: unflatten,
       tree_reduce: reduce,
+      tree_reduce_associative: reduceAssociative,
+      tree_broadcast: broadcast,
       tree_all: all,
       tree_transpose: transpose,
       tree_flatten_with_path: flattenWithPath,

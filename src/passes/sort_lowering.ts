@@ -31,6 +31,8 @@ function lowerSort(b: FuncBuilder, e: Eqn, xs: Atom[]): Atom[] {
   const dim = e.params['dimension'] as number;
   const numKeys = e.params['num_keys'] as number;
   const n = shape[dim]!;
+  // an empty operand is its own sort (a size-0 gather has no valid slice)
+  if (shape.includes(0)) return xs;
   const bind = (prim: Parameters<FuncBuilder['bind1']>[0], ins: Atom[], params: Record<string, unknown> = {}): Atom => b.bind1(prim, ins, params, e.span);
   const full = (v: number, dtype: DType, s: number[]): Atom => bind('broadcast_in_dim', [lit(v, dtype)], { shape: s, broadcast_dimensions: [] });
   const pair = [...shape, n];
