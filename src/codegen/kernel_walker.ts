@@ -145,11 +145,11 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
         const pre = precomputed?.get(e);
         if (pre !== undefined) return lets.bind(key, nar(pre, e.dtype));
         if (isNarrow(e.dtype)) {
-          // the reduction runs in the lane, its result is narrowed once. XLA's CPU dot multiplies
-          // and adds a bfloat16 dot in float32 (products not rounded either), a float16 dot in
-          // float16 (each product and each partial sum rounded)
+          // the reduction runs in the lane, its result narrowed. XLA's CPU reduces a narrow float
+          // in its own type, each partial sum rounded; only a bfloat16 dot multiplies and adds in
+          // float32 (its products not rounded either), rounded once at the end
           const b = e.body;
-          if (e.dot && e.dtype === 'float16') stepNarrow = e.dtype;
+          if (DTYPES[e.dtype].kind === 'float' && !(e.dot && e.dtype === 'bfloat16')) stepNarrow = e.dtype;
           const body = e.dot && b.op === 'bin' && b.fn === 'mul' && e.dtype === 'bfloat16' ? { ...b, dtype: L(b.dtype) } : b;
           return lets.bind(key, d.narrow(emit({ ...e, dtype: L(e.dtype), body }), e.dtype));
         }

@@ -2,7 +2,7 @@
 // rewrites of XLA's simplifier that change float results (so we must make
 // them too to print what JAX prints).
 import { withSubFuncs } from '../ir/subfuncs.js';
-import { isFloat, type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
+import { type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
 import { narrowValue } from '../ir/dtypes.js';
 import { xlaAlgebraic, xlaAlgebraicInRegions } from './xla_algebraic.js';
 
@@ -40,7 +40,9 @@ export function divByBroadcast(f: Func): Func {
     if (e.prim === 'broadcast_in_dim') broadcastOf.set(e.outputs[0]!.id, e);
     const [a, b] = e.inputs;
     const dt = e.outputs[0]?.aval.dtype;
-    const s = e.prim === 'div' && dt && isFloat(dt) ? source(b!) : undefined;
+    // XLA's CPU computes float16 natively (the rewrite applies, in float16); bfloat16 goes to float32
+    // through converts the rewrite does not see past, so its divisions stay divisions
+    const s = e.prim === 'div' && (dt === 'float32' || dt === 'float16') ? source(b!) : undefined;
     // a value rounded to the division's dtype (float32, or a narrow float held in one)
     const round = (v: number): number => (dt ? narrowValue(Math.fround(v), dt) : v);
     const aSrc = a && source(a);
