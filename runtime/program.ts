@@ -3,7 +3,9 @@
 // This is the compiler↔runtime contract, declared once: the compiler's kernel
 // IR (src/ir/kernel.ts) builds its programs from these types, and its WGSL
 // renderer takes the dispatch geometry from the constants below.
-export type DType = 'float32' | 'int32' | 'uint32' | 'bool' | 'complex64';
+import { laneOf, type DType } from './dtypes.js';
+
+export type { DType };
 
 export type CpuBuffer = Float32Array | Int32Array | Uint32Array;
 export type CpuKernel = (ins: CpuBuffer[], out: CpuBuffer, device: number) => void;
@@ -99,5 +101,6 @@ export const MAX_WORKGROUPS_X = 65535;
  * `size` counts float32 slots, two per element (kernels see it as a float32 array with a trailing 2).
  */
 export function newCpuBuffer(dtype: DType, size: number): CpuBuffer {
-  return dtype === 'float32' || dtype === 'complex64' ? new Float32Array(size) : dtype === 'int32' ? new Int32Array(size) : new Uint32Array(size);
+  const lane = laneOf(dtype);
+  return lane === 'float32' || lane === 'complex64' ? new Float32Array(size) : lane === 'int32' ? new Int32Array(size) : new Uint32Array(size);
 }

@@ -5,6 +5,7 @@
 import type { Backend, DeviceBuffer, MemoryStats } from '../backend.js';
 import type { BufRef, CpuBuffer, DType, ProgramSpec } from '../program.js';
 import { newCpuBuffer } from '../program.js';
+import { laneOf } from '../dtypes.js';
 
 /** Typed-array memory shared by the handles on it. */
 class Store {
@@ -40,7 +41,10 @@ export class CpuDeviceBuffer implements DeviceBuffer {
 const cpu = (b: DeviceBuffer): CpuDeviceBuffer => b as CpuDeviceBuffer;
 
 /** A typed array of `dtype` over pooled memory (newCpuBuffer's choice of array type). */
-const view = (dtype: DType, b: ArrayBuffer): CpuBuffer => (dtype === 'float32' || dtype === 'complex64' ? new Float32Array(b) : dtype === 'int32' ? new Int32Array(b) : new Uint32Array(b));
+const view = (dtype: DType, b: ArrayBuffer): CpuBuffer => {
+  const lane = laneOf(dtype);
+  return lane === 'float32' || lane === 'complex64' ? new Float32Array(b) : lane === 'int32' ? new Int32Array(b) : new Uint32Array(b);
+};
 
 export class CpuBackend implements Backend {
   readonly kind = 'cpu' as const;

@@ -5,7 +5,7 @@
 // np.format_float_scientific, array printing and NumPy scalar str/repr.
 
 /** Floating dtypes Dragon4 knows how to decompose. */
-export type FloatKind = 'float32' | 'float64';
+export type FloatKind = 'float16' | 'float32' | 'float64';
 
 /**
  * Trim modes, spelled as NumPy's Python API spells them:
@@ -36,7 +36,23 @@ function log2Floor(m: bigint): number {
   return m.toString(2).length - 1;
 }
 
+/** A float16 value (held exactly in a double) taken apart: 10 mantissa bits, exponent bias 15. */
+function decomposeF16(x: number): Decomposed {
+  const neg = x < 0 || Object.is(x, -0);
+  if (Number.isNaN(x) || !Number.isFinite(x)) return { neg, special: Number.isNaN(x) ? 'nan' : 'inf', mantissa: 0n, exponent: 0, mantissaBit: 0, unequalMargins: false };
+  const a = Math.abs(x);
+  if (a === 0) return { neg, special: null, mantissa: 0n, exponent: -24, mantissaBit: 0, unequalMargins: false };
+  const e = Math.floor(Math.log2(a));
+  if (e >= -14) {
+    const m = a * 2 ** (10 - e);
+    return { neg, special: null, mantissa: BigInt(m), exponent: e - 10, mantissaBit: 10, unequalMargins: e !== -14 && m === 1024 };
+  }
+  const m = BigInt(a * 2 ** 24);
+  return { neg, special: null, mantissa: m, exponent: -24, mantissaBit: log2Floor(m), unequalMargins: false };
+}
+
 function decompose(x: number, kind: FloatKind): Decomposed {
+  if (kind === 'float16') return decomposeF16(x);
   if (kind === 'float32') {
     f32[0] = x;
     const bits = u32[0]!;

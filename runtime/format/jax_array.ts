@@ -50,7 +50,7 @@ export function jaxStr(a: HostArray, options?: Partial<PrintOptions>): string {
 
 /** Python value of a 0-d array's element under format(): float, int or bool. */
 function formatScalar(v: ScalarValue, dtype: NpDType, spec: string): string {
-  if (isFloatDType(dtype)) return formatFloat(toFloat(v, dtype), spec);
+  if (isFloatDType(dtype) || dtype === 'bfloat16') return formatFloat(toFloat(v, dtype), spec);
   if (dtype === 'bool') return formatBool(toBool(v), spec);
   return formatInt(toBigInt(v), spec);
 }

@@ -3,7 +3,7 @@
 // notation and padding, and return a function printing one element.
 
 import { formatFloatPositional, formatFloatScientific, type TrimMode } from './dragon4.js';
-import { isFloatDType, toBigInt, toBool, toFloat, type NpDType, type ScalarValue } from './numpy_scalar.js';
+import { bf16Str, isFloatDType, toBigInt, toBool, toFloat, type NpDType, type ScalarValue } from './numpy_scalar.js';
 import type { PrintOptions } from './print_options.js';
 
 /** Prints one element of the array the formatter was built for. */
@@ -22,7 +22,7 @@ function splitFirst(s: string, sep: string): [string, string] {
 }
 
 /** NumPy's FloatingFormat for float32/float64 data (the shown elements). */
-export function floatingFormatter(values: readonly number[], dtype: 'float32' | 'float64', opts: PrintOptions): (x: number) => string {
+export function floatingFormatter(values: readonly number[], dtype: 'float16' | 'float32' | 'float64', opts: PrintOptions): (x: number) => string {
   const kind = dtype;
   const plus = opts.sign === '+';
   let precision = opts.floatmode === 'unique' ? -1 : opts.precision;
@@ -39,9 +39,9 @@ export function floatingFormatter(values: readonly number[], dtype: 'float32' | 
   }
   if (maxVal !== -Infinity) {
     // NEP 50: Python float constants compare/divide in the array's dtype.
-    const cutoffMax = dtype === 'float32' ? 1e6 : 1e8;
-    const small = dtype === 'float32' ? Math.fround(1e-4) : 1e-4;
-    const ratio = dtype === 'float32' ? Math.fround(maxVal / minVal) : maxVal / minVal;
+    const cutoffMax = dtype === 'float16' ? 1e3 : dtype === 'float32' ? 1e6 : 1e8;
+    const small = toFloat(1e-4, dtype);
+    const ratio = toFloat(maxVal / minVal, dtype);
     if (maxVal >= cutoffMax || (!opts.suppress && (minVal < small || ratio > 1000))) expFormat = true;
   }
 
@@ -178,6 +178,8 @@ export function elementFormatter(
     const f = floatingFormatter(values.map((v) => toFloat(v, dtype)), dtype, opts);
     return (v) => f(toFloat(v, dtype));
   }
+  // ml_dtypes' bfloat16 is printed element by element with its str (NumPy's fallback), unpadded
+  if (dtype === 'bfloat16') return (v) => bf16Str(toFloat(v, dtype));
   if (dtype === 'bool') {
     const truestr = is0d ? 'True' : ' True';
     return (v) => (toBool(v) ? truestr : 'False');

@@ -209,13 +209,29 @@ export const JS: Dialect = {
   },
   reduceLoop: (acc, init, _dtype, r, extent) => [`let ${acc} = ${init};`, `for (let ${r} = 0; ${r} < ${extent}; ${r}++) {`],
   fma: (a, b, c) => `fma32(${a}, ${b}, ${c})`,
+  narrow: (x, dtype) => {
+    switch (dtype) {
+      case 'float16':
+        return `roundF16(${x})`;
+      case 'bfloat16':
+        return `roundBf16(${x})`;
+      case 'uint8':
+      case 'uint16':
+        return `(${x}) & ${dtype === 'uint8' ? 255 : 65535}`;
+      case 'int8':
+      case 'int16':
+        return `(${x}) << ${dtype === 'int8' ? 24 : 16} >> ${dtype === 'int8' ? 24 : 16}`;
+      default:
+        return x;
+    }
+  },
   calls: { threefry2x32: 'threefry2x32' },
   wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
     'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
-    'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32',
+    'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32', 'roundF16', 'roundBf16',
   ],
 };
 

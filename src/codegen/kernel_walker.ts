@@ -6,7 +6,11 @@
 // How each operation, literal, load and loop is spelled comes from a Dialect:
 // wgsl.ts (WebGPU compute shaders) and js.ts (the CPU backend's JS), each of
 // which also frames the statements into a whole shader or function.
+// The dialects see only 32-bit lanes (float32, int32, uint32, bool): a narrow
+// dtype (int8, float16, bfloat16, …) is computed in its lane and the walker
+// brings each result back into the narrow type (Dialect.narrow).
 import type { DType } from '../../runtime/program.js';
+import { DTYPES, isNarrow, laneOf, type DTypeInfo } from '../ir/dtypes.js';
 import type { KBinary, KCall, KExpr, Kernel, KUnary, ReduceFn } from '../ir/kernel.js';
 import { callKey, exprKey } from '../ir/kernel.js';
 import { LetScopes, reduceLevel } from './let_scopes.js';
@@ -33,6 +37,8 @@ export interface Dialect {
   /** float32 `a * b + c` rounded once (a fused multiply-add). */
   fma(a: string, b: string, c: string): string;
   cast(x: string, from: DType, to: DType): string;
+  /** A lane value brought into narrow dtype `dtype`: integers wrap, float16/bfloat16 round to nearest even. */
+  narrow(x: string, dtype: DType): string;
   /** Each reduction's start value and its step (`acc ∘ v`). */
   readonly reduce: { readonly [F in ReduceFn]: Reduction };
   /** The lines opening a reduction: the accumulator's declaration, then the loop header over `counter`. */
@@ -76,10 +82,20 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
   const lets = new LetScopes(d.indent, (name, value) => d.declare(name, value));
   const loaded = new Set<number>();
 
+  const L = laneOf;
+  const nar = (v: string, dtype: DType): string => (isNarrow(dtype) ? d.narrow(v, dtype) : v);
+  /** The narrow dtype the next reduction rounds each partial result to (a float16 dot's). */
+  let stepNarrow: DType | null = null;
+  /** float → narrow integer saturates as XLA's convert (NaN → 0): clamp in float32 first. */
+  const clampTo = (x: string, t: DTypeInfo): string => {
+    const hi = t.kind === 'uint' ? 2 ** t.bits - 1 : 2 ** (t.bits - 1) - 1;
+    const lo = t.kind === 'uint' ? 0 : -(2 ** (t.bits - 1));
+    return d.binary.min(d.binary.max(x, d.literal(lo, 'float32'), 'float32'), d.literal(hi, 'float32'), 'float32');
+  };
   const emit = (e: KExpr): string => {
     switch (e.op) {
       case 'const':
-        return d.literal(e.value, e.dtype);
+        return d.literal(e.value, L(e.dtype));
       case 'gid':
         return d.gid;
       case 'rvar':
@@ -93,9 +109,16 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
     switch (e.op) {
       case 'load':
         loaded.add(e.input);
-        return lets.bind(key, d.load(e.input, emit(e.index), e.dtype));
-      case 'un':
-        return lets.bind(key, d.unary[e.fn](emit(e.x), e.x.dtype, e.dtype));
+        return lets.bind(key, d.load(e.input, emit(e.index), L(e.dtype)));
+      case 'un': {
+        if (e.fn === 'logistic' && isNarrow(e.dtype)) {
+          // XLA expands a narrow float's logistic to 1 / (1 + exp(-x)), each step rounded to the narrow type
+          const one = d.literal(1, 'float32');
+          const ex = nar(d.unary.exp(nar(d.unary.neg(emit(e.x), 'float32', 'float32'), e.dtype), 'float32', 'float32'), e.dtype);
+          return lets.bind(key, nar(d.binary.div(one, nar(d.binary.add(one, ex, 'float32'), e.dtype), 'float32'), e.dtype));
+        }
+        return lets.bind(key, nar(d.unary[e.fn](emit(e.x), L(e.x.dtype), L(e.dtype)), e.dtype));
+      }
       case 'bin': {
         const m = e.fma && e[e.fma];
         if (m && m.op === 'bin' && m.fn === 'mul' && (e.fn === 'add' || e.fn === 'sub')) {
@@ -107,22 +130,42 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
           if (e.fn === 'add') return lets.bind(key, d.fma(x, y, z));
           return lets.bind(key, e.fma === 'a' ? d.fma(x, y, neg(z)) : d.fma(neg(x), y, z));
         }
-        const a = emit(e.a);
-        return lets.bind(key, d.binary[e.fn](a, emit(e.b), e.a.dtype));
+        let a = emit(e.a);
+        const info = DTYPES[e.a.dtype];
+        // a logical right shift sees a narrow signed value's own bits, not its sign-extended lane
+        if (e.fn === 'shift_right_logical' && info.kind === 'int' && isNarrow(e.a.dtype)) a = d.binary.and(a, d.literal(2 ** info.bits - 1, 'int32'), 'int32');
+        return lets.bind(key, nar(d.binary[e.fn](a, emit(e.b), L(e.a.dtype)), e.dtype));
       }
       case 'select': {
         const cond = emit(e.cond);
         const a = emit(e.a);
         return lets.bind(key, d.select(cond, a, emit(e.b)));
       }
-      case 'cast':
-        return lets.bind(key, d.cast(emit(e.x), e.x.dtype, e.dtype));
+      case 'cast': {
+        const t = DTYPES[e.dtype];
+        const x = emit(e.x);
+        const from = DTYPES[e.x.dtype];
+        if (from.kind === 'float' && (t.kind === 'int' || t.kind === 'uint') && isNarrow(e.dtype)) return lets.bind(key, d.cast(clampTo(x, t), 'float32', L(e.dtype)));
+        return lets.bind(key, nar(d.cast(x, L(e.x.dtype), L(e.dtype)), e.dtype));
+      }
       case 'reduce': {
         const pre = precomputed?.get(e);
-        if (pre !== undefined) return lets.bind(key, pre);
+        if (pre !== undefined) return lets.bind(key, nar(pre, e.dtype));
+        if (isNarrow(e.dtype)) {
+          // the reduction runs in the lane, its result narrowed. XLA's CPU reduces a narrow float
+          // in its own type, each partial sum rounded; only a bfloat16 dot multiplies and adds in
+          // float32 (its products not rounded either), rounded once at the end
+          const b = e.body;
+          if (DTYPES[e.dtype].kind === 'float' && !(e.dot && e.dtype === 'bfloat16')) stepNarrow = e.dtype;
+          const body = e.dot && b.op === 'bin' && b.fn === 'mul' && e.dtype === 'bfloat16' ? { ...b, dtype: L(b.dtype) } : b;
+          return lets.bind(key, d.narrow(emit({ ...e, dtype: L(e.dtype), body }), e.dtype));
+        }
         const acc = `acc${e.id}`;
         const r = `r${e.id}`;
-        const { init, combine } = d.reduce[e.fn];
+        const { init } = d.reduce[e.fn];
+        const step = stepNarrow;
+        stepNarrow = null;
+        const combine = step ? (acc: string, v: string, dt: DType): string => d.narrow(d.reduce[e.fn].combine(acc, v, dt), step) : d.reduce[e.fn].combine;
         const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot ? treeLevels(e.extent) : [];
         const cols = libraryColumns(k, e);
         if (d.wideSum && cols !== undefined && lets.depth === 0) {

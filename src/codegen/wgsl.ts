@@ -9,13 +9,15 @@
 // Transcendentals call our own accurate WGSL math (wgsl_math.ts), not the
 // loosely specified built-ins.
 import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
+import { isNarrow, laneOf } from '../ir/dtypes.js';
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { children, freeRvars } from '../ir/kernel.js';
 import { planDot, type DotPlan } from './dot_plan.js';
 import { call1, call2, computesOnFloats, libraryColumns, treeLevels, walkKernel, type Dialect } from './kernel_walker.js';
 import { WGSL_MATH_FUNCTIONS, wgslMathSource } from './wgsl_math.js';
 
-const storageType = (d: DType): string => (d === 'float32' ? 'f32' : d === 'int32' ? 'i32' : 'u32');
+/** The WGSL element type of a buffer: its dtype's 32-bit lane. */
+const storageType = (d: DType): string => (laneOf(d) === 'float32' && d !== 'complex64' ? 'f32' : laneOf(d) === 'int32' ? 'i32' : 'u32');
 const valueType = (d: DType): string => (d === 'bool' ? 'bool' : storageType(d));
 
 /** Shortest decimal string that parses back to the float32 value `v` (and within float32's range, which WGSL checks: not 3.4028235e38). */
@@ -58,6 +60,8 @@ function literal(value: number, dtype: DType): string {
       return value ? 'true' : 'false';
     case 'complex64':
       throw new Error('internal: a complex64 literal reached a kernel (passes/complex.ts splits complex values)');
+    default:
+      throw new Error(`internal: a ${dtype} literal reached the WGSL dialect (the kernel walker gives it the lane)`);
   }
 }
 
@@ -207,6 +211,22 @@ export const WGSL: Dialect = {
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
   fma: (a, b, c) => `fma(${a}, ${b}, ${c})`,
+  narrow: (x, dtype) => {
+    switch (dtype) {
+      case 'float16':
+        return `jx_f16(${x})`;
+      case 'bfloat16':
+        return `jx_bf16(${x})`;
+      case 'uint8':
+      case 'uint16':
+        return `(${x} & ${dtype === 'uint8' ? '0xffu' : '0xffffu'})`;
+      case 'int8':
+      case 'int16':
+        return `((${x} << ${dtype === 'int8' ? 24 : 16}u) >> ${dtype === 'int8' ? 24 : 16}u)`;
+      default:
+        return x;
+    }
+  },
   cast: (x, from, to) => {
     // a float is true unless ±0 or subnormal (flushed, as on XLA's CPU); NaN is true: on its exponent bits
     if (to === 'bool') return from === 'bool' ? x : from === 'float32' ? `((bitcast<u32>(${x}) & 0x7f800000u) != 0u)` : `(${x} != ${literal(0, from)})`;
@@ -226,7 +246,7 @@ export const WGSL: Dialect = {
   ],
   calls: { threefry2x32: 'jx_threefry2x32' },
   libraryLoops: (acc, r, id, extent, cols) => (cols === 1 ? libraryRowLoops : libraryColumnLoops)(acc, r, id, extent, cols),
-  helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
+  helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_f16', 'jx_bf16', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
 };
 
 /**
@@ -439,7 +459,7 @@ function cooperativeReduces(k: Kernel): Reduce[] {
   const walk = (e: KExpr): void => {
     if (seen.has(e)) return;
     seen.add(e);
-    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !(e.dot && e.dtype === 'float32') && libraryColumns(k, e) === undefined) {
+    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !isNarrow(e.dtype) && !(e.dot && e.dtype === 'float32') && libraryColumns(k, e) === undefined) {
       out.push(e);
       return;
     }

@@ -153,6 +153,28 @@ fn jx_f2i(x: f32) -> i32 {
   return i32(x);
 }`,
   },
+  jx_f16: {
+    deps: [],
+    code: `// a float32 rounded to float16 (to nearest even; overflow to ±inf; subnormals on the 2^-24 grid), held in a float32
+fn jx_f16(x: f32) -> f32 {
+  let b = bitcast<u32>(x);
+  let a = b & 0x7fffffffu;
+  let s = b & 0x80000000u;
+  if (a >= 0x7f800000u) { return x; }
+  if (a >= 0x477ff000u) { return bitcast<f32>(s | 0x7f800000u); }
+  if (a < 0x38800000u) { return bitcast<f32>(s | bitcast<u32>(round(bitcast<f32>(a) * 16777216.0f) / 16777216.0f)); }
+  return bitcast<f32>(s | ((a + 0xfffu + ((a >> 13u) & 1u)) & 0xffffe000u));
+}`,
+  },
+  jx_bf16: {
+    deps: [],
+    code: `// a float32 rounded to bfloat16 (to nearest even; NaN stays NaN), held in a float32
+fn jx_bf16(x: f32) -> f32 {
+  let b = bitcast<u32>(x);
+  if ((b & 0x7fffffffu) > 0x7f800000u) { return x; }
+  return bitcast<f32>((b + 0x7fffu + ((b >> 16u) & 1u)) & 0xffff0000u);
+}`,
+  },
   jx_f2u: {
     deps: ['jx_isnan'],
     code: `// float32 → uint32 as XLA converts: truncation, saturating at the uint32 range, NaN → 0

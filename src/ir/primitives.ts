@@ -5,7 +5,7 @@ import type { Prim } from './prims.js';
 import { blockAval, globalAval, shardMapParams } from './shard_map.js';
 import { gatherShape, IndexingShapeError, scatterShape, sortShape } from './indexing.js';
 import type { AVal, DType, Func, Params } from './types.js';
-import { sameShape } from './types.js';
+import { isFloat, isInt, sameShape } from './types.js';
 
 export class ShapeError extends Error {}
 
@@ -47,7 +47,7 @@ const COMPLEX_MATH: ReadonlySet<Prim> = new Set<Prim>(['sin', 'cos', 'tan', 'exp
 
 /** Float math: the operand must be float32 (or complex64, for the functions JAX defines on complex numbers). */
 const floatUnary: ShapeRule = ([x], _p, prim) => {
-  if (x!.dtype !== 'float32' && !(x!.dtype === 'complex64' && COMPLEX_MATH.has(prim))) throw new ShapeError(`${prim} does not accept dtype ${x!.dtype}.`);
+  if (!isFloat(x!.dtype) && !(x!.dtype === 'complex64' && COMPLEX_MATH.has(prim))) throw new ShapeError(`${prim} does not accept dtype ${x!.dtype}.`);
   return [{ shape: x!.shape, dtype: x!.dtype }];
 };
 
@@ -63,7 +63,7 @@ const compare: ShapeRule = (xs, _p, prim) => {
 // for an arithmetic right shift).
 const shift: ShapeRule = (xs, _p, prim) => {
   const d = sameDtypes(prim, xs);
-  if (d !== 'int32' && d !== 'uint32') throw new ShapeError(`${prim} does not accept dtype ${d}.`);
+  if (!isInt(d)) throw new ShapeError(`${prim} does not accept dtype ${d}.`);
   return [{ shape: sameShapes(prim, xs), dtype: d }];
 };
 
@@ -82,7 +82,7 @@ const argReduce: ShapeRule = ([x], params) => {
 /** complex(re, im): two float32 operands of one shape → complex64. */
 const complexRule: ShapeRule = (xs) => {
   const d = sameDtypes('complex', xs);
-  if (d !== 'float32') throw new ShapeError(`complex does not accept dtype ${d}. Accepted dtypes are subtypes of floating.`);
+  if (!isFloat(d)) throw new ShapeError(`complex does not accept dtype ${d}. Accepted dtypes are subtypes of floating.`);
   return [{ shape: sameShapes('complex', xs), dtype: 'complex64' }];
 };
 
@@ -255,7 +255,7 @@ const dynamicSlice: ShapeRule = ([x, ...starts], p) => {
   if (starts.length !== x!.shape.length || sizes.length !== x!.shape.length) {
     throw new ShapeError('dynamic_slice: need one start index and one slice size per operand dimension.');
   }
-  for (const s of starts) if (s.shape.length !== 0 || (s.dtype !== 'int32' && s.dtype !== 'uint32')) throw new ShapeError('dynamic_slice: start indices must be integer scalars.');
+  for (const s of starts) if (s.shape.length !== 0 || !isInt(s.dtype)) throw new ShapeError('dynamic_slice: start indices must be integer scalars.');
   sizes.forEach((n, i) => {
     if (n < 0 || n > x!.shape[i]!) throw new ShapeError(`dynamic_slice: slice size ${n} does not fit dimension ${i} of size ${x!.shape[i]}.`);
   });

@@ -4,6 +4,7 @@
 //   Func — typed parameters, equations in order, results
 // Primitive names and params follow JAX's jaxprs so that a dump reads like one.
 import type { DType } from '../../runtime/program.js';
+import { DTYPES } from './dtypes.js';
 import type { Span } from '../common/span.js';
 import type { Prim } from './prims.js';
 
@@ -113,27 +114,17 @@ export const size = (shape: readonly number[]): number => shape.reduce((a, b) =>
 export const sameShape = (a: readonly number[], b: readonly number[]): boolean =>
   a.length === b.length && a.every((d, i) => d === b[i]);
 
-export const isFloat = (d: DType): boolean => d === 'float32';
+/** Real floating dtypes (float32, float16, bfloat16). */
+export const isFloat = (d: DType): boolean => DTYPES[d].kind === 'float';
 /** Float or complex: the dtypes that carry tangents (JAX's inexact). */
-export const isInexact = (d: DType): boolean => d === 'float32' || d === 'complex64';
-export const isComplex = (d: DType): boolean => d === 'complex64';
-export const isInt = (d: DType): boolean => d === 'int32' || d === 'uint32';
+export const isInexact = (d: DType): boolean => DTYPES[d].kind === 'float' || DTYPES[d].kind === 'complex';
+export const isComplex = (d: DType): boolean => DTYPES[d].kind === 'complex';
+export const isInt = (d: DType): boolean => DTYPES[d].kind === 'int' || DTYPES[d].kind === 'uint';
 
 export const avalStr = (a: AVal): string => `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
 /** An array type as JAX's error messages write it: `float32[3,4]`, `bool[]`. */
 export const jaxTypeStr = (a: AVal): string => `${a.dtype}[${a.shape.join(',')}]`;
 
 export function shortDtype(d: DType): string {
-  switch (d) {
-    case 'float32':
-      return 'f32';
-    case 'int32':
-      return 'i32';
-    case 'uint32':
-      return 'u32';
-    case 'bool':
-      return 'bool';
-    case 'complex64':
-      return 'c64';
-  }
+  return DTYPES[d].short;
 }

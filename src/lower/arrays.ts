@@ -7,7 +7,8 @@ import { lit } from '../ir/builder.js';
 import { ShapeError } from '../ir/primitives.js';
 import { PRIMS, type Prim } from '../ir/prims.js';
 import type { Atom, AVal, DType, Eqn, Params } from '../ir/types.js';
-import { size } from '../ir/types.js';
+import { isFloat, isInexact, size } from '../ir/types.js';
+import { DTYPES, isNarrow, narrowValue, type DTypeKind } from '../ir/dtypes.js';
 import { HostArray, HostNd, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
 
@@ -104,6 +105,12 @@ export class ArrayOps {
   }
 
   /** `jnp.asarray` of a (possibly nested) list of array-likes: constant-folds static data, else stacks. */
+  /** JAX's promote_args_inexact for one value: floats keep their dtype, integers and bools become float32. */
+  asInexact(v: PyValue, span: Span): Tracer {
+    const x = this.asArray(v, span);
+    return isInexact(x.aval.dtype) ? x : this.convert(x, 'float32', span);
+  }
+
   asArray(v: PyValue, span: Span, dtype?: DType): Tracer {
     if (v instanceof PyList || (v instanceof PyTuple && !v.cls)) {
       const nd = staticNd(v);
@@ -150,7 +157,7 @@ export class ArrayOps {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     let dtype = promote(a.aval, b.aval);
-    if (prim === 'div' && dtype !== 'float32' && dtype !== 'complex64' && trueDivide) dtype = 'float32'; // true_divide (lax.div divides integers)
+    if (prim === 'div' && !isInexact(dtype) && trueDivide) dtype = 'float32'; // true_divide (lax.div divides integers)
     if (prim === 'sub' && dtype === 'bool') {
       throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
     }
@@ -161,7 +168,7 @@ export class ArrayOps {
     b = this.convertAtom(b, dtype, span, weak);
     const shape = broadcastShapes(a.aval.shape, b.aval.shape, span, sameRank(a.aval.shape, b.aval.shape) ? prim : undefined);
     // (after the shapes: jnp broadcasts its operands before lax checks the dtype)
-    if ((prim === 'and' || prim === 'or' || prim === 'xor') && dtype === 'float32') {
+    if ((prim === 'and' || prim === 'or' || prim === 'xor') && isFloat(dtype)) {
       throw new CompileError(`TypeError: ${prim === 'and' ? 'bitwise_and' : prim === 'or' ? 'bitwise_or' : 'bitwise_xor'} got incompatible dtypes float32`, span);
     }
     a = this.operand(a, shape, span);
@@ -179,7 +186,7 @@ export class ArrayOps {
       if (a.kind === 'lit') return this.power(this.asArray(x, span), y, span);
       // jnp.power (and jnp.square) promote bool to int first (promote_dtypes_numeric)
       if (a.aval.dtype === 'bool') a = this.convertAtom(a, 'int32', span);
-      if (n < 0 && a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') {
+      if (n < 0 && !isInexact(a.aval.dtype)) {
         throw new CompileError('ValueError: Integers to negative integer powers are not allowed.', span);
       }
       return this.tracer(this.bind('integer_pow', [a], { y: n }, span));
@@ -226,7 +233,7 @@ export class ArrayOps {
       const dtype = PRIMS[prim].floatOnly && a.aval.dtype !== 'complex64' ? 'float32' : a.aval.dtype;
       a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
     }
-    if (PRIMS[prim].floatOnly && a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') a = this.convertAtom(a, 'float32', span);
+    if (PRIMS[prim].floatOnly && !isInexact(a.aval.dtype)) a = this.convertAtom(a, 'float32', span);
     if ((prim === 'neg' || prim === 'sign') && a.aval.dtype === 'bool') throw new CompileError(`TypeError: ${prim} does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.`, span);
     return this.tracer(this.bind(prim, [a], {}, span));
   }
@@ -398,21 +405,31 @@ export class ArrayOps {
 
   reduce(prim: 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod', x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
     let a = this.asArray(x, span).atom;
-    if (a.aval.dtype === 'bool' && (prim === 'reduce_sum' || prim === 'reduce_prod')) a = this.convertAtom(a, 'int32', span);
+    const info = DTYPES[a.aval.dtype];
+    const adds = prim === 'reduce_sum' || prim === 'reduce_prod';
+    // jnp.sum/prod promote bool and narrow integers to the default int (promote_integers), and
+    // compute float16/bfloat16 in float32 (upcast_f16_for_computation), as jax/_src/numpy/reductions.py
+    if (adds && (a.aval.dtype === 'bool' || ((info.kind === 'int' || info.kind === 'uint') && isNarrow(a.aval.dtype)))) a = this.convertAtom(a, info.kind === 'uint' ? 'uint32' : 'int32', span);
+    const upcast = adds && info.kind === 'float' && isNarrow(a.aval.dtype) ? a.aval.dtype : null;
+    if (upcast) a = this.convertAtom(a, 'float32', span);
     const r = a.aval.shape.length;
     const axes = normalizeAxes(axis, r, span);
     let out = this.bind(prim, [a], { axes, out_sharding: null }, span);
+    if (upcast) out = this.convertAtom(out, upcast, span);
     if (keepdims) out = this.keepDims(out, a.aval.shape, axes, span);
     return this.tracer(out);
   }
 
   mean(x: PyValue, axis: PyValue, keepdims: boolean, span: Span): Tracer {
     let a = this.asArray(x, span);
-    if (a.aval.dtype !== 'float32' && a.aval.dtype !== 'complex64') a = this.convert(a, 'float32', span);
+    // float16/bfloat16 are summed and divided in float32, then rounded back (JAX's _upcast_f16)
+    const narrow = isNarrow(a.aval.dtype) && isFloat(a.aval.dtype) ? a.aval.dtype : null;
+    if (!isInexact(a.aval.dtype) || narrow) a = this.convert(a, 'float32', span);
     const axes = normalizeAxes(axis, a.aval.shape.length, span);
     const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
     const s = this.reduce('reduce_sum', a, axis, keepdims, span);
-    return this.binary('div', s, lit(n, 'float32', true).value, span);
+    const m = this.binary('div', s, lit(n, 'float32', true).value, span);
+    return narrow ? this.convert(m, narrow, span) : m;
   }
 
   private keepDims(a: Atom, inShape: readonly number[], axes: number[], span: Span): Atom {
@@ -471,12 +488,12 @@ export class ArrayOps {
 
   arange(start: number, stop: number, step: number, dtype: DType, span: Span): Tracer {
     const n = Math.max(0, Math.ceil((stop - start) / step));
-    if (dtype !== 'float32' && !(Number.isInteger(start) && Number.isInteger(step))) {
+    if (!isFloat(dtype) && !(Number.isInteger(start) && Number.isInteger(step))) {
       throw new CompileError(`arange with a non-integer start or step and dtype ${dtype} is not supported`, span);
     }
     let x: Tracer = this.tracer(this.bind('iota', [], { dtype, shape: [n], dimension: 0, sharding: null }, span));
-    if (step !== 1) x = this.binary('mul', x, dtype === 'float32' ? step : BigInt(step), span);
-    if (start !== 0) x = this.binary('add', x, dtype === 'float32' ? start : BigInt(start), span);
+    if (step !== 1) x = this.binary('mul', x, isFloat(dtype) ? step : BigInt(step), span);
+    if (start !== 0) x = this.binary('add', x, isFloat(dtype) ? start : BigInt(start), span);
     return this.convert(x, dtype, span);
   }
 
@@ -630,33 +647,63 @@ export function broadcastShapes(a: readonly number[], b: readonly number[], span
   return out;
 }
 
-const KIND: Record<DType, number> = { bool: 0, uint32: 1, int32: 1, float32: 2, complex64: 3 };
+// JAX's type promotion lattice (jax/_src/dtypes.py _type_promotion_lattice): `i*`, `f*`, `c*` are
+// the weak types of Python scalars; the 64-bit nodes canonicalize to 32 bits (x64 disabled).
+const LATTICE: Record<string, readonly string[]> = {
+  b1: ['i*'], 'i*': ['u8', 'i8'],
+  u8: ['i16', 'u16'], u16: ['i32', 'u32'], u32: ['i64', 'u64'], u64: ['f*'],
+  i8: ['i16'], i16: ['i32'], i32: ['i64'], i64: ['f*'],
+  'f*': ['bf16', 'f16', 'c*'], bf16: ['f32'], f16: ['f32'], f32: ['f64', 'c64'], f64: ['c128'],
+  'c*': ['c64'], c64: ['c128'], c128: [],
+};
+const CANONICAL: Record<string, DType> = {
+  b1: 'bool', 'i*': 'int32', u8: 'uint8', u16: 'uint16', u32: 'uint32', u64: 'uint32', i8: 'int8', i16: 'int16', i32: 'int32', i64: 'int32',
+  'f*': 'float32', bf16: 'bfloat16', f16: 'float16', f32: 'float32', f64: 'float32', 'c*': 'complex64', c64: 'complex64', c128: 'complex64',
+};
+/** Each lattice node with every node above it (itself included). */
+const UPPER: Map<string, Set<string>> = new Map();
+for (const n of Object.keys(LATTICE)) {
+  const up = new Set<string>();
+  const walk = (m: string): void => {
+    if (up.has(m)) return;
+    up.add(m);
+    for (const k of LATTICE[m]!) walk(k);
+  };
+  walk(n);
+  UPPER.set(n, up);
+}
+const WEAK_NODE: Record<DTypeKind, string> = { bool: 'b1', int: 'i*', uint: 'i*', float: 'f*', complex: 'c*' };
+const latticeNode = (a: AVal): string => (a.weak ? WEAK_NODE[DTYPES[a.dtype].kind] : a.dtype === 'bool' ? 'b1' : DTYPES[a.dtype].short);
 
-/** JAX's dtype promotion for the dtypes we have, honouring weak types (Python scalars). */
-/** Is the promotion of `a` and `b` weakly typed (both weak, or the weak one of the higher kind)? */
-export function weakPromoted(a: AVal, b: AVal): boolean {
-  if (a.weak && b.weak) return true;
-  // float32 joins a weak complex at complex64 (the lattice's f32 → c64 edge): strong, as in JAX
-  if ((a.weak && a.dtype === 'complex64' && b.dtype === 'float32') || (b.weak && b.dtype === 'complex64' && a.dtype === 'float32')) return false;
-  if (a.weak) return KIND[a.dtype] > KIND[b.dtype];
-  if (b.weak) return KIND[b.dtype] > KIND[a.dtype];
-  return false;
+/** The least upper bound of two avals' lattice nodes (the lattice is a join semilattice). */
+function joinNodes(a: AVal, b: AVal): string {
+  const ua = UPPER.get(latticeNode(a))!;
+  const ub = UPPER.get(latticeNode(b))!;
+  const common = [...ua].filter((n) => ub.has(n));
+  return common.find((n) => common.every((m) => UPPER.get(n)!.has(m)))!;
 }
 
+/** Is the promotion of `a` and `b` weakly typed (the join is a weak type, as in JAX's _lattice_result_type)? */
+export function weakPromoted(a: AVal, b: AVal): boolean {
+  const n = joinNodes(a, b);
+  return n === 'i*' || n === 'f*' || n === 'c*';
+}
+
+/** JAX's dtype promotion, honouring weak types (Python scalars), with x64 disabled. */
 export function promote(a: AVal, b: AVal): DType {
-  if (a.weak && !b.weak) return KIND[a.dtype] <= KIND[b.dtype] ? b.dtype : a.dtype;
-  if (b.weak && !a.weak) return KIND[b.dtype] <= KIND[a.dtype] ? a.dtype : b.dtype;
-  if (a.dtype === b.dtype) return a.dtype;
-  const k = Math.max(KIND[a.dtype], KIND[b.dtype]);
-  if (k === 3) return 'complex64';
-  if (k === 2) return 'float32';
-  // bool joins either integer type; uint32 with int32 is int64, int32 without x64
-  if (k === 1) return a.dtype === 'bool' ? b.dtype : b.dtype === 'bool' ? a.dtype : a.dtype === 'uint32' && b.dtype === 'uint32' ? 'uint32' : 'int32';
-  return 'bool';
+  return CANONICAL[joinNodes(a, b)]!;
 }
 
 export function castScalar(v: number, dtype: DType): number {
   switch (dtype) {
+    case 'float16':
+    case 'bfloat16':
+      return narrowValue(v, dtype);
+    case 'uint8':
+    case 'uint16':
+    case 'int8':
+    case 'int16':
+      return narrowValue(Number.isFinite(v) ? Math.trunc(v) : 0, dtype);
     case 'float32':
     case 'complex64': // a complex literal holds its real part (its imaginary part is 0)
       return Math.fround(v);
@@ -671,7 +718,7 @@ export function castScalar(v: number, dtype: DType): number {
 
 /** The JAX dtype a NumPy dtype becomes with x64 disabled. */
 export function jaxDtype(d: NdArray['dtype']): DType {
-  return d === 'float64' || d === 'float32' ? 'float32' : d === 'bool' ? 'bool' : 'int32';
+  return d === 'float64' ? 'float32' : d === 'int64' ? 'int32' : d;
 }
 
 /** A nested list/tuple of static numbers, some complex, as the nested lists of their real and imaginary parts; else null. */

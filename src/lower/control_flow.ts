@@ -11,7 +11,7 @@ import type { Span } from '../parser/ast.js';
 import { lit, type FuncBuilder } from '../ir/builder.js';
 import type { Atom, AVal, Func } from '../ir/types.js';
 import type { HExpr } from '../ir/host.js';
-import { sameShape } from '../ir/types.js';
+import { isInt, sameShape } from '../ir/types.js';
 import { reparam } from './custom_rules.js';
 import type { Interp } from './interp.js';
 import { deliverDebugCalls, takeDebugCalls, type DebugCall, type Guard } from './debug_prints.js';
@@ -407,7 +407,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     if (c.kwargs.has('operand')) opsV = [c.kwargs.get('operand')!];
     const i = ops.atom(idx, c.span);
     if (i.aval.shape.length) throw new CompileError(`TypeError: Branch index must be scalar, got ${ip.repr(idx, c.span).static} of shape (${i.aval.shape.join(', ')}${i.aval.shape.length === 1 ? ',' : ''}).`, c.span);
-    if (i.aval.dtype !== 'int32' && i.aval.dtype !== 'uint32') throw new CompileError(`TypeError: Index type must be an integer, got ${ip.repr(idx, c.span).static} as ${i.aval.dtype}`, c.span);
+    if (!isInt(i.aval.dtype)) throw new CompileError(`TypeError: Index type must be an integer, got ${ip.repr(idx, c.span).static} as ${i.aval.dtype}`, c.span);
     if (!branches.length) throw new CompileError('ValueError: Empty branch sequence', c.span);
     if (branches.length === 1) return call(branches[0]!, opsV, c.span);
     let index: Atom;

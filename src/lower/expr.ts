@@ -3,7 +3,8 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { Prim } from '../ir/prims.js';
-import { jaxTypeStr } from '../ir/types.js';
+import { isFloat, jaxTypeStr } from '../ir/types.js';
+import { DTYPES } from '../ir/dtypes.js';
 import type * as A from '../parser/ast.js';
 import * as ipArrays from './arrays.js';
 import { getAttr } from './attrs.js';
@@ -638,8 +639,8 @@ function numericOperands(ip: Interp, a: PyValue, b: PyValue, span: A.Span): [Tra
 function floorDivide(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
   const o = ip.ops;
   const [x, y, dt] = numericOperands(ip, a, b, span);
-  if (dt === 'uint32') return o.binary('div', x, y, span, false);
-  if (dt === 'int32') {
+  if (DTYPES[dt].kind === 'uint') return o.binary('div', x, y, span, false);
+  if (DTYPES[dt].kind === 'int') {
     const q = o.binary('div', x, y, span, false);
     const signs = o.compare('ne', o.unary('sign', x, span), o.unary('sign', y, span), span);
     const inexact = o.compare('ne', o.binary('rem', x, y, span), 0n, span);
@@ -655,8 +656,8 @@ function floorDivide(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue 
 /** jnp.left_shift / jnp.right_shift: lax's shifts on the promoted integers (a logical right shift for unsigned). */
 function shift(ip: Interp, op: '<<' | '>>', a: PyValue, b: PyValue, span: A.Span): PyValue {
   const [x, y, dt] = numericOperands(ip, a, b, span);
-  const prim: Prim = op === '<<' ? 'shift_left' : dt === 'uint32' ? 'shift_right_logical' : 'shift_right_arithmetic';
-  if (dt === 'float32') throw new CompileError(`TypeError: ${prim} does not accept dtype float32 at position 0. Accepted dtypes at position 0 are subtypes of integer.`, span);
+  const prim: Prim = op === '<<' ? 'shift_left' : DTYPES[dt].kind === 'uint' ? 'shift_right_logical' : 'shift_right_arithmetic';
+  if (isFloat(dt)) throw new CompileError(`TypeError: ${prim} does not accept dtype ${dt} at position 0. Accepted dtypes at position 0 are subtypes of integer.`, span);
   return ip.ops.binary(prim, x, y, span);
 }
 
@@ -664,8 +665,8 @@ function shift(ip: Interp, op: '<<' | '>>', a: PyValue, b: PyValue, span: A.Span
 function remainder(ip: Interp, a: PyValue, b: PyValue, span: A.Span): PyValue {
   const o = ip.ops;
   let [x, y, dt] = numericOperands(ip, a, b, span);
-  const zero = dt === 'float32' ? 0.0 : 0n;
-  if (dt !== 'float32') y = o.select(o.compare('eq', y, 0n, span), o.tracer(o.broadcastTo(o.asArray(1n, span, dt).atom, y.aval.shape, span)), y, span);
+  const zero = isFloat(dt) ? 0.0 : 0n;
+  if (!isFloat(dt)) y = o.select(o.compare('eq', y, 0n, span), o.tracer(o.broadcastTo(o.asArray(1n, span, dt).atom, y.aval.shape, span)), y, span);
   const r = o.binary('rem', x, y, span);
   const signDiffers = o.compare('ne', o.compare('lt', r, zero, span), o.compare('lt', y, zero, span), span);
   const fix = o.binary('and', signDiffers, o.compare('ne', r, zero, span), span);

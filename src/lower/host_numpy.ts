@@ -122,7 +122,7 @@ interface Operand {
   weak: boolean;
 }
 
-const KIND: Record<NpDType, number> = { bool: 0, int32: 1, int64: 1, uint32: 1, float32: 2, float64: 2 };
+const KIND: Record<NpDType, number> = { bool: 0, int8: 1, int16: 1, int32: 1, int64: 1, uint8: 1, uint16: 1, uint32: 1, float16: 2, bfloat16: 2, float32: 2, float64: 2 };
 
 function operand(ctx: HostNumpyCtx, v: PyValue, span: Span): Operand {
   if (v instanceof HostNd) return { e: { k: 'var', name: v.name }, shape: v.shape, dtype: v.dtype, weak: false };

@@ -7,7 +7,7 @@ import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
 import type { DType, Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { meshOf, shardMapMeshOf } from './shardings.js';
-import { ArrayOps, jaxDtype, type IndexItem } from './arrays.js';
+import { ArrayOps, castScalar, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
 import { binop, compare, evalExpr, subscript, truthyStatic } from './expr.js';
 import { getAttr } from './attrs.js';
@@ -722,7 +722,10 @@ export class Interp {
         if (d.name !== 'float32' && d.name !== 'float64' && d.name !== 'bool' && !Number.isFinite(n)) {
           throw this.error(Number.isNaN(n) ? 'ValueError: cannot convert float NaN to integer' : 'OverflowError: cannot convert float infinity to integer', call.span);
         }
-        return new NpScalar(d.name === 'uint32' ? 'int64' : d.name, d.name === 'float32' ? Math.fround(n) : d.name.startsWith('int') ? Math.trunc(n) : n);
+        const name = d.name;
+        if (name === 'uint32' || name === 'int64' || name === 'float64' || name === 'bool') return new NpScalar(name === 'uint32' ? 'int64' : name, name === 'int64' ? Math.trunc(n) : n);
+        // the 32-bit and narrower dtypes: a float rounds to its type, an integer truncates and wraps
+        return new NpScalar(name, castScalar(n, name));
       }
       // a value known when the program runs (a host callback's operand): NumPy values then are arrays on the host
       if ((v instanceof Tracer || v instanceof HostArray) && !v.aval.shape.length) {

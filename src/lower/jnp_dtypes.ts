@@ -1,10 +1,11 @@
 // jax.numpy's dtype functions (jax/_src/dtypes.py): result_type, promote_types,
 // can_cast, issubdtype, isdtype, and NumPy's abstract scalar-type hierarchy
 // (jnp.floating, jnp.integer, …) they answer questions about. jaxts's dtypes are
-// float32, int32, uint32 and bool (float64/int64 names canonicalize to them, as
-// in JAX without x64).
+// the dtype table's (src/ir/dtypes.ts); float64/int64 names canonicalize to
+// their 32-bit kin, as in JAX without x64.
 import { CompileError } from '../common/diagnostics.js';
-import type { AVal, DType } from '../ir/types.js';
+import { DTYPES } from '../ir/dtypes.js';
+import { isFloat, isInt, type AVal, type DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import { promote } from './arrays.js';
 import type { Interp } from './interp.js';
@@ -25,7 +26,7 @@ const PARENT: Record<string, string | null> = {
   character: 'flexible',
   object_: 'generic',
 };
-const LEAF: Record<DType, string> = { float32: 'floating', int32: 'signedinteger', uint32: 'unsignedinteger', bool: 'generic', complex64: 'complexfloating' };
+const LEAF = (d: DType): string => DTYPES[d].category;
 
 export const DTYPE_CATEGORIES: Record<string, PyClass> = Object.fromEntries(Object.keys(PARENT).map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'numpy')]));
 
@@ -56,8 +57,20 @@ const dt = (d: DType): PyDType => new PyDType(d);
 
 /** numpy.can_cast's 'safe' rule among jaxts's dtypes (the value of the target is wide enough for every source value). */
 function safeCast(from: DType, to: DType): boolean {
-  // int32 and uint32 fit only int64/float64, which jaxts has not; float32 fits no other of its dtypes
-  return from === to || from === 'bool';
+  if (from === to || from === 'bool') return true;
+  const f = DTYPES[from];
+  const t = DTYPES[to];
+  // the significand bits of each float (complex64: its float32 parts)
+  const mantissa: Partial<Record<DType, number>> = { float16: 11, bfloat16: 8, float32: 24, complex64: 24 };
+  if (f.kind === 'uint' || f.kind === 'int') {
+    if (t.kind === 'uint') return f.kind === 'uint' && t.bits > f.bits;
+    if (t.kind === 'int') return t.bits > f.bits;
+    const valueBits = f.kind === 'int' ? f.bits - 1 : f.bits;
+    return t.kind !== 'bool' && (mantissa[to] ?? 0) >= valueBits;
+  }
+  // float16 and bfloat16 fit float32 (not each other); float32 fits complex64
+  if (f.kind === 'float') return to === 'complex64' || (from !== 'float32' && to === 'float32');
+  return false;
 }
 
 export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
@@ -81,7 +94,7 @@ export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyVa
       const to = dtypeArg(arg(c, 1, 'to'), c.span);
       const casting = arg(c, 2, 'casting', 'safe');
       if (from === undefined || to === undefined) throw new CompileError("TypeError: Cannot interpret 'NoneType' as a data type", c.span);
-      const kind = (d: DType): number => ({ bool: 0, uint32: 1, int32: 1, float32: 2, complex64: 3 })[d];
+      const kind = (d: DType): number => ({ bool: 0, uint: 1, int: 2, float: 3, complex: 4 })[DTYPES[d].kind];
       switch (casting) {
         case 'no':
         case 'equiv':
@@ -90,7 +103,7 @@ export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyVa
           return safeCast(from, to);
         case 'same_kind':
           // a cast within one kind (float to float), never signed to unsigned
-          return safeCast(from, to) || (kind(from) === kind(to) && !(from === 'int32' && to === 'uint32'));
+          return safeCast(from, to) || kind(to) >= kind(from);
         case 'unsafe':
           return true;
         default:
@@ -101,7 +114,7 @@ export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyVa
       const a = dtypeOrCategory(ip, arg(c, 0, 'arg1'), c.span);
       const b = dtypeOrCategory(ip, arg(c, 1, 'arg2'), c.span);
       if ('dtype' in b) return 'dtype' in a && a.dtype === b.dtype;
-      const start = 'dtype' in a ? LEAF[a.dtype] : a.category;
+      const start = 'dtype' in a ? LEAF(a.dtype) : a.category;
       // bool is numpy.bool_, a direct child of generic
       return chain(start).includes(b.category);
     },
@@ -116,13 +129,13 @@ export function dtypeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyVa
             case 'bool':
               return d === 'bool';
             case 'signed integer':
-              return d === 'int32';
+              return DTYPES[d].kind === 'int';
             case 'unsigned integer':
-              return d === 'uint32';
+              return DTYPES[d].kind === 'uint';
             case 'integral':
-              return d === 'int32' || d === 'uint32';
+              return isInt(d);
             case 'real floating':
-              return d === 'float32';
+              return isFloat(d);
             case 'complex floating':
               return false;
             case 'numeric':

@@ -7,6 +7,7 @@ import { precisionParam } from './precision.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
+import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
 import { broadcastShapes, castScalar, checkShapeIndex, fmtShape, normalizeAxes, promote } from './arrays.js';
 import { lit } from '../ir/builder.js';
@@ -16,7 +17,7 @@ import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } f
 import { truthy } from './pyops.js';
 import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, scatterIndex, sortArrays, topK } from './indexing.js';
 import type { GatherMode } from '../ir/indexing.js';
-import { size, type Atom, type Eqn } from '../ir/types.js';
+import { isFloat, isInt, size, type Atom, type Eqn } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { outShardingOf, withOutSharding } from './lib_sharding.js';
 import type { OutSharding } from './arrays.js';
@@ -191,8 +192,8 @@ export function jnpModule(ip: Interp): PyModule {
     abs: un('abs'),
     absolute: un('abs'),
     // integers and bools are their own floor and ceil (JAX returns them unchanged)
-    floor: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('floor', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
-    ceil: (c) => (ops.aval(arg(c, 0, 'x'), c.span).dtype === 'float32' ? ops.unary('ceil', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
+    floor: (c) => (isFloat(ops.aval(arg(c, 0, 'x'), c.span).dtype) ? ops.unary('floor', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
+    ceil: (c) => (isFloat(ops.aval(arg(c, 0, 'x'), c.span).dtype) ? ops.unary('ceil', arg(c, 0, 'x'), c.span) : ops.asArray(arg(c, 0, 'x'), c.span)),
     angle: (c) => {
       const z = arg(c, 0, 'z');
       const deg = truthy(arg(c, 1, 'deg', false), c.span);
@@ -239,9 +240,7 @@ export function jnpModule(ip: Interp): PyModule {
   return builtinModule('jax.numpy', {
     mgrid: new PyGridIndexer(false, true),
     ogrid: new PyGridIndexer(true, true),
-    float32: dt('float32'),
-    int32: dt('int32'),
-    uint32: dt('uint32'),
+    ...Object.fromEntries(ALL_DTYPES.map((d) => [d, dt(d)])),
     bool_: dt('bool'),
     bool: dt('bool'),
     float64: dt('float64'),
@@ -308,7 +307,7 @@ function argExtreme(ip: Interp, kind: 'max' | 'min', x: PyValue, axis: PyValue, 
   const ext = o.reduce(kind === 'max' ? 'reduce_max' : 'reduce_min', a, BigInt(ax), true, span);
   const extB = o.tracer(o.broadcastTo(ext.atom, a.aval.shape, span));
   let hit = o.compare('eq', a, extB, span);
-  if (a.aval.dtype === 'float32') {
+  if (isFloat(a.aval.dtype)) {
     const nanA = o.compare('ne', a, a, span);
     const nanE = o.compare('ne', extB, extB, span);
     hit = o.binary('or', hit, o.binary('and', nanA, nanE, span), span);
@@ -341,10 +340,12 @@ function linspace(ip: Interp, c: CallArgs): PyValue {
   const retstep = truthy(arg(c, 4, 'retstep', false), span);
   let start = o.asArray(arg(c, 0, 'start'), span);
   let stop = o.asArray(arg(c, 1, 'stop'), span);
-  // the computation is in float32 (jaxts's one inexact dtype); by default so is the result
-  const dtype = dtypeArg(arg(c, 5, 'dtype', null), span) ?? 'float32';
-  start = o.convert(start, 'float32', span);
-  stop = o.convert(stop, 'float32', span);
+  // the computation is in the inexact result dtype (float32 for integers), by default that of start and stop
+  const joined = promote(start.aval, stop.aval);
+  const dtype = dtypeArg(arg(c, 5, 'dtype', null), span) ?? (isFloat(joined) ? joined : 'float32');
+  const ct = isFloat(dtype) ? dtype : 'float32';
+  start = o.convert(start, ct, span);
+  stop = o.convert(stop, ct, span);
   const bounds = broadcastShapes(start.aval.shape, stop.aval.shape, span);
   const bStart = o.tracer(o.broadcastTo(start.atom, bounds, span));
   const bStop = o.tracer(o.broadcastTo(stop.atom, bounds, span));
@@ -355,21 +356,21 @@ function linspace(ip: Interp, c: CallArgs): PyValue {
   let out: Tracer;
   let delta: Tracer;
   if (num > 1) {
-    delta = o.binary('div', o.binary('sub', stop, start, span), o.asArray(div, span, 'float32'), span);
+    delta = o.binary('div', o.binary('sub', stop, start, span), o.asArray(div, span, ct), span);
     const iotaShape = withAxis(div).map((d, i) => (i === axis ? d : 1));
-    const iota = o.tracer(o.bind('iota', [], { dtype: 'float32', shape: [div], dimension: 0, sharding: null }, span));
-    const step = o.binary('div', o.reshape(iota, iotaShape, span), o.asArray(div, span, 'float32'), span);
+    const iota = o.tracer(o.bind('iota', [], { dtype: ct, shape: [div], dimension: 0, sharding: null }, span));
+    const step = o.binary('div', o.reshape(iota, iotaShape, span), o.asArray(div, span, ct), span);
     const lo = o.binary('mul', o.reshape(bStart, withAxis(1), span), o.binary('sub', 1n, step, span), span);
     out = o.binary('add', lo, o.binary('mul', o.reshape(bStop, withAxis(1), span), step, span), span);
     if (endpoint) out = o.concatenate([out, o.expandDims(bStop, axis, span)], axis, span);
   } else if (num === 1) {
-    delta = endpoint ? o.asArray(NaN, span, 'float32') : o.binary('sub', stop, start, span);
+    delta = endpoint ? o.asArray(NaN, span, ct) : o.binary('sub', stop, start, span);
     out = o.reshape(bStart, withAxis(1), span);
   } else {
-    delta = o.asArray(NaN, span, 'float32');
-    out = o.full(withAxis(0), 0, 'float32', span);
+    delta = o.asArray(NaN, span, ct);
+    out = o.full(withAxis(0), 0, ct, span);
   }
-  if (dtype !== 'float32') out = o.unary('floor', out, span);
+  if (!isFloat(dtype)) out = o.unary('floor', out, span);
   const result = o.convert(out, dtype, span);
   return retstep ? new PyTuple([result, delta]) : result;
 }
@@ -395,18 +396,18 @@ function composites(ip: Interp): Record<string, Fn> {
   /** promote_args_inexact: ints and bools become float32 (jaxts's one inexact dtype). */
   const inexact = (v: PyValue, span: Span): Tracer => {
     const x = A(v, span);
-    return x.aval.dtype === 'float32' ? x : o.convert(x, 'float32', span);
+    return isFloat(x.aval.dtype) ? x : o.convert(x, 'float32', span);
   };
   const axisOne = (v: PyValue, rank: number, span: Span): number => normalizeAxes(BigInt(intArg(v, 'axis', span)), rank, span)[0]!;
-  const isFloat = (x: Tracer): boolean => x.aval.dtype === 'float32';
+  const floating = (x: Tracer): boolean => isFloat(x.aval.dtype);
   const toBool = (x: Tracer, span: Span): Tracer => (x.aval.dtype === 'bool' ? x : o.compare('ne', x, o.asArray(0, span, x.aval.dtype), span));
-  const isnan = (x: Tracer, span: Span): Tracer => (isFloat(x) ? o.compare('ne', x, x, span) : o.full([...x.aval.shape], 0, 'bool', span));
+  const isnan = (x: Tracer, span: Span): Tracer => (floating(x) ? o.compare('ne', x, x, span) : o.full([...x.aval.shape], 0, 'bool', span));
   const isinfOf = (x: Tracer, sign: 0 | 1 | -1, span: Span): Tracer => {
-    if (!isFloat(x)) return o.full([...x.aval.shape], 0, 'bool', span);
+    if (!floating(x)) return o.full([...x.aval.shape], 0, 'bool', span);
     if (sign === 0) return o.compare('eq', o.unary('abs', x, span), o.asArray(Infinity, span, 'float32'), span);
     return o.compare('eq', x, o.asArray(sign * Infinity, span, 'float32'), span);
   };
-  const isfinite = (x: Tracer, span: Span): Tracer => (isFloat(x) ? o.tracer(o.bind('is_finite', [x.atom], {}, span)) : o.full([...x.aval.shape], 1, 'bool', span));
+  const isfinite = (x: Tracer, span: Span): Tracer => (floating(x) ? o.tracer(o.bind('is_finite', [x.atom], {}, span)) : o.full([...x.aval.shape], 1, 'bool', span));
   const logical = (prim: 'and' | 'or' | 'xor'): Fn => (c) => {
     const x = toBool(A(arg(c, 0, 'x1'), c.span), c.span);
     const y = toBool(A(arg(c, 1, 'x2'), c.span), c.span);
@@ -477,11 +478,13 @@ function composites(ip: Interp): Record<string, Fn> {
     const shape = [...t.aval.shape, n];
     const xs = bcast(o.expandDims(t, r - 1, c.span), shape, c.span);
     const mask = bcast(tri(n, n, 0, c.span), shape, c.span);
-    const ident = kind === 'sum' ? 0 : kind === 'prod' ? 1 : kind === 'max' ? (isFloat(x) ? -Infinity : -2147483648) : isFloat(x) ? Infinity : 2147483647;
+    const ident = kind === 'sum' ? 0 : kind === 'prod' ? 1 : kind === 'max' ? (floating(x) ? -Infinity : -2147483648) : floating(x) ? Infinity : 2147483647;
     const fill = x.aval.dtype === 'bool' ? (kind === 'max' ? 0 : 1) : ident;
     const masked = o.select(mask, xs, o.full(shape, fill, x.aval.dtype, c.span), c.span);
     const prim = kind === 'sum' ? 'reduce_sum' : kind === 'prod' ? 'reduce_prod' : kind === 'max' ? 'reduce_max' : 'reduce_min';
-    const red = o.reduce(prim, masked, BigInt(r), false, c.span);
+    let red = o.reduce(prim, masked, BigInt(r), false, c.span);
+    // a cumulative sum keeps a narrow integer dtype (it wraps), unlike jnp.sum's promotion
+    if (red.aval.dtype !== x.aval.dtype) red = o.convert(red, x.aval.dtype, c.span);
     return o.moveAxis(red, r - 1, ax, c.span);
   };
   const variance = (c: CallArgs): Tracer => {
@@ -776,7 +779,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const decimals = intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span);
       // JAX's round checks issubdtype(dtype, inexact) after the integer early return, which bool misses
       if (x.aval.dtype === 'bool') throw new CompileError("ValueError: data type <class 'numpy.bool'> not inexact", c.span);
-      if (!isFloat(x)) return x;
+      if (!floating(x)) return x;
       const rnd = (t: Tracer): Tracer => o.tracer(o.bind('round', [t.atom], { rounding_method: 1 }, c.span));
       if (decimals === 0) return rnd(x);
       const f = o.asArray(10 ** decimals, c.span, 'float32');
@@ -795,7 +798,7 @@ function composites(ip: Interp): Record<string, Fn> {
     },
     nan_to_num: (c) => {
       const x = A(arg(c, 0, 'x'), c.span);
-      if (!isFloat(x)) return x;
+      if (!floating(x)) return x;
       const num = (name: string, i: number, def: number): number => {
         const v = arg(c, i, name, null);
         return v === null ? def : numArg(v, name, c.span);
@@ -888,7 +891,7 @@ function composites(ip: Interp): Record<string, Fn> {
     conjugate: (c) => o.conj(arg(c, 0, 'x'), c.span),
     trunc: (c) => {
       const x = A(arg(c, 0, 'x'), c.span);
-      if (!isFloat(x)) return x;
+      if (!floating(x)) return x;
       return o.select(o.compare('lt', x, 0, c.span), o.unary('ceil', x, c.span), o.unary('floor', x, c.span), c.span);
     },
     rint: (c) => o.tracer(o.bind('round', [inexact(arg(c, 0, 'x'), c.span).atom], { rounding_method: 1 }, c.span)),
@@ -906,7 +909,7 @@ function composites(ip: Interp): Record<string, Fn> {
     fmin: (c) => fminmax('lt', c),
     signbit: (c) => {
       const x = A(arg(c, 0, 'x'), c.span);
-      if (!isFloat(x)) return o.compare('lt', x, 0, c.span);
+      if (!floating(x)) return o.compare('lt', x, 0, c.span);
       const bits = o.bitcast(x, 'int32', c.span);
       return o.convert(o.binary('shift_right_logical', bits, 31n, c.span), 'bool', c.span);
     },
@@ -1158,7 +1161,7 @@ function composites(ip: Interp): Record<string, Fn> {
     const a = A(arg(c, 0, 'a'), c.span);
     const axis = arg(c, 1, 'axis', null);
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
-    if (!isFloat(a)) return o.reduce(prim, a, axis, keep(c), c.span);
+    if (!floating(a)) return o.reduce(prim, a, axis, keep(c), c.span);
     const out = o.reduce(prim, o.select(isnan(a, c.span), o.full([...a.aval.shape], init, 'float32', c.span), a, c.span), axis, keep(c), c.span);
     if (prim === 'reduce_sum' || prim === 'reduce_prod') return out;
     // an all-NaN slice gives NaN, as JAX's _nan_reduction
@@ -1385,7 +1388,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     if ((c.kwargs.get('kind') ?? null) !== null) throw new CompileError(`TypeError: 'kind' argument to ${fn} is not supported. Use stable=True or stable=False to specify sort stability.`, c.span);
     if ((c.kwargs.get('order') ?? null) !== null) throw new CompileError(`TypeError: 'order' argument to ${fn} is not supported.`, c.span);
   };
-  const inexact = (x: Tracer, span: Span): Tracer => (x.aval.dtype === 'float32' ? x : o.convert(x, 'float32', span));
+  const inexact = (x: Tracer, span: Span): Tracer => (isFloat(x.aval.dtype) ? x : o.convert(x, 'float32', span));
   /** A function JAX decorates with @jit: inside a trace, make_jaxpr shows its equations as one `jit[name=…]` equation. */
   const jitted = (name: string, f: Fn): Fn => (c) => {
     if (ip.atHost) return f(c);
@@ -1398,7 +1401,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
   };
   /** XLA's total order after JAX's sort canonicalisation (-0.0 = 0.0, NaNs last), as int32 keys. */
   const totalKey = (x: Tracer, span: Span): Tracer => {
-    if (x.aval.dtype !== 'float32') return x.aval.dtype === 'bool' ? o.convert(x, 'int32', span) : x;
+    if (!isFloat(x.aval.dtype)) return x.aval.dtype === 'bool' ? o.convert(x, 'int32', span) : x;
     const zero = o.full([...x.aval.shape], 0, 'float32', span);
     let v = o.select(o.compare('eq', x, zero, span), zero, x, span);
     v = o.select(o.compare('ne', x, x, span), o.full([...x.aval.shape], NaN, 'float32', span), v, span);
@@ -1535,7 +1538,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       const [a, axis] = along(a0, arg(c, 2, 'axis', null), c.span);
       if ((arg(c, 3, 'out', null)) !== null) throw new CompileError("NotImplementedError: The 'out' argument to jnp.take is not supported.", c.span);
       const modeV = arg(c, 4, 'mode', null);
-      if (idx.aval.dtype !== 'int32' && idx.aval.dtype !== 'uint32') throw new CompileError(`TypeError: take: indices must have an integer type; got ${idx.aval.dtype}`, c.span);
+      if (!isInt(idx.aval.dtype)) throw new CompileError(`TypeError: take: indices must have an integer type; got ${idx.aval.dtype}`, c.span);
       const n = a.aval.shape[axis]!;
       let mode: GatherMode;
       if (modeV === null || modeV === 'fill') {
@@ -1569,7 +1572,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       let idx = A(arg(c, 1, 'indices'), c.span);
       const axisV = arg(c, 2, 'axis');
       const [arr1, axis] = along(arr0, axisV, c.span);
-      if (idx.aval.dtype !== 'int32' && idx.aval.dtype !== 'uint32') throw new CompileError(`TypeError: take_along_axis indices must be of integer type, got ${idx.aval.dtype}`, c.span);
+      if (!isInt(idx.aval.dtype)) throw new CompileError(`TypeError: take_along_axis indices must be of integer type, got ${idx.aval.dtype}`, c.span);
       if (axisV === null && idx.aval.shape.length !== 1) throw new CompileError(`ValueError: when axis=None, indices must have a single dimension; got ${idx.aval.shape.length}`, c.span);
       const r = arr1.aval.shape.length;
       if (idx.aval.shape.length !== r) throw new CompileError(`ValueError: indices and arr must have the same number of dimensions; ${idx.aval.shape.length} vs. ${r}`, c.span);
@@ -1588,7 +1591,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     }),
     bincount: (c) => {
       const x = A(arg(c, 0, 'x'), c.span);
-      if (x.aval.dtype !== 'int32' && x.aval.dtype !== 'uint32') throw new CompileError(`TypeError: x argument to bincount must have an integer type; got ${x.aval.dtype}`, c.span);
+      if (!isInt(x.aval.dtype)) throw new CompileError(`TypeError: x argument to bincount must have an integer type; got ${x.aval.dtype}`, c.span);
       if (x.aval.shape.length !== 1) throw new CompileError('ValueError: only 1-dimensional input supported.', c.span);
       const minlength = intArg(arg(c, 2, 'minlength', 0n), 'minlength', c.span);
       const lengthV = c.kwargs.get('length') ?? null;

@@ -4,6 +4,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import type { Prim } from '../ir/prims.js';
+import { isFloat, isInexact } from '../ir/types.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { flatten } from './transforms.js';
@@ -214,7 +215,7 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
   const A = (v: PyValue, span: Span): Tracer => o.asArray(v, span);
   const fmt = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
   const floatOnly = (name: string, x: Tracer, span: Span): void => {
-    if (x.aval.dtype !== 'float32') throw new CompileError(`TypeError: ${name} does not accept dtype ${x.aval.dtype}. Accepted dtypes are subtypes of floating, complexfloating.`, span);
+    if (!isFloat(x.aval.dtype)) throw new CompileError(`TypeError: ${name} does not accept dtype ${x.aval.dtype}. Accepted dtypes are subtypes of floating, complexfloating.`, span);
   };
   /** Operands of a lax n-ary op: same dtypes, then rank-0 operands and size-1 axes broadcast. */
   const nary = (name: string, vals: PyValue[], span: Span): Tracer[] => {
@@ -231,11 +232,11 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
   };
   const binary = (name: string, prim: Prim) => (c: CallArgs): Tracer => {
     const [x, y] = nary(name, [arg(c, 0, 'x'), arg(c, 1, 'y')], c.span);
-    if (['and', 'or', 'xor'].includes(prim) && x!.aval.dtype === 'float32') throw new CompileError(`TypeError: ${name} does not accept dtype float32. Accepted dtypes are subtypes of integer, bool.`, c.span);
+    if (['and', 'or', 'xor'].includes(prim) && isFloat(x!.aval.dtype)) throw new CompileError(`TypeError: ${name} does not accept dtype ${x!.aval.dtype}. Accepted dtypes are subtypes of integer, bool.`, c.span);
     // lax's dtype rules for arithmetic (no bool; pow takes floats only; rem no complex)
     const accepted = prim === 'pow' ? 'floating, complexfloating' : prim === 'rem' ? 'integer, floating' : ['add', 'sub', 'mul', 'div'].includes(prim) ? 'integer, floating, complexfloating' : null;
     const dt = x!.aval.dtype;
-    if (accepted && (dt === 'bool' || (prim === 'pow' && dt !== 'float32' && dt !== 'complex64'))) {
+    if (accepted && (dt === 'bool' || (prim === 'pow' && !isInexact(dt)))) {
       throw new CompileError(`TypeError: ${prim} does not accept dtype ${dt} at position 0. Accepted dtypes at position 0 are subtypes of ${accepted}.`, c.span);
     }
     return o.tracer(o.bind(prim, [x!.atom, y!.atom], {}, c.span));
@@ -260,13 +261,13 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
     },
     bitwise_not: (c: CallArgs) => {
       const x = A(arg(c, 0, 'x'), c.span);
-      if (x.aval.dtype === 'float32') throw new CompileError('TypeError: not does not accept dtype float32. Accepted dtypes are subtypes of bool, integer.', c.span);
+      if (isFloat(x.aval.dtype)) throw new CompileError(`TypeError: not does not accept dtype ${x.aval.dtype}. Accepted dtypes are subtypes of bool, integer.`, c.span);
       return o.unary('not', x, c.span);
     },
     square: (c: CallArgs) => o.tracer(o.bind('integer_pow', [A(arg(c, 0, 'x'), c.span).atom], { y: 2 }, c.span)),
     reciprocal: (c: CallArgs) => {
       const x = A(arg(c, 0, 'x'), c.span);
-      if (x.aval.dtype !== 'float32') throw new CompileError(`TypeError: Integers cannot be raised to negative powers, got integer_pow(x, -1)`, c.span);
+      if (!isFloat(x.aval.dtype)) throw new CompileError(`TypeError: Integers cannot be raised to negative powers, got integer_pow(x, -1)`, c.span);
       return o.tracer(o.bind('integer_pow', [x.atom], { y: -1 }, c.span));
     },
     integer_pow: (c: CallArgs) => {

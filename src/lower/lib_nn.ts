@@ -3,7 +3,7 @@
 // (jax/_src/nn/functions.py), so values and gradients round the same way.
 import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { CompileError } from '../common/diagnostics.js';
-import type { DType } from '../ir/types.js';
+import { isInexact, type DType } from '../ir/types.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { logsumexp } from './lib_scipy.js';
@@ -35,7 +35,7 @@ class NnOps {
   /** jax.nn.softmax (JAX's _softmax: exp(x - stop_gradient(max)) / sum). */
   softmax(x: PyValue, axis: PyValue, span: Span): Tracer {
     const o = this.ops;
-    const a = o.asArray(x, span, 'float32');
+    const a = o.asInexact(x, span);
     const m = o.reduce('reduce_max', a, axis, true, span);
     const un = o.unary('exp', o.binary('sub', a, o.stopGradient(m, span), span), span);
     return o.binary('div', un, o.reduce('reduce_sum', un, axis, true, span), span);
@@ -44,7 +44,7 @@ class NnOps {
   /** jax.nn.log_softmax: shifted - log(sum(exp(shifted))). */
   logSoftmax(x: PyValue, axis: PyValue, span: Span): Tracer {
     const o = this.ops;
-    const a = o.asArray(x, span, 'float32');
+    const a = o.asInexact(x, span);
     const m = o.reduce('reduce_max', a, axis, true, span);
     const shifted = o.binary('sub', a, o.stopGradient(m, span), span);
     const lse = o.unary('log', o.reduce('reduce_sum', o.unary('exp', shifted, span), axis, true, span), span);
@@ -68,7 +68,7 @@ class NnOps {
 /** lax's float-only primitives (logistic) raise JAX's TypeError on integer and bool arrays. */
 function floating(prim: string, x: PyValue, span: Span): PyValue {
   const d = aval(x);
-  if (d && d !== 'float32' && d !== 'complex64') throw new CompileError(`TypeError: ${prim} does not accept dtype ${d}. Accepted dtypes are subtypes of floating, complexfloating.`, span);
+  if (d && !isInexact(d)) throw new CompileError(`TypeError: ${prim} does not accept dtype ${d}. Accepted dtypes are subtypes of floating, complexfloating.`, span);
   return x;
 }
 
@@ -109,7 +109,7 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
       return nn.oneHot(arg(c, 0, 'x'), Number(n), dtypeArg(c.kwargs.get('dtype'), c.span) ?? 'float32', Number(axis), c.span);
     },
     silu: (c) => {
-      const x = o.asArray(floating('logistic', arg(c, 0, 'x'), c.span), c.span, 'float32');
+      const x = o.asInexact(floating('logistic', arg(c, 0, 'x'), c.span), c.span);
       return o.binary('mul', x, o.unary('logistic', x, c.span), c.span);
     },
     tanh: (c) => o.unary('tanh', arg(c, 0, 'x'), c.span),
@@ -121,8 +121,8 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
 /** The rest of jax.nn's activations, each the primitive sequence of jax/_src/nn/functions.py. */
 function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   const o = ip.ops;
-  const X = (c: CallArgs, name = 'x'): Tracer => o.asArray(arg(c, 0, name), c.span, 'float32');
-  const full = (x: Tracer, v: number, span: Span): Tracer => o.full([...x.aval.shape], v, 'float32', span);
+  const X = (c: CallArgs, name = 'x'): Tracer => o.asInexact(arg(c, 0, name), c.span);
+  const full = (x: Tracer, v: number, span: Span): Tracer => o.full([...x.aval.shape], v, x.aval.dtype, span);
   const where = (cond: Tracer, a: Tracer, b: Tracer, span: Span): Tracer => o.select(cond, a, b, span);
   const num = (c: CallArgs, i: number, name: string, def: number): number => numArg(arg(c, i, name, def), name, c.span);
   /** jnp.logaddexp(x, 0) as JAX's custom_jvp body: max + log1p(exp(-|x - 0|)), x + 0 where that is NaN. */
@@ -207,7 +207,7 @@ function activations(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
     // logsumexp(x) - log(n), n the number of elements reduced
     logmeanexp: (c) => {
       if (c.kwargs.has('where') || c.args.length > 2) throw new CompileError('NotImplementedError: jaxts supports jax.nn.logmeanexp(x, axis, keepdims) without where', c.span);
-      const x = o.asArray(arg(c, 0, 'x'), c.span, 'float32');
+      const x = o.asInexact(arg(c, 0, 'x'), c.span);
       const axis = arg(c, 1, 'axis', null);
       const keepdims = truthy(c.kwargs.get('keepdims') ?? false, c.span);
       const lse = logsumexp(ip, x, axis, keepdims, c.span);

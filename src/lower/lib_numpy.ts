@@ -13,6 +13,7 @@ import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
 import { broadcastShapes, fmtShape } from './arrays.js';
 import { jaxTypeStr } from '../ir/types.js';
+import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
@@ -32,9 +33,8 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     random: numpyRandomModule(ip),
     mgrid: new PyGridIndexer(false, false),
     ogrid: new PyGridIndexer(true, false),
-    float32: dt('float32'),
+    ...Object.fromEntries(ALL_DTYPES.filter((d) => d !== 'bfloat16' && d !== 'bool' && d !== 'complex64').map((d) => [d, dt(d)])),
     float64: dt('float64'),
-    int32: dt('int32'),
     int64: dt('int64'),
     complex64: dt('complex64'),
     complex128: dt('complex128'),

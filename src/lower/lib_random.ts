@@ -7,7 +7,7 @@
 //   split(key, n)[i]                      = threefry(key, (0, i))
 //   fold_in(key, d)                       = threefry(key, (0, d))
 import { CompileError } from '../common/diagnostics.js';
-import type { Atom, DType, Var } from '../ir/types.js';
+import { isInt, type Atom, type DType, type Var } from '../ir/types.js';
 import { markFma } from '../passes/fma_contraction.js';
 import { xlaAlgebraic } from '../passes/xla_algebraic.js';
 import type { Span } from '../parser/ast.js';
@@ -37,7 +37,7 @@ class Random {
     if (s instanceof Tracer || s instanceof HostArray) {
       // a traced seed (threefry_seed): [0, uint32(seed)] along a new last axis, as with x64 disabled
       const dt = s.aval.dtype;
-      if (dt !== 'int32' && dt !== 'uint32' && dt !== 'bool') throw new CompileError(`TypeError: PRNG key seed must be an integer; got ${dt}`, span);
+      if (!isInt(dt) && dt !== 'bool') throw new CompileError(`TypeError: PRNG key seed must be an integer; got ${dt}`, span);
       const lo = this.ops.convert(this.ops.asArray(s, span), 'uint32', span);
       const hi = this.ops.full([...lo.aval.shape], 0, 'uint32', span);
       return this.ops.stack([hi, lo], lo.aval.shape.length, span);

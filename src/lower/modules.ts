@@ -3,6 +3,7 @@
 // numbers) and building a module of builtin functions.
 import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
+import { isDType } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
 import { NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, staticValue, typeName, type CallArgs, type PyValue } from './values.js';
 
@@ -38,7 +39,7 @@ export function dtypeArg(v: PyValue | undefined, span: Span): DType | undefined 
   if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name === 'complex128' ? 'complex64' : v.name;
   if (typeof v === 'string') {
     const name = v === 'bool_' ? 'bool' : v;
-    if (!['float32', 'float64', 'int32', 'int64', 'uint32', 'bool', 'complex64', 'complex128'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
+    if (!isDType(name) && !['float64', 'int64', 'complex128'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
     return dtypeArg(new PyDType(name as PyDType['name']), span);
   }
   // Python's own types as dtypes (NumPy's rule; int and float are 64-bit there, 32-bit in JAX without x64)

@@ -4,6 +4,8 @@
 // (int64, float64). They reach the device as constants.
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
+import { narrowValue } from '../ir/dtypes.js';
+import { isFloat } from '../ir/types.js';
 import { broadcastShapes, sliceIndices, staticNd, type IndexItem } from './arrays.js';
 import { NdArray, NpScalar, PyBoundMethod, PyList, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 
@@ -25,7 +27,10 @@ export function ndFrom(v: PyValue, span: A.Span, dtype?: NdArray['dtype']): NdAr
 }
 
 export function ndAstype(x: NdArray, dtype: NdArray['dtype']): NdArray {
-  const conv = dtype.startsWith('int') ? Math.trunc : dtype === 'bool' ? (v: number) => (v ? 1 : 0) : dtype === 'float32' ? Math.fround : (v: number) => v;
+  const conv =
+    dtype === 'int64' || dtype === 'bool' || dtype === 'float64'
+      ? dtype === 'int64' ? Math.trunc : dtype === 'bool' ? (v: number) => (v ? 1 : 0) : (v: number) => v
+      : isFloat(dtype) ? (v: number) => narrowValue(Math.fround(v), dtype) : (v: number) => narrowValue(Number.isFinite(v) ? Math.trunc(v) : 0, dtype);
   return new NdArray(x.shape, dtype, x.data.map(conv));
 }
 

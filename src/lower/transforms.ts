@@ -5,7 +5,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HStmt, ProgramRequest } from '../ir/host.js';
 import type { Atom, AVal, DType, Func } from '../ir/types.js';
-import { size as sizeOf } from '../ir/types.js';
+import { isFloat, isInexact, size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import { expandCustomCalls, jvpFunc, vjpFunc } from '../passes/autodiff.js';
@@ -824,7 +824,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
       fl.leaves.map((l) => {
         const a = avalOf(ip, l, span);
         if (holomorphic && a.dtype !== 'complex64') throw new CompileError(`TypeError: grad with holomorphic=True requires inputs with complex dtype, but got ${a.dtype}.`, span);
-        if (a.dtype !== 'float32' && a.dtype !== 'complex64') {
+        if (!isInexact(a.dtype)) {
           throw new CompileError(
             `TypeError: grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${a.dtype}. If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.`,
             span,
@@ -875,7 +875,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         span,
       );
     }
-    if (m.aval.dtype !== 'float32' && m.aval.dtype !== 'complex64') {
+    if (!isInexact(m.aval.dtype)) {
       throw new CompileError(
         `TypeError: grad requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got ${m.aval.dtype}. For differentiation of functions with integer outputs, use jax.vjp directly.`,
         span,
@@ -1044,7 +1044,7 @@ function inlineInto(ip: Interp, f: Func, args: Atom[], span: A.Span): Tracer[] {
 
 const nOut = (tr: Traced): number => tr.out.leaves.length;
 const nAux = (tr: Traced): number => tr.aux?.leaves.length ?? 0;
-const isFloatLeaf = (tr: Traced, i: number): boolean => tr.func.params[i]!.aval.dtype === 'float32' || tr.func.params[i]!.aval.dtype === 'complex64';
+const isFloatLeaf = (tr: Traced, i: number): boolean => isInexact(tr.func.params[i]!.aval.dtype);
 /** Which of the traced Func's parameters are differentiated: the float leaves. */
 const wrtOf = (tr: Traced): boolean[] => tr.func.params.map((_, i) => i < tr.leaves.length && isFloatLeaf(tr, i));
 
@@ -1255,7 +1255,7 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   for (const i of nums) {
     for (const l of flatten(call.args[i]!).leaves) {
       const dt = avalOf(ip, l, span).dtype;
-      if (dt === 'float32') continue;
+      if (isFloat(dt)) continue;
       if (mode === 'jacfwd') {
         throw new CompileError(
           `TypeError: jacfwd requires real-valued inputs (input dtype that is a sub-dtype of np.floating), but got ${dt}. For holomorphic differentiation, pass holomorphic=True. For differentiation of non-holomorphic functions involving complex inputs or integer inputs, use jax.jvp directly.`,
@@ -1279,7 +1279,7 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const inAvals = tr.func.params.slice(0, tr.leaves.length).map((p) => p.aval);
   if (mode === 'jacrev') {
     for (const a of outAvals) {
-      if (a.dtype !== 'float32') {
+      if (!isFloat(a.dtype)) {
         throw new CompileError(
           `TypeError: jacrev requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got ${a.dtype}. For differentiation of functions with integer outputs, use jax.vjp directly.`,
           span,

@@ -7,7 +7,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { Expr, FunctionDef, Lambda, Span } from '../parser/ast.js';
 import type { HExpr } from '../ir/host.js';
-import type { Atom, AVal, Var } from '../ir/types.js';
+import type { Atom, AVal, DType, Var } from '../ir/types.js';
 import { FuncBuilder } from '../ir/builder.js';
 
 export type PyValue = null | boolean | bigint | number | string | PyObject;
@@ -279,7 +279,7 @@ export class PyClass extends PyObject {
 export class PyDType extends PyObject {
   readonly typeName = 'dtype';
   constructor(
-    readonly name: 'float32' | 'float64' | 'int32' | 'int64' | 'uint32' | 'bool' | 'complex64' | 'complex128',
+    readonly name: DType | 'float64' | 'int64' | 'complex128',
     /** NumPy's (np.float32) rather than jax.numpy's. */
     readonly numpy = false,
   ) {
@@ -336,7 +336,7 @@ export class NdArray extends PyObject {
   readonly typeName = 'numpy.ndarray';
   constructor(
     readonly shape: number[],
-    readonly dtype: 'float64' | 'float32' | 'int64' | 'int32' | 'uint32' | 'bool',
+    readonly dtype: Exclude<DType, 'complex64'> | 'float64' | 'int64',
     readonly data: number[],
   ) {
     super();

@@ -6,7 +6,8 @@ import { convParams, windowParams } from '../ir/conv.js';
 import type { KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
-import type { DType, Eqn } from '../ir/types.js';
+import { isFloat, type DType, type Eqn } from '../ir/types.js';
+import { DTYPES } from '../ir/dtypes.js';
 import { gather, scatter } from './indexing_rules.js';
 import { delinearize, iadd, iconst, idiv, imod, imul, isub, linearize, type IExpr } from './index_math.js';
 
@@ -327,7 +328,8 @@ function reduceWindow(fn: 'sum' | 'max' | 'min'): ElementRule {
       return j;
     });
     const x = ctx.operand(0, at);
-    const identity = fn === 'sum' ? 0 : dtype === 'float32' ? (fn === 'max' ? -Infinity : Infinity) : dtype === 'uint32' ? (fn === 'max' ? 0 : 0xffffffff) : fn === 'max' ? -2147483648 : 2147483647;
+    const { kind, bits } = DTYPES[dtype];
+    const identity = fn === 'sum' ? 0 : isFloat(dtype) ? (fn === 'max' ? -Infinity : Infinity) : kind === 'uint' ? (fn === 'max' ? 0 : 2 ** bits - 1) : fn === 'max' ? -(2 ** (bits - 1)) : 2 ** (bits - 1) - 1;
     const cond = conds.length ? conds.reduce((a, b): KExpr => ({ op: 'bin', fn: 'and', a, b, dtype: 'bool' })) : null;
     const body: KExpr = cond ? { op: 'select', cond, a: x, b: { op: 'const', value: identity, dtype }, dtype } : x;
     return { op: 'reduce', fn, id, extent, body, dtype, dot: true };

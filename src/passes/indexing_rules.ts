@@ -9,7 +9,7 @@
 // (mode clip).
 import type { KExpr, ReduceFn } from '../ir/kernel.js';
 import type { GatherDims, GatherMode, ScatterDims } from '../ir/indexing.js';
-import type { DType, Eqn } from '../ir/types.js';
+import { isFloat, type DType, type Eqn } from '../ir/types.js';
 import { delinearize, iadd, iconst, linearize, type IExpr } from './index_math.js';
 
 /** index_rules.ts's RuleCtx and ElementRule (restated: that module imports this one). */
@@ -64,8 +64,8 @@ const COMBINE: Record<'scatter_add' | 'scatter_mul' | 'scatter_min' | 'scatter_m
 function identity(fn: ReduceFn, dtype: DType): number {
   if (fn === 'sum') return 0;
   if (fn === 'prod') return 1;
-  const big = dtype === 'float32' ? Infinity : dtype === 'int32' ? 2147483647 : dtype === 'uint32' ? 4294967295 : 1;
-  const small = dtype === 'float32' ? -Infinity : dtype === 'int32' ? -2147483648 : 0;
+  const big = isFloat(dtype) ? Infinity : dtype === 'int32' ? 2147483647 : dtype === 'uint32' ? 4294967295 : 1;
+  const small = isFloat(dtype) ? -Infinity : dtype === 'int32' ? -2147483648 : 0;
   return fn === 'min' ? big : small;
 }
 

@@ -2,7 +2,8 @@
 // rewrites of XLA's simplifier that change float results (so we must make
 // them too to print what JAX prints).
 import { withSubFuncs } from '../ir/subfuncs.js';
-import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
+import { narrowValue } from '../ir/dtypes.js';
 import { xlaAlgebraic, xlaAlgebraicInRegions } from './xla_algebraic.js';
 
 /** Drop equations whose outputs nothing needs. */
@@ -38,21 +39,26 @@ export function divByBroadcast(f: Func): Func {
   for (const e of f.eqns) {
     if (e.prim === 'broadcast_in_dim') broadcastOf.set(e.outputs[0]!.id, e);
     const [a, b] = e.inputs;
-    const s = e.prim === 'div' && e.outputs[0]!.aval.dtype === 'float32' ? source(b!) : undefined;
+    const dt = e.outputs[0]?.aval.dtype;
+    // XLA's CPU computes float16 natively (the rewrite applies, in float16); bfloat16 goes to float32
+    // through converts the rewrite does not see past, so its divisions stay divisions
+    const s = e.prim === 'div' && (dt === 'float32' || dt === 'float16') ? source(b!) : undefined;
+    // a value rounded to the division's dtype (float32, or a narrow float held in one)
+    const round = (v: number): number => (dt ? narrowValue(Math.fround(v), dt) : v);
     const aSrc = a && source(a);
     // x / ±inf stays a division: the same IEEE result as x * ±0, which shader compilers (SwiftShader) fold to 0
-    if (!s || (s.kind === 'lit' && (aSrc?.kind === 'lit' || !Number.isFinite(Math.fround(s.value))))) {
+    if (!s || (s.kind === 'lit' && (aSrc?.kind === 'lit' || !Number.isFinite(round(s.value))))) {
       eqns.push(e);
       continue;
     }
     let r: Atom;
     const region = e.jitRegion !== undefined ? { jitRegion: e.jitRegion } : {};
     if (s.kind === 'lit') {
-      r = { kind: 'lit', value: Math.fround(1 / Math.fround(s.value)), aval: { shape: [], dtype: 'float32' } };
+      r = { kind: 'lit', value: round(1 / round(s.value)), aval: { shape: [], dtype: dt! } };
     } else {
       // 1 / b on the broadcast's (smaller) operand
       const ones = fresh(s.aval);
-      const one: Atom = { kind: 'lit', value: 1, aval: { shape: [], dtype: 'float32' } };
+      const one: Atom = { kind: 'lit', value: 1, aval: { shape: [], dtype: dt! } };
       eqns.push({ prim: 'broadcast_in_dim', inputs: [one], outputs: [ones], params: { shape: [...s.aval.shape], broadcast_dimensions: [] }, ...region });
       r = fresh(s.aval);
       eqns.push({ prim: 'div', inputs: [s.aval.shape.length ? ones : one, s], outputs: [r], params: {}, ...region });

@@ -79,6 +79,13 @@ const VALUES: Record<DType, number[]> = {
   uint32: [0, 1, 3, 7, 31, 32, 33, 100, 2147483647, 2147483648, 4294967295],
   bool: [0, 1],
   complex64: [], // kernels never see complex64 (passes/complex.ts splits it into float32 parts)
+  // the dialects never see the narrow dtypes: the walker gives them their 32-bit lanes
+  uint8: [],
+  uint16: [],
+  int8: [],
+  int16: [],
+  float16: [],
+  bfloat16: [],
 };
 
 const load = (input: number, dtype: DType): KExpr => ({ op: 'load', input, index: { op: 'gid', dtype: 'int32', bound: 0 }, dtype });

@@ -67,7 +67,9 @@ function typedArrayFor(dtype: NpDType, n: number): { set(i: number, v: ScalarVal
   const num = (v: ScalarValue): number => Number(v);
   const big = (v: ScalarValue): bigint => (typeof v === 'bigint' ? v : BigInt(Number(v)));
   switch (dtype) {
-    case 'float32': return mk(new Float32Array(n), num);
+    case 'float32':
+    case 'float16':
+    case 'bfloat16': return mk(new Float32Array(n), num);
     case 'float64': return mk(new Float64Array(n), num);
     case 'int8': return mk(new Int8Array(n), num);
     case 'int16': return mk(new Int16Array(n), num);
