@@ -144,6 +144,11 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       if (s.value) assignTarget(ip, s.target, evalExpr(ip, s.value, scope), scope);
       return;
     case 'FunctionDef': {
+      if (s.isAsync) {
+        // a coroutine runs only under an event loop: calling one would silently not run its body
+        const { start } = s.span;
+        throw new CompileError("NotImplementedError: 'async def' functions (coroutines) are not supported by jaxts", { start, end: { ...start, col: start.col + 5, offset: start.offset + 5 } });
+      }
       const defaults = new Map<string, PyValue>();
       for (const p of s.params) if (p.default) defaults.set(p.name, evalExpr(ip, p.default, scope));
       let fn: PyValue = new PyFunction(s.name, s, scope, defaults);

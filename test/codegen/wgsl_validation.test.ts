@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { WebGpuBackend } from '../../runtime/webgpu/backend.js';
 import { compileFixture, goldenFixtures, webgpuBackend } from '../helpers/fixtures.js';
-import { PENDING } from '../golden/golden.test.js';
+import { PENDING } from '../golden/pending.js';
 import type { Kernel, Program } from '../../src/ir/kernel.js';
 import { renderWgsl } from '../../src/codegen/wgsl.js';
 

@@ -4,12 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareOutputs } from './compare.js';
+import { PENDING } from './pending.js';
 import type { CompileResult } from '../../src/compile.js';
 import { compileFixture, cpuBackend, goldenFixtures, ROOT, runOn, webgpuBackend } from '../helpers/fixtures.js';
 
-/** Fixtures that need a feature of a later issue; they are skipped, with the reason. */
-export const PENDING: Record<string, string> = {
-};
 
 /**
  * Fixtures whose WebGPU output differs from XLA's only in the sign of a zero, because SwiftShader's
