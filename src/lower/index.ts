@@ -214,6 +214,9 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const jaxSrc = jaxSrcModule(jax);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
+  const numpy = numpyModule(ip, jnp);
+  // jnp.dtype is numpy.dtype itself
+  jnp.attrs.set('dtype', numpy.attrs.get('dtype')!);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -244,7 +247,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax._src.xla_bridge', jaxSrc.attrs.get('xla_bridge') as PyModule],
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
-    ['numpy', numpyModule(ip, jnp)],
+    ['numpy', numpy],
     ...hostScipyModules(ip, scipy),
     ['os', os],
     ['functools', functools],

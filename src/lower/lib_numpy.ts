@@ -9,6 +9,8 @@ import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
+import { callPrelude } from './jnp_prelude.js';
+import { DTYPES } from '../ir/dtypes.js';
 import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
 import { broadcastShapes, fmtShape } from './arrays.js';
@@ -41,7 +43,9 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     bool_: boolType,
     bool: boolType,
     ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
-    dtype: (c) => new PyDType(npDtype(arg(c, 0, 'dtype'), c.span), true),
+    dtype: (c) => new PyDType(anyDtype(arg(c, 0, 'dtype'), c.span), true),
+    finfo: (c) => callPrelude(ip, 'finfo', c),
+    iinfo: (c) => callPrelude(ip, '_np_iinfo', c),
     pi: Math.PI,
     newaxis: null,
     arange: (c) => {
@@ -216,6 +220,13 @@ function npDtype(v: PyValue, span: Span): NdArray['dtype'] {
   const name = v instanceof PyDType ? v.name : v instanceof PyBuiltin ? ({ bool: 'bool', int: 'int64', float: 'float64' } as Record<string, string>)[v.name] : typeof v === 'string' ? (v === 'bool_' ? 'bool' : v) : undefined;
   if (name === 'float32' || name === 'float64' || name === 'int32' || name === 'int64' || name === 'bool') return name;
   throw new CompileError(`TypeError: data type ${typeof v === 'string' ? `'${v}'` : pyTypeName(v)} not understood (jaxts' NumPy arrays are bool, int32, int64, float32 or float64)`, span);
+}
+
+/** The dtype `np.dtype(v)` names: any dtype jaxts knows (arrays of some exist only on the device). */
+function anyDtype(v: PyValue, span: Span): PyDType['name'] {
+  if (v instanceof PyDType) return v.name;
+  if (typeof v === 'string' && (v in DTYPES || v === 'float64' || v === 'int64' || v === 'complex128' || v === 'bool_')) return v === 'bool_' ? 'bool' : (v as PyDType['name']);
+  return npDtype(v, span);
 }
 
 /** NumPy's binary ufuncs (broadcast, NumPy's dtypes), comparisons, and the shape functions, on host values. */
