@@ -4,7 +4,7 @@
 // program calls (single device, pmap, SPMD over a mesh), and the output sink.
 import type { Backend, DeviceBuffer, MemoryStats } from './backend.js';
 import { ownResults, runProgram } from './control.js';
-import { jaxStr, shapeRepr } from './format/index.js';
+import { jaxStr, setPrintOptions, shapeRepr } from './format/index.js';
 import type { CpuBuffer, DType, ProgramSpec } from './program.js';
 import { newCpuBuffer } from './program.js';
 
@@ -264,6 +264,8 @@ export class Runtime {
     readonly options: RuntimeOptions,
   ) {
     this.deviceList = Array.from({ length: options.devices }, (_, id) => ({ id, platform: backend.kind }));
+    // a program starts under NumPy's default print options (np.set_printoptions of an earlier one does not carry over)
+    setPrintOptions(null);
   }
 
   devices(): Device[] {

@@ -11,7 +11,7 @@ export {
   npFloatStr, npScalarStr, npScalarRepr, isFloatDType, isIntDType,
   type NpDType, type ScalarValue,
 } from './numpy_scalar.js';
-export { DEFAULT_PRINT_OPTIONS, resolvePrintOptions, type PrintOptions } from './print_options.js';
+export { DEFAULT_PRINT_OPTIONS, resolvePrintOptions, setPrintOptions, type PrintOptions } from './print_options.js';
 export { elementFormatter, floatingFormatter, integerFormatter, type ElementFormatter } from './numpy_elements.js';
 export {
   array2string, numpyStr, numpyRepr, shapeRepr, shapeSize,

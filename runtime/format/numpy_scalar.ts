@@ -96,5 +96,7 @@ export function npScalarStr(v: ScalarValue, dtype: NpDType): string {
 /** repr() of a NumPy 2 scalar: 'np.float32(0.60576403)', 'np.int64(3)', 'np.True_'. */
 export function npScalarRepr(v: ScalarValue, dtype: NpDType): string {
   if (dtype === 'bool') return toBool(v) ? 'np.True_' : 'np.False_';
+  // an ml_dtypes scalar's repr is its str
+  if (dtype === 'bfloat16') return bf16Str(toFloat(v, dtype));
   return `np.${dtype}(${npScalarStr(v, dtype)})`;
 }

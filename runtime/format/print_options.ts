@@ -33,7 +33,15 @@ export const DEFAULT_PRINT_OPTIONS: Readonly<PrintOptions> = Object.freeze({
   infstr: 'inf',
 });
 
-/** Defaults overlaid with the given options. */
+/** The options np.set_printoptions set last (per process: a runtime and a compilation start from the defaults). */
+let current: Readonly<PrintOptions> = DEFAULT_PRINT_OPTIONS;
+
+/** np.set_printoptions: the given options over the current ones; null restores NumPy's defaults. */
+export function setPrintOptions(opts: Partial<PrintOptions> | null): void {
+  current = opts === null ? DEFAULT_PRINT_OPTIONS : Object.freeze({ ...current, ...opts });
+}
+
+/** The current options overlaid with the given ones. */
 export function resolvePrintOptions(opts?: Partial<PrintOptions>): PrintOptions {
-  return { ...DEFAULT_PRINT_OPTIONS, ...(opts ?? {}) };
+  return { ...current, ...(opts ?? {}) };
 }

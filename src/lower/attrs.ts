@@ -397,6 +397,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     if (name === 'id') return BigInt(obj.id);
   }
   if (obj instanceof PyDType && (name === 'name' || name === '__name__')) return obj.name;
+  // the scalar type (np.float32 is a NumPy PyDType here)
+  if (obj instanceof PyDType && name === 'type') return new PyDType(obj.name, true);
   if (obj instanceof PyClass && (name === '__name__' || name === '__qualname__')) return obj.name;
   if (obj instanceof PyClass && obj.methods.has(name)) return namedTupleMember(ip, obj, null, name, span)!;
   if ((obj instanceof PyFunction || obj instanceof PyTransformed || obj instanceof PyBuiltin) && name === '__name__') return obj.name;

@@ -281,7 +281,8 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (v instanceof HostNd) return new Text([hostNdText(v, true)]);
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));
   if (v instanceof PyDevice) return new Text([call('rt.deviceRepr', [{ k: 'lit', value: v.id }])]);
-  if (v instanceof PyDType) return Text.of(`dtype('${v.name}')`);
+  // ml_dtypes' types print unquoted: dtype(bfloat16)
+  if (v instanceof PyDType) return Text.of(v.name === 'bfloat16' ? 'dtype(bfloat16)' : `dtype('${v.name}')`);
   const user = instanceText(ip, v, true, span);
   if (user) return user;
   const sh = ip.library.text(v, true, span);

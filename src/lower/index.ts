@@ -1,4 +1,5 @@
 // Lowering entry point: Python AST → host program + array programs.
+import { setPrintOptions } from '../../runtime/format/index.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HostProgram, HStmt } from '../ir/host.js';
 import type { Module } from '../parser/ast.js';
@@ -63,6 +64,7 @@ function moduleError(e: unknown): unknown {
 export function lowerUntilError(mod: Module, options: LowerOptions, partial: boolean): { program: HostProgram | null; error: CompileError | null } {
   checkStatementContext(mod);
   runTimeVarTypes.clear();
+  setPrintOptions(null); // np.set_printoptions of an earlier compilation does not carry over
   const ip = newInterp(options);
   noteModuleFunctions(ip, mod);
   let error: CompileError | null = null;
@@ -214,6 +216,9 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const jaxSrc = jaxSrcModule(jax);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
+  const numpy = numpyModule(ip, jnp);
+  // jnp.dtype and jnp.set_printoptions are numpy's own
+  for (const name of ['dtype', 'set_printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -244,7 +249,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax._src.xla_bridge', jaxSrc.attrs.get('xla_bridge') as PyModule],
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
-    ['numpy', numpyModule(ip, jnp)],
+    ['numpy', numpy],
     ...hostScipyModules(ip, scipy),
     ['os', os],
     ['functools', functools],

@@ -15,6 +15,89 @@ from jax import lax
 import math
 import numpy as np
 
+# NumPy's finfo / iinfo (jnp.finfo is ml_dtypes' finfo, the same numbers and text): the limits of each
+# dtype as NumPy computes them, its float fields NumPy scalars of the dtype.
+_FINFO = {
+  'float16': (16, 0.0009765625, 0.00048828125, 65504.0, 6.103515625e-05, 5.960464477539063e-08, 0.001, 3, -10, -11, 16, -14, 5, 10, '0.001', '6.55040e+04'),
+  'bfloat16': (16, 0.0078125, 0.00390625, 3.3895313892515355e+38, 1.1754943508222875e-38, 9.183549615799121e-41, 0.01, 2, -7, -8, 128, -126, 8, 7, '0.0100098', '3.38953e+38'),
+  'float32': (32, 1.1920928955078125e-07, 5.960464477539063e-08, 3.4028234663852886e+38, 1.1754943508222875e-38, 1.401298464324817e-45, 1e-06, 6, -23, -24, 128, -126, 8, 23, '1e-06', '3.4028235e+38'),
+  'float64': (64, 2.220446049250313e-16, 1.1102230246251565e-16, 1.7976931348623157e+308, 2.2250738585072014e-308, 5e-324, 1e-15, 15, -52, -53, 1024, -1022, 11, 52, '1e-15', '1.7976931348623157e+308'),
+}
+
+_IINFO = {'int8': (8, 'i'), 'uint8': (8, 'u'), 'int16': (16, 'i'), 'uint16': (16, 'u'), 'int32': (32, 'i'), 'uint32': (32, 'u'), 'int64': (64, 'i'), 'uint64': (64, 'u')}
+
+class finfo:
+  def __init__(self, dtype):
+    dt = np.dtype(dtype)
+    if dt.name not in _FINFO:
+      raise ValueError(f"data type <class 'numpy.{dt.name}'> not inexact")
+    (bits, eps, epsneg, mx, tiny, sub, res, precision, machep, negep, maxexp, minexp, nexp, nmant, res_str, max_str) = _FINFO[dt.name]
+    scalar = dt.type
+    self.dtype = dt
+    self.bits = bits
+    self.eps = scalar(eps)
+    self.epsneg = scalar(epsneg)
+    self.max = scalar(mx)
+    self.min = scalar(-mx)
+    self.tiny = scalar(tiny)
+    self.smallest_normal = scalar(tiny)
+    self.smallest_subnormal = scalar(sub)
+    self.resolution = scalar(res)
+    self.precision = precision
+    self.machep = machep
+    self.negep = negep
+    self.maxexp = maxexp
+    self.minexp = minexp
+    self.nexp = nexp
+    self.iexp = nexp
+    self.nmant = nmant
+    self._repr = f"finfo(resolution={res_str}, min=-{max_str}, max={max_str}, dtype={dt.name})"
+
+  def __repr__(self):
+    return self._repr
+
+  def __str__(self):
+    line = '-' * 63
+    return (f"Machine parameters for {self.dtype}\\n{line}\\n"
+            f"precision = {self.precision}   resolution = {self.resolution}\\n"
+            f"machep = {self.machep}   eps =        {self.eps}\\n"
+            f"negep =  {self.negep}   epsneg =     {self.epsneg}\\n"
+            f"minexp = {self.minexp}   tiny =       {self.tiny}\\n"
+            f"maxexp = {self.maxexp}   max =        {self.max}\\n"
+            f"nexp =   {self.nexp}   min =        -max\\n"
+            f"smallest_normal = {self.smallest_normal}   smallest_subnormal = {self.smallest_subnormal}\\n{line}\\n")
+
+class iinfo:
+  def __init__(self, int_type):
+    dt = np.dtype(int_type)
+    if dt.name not in _IINFO:
+      kind = 'b' if dt.name == 'bool' else 'f' if dt.name in _FINFO else 'O'
+      raise ValueError(f"Invalid integer data type '{kind}'.")
+    self.dtype = dt
+    self._numpy = False
+    self.bits, self.kind = _IINFO[dt.name]
+    if self.kind == 'u':
+      self.min = 0
+      self.max = 2 ** self.bits - 1
+    else:
+      self.min = -(2 ** (self.bits - 1))
+      self.max = 2 ** (self.bits - 1) - 1
+
+  def __repr__(self):
+    return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+  def __str__(self):
+    if not self._numpy:
+      return repr(self)
+    line = '-' * 63
+    return f"Machine parameters for {self.dtype}\\n{line}\\nmin = {self.min}\\nmax = {self.max}\\n{line}\\n"
+
+def _np_iinfo(int_type):
+  # numpy.iinfo: jnp.iinfo (ml_dtypes') prints as its repr, NumPy's as a table
+  info = iinfo(int_type)
+  info._numpy = True
+  return info
+
 def _canon(axis, ndim):
   if axis < -ndim or axis >= ndim:
     raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")

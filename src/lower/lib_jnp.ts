@@ -229,6 +229,8 @@ export function jnpModule(ip: Interp): PyModule {
     ...sortingFunctions(ip),
     ...dtypeFunctions(ip),
     ...Object.fromEntries(PRELUDE_FUNCTIONS.map((name): [string, Fn] => [name, (c) => callPrelude(ip, name, c)])),
+    finfo: (c) => callPrelude(ip, 'finfo', c),
+    iinfo: (c) => callPrelude(ip, 'iinfo', c),
   });
   // JAX's out_sharding= of these functions: the result laid out as it says (against the context mesh for a P)
   for (const name of OUT_SHARDING_FNS) {

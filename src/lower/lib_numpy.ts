@@ -9,6 +9,9 @@ import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
+import { callPrelude } from './jnp_prelude.js';
+import { DTYPES } from '../ir/dtypes.js';
+import { setPrintOptions, type PrintOptions } from '../../runtime/format/index.js';
 import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
 import { broadcastShapes, fmtShape } from './arrays.js';
@@ -41,7 +44,10 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     bool_: boolType,
     bool: boolType,
     ndarray: new PyClass('ndarray', [], new Map(), 'marker', 'numpy'),
-    dtype: (c) => new PyDType(npDtype(arg(c, 0, 'dtype'), c.span), true),
+    dtype: (c) => new PyDType(anyDtype(arg(c, 0, 'dtype'), c.span), true),
+    finfo: (c) => callPrelude(ip, 'finfo', c),
+    set_printoptions: (c) => setPrintOptionsCall(ip, c),
+    iinfo: (c) => callPrelude(ip, '_np_iinfo', c),
     pi: Math.PI,
     newaxis: null,
     arange: (c) => {
@@ -216,6 +222,69 @@ function npDtype(v: PyValue, span: Span): NdArray['dtype'] {
   const name = v instanceof PyDType ? v.name : v instanceof PyBuiltin ? ({ bool: 'bool', int: 'int64', float: 'float64' } as Record<string, string>)[v.name] : typeof v === 'string' ? (v === 'bool_' ? 'bool' : v) : undefined;
   if (name === 'float32' || name === 'float64' || name === 'int32' || name === 'int64' || name === 'bool') return name;
   throw new CompileError(`TypeError: data type ${typeof v === 'string' ? `'${v}'` : pyTypeName(v)} not understood (jaxts' NumPy arrays are bool, int32, int64, float32 or float64)`, span);
+}
+
+/** np.set_printoptions's parameters, in order. */
+const PRINT_OPTION_NAMES = ['precision', 'threshold', 'edgeitems', 'linewidth', 'suppress', 'nanstr', 'infstr', 'formatter', 'sign', 'floatmode'];
+
+/**
+ * np.set_printoptions (jnp.set_printoptions is the same function): the options apply to what the
+ * compiler formats from here on and, through jx.setPrintOptions at this point of the program, to what
+ * the program prints when it runs. None leaves an option as it is.
+ */
+export function setPrintOptionsCall(ip: Interp, c: CallArgs): null {
+  if (c.args.length > PRINT_OPTION_NAMES.length) throw new CompileError(`TypeError: set_printoptions() takes from 0 to ${PRINT_OPTION_NAMES.length} positional arguments but ${c.args.length} were given`, c.span);
+  const given = new Map<string, PyValue>(c.args.map((v, i) => [PRINT_OPTION_NAMES[i]!, v]));
+  for (const [k, v] of c.kwargs) given.set(k, v);
+  const opts: Partial<PrintOptions> = {};
+  for (const [k, given0] of given) {
+    if (given0 === null) continue;
+    const v = ip.static(given0, `np.set_printoptions(${k}=)`, c.span);
+    switch (k) {
+      case 'precision':
+      case 'edgeitems':
+      case 'linewidth':
+        opts[k] = intArg(v, k, c.span);
+        break;
+      case 'threshold': {
+        // threshold=sys.maxsize or np.inf: never summarize
+        const t = numArg(v, k, c.span);
+        opts.threshold = Number.isFinite(t) ? t : Number.MAX_SAFE_INTEGER;
+        break;
+      }
+      case 'suppress':
+        opts.suppress = truthy(v, c.span);
+        break;
+      case 'nanstr':
+      case 'infstr':
+        if (typeof v !== 'string') throw new CompileError(`TypeError: ${k} must be a str`, c.span);
+        opts[k] = v;
+        break;
+      case 'sign':
+        if (v !== '-' && v !== '+' && v !== ' ') throw new CompileError("ValueError: sign option must be one of ' ', '+', or '-'", c.span);
+        opts.sign = v;
+        break;
+      case 'floatmode':
+        if (v !== 'fixed' && v !== 'unique' && v !== 'maxprec' && v !== 'maxprec_equal') throw new CompileError("ValueError: floatmode option must be one of 'fixed', 'unique', 'maxprec', 'maxprec_equal'", c.span);
+        opts.floatmode = v;
+        break;
+      case 'formatter':
+      case 'legacy':
+        throw new CompileError(`NotImplementedError: np.set_printoptions(${k}=) is not supported by jaxts`, c.span);
+      default:
+        throw new CompileError(`TypeError: set_printoptions() got an unexpected keyword argument '${k}'`, c.span);
+    }
+  }
+  setPrintOptions(opts);
+  ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.setPrintOptions', args: [{ k: 'object', entries: Object.entries(opts).map(([k, v]): [string, HExpr] => [k, { k: 'lit', value: v as string | number | boolean }]) }] } });
+  return null;
+}
+
+/** The dtype `np.dtype(v)` names: any dtype jaxts knows (arrays of some exist only on the device). */
+function anyDtype(v: PyValue, span: Span): PyDType['name'] {
+  if (v instanceof PyDType) return v.name;
+  if (typeof v === 'string' && (v in DTYPES || v === 'float64' || v === 'int64' || v === 'complex128' || v === 'bool_')) return v === 'bool_' ? 'bool' : (v as PyDType['name']);
+  return npDtype(v, span);
 }
 
 /** NumPy's binary ufuncs (broadcast, NumPy's dtypes), comparisons, and the shape functions, on host values. */
