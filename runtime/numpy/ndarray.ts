@@ -3,11 +3,11 @@
 // stays a loop, or too large to build at compile time). A flat row-major
 // buffer with its shape and NumPy dtype; the compiler knows every shape and
 // dtype (src/lower/host_numpy.ts), so each function here takes the result's
-// dtype as NumPy's promotion rules gave it. int64 and bool elements are held
+// dtype as NumPy's promotion rules gave it. int64, uint32 and bool elements are held
 // in a Float64Array (exact to 2**53), float32 ones in a Float32Array.
 import { numpyRepr, numpyStr } from '../format/numpy_array.js';
 
-export type NpDType = 'float64' | 'float32' | 'int64' | 'int32' | 'bool';
+export type NpDType = 'float64' | 'float32' | 'int64' | 'int32' | 'uint32' | 'bool';
 
 export interface NdArray {
   readonly shape: readonly number[];
@@ -38,6 +38,8 @@ function caster(dtype: NpDType): (v: number) => number {
       return Math.trunc;
     case 'int32':
       return (v) => Math.trunc(v) | 0;
+    case 'uint32':
+      return (v) => Math.trunc(v) >>> 0;
     case 'bool':
       return (v) => (v !== 0 ? 1 : 0);
   }

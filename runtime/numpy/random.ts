@@ -99,3 +99,23 @@ export function choiceWithoutReplacement(g: MT19937, n: number, shape: readonly 
   const count = shape.reduce((a, b) => a * b, 1);
   return array(shape, 'int64', shuffled(g, n).slice(0, count));
 }
+
+/** The state `np.random.get_state()` gives at run time, item by item: ('MT19937', key, pos, has_gauss, cached_gaussian). */
+export interface LegacyState {
+  readonly key: NdArray;
+  readonly pos: number;
+  readonly hasGauss: number;
+  readonly gauss: number;
+}
+
+/** `get_state()` of a legacy generator: a copy of its 624-word key (uint32) and where it stands in it. */
+export function getState(g: MT19937): LegacyState {
+  const st = g.state();
+  return { key: array([st.key.length], 'uint32', st.key), pos: st.pos, hasGauss: st.hasGauss ? 1 : 0, gauss: st.gauss };
+}
+
+/** `set_state(('MT19937', key, pos, has_gauss, cached_gaussian))` with values known at run time. */
+export function setState(g: MT19937, key: NdArray, pos: number, hasGauss: number, gauss: number): void {
+  if (key.data.length !== 624) throw new Error('ValueError: state must be 624 elements');
+  g.setState(Array.from(key.data, (x) => x >>> 0), pos, hasGauss !== 0, gauss);
+}

@@ -73,6 +73,29 @@ export function declareGen(ctx: HostNumpyCtx, g: MT19937 | PCG64): string {
   return name;
 }
 
+/** `np.random.get_state()` of a legacy generator whose state is in the program: a tuple of run-time values. */
+export function runTimeGetState(ctx: HostNumpyCtx, gen: string): PyTuple {
+  const name = ctx.freshName(ctx.nameHints[0] ?? 'rng_state');
+  ctx.emit({ k: 'const', names: [name], value: call('getState', [{ k: 'var', name: gen }]) });
+  runTimeVarTypes.set(name, 'jx.np.LegacyState');
+  const field = (key: string): HExpr => ({ k: 'member', x: { k: 'var', name }, key });
+  const key = hostNd(ctx, 'rng_key', field('key'), [624], 'uint32');
+  return new PyTuple(['MT19937', key, new HostScalar(field('pos'), 'int'), new HostScalar(field('hasGauss'), 'int'), new HostScalar(field('gauss'), 'float')]);
+}
+
+/** `np.random.set_state(state)` on a generator whose state is in the program (`items` may be known only at run time). */
+export function runTimeSetState(ctx: HostNumpyCtx, gen: string, items: readonly PyValue[], span: Span): void {
+  const key = operand(ctx, items[1]!, span);
+  if (key.shape.length !== 1 || key.shape[0] !== 624) throw new CompileError('ValueError: state must be 624 elements', span);
+  const scalar = (x: PyValue | undefined, d: number): HExpr => {
+    if (x === undefined) return lit(d);
+    const o = operand(ctx, x, span);
+    if (o.shape.length) throw new CompileError('TypeError: only 0-dimensional arrays can be converted to Python scalars', span);
+    return o.weak ? o.e : call('item', [o.e]);
+  };
+  ctx.emit({ k: 'expr', e: call('setState', [{ k: 'var', name: gen }, key.e, scalar(items[2], 624), scalar(items[3], 0), scalar(items[4], 0)]) });
+}
+
 /** A draw at run time from generator `gen` (`fn` of runtime/numpy/random.ts): a Python number when `shape` is null. */
 export function runTimeDraw(ctx: HostNumpyCtx, gen: string, fn: string, args: HExpr[], shape: readonly number[] | null, dtype: 'float64' | 'int64'): PyValue {
   const e = call(fn, [{ k: 'var', name: gen }, ...args, shape === null ? lit(null) : litArray(shape)]);

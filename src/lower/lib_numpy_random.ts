@@ -16,9 +16,9 @@ import type { Interp } from './interp.js';
 import { ndBinary, ndFrom } from './ndarray.js';
 import { PCG64, uint32Words } from '../../runtime/numpy/pcg64.js';
 import type { HExpr } from '../ir/host.js';
-import { declareGen, hostNd, hostNdIndex, PromoteRng, runTimeDraw, runTimeGen } from './host_numpy.js';
+import { declareGen, hostNd, hostNdIndex, PromoteRng, runTimeDraw, runTimeGen, runTimeGetState, runTimeSetState } from './host_numpy.js';
 import {
-  HostNd, NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue,
+  HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyDType, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 // ------------------------------------------------------------ the `np.random` module
@@ -326,6 +326,9 @@ export function numpyRandomModule(ip: Interp): PyModule {
   const getState: Fn = (c) => {
     const [legacy] = bind(c, 'get_state', ['legacy']);
     if (legacy !== undefined && value(legacy, 'legacy', c.span) === false) throw new CompileError('np.random.get_state(legacy=False) is not supported by jaxts', c.span);
+    const g = bound ?? stateOf(ip);
+    const gen = runTimeGen(g);
+    if (gen !== null) return runTimeGetState(ip, gen);
     const st = rng('get_state', c.span).state();
     return new PyTuple(['MT19937', new NdArray([N], 'uint32', st.key), BigInt(st.pos), BigInt(st.hasGauss ? 1 : 0), st.gauss]);
   };
@@ -335,6 +338,13 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const items = v instanceof PyTuple || v instanceof PyList ? v.items : null;
     if (!items || (items.length !== 3 && items.length !== 5)) throw new CompileError('ValueError: state must be a dict or a tuple.', c.span);
     if (items[0] !== 'MT19937') throw new CompileError('ValueError: set_state can only be used with legacy MT19937 state instances.', c.span);
+    const g = bound ?? stateOf(ip);
+    // a state known only at run time, or a generator whose draws happen at run time: set it in the program
+    if (runTimeGen(g) !== null || items.some((x) => x instanceof HostNd || x instanceof HostScalar)) {
+      if (ip.dynamicDepth > 0 && runTimeGen(g) === null) throw new PromoteRng(g, 'np.random.set_state inside a loop that runs on the host', c.span);
+      runTimeSetState(ip, runTimeGen(g) ?? declareGen(ip, g), items, c.span);
+      return null;
+    }
     const key = ndFrom(value(items[1]!, 'state', c.span), c.span);
     if (key.data.length !== N) throw new CompileError('ValueError: state must be 624 elements', c.span);
     const num = (x: PyValue | undefined, d: number): number => (x === undefined ? d : Number(typeof x === 'object' && x instanceof NpScalar ? x.value : (x as number | bigint | boolean)));

@@ -46,6 +46,18 @@ describe('generators handed over to run time', () => {
     expect(np.uniform(h, -1, 1, null)).toBe(np.uniform(g, -1, 1, null));
   });
 
+  it('get_state and set_state at run time: a uint32 key and the position in it, restored exactly', () => {
+    const g = new MT19937();
+    g.seed(0);
+    g.gauss();
+    const st = np.getState(g);
+    expect([st.key.dtype, st.key.shape, st.pos, st.hasGauss]).toEqual(['uint32', [624], 4, 1]); // NumPy: seed(0); normal(); get_state()[2:4] == (4, 1)
+    const next = np.normal(g, 0, 1, [3]);
+    np.setState(g, st.key, st.pos, st.hasGauss, st.gauss);
+    expect(np.normal(g, 0, 1, [3])).toEqual(next);
+    expect(() => np.setState(g, np.array([3], 'uint32', [1, 2, 3]), 0, 0, 0)).toThrow('state must be 624 elements');
+  });
+
   it('continues a PCG64 stream from its state', () => {
     const g = new PCG64([42]);
     g.next32();
