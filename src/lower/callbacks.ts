@@ -18,7 +18,10 @@
 // - lax.scan / fori_loop / map: the steps one after another on the host;
 // - lax.while_loop whose functions make jax.debug calls: a host loop (a TS
 //   while on the readback of cond_fun), the calls once per iteration.
-// Under grad JAX raises (callbacks have no JVP), and so does jaxts.
+// Under grad JAX raises (callbacks have no JVP), and so does jaxts. A callback
+// where none of these applies (a custom_jvp / custom_vjp rule's, under grad or
+// hessian at host level) whose operands have compile-time values (as JAX's
+// differentiation outside jit traces concrete primals) runs while tracing.
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { AVal } from '../ir/types.js';
