@@ -10,6 +10,7 @@ import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { evalShape } from './eval_shape.js';
 import { argAval, makeJaxprOf } from './lib_debug.js';
+import { inputFormats, rowMajorFormats } from './lib_layout.js';
 import { takeDebugCalls } from './debug_prints.js';
 import { dimsOf, meshOf, meshShape } from './shardings.js';
 import { flatten } from './transforms.js';
@@ -92,6 +93,10 @@ export function stageAttr(ip: Interp, obj: PyValue, name: string, span: A.Span):
     switch (name) {
       case 'as_text':
         return new PyBuiltin('as_text', () => compiledText(ip, obj.jitted, obj.lowered));
+      case 'input_formats':
+        return inputFormats(ip, obj.lowered.args, obj.lowered.kwargs, leafSharding, span);
+      case 'output_formats':
+        return rowMajorFormats(ip, evalShape(ip, { ...obj.lowered, args: [obj.jitted, ...obj.lowered.args] }), () => null, span);
       case 'cost_analysis':
       case 'memory_analysis':
         return new PyBuiltin(name, (c) => {
@@ -102,6 +107,9 @@ export function stageAttr(ip: Interp, obj: PyValue, name: string, span: A.Span):
   }
   return undefined;
 }
+
+/** The sharding an argument of a compiled stage has (null: the default device's). */
+const leafSharding = (leaf: PyValue): PyValue => (leaf instanceof HostArray ? leaf.sharding : null);
 
 /**
  * Compiled.as_text(): `fn` traced on the stage's arguments and, when they are

@@ -10,7 +10,7 @@ import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
 import {
   PyBuiltin, PyComplex, PyDescriptor, PyPartial,
-  HostList, HostNd, HostScalar, PyIterator, NdArray, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
+  HostList, HostNd, HostScalar, PyIterator, NdArray, NpScalar, PyBoundMethod, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyList, PyModule, PyTransformed, PyTuple,
   checkDictKey, dictKey, isArray, typeName, type CallArgs, type PyValue, NeedsStatic,
 } from './values.js';
 import { arg, dtypeArg, intArg, shapeArgs } from './modules.js';
@@ -93,6 +93,19 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     if (name === 'real') return re;
     if (name === 'imag') return im;
     if (name === 'conjugate') return method(obj, name, () => (obj instanceof PyComplex ? new PyComplex(re, -im) : re));
+  }
+  if (obj instanceof NpScalar) {
+    // a NumPy scalar has a 0-d array's attributes (dtype, shape, astype, item, …); a method's 0-d result is a scalar again
+    const zeroD = new NdArray([], obj.dtype, [obj.value]);
+    const scalar = (v: PyValue): PyValue => (v instanceof NdArray && v.shape.length === 0 ? new NpScalar(v.dtype, v.data[0]!) : v);
+    let v: PyValue;
+    try {
+      v = getAttr(ip, zeroD, name, span);
+    } catch (e) {
+      if (e instanceof CompileError && e.message.startsWith('AttributeError')) throw missing();
+      throw e;
+    }
+    return v instanceof PyBoundMethod ? method(obj, name, (c) => scalar(ip.call(v, c))) : scalar(v);
   }
   if (obj instanceof NdArray) {
     const nd = ndAttr(obj, name);

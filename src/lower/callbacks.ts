@@ -18,12 +18,16 @@
 // - lax.scan / fori_loop / map: the steps one after another on the host;
 // - lax.while_loop whose functions make jax.debug calls: a host loop (a TS
 //   while on the readback of cond_fun), the calls once per iteration.
-// Under grad JAX raises (callbacks have no JVP), and so does jaxts.
+// Under grad JAX raises (callbacks have no JVP), and so does jaxts. A callback
+// where none of these applies (a custom_jvp / custom_vjp rule's, under grad or
+// hessian at host level) whose operands have compile-time values (as JAX's
+// differentiation outside jit traces concrete primals) runs while tracing.
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { AVal } from '../ir/types.js';
 import { jaxDtype } from './arrays.js';
 import { HostCallbackInTrace, markEffect, replayOf, replaying, stagedTrace, type Kind } from './callback_staging.js';
+import { concreteValue } from './const_eval.js';
 import { recordDebugCall } from './debug_prints.js';
 import { PyShapeDtypeStruct } from './eval_shape.js';
 import type { Interp } from './interp.js';
@@ -84,6 +88,12 @@ export function hostCallback(ip: Interp, c: CallArgs, kind: Kind): PyValue {
       return null;
     }
     const staged = stagedTrace(t);
+    if (!staged) {
+      // operands JAX would hold concretely (differentiation outside jit traces with concrete primals: a
+      // custom rule's callbacks): the callback runs now, as JAX runs it while tracing, on NumPy arrays
+      const known = concreteOperands(args, kwargs);
+      if (known) return callConcrete(ip, fn, known.args, known.kwargs, outFlat, avals, fname, c.span);
+    }
     if (!staged) throw new HostCallbackInTrace(`jax.${kind === 'pure' ? 'pure_callback' : 'experimental.io_callback'}`, t.kind === 'jit' ? 'this transformation' : t.kind, c.span);
     const outs = avals.map((a) => new Tracer(t, t.builder.addParam(a)));
     staged.placeholders.push({ kind, atoms: outs.map((o) => o.atom) });
@@ -110,6 +120,42 @@ export function hostCallback(ip: Interp, c: CallArgs, kind: Kind): PyValue {
   } finally {
     r.inCallback--;
   }
+  return checkedResults(ip, out, outFlat, avals, fname, c.span);
+}
+
+/** The operands as NumPy arrays when every leaf has a concrete value (null: one has none). */
+function concreteOperands(args: PyValue[], kwargs: Map<string, PyValue>): { args: PyValue[]; kwargs: Map<string, PyValue> } | null {
+  const all = flatten(new PyTuple([new PyTuple(args), new PyTuple([...kwargs.values()])]));
+  const leaves: PyValue[] = [];
+  for (const l of all.leaves) {
+    if (!(l instanceof Tracer || l instanceof HostArray)) {
+      leaves.push(l);
+      continue;
+    }
+    const v = concreteValue(l);
+    if (typeof v === 'string' || v.dtype === 'complex64') return null;
+    leaves.push(new NdArray(v.shape, v.dtype, v.data));
+  }
+  const [a, k] = (all.unflatten(leaves) as PyTuple).items as [PyTuple, PyTuple];
+  return { args: a.items, kwargs: new Map([...kwargs.keys()].map((name, i) => [name, k.items[i]!])) };
+}
+
+/** A callback run while tracing, on concrete operands: its results are constants of the trace. */
+function callConcrete(ip: Interp, fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, outFlat: ReturnType<typeof flatten>, avals: AVal[], fname: string, span: A.Span): PyValue {
+  const r = replayOf(ip);
+  r.inCallback++;
+  let out: PyValue;
+  try {
+    out = ip.call(fn, { args, kwargs, span });
+  } finally {
+    r.inCallback--;
+  }
+  return checkedResults(ip, out, outFlat, avals, fname, span);
+}
+
+/** The callback's results as the declared arrays (JAX's error where a shape differs). */
+function checkedResults(ip: Interp, out: PyValue, outFlat: ReturnType<typeof flatten>, avals: AVal[], fname: string, span: A.Span): PyValue {
+  const c = { span };
   if (!avals.length) return null;
   const got = flatten(out).leaves;
   if (got.length !== avals.length) throw new CompileError(`TypeError: ${fname}: the callback returned ${got.length} values, but result_shape_dtypes declares ${avals.length}`, c.span);

@@ -193,7 +193,9 @@ export function makeClass(host: ClassHost, name: string, bases: PyValue[], names
   });
   let cls: PyUserClass;
   try {
-    cls = new PyUserClass(name, bs.length ? bs : [OBJECT]);
+    // a class body's `__module__ = '…'` names its module, as in Python
+    const module = namespace.get('__module__');
+    cls = new PyUserClass(name, bs.length ? bs : [OBJECT], typeof module === 'string' ? module : '__main__');
   } catch (e) {
     if (e instanceof TypeError) throw new CompileError(`TypeError: ${e.message}`, span);
     throw e;

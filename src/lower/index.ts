@@ -13,6 +13,7 @@ import { noteModuleFunctions } from './lib_checkpoint.js';
 import { jaxModule, jaxSrcModule } from './lib_jax.js';
 import { deviceBlocksText } from './shard_map.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
+import { layoutModule, rowMajorFormats } from './lib_layout.js';
 import { jnpModule } from './lib_jnp.js';
 import { laxModule } from './lib_lax.js';
 import { nnModule } from './lib_nn.js';
@@ -32,7 +33,7 @@ import { callCustom, customAttr } from './custom_rules.js';
 import { shapeDtypeAttr, shapeDtypeText } from './eval_shape.js';
 import { keyAttr, keyIndex, keyItems, keyText } from './keys.js';
 import { runTimeVarTypes } from './host_numpy.js';
-import { isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyRef, PyTransformed, Tracer } from './values.js';
+import { HostArray, isArray, NeedsStatic, PyBoundMethod, PyDeviceArray, PyKeyArray, PyModule, PyRef, PyTransformed, Tracer } from './values.js';
 import { adSpecText, refAttr, refGet, refSet, refText, vjpAttr } from './refs.js';
 import { batchedValueOf } from './format.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
@@ -142,6 +143,7 @@ function library(ip: Interp): Library {
   return {
     importModule(name: string, span: Span): PyModule {
       if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
+      if (name === 'jax.experimental.layout') return layoutModule(ip, modules().get('jax.experimental')!);
       const found = modules().get(name) ?? submodule(modules(), name);
       if (!found) {
         const tops = [...new Set([...modules().keys()].map((m) => m.split('.')[0]!))].sort();
@@ -174,6 +176,7 @@ function library(ip: Interp): Library {
       if (jx !== undefined) return jx;
       const td = treedefAttr(ip, obj, name);
       if (td !== undefined) return td;
+      if (isArray(obj) && name === 'format') return rowMajorFormats(ip, obj, (x) => (x instanceof HostArray ? x.sharding : null), span);
       if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },

@@ -26,7 +26,7 @@ interface Region {
 /** Equations traced inside jax.checkpoint calls: the regions, outermost first. */
 const regions = new WeakMap<Eqn, Region[]>();
 /** Values named by checkpoint_name: the name and where it was given. */
-const names = new WeakMap<object, { name: string; span: A.Span }>();
+const names = new WeakMap<object, { name: string; span: A.Span; eqns?: Eqn[]; at?: number }>();
 /** The policies' objects. */
 const policies = new WeakMap<PyBuiltin, Policy>();
 /** A checkpointed function's own function (for its parameter names). */
@@ -69,7 +69,9 @@ export function checkpointPolicies(): PyModule {
     },
     save_and_offload_only_these_names: (c) => {
       const ns = new Set([...iterNames(c.kwargs.get('names_which_can_be_saved')), ...iterNames(c.kwargs.get('names_which_can_be_offloaded'))]);
-      return policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n));
+      const p = policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n));
+      offloading.add(p);
+      return p;
     },
     save_from_both_policies: (c) => {
       const [p, q] = [policyOf(arg(c, 0, 'policy_1'), c.span), policyOf(arg(c, 1, 'policy_2'), c.span)];
@@ -77,6 +79,8 @@ export function checkpointPolicies(): PyModule {
     },
   });
 }
+/** The policies that offload (their saved values are JAX's Saveable / Offloadable, not True). */
+const offloading = new WeakSet<PyBuiltin>();
 const iterNames = (v: PyValue | undefined): string[] => (v instanceof PyList || v instanceof PyTuple ? v.items.filter((x): x is string => typeof x === 'string') : []);
 
 /** jax.checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()): `fun`, its equations marked with the policy. */
@@ -90,7 +94,8 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   const callable = pv instanceof PyFunction && !policies.has(pv as unknown as PyBuiltin);
   const policy = pv === null ? nothingSaveable : callable ? (e: Eqn) => truthyStatic(ip, ip.call(pv, { args: [primitiveObject(e.prim)], kwargs: new Map(), span: c.span }), c.span) : pv instanceof PyBuiltin ? policies.get(pv) : undefined;
   if (!policy) throw new CompileError('TypeError: checkpoint policy must be one of jax.checkpoint_policies (or None)', c.span);
-  const region: Region = { policy };
+  // jax_remat3 saves none of an offloading policy's values (JAX 0.10's print_saved_residuals shows only the arguments)
+  const region: Region = { policy: remat3.has(ip) && pv instanceof PyBuiltin && offloading.has(pv) ? nothingSaveable : policy };
   const name = fun && typeof fun === 'object' && 'name' in fun ? String((fun as { name: string }).name) : 'fun';
   const w = new PyBuiltin(name, (call) => {
     const eqns = ip.trace().builder.eqns;
@@ -100,8 +105,18 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
     if (now === eqns) for (const e of eqns.slice(start)) regions.set(e, [region, ...(regions.get(e) ?? [])]);
     return out;
   });
-  wrapped.set(w, fun);
+  // jax_remat3's checkpoint is a `*args, **kwargs` wrapper: JAX names its arguments args[0], args[1], …
+  if (!remat3.has(ip)) wrapped.set(w, fun);
   return w;
+}
+
+/** The interpreters where jax.config.update('jax_remat3', True) is in effect. */
+const remat3 = new WeakSet<Interp>();
+
+/** jax.config.update('jax_remat3', on): JAX's newer checkpoint implementation (it saves the same residuals). */
+export function setRemat3(ip: Interp, on: boolean): void {
+  if (on) remat3.add(ip);
+  else remat3.delete(ip);
 }
 
 /** jax.ad_checkpoint.checkpoint_name(x, name): `x`, named for the policies. */
@@ -109,7 +124,8 @@ export function checkpointName(c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
   const name = arg(c, 1, 'name');
   if (typeof name !== 'string') throw new CompileError('TypeError: checkpoint_name: name must be a string', c.span);
-  for (const leaf of flatten(x).leaves) if (leaf instanceof Tracer && leaf.atom.kind === 'var') names.set(leaf.atom, { name, span: c.span });
+  // `at`: where JAX's name equation goes (after the equations traced so far)
+  for (const leaf of flatten(x).leaves) if (leaf instanceof Tracer && leaf.atom.kind === 'var') names.set(leaf.atom, { name, span: c.span, eqns: leaf.trace.builder.eqns, at: leaf.trace.builder.eqns.length });
   return x;
 }
 
@@ -179,7 +195,7 @@ function savedResiduals(ip: Interp, func: Func, argNamesOf: string[], nargs: num
   lin.eqns.forEach(({ eqn, origin }) => eqn.outputs.forEach((o, index) => producer.set(o.id, { eqn, origin, index })));
   const stackOf = (e: Eqn | undefined): Region[] => (e ? regions.get(e) ?? [] : []);
   /** The name checkpoint_name gave a value: the origin equation's own result it replays. */
-  const nameOf = (p: { eqn: Eqn; origin: Eqn | undefined; index: number }): { name: string; span: A.Span } | undefined => {
+  const nameOf = (p: { eqn: Eqn; origin: Eqn | undefined; index: number }): { name: string; span: A.Span; eqns?: Eqn[]; at?: number } | undefined => {
     const o = p.origin;
     if (!o || o.prim !== p.eqn.prim || o.outputs.length !== p.eqn.outputs.length) return undefined;
     return names.get(o.outputs[p.index]!);
@@ -219,13 +235,24 @@ function savedResiduals(ip: Interp, func: Func, argNamesOf: string[], nargs: num
   const lines: string[] = [];
   for (const p of lin.params.slice(nargs)) if (saved.has(p.id)) lines.push(`${avalShort(p)} from a constant`);
   for (const p of lin.params.slice(0, nargs)) if (saved.has(p.id)) lines.push(`${avalShort(p)} from the argument ${argNamesOf[paramIndex.get(p.id)!] ?? `at flattened index ${paramIndex.get(p.id)}`}`);
-  for (const { eqn, origin } of lin.eqns) {
+  // in the order of JAX's linearized jaxpr: a named value where its name equation is (before the equations traced after the naming)
+  const originAt = new Map(func.eqns.map((e, i) => [e, i]));
+  const keyed: { key: number; sub: number; line: string }[] = [];
+  lin.eqns.forEach(({ eqn, origin }, i) => {
     eqn.outputs.forEach((o, index) => {
       if (!saved.has(o.id)) return;
       const named = nameOf({ eqn, origin, index });
-      lines.push(named ? `${avalShort(o)} named '${named.name}' from ${summarize(ip, named.span)}` : `${avalShort(o)} output of ${eqn.prim} from ${summarize(ip, origin?.span ?? eqn.span)}`);
+      if (!named) return keyed.push({ key: i, sub: 1, line: `${avalShort(o)} output of ${eqn.prim} from ${summarize(ip, origin?.span ?? eqn.span)}` });
+      let key = i;
+      if (named.eqns === func.eqns && named.at !== undefined) {
+        key = lin.eqns.findIndex((l) => l.origin !== undefined && (originAt.get(l.origin) ?? -1) >= named.at!);
+        if (key < 0) key = lin.eqns.length;
+      }
+      keyed.push({ key, sub: 0, line: `${avalShort(o)} named '${named.name}' from ${summarize(ip, named.span)}` });
     });
-  }
+  });
+  keyed.sort((a, b) => a.key - b.key || a.sub - b.sub);
+  lines.push(...keyed.map((k) => k.line));
   return lines;
 }
 

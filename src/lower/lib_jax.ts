@@ -3,7 +3,7 @@
 // its submodules, each built in its own home and attached here.
 import { CompileError } from '../common/diagnostics.js';
 import { checkGrads } from './check_grads.js';
-import { checkpointName, checkpointOf, checkpointPolicies, printSavedResiduals } from './lib_checkpoint.js';
+import { checkpointName, checkpointOf, checkpointPolicies, printSavedResiduals, setRemat3 } from './lib_checkpoint.js';
 import { customOf } from './custom_rules.js';
 import { hostCallback } from './callbacks.js';
 import { PyShapeDtypeStruct, SHAPE_DTYPE_STRUCT, evalShape } from './eval_shape.js';
@@ -169,6 +169,9 @@ function configUpdate(ip: Interp, c: CallArgs): null {
     case 'jax_debug_nans':
       ip.flush(); // operations before the call ran without the check
       ip.debugNans = Boolean(value);
+      return null;
+    case 'jax_remat3':
+      setRemat3(ip, Boolean(value));
       return null;
     case 'jax_enable_x64':
       if (value) throw new CompileError('NotImplementedError: jax_enable_x64 is not supported by jaxts (arrays are 32-bit, as JAX makes them by default)', c.span);

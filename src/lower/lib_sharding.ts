@@ -22,7 +22,7 @@ import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, shardMapMeshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
-  HostArray, PyBuiltin, PyDType, PyDeviceArray, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  HostArray, PyBuiltin, PyDType, PyDevice, PyDeviceArray, PyInstance, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
   Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -48,6 +48,14 @@ export class PyDeviceSet extends PyObject {
 /** The sharding of an array on one device (device 0: where jaxts puts unsharded arrays). */
 export class PySingleDeviceSharding extends PyObject {
   readonly typeName = 'SingleDeviceSharding';
+}
+
+/** jax.sharding.SingleDeviceSharding(device, *, memory_kind=None): unsharded arrays live on device 0. */
+function singleDeviceSharding(c: CallArgs): PyValue {
+  const device = c.args[0] ?? c.kwargs.get('device');
+  if (!(device instanceof PyDevice)) throw new CompileError(`TypeError: SingleDeviceSharding expects a Device, got ${typeName(device ?? null)}`, c.span);
+  if (device.id !== 0) throw new CompileError(`NotImplementedError: a SingleDeviceSharding on device ${device.id} is not supported by jaxts (unsharded arrays live on device 0)`, c.span);
+  return new PySingleDeviceSharding();
 }
 
 /** One element of `x.addressable_shards`: the block a device holds. */
@@ -160,7 +168,9 @@ export function spmdCallExpr(program: string, args: readonly string[], inLayouts
 // ------------------------------------------------------------ device_put and SPMD calls
 
 /** A sharding argument: a NamedSharding, or a PartitionSpec resolved against the context mesh (jax.set_mesh). */
-export function shardingArg(ip: Interp, v: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
+export function shardingArg(ip: Interp, v0: PyValue, what: string, span: A.Span): PyNamedSharding | PyValue {
+  // a jax.experimental.layout Format (src/lower/lib_layout.ts) places by its sharding (every layout is row-major here)
+  const v = v0 instanceof PyInstance && v0.cls.name === 'Format' && v0.cls.module === 'jax._src.layout' ? (v0.attrs.get('sharding') ?? null) : v0;
   if (!(v instanceof PyPartitionSpec)) return v;
   const mesh = contextMesh(ip) ?? (what === 'with_sharding_constraint' || what.startsWith('pjit ') ? legacyMesh(ip) : null);
   if (!mesh) throw new CompileError(noMeshError(v, what), span);
@@ -240,7 +250,7 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   const sharding = shardingArg(ip, target, what, span);
   if (!(sharding instanceof PyNamedSharding)) {
     if (sharding === null) return x;
-    if (isDevice(sharding)) return ip.atHost ? putTree(ip, x, null, hint, span) : x;
+    if (isDevice(sharding) || sharding instanceof PySingleDeviceSharding) return ip.atHost ? putTree(ip, x, null, hint, span) : x;
     throw new CompileError(`jax.${what}: placing on a ${typeName(sharding)} is not supported (use a NamedSharding, a PartitionSpec or a device)`, span);
   }
   // inside jit a device_put is a sharding constraint: the values are unchanged, and a result so
@@ -1330,6 +1340,7 @@ export function shardingModule(ip: Interp): PyModule {
     Mesh: (c) => newMesh(ip, c),
     AbstractMesh: (c) => abstractMesh(c),
     NamedSharding: (c) => namedSharding(c),
+    SingleDeviceSharding: (c) => singleDeviceSharding(c),
     PartitionSpec: (c) => partitionSpec(c),
     AxisType: new PyModule('jax.sharding.AxisType', AxisType),
     set_mesh: (c) => setMesh(ip, c),

@@ -279,8 +279,23 @@ export function refAttr(ip: Interp, r: PyRef, name: string, span: A.Span): PyVal
       });
     case 'addupdate':
       return new PyBoundMethod(r, name, (c) => (refAdd(ip, r, idxArg(c, 1), c.args[0] ?? c.kwargs.get('x')!, c.span), null));
+    case 'unsafe_buffer_pointer':
+      return new PyBoundMethod(r, name, () => bufferAddress(r));
   }
   return undefined;
+}
+
+/** Ref.unsafe_buffer_pointer(): the address of the ref's buffer, the same for its whole life (writes update it in place). */
+const addresses = new WeakMap<PyRef, bigint>();
+let nextAddress = 0x55c1_3a20_0000n;
+function bufferAddress(r: PyRef): bigint {
+  let a = addresses.get(r);
+  if (a === undefined) {
+    a = nextAddress;
+    nextAddress += 0x1000n;
+    addresses.set(r, a);
+  }
+  return a;
 }
 
 /** `r[key] += x` as ref_addupdate. */
