@@ -22,6 +22,8 @@
 // in a digit (expm1_32). CPU_MATH_FUNCTIONS maps the WGSL names (jx_ prefix
 // dropped) to these implementations.
 
+import { RSQRT_ESTIMATE } from './rsqrt_table.js';
+
 const fr = Math.fround;
 
 // ---------------------------------------------------------------------------
@@ -413,6 +415,29 @@ export function pow32(x: number, y: number): number {
 }
 
 // ---------------------------------------------------------------------------
+// rsqrt: XLA CPU's is the hardware estimate (vrsqrtss) plus one Newton step, y + (-y/2)(x y y - 1) with two
+// fused multiply-adds; the estimate is the oracle machine's (runtime/cpu/rsqrt_table.ts). Zeros, infinities,
+// negatives and subnormals get the estimate alone: +-inf, 0, NaN, and +-inf (a subnormal reads as a zero).
+
+/** vrsqrtss's estimate of 1/sqrt(x) for a positive normal x. */
+export function rsqrtEstimate32(x: number): number {
+  const b = f32ToBits(x);
+  const e = ((b >>> 23) & 0xff) - 127;
+  const field = RSQRT_ESTIMATE[((e & 1) << 12) | ((b >>> 11) & 0xfff)]!;
+  return bitsToF32(((126 - (e >> 1)) << 23) | (field << 11));
+}
+
+/** 1/sqrt(x), float32, bit-exact with XLA CPU's jax.lax.rsqrt on the oracle's machine. */
+export function rsqrt32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (Math.abs(x) < FLT_MIN_NORMAL) return 1 / (x === 0 ? x : x * 0); // +-0 and subnormals: +-inf
+  if (x < 0) return NaN;
+  if (x === Infinity) return 0;
+  const y = rsqrtEstimate32(x);
+  return fma32(fr(y * -0.5), fma32(fr(x * y), y, -1), y);
+}
+
+// ---------------------------------------------------------------------------
 // atan2 / atan: XLA CPU calls glibc's atan2f (2.36: fdlibm's float code, e_atan2f.c and s_atanf.c,
 // plain float32 operations without contraction), which these replay operation for operation. jnp.arctan,
 // arcsin and arccos reach it through atan2 (CHLO's expansions), so all four are bit-exact with XLA.
@@ -607,4 +632,5 @@ export const CPU_MATH_FUNCTIONS: Readonly<Record<string, (x: number) => number>>
   erf: erf32,
   erf_inv: erfInv32,
   atan: atan32,
+  rsqrt: rsqrt32,
 };

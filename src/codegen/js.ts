@@ -152,7 +152,7 @@ export const JS: Dialect = {
     ceil: (x, from) => (from === 'float32' ? `Math.ceil(${x})` : x),
     round: call1('roundHalfEven32'),
     sqrt: (x) => fr(`Math.sqrt(${x})`),
-    rsqrt: (x) => fr(`1 / Math.sqrt(${x})`),
+    rsqrt: call1('rsqrt32'),
     is_finite: (x) => `Number.isFinite(${x})`,
     sin: call1('sin32'),
     cos: call1('cos32'),
@@ -229,7 +229,7 @@ export const JS: Dialect = {
   wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
-    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32',
+    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'rsqrt32',
     'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
     'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32', 'roundF16', 'roundBf16',
   ],

@@ -31,6 +31,8 @@
 // kernels remain for what XLA's sequences leave to the device: subnormal inputs and results
 // (jx_exp below -87.34, jx_log of a subnormal), and sin, cos, tan and pow (glibc's in XLA).
 
+import { RSQRT_ESTIMATE } from '../../runtime/cpu/rsqrt_table.js';
+
 interface MathFn {
   deps: readonly string[];
   code: string;
@@ -97,6 +99,27 @@ function fb(b: number): string {
 function atanHorner(bits: number[]): string {
   return bits.slice(0, -1).reduceRight((acc, b) => `(${fb(b)} + w * ${acc})`, fb(bits[bits.length - 1]!));
 }
+/**
+ * XLA CPU's rsqrt estimate table (runtime/cpu/rsqrt_table.ts) in 256 chunks of 32 entries, three words a
+ * chunk: the first entry's 12-bit field, then the 31 decrements to the next entries, 2 bits each (16 in the
+ * second word, 15 in the third).
+ */
+const RSQRT_CHUNKS: number[] = (() => {
+  const out: number[] = [];
+  for (let c = 0; c < 256; c++) {
+    const v = (j: number): number => RSQRT_ESTIMATE[c * 32 + j]!;
+    let lo = 0;
+    let hi = 0;
+    for (let j = 1; j < 32; j++) {
+      const d = v(j - 1) - v(j);
+      if (j <= 16) lo |= d << (2 * (j - 1));
+      else hi |= d << (2 * (j - 17));
+    }
+    out.push(v(0), lo >>> 0, hi >>> 0);
+  }
+  return out;
+})();
+
 /** A Horner chain as XLA CPU runs it: `v = jx_fma(x, v, c)` per constant (`jx_fma(v, x, c)` with vFirst). */
 function fmaChain(v: string, x: string, bits: number[], vFirst = false): string {
   return bits.map((b) => (vFirst ? `  ${v} = jx_fma(${v}, ${x}, ${fb(b)});` : `  ${v} = jx_fma(${x}, ${v}, ${fb(b)});`)).join('\n');
@@ -254,6 +277,29 @@ fn jx_atan2(y: f32, x: f32) -> f32 {
   let lo = bitcast<f32>((bitcast<u32>(x) & 0x80000000u) | 0x33bbbd2eu);
   let r = pi - (z - lo);
   return jx_copysign(r, y);
+}`,
+  },
+  jx_rsqrt: {
+    deps: ['jx_isnan', 'jx_nan', 'jx_fma'],
+    code: `// XLA CPU's rsqrt: the hardware estimate of the oracle's machine (a table over the exponent's parity and the
+// top 12 mantissa bits, runtime/cpu/rsqrt_table.ts) and one Newton step with fused multiply-adds
+const JX_RSQRT = array<u32, 768>(${RSQRT_CHUNKS.map((w) => `${w}u`).join(', ')});
+fn jx_rsqrt(x: f32) -> f32 {
+  let b = bitcast<u32>(x);
+  if (jx_isnan(x)) { return jx_nan(); }
+  if ((b & 0x7fffffffu) < 0x00800000u) { return bitcast<f32>((b & 0x80000000u) | 0x7f800000u); }
+  if (b >= 0x80000000u) { return jx_nan(); }
+  if (b == 0x7f800000u) { return 0.0f; }
+  let e = i32(b >> 23u) - 127;
+  let idx = (u32(e & 1) << 12u) | ((b >> 11u) & 0xfffu);
+  let c = (idx >> 5u) * 3u;
+  let j = idx & 31u;
+  let lo = JX_RSQRT[c + 1u] & select(0xffffffffu, (1u << (2u * j)) - 1u, j < 16u);
+  let hi = JX_RSQRT[c + 2u] & select(0u, (1u << (2u * (j - 16u))) - 1u, j > 16u);
+  let dec = countOneBits(lo) + countOneBits(lo & 0xaaaaaaaau) + countOneBits(hi) + countOneBits(hi & 0xaaaaaaaau);
+  let field = JX_RSQRT[c] - dec;
+  let y = bitcast<f32>((u32(126 - (e >> 1u)) << 23u) | (field << 11u));
+  return jx_fma(y * -0.5f, jx_fma(x * y, y, -1.0f), y);
 }`,
   },
   jx_copysign: {
