@@ -27,7 +27,7 @@ turns a product with a converted bool, `convert(p) * y`, into `select(p, y, 0)`
 `x * rsqrt(y)`), but also reaches it through small dots, which it rewrites
 into a product and a reduction, so there NaN/inf times a False gives 0 under
 JAX and NaN under jaxts; and batch 21's `jnp.arctan` of a 6-element array,
-which XLA's loop-fusion emitter computes with its own `xla.atan.f32` below 64
+which XLA's loop-fusion emitter computes with its own `xla.atan.f32` from 2 to 49
 elements (docs/ISSUE19_CHECKLIST.md), where jaxts uses glibc's atanf as XLA
 does for larger arrays. (Batches 8 and 20 are checked in: sinh and rsqrt are
 XLA's bit for bit now.)
