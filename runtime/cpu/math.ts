@@ -22,6 +22,8 @@
 // in a digit (expm1_32). CPU_MATH_FUNCTIONS maps the WGSL names (jx_ prefix
 // dropped) to these implementations.
 
+import { RSQRT_ESTIMATE } from './rsqrt_table.js';
+
 const fr = Math.fround;
 
 // ---------------------------------------------------------------------------
@@ -230,7 +232,8 @@ export function tanh32(x: number): number {
 export function expm1_32(x: number): number {
   if (Number.isNaN(x)) return NaN;
   const h = fr(x * 0.5);
-  if (h === 0) return x; // keeps -0 and subnormals
+  // keeps -0 and subnormals; below 2^-125, x/2 is subnormal and XLA's expm1 returns x (measured)
+  if (Math.abs(h) < FLT_MIN_NORMAL) return x;
   if (x >= EXP_XLA_MIN || Math.abs(x) <= 0.5) {
     const e = xlaExp(x);
     if (Math.abs(x) > 0.5) return fr(e - 1);
@@ -412,6 +415,130 @@ export function pow32(x: number, y: number): number {
 }
 
 // ---------------------------------------------------------------------------
+// rsqrt: XLA CPU's is the hardware estimate (vrsqrtss) plus one Newton step, y + (-y/2)(x y y - 1) with two
+// fused multiply-adds; the estimate is the oracle machine's (runtime/cpu/rsqrt_table.ts). Zeros, infinities,
+// negatives and subnormals get the estimate alone: +-inf, 0, NaN, and +-inf (a subnormal reads as a zero).
+
+/** vrsqrtss's estimate of 1/sqrt(x) for a positive normal x. */
+export function rsqrtEstimate32(x: number): number {
+  const b = f32ToBits(x);
+  const e = ((b >>> 23) & 0xff) - 127;
+  const field = RSQRT_ESTIMATE[((e & 1) << 12) | ((b >>> 11) & 0xfff)]!;
+  return bitsToF32(((126 - (e >> 1)) << 23) | (field << 11));
+}
+
+/** 1/sqrt(x), float32, bit-exact with XLA CPU's jax.lax.rsqrt on the oracle's machine. */
+export function rsqrt32(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (Math.abs(x) < FLT_MIN_NORMAL) return 1 / (x === 0 ? x : x * 0); // +-0 and subnormals: +-inf
+  if (x < 0) return NaN;
+  if (x === Infinity) return 0;
+  const y = rsqrtEstimate32(x);
+  return fma32(fr(y * -0.5), fma32(fr(x * y), y, -1), y);
+}
+
+// ---------------------------------------------------------------------------
+// atan2 / atan: XLA CPU calls glibc's atan2f (2.36: fdlibm's float code, e_atan2f.c and s_atanf.c,
+// plain float32 operations without contraction), which these replay operation for operation. jnp.arctan,
+// arcsin and arccos reach it through atan2 (CHLO's expansions), so all four are bit-exact with XLA.
+
+const ATAN_HI = [0x3eed6338, 0x3f490fda, 0x3f7b985e, 0x3fc90fda].map(bitsToF32);
+const ATAN_LO = [0x31ac3769, 0x33222168, 0x33140fb4, 0x33a22168].map(bitsToF32);
+/** fdlibm's aT[0..10] (aT[0] is its decimal 3.3333334327e-01, 0x3eaaaaab, not the comment's 0x3eaaaaaa) */
+const ATAN_T = [
+  0x3eaaaaab, 0xbe4ccccd, 0x3e124925, 0xbde38e38, 0x3dba2e6e, 0xbd9d8795, 0x3d886b35, 0xbd6ef16b, 0x3d4bda59,
+  0xbd15a221, 0x3c8569d7,
+].map(bitsToF32);
+const PI_F = bitsToF32(0x40490fdb);
+const PI_O_2 = bitsToF32(0x3fc90fdb);
+const PI_O_4 = bitsToF32(0x3f490fdb);
+const PI_LO = bitsToF32(0xb3bbbd2e);
+
+/** glibc's atanf (fdlibm), float32 operation for operation. */
+export function atan32(x: number): number {
+  const hx = f32ToBits(x) | 0;
+  const ix = hx & 0x7fffffff;
+  if (ix >= 0x4c000000) {
+    if (ix > 0x7f800000) return NaN;
+    const r = fr(ATAN_HI[3]! + ATAN_LO[3]!);
+    return hx > 0 ? r : -r;
+  }
+  let id: number;
+  let t = x;
+  if (ix < 0x3ee00000) {
+    if (ix < 0x31000000) return x;
+    id = -1;
+  } else {
+    t = Math.abs(x);
+    if (ix < 0x3f980000) {
+      if (ix < 0x3f300000) {
+        id = 0;
+        t = fr(fr(fr(2 * t) - 1) / fr(2 + t));
+      } else {
+        id = 1;
+        t = fr(fr(t - 1) / fr(t + 1));
+      }
+    } else if (ix < 0x401c0000) {
+      id = 2;
+      t = fr(fr(t - 1.5) / fr(1 + fr(1.5 * t)));
+    } else {
+      id = 3;
+      t = fr(-1 / t);
+    }
+  }
+  const z = fr(t * t);
+  const w = fr(z * z);
+  const T = ATAN_T;
+  let s1 = fr(T[8]! + fr(w * T[10]!));
+  for (const k of [6, 4, 2, 0]) s1 = fr(T[k]! + fr(w * s1));
+  s1 = fr(z * s1);
+  let s2 = fr(T[7]! + fr(w * T[9]!));
+  for (const k of [5, 3, 1]) s2 = fr(T[k]! + fr(w * s2));
+  s2 = fr(w * s2);
+  const p = fr(t * fr(s1 + s2));
+  if (id < 0) return fr(t - p);
+  const r = fr(ATAN_HI[id]! - fr(fr(p - ATAN_LO[id]!) - t));
+  return hx < 0 ? -r : r;
+}
+
+/** glibc's atan2f (fdlibm), float32 operation for operation, under XLA's DAZ/FTZ: operands are classified by their
+ * bits (a subnormal x is not a zero there) and the division reads them flushed. */
+export function atan2_32(y: number, x: number): number {
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  const hx = f32ToBits(x) | 0;
+  const hy = f32ToBits(y) | 0;
+  const ix = hx & 0x7fffffff;
+  const iy = hy & 0x7fffffff;
+  if (hx === 0x3f800000) return atan32(y);
+  const m = ((hy >>> 31) & 1) | ((hx >>> 30) & 2);
+  if (iy === 0) return m < 2 ? y : m === 2 ? PI_F : -PI_F;
+  if (ix === 0) return hy < 0 ? -PI_O_2 : PI_O_2;
+  if (ix === 0x7f800000) {
+    if (iy === 0x7f800000) {
+      const r = m < 2 ? PI_O_4 : fr(3 * PI_O_4);
+      return m & 1 ? -r : r;
+    }
+    return m === 0 ? 0 : m === 1 ? -0 : m === 2 ? PI_F : -PI_F;
+  }
+  if (iy === 0x7f800000) return hy < 0 ? -PI_O_2 : PI_O_2;
+  const k = (iy - ix) >> 23;
+  let z: number;
+  if (k > 60) z = fr(PI_O_2 + fr(0.5 * PI_LO));
+  else if (hx < 0 && k < -60) z = 0;
+  else z = atan32(Math.abs(ftz32(fr(ftz32(y) / ftz32(x))))); // the division reads and writes subnormals as zeros (DAZ/FTZ)
+  switch (m) {
+    case 0:
+      return z;
+    case 1:
+      return -z;
+    case 2:
+      return fr(PI_F - fr(z - PI_LO));
+    default:
+      return fr(fr(z - PI_LO) - PI_F);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // float64 erf / erfc / erfinv (references for tests; not float32 kernels)
 
 const TWO_OVER_SQRTPI = 1.1283791670955126;
@@ -504,4 +631,6 @@ export const CPU_MATH_FUNCTIONS: Readonly<Record<string, (x: number) => number>>
   logistic: logistic32,
   erf: erf32,
   erf_inv: erfInv32,
+  atan: atan32,
+  rsqrt: rsqrt32,
 };

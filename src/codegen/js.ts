@@ -152,7 +152,7 @@ export const JS: Dialect = {
     ceil: (x, from) => (from === 'float32' ? `Math.ceil(${x})` : x),
     round: call1('roundHalfEven32'),
     sqrt: (x) => fr(`Math.sqrt(${x})`),
-    rsqrt: (x) => fr(`1 / Math.sqrt(${x})`),
+    rsqrt: call1('rsqrt32'),
     is_finite: (x) => `Number.isFinite(${x})`,
     sin: call1('sin32'),
     cos: call1('cos32'),
@@ -179,7 +179,7 @@ export const JS: Dialect = {
     pow: call2('pow32'),
     max: extremum('max'),
     min: extremum('min'),
-    atan2: (a, b) => fr(`Math.atan2(${a}, ${b})`),
+    atan2: call2('atan2_32'),
     and: bitwise('and'),
     or: bitwise('or'),
     xor: bitwise('xor'),
@@ -229,7 +229,7 @@ export const JS: Dialect = {
   wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
-    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32',
+    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'rsqrt32',
     'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
     'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32', 'roundF16', 'roundBf16',
   ],
@@ -242,7 +242,10 @@ export const JS: Dialect = {
  * tanh, ...) and rem (fmod) are the runtime's replays of XLA's own sequences, and select, neg, abs, min/max and copies
  * pass values on unchanged, as XLA's do.
  */
-const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'pow', 'atan2'];
+const FLUSHED_ARITH: readonly KBinary[] = ['add', 'sub', 'mul', 'div', 'pow'];
+/** Binary functions that take their operands' bits as they are and apply DAZ themselves (glibc's atan2f classifies
+ * its operands by their bits before its arithmetic reads a subnormal as zero); their results are flushed. */
+const FLUSHED_RESULT: readonly KBinary[] = ['atan2'];
 const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'max', 'min'];
 /** Unary operations that read a subnormal operand as zero. */
 const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'floor', 'ceil', 'round', 'sign'];
@@ -279,6 +282,7 @@ function flushing(): Dialect {
       Object.entries(JS.binary).map(([fn, f]) => {
         const arith = FLUSHED_ARITH.includes(fn as KBinary);
         const compare = FLUSHED_COMPARE.includes(fn as KBinary);
+        if (FLUSHED_RESULT.includes(fn as KBinary)) return [fn, (a: string, b: string, d: DType) => (d === 'float32' ? `ftz32(${f(a, b, d)})` : f(a, b, d))];
         if (!arith && !compare) return [fn, f];
         // x != x (isnan) and x == x read one value: flushing it changes nothing, and keeps the pattern visible
         return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? `ftz32(${f(ftz(a), ftz(b), d)})` : f(ftz(a), ftz(b), d))];

@@ -166,7 +166,7 @@ export const WGSL: Dialect = {
     ceil: call1('ceil'),
     round: call1('round'),
     sqrt: call1('sqrt'),
-    rsqrt: (x) => `(1.0f / sqrt(${x}))`,
+    rsqrt: (x) => `jx_rsqrt(${x})`,
     is_finite: (x) => `((bitcast<u32>(${x}) & 0x7f800000u) != 0x7f800000u)`,
     sin: call1('jx_sin'),
     cos: call1('jx_cos'),
@@ -246,7 +246,7 @@ export const WGSL: Dialect = {
   ],
   calls: { threefry2x32: 'jx_threefry2x32' },
   libraryLoops: (acc, r, id, extent, cols) => (cols === 1 ? libraryRowLoops : libraryColumnLoops)(acc, r, id, extent, cols),
-  helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_f16', 'jx_bf16', 'jx_atan2', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
+  helpers: ['jx_f32', 'jx_isnan', 'jx_ftz', 'jx_max', 'jx_min', 'jx_sign', 'jx_f2i', 'jx_f2u', 'jx_f16', 'jx_bf16', 'jx_atan2', 'jx_rsqrt', ...WGSL_MATH_FUNCTIONS, 'jx_threefry2x32'],
 };
 
 /**

@@ -31,6 +31,8 @@
 // kernels remain for what XLA's sequences leave to the device: subnormal inputs and results
 // (jx_exp below -87.34, jx_log of a subnormal), and sin, cos, tan and pow (glibc's in XLA).
 
+import { RSQRT_ESTIMATE } from '../../runtime/cpu/rsqrt_table.js';
+
 interface MathFn {
   deps: readonly string[];
   code: string;
@@ -93,6 +95,31 @@ const arr = (xs: number[]) => xs.map(f32lit).join(', ');
 function fb(b: number): string {
   return f32lit(new Float32Array(new Uint32Array([b]).buffer)[0]!);
 }
+/** c0 + w * (c1 + w * (... + w * cn)) as fdlibm's atanf writes it (plain operations, rounded each), c_i by bits */
+function atanHorner(bits: number[]): string {
+  return bits.slice(0, -1).reduceRight((acc, b) => `(${fb(b)} + w * ${acc})`, fb(bits[bits.length - 1]!));
+}
+/**
+ * XLA CPU's rsqrt estimate table (runtime/cpu/rsqrt_table.ts) in 256 chunks of 32 entries, three words a
+ * chunk: the first entry's 12-bit field, then the 31 decrements to the next entries, 2 bits each (16 in the
+ * second word, 15 in the third).
+ */
+const RSQRT_CHUNKS: number[] = (() => {
+  const out: number[] = [];
+  for (let c = 0; c < 256; c++) {
+    const v = (j: number): number => RSQRT_ESTIMATE[c * 32 + j]!;
+    let lo = 0;
+    let hi = 0;
+    for (let j = 1; j < 32; j++) {
+      const d = v(j - 1) - v(j);
+      if (j <= 16) lo |= d << (2 * (j - 1));
+      else hi |= d << (2 * (j - 17));
+    }
+    out.push(v(0), lo >>> 0, hi >>> 0);
+  }
+  return out;
+})();
+
 /** A Horner chain as XLA CPU runs it: `v = jx_fma(x, v, c)` per constant (`jx_fma(v, x, c)` with vFirst). */
 function fmaChain(v: string, x: string, bits: number[], vFirst = false): string {
   return bits.map((b) => (vFirst ? `  ${v} = jx_fma(${v}, ${x}, ${fb(b)});` : `  ${v} = jx_fma(${x}, ${v}, ${fb(b)});`)).join('\n');
@@ -184,23 +211,95 @@ fn jx_f2u(x: f32) -> u32 {
   return u32(x);
 }`,
   },
+  jx_atan: {
+    deps: ['jx_div', 'jx_f32'],
+    code: `// atan as glibc's atanf (fdlibm, which XLA CPU calls), operation for operation; divisions through jx_div
+fn jx_atan(x: f32) -> f32 {
+  let hx = bitcast<u32>(x);
+  let ix = hx & 0x7fffffffu;
+  let neg = (hx & 0x80000000u) != 0u;
+  if (ix >= 0x4c000000u) {
+    if (ix > 0x7f800000u) { return x; }
+    let r = jx_f32(0x3fc90fdau) + jx_f32(0x33a22168u);
+    return select(r, -r, neg);
+  }
+  if (ix < 0x31000000u) { return x; }
+  var t = x;
+  var id = -1;
+  let a = abs(x);
+  if (ix >= 0x3ee00000u) {
+    if (ix < 0x3f300000u) { id = 0; t = jx_div(2.0f * a - 1.0f, 2.0f + a); }
+    else if (ix < 0x3f980000u) { id = 1; t = jx_div(a - 1.0f, a + 1.0f); }
+    else if (ix < 0x401c0000u) { id = 2; t = jx_div(a - 1.5f, 1.0f + 1.5f * a); }
+    else { id = 3; t = jx_div(-1.0f, a); }
+  }
+  let z = t * t;
+  let w = z * z;
+  let s1 = z * ${atanHorner([0x3eaaaaab, 0x3e124925, 0x3dba2e6e, 0x3d886b35, 0x3d4bda59, 0x3c8569d7])};
+  let s2 = w * ${atanHorner([0xbe4ccccd, 0xbde38e38, 0xbd9d8795, 0xbd6ef16b, 0xbd15a221])};
+  let p = t * (s1 + s2);
+  if (id < 0) { return t - p; }
+  var hi = ${fb(0x3fc90fda)};
+  var lo = ${fb(0x33a22168)};
+  if (id == 0) { hi = ${fb(0x3eed6338)}; lo = ${fb(0x31ac3769)}; }
+  else if (id == 1) { hi = ${fb(0x3f490fda)}; lo = ${fb(0x33222168)}; }
+  else if (id == 2) { hi = ${fb(0x3f7b985e)}; lo = ${fb(0x33140fb4)}; }
+  let r = hi - ((p - lo) - t);
+  return select(r, -r, neg);
+}`,
+  },
   jx_atan2: {
-    deps: ['jx_isnan', 'jx_nan', 'jx_copysign'],
-    code: `// atan2 with C's rules for NaN, signed zeros and infinities (WGSL's atan2 leaves them undefined)
+    deps: ['jx_isnan', 'jx_nan', 'jx_copysign', 'jx_atan', 'jx_div'],
+    code: `// atan2 as glibc's atan2f (fdlibm, which XLA CPU calls), with C's rules for NaN, signed zeros and
+// infinities (WGSL's atan2 leaves them undefined)
 fn jx_atan2(y: f32, x: f32) -> f32 {
   if (jx_isnan(y) || jx_isnan(x)) { return jx_nan(); }
+  if (bitcast<u32>(x) == 0x3f800000u) { return jx_atan(y); }
   let ay = bitcast<u32>(y) & 0x7fffffffu;
   let ax = bitcast<u32>(x) & 0x7fffffffu;
   let xneg = (bitcast<u32>(x) & 0x80000000u) != 0u;
-  let pi = 3.1415927f;
+  let pi = ${fb(0x40490fdb)};
+  let pi_lo = ${fb(0xb3bbbd2e)};
   if (ay == 0u) { return select(y, jx_copysign(pi, y), xneg); }
-  if (ax == 0u) { return jx_copysign(1.5707964f, y); }
+  if (ax == 0u) { return jx_copysign(${fb(0x3fc90fdb)}, y); }
   if (ay == 0x7f800000u) {
-    if (ax == 0x7f800000u) { return jx_copysign(select(0.7853982f, 2.3561945f, xneg), y); }
-    return jx_copysign(1.5707964f, y);
+    if (ax == 0x7f800000u) { return jx_copysign(select(${fb(0x3f490fdb)}, ${fb(0x4016cbe4)}, xneg), y); }
+    return jx_copysign(${fb(0x3fc90fdb)}, y);
   }
   if (ax == 0x7f800000u) { return jx_copysign(select(0.0f, pi, xneg), y); }
-  return atan2(y, x);
+  let k = (i32(ay) - i32(ax)) >> 23u;
+  var z: f32;
+  if (k > 60) { z = ${fb(0x3fc90fdb)} + 0.5f * pi_lo; }
+  else if (xneg && k < -60) { z = 0.0f; }
+  else { z = jx_atan(abs(jx_div(y, x))); }
+  if (!xneg) { return jx_copysign(z, y); }
+  // pi_lo built from x's sign bit (set here), so that the optimiser cannot fold pi - (z - pi_lo) into (pi + pi_lo) - z
+  let lo = bitcast<f32>((bitcast<u32>(x) & 0x80000000u) | 0x33bbbd2eu);
+  let r = pi - (z - lo);
+  return jx_copysign(r, y);
+}`,
+  },
+  jx_rsqrt: {
+    deps: ['jx_isnan', 'jx_nan', 'jx_fma'],
+    code: `// XLA CPU's rsqrt: the hardware estimate of the oracle's machine (a table over the exponent's parity and the
+// top 12 mantissa bits, runtime/cpu/rsqrt_table.ts) and one Newton step with fused multiply-adds
+const JX_RSQRT = array<u32, 768>(${RSQRT_CHUNKS.map((w) => `${w}u`).join(', ')});
+fn jx_rsqrt(x: f32) -> f32 {
+  let b = bitcast<u32>(x);
+  if (jx_isnan(x)) { return jx_nan(); }
+  if ((b & 0x7fffffffu) < 0x00800000u) { return bitcast<f32>((b & 0x80000000u) | 0x7f800000u); }
+  if (b >= 0x80000000u) { return jx_nan(); }
+  if (b == 0x7f800000u) { return 0.0f; }
+  let e = i32(b >> 23u) - 127;
+  let idx = (u32(e & 1) << 12u) | ((b >> 11u) & 0xfffu);
+  let c = (idx >> 5u) * 3u;
+  let j = idx & 31u;
+  let lo = JX_RSQRT[c + 1u] & select(0xffffffffu, (1u << (2u * j)) - 1u, j < 16u);
+  let hi = JX_RSQRT[c + 2u] & select(0u, (1u << (2u * (j - 16u))) - 1u, j > 16u);
+  let dec = countOneBits(lo) + countOneBits(lo & 0xaaaaaaaau) + countOneBits(hi) + countOneBits(hi & 0xaaaaaaaau);
+  let field = JX_RSQRT[c] - dec;
+  let y = bitcast<f32>((u32(126 - (e >> 1u)) << 23u) | (field << 11u));
+  return jx_fma(y * -0.5f, jx_fma(x * y, y, -1.0f), y);
 }`,
   },
   jx_copysign: {

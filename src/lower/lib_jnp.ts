@@ -1063,25 +1063,27 @@ function composites(ip: Interp): Record<string, Fn> {
   /**
    * arctan2 is the atan2 primitive; the other inverse-trigonometric and hyperbolic functions,
    * primitives in JAX, are written as XLA's CHLO expands them (atan(x) = atan2(x, 1),
-   * asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)), ...), so the values agree to rounding.
+   * asin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x))), acos(x) = atan2(sqrt((1 - x)(1 + x)), x), ...; read from
+   * the HLO XLA compiles), so the values are XLA's bit for bit where the primitives are.
    */
   function inverseTrig(): Record<string, Fn> {
     const one = (x: Tracer, span: Span): Tracer => o.full([...x.aval.shape], 1, 'float32', span);
     const atan2 = (y: Tracer, x: Tracer, span: Span): Tracer => o.tracer(o.bind('atan2', [y.atom, x.atom], {}, span));
-    const sqrt1mx2 = (x: Tracer, span: Span): Tracer => o.unary('sqrt', o.binary('sub', 1.0, o.binary('mul', x, x, span), span), span);
+    /** sqrt((1 - x)(1 + x)), CHLO's form of sqrt(1 - x²) */
+    const sqrt1mx2 = (x: Tracer, span: Span): Tracer =>
+      o.unary('sqrt', o.binary('mul', o.binary('sub', 1.0, x, span), o.binary('add', x, 1.0, span), span), span);
     const half = (t: Tracer, span: Span): Tracer => o.binary('mul', t, 0.5, span);
     /** e^x / 2 as exp(x + log(1/2)), finite up to where the result is */
     const expHalf = (x: Tracer, span: Span): Tracer => o.unary('exp', o.binary('add', x, o.asArray(Math.log(0.5), span, 'float32'), span), span);
     const fns: Record<string, (x: Tracer, span: Span) => Tracer> = {
       arctan: (x, span) => atan2(x, one(x, span), span),
       arcsin: (x, span) => o.binary('mul', 2.0, atan2(x, o.binary('add', 1.0, sqrt1mx2(x, span), span), span), span),
-      arccos: (x, span) => {
-        const r = o.binary('mul', 2.0, atan2(sqrt1mx2(x, span), o.binary('add', 1.0, x, span), span), span);
-        return o.select(o.compare('eq', x, -1.0, span), o.full([...x.aval.shape], Math.PI, 'float32', span), r, span);
-      },
+      arccos: (x, span) => atan2(sqrt1mx2(x, span), x, span),
       sinh: (x, span) => {
         const small = o.compare('lt', o.unary('abs', x, span), 1.0, span);
-        const viaExpm1 = half(o.binary('sub', o.unary('expm1', x, span), o.unary('expm1', o.unary('neg', x, span), span), span), span);
+        // (e + e / (e + 1)) / 2 with e = expm1(x), as CHLO writes it
+        const e = o.unary('expm1', x, span);
+        const viaExpm1 = half(o.binary('add', e, o.binary('div', e, o.binary('add', e, 1.0, span), span), span), span);
         return o.select(small, viaExpm1, o.binary('sub', expHalf(x, span), expHalf(o.unary('neg', x, span), span), span), span);
       },
       cosh: (x, span) => o.binary('add', expHalf(x, span), expHalf(o.unary('neg', x, span), span), span),

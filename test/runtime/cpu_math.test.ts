@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   CPU_MATH_FUNCTIONS,
+  atan2_32,
+  rsqrt32,
   bitsToF32,
   cos32,
   erf32,
@@ -358,8 +360,37 @@ describe('edge cases', () => {
   });
   it('CPU_MATH_FUNCTIONS covers the unary WGSL names', () => {
     expect(Object.keys(CPU_MATH_FUNCTIONS).sort()).toEqual(
-      ['cos', 'erf', 'erf_inv', 'exp', 'expm1', 'log', 'log1p', 'logistic', 'sin', 'tan', 'tanh'].sort(),
+      ['atan', 'cos', 'erf', 'erf_inv', 'exp', 'expm1', 'log', 'log1p', 'logistic', 'rsqrt', 'sin', 'tan', 'tanh'].sort(),
     );
+  });
+
+  // values from jax 0.10.2 under jit on the oracle's machine (glibc 2.36's atan2f; XLA's rsqrt)
+  it('atan2 follows glibc (C rules for zeros, infinities and NaN; bits from libm)', () => {
+    const pi = bitsToF32(0x40490fdb);
+    expect(atan2_32(0, -1)).toBe(pi);
+    expect(atan2_32(-0, -1)).toBe(-pi);
+    expect(Object.is(atan2_32(-0, 1), -0)).toBe(true);
+    expect(atan2_32(1, 0)).toBe(bitsToF32(0x3fc90fdb));
+    expect(atan2_32(Infinity, -Infinity)).toBe(Math.fround(3 * bitsToF32(0x3f490fdb)));
+    expect(atan2_32(NaN, 1)).toBeNaN();
+    expect(f32ToBits(atan2_32(0.5, 1))).toBe(1055744824);
+    expect(f32ToBits(atan2_32(2.5, 1))).toBe(1066949484);
+    // a subnormal x is not a zero to atan2f: y / x reads it as one (DAZ), so |y/x| is taken as huge
+    expect(f32ToBits(atan2_32(-3.1698601245880127, -bitsToF32(0x00000010)))).toBe(f32ToBits(-1.570796251296997));
+  });
+
+  it('rsqrt is the estimate plus one Newton step', () => {
+    expect(rsqrt32(1)).toBe(1);
+    expect(rsqrt32(4)).toBe(0.5);
+    expect(rsqrt32(0)).toBe(Infinity);
+    expect(rsqrt32(-0)).toBe(-Infinity);
+    expect(rsqrt32(Infinity)).toBe(0);
+    expect(rsqrt32(-1)).toBeNaN();
+    // where XLA's differs from 1/sqrt correctly rounded (jax.lax.rsqrt under jit: the bits on the right)
+    expect(f32ToBits(rsqrt32(0.27224862575531006))).toBe(1073041683);
+    expect(f32ToBits(rsqrt32(19.041133880615234))).toBe(1047177974);
+    expect(f32ToBits(rsqrt32(1.5753705501556396))).toBe(1061942834);
+    expect(f32ToBits(rsqrt32(3))).toBe(1058262330);
   });
 });
 
