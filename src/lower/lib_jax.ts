@@ -46,8 +46,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     named_call: (c) => arg(c, 0, 'fun'),
     eval_shape: (c) => evalShape(ip, c),
     pure_callback: (c) => hostCallback(ip, c, 'pure'),
-    devices: (c) => ip.devices(c.span),
-    local_devices: (c) => ip.devices(c.span),
+    devices: (c) => devicesOf(ip, c),
+    local_devices: (c) => devicesOf(ip, c),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
     local_device_count: (c) => BigInt(ip.devices(c.span).items.length),
     process_count: () => 1n,
@@ -212,4 +212,11 @@ export function experimentalModule(ip: Interp): PyModule {
   // jax.experimental.pjit.pjit is jax.jit (in_shardings / out_shardings) since JAX 0.4.
   const pjit = builtinModule('jax.experimental.pjit', { pjit: (c) => jitOf(ip, c, true) });
   return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io') });
+}
+
+/** jax.devices(backend=None) / jax.local_devices(process_index=None, backend=None): the one backend is 'cpu'. */
+function devicesOf(ip: Interp, c: CallArgs): PyValue {
+  const b = c.kwargs.get('backend') ?? (c.kwargs.has('process_index') ? undefined : c.args[c.args.length - 1]);
+  if (typeof b === 'string' && b !== 'cpu') throw new CompileError(`RuntimeError: Unknown backend ${b}. Available backends are ['cpu']`, c.span);
+  return ip.devices(c.span);
 }
