@@ -964,6 +964,37 @@ custom('jax.numpy.fft', 'fft', {
     'irfftn': C('v', 'F(jnp.fft.rfftn(t234))', 's', 'F(jnp.fft.rfftn(t234), s=(2, 3, 4))'),
 })
 
+# Collectives under jax.pmap (4 devices, axis 'i') and jax.shard_map (mesh4, axis 'x'); helpers in EXTRA_HEADER.
+custom('jax.lax', 'collect', {
+    'psum': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)",
+              'tree', "pm(lambda x: F((x, {'a': 2 * x}), 'i'), r4)", 'py', "pm(lambda x: x + F(1, 'i'), r4)", 'bad', "pm(lambda x: F(x, 'j'), r4)",
+              'smap', "smap(lambda x: F(x, 'x'), r4, o=P())"),
+    'pmean': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)"),
+    'pmax': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)"),
+    'pmin': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)"),
+    'all_gather': C('v', "pm(lambda x: F(x, 'i'), r4)", 'tiled', "pm(lambda x: F(x, 'i', tiled=True), r4)", 'axis', "pm(lambda x: F(x, 'i', axis=1), r4)",
+                    'neg', "pm(lambda x: F(x, 'i', axis=-1), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", '0d', "pm(lambda x: F(x, 'i'), n4)"),
+    'all_to_all': C('v', "pm(lambda x: F(x, 'i', 0, 0), sq4)", 'tiled', "pm(lambda x: F(x, 'i', 0, 0, tiled=True), sq4)",
+                    'bad', "pm(lambda x: F(x, 'i', 1, 0), r4)"),
+    'ppermute': C('v', "pm(lambda x: F(x, 'i', [(0, 1), (1, 2), (2, 3), (3, 0)]), r4)", 'part', "pm(lambda x: F(x, 'i', [(0, 2)]), ri4)",
+                  'bad', "pm(lambda x: F(x, 'i', [(0, 1), (1, 1)]), r4)"),
+    'psum_scatter': C('v', "pm(lambda x: F(x, 'i'), sq4)", 'tiled', "pm(lambda x: F(x, 'i', tiled=True), jnp.arange(32.0).reshape(4, 8))",
+                      'bad', "pm(lambda x: F(x, 'i'), r4)"),
+    'axis_index': C('v', "pm(lambda x: F('i') + x, ri4)", 'bad', "pm(lambda x: F('j'), r4)", 'smap', "smap(lambda x: x * F('x'), r4)"),
+    'axis_size': C('v', "pm(lambda x: x * F('i'), r4)"),
+    'with_sharding_constraint': C('v', "jax.jit(lambda x: F(x * 2, NamedSharding(mesh4a, P('x'))))(r4)",
+                                  'explicit', "jax.jit(lambda x: F(x * 2, NamedSharding(mesh4, P('x'))))(r4)",
+                                  'none', "jax.jit(lambda x: F(x + 1, NamedSharding(mesh4a, P())))(v3)",
+                                  'spec', "jax.jit(lambda x: F(x * 2, NamedSharding(mesh4a, P(None, 'x'))))(sq4).sharding.spec",
+                                  'bad', "jax.jit(lambda x: F(x, NamedSharding(mesh4a, P('x'))))(v3)"),
+})
+custom('jax.numpy', 'collect', {
+    'unique_all': C('fields', 'F(jnp.array([3, 1, 3, 2]), size=4, fill_value=0).inverse_indices'),
+    'unique_counts': C('fields', 'F(jnp.array([3.0, 1.0, 3.0, nan]), size=3).counts'),
+    'unique_inverse': C('fields', 'F(jnp.array([[2, 1], [1, 2]]), size=2).inverse_indices'),
+    'set_printoptions': C('prec', 'printed_with(lambda: F(precision=3), v5)', 'sup', 'printed_with(lambda: F(suppress=True), jnp.array([1e-6, 1.0]))'),
+})
+
 # Supported functions without edge tests, with the reason.
 NO_EDGE_TEST = {
     ('jax.lax', name): 'collective: needs a named axis (pmap/shard_map); tested by fixtures/constructs/collectives.py and the seed lessons'
@@ -1037,6 +1068,9 @@ EXCLUDED_CASES = {
     ('jax.lax', 'cumlogsumexp', 'int'): 'JAX raises OverflowError (its -inf start value in int32), jaxts TypeError',
     ('jax', 'pmap', 'bad'): "JAX 0.10.2 raises IndivisibleError (its pmap's sharding check on 5 rows over 4 devices), jaxts the ValueError of JAX's classic pmap (needs 5 devices)",
     ('jax', 'device_get', 'tree'): "np.asarray of a JAX array stays the device array in jaxts (same dtype and values), so a dict's repr shows Array(...) where NumPy's shows array(...)",
+    ('jax.lax', 'pmax', 'nan'): "XLA's CPU all-reduce max drops a NaN operand (JAX gives 2 for max(1, nan, -inf, 2)); jaxts's collective propagates it",
+    ('jax.lax', 'pmin', 'nan'): "XLA's CPU all-reduce min drops a NaN operand (JAX gives -inf for min(1, nan, -inf, 2)); jaxts's collective propagates it",
+    ('jax.lax', 'with_sharding_constraint', 'spec'): "jaxts's jit result keeps no sharding from a with_sharding_constraint on it when the input is unsharded (SingleDeviceSharding, no .spec); JAX's is NamedSharding P(None, 'x')",
     ('jax', 'debug_nans', 'nan'): "jaxts's NaN check raises FloatingPointError when the program runs, where a Python try/except (compile time) cannot catch it: the program stops with JAX's message",
 }
 
@@ -1103,7 +1137,7 @@ BATCH_ORDER = ['jnp_unary', 'jnp_binary', 'jnp_reduce', 'jnp_shape', 'jnp_create
                # split off later so that no batch runs long on WebGPU (SwiftShader): the numbering above stays
                'linalg2', 'stats', 'scipy2', 'random_loops',
                'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3',
-               'jax_top', 'tree', 'optim', 'stax', 'fft']
+               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect']
 
 # Batches written as several files (NN_batch_1.py, ...): their while-loop special functions compile to many kernels,
 # which SwiftShader compiles slowly; a file of each part stays well inside the golden test's time limit on WebGPU.
@@ -1167,6 +1201,30 @@ key = jax.random.PRNGKey({seed})
 
 # Imports and helpers that some batches need, after the common header.
 EXTRA_HEADER = {
+    'collect': """from jax.sharding import NamedSharding, PartitionSpec as P
+
+r4 = jnp.arange(8.0).reshape(4, 2) - 3.0
+ri4 = jnp.arange(8).reshape(4, 2) - 3
+n4 = jnp.array([1.0, nan, -inf, 2.0])
+sq4 = jnp.arange(16.0).reshape(4, 4)
+mesh4 = jax.make_mesh((4,), ('x',))
+mesh4a = jax.make_mesh((4,), ('x',), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def pm(f, x):
+    return jax.pmap(f, axis_name='i')(x)
+
+
+def smap(f, x, i=P('x'), o=P('x')):
+    return jax.shard_map(f, mesh=mesh4, in_specs=i, out_specs=o)(x)
+
+
+def printed_with(set_options, x):
+    set_options()
+    s = str(x)
+    jnp.set_printoptions(precision=8, suppress=False)
+    return s
+""",
     'jax_top': """from jax.sharding import NamedSharding, PartitionSpec as P
 
 

@@ -1216,6 +1216,19 @@ function withShardingConstraint(ip: Interp, c: CallArgs): PyValue {
       }
     }
   }
+  if (!ip.atHost) {
+    // inside a traced function, a spec naming Explicit mesh axes is refused (their layout is the type's; reshard changes it)
+    const s = shardingArg(ip, target, 'with_sharding_constraint', c.span);
+    if (s instanceof PyNamedSharding && s.mesh.explicit && s.spec.entries.some((e) => e !== null && e.length > 0)) {
+      const m = s.mesh;
+      const axes = m.axisNames.map((n, i) => `${pyStr(n)}: ${m.devices.shape[i]}`).join(', ');
+      const types = tupleRepr(m.axisNames.map(() => 'Explicit'));
+      throw new CompileError(
+        `ValueError: The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto axes of the mesh. Got spec=${specRepr(s.spec)} and mesh=AbstractMesh(${axes}, axis_types=${types}, device_kind=cpu, num_cores=None, platform=cpu). You probably meant to use \`reshard\` API?`,
+        c.span,
+      );
+    }
+  }
   return placeTree(ip, x, target, 'with_sharding_constraint', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
 }
 
