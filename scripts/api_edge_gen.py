@@ -818,6 +818,20 @@ custom('jax', 'jax_top', {
     'explain_cache_misses': C('v', 'within(F(), lambda: jax.jit(jnp.exp)(x0))'),
     'default_device': C('v', 'within(F(jax.devices()[0]), lambda: jnp.ones(2) + 1)'),
     'default_matmul_precision': C('v', "within(F('highest'), lambda: m23 @ m23.T)", 'float32', "within(F('float32'), lambda: jnp.dot(v3, v3))"),
+    'enable_checks': C('v', 'within(F(True), lambda: jax.jit(jnp.sin)(v3))'),
+    'softmax_custom_jvp': C('v', 'within(F(True), lambda: jax.grad(lambda x: jax.nn.softmax(x)[0])(v3))'),
+    'jax2tf_associative_scan_reductions': C('v', 'within(F(False), lambda: jnp.cumsum(m23, axis=-1))'),
+    'allow_f16_reductions': C('v', 'within(F(True), lambda: jnp.sum(v5))'),
+    'array_garbage_collection_guard': C('v', "within(F('allow'), lambda: v3 * 2)"),
+    'numpy_rank_promotion': C('allow', "within(F('allow'), lambda: m23 + v3)", 'warn', "within(F('warn'), lambda: m23 * x0)"),
+    'numpy_dtype_promotion': C('v', "within(F('standard'), lambda: mi23 + v3)"),
+    'default_prng_impl': C('v', "within(F('threefry2x32'), lambda: jax.random.uniform(jax.random.key(3), (3,)))"),
+    'legacy_prng_key': C('v', "within(F('allow'), lambda: jax.random.normal(key, (2,)))"),
+    'transfer_guard': C('v', "within(F('allow'), lambda: jnp.asarray(np.arange(3.0)) + 1)", 'log', "within(F('log'), lambda: jax.device_put(v3))"),
+    'transfer_guard_host_to_device': C('v', "within(F('allow'), lambda: jax.device_put(np.ones(2)))"),
+    'transfer_guard_device_to_host': C('v', "within(F('allow'), lambda: jax.device_get(v3))"),
+    'transfer_guard_device_to_device': C('v', "within(F('allow'), lambda: jax.device_put(v3, jax.devices()[1]))"),
+    'copy_to_host_async': C('v', 'F(v3)', '0d', 'F(x0)', 'empty', 'F(xe)'),
 })
 
 # jax.tree_util and jax.tree: pytrees of the edge inputs (empty containers, None, 0-d leaves, nesting, is_leaf).

@@ -16,12 +16,24 @@ import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 import { adFunctions, refFunctions } from './refs.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 /** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
 const configContext = (): PyContextManager => new PyContextManager('StateContextManager', () => null, () => undefined);
+
+/** Transfer-guard levels that only log (to stderr): the disallowing ones would need jaxts to refuse implicit transfers. */
+const TRANSFER_OK = ['allow', 'log', 'log_explicit'];
+
+/** A config option's context manager where `ok` lists the values jaxts honours (the others change behaviour it lacks). */
+function configChoice(c: CallArgs, name: string, ok: string[]): PyContextManager {
+  const v = arg(c, 0, 'new_val');
+  if (typeof v !== 'string' || !ok.includes(v)) {
+    throw new CompileError(`NotImplementedError: jax.${name}(${typeof v === 'string' ? `'${v}'` : typeName(v)}) is not supported by jaxts (it supports ${ok.map((x) => `'${x}'`).join(', ')})`, c.span);
+  }
+  return configContext();
+}
 
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
   const fns: Record<string, (c: CallArgs) => PyValue> = {
@@ -87,6 +99,23 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     explain_cache_misses: () => configContext(),
     checking_leaks: () => configContext(),
     check_tracer_leaks: () => configContext(),
+    // options with no effect on what a CPU program computes or prints (internal checks, logging to stderr,
+    // the formulation of rules whose values agree); where a value would change behaviour, it is refused
+    enable_checks: () => configContext(),
+    softmax_custom_jvp: () => configContext(),
+    jax2tf_associative_scan_reductions: () => configContext(),
+    allow_f16_reductions: () => configContext(),
+    array_garbage_collection_guard: (c) => configChoice(c, 'array_garbage_collection_guard', ['allow', 'log']),
+    numpy_rank_promotion: (c) => configChoice(c, 'numpy_rank_promotion', ['allow', 'warn']),
+    numpy_dtype_promotion: (c) => configChoice(c, 'numpy_dtype_promotion', ['standard']),
+    default_prng_impl: (c) => configChoice(c, 'default_prng_impl', ['threefry2x32']),
+    legacy_prng_key: (c) => configChoice(c, 'legacy_prng_key', ['allow', 'warn']),
+    transfer_guard: (c) => configChoice(c, 'transfer_guard', TRANSFER_OK),
+    transfer_guard_host_to_device: (c) => configChoice(c, 'transfer_guard_host_to_device', TRANSFER_OK),
+    transfer_guard_device_to_host: (c) => configChoice(c, 'transfer_guard_device_to_host', TRANSFER_OK),
+    transfer_guard_device_to_device: (c) => configChoice(c, 'transfer_guard_device_to_device', TRANSFER_OK),
+    // the host program reads results when it needs them: an early copy changes nothing it prints
+    copy_to_host_async: (c) => arg(c, 0, 'x'),
     enable_x64: (c) => {
       if (truthy(arg(c, 0, 'new_val', true), c.span)) throw new CompileError('NotImplementedError: jax.enable_x64: jaxts computes in 32-bit types only (float64 and int64 arrays are not supported)', c.span);
       return configContext();
