@@ -832,6 +832,7 @@ custom('jax', 'jax_top', {
     'transfer_guard_device_to_host': C('v', "within(F('allow'), lambda: jax.device_get(v3))"),
     'transfer_guard_device_to_device': C('v', "within(F('allow'), lambda: jax.device_put(v3, jax.devices()[1]))"),
     'copy_to_host_async': C('v', 'F(v3)', '0d', 'F(x0)', 'empty', 'F(xe)'),
+    'Device': C('v', 'isinstance(jax.devices()[0], jax.Device)', 'no', 'isinstance(v3, jax.Device)', 'local', '[isinstance(d, jax.Device) for d in jax.local_devices()]'),
 })
 
 # jax.tree_util and jax.tree: pytrees of the edge inputs (empty containers, None, 0-d leaves, nesting, is_leaf).

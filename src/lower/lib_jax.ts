@@ -127,6 +127,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
     Ref: new PyClass('Ref', [], new Map(), 'marker', 'jax'),
+    Device: new PyClass('Device', [], new Map(), 'marker', 'jax'),
     // mutable array references (src/lower/refs.ts)
     ref: new PyModule('jax.ref', new Map<string, PyValue>([...refFunctions(ip), ['Ref', new PyClass('Ref', [], new Map(), 'marker', 'jax')]])),
     new_ref: refFunctions(ip).get('new_ref')!,
