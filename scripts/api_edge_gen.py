@@ -915,6 +915,11 @@ custom('jax.example_libraries.optimizers', 'optim', {
     'optimizer': C('v', 'run_opt(my_sgd(0.25))', '0d', 'run_opt(my_sgd(1.0), x0)'),
     'unzip2': C('v', 'F([(1, 2), (3, 4), (5, 6)])', 'empty', 'F([])'),
     'NamedTuple': C('v', "F('Pt', [('x', float), ('y', float)])(1.0, 2.5)"),
+    'safe_map': C('v', 'F(lambda a, b: a * b, [1, 2], (v3, x0))', 'short', 'F(lambda a, b: a, [1, 2], [1])', 'long', 'F(lambda a, b: a, [1], [1, 2])', 'empty', 'F(lambda a: a, [])'),
+    'safe_zip': C('v', 'F([1, 2], (v3, x0))', 'bad', 'F([1, 2], [1])', 'three', 'F((1,), (2,), (3,))'),
+    'map': C('v', 'F(jnp.sin, [v3, x0])'),
+    'zip': C('v', 'F([1, 2], [3, 4])', 'bad', 'F([1], [])'),
+    'namedtuple': C('v', "F('Pair', ['a', 'b'])(x0, 2)", 'str', "F('P3', 'x y z')(1, 2, 3)._fields"),
 })
 
 # jax.example_libraries.stax: init and apply of each layer on small shapes (batch of 2; 0-d and empty where the layer
