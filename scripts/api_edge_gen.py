@@ -859,6 +859,8 @@ custom('jax.tree_util', 'tree', {
                 'simple', "F((jax.tree_util.DictKey('a'), jax.tree_util.SequenceKey(1)), simple=True, separator='/')"),
     'all_leaves': C('v', 'F([1, 2, v3])', 'no', 'F([(1, 2)])', 'empty', 'F([])'),
     'treedef_children': C('v', "F(jax.tree_util.tree_structure(((1, 2), [3])))", 'leaf', 'F(jax.tree_util.tree_structure(1))'),
+    'treedef_tuple': C('v', 'F([jax.tree_util.tree_structure(1), jax.tree_util.tree_structure((1, [2]))])', 'empty', 'F([])',
+                       'unflat', 'jax.tree_util.tree_unflatten(F((jax.tree_util.tree_structure(0), jax.tree_util.tree_structure({"k": 0}))), [v3, x0])'),
     'treedef_is_leaf': C('v', 'F(jax.tree_util.tree_structure(1))', 'no', 'F(jax.tree_util.tree_structure((1,)))', 'none', 'F(jax.tree_util.tree_structure(None))'),
     'register_pytree_node': C('v', 'jax.tree_util.tree_leaves(Pair(v3, x0))', 'map', 'jax.tree_util.tree_map(lambda x: x * 2, Pair(1.0, v3)).total()',
                               'grad', 'jax.grad(lambda p: jnp.sum(p.a * p.b))(Pair(v3, x0)).b'),
