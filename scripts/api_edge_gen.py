@@ -34,6 +34,8 @@ PREFIX = {
     'jax.numpy': 'jnp.', 'jax.numpy.linalg': 'jnp.linalg.', 'jax.numpy.fft': 'jnp.fft.', 'jax.lax': 'lax.',
     'jax.nn': 'jax.nn.', 'jax.nn.initializers': 'jax.nn.initializers.', 'jax.random': 'jax.random.',
     'jax.scipy.special': 'jax.scipy.special.', 'jax.scipy.stats': 'jax.scipy.stats.', 'jax.scipy.linalg': 'jax.scipy.linalg.',
+    'jax': 'jax.', 'jax.tree_util': 'jax.tree_util.', 'jax.tree': 'jax.tree.', 'jax.example_libraries.optimizers': 'optimizers.',
+    'jax.example_libraries.stax': 'stax.',
 }
 
 
@@ -732,6 +734,289 @@ custom('jax.scipy.linalg', 'linalg3', {
     'expm_frechet': C('m', 'F(0.1 * spd, jnp.eye(3))', 'noexpm', 'F(0.1 * spd, m33, compute_expm=False)', 'bad', 'F(spd, m23)'),
 })
 
+# jax (top level): transformations over small functions on the edge inputs, the device and config queries, and the
+# context managers (run through `within`, which enters the manager and calls the function inside).
+custom('jax', 'jax_top', {
+    'grad': C('v', 'F(lambda x: jnp.sum(jnp.sin(x) * x))(v3)', '0d', 'F(lambda x: x ** 3)(x0)', 'py', 'F(lambda x: x * x)(1.5)',
+              'int', 'F(lambda x: x * 2)(3)', 'argnums', 'F(lambda a, b: jnp.sum(a * b), argnums=(0, 1))(v3, m23)',
+              'neg', 'F(lambda a, b: jnp.sum(a * b), argnums=-1)(v3, v3)', 'aux', 'F(lambda x: (jnp.sum(x ** 2), x * 2), has_aux=True)(v3)',
+              'empty', 'F(lambda x: jnp.sum(x ** 2))(xe)', 'nan', 'F(lambda x: jnp.sum(jnp.sqrt(x)))(xf)',
+              'nonscalar', 'F(lambda x: x)(v3)', 'dict', "F(lambda p: jnp.sum(p['w'] * 2.0 + p['b']))({'w': v3, 'b': x0})"),
+    'value_and_grad': C('v', 'F(lambda x: jnp.sum(x ** 2))(v3)', '0d', 'F(jnp.sin)(x0)', 'aux', 'F(lambda x: (jnp.sum(x), x), has_aux=True)(m23)',
+                        'argnums', 'F(lambda a, b: jnp.sum(a @ b), argnums=1)(m23, m23.T)', 'nonscalar', 'F(lambda x: x * 2)(v3)',
+                        'empty', 'F(lambda x: jnp.sum(x))(xe)'),
+    'jit': C('v', 'F(jnp.sin)(v3)', 'static', 'F(lambda x, n: x * n, static_argnums=1)(v3, 3)', 'static_neg', 'F(lambda x, n: x ** n, static_argnums=-1)(v3, 2)',
+             'empty', 'F(lambda x: x + 1)(xe)', '0d', 'F(lambda x: x * 2)(x0)', 'nan', 'F(lambda x: jnp.maximum(x, 0.0))(xf)',
+             'bcast', "F(lambda d: d['a'] + d['b'])({'a': v3, 'b': m23})", 'int', 'F(lambda x: x // 2)(xi)', 'bool', 'F(jnp.logical_not)(xb)',
+             'names', "F(lambda x, y: x - y, static_argnames='y')(v3, y=2.0)", 'donate', 'F(lambda x: x * 2, donate_argnums=0)(v3 + 0)',
+             'py', 'F(lambda x: x + 1)(2)', 'tracer', 'F(lambda x: int(x))(x0)'),
+    'vmap': C('v', 'F(jnp.dot)(m23, m23)', 'none', 'F(lambda a, b: a * b, in_axes=(0, None))(m23, v3)', 'neg', 'F(jnp.sum, in_axes=-1)(m23)',
+              'out', 'F(lambda x: x * 2, out_axes=1)(m23)', 'empty', 'F(jnp.sum)(xe)', 'bad', 'F(lambda a, b: a + b)(m23, v5)',
+              '0d', 'F(lambda x: x)(x0)', 'nested', 'F(F(lambda a, b: a * b, in_axes=(None, 0)), in_axes=(0, None))(v3, v5)',
+              'dict', "F(lambda d: d['x'] * d['y'])({'x': m23, 'y': m23})", 'int', 'F(jnp.argmax)(mi23)'),
+    'pmap': C('v', 'F(lambda x: x * 2)(jnp.arange(4.0))', 'psum', "F(lambda x: lax.psum(x, 'i'), axis_name='i')(jnp.arange(8.0).reshape(4, 2))",
+              'none', 'F(lambda a, b: a + b, in_axes=(0, None))(jnp.arange(4.0), x0)', 'bad', 'F(lambda x: x)(jnp.arange(5.0))',
+              'int', 'F(lambda x: x + 1)(jnp.arange(2))'),
+    'jvp': C('v', 'F(jnp.sin, (v3,), (jnp.ones(3),))', '0d', 'F(lambda x: x ** 2, (x0,), (x0,))', 'bad', 'F(jnp.sin, (v3,), (jnp.ones(2),))',
+             'empty', 'F(jnp.exp, (xe,), (xe,))', 'nan', 'F(jnp.log, (xf,), (jnp.ones(10),))', 'two', 'F(lambda a, b: a * b, (v3, v3), (v3, jnp.zeros(3)))'),
+    'vjp': C('v', 'F(jnp.sin, v3)[1](jnp.ones(3))', 'primal', 'F(jnp.sin, v3)[0]', '0d', 'F(lambda x: x ** 3, x0)[1](x0)',
+             'bcast', 'F(lambda a, b: a * b, m23, v3)[1](jnp.ones((2, 3)))', 'empty', 'F(jnp.tanh, xe)[1](xe)', 'bad', 'F(jnp.sin, v3)[1](jnp.ones(2))'),
+    'linearize': C('v', 'F(jnp.sin, v3)[1](jnp.ones(3))', 'primal', 'F(jnp.exp, m23)[0]', '0d', 'F(lambda x: x ** 3, x0)[1](2.0)'),
+    'linear_transpose': C('v', 'F(lambda x: 2.0 * x, v3)(v3)', 'sum', 'F(lambda x: jnp.sum(x, axis=-1), m23)(v3[:2])',
+                          'bcast', 'F(lambda x: jnp.broadcast_to(x, (2, 3)), v3)(m23)'),
+    'hessian': C('v', 'F(lambda x: jnp.sum(x ** 3))(v3)', '0d', 'F(lambda x: jnp.sin(x))(x0)', 'm', 'F(lambda x: jnp.sum(x ** 2))(m23).shape'),
+    'jacfwd': C('v', 'F(jnp.sin)(v3)', '0d', 'F(lambda x: x ** 2)(x0)', 'm', 'F(lambda x: x * 2)(m23).shape', 'argnums', 'F(lambda a, b: a * b, argnums=1)(v3, v3)',
+                'empty', 'F(lambda x: x + 1)(jnp.zeros(0))', 'int', 'F(lambda x: x)(xi)'),
+    'jacrev': C('v', 'F(jnp.sin)(v3)', '0d', 'F(lambda x: x ** 2)(x0)', 'm', 'F(lambda x: x @ x.T)(m23).shape', 'argnums', 'F(lambda a, b: a * b, argnums=(0, 1))(v3, v3)',
+                'aux', 'F(lambda x: (x ** 2, 7), has_aux=True)(v3)', 'int', 'F(lambda x: x)(xi)'),
+    'jacobian': C('v', 'F(jnp.cos)(v3)', '0d', 'F(jnp.exp)(x0)'),
+    'checkpoint': C('v', 'jax.grad(F(lambda x: jnp.sum(jnp.sin(x) ** 2)))(v3)', 'policy', 'jax.grad(F(lambda x: jnp.sum(jnp.exp(x)), policy=jax.checkpoint_policies.nothing_saveable))(v3)',
+                    'plain', 'F(lambda x: x * 2)(m23)', 'static', 'F(lambda x, n: x * n, static_argnums=(1,))(v3, 3)'),
+    'remat': C('v', 'jax.grad(F(lambda x: jnp.sum(jnp.tanh(x))))(v3)', '0d', 'jax.grad(F(jnp.sin))(x0)'),
+    'eval_shape': C('v', 'F(lambda x: x @ x.T, m23)', 'bcast', 'F(jnp.add, m23, v3)', 'empty', 'F(jnp.sum, xe)', 'tuple', 'F(lambda x: (x, x[0]), t234)',
+                    'int', 'F(lambda x: x > 0, mi23)', 'struct', 'F(jnp.sin, jax.ShapeDtypeStruct((2, 5), jnp.float32))'),
+    'make_jaxpr': C('v', 'F(lambda x: jnp.sin(x) * 2.0)(v3)', '0d', 'F(lambda x: x + 1)(x0)', 'two', 'F(lambda a, b: a @ b)(m23, m23.T)'),
+    'typeof': C('v', 'F(v3)', '0d', 'F(x0)', 'i', 'F(mi23)', 'b', 'F(xb)', 'e', 'F(xe)', 'py', 'F(1.5)'),
+    'device_put': C('v', 'F(v3)', 'py', 'F(1.5)', 'np', 'F(np.arange(3))', 'tree', "F({'a': x0, 'b': (v3,)})", 'dev', 'F(m23, jax.devices()[1])',
+                    'empty', 'F(xe)'),
+    'device_get': C('v', 'F(v3)', '0d', 'F(x0)', 'tree', "F({'a': x0, 'b': [1, 2.5]})", 'empty', 'F(xe)', 'i', 'F(mi23)'),
+    'block_until_ready': C('v', 'F(v3)', 'tree', 'F((m23, {"k": x0}))', 'py', 'F(3)'),
+    'devices': C('n', 'len(F())', 'id', '[d.id for d in F()]', 'cpu', "len(F('cpu'))", 'bad', "F('tpu')"),
+    'local_devices': C('n', 'len(F())', 'id', '[d.id for d in F()]', 'p', 'len(F(process_index=0))'),
+    'device_count': C('n', 'F()'),
+    'local_device_count': C('n', 'F()'),
+    'process_count': C('n', 'F()'),
+    'process_index': C('n', 'F()'),
+    'process_indices': C('n', 'F()'),
+    'host_count': C('n', 'F()'),
+    'host_id': C('n', 'F()'),
+    'host_ids': C('n', 'F()'),
+    'default_backend': C('n', 'F()'),
+    'clear_caches': C('n', 'F()', 'after', 'within_after(F, lambda: jax.jit(jnp.cos)(v3))'),
+    'effects_barrier': C('n', 'F()'),
+    'make_mesh': C('v', "F((2, 2), ('x', 'y')).axis_names", 'shape', "F((4,), ('d',)).devices.shape", 'size', "F((2, 2), ('x', 'y')).size",
+                   'bad', "F((3,), ('x',))"),
+    'shard_map': C('v', "F(lambda x: x * 2, mesh=jax.make_mesh((4,), ('x',)), in_specs=P('x'), out_specs=P('x'))(jnp.arange(8.0))",
+                   'psum', "F(lambda x: lax.psum(jnp.sum(x), 'x'), mesh=jax.make_mesh((4,), ('x',)), in_specs=P('x'), out_specs=P())(jnp.arange(8.0))",
+                   'bad', "F(lambda x: x, mesh=jax.make_mesh((4,), ('x',)), in_specs=P('x'), out_specs=P('x'))(jnp.arange(6.0))"),
+    'reshard': C('v', "F(jnp.arange(8.0), NamedSharding(jax.make_mesh((4,), ('x',)), P('x')))",
+                 'spec', "F(jnp.arange(8.0), NamedSharding(jax.make_mesh((4,), ('x',)), P('x'))).sharding.spec"),
+    'named_call': C('v', "F(jnp.sin, name='s')(v3)", 'grad', "jax.grad(F(lambda x: jnp.sum(x ** 2), name='sq'))(v3)", 'jit', "jax.jit(F(lambda x: x + 1))(x0)"),
+    'named_scope': C('v', "within(F('scope'), lambda: jnp.sin(v3))", 'jit', "jax.jit(lambda x: within(F('in'), lambda: x * 2))(m23)", 'bad', 'within(F(3), lambda: v3)'),
+    'new_ref': C('v', 'ref_roundtrip(F, v3)', '0d', 'ref_roundtrip(F, x0)'),
+    'freeze': C('v', 'F(jax.new_ref(m23))'),
+    'pure_callback': C('v', 'F(np.sin, jax.ShapeDtypeStruct((3,), jnp.float32), v3)', 'jit',
+                       'jax.jit(lambda x: F(lambda y: np.asarray(y) * 2, jax.ShapeDtypeStruct(x.shape, x.dtype), x))(m23)',
+                       'vmap', "jax.vmap(lambda x: F(np.cos, jax.ShapeDtypeStruct((), jnp.float32), x, vmap_method='sequential'))(v3)"),
+    'disable_jit': C('v', 'within(F(), lambda: jax.jit(lambda x: x + 1)(v3))', 'false', 'within(F(False), lambda: jax.jit(jnp.cos)(x0))'),
+    'debug_nans': C('ok', 'within(F(True), lambda: jax.jit(jnp.sqrt)(v5 * v5))', 'nan', 'within(F(True), lambda: jax.jit(jnp.log)(jnp.array(-1.0)))',
+                    'off', 'within(F(False), lambda: jax.jit(jnp.log)(jnp.array(-1.0)))'),
+    'check_tracer_leaks': C('v', 'within(F(True), lambda: jax.jit(jnp.sin)(v3))'),
+    'checking_leaks': C('v', 'within(F(), lambda: jax.jit(jnp.cos)(v3))'),
+    'enable_x64': C('off', 'within(F(False), lambda: jnp.arange(3) * 2)'),
+    'log_compiles': C('v', 'within(F(), lambda: jax.jit(jnp.tan)(x0))'),
+    'explain_cache_misses': C('v', 'within(F(), lambda: jax.jit(jnp.exp)(x0))'),
+    'default_device': C('v', 'within(F(jax.devices()[0]), lambda: jnp.ones(2) + 1)'),
+    'default_matmul_precision': C('v', "within(F('highest'), lambda: m23 @ m23.T)", 'float32', "within(F('float32'), lambda: jnp.dot(v3, v3))"),
+    'enable_checks': C('v', 'within(F(True), lambda: jax.jit(jnp.sin)(v3))'),
+    'softmax_custom_jvp': C('v', 'within(F(True), lambda: jax.grad(lambda x: jax.nn.softmax(x)[0])(v3))'),
+    'jax2tf_associative_scan_reductions': C('v', 'within(F(False), lambda: jnp.cumsum(m23, axis=-1))'),
+    'allow_f16_reductions': C('v', 'within(F(True), lambda: jnp.sum(v5))'),
+    'array_garbage_collection_guard': C('v', "within(F('allow'), lambda: v3 * 2)"),
+    'numpy_rank_promotion': C('allow', "within(F('allow'), lambda: m23 + v3)", 'warn', "within(F('warn'), lambda: m23 * x0)"),
+    'numpy_dtype_promotion': C('v', "within(F('standard'), lambda: mi23 + v3)"),
+    'default_prng_impl': C('v', "within(F('threefry2x32'), lambda: jax.random.uniform(jax.random.key(3), (3,)))"),
+    'legacy_prng_key': C('v', "within(F('allow'), lambda: jax.random.normal(key, (2,)))"),
+    'transfer_guard': C('v', "within(F('allow'), lambda: jnp.asarray(np.arange(3.0)) + 1)", 'log', "within(F('log'), lambda: jax.device_put(v3))"),
+    'transfer_guard_host_to_device': C('v', "within(F('allow'), lambda: jax.device_put(np.ones(2)))"),
+    'transfer_guard_device_to_host': C('v', "within(F('allow'), lambda: jax.device_get(v3))"),
+    'transfer_guard_device_to_device': C('v', "within(F('allow'), lambda: jax.device_put(v3, jax.devices()[1]))"),
+    'copy_to_host_async': C('v', 'F(v3)', '0d', 'F(x0)', 'empty', 'F(xe)'),
+    'Device': C('v', 'isinstance(jax.devices()[0], jax.Device)', 'no', 'isinstance(v3, jax.Device)', 'local', '[isinstance(d, jax.Device) for d in jax.local_devices()]'),
+})
+
+# jax.tree_util and jax.tree: pytrees of the edge inputs (empty containers, None, 0-d leaves, nesting, is_leaf).
+custom('jax.tree_util', 'tree', {
+    'tree_map': C('v', "F(lambda x: x * 2, {'a': v3, 'b': (x0, [mi23])})", 'none', 'F(lambda x: x, (None, v3))', 'empty', 'F(lambda x: x + 1, [])',
+                  'two', 'F(jnp.add, (v3, m23), (x0, v3))', 'bad', 'F(jnp.add, (v3, v3), [v3, v3])', 'leaf', 'F(lambda x: x, [[1, 2], [3]], is_leaf=lambda x: isinstance(x, list) and len(x) == 1)',
+                  'py', 'F(lambda x: x + 1, [1, 2.5, True])'),
+    'tree_leaves': C('v', "F({'b': [1, 2], 'a': (x0, None)})", 'empty', 'F(())', 'none', 'F(None)', 'leaf', 'F(v3)', 'is_leaf', 'F([(1, 2), (3,)], is_leaf=lambda x: isinstance(x, tuple))'),
+    'tree_flatten': C('v', "F({'x': v3, 'y': [x0, 2]})", 'empty', 'F({})', 'none', 'F([None, 1])'),
+    'tree_unflatten': C('v', "F(jax.tree_util.tree_structure({'a': 1, 'b': (2, 3)}), [v3, x0, 5])", 'bad', 'F(jax.tree_util.tree_structure((1, 2)), [1])'),
+    'tree_structure': C('v', "F({'a': v3, 'b': (1, None)})", 'leaf', 'F(v3)', 'num', "F({'a': v3, 'b': [1, 2]}).num_leaves"),
+    'tree_all': C('v', 'F([True, 1, v3.shape])', 'f', 'F([True, 0])', 'empty', 'F([])'),
+    'tree_reduce': C('v', 'F(lambda a, b: a + b, [1, 2, (3, 4)])', 'init', 'F(lambda a, b: a + b, [], 10)', 'arr', 'F(jnp.add, [v3, v3, x0])',
+                     'empty', 'F(lambda a, b: a + b, [])'),
+    'tree_reduce_associative': C('v', 'F(lambda a, b: a * b, [1, 2, 3, 4, 5])', 'arr', 'F(jnp.maximum, (v3, m23[0], m23[1]))', 'empty', 'F(lambda a, b: a + b, [])',
+                                 'ident', 'F(lambda a, b: a + b, [], identity=0)'),
+    'tree_transpose': C('v', "F(jax.tree_util.tree_structure([0, 0]), jax.tree_util.tree_structure((0, 0, 0)), [(1, 2, 3), (4, 5, 6)])",
+                        'bad', "F(jax.tree_util.tree_structure([0, 0]), jax.tree_util.tree_structure((0, 0)), [(1, 2, 3), (4, 5, 6)])"),
+    'tree_broadcast': C('v', "F([1, 2], [(3, 4), {'a': 5}])", 'none', 'F(None, [1, 2])', 'bad', 'F([1, 2], [1])'),
+    'tree_flatten_with_path': C('v', "F({'a': [v3, x0], 'b': (1,)})", 'empty', 'F([])'),
+    'tree_leaves_with_path': C('v', "F([{'k': 1}, (2, None)])"),
+    'tree_map_with_path': C('v', "F(lambda p, x: (jax.tree_util.keystr(p), x), {'a': [1, 2], 'b': 3})", 'arr', 'F(lambda p, x: x * len(p), [v3, (x0,)])'),
+    'keystr': C('v', "F((jax.tree_util.DictKey('a'), jax.tree_util.SequenceKey(0)))", 'empty', 'F(())',
+                'simple', "F((jax.tree_util.DictKey('a'), jax.tree_util.SequenceKey(1)), simple=True, separator='/')"),
+    'all_leaves': C('v', 'F([1, 2, v3])', 'no', 'F([(1, 2)])', 'empty', 'F([])'),
+    'treedef_children': C('v', "F(jax.tree_util.tree_structure(((1, 2), [3])))", 'leaf', 'F(jax.tree_util.tree_structure(1))'),
+    'treedef_tuple': C('v', 'F([jax.tree_util.tree_structure(1), jax.tree_util.tree_structure((1, [2]))])', 'empty', 'F([])',
+                       'unflat', 'jax.tree_util.tree_unflatten(F((jax.tree_util.tree_structure(0), jax.tree_util.tree_structure({"k": 0}))), [v3, x0])'),
+    'treedef_is_leaf': C('v', 'F(jax.tree_util.tree_structure(1))', 'no', 'F(jax.tree_util.tree_structure((1,)))', 'none', 'F(jax.tree_util.tree_structure(None))'),
+    'register_pytree_node': C('v', 'jax.tree_util.tree_leaves(Pair(v3, x0))', 'map', 'jax.tree_util.tree_map(lambda x: x * 2, Pair(1.0, v3)).total()',
+                              'grad', 'jax.grad(lambda p: jnp.sum(p.a * p.b))(Pair(v3, x0)).b'),
+    'register_pytree_node_class': C('v', 'jax.tree_util.tree_leaves(Box(v3, 5))', 'map', 'jax.tree_util.tree_map(lambda x: x + 1, Box(m23, 2)).x',
+                                    'jit', 'jax.jit(lambda b: b.x * b.n)(Box(v3, 4))'),
+    'register_pytree_with_keys': C('v', 'jax.tree_util.tree_flatten_with_path(KPair(v3, x0))[0][1][0]', 'leaves', 'len(jax.tree_util.tree_leaves(KPair(1, (2, 3))))'),
+    'register_pytree_with_keys_class': C('v', 'jax.tree_util.keystr(jax.tree_util.tree_leaves_with_path(KBox(1.0, 2.0))[1][0])',
+                                         'map', 'jax.tree_util.tree_map(lambda x: x * 3, KBox(v3, x0)).y'),
+    'register_dataclass': C('v', 'jax.tree_util.tree_leaves(DPoint(v3, x0, 7))', 'map', 'jax.tree_util.tree_map(lambda x: -x, DPoint(1.0, 2.0, 3)).tag',
+                            'jit', 'jax.jit(lambda p: p.x + p.y)(DPoint(v3, x0, 1))'),
+    'register_static': C('v', 'jax.tree_util.tree_leaves((StaticTag(), v3))', 'jit', 'jax.jit(lambda t, x: x * 2)(StaticTag(), x0)'),
+})
+custom('jax.tree', 'tree', {
+    'map': C('v', "F(lambda x: x + 1, {'a': v3, 'b': [x0]})", 'multi', 'F(jnp.multiply, [v3, 2.0], [m23, x0])', 'none', 'F(lambda x: x, [None])',
+             'bad', 'F(jnp.add, (1, 2), (1,))'),
+    'leaves': C('v', "F([v3, {'z': 1, 'a': 2}])", 'empty', 'F({})', 'none', 'F([None, None])'),
+    'flatten': C('v', 'F((v3, (x0, 1)))', 'empty', 'F([])'),
+    'unflatten': C('v', 'F(jax.tree.structure([0, (0, 0)]), [v3, x0, 1])', 'bad', 'F(jax.tree.structure([0]), [1, 2])'),
+    'structure': C('v', "F({'a': [1, None], 'b': v3})", 'leaf', 'F(x0)'),
+    'all': C('v', 'F([1, [True]])', 'f', 'F([1, [False]])', 'empty', 'F(())'),
+    'reduce': C('v', 'F(jnp.add, [v3, m23])', 'init', 'F(lambda a, b: a + b, [1, 2], 100)', 'empty', 'F(lambda a, b: a + b, ())'),
+    'reduce_associative': C('v', 'F(lambda a, b: a + b, [1, 2, 3])', 'ident', 'F(lambda a, b: a * b, [], identity=1)'),
+    'transpose': C('v', 'F(jax.tree.structure((0, 0)), jax.tree.structure([0, 0, 0]), ([1, 2, 3], [4, 5, 6]))'),
+    'broadcast': C('v', 'F(0, (1, [2, 3]))', 'tree', 'F((v3, x0), ([1, 2], 3))'),
+    'flatten_with_path': C('v', "F({'a': (v3, 1)})", 'empty', 'F(None)'),
+    'leaves_with_path': C('v', 'F([[1], (2,)])'),
+    'map_with_path': C('v', 'F(lambda p, x: len(p) + x, [1, (2, [3])])'),
+})
+
+# jax.example_libraries.optimizers: a few steps of each optimizer on a quadratic over edge pytrees (a dict of a
+# vector, a matrix and a 0-d leaf; an empty array), schedules at several steps, and the helpers.
+custom('jax.example_libraries.optimizers', 'optim', {
+    'sgd': C('v', 'run_opt(F(0.1))', 'sched', 'run_opt(F(optimizers.exponential_decay(0.1, 1, 0.5)))', 'empty', 'run_opt(F(0.1), xe)',
+             '0d', 'run_opt(F(0.5), x0)'),
+    'momentum': C('v', 'run_opt(F(0.1, 0.9))', '0d', 'run_opt(F(0.05, mass=0.5), x0)', 'empty', 'run_opt(F(0.1, 0.9), xe)'),
+    'nesterov': C('v', 'run_opt(F(0.1, 0.9))', '0d', 'run_opt(F(0.05, 0.5), x0)'),
+    'adagrad': C('v', 'run_opt(F(0.1))', 'mom', 'run_opt(F(0.1, momentum=0.5), x0)', 'empty', 'run_opt(F(0.1), xe)'),
+    'rmsprop': C('v', 'run_opt(F(0.1))', 'args', 'run_opt(F(0.05, gamma=0.5, eps=1e-3), x0)'),
+    'rmsprop_momentum': C('v', 'run_opt(F(0.1))', 'args', 'run_opt(F(0.05, gamma=0.5, momentum=0.1), x0)'),
+    'adam': C('v', 'run_opt(F(0.1))', 'args', 'run_opt(F(0.05, b1=0.5, b2=0.9, eps=1e-3), x0)', 'empty', 'run_opt(F(1e-3), xe)',
+              'sched', 'run_opt(F(optimizers.inverse_time_decay(0.1, 1, 0.5)))', 'nan', 'run_opt(F(0.1), xf)'),
+    'adamax': C('v', 'run_opt(F(0.1))', '0d', 'run_opt(F(0.05, b1=0.8), x0)'),
+    'sm3': C('v', 'run_opt(F(0.1))', 'mom', 'run_opt(F(0.1, momentum=0.5), m23)', '0d', 'run_opt(F(0.1), x0)'),
+    'constant': C('v', 'sched_at(F(0.3))'),
+    'exponential_decay': C('v', 'sched_at(F(0.5, 2, 0.1))', 'int', 'sched_at(F(1, 3, 0.5))'),
+    'inverse_time_decay': C('v', 'sched_at(F(0.5, 2, 0.1))', 'stair', 'sched_at(F(0.5, 2, 1.0, staircase=True))'),
+    'polynomial_decay': C('v', 'sched_at(F(1.0, 3, 0.1))', 'pow', 'sched_at(F(1.0, 4, 0.0, power=2.0))'),
+    'piecewise_constant': C('v', 'sched_at(F([1, 3], [1.0, 0.5, 0.1]))', 'bad', 'F([1, 3], [1.0, 0.5])'),
+    'make_schedule': C('v', 'sched_at(F(0.2))', 'fn', 'sched_at(F(lambda i: 1.0 / (i + 1)))'),
+    'l2_norm': C('v', "F({'a': v3, 'b': (m23, x0)})", 'empty', 'F([xe])', 'nan', 'F(xf[:5])', 'none', 'F([])'),
+    'clip_grads': C('v', "F({'a': v3, 'b': m23}, 1.0)", 'big', 'F(v3, 100.0)', 'zero', 'F((jnp.zeros(3),), 1.0)'),
+    'unpack_optimizer_state': C('v', "[j.subtree for j in jax.tree_util.tree_leaves(F(optimizers.adam(0.1)[0]({'w': v3, 'b': x0})))]"),
+    'pack_optimizer_state': C('v', "optimizers.adam(0.1)[2](F(optimizers.unpack_optimizer_state(optimizers.adam(0.1)[0]({'w': v3, 'b': x0}))))"),
+    'optimizer': C('v', 'run_opt(my_sgd(0.25))', '0d', 'run_opt(my_sgd(1.0), x0)'),
+    'unzip2': C('v', 'F([(1, 2), (3, 4), (5, 6)])', 'empty', 'F([])'),
+    'NamedTuple': C('v', "F('Pt', [('x', float), ('y', float)])(1.0, 2.5)"),
+    'safe_map': C('v', 'F(lambda a, b: a * b, [1, 2], (v3, x0))', 'short', 'F(lambda a, b: a, [1, 2], [1])', 'long', 'F(lambda a, b: a, [1], [1, 2])', 'empty', 'F(lambda a: a, [])'),
+    'safe_zip': C('v', 'F([1, 2], (v3, x0))', 'bad', 'F([1, 2], [1])', 'three', 'F((1,), (2,), (3,))'),
+    'map': C('v', 'F(jnp.sin, [v3, x0])'),
+    'zip': C('v', 'F([1, 2], [3, 4])', 'bad', 'F([1], [])'),
+    'namedtuple': C('v', "F('Pair', ['a', 'b'])(x0, 2)", 'str', "F('P3', 'x y z')(1, 2, 3)._fields"),
+})
+
+# jax.example_libraries.stax: init and apply of each layer on small shapes (batch of 2; 0-d and empty where the layer
+# takes them), combinators over them, and the elementwise functions and initializers it exports.
+custom('jax.example_libraries.stax', 'stax', {
+    'Dense': C('v', 'layer(F(3), (2, 4))', 'init', 'layer(F(2, W_init=stax.ones, b_init=stax.zeros), (2, 3))', 'batch', 'layer(F(2), (2, 2, 3))',
+               'grad', 'layer_grad(F(2), (2, 3))'),
+    'Conv': C('v', "layer(F(2, (2, 2)), (1, 4, 5, 2))", 'pad', "layer(F(3, (3, 3), padding='SAME', strides=(2, 1)), (1, 4, 5, 2))",
+              'grad', "layer_grad(F(2, (2, 2)), (1, 3, 3, 1))"),
+    'GeneralConv': C('v', "layer(F(('NCHW', 'OIHW', 'NCHW'), 2, (2, 2)), (1, 2, 4, 5))", 'dil', "layer(F(('NHWC', 'HWIO', 'NHWC'), 1, (2, 2), rhs_dilation=(2, 1)), (1, 4, 5, 2))"),
+    'ConvTranspose': C('v', "layer(F(2, (2, 2)), (1, 3, 3, 1))", 'stride', "layer(F(1, (3, 3), strides=(2, 2), padding='SAME'), (1, 3, 3, 1))"),
+    'Conv1DTranspose': C('v', "layer(F(2, (3,)), (1, 5, 2))"),
+    'GeneralConvTranspose': C('v', "layer(F(('NCH', 'IOH', 'NCH'), 2, (2,)), (1, 1, 4))"),
+    'BatchNorm': C('v', 'layer(F(), (3, 4))', 'axis', "layer(F(axis=(0, 1, 2)), (1, 4, 5, 2))", 'nocenter', 'layer(F(center=False, scale=False), (3, 4))',
+                   'grad', 'layer_grad(F(), (3, 2))'),
+    'Dropout': C('test', "layer(F(0.5, mode='test'), (2, 3))", 'train', "layer(F(0.5), (2, 3), rng=key)", 'norng', "layer(F(0.5), (2, 3))"),
+    'MaxPool': C('v', 'layer(F((2, 2)), (1, 4, 5, 2))', 'stride', "layer(F((2, 2), strides=(2, 2), padding='SAME'), (1, 4, 5, 2))"),
+    'AvgPool': C('v', 'layer(F((2, 2)), (1, 4, 5, 2))', 'same', "layer(F((3, 3), padding='SAME'), (1, 4, 5, 1))"),
+    'SumPool': C('v', 'layer(F((2, 1)), (1, 4, 5, 1))', 'grad', 'layer_grad(F((2, 2)), (1, 3, 3, 1))'),
+    'FanOut': C('v', 'layer(F(3), (2, 3))'),
+    'FanInConcat': C('v', 'layer(stax.serial(stax.FanOut(2), stax.parallel(stax.Dense(2), stax.Dense(3)), F()), (2, 4))',
+                     'ax', 'layer(stax.serial(stax.FanOut(2), F(axis=0)), (2, 3))'),
+    'serial': C('v', 'layer(F(stax.Dense(4), stax.Relu, stax.Dense(2), stax.LogSoftmax), (2, 3))', 'empty', 'layer(F(), (2, 3))',
+                'grad', 'layer_grad(F(stax.Dense(3), stax.Tanh, stax.Dense(1)), (4, 2))'),
+    'parallel': C('v', 'layer(stax.serial(stax.FanOut(2), F(stax.Dense(2), stax.Identity), stax.FanInSum), (2, 2))'),
+    'shape_dependent': C('v', 'layer(F(lambda s: stax.Dense(s[-1])), (2, 3))'),
+    'elementwise': C('v', 'layer(F(jnp.abs), (2, 3))', 'kw', 'layer(F(jax.nn.leaky_relu, negative_slope=0.2), (2, 3))'),
+    'relu': C('v', 'F(xf)', 'grad', 'jax.grad(lambda x: jnp.sum(F(x)))(gv)'),
+    'elu': C('v', 'F(xf)'),
+    'gelu': C('v', 'F(xf)', 'exact', 'F(v5, approximate=False)'),
+    'selu': C('v', 'F(xf)'),
+    'sigmoid': C('v', 'F(xf)'),
+    'softplus': C('v', 'F(xf)'),
+    'leaky_relu': C('v', 'F(xf)'),
+    'softmax': C('v', 'F(m23)', 'ax', 'F(m23, axis=0)'),
+    'log_softmax': C('v', 'F(m23)'),
+    'logsoftmax': C('v', 'F(v5)'),
+    'standardize': C('v', 'F(m23)', 'ax', 'F(m23, axis=0)'),
+    'glorot': C('v', 'F()(key, (3, 4))', 'scale', 'F(1, 0, 2.0)(key, (2, 3, 5))'),
+    'glorot_normal': C('v', 'F()(key, (3, 4))'),
+    'normal': C('v', 'F()(key, (2, 3))', 'std', 'F(0.5)(key, (4,))'),
+    'randn': C('v', 'F()(key, (2, 3))', 'std', 'F(2.0)(key, (3,))'),
+    'ones': C('v', 'F(key, (2, 3))', 'empty', 'F(key, (0,))'),
+    'zeros': C('v', 'F(key, (2,))'),
+})
+
+# jax.numpy.fft: the complex transforms on real and complex inputs (the results are complex), axes, n/s, norms.
+custom('jax.numpy.fft', 'fft', {
+    'fft': C('v', 'F(v5)', 'n', 'F(v5, n=8)', 'trunc', 'F(v5, n=3)', 'ax', 'F(m23, axis=0)', 'ortho', "F(v6, norm='ortho')", 'fwd', "F(v3, norm='forward')",
+             'int', 'F(vi3)', 'cplx', 'F(v3 + 1j * v3)', 'bad', 'F(v3, n=0)', 'grad', 'jax.grad(lambda x: jnp.sum(jnp.abs(F(x)) ** 2))(gv)'),
+    'ifft': C('v', 'F(v5)', 'n', 'F(v6, n=4)', 'ax', 'F(m23, axis=-2)', 'ortho', "F(v3, norm='ortho')", 'round', 'F(jnp.fft.fft(v5)).real'),
+    'fft2': C('v', 'F(m23)', 's', 'F(m23, s=(3, 4))', 'batch', 'F(t234)', 'axes', 'F(t234, axes=(0, 2))', 'bad', 'F(v3)'),
+    'ifft2': C('v', 'F(m23)', 'batch', 'F(t234)', 'ortho', "F(m23, norm='ortho')"),
+    'fftn': C('v', 'F(t234)', 'axes', 'F(t234, axes=(-1,))', '1d', 'F(v5)', 's', 'F(m23, s=(2, 2))'),
+    'ifftn': C('v', 'F(t234)', 'axes', 'F(t234, axes=(0, 1))'),
+    'rfft': C('v', 'F(v5)', 'even', 'F(v6)', 'n', 'F(v5, n=8)', 'ax', 'F(m23, axis=0)', 'ortho', "F(v6, norm='ortho')", 'int', 'F(vi3)', 'cplx', 'F(v3 + 1j)',
+              'grad', 'jax.grad(lambda x: jnp.sum(jnp.abs(F(x))))(gv)'),
+    'irfft': C('v', 'F(jnp.fft.rfft(v6))', 'odd', 'F(jnp.fft.rfft(v5), n=5)', 'real', 'F(v3)', 'ax', 'F(m23, axis=0)', 'ortho', "F(v3, norm='ortho')"),
+    'rfft2': C('v', 'F(m23)', 'batch', 'F(t234)', 's', 'F(m23, s=(2, 4))'),
+    'irfft2': C('v', 'F(jnp.fft.rfft2(t234))', 's', 'F(jnp.fft.rfft2(m23), s=(2, 3))'),
+    'rfftn': C('v', 'F(t234)', 'axes', 'F(t234, axes=(0, -1))'),
+    'irfftn': C('v', 'F(jnp.fft.rfftn(t234))', 's', 'F(jnp.fft.rfftn(t234), s=(2, 3, 4))'),
+})
+
+# Collectives under jax.pmap (4 devices, axis 'i') and jax.shard_map (mesh4, axis 'x'); helpers in EXTRA_HEADER.
+custom('jax.lax', 'collect', {
+    'psum': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)",
+              'tree', "pm(lambda x: F((x, {'a': 2 * x}), 'i'), r4)", 'py', "pm(lambda x: x + F(1, 'i'), r4)", 'bad', "pm(lambda x: F(x, 'j'), r4)",
+              'smap', "smap(lambda x: F(x, 'x'), r4, o=P())"),
+    'pmean': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)"),
+    'pmax': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)"),
+    'pmin': C('v', "pm(lambda x: F(x, 'i'), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", 'nan', "pm(lambda x: F(x, 'i'), n4)"),
+    'all_gather': C('v', "pm(lambda x: F(x, 'i'), r4)", 'tiled', "pm(lambda x: F(x, 'i', tiled=True), r4)", 'axis', "pm(lambda x: F(x, 'i', axis=1), r4)",
+                    'neg', "pm(lambda x: F(x, 'i', axis=-1), r4)", 'int', "pm(lambda x: F(x, 'i'), ri4)", '0d', "pm(lambda x: F(x, 'i'), n4)"),
+    'all_to_all': C('v', "pm(lambda x: F(x, 'i', 0, 0), sq4)", 'tiled', "pm(lambda x: F(x, 'i', 0, 0, tiled=True), sq4)",
+                    'bad', "pm(lambda x: F(x, 'i', 1, 0), r4)"),
+    'ppermute': C('v', "pm(lambda x: F(x, 'i', [(0, 1), (1, 2), (2, 3), (3, 0)]), r4)", 'part', "pm(lambda x: F(x, 'i', [(0, 2)]), ri4)",
+                  'bad', "pm(lambda x: F(x, 'i', [(0, 1), (1, 1)]), r4)"),
+    'psum_scatter': C('v', "pm(lambda x: F(x, 'i'), sq4)", 'tiled', "pm(lambda x: F(x, 'i', tiled=True), jnp.arange(32.0).reshape(4, 8))",
+                      'bad', "pm(lambda x: F(x, 'i'), r4)"),
+    'axis_index': C('v', "pm(lambda x: F('i') + x, ri4)", 'bad', "pm(lambda x: F('j'), r4)", 'smap', "smap(lambda x: x * F('x'), r4)"),
+    'axis_size': C('v', "pm(lambda x: x * F('i'), r4)"),
+    'with_sharding_constraint': C('v', "jax.jit(lambda x: F(x * 2, NamedSharding(mesh4a, P('x'))))(r4)",
+                                  'explicit', "jax.jit(lambda x: F(x * 2, NamedSharding(mesh4, P('x'))))(r4)",
+                                  'none', "jax.jit(lambda x: F(x + 1, NamedSharding(mesh4a, P())))(v3)",
+                                  'spec', "jax.jit(lambda x: F(x * 2, NamedSharding(mesh4a, P(None, 'x'))))(sq4).sharding.spec",
+                                  'bad', "jax.jit(lambda x: F(x, NamedSharding(mesh4a, P('x'))))(v3)"),
+})
+custom('jax.numpy', 'collect', {
+    'unique_all': C('fields', 'F(jnp.array([3, 1, 3, 2]), size=4, fill_value=0).inverse_indices'),
+    'unique_counts': C('fields', 'F(jnp.array([3.0, 1.0, 3.0, nan]), size=3).counts'),
+    'unique_inverse': C('fields', 'F(jnp.array([[2, 1], [1, 2]]), size=2).inverse_indices'),
+    'set_printoptions': C('prec', 'printed_with(lambda: F(precision=3), v5)', 'sup', 'printed_with(lambda: F(suppress=True), jnp.array([1e-6, 1.0]))'),
+})
+
 # Supported functions without edge tests, with the reason.
 NO_EDGE_TEST = {
     ('jax.lax', name): 'collective: needs a named axis (pmap/shard_map); tested by fixtures/constructs/collectives.py and the seed lessons'
@@ -803,6 +1088,12 @@ EXCLUDED_CASES = {
     ('jax.scipy.linalg', 'qr', 'r'): 'jaxts computes a different value: float32 (2, 2) [[ 2.6220222  1.4626118]',
     ('jax.lax', 'zeta', 'grad'): "JAX raises NotImplementedError for zeta's derivative in x; jaxts's rule has the derivative in q only and gives 0 for x",
     ('jax.lax', 'cumlogsumexp', 'int'): 'JAX raises OverflowError (its -inf start value in int32), jaxts TypeError',
+    ('jax', 'pmap', 'bad'): "JAX 0.10.2 raises IndivisibleError (its pmap's sharding check on 5 rows over 4 devices), jaxts the ValueError of JAX's classic pmap (needs 5 devices)",
+    ('jax', 'device_get', 'tree'): "np.asarray of a JAX array stays the device array in jaxts (same dtype and values), so a dict's repr shows Array(...) where NumPy's shows array(...)",
+    ('jax.lax', 'pmax', 'nan'): "XLA's CPU all-reduce max drops a NaN operand (JAX gives 2 for max(1, nan, -inf, 2)); jaxts's collective propagates it",
+    ('jax.lax', 'pmin', 'nan'): "XLA's CPU all-reduce min drops a NaN operand (JAX gives -inf for min(1, nan, -inf, 2)); jaxts's collective propagates it",
+    ('jax.lax', 'with_sharding_constraint', 'spec'): "jaxts's jit result keeps no sharding from a with_sharding_constraint on it when the input is unsharded (SingleDeviceSharding, no .spec); JAX's is NamedSharding P(None, 'x')",
+    ('jax', 'debug_nans', 'nan'): "jaxts's NaN check raises FloatingPointError when the program runs, where a Python try/except (compile time) cannot catch it: the program stops with JAX's message",
 }
 
 # ---------------------------------------------------------------- expansion
@@ -867,7 +1158,8 @@ BATCH_ORDER = ['jnp_unary', 'jnp_binary', 'jnp_reduce', 'jnp_shape', 'jnp_create
                'lax_unary', 'lax_binary', 'lax_other', 'nn', 'scipy', 'random',
                # split off later so that no batch runs long on WebGPU (SwiftShader): the numbering above stays
                'linalg2', 'stats', 'scipy2', 'random_loops',
-               'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3']
+               'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3',
+               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect']
 
 # Batches written as several files (NN_batch_1.py, ...): their while-loop special functions compile to many kernels,
 # which SwiftShader compiles slowly; a file of each part stays well inside the golden test's time limit on WebGPU.
@@ -929,6 +1221,172 @@ key = jax.random.PRNGKey({seed})
 '''
 
 
+# Imports and helpers that some batches need, after the common header.
+EXTRA_HEADER = {
+    'collect': """from jax.sharding import NamedSharding, PartitionSpec as P
+
+r4 = jnp.arange(8.0).reshape(4, 2) - 3.0
+ri4 = jnp.arange(8).reshape(4, 2) - 3
+n4 = jnp.array([1.0, nan, -inf, 2.0])
+sq4 = jnp.arange(16.0).reshape(4, 4)
+mesh4 = jax.make_mesh((4,), ('x',))
+mesh4a = jax.make_mesh((4,), ('x',), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def pm(f, x):
+    return jax.pmap(f, axis_name='i')(x)
+
+
+def smap(f, x, i=P('x'), o=P('x')):
+    return jax.shard_map(f, mesh=mesh4, in_specs=i, out_specs=o)(x)
+
+
+def printed_with(set_options, x):
+    set_options()
+    s = str(x)
+    jnp.set_printoptions(precision=8, suppress=False)
+    return s
+""",
+    'jax_top': """from jax.sharding import NamedSharding, PartitionSpec as P
+
+
+def within(cm, f):
+    with cm:
+        return f()
+
+
+def within_after(g, f):
+    g()
+    return f()
+
+
+def ref_roundtrip(new_ref, x):
+    r = new_ref(x)
+    r[...] = r[...] * 2
+    return jax.freeze(r)
+""",
+    'tree': """import dataclasses
+import functools
+
+
+class Pair:
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+    def total(self):
+        return jnp.sum(self.a) + jnp.sum(self.b)
+
+
+jax.tree_util.register_pytree_node(Pair, lambda p: ((p.a, p.b), None), lambda aux, ch: Pair(*ch))
+
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, x, n):
+        self.x = x
+        self.n = n
+
+    def tree_flatten(self):
+        return (self.x,), self.n
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(children[0], aux)
+
+
+class KPair:
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+
+jax.tree_util.register_pytree_with_keys(
+    KPair, lambda p: (((jax.tree_util.GetAttrKey('a'), p.a), (jax.tree_util.GetAttrKey('b'), p.b)), None),
+    lambda aux, ch: KPair(*ch))
+
+
+@jax.tree_util.register_pytree_with_keys_class
+class KBox:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def tree_flatten_with_keys(self):
+        return ((jax.tree_util.GetAttrKey('x'), self.x), (jax.tree_util.GetAttrKey('y'), self.y)), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+@functools.partial(jax.tree_util.register_dataclass, data_fields=['x', 'y'], meta_fields=['tag'])
+@dataclasses.dataclass
+class DPoint:
+    x: jax.Array
+    y: jax.Array
+    tag: int
+
+
+@jax.tree_util.register_static
+class StaticTag:
+    def __hash__(self):
+        return 1
+
+    def __eq__(self, other):
+        return isinstance(other, StaticTag)
+""",
+    'optim': """from jax.example_libraries import optimizers
+
+
+def run_opt(opt, params=None, steps=3):
+    init_fun, update_fun, get_params = opt
+    if params is None:
+        params = {'w': v3, 'm': m23, 's': x0}
+    state = init_fun(params)
+    loss = lambda p: sum(jnp.sum((l - 0.5) ** 2) for l in jax.tree_util.tree_leaves(p))
+    for i in range(steps):
+        state = update_fun(i, jax.grad(loss)(get_params(state)), state)
+    return tuple(jax.tree_util.tree_leaves(get_params(state)))
+
+
+def sched_at(s):
+    return jnp.array([s(i) for i in range(5)])
+
+
+@optimizers.optimizer
+def my_sgd(step_size):
+    def init(x):
+        return x
+
+    def update(i, g, x):
+        return x - step_size * g
+
+    def get(x):
+        return x
+
+    return init, update, get
+""",
+    'stax': """from jax.example_libraries import stax
+
+
+def layer(l, shape, rng=None):
+    init_fun, apply_fun = l
+    out_shape, params = init_fun(key, shape)
+    x = jax.random.normal(jax.random.PRNGKey(1), shape)
+    y = apply_fun(params, x) if rng is None else apply_fun(params, x, rng=rng)
+    return jax.tree_util.tree_map(int, out_shape), y, [p.shape for p in jax.tree_util.tree_leaves(params)]
+
+
+def layer_grad(l, shape):
+    init_fun, apply_fun = l
+    _, params = init_fun(key, shape)
+    x = jax.random.normal(jax.random.PRNGKey(1), shape)
+    return tuple(jax.tree_util.tree_leaves(jax.grad(lambda p: jnp.sum(apply_fun(p, x) ** 2))(params)))
+""",
+}
+
+
 def values(rng, shape, lo, hi, integer=False):
     if not shape:
         return rng.randint(lo, hi) if integer else round(rng.uniform(lo, hi), 2)
@@ -952,6 +1410,8 @@ def write(out_dir, seed):
             name = batch if n == 1 else f'{batch}_{part + 1}'
             mods = sorted({m for m, _, _, _ in chunk})
             lines = [HEADER.format(what=f"{', '.join(mods)} ({name})", **inputs)]
+            if batch in EXTRA_HEADER:
+                lines.append(EXTRA_HEADER[batch])
             for module, fname, suffix, call in chunk:
                 label = f"{PREFIX[module]}{fname}/{suffix}".replace('jax.', '')
                 lines.append(f'show("{label}", lambda: {call})')

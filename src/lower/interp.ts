@@ -9,7 +9,7 @@ import type * as A from '../parser/ast.js';
 import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, castScalar, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
-import { binop, compare, evalExpr, subscript, truthyStatic } from './expr.js';
+import { binop, compare, evalExpr, iterate, subscript, truthyStatic } from './expr.js';
 import { getAttr } from './attrs.js';
 import { formatOf, reprOf, strOf, textValue } from './format.js';
 import { callChoice, execBlock, lazyGenerator } from './stmt.js';
@@ -605,6 +605,7 @@ export class Interp {
     if (fn instanceof PyTransformed) return this.library.callTransformed(fn, call);
     if (fn instanceof PyDType) return this.convertDType(fn, call);
     if (fn instanceof PyClass && fn.kind === 'namedtuple') return this.constructNamedTuple(fn, call);
+    if (fn instanceof PyClass && fn.kind === 'marker' && fn.name === 'NamedTuple' && fn.module === undefined) return this.functionalNamedTuple(call);
     if (fn instanceof PyUserClass) return instantiate(this, fn, call);
     if (fn instanceof PyDescriptor && fn.kind !== 'property') return this.call(fn.fn, call);
     if (fn instanceof PyInstance) {
@@ -614,6 +615,19 @@ export class Interp {
     throw this.error(`TypeError: '${typeName(fn)}' object is not callable`, call.span);
   }
 
+
+  /** typing.NamedTuple's functional form: NamedTuple('P', [('x', float), ('y', int)]) or NamedTuple('P', x=float). */
+  private functionalNamedTuple(call: CallArgs): PyValue {
+    const name = call.args[0];
+    if (typeof name !== 'string') throw this.error('TypeError: NamedTuple() missing required argument: typename', call.span);
+    const spec = call.args[1] ?? null;
+    const fields = spec === null ? [...call.kwargs.keys()] : iterate(this, spec, call.span).map((f) => {
+      const pair = f instanceof PyTuple || f instanceof PyList ? f.items : [];
+      if (pair.length !== 2 || typeof pair[0] !== 'string') throw this.error(`TypeError: NamedTuple('Name', [(f0, t0), (f1, t1), ...]); each t must be a type`, call.span);
+      return pair[0];
+    });
+    return new PyClass(name, fields, new Map(), 'namedtuple');
+  }
 
   private constructNamedTuple(cls: PyClass, call: CallArgs): PyValue {
     const items: PyValue[] = [];

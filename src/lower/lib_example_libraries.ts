@@ -22,6 +22,27 @@ from jax import lax
 from functools import partial
 import jax
 import jax.numpy as jnp
+from collections import namedtuple
+
+_builtin_map = map
+_builtin_zip = zip
+
+def safe_map(f, *args):
+  n = len(args[0])
+  for i in range(1, len(args)):
+    if len(args[i]) != n:
+      raise ValueError(f"safe_map() argument {i + 1} is {'shorter' if len(args[i]) < n else 'longer'} than argument 1")
+  return list(_builtin_map(f, *args))
+
+def safe_zip(*args):
+  lens = tuple(len(a) for a in args)
+  for i in range(1, len(args)):
+    if lens[i] != lens[0]:
+      raise ValueError(f'safe_zip() argument {i} has length {lens[i]} but argument 0 has length {lens[0]}. All lengths: {lens}')
+  return list(_builtin_zip(*args))
+
+map = safe_map
+zip = safe_zip
 
 def unzip2(xys):
   xs = []

@@ -16,12 +16,24 @@ import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, type CallArgs, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 import { adFunctions, refFunctions } from './refs.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 /** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
 const configContext = (): PyContextManager => new PyContextManager('StateContextManager', () => null, () => undefined);
+
+/** Transfer-guard levels that only log (to stderr): the disallowing ones would need jaxts to refuse implicit transfers. */
+const TRANSFER_OK = ['allow', 'log', 'log_explicit'];
+
+/** A config option's context manager where `ok` lists the values jaxts honours (the others change behaviour it lacks). */
+function configChoice(c: CallArgs, name: string, ok: string[]): PyContextManager {
+  const v = arg(c, 0, 'new_val');
+  if (typeof v !== 'string' || !ok.includes(v)) {
+    throw new CompileError(`NotImplementedError: jax.${name}(${typeof v === 'string' ? `'${v}'` : typeName(v)}) is not supported by jaxts (it supports ${ok.map((x) => `'${x}'`).join(', ')})`, c.span);
+  }
+  return configContext();
+}
 
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
   const fns: Record<string, (c: CallArgs) => PyValue> = {
@@ -46,8 +58,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     named_call: (c) => arg(c, 0, 'fun'),
     eval_shape: (c) => evalShape(ip, c),
     pure_callback: (c) => hostCallback(ip, c, 'pure'),
-    devices: (c) => ip.devices(c.span),
-    local_devices: (c) => ip.devices(c.span),
+    devices: (c) => devicesOf(ip, c),
+    local_devices: (c) => devicesOf(ip, c),
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
     local_device_count: (c) => BigInt(ip.devices(c.span).items.length),
     process_count: () => 1n,
@@ -87,6 +99,23 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     explain_cache_misses: () => configContext(),
     checking_leaks: () => configContext(),
     check_tracer_leaks: () => configContext(),
+    // options with no effect on what a CPU program computes or prints (internal checks, logging to stderr,
+    // the formulation of rules whose values agree); where a value would change behaviour, it is refused
+    enable_checks: () => configContext(),
+    softmax_custom_jvp: () => configContext(),
+    jax2tf_associative_scan_reductions: () => configContext(),
+    allow_f16_reductions: () => configContext(),
+    array_garbage_collection_guard: (c) => configChoice(c, 'array_garbage_collection_guard', ['allow', 'log']),
+    numpy_rank_promotion: (c) => configChoice(c, 'numpy_rank_promotion', ['allow', 'warn']),
+    numpy_dtype_promotion: (c) => configChoice(c, 'numpy_dtype_promotion', ['standard']),
+    default_prng_impl: (c) => configChoice(c, 'default_prng_impl', ['threefry2x32']),
+    legacy_prng_key: (c) => configChoice(c, 'legacy_prng_key', ['allow', 'warn']),
+    transfer_guard: (c) => configChoice(c, 'transfer_guard', TRANSFER_OK),
+    transfer_guard_host_to_device: (c) => configChoice(c, 'transfer_guard_host_to_device', TRANSFER_OK),
+    transfer_guard_device_to_host: (c) => configChoice(c, 'transfer_guard_device_to_host', TRANSFER_OK),
+    transfer_guard_device_to_device: (c) => configChoice(c, 'transfer_guard_device_to_device', TRANSFER_OK),
+    // the host program reads results when it needs them: an early copy changes nothing it prints
+    copy_to_host_async: (c) => arg(c, 0, 'x'),
     enable_x64: (c) => {
       if (truthy(arg(c, 0, 'new_val', true), c.span)) throw new CompileError('NotImplementedError: jax.enable_x64: jaxts computes in 32-bit types only (float64 and int64 arrays are not supported)', c.span);
       return configContext();
@@ -98,6 +127,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     ...submodules,
     Array: new PyClass('Array', [], new Map(), 'marker'),
     Ref: new PyClass('Ref', [], new Map(), 'marker', 'jax'),
+    Device: new PyClass('Device', [], new Map(), 'marker', 'jax'),
     // mutable array references (src/lower/refs.ts)
     ref: new PyModule('jax.ref', new Map<string, PyValue>([...refFunctions(ip), ['Ref', new PyClass('Ref', [], new Map(), 'marker', 'jax')]])),
     new_ref: refFunctions(ip).get('new_ref')!,
@@ -215,4 +245,11 @@ export function experimentalModule(ip: Interp): PyModule {
   // jax.experimental.pjit.pjit is jax.jit (in_shardings / out_shardings) since JAX 0.4.
   const pjit = builtinModule('jax.experimental.pjit', { pjit: (c) => jitOf(ip, c, true) });
   return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io') });
+}
+
+/** jax.devices(backend=None) / jax.local_devices(process_index=None, backend=None): the one backend is 'cpu'. */
+function devicesOf(ip: Interp, c: CallArgs): PyValue {
+  const b = c.kwargs.get('backend') ?? (c.kwargs.has('process_index') ? undefined : c.args[c.args.length - 1]);
+  if (typeof b === 'string' && b !== 'cpu') throw new CompileError(`RuntimeError: Unknown backend ${b}. Available backends are ['cpu']`, c.span);
+  return ip.devices(c.span);
 }

@@ -121,7 +121,13 @@ export function laxModule(ip: Interp): PyModule {
       const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), 'psum_scatter', c.span);
       const dim = Number(ip.static(arg(c, 2, 'scatter_dimension', 0n), 'scatter_dimension', c.span));
       const tiled = truthy(ip.static(arg(c, 3, 'tiled', false), 'psum_scatter tiled', c.span), c.span);
-      return treeMap(arg(c, 0, 'x'), (leaf) => bind('psum_scatter', leaf, { axis_name: names, axis_size: size, scatter_dimension: dim, tiled }, c.span));
+      return treeMap(arg(c, 0, 'x'), (leaf) => {
+        const n = ops.asArray(leaf, c.span).aval.shape[dim];
+        if (names.length && n !== undefined && (tiled ? n % size !== 0 : n !== size)) {
+          throw new CompileError(tiled ? `ValueError: tiled reduce_scatter operand scatter dimension size ${n} must be divisible by shard_count ${size}` : `ValueError: reduce_scatter operand scatter dimension size ${n} must match shard count ${size}`, c.span);
+        }
+        return bind('psum_scatter', leaf, { axis_name: names, axis_size: size, scatter_dimension: dim, tiled }, c.span);
+      });
     },
     ppermute: (c) => {
       const { names, size } = axesOf(ip, arg(c, 1, 'axis_name'), 'ppermute', c.span);
@@ -155,6 +161,7 @@ export function laxModule(ip: Interp): PyModule {
         const r = x.aval.shape.length;
         const split = split0 < 0 ? split0 + r : split0;
         const concat = concat0 < 0 ? concat0 + r : concat0;
+        if (split < 0 || split >= r || concat < 0 || concat >= r) throw new CompileError('IndexError: tuple index out of range', c.span);
         if (tiled) return names.length ? bind('all_to_all', x, { axis_name: names, axis_size: size, split_axis: split, concat_axis: concat, tiled: true }, c.span) : x;
         if (x.aval.shape[split] !== size) {
           throw new CompileError(`ValueError: all_to_all requires the size of the mapped axis axis_name to equal x.shape[split_axis], but they are ${size} and ${x.aval.shape[split]} respectively.`, c.span);

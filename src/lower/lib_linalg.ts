@@ -1108,7 +1108,7 @@ export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string
   };
   /** rfft along one axis: the first n // 2 + 1 terms of the DFT of a real x. */
   const rdft = (x: Tracer, axis: number, n: number, norm: Norm, span: Span): Tracer => {
-    if (x.aval.dtype === 'complex64') throw new CompileError('TypeError: jax.numpy.fft.rfft does not support complex input', span);
+    if (x.aval.dtype === 'complex64') throw new CompileError('ValueError: only real valued inputs supported for rfft', span);
     const z = fitted(o.convert(x, 'complex64', span), axis, n, span);
     const m = Math.floor(n / 2) + 1;
     const w = o.complex(table(m, n, (k, t) => twiddle(k * t, n)[0], span), table(m, n, (k, t) => -twiddle(k * t, n)[1], span), span);

@@ -10,7 +10,7 @@ import { logsumexp } from './lib_scipy.js';
 import { checkShapeIndex, normalizeAxes } from './arrays.js';
 import { arg, builtinModule, dtypeArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
-import { PyBuiltin, PyDType, PyList, PyTuple, isArray, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
+import { PyBuiltin, PyDType, PyList, PyTuple, isArray, typeName, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
 
 /** The composites below, over the interpreter's array operations. */
 class NnOps {
@@ -303,6 +303,8 @@ function initializers(ip: Interp, random: PyModule): PyModule {
   };
   const fans = (shape: number[], inAxis: PyValue, outAxis: PyValue, batchAxis: PyValue, span: Span): [number, number] => {
     const size = (v: PyValue): number => {
+      // JAX's _compute_fans: an int axis, else an iterable of axes
+      if (!(v instanceof PyTuple || v instanceof PyList || typeof v === 'bigint')) throw new CompileError(`TypeError: '${typeName(v)}' object is not iterable`, span);
       const axes = v instanceof PyTuple || v instanceof PyList ? v.items : [v];
       return axes.reduce<number>((p, a) => { let i = Number(a as bigint); if (i < 0) i += shape.length; return p * shape[i]!; }, 1);
     };

@@ -26,7 +26,7 @@ import {
 } from './classes.js';
 import {
   PyComplex, objectId, dictKey, PyFunction,
-  HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
 } from './values.js';
 import { deferShardMapPrint } from './shard_map.js';
@@ -257,6 +257,7 @@ export function installBuiltins(ip: Interp): void {
         // jax.Array / jnp.ndarray: JAX arrays (typed key arrays too); np.ndarray: NumPy's
         if (n instanceof PyClass && n.kind === 'marker' && n.name === 'ndarray' && n.module === 'numpy') return obj instanceof NdArray;
         if (n instanceof PyClass && n.kind === 'marker' && (n.name === 'Array' || n.name === 'ndarray')) return isArray(obj) || obj instanceof PyKeyArray;
+        if (n instanceof PyClass && n.kind === 'marker' && n.name === 'Device' && n.module === 'jax') return obj instanceof PyDevice;
         // a subclass of a built-in type is an instance of it
         if (n instanceof PyBuiltin && obj instanceof PyInstance && obj.cls.builtinType === n.name) return true;
         // bool is a subclass of int

@@ -22,7 +22,7 @@ import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, shardMapMeshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
 import {
-  HostArray, PyBuiltin, PyDType, PyDevice, PyDeviceArray, PyInstance, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  HostArray, NdArray, PyBuiltin, PyDType, PyDevice, PyDeviceArray, PyInstance, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
   Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -213,10 +213,26 @@ export function withOutSharding(ip: Interp, c: CallArgs, f: (c: CallArgs) => PyV
 
 const isDevice = (v: PyValue): boolean => v !== null && typeof v === 'object' && v.typeName === 'Device';
 
+/** device_put's values as JAX arrays: Python scalars (weakly typed) and NumPy arrays (in JAX's canonical dtypes) become arrays. */
+function onDevice(ip: Interp, v: PyValue, span: A.Span): PyValue {
+  if (v instanceof PyTuple || v instanceof PyList) {
+    const items = v.items.map((x) => onDevice(ip, x, span));
+    return v instanceof PyList ? new PyList(items) : new PyTuple(items, v.cls);
+  }
+  if (v instanceof PyDict && v.flavor === null) {
+    const d = new PyDict();
+    for (const [k, x] of v.entries.values()) d.set(k, onDevice(ip, x, span));
+    return d;
+  }
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v instanceof NdArray) return ip.ops.asArray(v, span);
+  return v;
+}
+
 /** jax.device_put(x, sharding) at host level, over a pytree of arrays (and of shardings, a prefix of it). */
 function devicePut(ip: Interp, c: CallArgs): PyValue {
-  const x = arg(c, 0, 'x');
   const target = c.args[1] ?? c.kwargs.get('device') ?? null;
+  // with no target the values stay where they are; host values (Python scalars, NumPy arrays) become JAX arrays
+  const x = target === null ? onDevice(ip, arg(c, 0, 'x'), c.span) : arg(c, 0, 'x');
   return placeTree(ip, x, target, 'device_put', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
 }
 
@@ -1208,6 +1224,19 @@ function withShardingConstraint(ip: Interp, c: CallArgs): PyValue {
           c.span,
         );
       }
+    }
+  }
+  if (!ip.atHost) {
+    // inside a traced function, a spec naming Explicit mesh axes is refused (their layout is the type's; reshard changes it)
+    const s = shardingArg(ip, target, 'with_sharding_constraint', c.span);
+    if (s instanceof PyNamedSharding && s.mesh.explicit && s.spec.entries.some((e) => e !== null && e.length > 0)) {
+      const m = s.mesh;
+      const axes = m.axisNames.map((n, i) => `${pyStr(n)}: ${m.devices.shape[i]}`).join(', ');
+      const types = tupleRepr(m.axisNames.map(() => 'Explicit'));
+      throw new CompileError(
+        `ValueError: The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto axes of the mesh. Got spec=${specRepr(s.spec)} and mesh=AbstractMesh(${axes}, axis_types=${types}, device_kind=cpu, num_cores=None, platform=cpu). You probably meant to use \`reshard\` API?`,
+        c.span,
+      );
     }
   }
   return placeTree(ip, x, target, 'with_sharding_constraint', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);

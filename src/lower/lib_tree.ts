@@ -489,6 +489,7 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
   const keyEntries = { DictKey: K.dict, SequenceKey: K.seq, GetAttrKey: K.attr, FlattenedIndexKey: K.flat, keystr, Partial: partial, PyTreeDef: new PyClass('PyTreeDef', [], new Map(), 'marker', 'jaxlib._jax.pytree') };
   const treedefOps = {
     treedef_is_leaf: (c: CallArgs) => numNodes(treedefArg(arg(c, 0, 'treedef'), 'treedef', c.span).node) === 1,
+    treedef_tuple: (c: CallArgs) => new PyTreeDef({ kind: 'tuple', children: iterate(ip, arg(c, 0, 'treedefs'), c.span).map((t) => treedefArg(t, 'treedefs', c.span).node) }),
     treedef_children: (c: CallArgs) => new PyList(childrenOf(treedefArg(arg(c, 0, 'treedef'), 'treedef', c.span).node).map((n) => new PyTreeDef(n))),
     all_leaves: (c: CallArgs) => iterate(ip, arg(c, 0, 'iterable'), c.span).every((x) => flattenTree(x, arg(c, 1, 'is_leaf', null), c.span).node.kind === 'leaf'),
   };

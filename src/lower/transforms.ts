@@ -39,6 +39,23 @@ interface Flat {
 }
 
 /**
+ * An auxiliary output (has_aux) as a Flat of its traced leaves only: JAX hands the Python scalars
+ * in it back as they are (`jax.grad(f, has_aux=True)` of an aux 7 gives 7, not an array).
+ */
+function auxFlatOf(v: PyValue, keyData = false): Flat {
+  const all = flatten(v, keyData);
+  const isStatic = (l: PyValue): boolean => typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean';
+  return {
+    leaves: all.leaves.filter((l) => !isStatic(l)),
+    aux: all.aux,
+    unflatten: (dyn) => {
+      let k = 0;
+      return all.unflatten(all.leaves.map((l) => (isStatic(l) ? l : dyn[k++]!)));
+    },
+  };
+}
+
+/**
  * The leaves of pytree `v` and how to rebuild it. A typed PRNG key array is a
  * leaf; with `keyData` (the transformations' view) its leaf is its uint32 key
  * data, and rebuilding wraps the leaf back into a key array.
@@ -856,7 +873,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
         throw new CompileError(`TypeError: expected function with aux output to return a two-element tuple, but got type ${typeName(out)}`, span);
       }
       mainV = out.items[0]!;
-      auxFlat = flatten(out.items[1]!, true);
+      auxFlat = auxFlatOf(out.items[1]!, true);
     }
     if (!isArray(mainV) && !(mainV instanceof NdArray) && typeof mainV !== 'number' && typeof mainV !== 'bigint' && typeof mainV !== 'boolean') {
       // JAX shows the output; a traced array in it has no text here (format.ts), so then only its type
@@ -966,7 +983,7 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
       if (!((out instanceof PyTuple && !out.cls) || out instanceof PyList) || out.items.length !== 2) {
         throw new CompileError(`TypeError: expected function with aux output to return a two-element tuple, but got type ${typeName(out)}`, span);
       }
-      aux = flatten(out.items[1]!);
+      aux = auxFlatOf(out.items[1]!);
       out = out.items[0]!;
     }
     const flat = flatten(out);
