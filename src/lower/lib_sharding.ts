@@ -228,6 +228,15 @@ export function resultConstraints(t: Trace, func: Func): { shardings: (PyNamedSh
   return shardings.some((s) => s !== null) ? { shardings } : null;
 }
 
+/**
+ * The mesh of the sharding constraints inside jit trace `t` (with_sharding_constraint, device_put):
+ * a jit whose arguments are on no mesh still runs over it, as JAX takes its device assignment from them.
+ */
+export function constraintMesh(t: Trace): PyMesh | null {
+  for (const s of traceConstraints.get(t)?.values() ?? []) return s.mesh;
+  return null;
+}
+
 /** Place every leaf of `x` as `target` says (a pytree prefix of `x`: one sharding for a whole subtree). */
 function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: string, span: A.Span): PyValue {
   if ((target instanceof PyTuple || target instanceof PyList) && (x instanceof PyTuple || x instanceof PyList)) {
@@ -532,7 +541,11 @@ export function checkEagerShardings(t: Trace): void {
   if (!mesh?.explicit) return;
   const b = t.builder;
   const ins = t.captured.map((c) => (c instanceof HostArray && c.sharding ? dimsOf(c.sharding, c.aval.shape, null) : null));
-  propagateShardings({ name: b.name, params: b.params, eqns: b.eqns, results: [] }, meshShape(mesh), ins);
+  const func = { name: b.name, params: b.params, eqns: b.eqns, results: [] };
+  propagateShardings(func, meshShape(mesh), ins);
+  // and the unreduced rules (`jnp.cos(u)` of an unreduced array is JAX's NotImplementedError)
+  const insU = t.captured.map((c) => (c instanceof HostArray ? (c.sharding?.spec.unreduced ?? []) : []));
+  if (insU.some((u) => u.length)) unreducedTypes(func, insU);
 }
 
 // ------------------------------------------------------------ attributes and modules
