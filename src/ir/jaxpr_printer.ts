@@ -350,7 +350,7 @@ function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: SubJ
     const kv = ps.length
       ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
       : nil;
-    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : invariant ? 'psum_invariant' : jaxPrimName(e.prim);
+    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : invariant ? 'psum_invariant' : e.addAny ? 'add_any' : jaxPrimName(e.prim);
     return concat(lhs, text(' = '), text(prim), kv, text(' '), operands(e.inputs));
   };
   return { binders, operands, eqnDoc };
