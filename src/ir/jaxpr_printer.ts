@@ -264,7 +264,7 @@ const avalText = (a: AVal, t?: TypeSharding): string =>
   t ? `${shortDtype(a.dtype)}[${a.shape.map((n, d) => shardedDim(n, t.dims[d] ?? [])).join(',')}]${vmaUrStr(t)}` : `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
 
 /** `8`, `8@X`, `8@(X,Y)`: a dimension of a type with its mesh axes (JAX's _get_shape_sharding_str). */
-const shardedDim = (n: number, axes: readonly string[]): string => (!axes.length ? String(n) : axes.length === 1 ? `${n}@${axes[0]}` : `${n}@(${axes.join(',')})`);
+export const shardedDim = (n: number, axes: readonly string[]): string => (!axes.length ? String(n) : axes.length === 1 ? `${n}@${axes[0]}` : `${n}@(${axes.join(',')})`);
 
 /** The sharding each variable's type shows (var id → sharding), for a function traced over Explicit mesh axes. */
 export type JaxprTypes = ReadonlyMap<number, TypeSharding>;
