@@ -50,6 +50,7 @@ export class FuncBuilder {
       const outs = this.bind(e.prim, e.inputs.map(read), e.params, e.span);
       if (e.transposed) this.eqns[this.eqns.length - 1]!.transposed = true;
       if (e.operandBroadcast) this.eqns[this.eqns.length - 1]!.operandBroadcast = true;
+      if (e.addAny) this.eqns[this.eqns.length - 1]!.addAny = true;
       if (e.numpyParams) this.eqns[this.eqns.length - 1]!.numpyParams = true;
       if (e.numpyPlainLead) this.eqns[this.eqns.length - 1]!.numpyPlainLead = e.numpyPlainLead;
       e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));

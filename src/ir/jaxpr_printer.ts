@@ -264,7 +264,7 @@ const avalText = (a: AVal, t?: TypeSharding): string =>
   t ? `${shortDtype(a.dtype)}[${a.shape.map((n, d) => shardedDim(n, t.dims[d] ?? [])).join(',')}]${vmaUrStr(t)}` : `${shortDtype(a.dtype)}[${a.shape.join(',')}]`;
 
 /** `8`, `8@X`, `8@(X,Y)`: a dimension of a type with its mesh axes (JAX's _get_shape_sharding_str). */
-const shardedDim = (n: number, axes: readonly string[]): string => (!axes.length ? String(n) : axes.length === 1 ? `${n}@${axes[0]}` : `${n}@(${axes.join(',')})`);
+export const shardedDim = (n: number, axes: readonly string[]): string => (!axes.length ? String(n) : axes.length === 1 ? `${n}@${axes[0]}` : `${n}@(${axes.join(',')})`);
 
 /** The sharding each variable's type shows (var id → sharding), for a function traced over Explicit mesh axes. */
 export type JaxprTypes = ReadonlyMap<number, TypeSharding>;
@@ -350,7 +350,7 @@ function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: SubJ
     const kv = ps.length
       ? group(concat(nest(2, concat(text('['), brk(''), join(brk(), ps.map(([k, v]) => concat(text(`${k}=`), v()))))), brk(''), text(']')))
       : nil;
-    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : invariant ? 'psum_invariant' : jaxPrimName(e.prim);
+    const prim = e.prim === 'sharding_constraint' && e.params['reshard'] ? 'reshard' : invariant ? 'psum_invariant' : e.addAny ? 'add_any' : jaxPrimName(e.prim);
     return concat(lhs, text(' = '), text(prim), kv, text(' '), operands(e.inputs));
   };
   return { binders, operands, eqnDoc };

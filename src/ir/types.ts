@@ -72,6 +72,11 @@ export interface Eqn {
    */
   operandBroadcast?: true;
   /**
+   * Set on the `add` by which autodiff's transpose accumulates the cotangents
+   * of a value used more than once: JAX's add_any, and make_jaxpr prints it so. Not a param.
+   */
+  addAny?: true;
+  /**
    * Set where JAX's batching rule computes the equation's axes with NumPy (vmap of a reduction, an unbatched
    * operand's broadcast): make_jaxpr prints its `axes` / `broadcast_dimensions` as np.int64(n). Not a param.
    */

@@ -86,6 +86,7 @@ export class ArrayOps {
       } catch (e) {
         // the op failed, as JAX's eager op fails: it never happened
         builder.eqns.pop();
+        if (e instanceof CompileError && !e.span) throw new CompileError(e.message, span ?? null, e.notes);
         throw e;
       }
     }

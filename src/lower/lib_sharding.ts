@@ -7,9 +7,9 @@ import { BOXES, boxLine, boxRule } from './rich_box.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import type { DimShardings, MeshShape, TypeSharding } from '../ir/sharding.js';
-import type { JaxprTypes } from '../ir/jaxpr_printer.js';
+import { shardedDim, type JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
-import { jaxTypeStr, type Atom, type AVal, type Func, type Var } from '../ir/types.js';
+import { jaxTypeStr, shortDtype, type Atom, type AVal, type Func, type Var } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
@@ -254,6 +254,15 @@ export function resultConstraints(t: Trace, func: Func): { shardings: (PyNamedSh
   return shardings.some((s) => s !== null) ? { shardings } : null;
 }
 
+/**
+ * The mesh of the sharding constraints inside jit trace `t` (with_sharding_constraint, device_put):
+ * a jit whose arguments are on no mesh still runs over it, as JAX takes its device assignment from them.
+ */
+export function constraintMesh(t: Trace): PyMesh | null {
+  for (const s of traceConstraints.get(t)?.values() ?? []) return s.mesh;
+  return null;
+}
+
 /** Place every leaf of `x` as `target` says (a pytree prefix of `x`: one sharding for a whole subtree). */
 function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: string, span: A.Span): PyValue {
   if ((target instanceof PyTuple || target instanceof PyList) && (x instanceof PyTuple || x instanceof PyList)) {
@@ -383,7 +392,9 @@ function putTree(ip: Interp, x: PyValue, target: PyNamedSharding | null, hint: s
       const one = new PyMesh(new PyDeviceArray([1], [0]), ['_'], false);
       const name = ip.freshName(hint || h.name);
       ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'rt.devicePut', await: true, args: [{ k: 'var', name: h.name }, layoutVar(ip, one, replicated(h.aval.shape.length))] } });
-      return new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
+      const out = new HostArray(name, { shape: h.aval.shape, dtype: h.aval.dtype });
+      if (typedAxes(ip, h.sharding.mesh).length) out.typeSharding = h.sharding;
+      return out;
     }
     if (h.sharding?.spec.unreduced.some((a) => !target.spec.unreduced.includes(a))) return putTree(ip, reduceUnreduced(ip, h, target.spec.unreduced, hint, span), target, hint, span);
     if (target.spec.unreduced.length) return putUnreduced(ip, h, target, hint, span);
@@ -553,12 +564,27 @@ export function spmdCall(
  */
 export function checkEagerShardings(t: Trace): void {
   const hosts = t.captured.filter((c): c is HostArray => c instanceof HostArray);
+  const moved = hosts.find((h) => !h.sharding && h.typeSharding);
+  if (moved) {
+    // an array device_put to one device from Explicit axes: its type's sharding rules first, then no mesh to run on
+    const m = moved.typeSharding!.mesh;
+    const ins = t.captured.map((c) => (c instanceof HostArray && (c.sharding ?? c.typeSharding) ? dimsOf((c.sharding ?? c.typeSharding)!, c.aval.shape, null) : null));
+    propagateShardings({ name: t.builder.name, params: t.builder.params, eqns: t.builder.eqns, results: [] }, meshShape(m), ins);
+    const dims = dimsOf(moved.typeSharding!, moved.aval.shape, null);
+    const ty = `${shortDtype(moved.aval.dtype)}[${moved.aval.shape.map((n, i) => shardedDim(n, dims[i]!)).join(',')}]`;
+    const axes = `(${m.axisNames.map((a) => `'${a}'`).join(', ')}${m.axisNames.length === 1 ? ',' : ''})`;
+    throw new CompileError(`ValueError: Length of device assignment 1 is not equal to the size of the mesh ${m.devices.ids.length} of aval ${ty}({Explicit: ${axes}}). Please enter your \`jit\` into a mesh context via \`jax.set_mesh\`.`, null);
+  }
   if (!hosts.some((h) => h.sharding?.mesh.explicit)) return;
   const mesh = meshOf(hosts, null);
   if (!mesh?.explicit) return;
   const b = t.builder;
   const ins = t.captured.map((c) => (c instanceof HostArray && c.sharding ? dimsOf(c.sharding, c.aval.shape, null) : null));
-  propagateShardings({ name: b.name, params: b.params, eqns: b.eqns, results: [] }, meshShape(mesh), ins);
+  const func = { name: b.name, params: b.params, eqns: b.eqns, results: [] };
+  propagateShardings(func, meshShape(mesh), ins);
+  // and the unreduced rules (`jnp.cos(u)` of an unreduced array is JAX's NotImplementedError)
+  const insU = t.captured.map((c) => (c instanceof HostArray ? (c.sharding?.spec.unreduced ?? []) : []));
+  if (insU.some((u) => u.length)) unreducedTypes(func, insU);
 }
 
 // ------------------------------------------------------------ attributes and modules
@@ -1181,8 +1207,9 @@ function typeOf(ip: Interp, c: CallArgs): PyValue {
   }
   // a host array closed over by a traced function keeps its placement
   const h = x instanceof HostArray ? x : x instanceof Tracer && x.materialized ? x.materialized : isArray(x) && ip.atHost ? ip.hostArray(x, c.span) : null;
-  const mesh = h?.sharding?.mesh ?? null;
-  const dims = h?.sharding ? keepAxes(dimsOf(h.sharding, a.shape, c.span), typedAxes(ip, h.sharding.mesh)) : replicated(a.shape.length);
+  const s = h?.sharding ?? h?.typeSharding ?? null;
+  const mesh = s?.mesh ?? null;
+  const dims = s ? keepAxes(dimsOf(s, a.shape, c.span), typedAxes(ip, s.mesh)) : replicated(a.shape.length);
   return new PyShapedArray(a, dims, mesh, [], false, h?.sharding?.spec.unreduced ?? [], h?.sharding?.spec.reduced ?? []);
 }
 

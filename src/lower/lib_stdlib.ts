@@ -1,6 +1,6 @@
 // Python standard-library modules that lesson code imports around its JAX
 // code: math, time, itertools, operator, copy, sys, warnings, string and
-// textwrap. Values known at compile time are computed here, as CPython
+// textwrap (and termcolor, the colouring package some pages import). Values known at compile time are computed here, as CPython
 // computes them; math of a value known only at run time (a number read back
 // from the device) becomes a host expression; time.* reads the clock when
 // the generated program runs.
@@ -41,6 +41,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['logging', loggingModule(ip)],
     ['string', stringModule()],
     ['textwrap', textwrapModule()],
+    ['termcolor', termcolorModule(ip)],
     ['random', pyRandomModule(ip)],
     ['pdb', pdbModule()],
     ['traceback', tracebackModule(ip)],
@@ -709,6 +710,55 @@ function textwrapModule(): PyModule {
     indent: (c) => {
       const prefix = strArg(c, 1, 'prefix');
       return strArg(c, 0, 'text').split(/(?<=\n)/).map((l) => (l.trim() !== '' ? prefix + l : l)).join('');
+    },
+  });
+}
+
+// ------------------------------------------------------------------ termcolor
+
+/**
+ * termcolor's colored/cprint: ANSI escapes only where its _can_do_colour says
+ * so. A jaxts program's stdout is never taken for a terminal (as JAX's
+ * output under the oracle, piped), so text is coloured only with
+ * force_color=True (no_color=True wins), as termcolor does.
+ */
+function termcolorModule(ip: Interp): PyModule {
+  const COLORS: Record<string, number> = {
+    black: 30, grey: 30, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, light_grey: 37,
+    dark_grey: 90, light_red: 91, light_green: 92, light_yellow: 93, light_blue: 94, light_magenta: 95, light_cyan: 96, white: 97,
+  };
+  const HIGHLIGHTS: Record<string, number> = Object.fromEntries(
+    Object.entries(COLORS).filter(([k]) => k !== 'light_grey' && k !== 'dark_grey').map(([k, v]) => [`on_${k}`, v + 10]),
+  );
+  Object.assign(HIGHLIGHTS, { on_light_grey: 47, on_dark_grey: 100 });
+  const ATTRIBUTES: Record<string, number> = { bold: 1, dark: 2, italic: 3, underline: 4, blink: 5, reverse: 7, concealed: 8, strike: 9 };
+  const code = (table: Record<string, number>, v: PyValue, span: A.Span): number => {
+    const n = typeof v === 'string' ? table[v] : undefined;
+    if (n === undefined) throw new CompileError(`KeyError: ${typeof v === 'string' ? `'${v}'` : typeName(v)}`, span);
+    return n;
+  };
+  const colored = (c: CallArgs): PyValue => {
+    const text = strOf(ip, arg(c, 0, 'text'), c.span);
+    const noColor = truthy(c.kwargs.get('no_color') ?? null, c.span);
+    const force = truthy(c.kwargs.get('force_color') ?? null, c.span);
+    if (noColor || !force) return textValue(text);
+    let out = text;
+    const wrapWith = (n: number) => {
+      out = Text.of(`\x1b[${n}m`).concat(out);
+    };
+    const color = arg(c, 1, 'color', null);
+    const onColor = arg(c, 2, 'on_color', null);
+    const attrs = arg(c, 3, 'attrs', null);
+    if (color !== null) wrapWith(code(COLORS, color, c.span));
+    if (onColor !== null) wrapWith(code(HIGHLIGHTS, onColor, c.span));
+    if (attrs !== null) for (const a of iterate(ip, attrs, c.span)) wrapWith(code(ATTRIBUTES, a, c.span));
+    return textValue(out.concat(Text.of('\x1b[0m')));
+  };
+  return mod('termcolor', {
+    colored,
+    cprint: (c) => {
+      const kwargs = new Map([...c.kwargs].filter(([k]) => !['text', 'color', 'on_color', 'attrs', 'no_color', 'force_color'].includes(k)));
+      return ip.call(ip.builtins.lookup('print')!, { args: [colored(c)], kwargs, span: c.span });
     },
   });
 }

@@ -428,6 +428,11 @@ export class HostArray extends PyObject {
   readonly typeName = 'ArrayImpl';
   /** Its NamedSharding when it is laid out over a mesh (device_put, or a result of an SPMD program); null: on one device. */
   sharding: PyNamedSharding | null = null;
+  /**
+   * On one device, moved there by device_put(x, device) from a layout over Explicit mesh axes: JAX 0.10
+   * keeps that sharding in its type (jax.typeof), and its eager ops fail (they have no mesh to run on).
+   */
+  typeSharding: PyNamedSharding | null = null;
   constructor(
     readonly name: string,
     readonly aval: AVal,

@@ -8,7 +8,7 @@
 // the residuals, as JAX's linearize gets them by partial evaluation. The
 // linear equations are then transposed in reverse order (TRANSPOSE_RULES)
 // from a cotangent seed of 1.0 on the first result, fan-out accumulated with
-// `add` in JAX's order (existing + new).
+// `add` in JAX's order (existing + new), marked as the add_any JAX prints.
 //
 // Rules mirror jax/_src/lax/lax.py (special.py, slicing.py, parallel.py)
 // operation for operation, so that float32 results match JAX to the ulp. Zero
@@ -775,6 +775,8 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
       const anyFloat = e.outputs.some((o) => isInexact(o.aval.dtype));
       const [nb, nl] = [b.eqns.length, linEqns.length];
       const r = eqnJvp(e, xs, anyFloat ? ts : ts.map(() => null));
+      // a constant operand's broadcast, re-bound as it was: still shown as JAX's implicit broadcast
+      if (e.operandBroadcast && b.eqns.length === nb + 1 && b.eqns[nb]!.prim === e.prim) b.eqns[nb]!.operandBroadcast = true;
       if (origins) {
         // the equations made for `e` (a nested function's own were claimed by its equations first)
         for (const q of b.eqns.slice(nb)) if (!origins.primal.has(q)) origins.primal.set(q, e);
@@ -904,7 +906,9 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   const ct = new Map<number, Atom>();
   const accum = (l: Lin, x: Atom): void => {
     const prev = ct.get(l.id);
-    ct.set(l.id, prev ? b.bind1('add', [prev, x]) : x);
+    if (!prev) return void ct.set(l.id, x);
+    ct.set(l.id, b.bind1('add', [prev, x]));
+    b.eqns[b.eqns.length - 1]!.addAny = true;
   };
   if (nCt === 0) {
     const tOut = out0!.kind === 'var' ? tan.get(out0!.id) : undefined;

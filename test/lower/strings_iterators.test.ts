@@ -323,3 +323,21 @@ describe('map() and filter()', () => {
     expect(compileError('map(abs, 3)\n').message).toBe("TypeError: 'int' object is not iterable");
   });
 });
+
+// termcolor (not in the oracle's venv): colored() as termcolor 3.x writes it,
+// with stdout taken for a pipe, not a terminal (colour only when forced)
+describe('termcolor', () => {
+  it('colours only with force_color, attrs outermost, and cprint prints', () => {
+    const src = [
+      'from termcolor import colored, cprint',
+      "print(repr(colored('hi', 'green', 'on_blue', ['bold', 'underline'], force_color=True)))",
+      "print(colored('plain', 'red'))",
+      "print(repr(colored(3, 'red', force_color=True, no_color=True)))",
+      "cprint('x', 'light_red', force_color=True, end='|')",
+    ].join('\n');
+    expect(printed(src)).toBe("'\\x1b[4m\\x1b[1m\\x1b[44m\\x1b[32mhi\\x1b[0m'\nplain\n'3'\n\x1b[91mx\x1b[0m|");
+  });
+  it("an unknown colour is termcolor's KeyError", () => {
+    expect(compileError("from termcolor import colored\ncolored('a', 'purple', force_color=True)").message).toContain("KeyError: 'purple'");
+  });
+});
