@@ -525,16 +525,30 @@ export class HostSlice extends PyObject {
 
 /** A value known only at run time on the host: a loop index, `float(loss)`, a formatted string. */
 export class HostScalar extends PyObject {
+  /**
+   * Set on a value that may be None at run time (`best = None`, then `best = loss` in a host loop): a TS
+   * variable of type `T | null`. `expr` reads it as a `T` (a TypeError at run time where it is None).
+   */
+  raw: HExpr | null = null;
   constructor(
     readonly expr: HExpr,
     readonly type: 'int' | 'float' | 'bool' | 'str',
   ) {
     super();
   }
+  /** A value of `type` or None, held in `raw` (a TS expression of type `T | null`). */
+  static orNone(raw: HExpr, type: HostScalar['type']): HostScalar {
+    const v = new HostScalar({ k: 'call', callee: 'jx.notNone', args: [raw] }, type);
+    v.raw = raw;
+    return v;
+  }
   get typeName(): string {
     return this.type;
   }
 }
+
+/** The TS expression of a host value that may be None (`T | null`): its raw variable, or its plain value. */
+export const rawExpr = (v: HostScalar): HExpr => v.raw ?? v.expr;
 
 /**
  * A list whose items are known only when the program runs: one a loop that runs on the host appends to
