@@ -76,7 +76,13 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'Name': {
       const v = scope.lookup(e.id);
-      if (v === undefined) throw new CompileError(`NameError: name '${e.id}' is not defined`, e.span);
+      if (v === undefined) {
+        // a name the function binds somewhere, read before it is bound there
+        let frame: Scope | null = scope;
+        while (frame && !frame.locals) frame = frame.parent;
+        if (frame?.locals?.has(e.id)) throw new CompileError(`UnboundLocalError: cannot access local variable '${e.id}' where it is not associated with a value`, e.span);
+        throw new CompileError(`NameError: name '${e.id}' is not defined`, e.span);
+      }
       return v;
     }
     case 'JoinedStr':

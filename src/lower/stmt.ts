@@ -710,7 +710,9 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
     const test = new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: classes.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
     dynamicIf(ip, fakeIf(h.body, s.handlers.slice(i + 1).flatMap((x) => x.body)), test, scope, (arm) => (arm === 0 ? runHandler(h) : chain(i + 1)));
   };
-  const out = ip.collect(() =>
+  let out: HStmt[];
+  try {
+    out = ip.collect(() =>
     dynamicIf(ip, fakeIf([...s.body, ...s.orelse], s.handlers.flatMap((h) => h.body)), marker, scope, (arm) => {
       if (arm === 0) {
         stmts.forEach((st) => ip.emit(st));
@@ -722,7 +724,15 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
         chain(0);
       }
     }),
-  );
+    );
+  } catch (e) {
+    // clauses that cannot run as arms of a run-time if (a `return` in one): the body runs as it is, uncaught at run time
+    if (!(e instanceof CompileError || e instanceof NeedsStatic || e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
+    scope.vars.clear();
+    after.forEach((v, k) => scope.vars.set(k, v));
+    stmts.forEach((st) => ip.emit(st));
+    return false;
+  }
   const last = out[out.length - 1];
   if (!last || last.k !== 'if' || last.test !== marker.expr) throw new CompileError('internal: a run-time try lost its if', s.span);
   out[out.length - 1] = { k: 'try', body: last.then, catchVar, handler: last.else };
@@ -870,12 +880,19 @@ function namedTupleClass(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
 
 // ------------------------------------------------------------------ host loops
 
-/** Names a block assigns (so a host loop knows what it carries). */
-function assignedNames(body: A.Stmt[]): Set<string> {
+const localNamesCache = new WeakMap<A.Stmt[], Set<string>>();
+
+/**
+ * Names that statements bind. `locals`: Python's local variables of a function body (also in with/try
+ * blocks and except-as, less names declared global or nonlocal); otherwise the names a loop or if body
+ * assigns at its level, with the root object of an attribute assignment (`obj.x = …` changes `obj`).
+ */
+function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
   const out = new Set<string>();
+  const outer = new Set<string>();
   const target = (t: A.Expr): void => {
     if (t.kind === 'Name') out.add(t.id);
-    else if (t.kind === 'Attribute') {
+    else if (t.kind === 'Attribute' && !locals) {
       // `obj.x = …` changes the object `obj` names: the loop carries it
       let root: A.Expr = t.value;
       while (root.kind === 'Attribute') root = root.value;
@@ -896,10 +913,31 @@ function assignedNames(body: A.Stmt[]): Set<string> {
         walk(s.body);
         walk(s.orelse);
       } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
+      else if (!locals) continue;
+      else if (s.kind === 'With') {
+        s.items.forEach((it) => it.optionalVars && target(it.optionalVars));
+        walk(s.body);
+      } else if (s.kind === 'Try') {
+        [s.body, s.orelse, s.finalbody, ...s.handlers.map((h) => h.body)].forEach(walk);
+        s.handlers.forEach((h) => h.name && out.add(h.name));
+      } else if (s.kind === 'Global' || s.kind === 'Nonlocal') s.names.forEach((n) => outer.add(n));
     }
   };
   walk(body);
+  outer.forEach((n) => out.delete(n));
   return out;
+}
+
+/** The names a function body binds (its local variables, as Python decides them), less those it declares global or nonlocal. */
+export function localNames(body: A.Stmt[]): Set<string> {
+  let names = localNamesCache.get(body);
+  if (!names) localNamesCache.set(body, (names = boundNames(body, true)));
+  return names;
+}
+
+/** Names a block assigns (so a host loop knows what it carries). */
+function assignedNames(body: A.Stmt[]): Set<string> {
+  return boundNames(body, false);
 }
 
 /** The names a `for` target binds (`i, (a, b)`). */

@@ -198,6 +198,8 @@ export class Scope {
   readonly vars = new Map<string, PyValue>();
   /** Names declared `global` / `nonlocal` here: the scope that holds them. */
   readonly outer = new Map<string, Scope>();
+  /** A function call's scope: the names its function binds (Python's locals: unbound until bound here, never looked up outside). */
+  locals: ReadonlySet<string> | null = null;
   constructor(readonly parent: Scope | null) {}
   /** Bind `name` (in the scope a global/nonlocal declaration names, else here). */
   assign(name: string, v: PyValue): void {
@@ -208,6 +210,7 @@ export class Scope {
     if (o) return o.lookup(name);
     for (let s: Scope | null = this; s; s = s.parent) {
       if (s.vars.has(name)) return s.vars.get(name);
+      if (s.locals?.has(name)) return undefined;
     }
     return undefined;
   }
