@@ -648,6 +648,9 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
 /** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
 const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
 
+/** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
+const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
+
 const mayRaise = (stmts: HStmt[]): boolean => {
   let raises = false;
   walkHost(stmts, { expr: (e) => void (raises ||= e.k === 'call' && RAISING.has(e.callee)) });
@@ -693,8 +696,11 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
   const excVar = ip.freshName('exc');
   const fakeIf = (body: A.Stmt[], orelse: A.Stmt[]): A.If => ({ kind: 'If', test: { kind: 'Constant', value: true, span: s.span } as unknown as A.Expr, body, orelse, span: s.span });
   const marker = new HostScalar({ k: 'var', name: catchVar }, 'bool');
-  const runHandler = (h: A.ExceptHandler): void => {
-    if (h.name) scope.vars.set(h.name, new HostScalar({ k: 'member', x: { k: 'var', name: excVar }, key: 'message' }, 'str'));
+  const runHandler = (h: A.ExceptHandler, only: PyUserClass | null): void => {
+    // `except E as e`: an E whose message is known at run time (where E has no subclass jaxts raises at run time
+    // and its str() is its message), else the message itself
+    const message = new HostScalar({ k: 'member', x: { k: 'var', name: excVar }, key: 'message' }, 'str');
+    if (h.name) scope.vars.set(h.name, only && EXACT_RUNTIME_EXCEPTIONS.has(only.name) && EXCEPTIONS.get(only.name) === only ? newException(only, [message]) : message);
     execBlock(ip, h.body, scope);
     if (h.name) scope.vars.delete(h.name);
   };
@@ -706,9 +712,10 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
       if (!isExceptionClass(c)) throw new CompileError('TypeError: catching classes that do not inherit from BaseException is not allowed', h.type!.span);
       return c.name;
     });
-    if (classes.includes('Exception') || classes.includes('BaseException')) return runHandler(h);
+    if (classes.includes('Exception') || classes.includes('BaseException')) return runHandler(h, null);
+    const only = clause instanceof PyUserClass ? clause : null;
     const test = new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: classes.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
-    dynamicIf(ip, fakeIf(h.body, s.handlers.slice(i + 1).flatMap((x) => x.body)), test, scope, (arm) => (arm === 0 ? runHandler(h) : chain(i + 1)));
+    dynamicIf(ip, fakeIf(h.body, s.handlers.slice(i + 1).flatMap((x) => x.body)), test, scope, (arm) => (arm === 0 ? runHandler(h, only) : chain(i + 1)));
   };
   let out: HStmt[];
   try {
