@@ -101,6 +101,43 @@ export function sleep(seconds: number): Promise<void> {
 export const degrees = (x: number): number => (x * 180) / Math.PI;
 export const radians = (x: number): number => (x * Math.PI) / 180;
 
+/** A host value that may be None (`best = None`, then a number), used where Python needs the value itself. */
+export function notNone<T>(x: T | null): T {
+  if (x === null) throw new Error("TypeError: unsupported operation on 'NoneType'");
+  return x;
+}
+
+/** A Python exception caught at run time by an `except` clause: its class name and its str(). */
+export interface PyExc {
+  readonly type: string;
+  readonly message: string;
+}
+
+/** The built-in exception classes' bases, up to Exception. */
+const EXC_BASES: Readonly<Record<string, string>> = {
+  IndexError: 'LookupError', KeyError: 'LookupError', ZeroDivisionError: 'ArithmeticError', OverflowError: 'ArithmeticError',
+  FloatingPointError: 'ArithmeticError', NotImplementedError: 'RuntimeError', RecursionError: 'RuntimeError', ModuleNotFoundError: 'ImportError',
+};
+
+/** What an `except` sees of a value thrown at run time: a Python exception (`TypeName: message`); anything else passes on. */
+export function pyCaught(e: unknown): PyExc {
+  const m = e instanceof Error ? /^([A-Za-z_][\w.]*)(?:: ([\s\S]*))?$/.exec(e.message) : null;
+  if (!m || !/(Error|Exception|Warning|StopIteration)$/.test(m[1]!)) throw e;
+  return { type: m[1]!, message: m[2] ?? '' };
+}
+
+/** Does an `except` clause naming `classes` catch `exc`? */
+export function pyExcMatches(exc: PyExc, classes: readonly string[]): boolean {
+  if (classes.includes('Exception') || classes.includes('BaseException')) return true;
+  for (let t: string | undefined = exc.type; t !== undefined; t = EXC_BASES[t]) if (classes.includes(t)) return true;
+  return false;
+}
+
+/** Re-raises what no `except` clause caught. */
+export function pyRethrow(e: unknown): never {
+  throw e;
+}
+
 /** `seq[i]` of a table of Python scalars with an index known only at run time (negative counts from the end). */
 export function pyIndex<T>(items: readonly T[], i: number, seq: string): T {
   const j = i < 0 ? i + items.length : i;

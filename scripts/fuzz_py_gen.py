@@ -570,7 +570,7 @@ class Gen:
 
     def rt_stmt(self, depth):
         if self.rt_lists and depth > 0 and self.indent == 1 and self.r() < 0.3:
-            return self.rt_history()
+            return self.rt_history() if self.r() < 0.6 else self.rt_best()
         k = self.r()
         if k < 0.35:
             t = self.pick(['int', 'float'])
@@ -614,6 +614,43 @@ class Gen:
             t = self.pick(['int', 'float'])
             v = self.pick([n for n, u in self.env.items() if u == t])
             self.emit(f'{v} {self.pick(["+=", "-=", "*="])} {self.rt_num(1, t)}')
+
+    def rt_best(self):
+        """A best-so-far that starts as None in a while loop on a run-time value (a host value that may be None),
+        and a try/except around an error that happens only at run time (its message printed)."""
+        best = self.fresh('best')
+        c = self.fresh('v')
+        self.emit(f'{best} = None')
+        self.emit(f'{c} = b')
+        self.emit(f'while {c} < {self.pick(["50.0", "1e3", "b + 20"])}:')
+        self.indent += 1
+        self.emit(f'{c} = abs({c}) * 2 + {self.pick(["1.5", "1", "0.25"])}')
+        cand = self.pick([c, f'{c} % 7', f'-{c}', f'round({c} / 3, 2)'])
+        self.emit(f'if {best} is None or {cand} {self.pick(["<", ">"])} {best}:')
+        self.emit(f'    {best} = {cand}')
+        if self.r() < 0.3:
+            self.emit(f'if {c} > {self.pick(["30", "100.5"])}:')
+            self.emit('    break')
+        self.indent -= 1
+        self.emit(f'print({best}, {best} is None, {c})')
+        k = self.r()
+        e = self.fresh('e')
+        if k < 0.5:
+            self.emit('try:')
+            self.emit(f'    print({self.pick(["[1, 2, 3]", "[0.5, 1.5]", "list(range(4))"])}[int({c}) % {self.pick(["3", "5", "7"])}])')
+            self.emit(f'except IndexError as {e}:')
+            self.emit(f'    print("IndexError", {e})')
+        else:
+            q = self.fresh('q')
+            self.emit('try:')
+            lhs, op = self.pick(['10', '2.5']), self.pick(['/', '//', '%'])
+            self.emit(f'    {q} = {lhs} {op} (int({c}) % {self.pick(["2", "3"])})')
+            self.emit(f'except ZeroDivisionError as {e}:')
+            # (the same type on both paths: jaxts keeps one type per name after a run-time branch)
+            self.emit(f'    {q} = {"-1" if lhs == "10" and op != "/" else "-1.0"}')
+            self.emit(f'    print("ZeroDivisionError:", {e})')
+            self.emit('else:')
+            self.emit(f'    print("ok", {q})')
 
     def rt_history(self):
         """A list appended to in a while loop on a run-time value (a list known only when the program runs), then used."""

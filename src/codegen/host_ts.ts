@@ -116,6 +116,13 @@ export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions):
         }
         own(`${indent}}`);
         break;
+      case 'try':
+        own(`${indent}try {`);
+        nested(s.body);
+        own(`${indent}} catch (${s.catchVar}) {`);
+        nested(s.handler);
+        own(`${indent}}`);
+        break;
       case 'break':
         own(`${indent}break;`);
         break;

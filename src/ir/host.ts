@@ -33,6 +33,8 @@ export type HStmt = (
   | { k: 'for'; v: string; start: HExpr; stop: HExpr; step: HExpr; body: HStmt[] }
   | { k: 'while'; test: HExpr; body: HStmt[] }
   | { k: 'if'; test: HExpr; then: HStmt[]; else: HStmt[] }
+  /** A Python `try` around code that may raise at run time: `handler` runs with the thrown value in `catchVar`. */
+  | { k: 'try'; body: HStmt[]; catchVar: string; handler: HStmt[] }
   | { k: 'break' }
   | { k: 'continue' }
   | { k: 'return'; value: HExpr }
@@ -152,6 +154,7 @@ export function walkHost(body: HStmt[], visit: { stmt?: (s: HStmt) => void; expr
         case 'for': expr(s.start); expr(s.stop); expr(s.step); stmts(s.body); break;
         case 'while': expr(s.test); stmts(s.body); break;
         case 'if': expr(s.test); stmts(s.then); stmts(s.else); break;
+        case 'try': stmts(s.body); stmts(s.handler); break;
         case 'return': expr(s.value); break;
         case 'break': case 'continue': case 'comment': break;
       }

@@ -45,6 +45,7 @@ import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndCompare, ndFrom, n
 import { indexArray } from './indexing.js';
 import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './classes.js';
 import { SUPER_SELF } from './interp.js';
+import { inLoopsThatStay } from './stmt.js';
 import { checkItems } from './limits.js';
 import { hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
@@ -75,7 +76,13 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
     }
     case 'Name': {
       const v = scope.lookup(e.id);
-      if (v === undefined) throw new CompileError(`NameError: name '${e.id}' is not defined`, e.span);
+      if (v === undefined) {
+        // a name the function binds somewhere, read before it is bound there
+        let frame: Scope | null = scope;
+        while (frame && !frame.locals) frame = frame.parent;
+        if (frame?.locals?.has(e.id)) throw new CompileError(`UnboundLocalError: cannot access local variable '${e.id}' where it is not associated with a value`, e.span);
+        throw new CompileError(`NameError: name '${e.id}' is not defined`, e.span);
+      }
       return v;
     }
     case 'JoinedStr':
@@ -473,7 +480,13 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
   if (isArray(obj) && (key instanceof HostNd || (key instanceof PyTuple && key.items.some((k) => k instanceof HostNd)))) {
     return subscript(ip, obj, key instanceof HostNd ? ip.hostArray(key, span) : new PyTuple((key as PyTuple).items.map((k) => (k instanceof HostNd ? ip.hostArray(k, span) : k))), span);
   }
-  if (isArray(obj)) return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
+  if (isArray(obj)) {
+    // an int known only at run time indexes a device array where the loop around it stays a loop (as JAX's
+    // dynamic index of a traced int); elsewhere the loop runs unrolled with the index known
+    const lift = (k: PyValue): PyValue => (k instanceof HostScalar && k.type === 'int' && inLoopsThatStay() ? ip.scalarArray(k, 'int32', 'index', span, true) : k);
+    key = key instanceof PyTuple && !key.cls ? new PyTuple(key.items.map(lift)) : lift(key);
+    return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
+  }
   if (obj instanceof HostList) return hostListIndex(ip, obj, key, span);
   if (obj instanceof HostScalar && obj.type === 'str') return runTimeStrIndex(obj, key, span);
   // typing's generics (List[int], Generic[T], Optional[X]) are the marker itself: types are not checked
@@ -544,12 +557,12 @@ function runTimeStrIndex(s: HostScalar, key: PyValue, span: A.Span): HostScalar 
  * table the generated code holds (null otherwise).
  */
 function runtimeLookup(items: readonly PyValue[], i: HostScalar, seq: string): HostScalar | null {
-  const kind = (x: PyValue): 'str' | 'int' | 'float' | 'bool' | null =>
-    typeof x === 'string' ? 'str' : typeof x === 'bigint' ? 'int' : typeof x === 'number' ? 'float' : typeof x === 'boolean' ? 'bool' : null;
+  // (items known now, or host values of the same type known at run time, none of them possibly None)
+  const kind = (x: PyValue): 'str' | 'int' | 'float' | 'bool' | null => (x instanceof HostScalar && x.raw !== null ? null : scalarKind(x));
   const k = items.length ? kind(items[0]!) : null;
   if (!k || !items.every((x) => kind(x) === k)) return null;
-  if (k === 'int' && !items.every((x) => Number.isSafeInteger(Number(x)))) return null;
-  const table: HExpr = { k: 'array', items: items.map((x) => ({ k: 'lit', value: typeof x === 'bigint' ? Number(x) : (x as string | number | boolean) })) };
+  if (k === 'int' && !items.every((x) => x instanceof HostScalar || Number.isSafeInteger(Number(x)))) return null;
+  const table: HExpr = { k: 'array', items: items.map((x) => hexpr(x)) };
   return new HostScalar({ k: 'call', callee: 'jx.pyIndex', args: [table, i.expr, { k: 'lit', value: seq === 'str' ? 'string' : seq }] }, k);
 }
 
@@ -776,6 +789,11 @@ function containerEquals(ip: Interp, a: PyValue, b: PyValue, span: A.Span): bool
 }
 
 export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
+  // a host value that may be None at run time, beside None: a test at run time
+  const orNone = [a, b].find((x): x is HostScalar => x instanceof HostScalar && x.raw !== null);
+  if (orNone && (a === null || b === null) && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) {
+    return new HostScalar({ k: 'bin', op: op === 'is' || op === '==' ? '===' : '!==', a: orNone.raw!, b: { k: 'lit', value: null } }, 'bool');
+  }
   if (op === 'is' || op === 'is not') {
     const same = a === b || (a === null && b === null);
     return op === 'is' ? same : !same;
@@ -839,6 +857,11 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
  * JAX's TracerBoolConversionError, as in truthyStatic.
  */
 export function hostTruth(ip: Interp, v: PyValue, span: A.Span): boolean | HostScalar {
+  if (v instanceof HostScalar && v.raw !== null) {
+    // None is false; else the value's own truth
+    const t = hostTruth(ip, new HostScalar(v.expr, v.type), span) as HostScalar;
+    return new HostScalar({ k: 'bin', op: '&&', a: { k: 'bin', op: '!==', a: v.raw, b: { k: 'lit', value: null } }, b: t.expr }, 'bool');
+  }
   if (v instanceof HostScalar) {
     if (v.type === 'bool') return v;
     // a float NaN is true in Python (JS truthiness says false)

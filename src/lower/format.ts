@@ -26,6 +26,9 @@ import { shortDtype, type Atom, type AVal } from '../ir/types.js';
 
 const call = (callee: string, args: HExpr[], isAwait = false): HExpr => ({ k: 'call', callee, args, await: isAwait });
 
+/** The text of a host value that may be None at run time: 'None' there, else `text`. */
+const orNoneText = (v: HostScalar, text: HExpr): HExpr => (v.raw === null ? text : { k: 'cond', test: { k: 'bin', op: '===', a: v.raw, b: { k: 'lit', value: null } }, then: { k: 'lit', value: 'None' }, else: text });
+
 /** A Text as a Python str: static when it is known now, else a host string. */
 export function textValue(t: Text): PyValue {
   const s = t.static;
@@ -243,7 +246,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (un) return un;
   if (isArray(v) && concreteText) return showConcrete(concreteText, v);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
-  if (v instanceof HostScalar) return new Text([v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }])]);
+  if (v instanceof HostScalar) return new Text([orNoneText(v, v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }]))]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, false)]);
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
@@ -275,7 +278,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     if (h.aval.weak) args.push({ k: 'lit', value: true });
     return new Text([call('jx.repr', args, true)]);
   }
-  if (v instanceof HostScalar) return new Text([call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }])]);
+  if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }]))]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, true)]);

@@ -12,7 +12,7 @@ import { arrayIndexItem } from './indexing.js';
 import { binop, compare, evalExpr, iterate, subscript, truthyStatic } from './expr.js';
 import { getAttr } from './attrs.js';
 import { formatOf, reprOf, strOf, textValue } from './format.js';
-import { callChoice, execBlock, lazyGenerator } from './stmt.js';
+import { callChoice, execBlock, lazyGenerator, localNames } from './stmt.js';
 import { Text } from './text.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
@@ -648,6 +648,7 @@ export class Interp {
     // JS stack, and Node's default stack overflows near 250 such levels: stop well before that
     if (this.frames.length > MAX_CALL_DEPTH) throw this.error('RecursionError: maximum recursion depth exceeded', call.span);
     const scope = new Scope(fn.closure);
+    if (fn.def.kind !== 'Lambda') scope.locals = localNames(fn.def.body);
     this.bindParams(fn, scope, call);
     // a method's `__class__` cell and first argument: what a bare super() means
     if (fn.ownerClass) {

@@ -41,8 +41,12 @@ function intTrueDiv(x: bigint, y: bigint, span: A.Span): number {
 export function staticBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyValue {
   if (a instanceof NpScalar) a = a.dtype.startsWith('float') ? a.value : BigInt(a.value);
   if (b instanceof NpScalar) b = b.dtype.startsWith('float') ? b.value : BigInt(b.value);
+  const isSeq = (v: PyValue): boolean => typeof v === 'string' || v instanceof PyList || (v instanceof PyTuple && !v.cls);
   const bad = (): CompileError =>
-    new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
+    // a sequence times a non-int: CPython's sequence-repeat message
+    op === '*' && (isSeq(a) || isSeq(b))
+      ? new CompileError(`TypeError: can't multiply sequence by non-int of type '${typeName(isSeq(a) ? b : a)}'`, span)
+      : new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, span);
   if (isIntLike(a) && isIntLike(b)) {
     const x = BigInt(a);
     const y = BigInt(b);

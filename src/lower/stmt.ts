@@ -12,10 +12,11 @@ import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from '.
 import {
   HostArray, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyUserClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
   dictKey, isArray, scalarKind, typeName, type PyNamedSharding, type PyValue, NeedsStatic, type GeneratorControl, HostChoice, HostList, HostZip, type HostEachPart, type CallArgs,
+  rawExpr,
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
-import { EXCEPTIONS, caughtException, exceptionMatches, makeClass, newException, raiseValue } from './classes.js';
+import { EXCEPTIONS, caughtException, exceptionMatches, isExceptionClass, makeClass, newException, raiseValue } from './classes.js';
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
@@ -117,9 +118,12 @@ function sameCode(a: PyValue | undefined, b: PyValue | undefined): boolean {
 
 function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
   switch (s.kind) {
-    case 'ExprStmt':
-      evalExpr(ip, s.value, scope);
+    case 'ExprStmt': {
+      const v = evalExpr(ip, s.value, scope);
+      // a run-time value whose computation may raise (`items[i]` alone, as a probe in a try) is still computed
+      if (v instanceof HostScalar && ip.atHost && mayRaise([{ k: 'expr', e: v.expr }])) ip.emit({ k: 'expr', e: v.expr });
       return;
+    }
     case 'Assign': {
       const t0 = s.targets[0]!;
       ip.nameHints = t0.kind === 'Name' ? [t0.id] : t0.kind === 'Tuple' && t0.elts.every((x) => x.kind === 'Name') ? t0.elts.map((x) => (x as A.Name).id) : [];
@@ -616,7 +620,8 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
   try {
     let caught = false;
     try {
-      execBlock(ip, s.body, scope);
+      if (ip.atHost && s.handlers.length) caught = runTimeTry(ip, s, scope);
+      else execBlock(ip, s.body, scope);
     } catch (e) {
       const exc = s.handlers.length ? caughtException(e) : null;
       if (!exc) throw e;
@@ -638,6 +643,108 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
   } finally {
     execBlock(ip, s.finalbody, scope);
   }
+}
+
+/** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
+const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
+
+/** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
+const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
+
+const mayRaise = (stmts: HStmt[]): boolean => {
+  let raises = false;
+  walkHost(stmts, { expr: (e) => void (raises ||= e.k === 'call' && RAISING.has(e.callee)) });
+  return raises;
+};
+
+/**
+ * A `try` at host level whose body may raise only when the program runs (an index read back from the
+ * device, a division by a run-time zero, a `raise` in a branch taken at run time): a TS try/catch whose
+ * catch runs the matching `except` clause (`except E as e:` binds str(e)). The body is lowered once; the
+ * clauses are lowered as the arms of a run-time if, their names merged as an if's. Returns true when the
+ * body and its `else` ran that way (the caller runs neither again); a body that raises while it is lowered
+ * goes on to the caller's compile-time handling.
+ */
+function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
+  ip.flush();
+  const before = new Map(scope.vars);
+  let err: unknown = null;
+  const stmts = ip.collect(() => {
+    try {
+      execBlock(ip, s.body, scope);
+      ip.flush();
+      // a host value the body computes that may raise (`q = 7 // d`) is computed inside the try
+      for (const [n, v] of scope.vars) {
+        if (v === before.get(n) || !(v instanceof HostScalar) || v.raw !== null || !mayRaise([{ k: 'expr', e: v.expr }])) continue;
+        const name = ip.freshName(n);
+        ip.emit({ k: 'const', names: [name], value: v.expr });
+        scope.vars.set(n, new HostScalar({ k: 'var', name }, v.type));
+      }
+    } catch (e) {
+      err = e;
+    }
+  });
+  if (err !== null || !mayRaise(stmts) || ip.dynamicDepth > 0) {
+    stmts.forEach((st) => ip.emit(st));
+    if (err !== null) throw err;
+    return false;
+  }
+  const after = new Map(scope.vars);
+  scope.vars.clear();
+  before.forEach((v, k) => scope.vars.set(k, v));
+  const catchVar = ip.freshName('e');
+  const excVar = ip.freshName('exc');
+  const fakeIf = (body: A.Stmt[], orelse: A.Stmt[]): A.If => ({ kind: 'If', test: { kind: 'Constant', value: true, span: s.span } as unknown as A.Expr, body, orelse, span: s.span });
+  const marker = new HostScalar({ k: 'var', name: catchVar }, 'bool');
+  const runHandler = (h: A.ExceptHandler, only: PyUserClass | null): void => {
+    // `except E as e`: an E whose message is known at run time (where E has no subclass jaxts raises at run time
+    // and its str() is its message), else the message itself
+    const message = new HostScalar({ k: 'member', x: { k: 'var', name: excVar }, key: 'message' }, 'str');
+    if (h.name) scope.vars.set(h.name, only && EXACT_RUNTIME_EXCEPTIONS.has(only.name) && EXCEPTIONS.get(only.name) === only ? newException(only, [message]) : message);
+    execBlock(ip, h.body, scope);
+    if (h.name) scope.vars.delete(h.name);
+  };
+  const chain = (i: number): void => {
+    const h = s.handlers[i];
+    if (!h) throw new RunTimeThrow({ k: 'expr', e: { k: 'call', callee: 'jx.pyRethrow', args: [{ k: 'var', name: catchVar }] } });
+    const clause = h.type ? evalExpr(ip, h.type, scope) : null;
+    const classes = clause === null ? ['BaseException'] : (clause instanceof PyTuple ? clause.items : [clause]).map((c) => {
+      if (!isExceptionClass(c)) throw new CompileError('TypeError: catching classes that do not inherit from BaseException is not allowed', h.type!.span);
+      return c.name;
+    });
+    if (classes.includes('Exception') || classes.includes('BaseException')) return runHandler(h, null);
+    const only = clause instanceof PyUserClass ? clause : null;
+    const test = new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: classes.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
+    dynamicIf(ip, fakeIf(h.body, s.handlers.slice(i + 1).flatMap((x) => x.body)), test, scope, (arm) => (arm === 0 ? runHandler(h, only) : chain(i + 1)));
+  };
+  let out: HStmt[];
+  try {
+    out = ip.collect(() =>
+    dynamicIf(ip, fakeIf([...s.body, ...s.orelse], s.handlers.flatMap((h) => h.body)), marker, scope, (arm) => {
+      if (arm === 0) {
+        stmts.forEach((st) => ip.emit(st));
+        scope.vars.clear();
+        after.forEach((v, k) => scope.vars.set(k, v));
+        execBlock(ip, s.orelse, scope);
+      } else {
+        ip.emit({ k: 'const', names: [excVar], value: { k: 'call', callee: 'jx.pyCaught', args: [{ k: 'var', name: catchVar }] } });
+        chain(0);
+      }
+    }),
+    );
+  } catch (e) {
+    // clauses that cannot run as arms of a run-time if (a `return` in one): the body runs as it is, uncaught at run time
+    if (!(e instanceof CompileError || e instanceof NeedsStatic || e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
+    scope.vars.clear();
+    after.forEach((v, k) => scope.vars.set(k, v));
+    stmts.forEach((st) => ip.emit(st));
+    return false;
+  }
+  const last = out[out.length - 1];
+  if (!last || last.k !== 'if' || last.test !== marker.expr) throw new CompileError('internal: a run-time try lost its if', s.span);
+  out[out.length - 1] = { k: 'try', body: last.then, catchVar, handler: last.else };
+  out.forEach((st) => ip.emit(st));
+  return true;
 }
 
 /** `with a as x, b as y:` as nested withs; the context-manager protocol is __enter__/__exit__ (user classes, library objects). */
@@ -780,12 +887,19 @@ function namedTupleClass(ip: Interp, s: A.ClassDef, scope: Scope): PyClass {
 
 // ------------------------------------------------------------------ host loops
 
-/** Names a block assigns (so a host loop knows what it carries). */
-function assignedNames(body: A.Stmt[]): Set<string> {
+const localNamesCache = new WeakMap<A.Stmt[], Set<string>>();
+
+/**
+ * Names that statements bind. `locals`: Python's local variables of a function body (also in with/try
+ * blocks and except-as, less names declared global or nonlocal); otherwise the names a loop or if body
+ * assigns at its level, with the root object of an attribute assignment (`obj.x = …` changes `obj`).
+ */
+function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
   const out = new Set<string>();
+  const outer = new Set<string>();
   const target = (t: A.Expr): void => {
     if (t.kind === 'Name') out.add(t.id);
-    else if (t.kind === 'Attribute') {
+    else if (t.kind === 'Attribute' && !locals) {
       // `obj.x = …` changes the object `obj` names: the loop carries it
       let root: A.Expr = t.value;
       while (root.kind === 'Attribute') root = root.value;
@@ -806,10 +920,31 @@ function assignedNames(body: A.Stmt[]): Set<string> {
         walk(s.body);
         walk(s.orelse);
       } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
+      else if (!locals) continue;
+      else if (s.kind === 'With') {
+        s.items.forEach((it) => it.optionalVars && target(it.optionalVars));
+        walk(s.body);
+      } else if (s.kind === 'Try') {
+        [s.body, s.orelse, s.finalbody, ...s.handlers.map((h) => h.body)].forEach(walk);
+        s.handlers.forEach((h) => h.name && out.add(h.name));
+      } else if (s.kind === 'Global' || s.kind === 'Nonlocal') s.names.forEach((n) => outer.add(n));
     }
   };
   walk(body);
+  outer.forEach((n) => out.delete(n));
   return out;
+}
+
+/** The names a function body binds (its local variables, as Python decides them), less those it declares global or nonlocal. */
+export function localNames(body: A.Stmt[]): Set<string> {
+  let names = localNamesCache.get(body);
+  if (!names) localNamesCache.set(body, (names = boundNames(body, true)));
+  return names;
+}
+
+/** Names a block assigns (so a host loop knows what it carries). */
+function assignedNames(body: A.Stmt[]): Set<string> {
+  return boundNames(body, false);
 }
 
 /** The names a `for` target binds (`i, (a, b)`). */
@@ -1040,6 +1175,14 @@ class PromoteToFloat {
   constructor(readonly name: string) {}
 }
 
+/** A carried None becomes a host number or string in the body (`best = None`, then `best = loss`): the loop carries a value that may be None. */
+class PromoteToOptional {
+  constructor(
+    readonly name: string,
+    readonly type: HostScalar['type'],
+  ) {}
+}
+
 /** A NumPy array made before the loop becomes one known only at run time in the body: the loop carries a run-time array. */
 class PromoteToHostNd {
   constructor(readonly name: string) {}
@@ -1079,6 +1222,9 @@ function deadOnEntry(body: A.Stmt[]): Set<string> {
 /** The staged loops being lowered, outermost first, with the variables before each (see PromoteToHostList). */
 const stagedLoops: { scope: Scope; saved: ReadonlyMap<string, PyValue>; staysLoop: boolean }[] = [];
 
+/** Is the evaluator inside host loops that all stay loops in the generated code (a while on a run-time test, a long range)? There a run-time index of a device array is a device index, not a reason to unroll. */
+export const inLoopsThatStay = (): boolean => stagedLoops.length > 0 && stagedLoops.every((l) => l.staysLoop);
+
 /**
  * Does a short loop over `r` inside loops that stay loops (they must, or are long) run unrolled where it
  * cannot be a TS loop itself? (Where an enclosing short loop could run unrolled instead, that one does.)
@@ -1107,7 +1253,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     try {
       return stagedLoopAttempt(ip, head, scope, uncarried);
     } catch (e) {
-      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry)) throw e;
+      if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry || e instanceof PromoteToOptional)) throw e;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
       if (e instanceof PromoteToHostList && (!mustStage || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop
@@ -1128,6 +1274,12 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         promoted.add(key);
         const name = [...saved].find(([, v]) => v === e.list)?.[0] ?? 'list';
         replaceList(scope, e.list, declareHostList(ip, e.list, e.elem, name, head.s.span));
+        continue;
+      }
+      if (e instanceof PromoteToOptional) {
+        if (promoted.has(`${e.name}:none`)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
+        promoted.add(`${e.name}:none`);
+        scope.vars.set(e.name, HostScalar.orNone({ k: 'lit', value: null }, e.type));
         continue;
       }
       if (e instanceof PromoteAttrs) e.paths.forEach((p) => promote.add(p));
@@ -1198,7 +1350,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
   const lastValues = new Map<string, HostArray | HostScalar | HostNd>();
   try {
     for (const c of carried) {
-      for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init) });
+      for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init), ...(l.init instanceof HostScalar && l.init.raw !== null ? { type: `${l.init.type === 'str' ? 'string' : l.init.type === 'bool' ? 'boolean' : 'number'} | null` } : {}) });
       const v = c.rebuild(c.leaves.map((l) => asLoopValue(l.letName, l.init)));
       // the loop's own copies of carried dicts: the body may set their items (the keys must stay: see writeBack)
       const own = (x: PyValue): void => {
@@ -1243,6 +1395,9 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
       }
       function writeBackOne(c: Carried): void {
         const now = scope.vars.get(c.name)!;
+        // None before the loop, a host number or string after a step: the loop carries one that may be None
+        const nowKind = scalarKind(now);
+        if (c.before === null && nowKind !== null && !(typeof now === 'bigint' && !Number.isSafeInteger(Number(now)))) throw new PromoteToOptional(c.name, nowKind);
         if (c.before instanceof NdArray && now instanceof HostNd && c.before.shape.join() === now.shape.join() && c.before.dtype === now.dtype) throw new PromoteToHostNd(c.name);
         const leaves: { letName: string; init: PyValue }[] = [];
         attrCarry = ac;
@@ -1548,6 +1703,7 @@ function flattenCarry(ip: Interp, v: PyValue, name: string, out: { letName: stri
 function leafInit(v: PyValue): HExpr {
   if (v instanceof HostArray || v instanceof HostNd) return { k: 'var', name: v.name };
   if (v instanceof Tracer) return { k: 'var', name: v.materialized!.name };
+  if (v instanceof HostScalar) return rawExpr(v);
   return hexpr(v);
 }
 
@@ -1559,6 +1715,7 @@ function asLoopValue(letName: string, init: PyValue): PyValue {
     h.sharding = (init instanceof Tracer ? init.materialized : init)?.sharding ?? null;
     return h;
   }
+  if (init instanceof HostScalar && init.raw !== null) return HostScalar.orNone({ k: 'var', name: letName }, init.type);
   const type = init instanceof HostScalar ? init.type : typeof init === 'bigint' ? 'int' : typeof init === 'number' ? 'float' : typeof init === 'boolean' ? 'bool' : 'str';
   return new HostScalar({ k: 'var', name: letName }, type);
 }
@@ -1594,10 +1751,26 @@ function checkSameType(a: PyValue, b: PyValue, name: string, span: A.Span): void
 function hexprOfLeaf(ip: Interp, v: PyValue, span: A.Span): HExpr {
   if (isArray(v)) return { k: 'var', name: ip.hostArray(v, span).name };
   if (v instanceof HostNd) return { k: 'var', name: v.name };
+  if (v instanceof HostScalar) return rawExpr(v);
   return hexpr(v);
 }
 
 // ------------------------------------------------------------------ dynamic if
+
+/** A statement that throws at run time (an exception re-raised by a run-time `except` chain that no clause matched): the branch ends there. */
+class RunTimeThrow {
+  constructor(readonly stmt: HStmt) {}
+}
+
+/** The run-time raise of the Python exception `e` stands for (null: `e` is no Python exception). */
+function runTimeRaise(ip: Interp, e: unknown, span: A.Span): HStmt | null {
+  const exc = e instanceof NeedsStatic ? null : caughtException(e);
+  if (!exc) return null;
+  const text = ip.str(exc, span);
+  const line = { k: 'lit' as const, value: (e as CompileError).span?.start.line ?? span.start.line };
+  const message: HExpr = text.static === '' ? { k: 'lit', value: exc.cls.name } : { k: 'concat', parts: [{ k: 'lit', value: `${exc.cls.name}: ` }, text.toExpr()] };
+  return { k: 'expr', e: { k: 'call', callee: 'jx.pyRaise', args: [message, line] } };
+}
 
 /**
  * `if test:` on a value known only at run time (a host number, a readback of a device value): both
@@ -1634,6 +1807,13 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
         if (runArm) runArm(body === s.body ? 0 : 1);
         else execBlock(ip, body, scope);
       } catch (e) {
+        // a Python exception the branch raises (`raise ValueError(...)`, a KeyError): raised when the program takes it
+        const thrown = e instanceof RunTimeThrow ? e.stmt : runTimeRaise(ip, e, s.span);
+        if (thrown) {
+          ip.emit(thrown);
+          exits = true;
+          return;
+        }
         if (!(e instanceof BreakSignal || e instanceof ContinueSignal)) {
           if (e instanceof ReturnSignal) throw new CompileError('return inside an if on a value known only when the program runs is not supported', s.span);
           throw e;
@@ -1782,6 +1962,16 @@ function mergeBranches(ip: Interp, n: string, [x, y]: [PyValue, PyValue], [la, l
   // (NeedsStatic: a host loop around it may still run unrolled, where the test is known)
   const differ = (why: string): NeedsStatic =>
     new NeedsStatic(`'${n}' is assigned values of different types in the branches of an if on a value known only when the program runs (${why}); jaxts needs one type after the if`, span);
+  // None on one path and a host number or string on the other (`best = None` before, `best = loss` in it)
+  const kind = scalarKind(x ?? y);
+  if ((x === null) !== (y === null) && kind !== null && !(typeof (x ?? y) === 'bigint' && !Number.isSafeInteger(Number(x ?? y)))) {
+    const letName = ip.freshName(n);
+    const value = (v: PyValue): HExpr => (v instanceof HostScalar ? rawExpr(v) : hexpr(v));
+    decls.push({ k: 'let', names: [letName], value: null, type: `${kind === 'str' ? 'string' : kind === 'bool' ? 'boolean' : 'number'} | null` });
+    aStmts.push({ k: 'assign', name: letName, value: value(x) });
+    bStmts.push({ k: 'assign', name: letName, value: value(y) });
+    return HostScalar.orNone({ k: 'var', name: letName }, kind);
+  }
   const oa = opaqueParts(x);
   const ob = opaqueParts(y);
   if (oa.length !== ob.length || oa.some((p, i) => p !== ob[i])) {
@@ -1808,10 +1998,12 @@ function mergeBranches(ip: Interp, n: string, [x, y]: [PyValue, PyValue], [la, l
     }
     const kp = scalarKind(p);
     if (kp === null || kp !== scalarKind(q)) throw differ(`${typeName(p)} and ${typeName(q)}`);
-    decls.push({ k: 'let', names: [letName], value: null, type: kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number' });
+    // (a value that may be None on either path stays one that may be None)
+    const orNone = (p instanceof HostScalar && p.raw !== null) || (q instanceof HostScalar && q.raw !== null);
+    decls.push({ k: 'let', names: [letName], value: null, type: `${kp === 'str' ? 'string' : kp === 'bool' ? 'boolean' : 'number'}${orNone ? ' | null' : ''}` });
     aStmts.push({ k: 'assign', name: letName, value: la.expr[i]! });
     bStmts.push({ k: 'assign', name: letName, value: lb.expr[i]! });
-    return new HostScalar({ k: 'var', name: letName }, kp);
+    return orNone ? HostScalar.orNone({ k: 'var', name: letName }, kp) : new HostScalar({ k: 'var', name: letName }, kp);
   });
   return la.rebuild(merged);
 }

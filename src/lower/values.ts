@@ -198,6 +198,8 @@ export class Scope {
   readonly vars = new Map<string, PyValue>();
   /** Names declared `global` / `nonlocal` here: the scope that holds them. */
   readonly outer = new Map<string, Scope>();
+  /** A function call's scope: the names its function binds (Python's locals: unbound until bound here, never looked up outside). */
+  locals: ReadonlySet<string> | null = null;
   constructor(readonly parent: Scope | null) {}
   /** Bind `name` (in the scope a global/nonlocal declaration names, else here). */
   assign(name: string, v: PyValue): void {
@@ -208,6 +210,7 @@ export class Scope {
     if (o) return o.lookup(name);
     for (let s: Scope | null = this; s; s = s.parent) {
       if (s.vars.has(name)) return s.vars.get(name);
+      if (s.locals?.has(name)) return undefined;
     }
     return undefined;
   }
@@ -530,16 +533,30 @@ export class HostSlice extends PyObject {
 
 /** A value known only at run time on the host: a loop index, `float(loss)`, a formatted string. */
 export class HostScalar extends PyObject {
+  /**
+   * Set on a value that may be None at run time (`best = None`, then `best = loss` in a host loop): a TS
+   * variable of type `T | null`. `expr` reads it as a `T` (a TypeError at run time where it is None).
+   */
+  raw: HExpr | null = null;
   constructor(
     readonly expr: HExpr,
     readonly type: 'int' | 'float' | 'bool' | 'str',
   ) {
     super();
   }
+  /** A value of `type` or None, held in `raw` (a TS expression of type `T | null`). */
+  static orNone(raw: HExpr, type: HostScalar['type']): HostScalar {
+    const v = new HostScalar({ k: 'call', callee: 'jx.notNone', args: [raw] }, type);
+    v.raw = raw;
+    return v;
+  }
   get typeName(): string {
     return this.type;
   }
 }
+
+/** The TS expression of a host value that may be None (`T | null`): its raw variable, or its plain value. */
+export const rawExpr = (v: HostScalar): HExpr => v.raw ?? v.expr;
 
 /**
  * A list whose items are known only when the program runs: one a loop that runs on the host appends to

@@ -8,7 +8,7 @@
 // array passes its reference to the caller. A variable used in a way this
 // pass does not model (inside an expression it cannot follow) is never
 // released; its memory is freed when it is collected, as before.
-import type { HExpr, HostProgram, HStmt } from '../ir/host.js';
+import { walkHost, type HExpr, type HostProgram, type HStmt } from '../ir/host.js';
 
 /** Calls whose results are new arrays the caller owns: one per destructured name, or one. */
 const PRODUCES_MANY = new Set(['rt.call', 'rt.pmap', 'rt.spmd']);
@@ -145,6 +145,10 @@ function ownedVars(body: HStmt[]): Set<string> {
     }
   });
   const owned = new Set([...defs].filter(([, ds]) => ds.some((d) => d.kind !== 'other')).map(([n]) => n));
+  // a run-time `try` may leave its body anywhere: what it mentions is never released (a leak at worst)
+  eachStmt(body, (s) => {
+    if (s.k === 'try') walkHost([...s.body, ...s.handler], { expr: (e) => void (e.k === 'var' && owned.delete(e.name)), stmt: (x) => defsOf(x).forEach((n) => owned.delete(n)) });
+  });
   for (let changed = true; changed; ) {
     changed = false;
     for (const n of [...owned]) {
