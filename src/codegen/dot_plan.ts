@@ -33,8 +33,10 @@ export function planDot(k: Kernel): DotPlan | null {
   if (S * found.extent < MIN_WORK) return null;
   const { a, b } = found.body as { a: Load; b: Load };
   // either factor may be the row factor: the wider rows (then the longer batches) make the better product
-  const ba = evalAll(a.index, found.id, 0, S);
-  const bb = ba && evalAll(b.index, found.id, 0, S);
+  // (one memo: the two indices often share subexpressions of the output index)
+  const memo = new Map<KExpr, Int32Array | null>();
+  const ba = evalAll(a.index, found.id, 0, S, memo);
+  const bb = ba && evalAll(b.index, found.id, 0, S, memo);
   if (!ba || !bb) return null;
   // the counter's coefficients (constants: the indices are affine in it)
   const ka = evalAll(a.index, found.id, 1, 1)![0]! - ba[0]!;
@@ -112,9 +114,7 @@ function evalAll(e: KExpr, r: number, rv: number, S: number, memo = new Map<KExp
     case 'bin': {
       const a = e.a.dtype === 'int32' || e.a.dtype === 'bool' ? evalAll(e.a, r, rv, S, memo) : null;
       const b = a && evalAll(e.b, r, rv, S, memo);
-      const f = a && b ? BIN[e.fn] : undefined;
-      if (a && b && f) for (let g = 0; g < S; g++) out[g] = f(a[g]!, b[g]!);
-      else ok = false;
+      ok = !!a && !!b && binAll(e.fn, a, b, out);
       break;
     }
     default:
@@ -123,6 +123,32 @@ function evalAll(e: KExpr, r: number, rv: number, S: number, memo = new Map<KExp
   const res = ok ? out : null;
   memo.set(e, res);
   return res;
+}
+
+/**
+ * out = a fn b elementwise, with a loop per operation (this runs over every output element of every
+ * contraction a program compiles: a call through BIN per element made it a good part of compile time).
+ * False for an operation BIN lacks.
+ */
+function binAll(fn: KBinary, a: Int32Array, b: Int32Array, out: Int32Array): boolean {
+  const S = out.length;
+  switch (fn) {
+    case 'add':
+      for (let g = 0; g < S; g++) out[g] = a[g]! + b[g]!;
+      return true;
+    case 'sub':
+      for (let g = 0; g < S; g++) out[g] = a[g]! - b[g]!;
+      return true;
+    case 'mul':
+      for (let g = 0; g < S; g++) out[g] = Math.imul(a[g]!, b[g]!);
+      return true;
+    default: {
+      const f = BIN[fn];
+      if (!f) return false;
+      for (let g = 0; g < S; g++) out[g] = f(a[g]!, b[g]!);
+      return true;
+    }
+  }
 }
 
 /** int32 semantics of the kernels (XLA's: x / 0 = -1, x % 0 = x); comparisons give 0/1. */
