@@ -25,10 +25,19 @@ export interface DotPlan {
 /** Below this many multiply-adds the scalar loop is as fast as packing for the matrix product. */
 const MIN_WORK = 4096;
 
-/** The first contraction of `k` the matrix product can take, with its layout; null if none. */
+/** The contraction of `k` the matrix product takes (the largest it can), with its layout; null if none. */
 export function planDot(k: Kernel): DotPlan | null {
-  const found = findDot(k.body, new Set());
-  if (!found) return null;
+  // the contraction with the most work first (a layer's 128-wide product, not the 1-wide one beside it)
+  const found: Reduce[] = [];
+  findDots(k.body, new Set(), found);
+  for (const f of found.sort((a, b) => b.extent - a.extent)) {
+    const plan = planOne(k, f);
+    if (plan) return plan;
+  }
+  return null;
+}
+
+function planOne(k: Kernel, found: Reduce): DotPlan | null {
   const S = k.output.size;
   if (S * found.extent < MIN_WORK) return null;
   const { a, b } = found.body as { a: Load; b: Load };
@@ -46,8 +55,9 @@ export function planDot(k: Kernel): DotPlan | null {
   return plans.sort((p, q) => size(q) - size(p))[0] ?? null;
 }
 
-function findDot(e: KExpr, seen: Set<KExpr>): Reduce | null {
-  if (seen.has(e)) return null;
+/** The contractions of `e` the matrix product could take, in the order of a walk. */
+function findDots(e: KExpr, seen: Set<KExpr>, out: Reduce[]): void {
+  if (seen.has(e)) return;
   seen.add(e);
   if (e.op === 'reduce') {
     const m = e.body;
@@ -56,14 +66,10 @@ function findDot(e: KExpr, seen: Set<KExpr>): Reduce | null {
       m.op === 'bin' && m.fn === 'mul' && m.a.op === 'load' && m.b.op === 'load' &&
       m.a.dtype === 'float32' && m.b.dtype === 'float32' &&
       affine(m.a.index, e.id) && affine(m.b.index, e.id)
-    ) return e;
-    return null;
+    ) out.push(e);
+    return;
   }
-  for (const c of children(e)) {
-    const f = findDot(c, seen);
-    if (f) return f;
-  }
-  return null;
+  for (const c of children(e)) findDots(c, seen, out);
 }
 
 /** Whether `e` is (terms without counter `r`) + c·r for a constant c. */
