@@ -17,11 +17,6 @@ function twoSum(a: number, b: number): DD {
   return [s, a - (s - bb) + (b - bb)];
 }
 
-function quickTwoSum(a: number, b: number): DD {
-  const s = a + b;
-  return [s, b - (s - a)];
-}
-
 function twoProd(a: number, b: number): DD {
   const p = a * b;
   const t = 134217729 * a; // Dekker split at 2^27 + 1
@@ -33,26 +28,62 @@ function twoProd(a: number, b: number): DD {
   return [p, ah * bh - p + ah * bl + al * bh + al * bl];
 }
 
-function ddAdd(a: DD, b: DD): DD {
-  const [s, e] = twoSum(a[0], b[0]);
-  const [t, f] = twoSum(a[1], b[1]);
-  const [s2, e2] = quickTwoSum(s, e + t);
-  return quickTwoSum(s2, e2 + f);
+// The double-double operations of `log` write their result to these two
+// registers rather than returning a pair: `log` runs once per Gaussian draw
+// (millions for a large np.random.normal), and a pair per operation made it
+// spend most of its time allocating. The arithmetic is that of the pair form.
+let H = 0;
+let L = 0;
+
+/** (H, L) = a + b, double-double. */
+function ddAdd(a0: number, a1: number, b0: number, b1: number): void {
+  // twoSum(a0, b0), twoSum(a1, b1)
+  const s = a0 + b0;
+  const sb = s - a0;
+  const e = a0 - (s - sb) + (b0 - sb);
+  const t = a1 + b1;
+  const tb = t - a1;
+  const f = a1 - (t - tb) + (b1 - tb);
+  // quickTwoSum(s, e + t), then quickTwoSum(s2, e2 + f)
+  const et = e + t;
+  const s2 = s + et;
+  const e2 = et - (s2 - s);
+  const ef = e2 + f;
+  H = s2 + ef;
+  L = ef - (H - s2);
 }
 
-function ddMul(a: DD, b: DD): DD {
-  const [p, e] = twoProd(a[0], b[0]);
-  return quickTwoSum(p, e + (a[0] * b[1] + a[1] * b[0]));
+/** (H, L) = a * b, double-double. */
+function ddMul(a0: number, a1: number, b0: number, b1: number): void {
+  // twoProd(a0, b0)
+  const p = a0 * b0;
+  const t = 134217729 * a0;
+  const ah = t - (t - a0);
+  const al = a0 - ah;
+  const u = 134217729 * b0;
+  const bh = u - (u - b0);
+  const bl = b0 - bh;
+  const e = ah * bh - p + ah * bl + al * bh + al * bl;
+  // quickTwoSum(p, e + cross)
+  const c = e + (a0 * b1 + a1 * b0);
+  H = p + c;
+  L = c - (H - p);
 }
 
-function ddDiv(a: DD, b: DD): DD {
-  const q1 = a[0] / b[0];
-  let r = ddAdd(a, ddMul(b, [-q1, 0]));
-  const q2 = r[0] / b[0];
-  r = ddAdd(r, ddMul(b, [-q2, 0]));
-  const q3 = r[0] / b[0];
-  const [s, e] = quickTwoSum(q1, q2);
-  return ddAdd([s, e], [q3, 0]);
+/** (H, L) = a / b, double-double. */
+function ddDiv(a0: number, a1: number, b0: number, b1: number): void {
+  const q1 = a0 / b0;
+  ddMul(b0, b1, -q1, 0);
+  ddAdd(a0, a1, H, L);
+  const q2 = H / b0;
+  const r0 = H;
+  const r1 = L;
+  ddMul(b0, b1, -q2, 0);
+  ddAdd(r0, r1, H, L);
+  const q3 = H / b0;
+  const s = q1 + q2;
+  const e = q2 - (s - q1);
+  ddAdd(s, e, q3, 0);
 }
 
 /** ln 2 to 106 bits. */
@@ -88,16 +119,53 @@ export function log(x: number): number {
     m /= 2;
     k += 1;
   }
-  const s = ddDiv([m - 1, 0], twoSum(m, 1));
-  const s2 = ddMul(s, s);
+  const [m1, m0] = twoSum(m, 1);
+  ddDiv(m - 1, 0, m1, m0);
+  const s0 = H;
+  const s1 = L;
+  // Fast path (Ziv's): log m = 2s + c with c = 2 s^3 (1/3 + s^2/5 + ...) summed in plain doubles, the rest in
+  // double-double. Where the sum is farther than its error bound from a rounding boundary, its rounding is
+  // the one the full double-double sum below rounds to (that sum is within 2^-100 of the true value too);
+  // otherwise (a few percent of inputs) the full sum decides.
+  {
+    const z = s0 * s0;
+    let p = 0;
+    for (let j = 13; j >= 1; j--) p = p * z + 1 / (2 * j + 1);
+    const c = 2 * s0 * z * p;
+    ddMul(LN2[0], LN2[1], k, 0);
+    ddAdd(H, L, 2 * s0, 2 * s1);
+    ddAdd(H, L, c, 0);
+    const y = H + L;
+    const rho = H - y + L;
+    const err = 2 ** -50 * Math.abs(c) + 2 ** -56 * Math.abs(s0) + 2 ** -90 * (Math.abs(k) + 1);
+    f64[0] = y;
+    const exponent = (u32[1]! >>> 20) & 0x7ff;
+    const powerOfTwo = (u32[1]! & 0x000fffff) === 0 && u32[0] === 0;
+    // half an ulp of y (y is a normal number: |log x| > 2^-54 for x != 1)
+    const halfUlp = 2 ** (exponent - 1023 - 53);
+    if (!powerOfTwo && Math.abs(rho) + err < halfUlp) return y;
+  }
+  ddMul(s0, s1, s0, s1);
+  const q0 = H;
+  const q1 = L;
   // terms j >= 11 are below 2^-55 of the sum: plain doubles are enough there
   let tail = 0;
-  for (let j = 21; j >= 11; j--) tail = tail * s2[0] + 1 / (2 * j + 1);
-  let acc: DD = [tail, 0];
-  for (let j = 10; j >= 0; j--) acc = ddAdd(ddMul(acc, s2), ODD_RECIPROCALS[j]!);
-  const lm = ddMul(s, acc);
-  const r = ddAdd(ddMul(LN2, [k, 0]), [2 * lm[0], 2 * lm[1]]);
-  return r[0] + r[1];
+  for (let j = 21; j >= 11; j--) tail = tail * q0 + 1 / (2 * j + 1);
+  let acc0 = tail;
+  let acc1 = 0;
+  for (let j = 10; j >= 0; j--) {
+    ddMul(acc0, acc1, q0, q1);
+    const c = ODD_RECIPROCALS[j]!;
+    ddAdd(H, L, c[0], c[1]);
+    acc0 = H;
+    acc1 = L;
+  }
+  ddMul(s0, s1, acc0, acc1);
+  const lm0 = H;
+  const lm1 = L;
+  ddMul(LN2[0], LN2[1], k, 0);
+  ddAdd(H, L, 2 * lm0, 2 * lm1);
+  return H + L;
 }
 
 // ------------------------------------------------------------ MT19937 and NumPy's legacy distributions

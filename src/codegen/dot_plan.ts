@@ -25,16 +25,27 @@ export interface DotPlan {
 /** Below this many multiply-adds the scalar loop is as fast as packing for the matrix product. */
 const MIN_WORK = 4096;
 
-/** The first contraction of `k` the matrix product can take, with its layout; null if none. */
+/** The contraction of `k` the matrix product takes (the largest it can), with its layout; null if none. */
 export function planDot(k: Kernel): DotPlan | null {
-  const found = findDot(k.body, new Set());
-  if (!found) return null;
+  // the contraction with the most work first (a layer's 128-wide product, not the 1-wide one beside it)
+  const found: Reduce[] = [];
+  findDots(k.body, new Set(), found);
+  for (const f of found.sort((a, b) => b.extent - a.extent)) {
+    const plan = planOne(k, f);
+    if (plan) return plan;
+  }
+  return null;
+}
+
+function planOne(k: Kernel, found: Reduce): DotPlan | null {
   const S = k.output.size;
   if (S * found.extent < MIN_WORK) return null;
   const { a, b } = found.body as { a: Load; b: Load };
   // either factor may be the row factor: the wider rows (then the longer batches) make the better product
-  const ba = evalAll(a.index, found.id, 0, S);
-  const bb = ba && evalAll(b.index, found.id, 0, S);
+  // (one memo: the two indices often share subexpressions of the output index)
+  const memo = new Map<KExpr, Int32Array | null>();
+  const ba = evalAll(a.index, found.id, 0, S, memo);
+  const bb = ba && evalAll(b.index, found.id, 0, S, memo);
   if (!ba || !bb) return null;
   // the counter's coefficients (constants: the indices are affine in it)
   const ka = evalAll(a.index, found.id, 1, 1)![0]! - ba[0]!;
@@ -44,8 +55,9 @@ export function planDot(k: Kernel): DotPlan | null {
   return plans.sort((p, q) => size(q) - size(p))[0] ?? null;
 }
 
-function findDot(e: KExpr, seen: Set<KExpr>): Reduce | null {
-  if (seen.has(e)) return null;
+/** The contractions of `e` the matrix product could take, in the order of a walk. */
+function findDots(e: KExpr, seen: Set<KExpr>, out: Reduce[]): void {
+  if (seen.has(e)) return;
   seen.add(e);
   if (e.op === 'reduce') {
     const m = e.body;
@@ -54,14 +66,10 @@ function findDot(e: KExpr, seen: Set<KExpr>): Reduce | null {
       m.op === 'bin' && m.fn === 'mul' && m.a.op === 'load' && m.b.op === 'load' &&
       m.a.dtype === 'float32' && m.b.dtype === 'float32' &&
       affine(m.a.index, e.id) && affine(m.b.index, e.id)
-    ) return e;
-    return null;
+    ) out.push(e);
+    return;
   }
-  for (const c of children(e)) {
-    const f = findDot(c, seen);
-    if (f) return f;
-  }
-  return null;
+  for (const c of children(e)) findDots(c, seen, out);
 }
 
 /** Whether `e` is (terms without counter `r`) + c·r for a constant c. */
@@ -112,9 +120,7 @@ function evalAll(e: KExpr, r: number, rv: number, S: number, memo = new Map<KExp
     case 'bin': {
       const a = e.a.dtype === 'int32' || e.a.dtype === 'bool' ? evalAll(e.a, r, rv, S, memo) : null;
       const b = a && evalAll(e.b, r, rv, S, memo);
-      const f = a && b ? BIN[e.fn] : undefined;
-      if (a && b && f) for (let g = 0; g < S; g++) out[g] = f(a[g]!, b[g]!);
-      else ok = false;
+      ok = !!a && !!b && binAll(e.fn, a, b, out);
       break;
     }
     default:
@@ -123,6 +129,32 @@ function evalAll(e: KExpr, r: number, rv: number, S: number, memo = new Map<KExp
   const res = ok ? out : null;
   memo.set(e, res);
   return res;
+}
+
+/**
+ * out = a fn b elementwise, with a loop per operation (this runs over every output element of every
+ * contraction a program compiles: a call through BIN per element made it a good part of compile time).
+ * False for an operation BIN lacks.
+ */
+function binAll(fn: KBinary, a: Int32Array, b: Int32Array, out: Int32Array): boolean {
+  const S = out.length;
+  switch (fn) {
+    case 'add':
+      for (let g = 0; g < S; g++) out[g] = a[g]! + b[g]!;
+      return true;
+    case 'sub':
+      for (let g = 0; g < S; g++) out[g] = a[g]! - b[g]!;
+      return true;
+    case 'mul':
+      for (let g = 0; g < S; g++) out[g] = Math.imul(a[g]!, b[g]!);
+      return true;
+    default: {
+      const f = BIN[fn];
+      if (!f) return false;
+      for (let g = 0; g < S; g++) out[g] = f(a[g]!, b[g]!);
+      return true;
+    }
+  }
 }
 
 /** int32 semantics of the kernels (XLA's: x / 0 = -1, x % 0 = x); comparisons give 0/1. */

@@ -26,9 +26,12 @@ import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilde
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   const outer = ip.line;
+  const block = { body, i: 0 };
+  blocks.push(block);
   try {
     for (const s of body) {
       ip.line = s.span.start.line;
+      block.i++;
       if (ip.atHost && FORKING.has(s.kind)) execForking(ip, s, scope);
       else if (ip.atHost && s.kind === 'Return' && s.value) returnForking(ip, s, s.value, scope);
       else if (ip.atHost) withDecisions(null, () => execStmt(ip, s, scope));
@@ -36,7 +39,36 @@ export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
     }
   } finally {
     ip.line = outer;
+    blocks.pop();
   }
+}
+
+/** The blocks being executed, innermost last, each with the number of its statements begun (see deadAfterIf). */
+const blocks: { body: A.Stmt[]; i: number }[] = [];
+
+/**
+ * Is `name`, bound by the if `s` on one path only, never read after it? It is when no statement after `s`
+ * in its block and in the blocks around it mentions the name, nor any other statement of the loops around
+ * it (a later step could read the value an earlier step left). Such a name (a loss computed to be
+ * printed every hundred steps) needs no value after the if, and the loop around it stays a loop.
+ */
+function deadAfterIf(name: string, s: A.If): boolean {
+  const top = blocks[blocks.length - 1];
+  if (!top || top.body[top.i - 1] !== s) return false;
+  let found = false;
+  const mentions = (n: unknown): void => {
+    if (found || !n || typeof n !== 'object' || n === s) return;
+    const node = n as { kind?: string; id?: string; name?: string; names?: unknown };
+    if ((node.kind === 'Name' && node.id === name) || ((node.kind === 'FunctionDef' || node.kind === 'ClassDef') && node.name === name)) found = true;
+    else if ((node.kind === 'Global' || node.kind === 'Nonlocal') && Array.isArray(node.names) && node.names.includes(name)) found = true;
+    else for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') mentions(v);
+  };
+  for (const b of blocks) {
+    mentions(b.body.slice(b.i));
+    const current = b.body[b.i - 1];
+    if (current && (current.kind === 'For' || current.kind === 'While')) mentions(current);
+  }
+  return !found;
 }
 
 /** Host statements that may branch on a run-time value inside a differentiation they call (see execForking). */
@@ -1865,7 +1897,7 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       if (x === undefined || y === undefined) {
         // bound on one path only: not usable after the if (Python's NameError where the other path ran); in a
         // host loop, the loop may still run unrolled
-        if (ip.dynamicDepth > 0) throw new NeedsStatic(`'${n}' is bound on one path of an if on a value known only when the program runs`, s.span);
+        if (ip.dynamicDepth > 0 && !deadAfterIf(n, s)) throw new NeedsStatic(`'${n}' is bound on one path of an if on a value known only when the program runs`, s.span);
         scope.vars.delete(n);
         continue;
       }

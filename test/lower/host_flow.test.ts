@@ -28,6 +28,19 @@ describe('host control flow on run-time values', () => {
     expect(c(src).host).toMatch(/while \(true\)/);
   });
 
+  it('keeps a host loop a loop when an if on its index binds a name nothing reads after it', async () => {
+    const src = lines('@jax.jit', 'def step(x):', '  return x * 0.5 + 1.0', 'x = jnp.zeros(2)', 'for i in range(400):', '  x = step(x)', '  if i % 100 == 0:', '    m = x.sum()', "    print(i, m)", 'print(x)');
+    expect(await run(src)).toBe('0 2.0\n100 4.0\n200 4.0\n300 4.0\n[2. 2.]\n');
+    // one TS loop, not 400 unrolled steps
+    expect(c(src).host).toMatch(/for \(let i/);
+    expect(c(src).host.split('\n').length).toBeLessThan(60);
+  });
+
+  it('runs the loop unrolled where a name bound on one path of such an if is read after it', async () => {
+    const src = lines('x = jnp.zeros(2)', 'for i in range(3):', '  x = x + 1', '  if i == 0:', '    m = x.sum()', '  print(m)');
+    expect(await run(src)).toBe('2.0\n2.0\n2.0\n');
+  });
+
   it('merges the names both branches of an if bind', async () => {
     const src = lines('v = jnp.arange(3.0)', 'if v.sum() > 1:', '  w = v + 1', '  k = 3', 'else:', '  w = v - 1', '  k = 4', 'print(w, k)');
     expect(await run(src)).toBe('[1. 2. 3.] 3\n');
