@@ -1227,6 +1227,19 @@ function splitLinear(g: Func, wrt: boolean[], outMask: boolean[]): { primal: Fun
 }
 
 /**
+ * JAX's vjp with its residuals as values (what a VJP object carries): `fwd`
+ * maps f's parameters to [f's results..., residuals...]; `bwd` maps
+ * [residuals..., one cotangent per leading `nCt` result...] to the cotangent
+ * of each `wrt` parameter. `resParam[k]`: the parameter that residual k is (a
+ * primal saved as it is), or -1.
+ */
+export function vjpSplit(f: Func, wrt: boolean[], nCt: number): { fwd: Func; bwd: Func; resParam: number[] } {
+  const { primal, lin, nRes } = splitLinear(f, wrt, f.results.map((_, j) => j < nCt));
+  const resParam = primal.results.slice(f.results.length).map((r) => (r.kind === 'var' ? primal.params.findIndex((p) => p.id === r.id) : -1));
+  return { fwd: primal, bwd: transposeFunc(lin, lin.params.map((_, i) => i >= nRes)), resParam };
+}
+
+/**
  * The transpose of a function linear in the parameters marked `linear`:
  * parameters [the others (residuals)..., one cotangent per result...],
  * results: the cotangent of each linear parameter.
