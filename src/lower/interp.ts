@@ -605,6 +605,7 @@ export class Interp {
     if (fn instanceof PyTransformed) return this.library.callTransformed(fn, call);
     if (fn instanceof PyDType) return this.convertDType(fn, call);
     if (fn instanceof PyClass && fn.kind === 'namedtuple') return this.constructNamedTuple(fn, call);
+    if (fn instanceof PyClass && fn.construct) return fn.construct(call);
     if (fn instanceof PyUserClass) return instantiate(this, fn, call);
     if (fn instanceof PyDescriptor && fn.kind !== 'property') return this.call(fn.fn, call);
     if (fn instanceof PyInstance) {

@@ -391,7 +391,7 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
 const SHAPED_ARRAY = coreClass('ShapedArray');
 
 /** An abstract value (core.ShapedArray): its shape, dtype and text. */
-class PyShapedArray extends PyNativeObject {
+export class PyShapedArray extends PyNativeObject {
   readonly typeName = 'ShapedArray';
   readonly pyClass = SHAPED_ARRAY;
   readonly hashable = true;
@@ -399,7 +399,7 @@ class PyShapedArray extends PyNativeObject {
     super();
   }
 }
-const avalObject = (a: AVal): PyShapedArray => new PyShapedArray(a);
+export const avalObject = (a: AVal): PyShapedArray => new PyShapedArray(a);
 
 /** str()/repr() of a jaxpr object (null: not one of them). */
 export function jaxprText(v: PyValue): Text | null {

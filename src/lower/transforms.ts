@@ -704,7 +704,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
   const outBatched: boolean[] = [];
-  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined, outBatched);
+  const bf = diffErrors(call.span, () => vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined, outBatched));
   const argAtoms = [
     ...flat.leaves.flatMap((l, i) => {
       if (isStatic[i]) return [];

@@ -792,17 +792,38 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
   const zeroTan = (t: Tan, x: Atom): LAtom => t ?? full((p, i, q) => opN(p, i, q)[0]!, x.aval, 0);
 
   /** JAX's custom_jvp under differentiation: the rule's primal results, its tangents recorded as linear equations. */
+  /** `g` applied to operands some of which are tangents: its equations bound or recorded as linear ones. */
+  const linearCall = (g: Func, ins: LAtom[]): LAtom[] => {
+    const env = new Map<number, LAtom>();
+    g.params.forEach((p, i) => env.set(p.id, ins[i]!));
+    const rd = (a: Atom): LAtom => (a.kind === 'lit' ? a : env.get(a.id)!);
+    for (const q of g.eqns) {
+      const qi = q.inputs.map(rd);
+      const outs = isCustomCall(q.prim) && q.params['prim_name'] ? userLinear(q, qi) : opN(q.prim, qi, q.params);
+      q.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
+    }
+    return g.results.map(rd);
+  };
+  // (reverse mode transposes it: JAX needs the primitive's transpose rule; its computation is transposed here)
+  const userLinear = (q: Eqn, ins: LAtom[]): LAtom[] => {
+    if (what !== 'jvpFunc' && !q.params['transposable']) throw new Error(`NotImplementedError: Transpose rule (for reverse-mode differentiation) for '${String(q.params['prim_name'])}' not implemented`);
+    return linearCall(q.params['call'] as Func, ins);
+  };
   const customJvp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
     // no tangent reaches it: the call stays, for a later differentiation of this result to use its rule
     if (ts.every((t) => !t)) return { outs: opN(e.prim, xs, e.params) as Atom[], tans: xs.map(() => null) };
-    const rule = e.params['jvp'] as Func;
+    const rule = e.params['jvp'] as Func | null;
+    if (!rule) throw new Error(`NotImplementedError: Differentiation rule for '${String(e.params['prim_name'])}' not implemented`);
     const renv = new Map<number, LAtom>();
     [...xs, ...xs.map((x, i) => zeroTan(ts[i] ?? null, x))].forEach((a, i) => renv.set(rule.params[i]!.id, a));
     const rd = (a: Atom): LAtom => (a.kind === 'lit' ? a : renv.get(a.id)!);
     for (const q of rule.eqns) {
       const ins = q.inputs.map(rd);
       let outs: LAtom[];
-      if (isCustomCall(q.prim)) {
+      if (isCustomCall(q.prim) && ins.some(isLin) && q.params['prim_name']) {
+        // a primitive the program defined, applied to tangents in a JVP rule: its computation, linear in them
+        outs = userLinear(q, ins);
+      } else if (isCustomCall(q.prim)) {
         if (ins.some(isLin)) throw new Error(`TypeError: a custom_jvp rule applies a function with a custom derivative to tangents, which jaxts cannot differentiate`);
         outs = eqnJvp(q, ins as Atom[], ins.map(() => null)).outs;
       } else {
