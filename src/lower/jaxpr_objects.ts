@@ -402,7 +402,9 @@ export class PyShapedArray extends PyNativeObject {
 export const avalObject = (a: AVal): PyShapedArray => new PyShapedArray(a);
 
 /** str()/repr() of a jaxpr object (null: not one of them). */
-export function jaxprText(v: PyValue): Text | null {
+export function jaxprText(v: PyValue, repr = true): Text | null {
+  // str() of an abstract value is its short form, `~` marking a weak type
+  if (v instanceof PyShapedArray && !repr) return Text.of(`${v.aval.weak ? '~' : ''}${avalStr(v.aval)}`);
   if (v instanceof PyClosedJaxpr || v instanceof PyJaxpr) return Text.of(v.text);
   if (v instanceof PyJaxprVar) return Text.of(`Var(id=${v.displayId}):${avalStr(v.v.aval)}`);
   if (v instanceof PyJaxprLiteral) return Text.of(`Literal(${literalValText(v.lit)})`);

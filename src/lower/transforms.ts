@@ -19,7 +19,7 @@ import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_shard
 import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js';
 import { checksVma, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
-import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
+import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
@@ -238,6 +238,9 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
       throw new Error('internal: custom_jvp / custom_vjp functions are called through custom_rules.ts');
   }
 }
+
+/** Per jit trace: the error its compilation raises (a user-defined primitive with no lowering rule, src/lower/user_prims.ts). */
+export const pendingLoweringErrors = new WeakMap<Trace, CompileError>();
 
 function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, span: A.Span): { results: Atom[]; rebuild: Flat['unflatten'] } {
   return ip.withTrace(t, () => {
@@ -531,12 +534,21 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     body = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   } catch (e) {
     finishRefs(ip, t, call.span);
-    if (!(e instanceof HostCallbackInTrace)) throw e;
+    if (!(e instanceof HostCallbackInTrace)) {
+      traceFailed(t);
+      throw e;
+    }
     stagedLiveness(t, []);
     takeDebugCalls(t);
     return stageJit(ip, fn, call, cacheKey, null);
   }
   const { results: declared, rebuild } = body;
+  // a primitive the program defined without a lowering rule: compiling the traced function fails
+  const missingLowering = pendingLoweringErrors.get(t);
+  if (missingLowering) {
+    traceFailed(t);
+    throw new CompileError(missingLowering.message, call.span);
+  }
   // the refs it wrote: their new values are results too, given back to the refs after the call
   const refs = finishRefs(ip, t, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call

@@ -10,6 +10,7 @@
 // evaluating it without an impl, raises JAX's NotImplementedError.
 import { CompileError } from '../common/diagnostics.js';
 import type { AVal, Func } from '../ir/types.js';
+import { lit } from '../ir/builder.js';
 import type * as A from '../parser/ast.js';
 import { traceFn } from './custom_rules.js';
 import { isTransformTracer } from './format.js';
@@ -17,9 +18,9 @@ import type { Interp } from './interp.js';
 import { avalObject, PyShapedArray } from './jaxpr_objects.js';
 import { binop } from './expr.js';
 import { builtinModule, dtypeArg } from './modules.js';
-import { flatten, underDifferentiation } from './transforms.js';
+import { flatten, pendingLoweringErrors, underDifferentiation } from './transforms.js';
 import {
-  PyBoundMethod, PyBuiltin, PyClass, PyDict, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, Tracer, typeName, type CallArgs, type PyValue,
+  PyBoundMethod, PyBuiltin, PyClass, PyDict, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, Trace, Tracer, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 const noKw = (): Map<string, PyValue> => new Map();
@@ -111,11 +112,22 @@ function bindUser(ip: Interp, u: UserPrims, lax: PyModule, p: PyInstance, c: Cal
   // the computation: the lowering rule (hlo ops as lax), else the impl, traced on the operand types
   const lowering = u.lowerings.get(p);
   const impl = p.attrs.get('impl') ?? null;
-  if (lowering === undefined && impl === null) throw new CompileError(`NotImplementedError: MLIR translation rule for primitive '${name}' not found for platform cpu`, span);
+  let noLowering = false;
+  if (lowering === undefined) {
+    const missing = new CompileError(`NotImplementedError: MLIR translation rule for primitive '${name}' not found for platform cpu`, span);
+    // under jit, JAX fails when it compiles the traced function (the jit call raises after tracing)
+    let staged: Trace | null = null;
+    for (let t: Trace | null = ip.trace(); t; t = t.parent) if (t.kind === 'jit') staged = t;
+    if (impl === null) throw missing;
+    if (staged && !pendingLoweringErrors.has(staged)) pendingLoweringErrors.set(staged, missing);
+    noLowering = staged !== null;
+  }
   const ctx = new PyInstance(loweringContextClass);
   const call = closedFunc(traceFn(ip, `${name}_call`, avals, span, (ps) => {
+    // (under a jit that will fail to compile it, JAX calls neither: its result stands in as zeros)
     const out = lowering !== undefined
       ? ip.call(lowering, { args: [ctx, ...ps.map((t) => hloValue(t))], kwargs: noKw(), span })
+      : noLowering ? ip.ops.tracer(ip.ops.bind('broadcast_in_dim', [lit(0, want.dtype)], { shape: [...want.shape], broadcast_dimensions: [] }, span))
       : ip.call(impl!, { args: ps, kwargs: noKw(), span });
     const leaves = flatten(out).leaves.map((l) => (l instanceof PyInstance && hloValues.has(l) ? hloValues.get(l)! : l));
     if (leaves.length !== 1) throw new CompileError(`NotImplementedError: a user-defined primitive with ${leaves.length} results is not supported by jaxts`, span);
