@@ -70,6 +70,8 @@ function weakResult(prim: Prim, inputs: Atom[], params: Params): boolean {
   if (prim === 'convert_element_type') return params['weak_type'] === true;
   // control flow: its sub-functions' result types, weak or not (the shape rule's)
   if (PRIMS[prim].strong || PRIMS[prim].control || !inputs.length) return false;
+  // a primitive the program defined: its abstract evaluation's type (its call's results)
+  if (params['prim_name'] !== undefined) return false;
   return inputs.every((a) => a.aval.weak === true);
 }
 

@@ -344,6 +344,9 @@ function eqnDocs0(name: (v: Var) => string, freshName: () => string, jaxpr: SubJ
     const lhs = binders(e.outputs);
     // in a shard_map body with check_vma, psum is JAX's psum_invariant
     const invariant = vmaTyped && e.prim === 'psum';
+    // a primitive the program defined (src/lower/user_prims.ts): its own name, no parameters
+    const userPrim = e.prim === 'custom_jvp_call' ? (e.params['prim_name'] as string | undefined) : undefined;
+    if (userPrim) return concat(lhs, text(` = ${userPrim} `), operands(e.inputs));
     const ps: [string, () => Doc][] = isControl(e.prim)
       ? controlParams(e, jaxpr)
       : shownParams(e, freshName).filter(([k]) => !invariant || k === 'axes').map(([k, v]) => [k, () => text(v)]);

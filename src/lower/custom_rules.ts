@@ -77,7 +77,7 @@ interface TracedFn {
 }
 
 /** Trace `body` on fresh parameters of types `avals`; its result leaves become the Func's results. */
-function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DeferredPrints, outers: PyValue[] = []): TracedFn {
+export function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, body: (ps: Tracer[]) => PyValue[], deferPrints?: DeferredPrints, outers: PyValue[] = []): TracedFn {
   const parent = ip.trace();
   const t = new Trace(name, 'custom', parent, parent.axisEnv);
   const ps = avals.map((a, i) => {

@@ -13,6 +13,7 @@ import { evalExpr, subscript } from './expr.js';
 import type { Interp } from './interp.js';
 import { hostNdText } from './host_numpy.js';
 import { Text } from './text.js';
+import { concreteValue } from './const_eval.js';
 import { checkFormatSpec } from './limits.js';
 import { hostListRepr } from './host_list.js';
 import { callDunder, instanceText } from './classes.js';
@@ -66,7 +67,20 @@ export function noteTraceCacheKey(ip: Interp, t: Trace, fn: PyValue, leaves: PyV
     functionIds.set(fn, id);
   }
   const sig = leaves.map((l) => (isArray(l) ? avalText(ip.ops.aval(l, span)) : l instanceof NdArray ? `np:${l.dtype}[${l.shape.join(',')}]` : `${typeName(l)}:${reprOf(ip, l, span).static ?? '?'}`));
-  cacheKeys.set(t, `${t.kind}${id}(${sig.join(';')})`);
+  const key = `${t.kind}${id}(${sig.join(';')})`;
+  const gen = failedTraces.get(key) ?? 0;
+  cacheKeys.set(t, gen ? `${key}~${gen}` : key);
+}
+
+/** Per cache key: how many of its traces failed (JAX caches no failed trace: the next one prints again). */
+const failedTraces = new Map<string, number>();
+
+/** Trace `t` raised: a later trace with its signature is a new one (its prints show again). */
+export function traceFailed(t: Trace): void {
+  const key = cacheKeys.get(t);
+  if (key === undefined) return;
+  const base = key.replace(/~\d+$/, '');
+  failedTraces.set(base, (failedTraces.get(base) ?? 0) + 1);
 }
 
 /** The cache key noteTraceCacheKey gave trace `t` (jit's cache: the function, argument types, static values). */
@@ -181,7 +195,12 @@ function showConcrete(show: (v: PyValue) => Text, v: PyValue): Text {
  */
 function concrete(ip: Interp, v: PyValue, span: A.Span, args: PyValue[] = []): Text {
   if (concreteText) return showConcrete(concreteText, v);
-  if (v instanceof Tracer && v.trace.kind !== 'segment') throw notConcrete(span);
+  if (v instanceof Tracer && v.trace.kind !== 'segment') {
+    // a value computed from compile-time constants (outside jit): JAX's concrete primal
+    const c = concreteValue(v);
+    if (typeof c === 'string' || c.dtype === 'complex64') throw notConcrete(span);
+    return strOf(ip, new NdArray(c.shape, c.dtype, c.data), span);
+  }
   if (v instanceof Tracer && !v.materialized) ip.flush(args);
   return strOf(ip, v, span);
 }

@@ -9,6 +9,7 @@ import { arrayAttr } from './array_methods.js';
 import { freeVariables, lowerExports, scriptResults } from './exports.js';
 import { BreakSignal, ContinueSignal, Interp, isReservedName, ReturnSignal, type Library, type LowerOptions } from './interp.js';
 import { jaxprAttr, jaxprText } from './jaxpr_objects.js';
+import { userPrimModules } from './user_prims.js';
 import { noteModuleFunctions } from './lib_checkpoint.js';
 import { jaxModule, jaxSrcModule } from './lib_jax.js';
 import { deviceBlocksText } from './shard_map.js';
@@ -180,7 +181,7 @@ function library(ip: Interp): Library {
       if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v) ?? treedefText(ip, v, span),
+    text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v, repr) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
       obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
@@ -217,6 +218,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
   const jaxSrc = jaxSrcModule(jax);
+  const userPrims = userPrimModules(ip, jax, lax);
+  for (const k of ['lax', 'api', 'lib']) jaxSrc.attrs.set(k, (jax.attrs.get('_src') as PyModule).attrs.get(k)!);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
   const numpy = numpyModule(ip, jnp);
@@ -250,6 +253,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.experimental.pjit', (jax.attrs.get('experimental') as PyModule).attrs.get('pjit') as PyModule],
     ['jax._src', jaxSrc],
     ['jax._src.xla_bridge', jaxSrc.attrs.get('xla_bridge') as PyModule],
+    // user-defined primitives and the internals their rules use (src/lower/user_prims.ts)
+    ...userPrims,
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
     ['numpy', numpy],

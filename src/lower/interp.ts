@@ -606,6 +606,7 @@ export class Interp {
     if (fn instanceof PyDType) return this.convertDType(fn, call);
     if (fn instanceof PyClass && fn.kind === 'namedtuple') return this.constructNamedTuple(fn, call);
     if (fn instanceof PyClass && fn.kind === 'marker' && fn.name === 'NamedTuple' && fn.module === undefined) return this.functionalNamedTuple(call);
+    if (fn instanceof PyClass && fn.construct) return fn.construct(call);
     if (fn instanceof PyUserClass) return instantiate(this, fn, call);
     if (fn instanceof PyDescriptor && fn.kind !== 'property') return this.call(fn.fn, call);
     if (fn instanceof PyInstance) {

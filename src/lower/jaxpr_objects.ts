@@ -391,7 +391,7 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
 const SHAPED_ARRAY = coreClass('ShapedArray');
 
 /** An abstract value (core.ShapedArray): its shape, dtype and text. */
-class PyShapedArray extends PyNativeObject {
+export class PyShapedArray extends PyNativeObject {
   readonly typeName = 'ShapedArray';
   readonly pyClass = SHAPED_ARRAY;
   readonly hashable = true;
@@ -399,10 +399,12 @@ class PyShapedArray extends PyNativeObject {
     super();
   }
 }
-const avalObject = (a: AVal): PyShapedArray => new PyShapedArray(a);
+export const avalObject = (a: AVal): PyShapedArray => new PyShapedArray(a);
 
 /** str()/repr() of a jaxpr object (null: not one of them). */
-export function jaxprText(v: PyValue): Text | null {
+export function jaxprText(v: PyValue, repr = true): Text | null {
+  // str() of an abstract value is its short form, `~` marking a weak type
+  if (v instanceof PyShapedArray && !repr) return Text.of(`${v.aval.weak ? '~' : ''}${avalStr(v.aval)}`);
   if (v instanceof PyClosedJaxpr || v instanceof PyJaxpr) return Text.of(v.text);
   if (v instanceof PyJaxprVar) return Text.of(`Var(id=${v.displayId}):${avalStr(v.v.aval)}`);
   if (v instanceof PyJaxprLiteral) return Text.of(`Literal(${literalValText(v.lit)})`);

@@ -18,6 +18,7 @@ import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
 import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 import { adFunctions, refFunctions } from './refs.js';
+import { jaxPreludeCall } from './jax_prelude.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 /** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
@@ -44,6 +45,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     value_and_grad: (c) => valueAndGradOf(ip, c),
     jvp: (c) => jvpCall(ip, c),
     vjp: (c) => vjpCall(ip, c),
+    fwd_and_bwd: (c) => jaxPreludeCall(ip, 'fwd_and_bwd', c),
     linearize: (c) => linearizeCall(ip, c),
     linear_transpose: (c) => linearTransposeOf(ip, c),
     jacfwd: (c) => jacfwdOf(ip, c),

@@ -1632,7 +1632,8 @@ function objectShape(v: PyValue): string {
  * flattenCarry meets them: a loop that rebinds one (`f = jax.grad(f)`) cannot run as a TS loop.
  */
 function opaqueParts(v: PyValue, out: PyValue[] = []): PyValue[] {
-  if (v instanceof PyInstance) [...v.attrs.keys()].sort().forEach((k) => opaqueParts(v.attrs.get(k)!, out));
+  // (an instance of a library class with no attributes, jax.vjp's VJP: its state is its identity)
+  if (v instanceof PyInstance && (v.attrs.size || v.cls.module === '__main__')) [...v.attrs.keys()].sort().forEach((k) => opaqueParts(v.attrs.get(k)!, out));
   else if (v instanceof PyTuple || v instanceof PyList) v.items.forEach((x) => opaqueParts(x, out));
   else if (v instanceof PyDict) [...v.entries.values()].sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).forEach(([, x]) => opaqueParts(x, out));
   else if (!(isArray(v) || v instanceof HostScalar || v instanceof HostNd || v instanceof PyKeyArray || isStaticScalar(v))) out.push(v);

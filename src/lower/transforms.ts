@@ -8,7 +8,7 @@ import type { Atom, AVal, DType, Func } from '../ir/types.js';
 import { isFloat, isInexact, size as sizeOf } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
-import { expandCustomCalls, jvpFunc, vjpFunc } from '../passes/autodiff.js';
+import { expandCustomCalls, jvpFunc, vjpFunc, vjpSplit } from '../passes/autodiff.js';
 import { combineAllReduces } from '../passes/spmd.js';
 import { vmapFunc } from '../passes/vmap.js';
 import { jaxDtype } from './arrays.js';
@@ -19,13 +19,13 @@ import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_shard
 import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js';
 import { checksVma, constraintMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
-import { noteTraceCacheKey, noteTraceParams, traceCacheKey } from './format.js';
+import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed } from './format.js';
 import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import {
-  HostArray, HostNd, HostScalar, PyComplex, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostNd, HostScalar, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -255,6 +255,9 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
       throw new Error('internal: custom_jvp / custom_vjp functions are called through custom_rules.ts');
   }
 }
+
+/** Per jit trace: the error its compilation raises (a user-defined primitive with no lowering rule, src/lower/user_prims.ts). */
+export const pendingLoweringErrors = new WeakMap<Trace, CompileError>();
 
 function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, span: A.Span): { results: Atom[]; rebuild: Flat['unflatten'] } {
   return ip.withTrace(t, () => {
@@ -548,12 +551,21 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     body = traceBody(ip, t, fn.fn, rebuiltArgs.slice(0, call.args.length), kw, call.span);
   } catch (e) {
     finishRefs(ip, t, call.span);
-    if (!(e instanceof HostCallbackInTrace)) throw e;
+    if (!(e instanceof HostCallbackInTrace)) {
+      traceFailed(t);
+      throw e;
+    }
     stagedLiveness(t, []);
     takeDebugCalls(t);
     return stageJit(ip, fn, call, cacheKey, null);
   }
   const { results: declared, rebuild } = body;
+  // a primitive the program defined without a lowering rule: compiling the traced function fails
+  const missingLowering = pendingLoweringErrors.get(t);
+  if (missingLowering) {
+    traceFailed(t);
+    throw new CompileError(missingLowering.message, call.span);
+  }
   // the refs it wrote: their new values are results too, given back to the refs after the call
   const refs = finishRefs(ip, t, call.span);
   // jax.debug calls inside: their operands are extra results, shown after the call
@@ -721,7 +733,7 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const func = t.builder.finish(results, t.axisEnv);
   const batched = [...axes.filter((_, i) => !isStatic[i]).map((a) => a !== null), ...t.captured.map(() => false)];
   const outBatched: boolean[] = [];
-  const bf = vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined, outBatched);
+  const bf = diffErrors(call.span, () => vmapFunc(func, batched, size, typeof vmapAxis === 'string' ? vmapAxis : undefined, outBatched));
   const argAtoms = [
     ...flat.leaves.flatMap((l, i) => {
       if (isStatic[i]) return [];
@@ -1211,6 +1223,7 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     }));
   };
   const vjpFun = new PyBuiltin('vjp_fun', (cc) => apply(cc, []));
+  const vjpObj = newVjp(ip, { tr, apply, split: null, span, aux: new PyInstance(vjpClasses(ip).meta) }, null, null);
   // f_vjp.with_refs(spec, ...): per primal a Ref (its cotangent added into it), GradValue() (returned) or DontWant() (not computed)
   vjpWithRefs.set(vjpFun, (specs, sspan) => {
     if (specs.length !== tr.argFlats.length) throw new CompileError(`TypeError: with_refs expects ${tr.argFlats.length} arguments (one per primal), got ${specs.length}`, sspan);
@@ -1225,7 +1238,159 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
       }));
     });
   });
-  return new PyTuple(hasAux ? [out, vjpFun, aux] : [out, vjpFun]);
+  vjpObjs.get(vjpObj)!.withRefs = vjpFun;
+  return new PyTuple(hasAux ? [out, vjpObj, aux] : [out, vjpObj]);
+}
+
+// ------------------------------------------------------------------ VJP objects (JAX's api.VJP)
+
+/** What the function jax.vjp returns knows: the traced function and, once its residuals are asked for, the program split at them. */
+interface VjpInfo {
+  tr: Traced;
+  /** The backward pass of the call that made it (it recomputes the forward pass; no residuals are kept). */
+  apply: (cc: CallArgs, want: boolean[]) => PyTuple;
+  split: ReturnType<typeof vjpSplit> | null;
+  span: A.Span;
+  /** Its static part as a pytree (a jit cache key): one per jax.vjp call. */
+  aux: PyInstance;
+}
+/**
+ * A VJP object: a pytree whose children are `args_res` (per primal argument,
+ * the primal where the backward pass reads it, else NotNeeded()) and
+ * `opaque_residuals` (the other residuals). Rebuilt from leaves, or with
+ * residuals assigned, a call runs the backward program on them.
+ */
+interface VjpObj {
+  info: VjpInfo;
+  argsRes: PyValue;
+  opaque: PyValue;
+  explicit: boolean;
+  withRefs?: PyBuiltin;
+}
+const vjpObjs = new WeakMap<PyInstance, VjpObj>();
+const vjpInfos = new WeakMap<PyInstance, VjpInfo>();
+const vjpClassCache = new WeakMap<Interp, { vjp: PyUserClass; notNeeded: PyUserClass; meta: PyUserClass }>();
+
+function newVjp(ip: Interp, info: VjpInfo, argsRes: PyValue, opaque: PyValue): PyInstance {
+  const o = new PyInstance(vjpClasses(ip).vjp);
+  vjpObjs.set(o, { info, argsRes, opaque, explicit: argsRes !== null });
+  vjpInfos.set(info.aux, info);
+  return o;
+}
+
+/** The VJP classes of one compilation (their methods use its interpreter). */
+function vjpClasses(ip: Interp): { vjp: PyUserClass; notNeeded: PyUserClass; meta: PyUserClass } {
+  let cs = vjpClassCache.get(ip);
+  if (cs) return cs;
+  const vjp = new PyUserClass('VJP', [], 'jax._src.api');
+  const notNeeded = new PyUserClass('NotNeeded', [], 'jax._src.api');
+  notNeeded.attrs.set('__repr__', new PyNativeMethod('__repr__', () => 'NotNeeded()'));
+  notNeeded.pytree = { flatten: () => ({ children: [], aux: null }), unflatten: () => new PyInstance(notNeeded) };
+  const meta = new PyUserClass('partial', [], 'functools');
+  cs = { vjp, notNeeded, meta };
+  vjpClassCache.set(ip, cs);
+  const objOf = (v: PyValue): VjpObj => vjpObjs.get(v as PyInstance)!;
+  vjp.pytree = {
+    flatten: (v) => {
+      const o = objOf(v);
+      vjpResiduals(ip, o);
+      return { children: [o.argsRes, o.opaque], aux: o.info.aux };
+    },
+    unflatten: (aux, children) => newVjp(ip, vjpInfos.get(aux as PyInstance)!, children[0]!, children[1]!),
+  };
+  vjp.attrs.set('__call__', new PyNativeMethod('__call__', (self, c) => {
+    const o = objOf(self);
+    return o.explicit ? vjpFromResiduals(ip, o, c) : o.info.apply(c, []);
+  }));
+  const prop = (name: 'argsRes' | 'opaque'): PyDescriptor =>
+    new PyDescriptor(
+      'property',
+      new PyBuiltin(name, (c) => vjpResiduals(ip, objOf(c.args[0]!))[name]),
+      new PyBuiltin(name, (c) => {
+        const o = vjpResiduals(ip, objOf(c.args[0]!));
+        o[name] = c.args[1]!;
+        o.explicit = true;
+        return null;
+      }),
+    );
+  vjp.attrs.set('args_res', prop('argsRes'));
+  vjp.attrs.set('opaque_residuals', prop('opaque'));
+  vjp.attrs.set('with_refs', new PyNativeMethod('with_refs', (self, c) => {
+    const w = objOf(self).withRefs;
+    const f = w && vjpWithRefs.get(w);
+    if (!f) throw new CompileError('NotImplementedError: with_refs of a VJP rebuilt from its residuals is not supported by jaxts', c.span);
+    return f(c.args, c.span);
+  }));
+  return cs;
+}
+
+/** Compute the residuals of a VJP object made by jax.vjp (in the trace that called it), once. */
+function vjpResiduals(ip: Interp, o: VjpObj): VjpObj {
+  if (o.argsRes !== null) return o;
+  const { info } = o;
+  const tr = info.tr;
+  info.split ??= diffErrors(info.span, () => vjpSplit(tr.func, wrtOf(tr), nOut(tr)));
+  const outs = inlineInto(ip, info.split.fwd, primalAtoms(ip, tr, info.span), info.span);
+  const res = outs.slice(tr.func.results.length);
+  const used = new Set(info.split.resParam.filter((p) => p >= 0 && p < tr.leaves.length));
+  const notNeeded = vjpClasses(ip).notNeeded;
+  // per primal argument: its leaves in tuples (JAX's tuptree_map over the primals' tree)
+  let k = 0;
+  const tup = (fl: Flat, v: PyValue): PyValue => {
+    const leaf = (): PyValue => {
+      const i = k++;
+      return used.has(i) ? tr.leaves[i]! : new PyInstance(notNeeded);
+    };
+    const walk = (x: PyValue): PyValue => {
+      if (x === null) return null;
+      if (x instanceof PyTuple || x instanceof PyList) return new PyTuple(x.items.map(walk));
+      if (x instanceof PyDict) return new PyTuple([...x.entries.values()].sort(([a], [b]) => compareKeys(a, b)).map(([, y]) => walk(y)));
+      if (x instanceof PyInstance && x.cls.pytree) return new PyTuple(x.cls.pytree.flatten(x).children.map(walk));
+      return leaf();
+    };
+    return fl.leaves.length === 1 && fl.leaves[0] === v ? leaf() : walk(v);
+  };
+  o.argsRes = new PyList(tr.argFlats.map((fl) => tup(fl, fl.unflatten(fl.leaves))));
+  o.opaque = new PyList(res.filter((_, j) => !used.has(info.split!.resParam[j]!)));
+  return o;
+}
+
+/** A call of a VJP object on the residuals it holds: the backward program. */
+function vjpFromResiduals(ip: Interp, o: VjpObj, cc: CallArgs): PyTuple {
+  const { info } = o;
+  const tr = info.tr;
+  const split = info.split!;
+  if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
+  // the leaves of args_res, NotNeeded() included (JAX's tree_leaves with is_leaf=NotNeeded)
+  const argLeaves: PyValue[] = [];
+  const walk = (x: PyValue): void => {
+    if (x === null) return;
+    if (x instanceof PyTuple || x instanceof PyList) x.items.forEach(walk);
+    else if (x instanceof PyDict) [...x.entries.values()].sort(([a], [b]) => compareKeys(a, b)).forEach(([, y]) => walk(y));
+    else if (x instanceof PyInstance && x.cls.pytree && x.cls !== vjpClasses(ip).notNeeded) x.cls.pytree.flatten(x).children.forEach(walk);
+    else argLeaves.push(x);
+  };
+  walk(o.argsRes);
+  const opaque = flatten(o.opaque).leaves;
+  let nOpaque = 0;
+  const resAtoms = split.resParam.map((p) => {
+    const isArg = p >= 0 && p < tr.leaves.length;
+    const v = isArg ? argLeaves[p] : opaque[nOpaque++];
+    if (v === undefined || (v instanceof PyInstance && v.cls === vjpClasses(ip).notNeeded)) {
+      throw new CompileError(`ValueError: the backward pass of this VJP reads ${isArg ? `args_res leaf ${p}` : `opaque residual ${nOpaque - 1}`}, which it does not hold`, cc.span);
+    }
+    return ip.ops.asArray(v, cc.span).atom;
+  });
+  const cts = flatten(cc.args[0]!).leaves;
+  if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
+  const ctAtoms = cts.map((ct) => ip.ops.asArray(ct, cc.span).atom);
+  const outs = inlineInto(ip, split.bwd, [...resAtoms, ...ctAtoms], cc.span);
+  let k = 0;
+  return new PyTuple(tr.argFlats.map((fl) => {
+    const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
+    k += fl.leaves.length;
+    return g;
+  }));
 }
 
 /** Columns [off, off + size(shape)) of eye(n), each row reshaped to `shape`: (n, *shape), JAX's _std_basis part. */

@@ -266,6 +266,8 @@ export class PyClass extends PyObject {
   readonly typeName = 'type';
   /** A typing.NamedTuple class body's methods and class attributes (bound to the tuple when looked up on it). */
   readonly methods = new Map<string, PyValue>();
+  /** A marker class that can be called (core.ShapedArray(shape, dtype)): its constructor. */
+  construct: ((call: CallArgs) => PyValue) | null = null;
   constructor(
     readonly name: string,
     readonly fields: string[],

@@ -794,17 +794,38 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
   const zeroTan = (t: Tan, x: Atom): LAtom => t ?? full((p, i, q) => opN(p, i, q)[0]!, x.aval, 0);
 
   /** JAX's custom_jvp under differentiation: the rule's primal results, its tangents recorded as linear equations. */
+  /** `g` applied to operands some of which are tangents: its equations bound or recorded as linear ones. */
+  const linearCall = (g: Func, ins: LAtom[]): LAtom[] => {
+    const env = new Map<number, LAtom>();
+    g.params.forEach((p, i) => env.set(p.id, ins[i]!));
+    const rd = (a: Atom): LAtom => (a.kind === 'lit' ? a : env.get(a.id)!);
+    for (const q of g.eqns) {
+      const qi = q.inputs.map(rd);
+      const outs = isCustomCall(q.prim) && q.params['prim_name'] ? userLinear(q, qi) : opN(q.prim, qi, q.params);
+      q.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
+    }
+    return g.results.map(rd);
+  };
+  // (reverse mode transposes it: JAX needs the primitive's transpose rule; its computation is transposed here)
+  const userLinear = (q: Eqn, ins: LAtom[]): LAtom[] => {
+    if (what !== 'jvpFunc' && !q.params['transposable']) throw new Error(`NotImplementedError: Transpose rule (for reverse-mode differentiation) for '${String(q.params['prim_name'])}' not implemented`);
+    return linearCall(q.params['call'] as Func, ins);
+  };
   const customJvp = (e: Eqn, xs: Atom[], ts: Tan[]): JvpOut => {
     // no tangent reaches it: the call stays, for a later differentiation of this result to use its rule
     if (ts.every((t) => !t)) return { outs: opN(e.prim, xs, e.params) as Atom[], tans: xs.map(() => null) };
-    const rule = e.params['jvp'] as Func;
+    const rule = e.params['jvp'] as Func | null;
+    if (!rule) throw new Error(`NotImplementedError: Differentiation rule for '${String(e.params['prim_name'])}' not implemented`);
     const renv = new Map<number, LAtom>();
     [...xs, ...xs.map((x, i) => zeroTan(ts[i] ?? null, x))].forEach((a, i) => renv.set(rule.params[i]!.id, a));
     const rd = (a: Atom): LAtom => (a.kind === 'lit' ? a : renv.get(a.id)!);
     for (const q of rule.eqns) {
       const ins = q.inputs.map(rd);
       let outs: LAtom[];
-      if (isCustomCall(q.prim)) {
+      if (isCustomCall(q.prim) && ins.some(isLin) && q.params['prim_name']) {
+        // a primitive the program defined, applied to tangents in a JVP rule: its computation, linear in them
+        outs = userLinear(q, ins);
+      } else if (isCustomCall(q.prim)) {
         if (ins.some(isLin)) throw new Error(`TypeError: a custom_jvp rule applies a function with a custom derivative to tangents, which jaxts cannot differentiate`);
         outs = eqnJvp(q, ins as Atom[], ins.map(() => null)).outs;
       } else {
@@ -1228,6 +1249,19 @@ function splitLinear(g: Func, wrt: boolean[], outMask: boolean[]): { primal: Fun
   const nz = g.results.map((r) => r.kind === 'var' && tan.has(r.id));
   const touts = g.results.flatMap((r, j) => (!outMask[j] ? [] : [nz[j] ? val.get(tan.get((r as { id: number }).id)!.id)! : zerosOf(lb, plain(r.aval))]));
   return { primal, lin: dce(lb.finish(touts, g.axisEnv)), nRes: res.length, nz };
+}
+
+/**
+ * JAX's vjp with its residuals as values (what a VJP object carries): `fwd`
+ * maps f's parameters to [f's results..., residuals...]; `bwd` maps
+ * [residuals..., one cotangent per leading `nCt` result...] to the cotangent
+ * of each `wrt` parameter. `resParam[k]`: the parameter that residual k is (a
+ * primal saved as it is), or -1.
+ */
+export function vjpSplit(f: Func, wrt: boolean[], nCt: number): { fwd: Func; bwd: Func; resParam: number[] } {
+  const { primal, lin, nRes } = splitLinear(f, wrt, f.results.map((_, j) => j < nCt));
+  const resParam = primal.results.slice(f.results.length).map((r) => (r.kind === 'var' ? primal.params.findIndex((p) => p.id === r.id) : -1));
+  return { fwd: primal, bwd: transposeFunc(lin, lin.params.map((_, i) => i >= nRes)), resParam };
 }
 
 /**

@@ -16,6 +16,7 @@ import { markFma, markFmaInBodies } from './fma_contraction.js';
 import { fuse, planBuffers } from './fusion.js';
 import { withNanChecks } from './nan_checks.js';
 import { simplify } from './simplify.js';
+import { expandCustomCalls } from './autodiff.js';
 import { hasComplex, splitComplex } from './complex.js';
 import { lowerSorts } from './sort_lowering.js';
 import { partition } from './spmd.js';
@@ -65,7 +66,8 @@ type DeviceProgram = Omit<CompiledProgram, 'program'>;
 /** The per-device program of a request: simplify, partition, NaN checks. */
 function devicePrograms(req: ProgramRequest): DeviceProgram {
   const { name, kind } = req;
-  let func = simplify(req.func, kind !== 'segment');
+  // a primitive the program defined is a call of its computation (a custom_jvp_call whose rules are no longer needed)
+  let func = simplify(expandCustomCalls(req.func), kind !== 'segment');
   let spmd: SpmdProgram | undefined;
   if (req.mesh) {
     spmd = partition(func, req.mesh.shape, req.mesh.inShardings, req.mesh.outShardings ?? [], req.mesh.unreduced);

@@ -299,8 +299,10 @@ function elementwiseRule(c: BatchCtx, e: Eqn, ins: BVal[]): BVal[] {
 function customCallRule(c: BatchCtx, e: Eqn, ins: BVal[], funcs: string[]): BVal[] {
   const atoms = ins.map((v) => c.materialize(v));
   const params = { ...e.params };
+  if (e.params['prim_name'] && !e.params['batchable']) throw new Error(`NotImplementedError: Batching rule for '${String(e.params['prim_name'])}' not implemented`);
   for (const k of funcs) {
-    const f = e.params[k] as Func;
+    const f = e.params[k] as Func | null;
+    if (!f) continue;
     params[k] = vmapFunc(f, f.params.map(() => true), c.size);
   }
   return c.b.bind(e.prim, atoms, params).map((atom) => ({ atom, batched: true }));
