@@ -261,7 +261,6 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['builtins', new PyModule('builtins', ip.builtins.vars)],
     ...stdlibExtraModules(ip),
     ...richModules(ip),
-    ['matplotlib', plots.matplotlib],
-    ['matplotlib.pyplot', plots.pyplot],
+    ...plots,
   ]);
 }
