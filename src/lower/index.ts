@@ -25,6 +25,7 @@ import { richModules } from './lib_rich.js';
 import { checkEagerShardings, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
+import { profilerModule } from './lib_profiler.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
 import { jitStageAttr, stageAttr } from './aot.js';
@@ -214,6 +215,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const sharding = shardingModule(ip);
   const jax = jaxModule(ip, { numpy: jnp, random, lax, nn, scipy, tree: trees.tree, tree_util: trees.treeUtil, sharding }, trees.map);
   const jaxSrc = jaxSrcModule(jax);
+  const profiler = profilerModule(ip);
+  jax.attrs.set('profiler', profiler);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
   const numpy = numpyModule(ip, jnp);
@@ -249,6 +252,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax._src.xla_bridge', jaxSrc.attrs.get('xla_bridge') as PyModule],
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
+    ['jax.profiler', profiler],
     ['numpy', numpy],
     ...hostScipyModules(ip, scipy),
     ['os', os],

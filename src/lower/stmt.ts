@@ -805,7 +805,19 @@ function assignedNames(body: A.Stmt[]): Set<string> {
       } else if (s.kind === 'If' || s.kind === 'While') {
         walk(s.body);
         walk(s.orelse);
-      } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
+      } else if (s.kind === 'With') {
+        s.items.forEach((it) => it.optionalVars && target(it.optionalVars));
+        walk(s.body);
+      } else if (s.kind === 'Try') {
+        walk(s.body);
+        s.handlers.forEach((h) => {
+          if (h.name) out.add(h.name);
+          walk(h.body);
+        });
+        walk(s.orelse);
+        walk(s.finalbody);
+      } else if (s.kind === 'Match') s.cases.forEach((c) => walk(c.body));
+      else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
     }
   };
   walk(body);
