@@ -220,8 +220,8 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
   const numpy = numpyModule(ip, jnp);
-  // jnp.dtype and jnp.set_printoptions are numpy's own
-  for (const name of ['dtype', 'set_printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
+  // jnp.dtype, jnp.set_printoptions and jnp.printoptions are numpy's own
+  for (const name of ['dtype', 'set_printoptions', 'printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
