@@ -615,6 +615,10 @@ export function normalizeAxes(axis: PyValue, rank: number, span: Span): number[]
   if (axis === null || axis === undefined) return Array.from({ length: rank }, (_, i) => i);
   const list = axis instanceof PyTuple || axis instanceof PyList ? axis.items : [axis];
   return list.map((v) => {
+    // a traced axis (a jit argument not marked static): JAX asks for its concrete value
+    if (v instanceof Tracer && v.trace.kind !== 'segment') {
+      throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${v.aval.dtype}[${v.aval.shape.join(',')}]\nThe axis argument must be known statically.`, span);
+    }
     if (typeof v !== 'bigint') throw new CompileError(`TypeError: axis must be an int or tuple of ints, got ${typeName(v)}`, span);
     const a = Number(v);
     const n = a < 0 ? a + rank : a;

@@ -27,6 +27,7 @@ import { richModules } from './lib_rich.js';
 import { checkEagerShardings, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
+import { profilerModule } from './lib_profiler.js';
 import { execBlock } from './stmt.js';
 import { callTransformed } from './transforms.js';
 import { jitStageAttr, stageAttr } from './aot.js';
@@ -220,11 +221,13 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const jaxSrc = jaxSrcModule(jax);
   const userPrims = userPrimModules(ip, jax, lax);
   for (const k of ['lax', 'api', 'lib']) jaxSrc.attrs.set(k, (jax.attrs.get('_src') as PyModule).attrs.get(k)!);
+  const profiler = profilerModule(ip);
+  jax.attrs.set('profiler', profiler);
   const { os, functools, typing, dataclasses, collections } = stdlibModules(ip);
   const plots = matplotlibModules(ip);
   const numpy = numpyModule(ip, jnp);
-  // jnp.dtype and jnp.set_printoptions are numpy's own
-  for (const name of ['dtype', 'set_printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
+  // jnp.dtype, jnp.set_printoptions and jnp.printoptions are numpy's own
+  for (const name of ['dtype', 'set_printoptions', 'printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],
@@ -257,6 +260,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ...userPrims,
     ['jax.errors', jax.attrs.get('errors') as PyModule],
     ['jax.random', random],
+    ['jax.profiler', profiler],
     ['numpy', numpy],
     ...hostScipyModules(ip, scipy),
     ['os', os],
@@ -269,7 +273,6 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['builtins', new PyModule('builtins', ip.builtins.vars)],
     ...stdlibExtraModules(ip),
     ...richModules(ip),
-    ['matplotlib', plots.matplotlib],
-    ['matplotlib.pyplot', plots.pyplot],
+    ...plots,
   ]);
 }

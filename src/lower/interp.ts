@@ -782,6 +782,12 @@ export class Interp {
   /** Index items with no array index (host NumPy arrays, key arrays): an array index is not supported there yet. */
   staticIndexItems(v: PyValue, span: A.Span): IndexItem[] {
     const items = this.indexItems(v, span);
+    // a NumPy array indexed by a traced value converts it with __array__: JAX's TracerArrayConversionError
+    for (const it of items) {
+      if (it.kind !== 'array' || it.value.trace.kind === 'segment') continue;
+      const a = it.value.aval;
+      throw this.error(`TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape ${a.dtype}[${a.shape.join(',')}]\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerArrayConversionError`, span);
+    }
     if (items.some((it) => it.kind === 'array' || it.kind === 'mask')) throw this.error('indexing with an array (gather) is not supported here yet; use static integer or slice indices', span);
     return items;
   }

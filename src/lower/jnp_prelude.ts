@@ -464,6 +464,8 @@ def nonzero(a, *, size=None, fill_value=None):
     raise ValueError("Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d(scalar).nonzero() instead.")
   mask = arr if arr.dtype == jnp.bool_ else (arr != 0)
   if size is None:
+    # inside a transformation the count is not concrete: JAX's ConcretizationTypeError
+    int(mask.sum())
     raise NotImplementedError("jaxts: jnp.nonzero without size= has a shape that depends on the values; pass size= (the size argument of jnp.nonzero must be statically specified to use jnp.nonzero within JAX transformations)")
   calculated_size = size
   if arr.size == 0 or calculated_size == 0:
@@ -509,6 +511,7 @@ def compress(condition, a, axis=None, *, size=None, fill_value=0, out=None):
   condition_arr = condition_arr[:arr.shape[0]]
   arr = arr[:condition_arr.shape[0]]
   if size is None:
+    int(condition_arr.sum())
     raise NotImplementedError("jaxts: jnp.compress without size= has a shape that depends on the values; pass size= (the size argument of jnp.compress must be specified in order to use jnp.compress within JAX transformations)")
   if not 0 <= size <= arr.shape[0]:
     raise ValueError(f"size must be positive and not greater than the size of the array axis; got size={size} for a.shape[axis]={arr.shape[0]}")

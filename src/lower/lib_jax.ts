@@ -227,7 +227,18 @@ function configUpdate(ip: Interp, c: CallArgs): null {
     case 'jax_explain_cache_misses':
     case 'jax_log_compiles':
     case 'jax_traceback_filtering':
+    case 'jax_logging_level':
+    case 'jax_debug_log_modules':
       return null; // JAX logs these to stderr: nothing of them reaches the program's output
+    case 'jax_dump_ir_to':
+    case 'jax_dump_ir_modes':
+    case 'jax_compilation_cache_dir':
+    case 'jax_enable_compilation_cache':
+    case 'jax_persistent_cache_min_entry_size_bytes':
+    case 'jax_persistent_cache_min_compile_time_secs':
+    case 'jax_persistent_cache_enable_xla_caches':
+    case 'jax_raise_persistent_cache_errors':
+      return null; // JAX writes IR dumps and its compilation cache to files: the program's output is the same without them
     default:
       throw new CompileError(`NotImplementedError: jax.config option ${typeof name === 'string' ? name : String(name)} is not supported by jaxts`, c.span);
   }

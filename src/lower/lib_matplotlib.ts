@@ -5,7 +5,7 @@
 // figures are not drawn.
 import type { Interp } from './interp.js';
 import { arg, builtinModule, intArg } from './modules.js';
-import { PyBuiltin, PyInstance, PyList, PyNativeMethod, PyTuple, PyUserClass, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { PyBuiltin, PyInstance, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, type CallArgs, type PyValue } from './values.js';
 
 /** pyplot's functions (matplotlib.pyplot's public API that draws, lays out or saves figures). */
 const PYPLOT_FUNCTIONS = [
@@ -13,11 +13,31 @@ const PYPLOT_FUNCTIONS = [
   'xlim', 'ylim', 'xticks', 'yticks', 'xscale', 'yscale', 'grid', 'savefig', 'close', 'clf', 'cla', 'tight_layout', 'colorbar', 'axis',
   'text', 'annotate', 'fill_between', 'fill_betweenx', 'errorbar', 'semilogx', 'semilogy', 'loglog', 'contour', 'contourf', 'pcolormesh',
   'matshow', 'axhline', 'axvline', 'axhspan', 'axvspan', 'gca', 'gcf', 'step', 'stem', 'pie', 'boxplot', 'violinplot', 'quiver',
-  'streamplot', 'hlines', 'vlines', 'margins', 'subplots_adjust', 'set_cmap', 'clim', 'draw', 'pause', 'ion', 'ioff', 'style', 'imsave',
+  'streamplot', 'hlines', 'vlines', 'margins', 'subplots_adjust', 'set_cmap', 'clim', 'draw', 'pause', 'ion', 'ioff', 'imsave',
   'imread', 'rc', 'twinx', 'twiny', 'sca', 'setp', 'get_cmap', 'minorticks_on', 'box', 'triplot', 'tricontourf', 'spy',
 ];
 
-export function matplotlibModules(ip: Interp): { matplotlib: PyModule; pyplot: PyModule } {
+/** A module of plotting helpers (matplotlib.cm, matplotlib.colors, mpl_toolkits.mplot3d): any attribute is an inert object. */
+class InertAttrs extends Map<string, PyValue> {
+  constructor(
+    entries: [string, PyValue][],
+    private readonly make: () => PyValue,
+  ) {
+    super(entries);
+  }
+  override get(k: string): PyValue | undefined {
+    if (!super.has(k) && !k.startsWith('__')) super.set(k, this.make());
+    return super.get(k);
+  }
+  override has(k: string): boolean {
+    return !k.startsWith('__') || super.has(k);
+  }
+}
+
+/** matplotlib's modules by import name. */
+export type PlotModules = Map<string, PyModule>;
+
+export function matplotlibModules(ip: Interp): PlotModules {
   let noted = false;
   const note = (): void => {
     if (noted) return;
@@ -59,7 +79,21 @@ export function matplotlibModules(ip: Interp): { matplotlib: PyModule; pyplot: P
     return new PyTuple([inert(), axes]);
   };
   const entries: Record<string, PyValue | ((c: CallArgs) => PyValue)> = Object.fromEntries(PYPLOT_FUNCTIONS.map((n) => [n, drawing(n)]));
-  const pyplot = builtinModule('matplotlib.pyplot', { ...entries, subplots, cm: inert(), rcParams: inert() });
-  const matplotlib = builtinModule('matplotlib', { pyplot, cm: inert(), colors: inert(), rcParams: inert(), use: () => null });
-  return { matplotlib, pyplot };
+  const helpers = (name: string, entries: [string, PyValue][] = []): PyModule => new PyModule(name, new InertAttrs(entries, () => inert()));
+  const cm = helpers('matplotlib.cm');
+  const colors = helpers('matplotlib.colors');
+  const mplot3d = helpers('mpl_toolkits.mplot3d');
+  const mplToolkits = helpers('mpl_toolkits', [['mplot3d', mplot3d]]);
+  const style = helpers('matplotlib.style');
+  const pyplot = builtinModule('matplotlib.pyplot', { ...entries, subplots, cm, style, rcParams: inert() });
+  const matplotlib = builtinModule('matplotlib', { pyplot, cm, colors, rcParams: inert(), use: () => null });
+  return new Map([
+    ['matplotlib', matplotlib],
+    ['matplotlib.pyplot', pyplot],
+    ['matplotlib.cm', cm],
+    ['matplotlib.colors', colors],
+    ['matplotlib.style', style],
+    ['mpl_toolkits', mplToolkits],
+    ['mpl_toolkits.mplot3d', mplot3d],
+  ]);
 }

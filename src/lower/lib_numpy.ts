@@ -11,7 +11,7 @@ import { deviceArrayOf } from './lib_sharding.js';
 import { numpyRandomModule } from './lib_numpy_random.js';
 import { callPrelude } from './jnp_prelude.js';
 import { DTYPES } from '../ir/dtypes.js';
-import { setPrintOptions, type PrintOptions } from '../../runtime/format/index.js';
+import { resolvePrintOptions, setPrintOptions, type PrintOptions } from '../../runtime/format/index.js';
 import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
 import { broadcastShapes, fmtShape } from './arrays.js';
@@ -21,7 +21,7 @@ import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
 import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
@@ -47,6 +47,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     dtype: (c) => new PyDType(anyDtype(arg(c, 0, 'dtype'), c.span), true),
     finfo: (c) => callPrelude(ip, 'finfo', c),
     set_printoptions: (c) => setPrintOptionsCall(ip, c),
+    printoptions: (c) => printOptionsContext(ip, c),
     iinfo: (c) => callPrelude(ip, '_np_iinfo', c),
     pi: Math.PI,
     newaxis: null,
@@ -275,9 +276,38 @@ export function setPrintOptionsCall(ip: Interp, c: CallArgs): null {
         throw new CompileError(`TypeError: set_printoptions() got an unexpected keyword argument '${k}'`, c.span);
     }
   }
+  applyPrintOptions(ip, opts);
+  return null;
+}
+
+/** Sets the print options `opts` where the compiler formats and where the program prints. */
+function applyPrintOptions(ip: Interp, opts: Partial<PrintOptions>): void {
   setPrintOptions(opts);
   ip.emit({ k: 'expr', e: { k: 'call', callee: 'jx.setPrintOptions', args: [{ k: 'object', entries: Object.entries(opts).map(([k, v]): [string, HExpr] => [k, { k: 'lit', value: v as string | number | boolean }]) }] } });
-  return null;
+}
+
+const PRINT_OPTIONS_CONTEXT = new PyUserClass('printoptions', [], 'numpy');
+
+/** np.printoptions(...): a context manager that sets the options (as set_printoptions) and restores the earlier ones on exit. */
+function printOptionsContext(ip: Interp, c: CallArgs): PyValue {
+  const cm = new PyInstance(PRINT_OPTIONS_CONTEXT);
+  let saved: PrintOptions | null = null;
+  cm.attrs.set('__enter__', new PyBuiltin('__enter__', () => {
+    saved = resolvePrintOptions();
+    setPrintOptionsCall(ip, c);
+    // what it binds: np.get_printoptions() as a dict, in NumPy's order
+    const o = resolvePrintOptions();
+    const d = new PyDict();
+    const int = (n: number): PyValue => (Number.isSafeInteger(n) ? BigInt(n) : n);
+    const entries: [string, PyValue][] = [['edgeitems', int(o.edgeitems)], ['threshold', int(o.threshold)], ['floatmode', o.floatmode], ['precision', int(o.precision)], ['suppress', o.suppress], ['linewidth', int(o.linewidth)], ['nanstr', o.nanstr], ['infstr', o.infstr], ['sign', o.sign], ['formatter', null], ['legacy', false], ['override_repr', null]];
+    entries.forEach(([k, v]) => d.set(k, v));
+    return d;
+  }));
+  cm.attrs.set('__exit__', new PyBuiltin('__exit__', () => {
+    if (saved) applyPrintOptions(ip, saved);
+    return false;
+  }));
+  return cm;
 }
 
 /** The dtype `np.dtype(v)` names: any dtype jaxts knows (arrays of some exist only on the device). */

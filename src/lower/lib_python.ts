@@ -27,7 +27,7 @@ import {
 import {
   PyComplex, objectId, dictKey, PyFunction,
   HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
-  isArray, typeName, NeedsStatic, type CallArgs, type PyValue,
+  isArray, typeName, NeedsStatic, Tracer, type CallArgs, type PyValue,
 } from './values.js';
 import { deferShardMapPrint } from './shard_map.js';
 
@@ -330,6 +330,11 @@ function strName(c: CallArgs, i: number): string {
 
 /** type(v): the class object, qualified by module where Python prints one. */
 function classOf(v: PyValue): PyClass | PyUserClass {
+  // a traced value is JAX's tracer of its transformation (a staged jaxpr's, vmap's, or linearize's for grad)
+  if (v instanceof Tracer && v.trace.kind !== 'segment') {
+    const [name, module] = v.trace.kind === 'vmap' ? ['BatchTracer', 'batching'] : v.trace.kind === 'grad' ? ['LinearizeTracer', 'ad'] : ['DynamicJaxprTracer', 'partial_eval'];
+    return new PyClass(name, [], new Map(), 'marker', `jax._src.interpreters.${module}`);
+  }
   if (isArray(v)) return new PyClass('ArrayImpl', [], new Map(), 'marker', 'jaxlib._jax');
   if (v instanceof NdArray) return new PyClass('ndarray', [], new Map(), 'marker', 'numpy');
   if (v instanceof NpScalar) return new PyClass(v.dtype, [], new Map(), 'marker', 'numpy');

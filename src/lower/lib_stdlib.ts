@@ -8,6 +8,7 @@ import { CompileError } from '../common/diagnostics.js';
 import { enumModule } from './enums.js';
 import { contextlibModule } from './lib_contextlib.js';
 import { weakrefModule } from './lib_weakref.js';
+import { ioModule } from './lib_io.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, iterate, subscript } from './expr.js';
@@ -48,6 +49,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['enum', enumModule()],
     ['contextlib', contextlibModule(ip)],
     ['weakref', weakrefModule(ip)],
+    ['io', ioModule(ip)],
     // types: the classes annotations name (types are not checked)
     ['types', mod('types', Object.fromEntries(['EllipsisType', 'NoneType', 'FunctionType', 'LambdaType', 'UnionType', 'GenericAlias', 'ModuleType'].map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'types')])))],
     // compiler directives: annotations are not evaluated here anyway, and the others are Python 3's behaviour

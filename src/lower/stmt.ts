@@ -952,14 +952,14 @@ function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
         walk(s.body);
         walk(s.orelse);
       } else if (s.kind === 'FunctionDef' || s.kind === 'ClassDef') out.add(s.name);
-      else if (!locals) continue;
       else if (s.kind === 'With') {
         s.items.forEach((it) => it.optionalVars && target(it.optionalVars));
         walk(s.body);
       } else if (s.kind === 'Try') {
         [s.body, s.orelse, s.finalbody, ...s.handlers.map((h) => h.body)].forEach(walk);
         s.handlers.forEach((h) => h.name && out.add(h.name));
-      } else if (s.kind === 'Global' || s.kind === 'Nonlocal') s.names.forEach((n) => outer.add(n));
+      } else if (s.kind === 'Match') s.cases.forEach((c) => walk(c.body));
+      else if (locals && (s.kind === 'Global' || s.kind === 'Nonlocal')) s.names.forEach((n) => outer.add(n));
     }
   };
   walk(body);

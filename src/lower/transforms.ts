@@ -268,7 +268,8 @@ function traceBody(ip: Interp, t: Trace, fn: PyValue, args: PyValue[], kwargs: M
         const arg = argRefName(t, l);
         throw new CompileError(`ValueError: function ${functionInfo(ip, fn)} traced for ${t.kind} returned a mutable array reference of type ${refType(l.value.aval)}, but mutable array references cannot be returned.${arg ? `\n\nThe returned mutable array was passed in as the argument ${arg}.` : ''}`, span);
       }
-      if (!isArray(l) && !(l instanceof NdArray) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
+      // a NumPy scalar (np.int64, np.float32) is a valid JAX type too
+      if (!isArray(l) && !(l instanceof NdArray) && !(l instanceof NpScalar) && typeof l !== 'bigint' && typeof l !== 'number' && typeof l !== 'boolean') {
         throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
       }
       return ip.ops.asArray(l, span).atom;
