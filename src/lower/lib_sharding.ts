@@ -514,7 +514,12 @@ export function spmdCall(
   const fixed = args.map((a) => (a.sharding ? dimsOf(a.sharding, a.aval.shape, span) : null));
   const outFixed = func.results.map((r, i) => {
     const s = outConstraints[i];
-    return s && sameMesh(s.mesh, mesh) ? dimsOf(s, r.aval.shape, span) : null;
+    if (!s || !sameMesh(s.mesh, mesh)) return null;
+    // a result constrained unevenly over Auto axes (XLA pads its shards): propagation lays it out, as XLA
+    // returns such a result (JAX reports it replicated)
+    const sizes = meshShape(mesh);
+    if (!mesh.explicit && specAxes(s, r.aval.shape.length).some((axes, d) => r.aval.shape[d]! % axesSize(sizes, axes) !== 0)) return null;
+    return dimsOf(s, r.aval.shape, span);
   });
   const constrained = outFixed.some((d) => d !== null);
   let program: { inShardings: DimShardings[]; outShardings: DimShardings[] };
