@@ -20,7 +20,7 @@ import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js'
 import { checksVma, constraintMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed } from './format.js';
-import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
+import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
@@ -307,7 +307,11 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, l, call.span);
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
-  const { results, rebuild } = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
+  // jax.debug.print / callback inside: their operands are extra results (one block per device), shown after the call
+  carryDebugCalls(t);
+  const { results: declared, rebuild } = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
+  const debug = takeDebugCalls(t);
+  const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const name = ip.programName(fn.name);
   ip.addProgram(name, func, 'pmap');
@@ -317,6 +321,7 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const inAxes = [...axes, ...t.captured.map(() => null)];
   const outSpec = fn.options.get('out_axes')!;
   const outAxes = results.map((_, j) => {
+    if (j >= declared.length) return 0;
     const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
     if (typeof s !== 'bigint') throw new CompileError('pmap out_axes must be an int or a tuple of ints', call.span);
     const r = results[j]!.aval.shape.length + 1;
@@ -337,7 +342,12 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
       { k: 'lit', value: size },
     ],
   });
-  return rebuild(outs);
+  // each device runs its calls in order, the devices one after another (JAX's run concurrently)
+  for (let d = 0; d < (debug.calls.length ? size : 0); d++) {
+    const index = (v: PyValue): PyValue => ip.ops.index(v, [{ kind: 'int', value: d }], call.span);
+    deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t, { size: 1, index }, (vs) => ip.flush([...vs, ...outs]));
+  }
+  return rebuild(outs.slice(0, declared.length));
 }
 
 /** Emit `const [a, b] = await CALL` and return host arrays for the results. */
