@@ -309,7 +309,16 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   });
   // jax.debug.print / callback inside: their operands are extra results (one block per device), shown after the call
   carryDebugCalls(t);
-  const { results: declared, rebuild } = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
+  let body: ReturnType<typeof traceBody>;
+  try {
+    body = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
+  } catch (e) {
+    // a host callback inside (jax.pure_callback, io_callback): the function runs on the host once per device
+    if (!(e instanceof HostCallbackInTrace)) throw e;
+    takeDebugCalls(t);
+    return pmapOnHost(ip, fn, flat, axes, size, call.span);
+  }
+  const { results: declared, rebuild } = body;
   const debug = takeDebugCalls(t);
   const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
@@ -348,6 +357,28 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t, { size: 1, index }, (vs) => ip.flush([...vs, ...outs]));
   }
   return rebuild(outs.slice(0, declared.length));
+}
+
+/** pmap of a function that calls back to the host: device after device, each on its slices of the mapped arguments; results stacked along out_axes. */
+function pmapOnHost(ip: Interp, fn: PyTransformed, flat: Flat, axes: (number | null)[], size: number, span: A.Span): PyValue {
+  const outSpec = fn.options.get('out_axes')!;
+  const outs: PyValue[] = [];
+  return ip.holding((hold) => {
+    flat.leaves.forEach(hold);
+    ip.flush();
+    replaying(ip, null, () => {
+      for (let d = 0; d < size; d++) {
+        const el = flat.leaves.map((l, k) => (axes[k] === null ? l : ip.ops.index(ip.ops.moveAxis(ip.ops.asArray(l, span), axes[k]!, 0, span), [{ kind: 'int', value: d }], span)));
+        outs.push(hold(ip.call(fn.fn, { args: (flat.unflatten(el) as PyTuple).items, kwargs: new Map(), span })));
+        ip.flush();
+      }
+    });
+    return stackTrees(ip, outs, (j) => {
+      const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
+      if (typeof s !== 'bigint') throw new CompileError('pmap out_axes must be an int or a tuple of ints', span);
+      return Number(s);
+    }, span);
+  });
 }
 
 /** Emit `const [a, b] = await CALL` and return host arrays for the results. */
@@ -688,7 +719,10 @@ export function stackTrees(ip: Interp, outs: PyValue[], axis: (j: number) => num
     const items = flats.map((f) => ip.ops.asArray(f.leaves[j]!, span));
     const r = items[0]!.aval.shape.length + 1;
     const ax = axis(j) < 0 ? axis(j) + r : axis(j);
-    return ip.ops.stack(items, ax, span);
+    const stacked = ip.ops.stack(items, ax, span);
+    // a batch of weakly typed values (a Python number the function returned) stays weakly typed, as in JAX
+    if (!items.every((x) => x.aval.weak) || stacked.aval.weak) return stacked;
+    return ip.ops.tracer(ip.ops.bind('convert_element_type', [stacked.atom], { new_dtype: stacked.aval.dtype, weak_type: true }, span));
   }));
 }
 
