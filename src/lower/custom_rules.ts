@@ -19,9 +19,10 @@ import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { deferBackwardPrints, deliverDebugCalls, takeDebugCalls, type DeferredPrints } from './debug_prints.js';
+import { carryRefs, finishRefs } from './refs.js';
 import { avalOf, flatten, underDifferentiation } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyRef, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 /** jax.custom_jvp(fun, nondiff_argnums=()) and jax.custom_vjp(fun, nondiff_argnums=()) */
@@ -86,22 +87,31 @@ export function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, b
     if (i < outers.length) t.outer.set(v, outers[i]!);
     return new Tracer(t, v);
   });
-  const atoms = ip.withTrace(t, () =>
-    body(ps).map((l) => {
-      if (!(isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean')) {
-        throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
-      }
-      return ip.ops.asArray(l, span).atom;
-    }),
-  );
+  // a backward rule may write refs (jax.new_ref) it was given: their new values are extra results, committed when it runs
+  if (deferPrints) carryRefs(t, 'jit', name);
+  let refs: ReturnType<typeof finishRefs> | null = null;
+  const atoms = ip.withTrace(t, () => {
+    try {
+      return body(ps).map((l) => {
+        if (!(isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean')) {
+          throw new CompileError(`TypeError: the function returned a ${typeName(l)}, which is not a valid JAX type`, span);
+        }
+        return ip.ops.asArray(l, span).atom;
+      });
+    } finally {
+      if (deferPrints) refs = finishRefs(ip, t, span);
+    }
+  });
   // a print inside a rule runs while the rule is traced (as in JAX): handed on to the enclosing trace, in order;
   // a backward rule's are kept for when a transpose applies it, the values they show as its extra results
   const debug = takeDebugCalls(t);
   if (deferPrints) {
+    const w = refs as ReturnType<typeof finishRefs> | null;
     deferPrints.calls.push(...debug.calls);
     deferPrints.trace = t;
-    deferPrints.count = debug.atoms.length;
-    return { func: t.builder.finish([...atoms, ...debug.atoms], t.axisEnv), captured: t.captured };
+    deferPrints.count = debug.atoms.length + (w?.atoms.length ?? 0);
+    if (w?.atoms.length) deferPrints.writes = { n: w.atoms.length, commit: (vs) => w.commit(vs.map((v) => ip.ops.asArray(v, span))) };
+    return { func: t.builder.finish([...atoms, ...debug.atoms, ...(w?.atoms ?? [])], t.axisEnv), captured: t.captured };
   }
   if (debug.atoms.length) {
     throw new CompileError('jax.debug.print / callback showing a traced value inside a custom_jvp rule or a custom_vjp fwd rule is not supported by jaxts yet', debug.calls[0]!.span);
@@ -152,7 +162,9 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
   const diffIdx = args.map((_, i) => i).filter((i) => !nondiff.has(i));
   const staticArgs = [...nondiff].sort((a, b) => a - b).map((i) => args[i]!);
   const flats = diffIdx.map((i) => flatten(args[i]!));
-  const leaves = flats.flatMap((f) => f.leaves);
+  // a custom_vjp function's refs (jax.new_ref) pass into its rules as they are: not operands, no cotangent
+  const isRef = (l: PyValue): boolean => kind === 'custom_vjp' && l instanceof PyRef;
+  const leaves = flats.flatMap((f) => f.leaves).filter((l) => !isRef(l));
   const avals = leaves.map((l) => {
     const a = avalOf(ip, l, span);
     return typeof l === 'number' ? { ...a, weak: true } : a;
@@ -161,11 +173,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
   /** The differentiated arguments rebuilt from parameters (in order of diffIdx). */
   const diffArgs = (ps: PyValue[]): PyValue[] => {
     let k = 0;
-    return flats.map((f) => {
-      const v = f.unflatten(ps.slice(k, k + f.leaves.length));
-      k += f.leaves.length;
-      return v;
-    });
+    return flats.map((f) => f.unflatten(f.leaves.map((l) => (isRef(l) ? l : ps[k++]!))));
   };
   const allArgs = (ps: PyValue[]): PyValue[] => {
     const d = diffArgs(ps);
@@ -249,30 +257,36 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
       const of = outFlat.leaves;
       nOut = of.length;
       resFlat = flatten(r);
-      return [...of, ...resFlat.leaves];
+      return [...of, ...resFlat.leaves.filter((l) => !(l instanceof PyRef))];
     }, undefined, leaves);
-    const nRes = resFlat.leaves.length;
+    // refs among the residuals are handed to the backward rule as they are
+    const resLeaves = (ps: PyValue[]): PyValue[] => {
+      let k = 0;
+      return resFlat.leaves.map((l) => (l instanceof PyRef ? l : ps[k++]!));
+    };
+    const nRes = resFlat.leaves.filter((l) => !(l instanceof PyRef)).length;
     const resAvals = fwd0.func.results.slice(nOut).map((r) => r.aval);
     const outAvals = fwd0.func.results.slice(0, nOut).map((r) => strip(r.aval));
     const bwdPrints: DeferredPrints = { calls: [], trace: null, count: 0 };
     const bwd0 = traceFn(ip, `${fn.name}_bwd`, [...resAvals, ...outAvals], span, (ps) => {
-      const cts = callFn(fn.options.get('bwd')!, [...staticArgs, resFlat.unflatten(ps.slice(0, nRes)), outFlat.unflatten(ps.slice(nRes))]);
+      const cts = callFn(fn.options.get('bwd')!, [...staticArgs, resFlat.unflatten(resLeaves(ps.slice(0, nRes))), outFlat.unflatten(ps.slice(nRes))]);
       if (!((cts instanceof PyTuple && !cts.cls) || cts instanceof PyList) || cts.items.length !== flats.length) {
         throw new CompileError(
           `TypeError: Custom VJP bwd rule must produce a tuple of length equal to the number of arguments to the primal function (${flats.length}), but got ${ip.repr(cts, span).static ?? typeName(cts)}`,
           span,
         );
       }
+      let base = 0;
       return cts.items.flatMap((ct, k) => {
         const fl = flats[k]!;
+        const arrays = fl.leaves.filter((l) => !isRef(l)).length;
+        base += arrays;
         if (ct === null) {
-          let base = 0;
-          for (let q = 0; q < k; q++) base += flats[q]!.leaves.length;
-          return fl.leaves.map((_, q) => ip.ops.tracer(ip.ops.bind('broadcast_in_dim', [lit(0, avals[base + q]!.dtype)], { shape: [...avals[base + q]!.shape], broadcast_dimensions: [] }, span)));
+          return avals.slice(base - arrays, base).map((a) => ip.ops.tracer(ip.ops.bind('broadcast_in_dim', [lit(0, a.dtype)], { shape: [...a.shape], broadcast_dimensions: [] }, span)));
         }
         const ls = flatten(ct).leaves;
         if (ls.length !== fl.leaves.length) throw new CompileError('TypeError: Custom VJP bwd rule must produce an output with the same container (pytree) structure as the args tuple of the primal function', span);
-        return ls;
+        return ls.filter((_, q) => !isRef(fl.leaves[q]!));
       });
     }, bwdPrints);
     traced.push(fwd0, bwd0);
@@ -284,7 +298,7 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
       [...resAvals, ...uAvals(), ...outAvals],
       [...resAvals.map((_, i) => i), ...outAvals.map((_, i) => nRes + m + i), ...capAt(bwd0, nRes)],
     );
-    if (bwdPrints.calls.length) deferBackwardPrints(bwd, bwdPrints);
+    if (bwdPrints.calls.length || bwdPrints.writes) deferBackwardPrints(bwd, bwdPrints);
     // the function: the forward rule's primal outputs
     const call = primalPart(fwd, nOut, n + m);
     params = { call, fwd, bwd };

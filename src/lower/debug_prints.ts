@@ -145,6 +145,8 @@ export interface DeferredPrints {
   calls: DebugCall[];
   trace: Trace | null;
   count: number;
+  /** The rule's writes of outer refs (jax.new_ref): their new values are the last `writes.n` of the `count` values, committed when the rule runs. */
+  writes?: { n: number; commit: (values: PyValue[]) => void };
 }
 const backwardPrints = new WeakMap<Func, DeferredPrints>();
 
@@ -162,5 +164,8 @@ export const backwardPrintValues = (bwd: Func): number => backwardPrints.get(bwd
 export function backwardApplied(ip: Interp, bwd: Func, values: PyValue[], results: PyValue[] = []): void {
   const p = backwardPrints.get(bwd);
   if (!p) return;
-  deliverDebugCalls(ip.trace(), p.calls, values, p.trace ?? ip.trace(), undefined, values.length || results.length ? (vs) => ip.flush([...vs, ...results]) : undefined);
+  const nw = p.writes?.n ?? 0;
+  const shown = values.slice(0, values.length - nw);
+  deliverDebugCalls(ip.trace(), p.calls, shown, p.trace ?? ip.trace(), undefined, shown.length || results.length ? (vs) => ip.flush([...vs, ...results]) : undefined);
+  p.writes?.commit(values.slice(values.length - nw));
 }

@@ -17,6 +17,7 @@ import { PySet } from './sets.js';
 import { argTypeSharding, contextMesh, layoutVar, noteShardMapTrace, spmdCallExpr, varyingOfAll } from './lib_sharding.js';
 import { arg } from './modules.js';
 import { PyAbstractMesh, PyShardMapped, abstractMeshStr, dimsOf, meshShape, meshStr, noteShardMapMesh, underJit, sameMesh, specRepr, tupleRepr } from './shardings.js';
+import { HostCallbackInTrace, replaying } from './callback_staging.js';
 import { compareKeys, flatten } from './transforms.js';
 import {
   HostArray, NdArray, PyBuiltin, PyDict, PyList, PyMesh, PyNamedSharding, PyObject, PyPartitionSpec, PyTuple, Trace, Tracer, isArray, typeName,
@@ -260,7 +261,14 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     checkInSpec(mesh, spec, dims, have, h.aval, call.span);
     return dims;
   });
-  const body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, specs, null, call.span);
+  let body: TracedBody;
+  try {
+    body = traceShardMapBody(ip, fn, name, opts, mesh, flat, hosts.map((h) => h.aval), inDims, specs, null, call.span);
+  } catch (e) {
+    // a host callback inside (jax.pure_callback, io_callback): the body runs on the host once per device, on its blocks
+    if (!(e instanceof HostCallbackInTrace) || !ip.atHost) throw e;
+    return shardMapOnHost(ip, fn, opts, mesh, flat, hosts, inDims, call.span);
+  }
   const { t, out, outSpecs } = body;
   // prints in the body show every device's block: extra results stacked on a leading axis over the whole mesh
   const debug = takeDebugCalls(t);
@@ -304,6 +312,88 @@ function callShardMap(ip: Interp, fn: PyValue, name: string, opts: ShardMapOptio
     deliverDebugCalls(null, [c], values, t, shardMapPrints.has(c) ? undefined : { size: values.length ? size : 0, index }, (vs) => ip.flush([...vs, ...shownValues]));
   }
   return out.rebuild(outs.slice(0, outSpecs.length));
+}
+
+/** Device `p`'s coordinate along each mesh axis (row-major device order). */
+function meshCoords(mesh: PyMesh, p: number): Map<string, number> {
+  const sizes = mesh.devices.shape;
+  const out = new Map<string, number>();
+  let rest = p;
+  for (let i = sizes.length - 1; i >= 0; i--) {
+    out.set(mesh.axisNames[i]!, rest % sizes[i]!);
+    rest = Math.floor(rest / sizes[i]!);
+  }
+  return out;
+}
+
+/** The block index along one array dimension sharded over `axes` (major first) of the device at `coords`. */
+function blockIndex(mesh: PyMesh, axes: readonly string[], coords: Map<string, number>): number {
+  let k = 0;
+  for (const a of axes) k = k * mesh.devices.shape[mesh.axisNames.indexOf(a)]! + coords.get(a)!;
+  return k;
+}
+
+/**
+ * An eager shard_map whose body calls back to the host: as JAX runs a callback once per device with that
+ * device's block, the body runs on the host for each device of the mesh in order (its blocks cut from the
+ * arguments as in_specs say), and each result is put together from the devices' blocks as out_specs say.
+ */
+function shardMapOnHost(ip: Interp, fn: PyValue, opts: ShardMapOptions, mesh: PyMesh, flat: ReturnType<typeof flatten>, hosts: HostArray[], inDims: DimShardings[], span: A.Span): PyValue {
+  const n = mesh.devices.ids.length;
+  const block = (h: HostArray, dims: DimShardings, coords: Map<string, number>): Tracer => {
+    const items = h.aval.shape.map((size, d) => {
+      const axes = dims[d] ?? [];
+      if (!axes.length) return { kind: 'slice' as const, start: null, stop: null, step: null };
+      const b = size / axes.reduce((m, a) => m * mesh.devices.shape[mesh.axisNames.indexOf(a)]!, 1);
+      const k = blockIndex(mesh, axes, coords);
+      return { kind: 'slice' as const, start: k * b, stop: (k + 1) * b, step: null };
+    });
+    return ip.ops.index(h, items, span);
+  };
+  const outs: PyValue[] = [];
+  // (the devices' results stay reachable: a flush for a later device materialises them)
+  return ip.holding((hold) => {
+    hosts.forEach(hold);
+    ip.flush();
+    replaying(ip, null, () => {
+      for (let p = 0; p < n; p++) {
+        const coords = meshCoords(mesh, p);
+        const args = (flat.unflatten(hosts.map((h, i) => block(h, inDims[i]!, coords))) as PyTuple).items;
+        outs.push(hold(ip.call(fn, { args, kwargs: new Map(), span })));
+        ip.flush();
+      }
+    });
+    return assembleBlocks(ip, opts, mesh, outs, span);
+  });
+}
+
+/** shardMapOnHost's result: each leaf put together from the devices' blocks `outs` (in device order) as out_specs say. */
+function assembleBlocks(ip: Interp, opts: ShardMapOptions, mesh: PyMesh, outs: PyValue[], span: A.Span): PyValue {
+  const n = mesh.devices.ids.length;
+  const first = flatten(outs[0]!);
+  const outSpecs = leafSpecs(opts.outSpecs, outs[0]!, 'out_specs', span);
+  const leaves = first.leaves.map((_, j) => {
+    const blocks = outs.map((o) => ip.ops.asArray(flatten(o).leaves[j]!, span));
+    const rank = blocks[0]!.aval.shape.length;
+    const spec = outSpecs[j]!;
+    const dims: string[][] = Array.from({ length: rank }, (_, d) => {
+      const e = spec.entries[d] ?? null;
+      return e === null ? [] : typeof e === 'string' ? [e] : [...e];
+    });
+    // the grid of blocks: along each dimension, one block per position of its mesh axes (the first device there)
+    const grid = dims.map((axes) => axes.reduce((m, a) => m * mesh.devices.shape[mesh.axisNames.indexOf(a)]!, 1));
+    const at = (cell: number[]): Tracer => {
+      for (let p = 0; p < n; p++) {
+        const coords = meshCoords(mesh, p);
+        if (dims.every((axes, d) => blockIndex(mesh, axes, coords) === cell[d])) return blocks[p]!;
+      }
+      return blocks[0]!;
+    };
+    const build = (d: number, cell: number[]): Tracer =>
+      d === rank ? at(cell) : grid[d] === 1 ? build(d + 1, [...cell, 0]) : ip.ops.concatenate(Array.from({ length: grid[d]! }, (_, k) => build(d + 1, [...cell, k])), d, span);
+    return build(0, []);
+  });
+  return first.unflatten(leaves);
 }
 
 // ------------------------------------------------------------------ print inside an eager shard_map

@@ -683,6 +683,22 @@ const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.p
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
 
+/** The exception classes `stmts` may raise at run time when each raising call is a `jx.pyRaise` of a known message (else null). */
+function raisedTypes(stmts: HStmt[]): Set<string> | null {
+  const types = new Set<string>();
+  let known = true;
+  walkHost(stmts, {
+    expr: (e) => {
+      // (jx.item raises only for an array of more than one element, whose shape is known here: not at run time)
+      if (e.k !== 'call' || !RAISING.has(e.callee) || e.callee === 'jx.item') return;
+      const m = e.callee === 'jx.pyRaise' && e.args[0]?.k === 'lit' && typeof e.args[0].value === 'string' ? /^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)(?::|$)/.exec(e.args[0].value) : null;
+      if (m) types.add(m[1]!);
+      else known = false;
+    },
+  });
+  return known ? types : null;
+}
+
 const mayRaise = (stmts: HStmt[]): boolean => {
   let raises = false;
   walkHost(stmts, { expr: (e) => void (raises ||= e.k === 'call' && RAISING.has(e.callee)) });
@@ -728,11 +744,15 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
   const excVar = ip.freshName('exc');
   const fakeIf = (body: A.Stmt[], orelse: A.Stmt[]): A.If => ({ kind: 'If', test: { kind: 'Constant', value: true, span: s.span } as unknown as A.Expr, body, orelse, span: s.span });
   const marker = new HostScalar({ k: 'var', name: catchVar }, 'bool');
+  // the one class the body can raise, when every raise in it is of a known message (a jax.debug.breakpoint's JaxRuntimeError)
+  const raised = raisedTypes(stmts);
+  const sole = raised?.size === 1 ? EXCEPTIONS.get([...raised][0]!) ?? null : null;
   const runHandler = (h: A.ExceptHandler, only: PyUserClass | null): void => {
     // `except E as e`: an E whose message is known at run time (where E has no subclass jaxts raises at run time
-    // and its str() is its message), else the message itself
+    // and its str() is its message), or the sole class the body raises; else the message itself
     const message = new HostScalar({ k: 'member', x: { k: 'var', name: excVar }, key: 'message' }, 'str');
-    if (h.name) scope.vars.set(h.name, only && EXACT_RUNTIME_EXCEPTIONS.has(only.name) && EXCEPTIONS.get(only.name) === only ? newException(only, [message]) : message);
+    const cls = only && EXACT_RUNTIME_EXCEPTIONS.has(only.name) && EXCEPTIONS.get(only.name) === only ? only : sole;
+    if (h.name) scope.vars.set(h.name, cls ? newException(cls, [message]) : message);
     execBlock(ip, h.body, scope);
     if (h.name) scope.vars.delete(h.name);
   };
@@ -760,6 +780,8 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
         execBlock(ip, s.orelse, scope);
       } else {
         ip.emit({ k: 'const', names: [excVar], value: { k: 'call', callee: 'jx.pyCaught', args: [{ k: 'var', name: catchVar }] } });
+        // the functions and classes the body defines (at its top, before what raises at run time) stay defined
+        for (const st of s.body) if ((st.kind === 'FunctionDef' || st.kind === 'ClassDef') && after.has(st.name)) scope.vars.set(st.name, after.get(st.name)!);
         chain(0);
       }
     }),

@@ -20,7 +20,7 @@ import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js'
 import { checksVma, constraintMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed } from './format.js';
-import { backwardApplied, backwardPrintValues, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
+import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
@@ -307,7 +307,20 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const a = avalOf(ip, l, call.span);
     return new Tracer(t, t.builder.addParam(axes[i] === null ? a : removeAxis(a, axes[i]!)));
   });
-  const { results, rebuild } = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
+  // jax.debug.print / callback inside: their operands are extra results (one block per device), shown after the call
+  carryDebugCalls(t);
+  let body: ReturnType<typeof traceBody>;
+  try {
+    body = traceBody(ip, t, fn.fn, ((r) => (r instanceof PyTuple ? r.items : []))(ip.withTrace(t, () => flat.unflatten(params))), new Map(), call.span);
+  } catch (e) {
+    // a host callback inside (jax.pure_callback, io_callback): the function runs on the host once per device
+    if (!(e instanceof HostCallbackInTrace)) throw e;
+    takeDebugCalls(t);
+    return pmapOnHost(ip, fn, flat, axes, size, call.span);
+  }
+  const { results: declared, rebuild } = body;
+  const debug = takeDebugCalls(t);
+  const results = [...declared, ...debug.atoms];
   const func = t.builder.finish(results, t.axisEnv);
   const name = ip.programName(fn.name);
   ip.addProgram(name, func, 'pmap');
@@ -317,6 +330,7 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const inAxes = [...axes, ...t.captured.map(() => null)];
   const outSpec = fn.options.get('out_axes')!;
   const outAxes = results.map((_, j) => {
+    if (j >= declared.length) return 0;
     const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
     if (typeof s !== 'bigint') throw new CompileError('pmap out_axes must be an int or a tuple of ints', call.span);
     const r = results[j]!.aval.shape.length + 1;
@@ -337,7 +351,34 @@ function callPmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
       { k: 'lit', value: size },
     ],
   });
-  return rebuild(outs);
+  // each device runs its calls in order, the devices one after another (JAX's run concurrently)
+  for (let d = 0; d < (debug.calls.length ? size : 0); d++) {
+    const index = (v: PyValue): PyValue => ip.ops.index(v, [{ kind: 'int', value: d }], call.span);
+    deliverDebugCalls(null, debug.calls, outs.slice(declared.length), t, { size: 1, index }, (vs) => ip.flush([...vs, ...outs]));
+  }
+  return rebuild(outs.slice(0, declared.length));
+}
+
+/** pmap of a function that calls back to the host: device after device, each on its slices of the mapped arguments; results stacked along out_axes. */
+function pmapOnHost(ip: Interp, fn: PyTransformed, flat: Flat, axes: (number | null)[], size: number, span: A.Span): PyValue {
+  const outSpec = fn.options.get('out_axes')!;
+  const outs: PyValue[] = [];
+  return ip.holding((hold) => {
+    flat.leaves.forEach(hold);
+    ip.flush();
+    replaying(ip, null, () => {
+      for (let d = 0; d < size; d++) {
+        const el = flat.leaves.map((l, k) => (axes[k] === null ? l : ip.ops.index(ip.ops.moveAxis(ip.ops.asArray(l, span), axes[k]!, 0, span), [{ kind: 'int', value: d }], span)));
+        outs.push(hold(ip.call(fn.fn, { args: (flat.unflatten(el) as PyTuple).items, kwargs: new Map(), span })));
+        ip.flush();
+      }
+    });
+    return stackTrees(ip, outs, (j) => {
+      const s = outSpec instanceof PyTuple ? outSpec.items[j] : outSpec;
+      if (typeof s !== 'bigint') throw new CompileError('pmap out_axes must be an int or a tuple of ints', span);
+      return Number(s);
+    }, span);
+  });
 }
 
 /** Emit `const [a, b] = await CALL` and return host arrays for the results. */
@@ -678,7 +719,10 @@ export function stackTrees(ip: Interp, outs: PyValue[], axis: (j: number) => num
     const items = flats.map((f) => ip.ops.asArray(f.leaves[j]!, span));
     const r = items[0]!.aval.shape.length + 1;
     const ax = axis(j) < 0 ? axis(j) + r : axis(j);
-    return ip.ops.stack(items, ax, span);
+    const stacked = ip.ops.stack(items, ax, span);
+    // a batch of weakly typed values (a Python number the function returned) stays weakly typed, as in JAX
+    if (!items.every((x) => x.aval.weak) || stacked.aval.weak) return stacked;
+    return ip.ops.tracer(ip.ops.bind('convert_element_type', [stacked.atom], { new_dtype: stacked.aval.dtype, weak_type: true }, span));
   }));
 }
 
