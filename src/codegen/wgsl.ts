@@ -210,6 +210,7 @@ export const WGSL: Dialect = {
     shift_right_arithmetic: shift('shift_right_arithmetic'),
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
+  atanXla: call1('jx_atan_xla'),
   fma: (a, b, c) => `fma(${a}, ${b}, ${c})`,
   narrow: (x, dtype) => {
     switch (dtype) {
