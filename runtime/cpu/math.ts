@@ -654,5 +654,6 @@ export const CPU_MATH_FUNCTIONS: Readonly<Record<string, (x: number) => number>>
   erf: erf32,
   erf_inv: erfInv32,
   atan: atan32,
+  atan_xla: atanXla32,
   rsqrt: rsqrt32,
 };
