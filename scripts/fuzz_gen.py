@@ -28,6 +28,12 @@ simplifier turns a dot of two vectors into a product and a reduction, where
 (src/passes/simplify.ts dotToReduce, src/codegen/kernel_walker.ts xlaAtanFrom).
 (Batches 8 and 20 are checked in too: sinh and rsqrt are XLA's bit for bit.)
 
+Known differences (seed 2 batch 11, not checked in): XLA's simplifier folds
+`x ^ x` to 0, so `arctan2(y, 1 + (x ^ x))` becomes jnp.arctan's atan2(y, 1) and
+runs xla.atan.f32 (jaxts keeps the xor and calls glibc's atan2f: 1 ulp); and it
+rewrites a dot whose contracting dimensions have size 1 (an outer product) into
+a multiply, which keeps -0 where jaxts's sum from +0 gives +0.
+
 The checked-in batches under fixtures/differential run in `npm test` through
 the golden test (both backends). A longer run generates more batches into a
 scratch folder, makes their goldens with the oracle and compares:
