@@ -21,16 +21,18 @@ compile) covers a hundred programs:
 Deliberately left out, with the reason next to each: subnormal inputs
 (F32_EDGES) and float contractions whose products round (Gen.expr).
 
-Known differences (seed 1 batches 16 and 21, not checked in): XLA's simplifier
-turns a product with a converted bool, `convert(p) * y`, into `select(p, y, 0)`
-(jaxts does the same, src/passes/simplify.ts, also after `x / sqrt(y)` ->
-`x * rsqrt(y)`), but also reaches it through small dots, which it rewrites
-into a product and a reduction, so there NaN/inf times a False gives 0 under
-JAX and NaN under jaxts; and batch 21's `jnp.arctan` of a 6-element array,
-which XLA's loop-fusion emitter computes with its own `xla.atan.f32` from 2 to 49
-elements (docs/ISSUE19_CHECKLIST.md), where jaxts uses glibc's atanf as XLA
-does for larger arrays. (Batches 8 and 20 are checked in: sinh and rsqrt are
-XLA's bit for bit now.)
+Seed 1 batches 16 and 21, once known differences, are checked in: XLA's
+simplifier turns a dot of two vectors into a product and a reduction, where
+`convert(p) * y` becomes `select(p, y, 0)` (NaN times False is 0), and runs
+`jnp.arctan` of small arrays with its own `xla.atan.f32`; jaxts does both now
+(src/passes/simplify.ts dotToReduce, src/codegen/kernel_walker.ts xlaAtanFrom).
+(Batches 8 and 20 are checked in too: sinh and rsqrt are XLA's bit for bit.)
+
+Known differences (seed 2 batch 11, not checked in): XLA's simplifier folds
+`x ^ x` to 0, so `arctan2(y, 1 + (x ^ x))` becomes jnp.arctan's atan2(y, 1) and
+runs xla.atan.f32 (jaxts keeps the xor and calls glibc's atan2f: 1 ulp); and it
+rewrites a dot whose contracting dimensions have size 1 (an outer product) into
+a multiply, which keeps -0 where jaxts's sum from +0 gives +0.
 
 The checked-in batches under fixtures/differential run in `npm test` through
 the golden test (both backends). A longer run generates more batches into a

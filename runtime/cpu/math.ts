@@ -501,6 +501,28 @@ export function atan32(x: number): number {
   return hx < 0 ? -r : r;
 }
 
+/**
+ * XLA CPU's own atan, `xla.atan.f32` (read from the LLVM IR its loop-fusion emitter produces for atan2(x, 1)):
+ * x itself below |x| < 1e-3, else r = min(|x|, 1/|x|), z = r², r·(P(z)/Q(z)) with fused multiply-adds,
+ * π/2 minus that above 1, x's sign copied. XLA runs it for the elements its loop does not vectorize
+ * (src/codegen/kernel_walker.ts, xlaAtanFrom); the vectorized ones call glibc's atanf (atan32).
+ */
+export function atanXla32(x: number): number {
+  const a = Math.abs(x);
+  if (a < ATANX_SMALL || a !== a) return x;
+  const big = a > 1;
+  const r = big ? fr(1 / a) : a;
+  const z = fr(r * r);
+  const p = fma32(fma32(z, ATANX_P[0]!, ATANX_P[1]!), z, ATANX_P[2]!);
+  const q = fma32(fma32(fma32(z, ATANX_Q[0]!, ATANX_Q[1]!), z, 1), z, ATANX_Q[2]!);
+  let v = fr(r * fr(p / q));
+  if (big) v = fr(PI_O_2 - v);
+  return x < 0 || Object.is(x, -0) ? -v : v;
+}
+const ATANX_SMALL = fr(1e-3);
+const ATANX_P = [0x3de56e67, 0x3f3acba0, 0x3f4f9d60].map(bitsToF32);
+const ATANX_Q = [0x3c2557b4, 0x3e90fdb4, 0x3f4f9d60].map(bitsToF32);
+
 /** glibc's atan2f (fdlibm), float32 operation for operation, under XLA's DAZ/FTZ: operands are classified by their
  * bits (a subnormal x is not a zero there) and the division reads them flushed. */
 export function atan2_32(y: number, x: number): number {
@@ -632,5 +654,6 @@ export const CPU_MATH_FUNCTIONS: Readonly<Record<string, (x: number) => number>>
   erf: erf32,
   erf_inv: erfInv32,
   atan: atan32,
+  atan_xla: atanXla32,
   rsqrt: rsqrt32,
 };

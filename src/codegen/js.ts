@@ -194,6 +194,7 @@ export const JS: Dialect = {
     shift_right_arithmetic: shift('shift_right_arithmetic'),
   },
   select: (cond, a, b) => `${cond} ? ${a} : ${b}`,
+  atanXla: call1('atanXla32'),
   cast: (x, from, to) => {
     if (to === 'bool') return from === 'bool' ? x : compare('!==')(x, '0');
     if (from === 'bool') return `(${x} ? 1 : 0)`;
@@ -229,7 +230,7 @@ export const JS: Dialect = {
   wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32' },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
-    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'rsqrt32',
+    'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'atanXla32', 'rsqrt32',
     'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
     'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32', 'roundF16', 'roundBf16',
   ],

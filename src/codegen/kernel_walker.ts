@@ -34,6 +34,8 @@ export interface Dialect {
   readonly binary: { readonly [F in KBinary]: (a: string, b: string, dtype: DType) => string };
   /** `cond ? a : b` */
   select(cond: string, a: string, b: string): string;
+  /** XLA CPU's own atan (`xla.atan.f32`), for the elements xlaAtanFrom gives it. */
+  atanXla(x: string): string;
   /** float32 `a * b + c` rounded once (a fused multiply-add). */
   fma(a: string, b: string, c: string): string;
   cast(x: string, from: DType, to: DType): string;
@@ -82,6 +84,7 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
   const lets = new LetScopes(d.indent, (name, value) => d.declare(name, value));
   const loaded = new Set<number>();
 
+  const atanFrom = xlaAtanFrom(k);
   const L = laneOf;
   const nar = (v: string, dtype: DType): string => (isNarrow(dtype) ? d.narrow(v, dtype) : v);
   /** The narrow dtype the next reduction rounds each partial result to (a float16 dot's). */
@@ -129,6 +132,15 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
           const neg = (v: string): string => d.unary.neg(v, 'float32', 'float32');
           if (e.fn === 'add') return lets.bind(key, d.fma(x, y, z));
           return lets.bind(key, e.fma === 'a' ? d.fma(x, y, neg(z)) : d.fma(neg(x), y, z));
+        }
+        if (e.fn === 'atan2' && atanFrom !== undefined && e.b.op === 'const' && e.b.value === 1) {
+          // jnp.arctan, atan2(x, 1): XLA's loop runs its own atan where it does not vectorize the element
+          const x = emit(e.a);
+          const own = d.atanXla(x);
+          if (atanFrom.from === 0) return lets.bind(key, own);
+          const glibc = d.binary.atan2(x, emit(e.b), 'float32');
+          const at = atanFrom.period === k.output.size ? d.gid : `(${d.binary.rem(d.gid, d.literal(atanFrom.period, 'int32'), 'int32')})`;
+          return lets.bind(key, d.select(d.binary.ge(at, d.literal(atanFrom.from, 'int32'), 'int32'), own, glibc));
         }
         let a = emit(e.a);
         const info = DTYPES[e.a.dtype];
@@ -294,6 +306,63 @@ export function treeLevels(extent: number): number[] {
     n = out;
   }
   return levels;
+}
+
+/**
+ * Which output elements XLA CPU computes jnp.arctan (atan2(x, 1)) of with its own `xla.atan.f32` rather than
+ * glibc's atanf: element i does when i mod `period` >= `from`; undefined: none. Its loop-fusion emitter turns
+ * atan2(x, 1) into a call of xla.atan.f32, which LLVM inlines; where LLVM's loop vectorizer widens the loop,
+ * the vector lanes call atanf. Measured on the oracle (JAX 0.10.2, AVX2 host) for a lone arctan:
+ * - a flat array of n elements: n = 1 calls atanf; from 2 to 49 LLVM unrolls the loop fully (n times a body
+ *   of about 6 instructions, under its threshold of 300) and every element runs xla.atan.f32; from 50 on the
+ *   loop is vectorized (by 8, with an epilogue of 4) and the last n mod 4 elements run the scalar loop;
+ * - a matrix of R rows of C: from C = 40 on the inner loop is vectorized as a flat one (the last C mod 4 of
+ *   each row scalar); below, the inner loop is unrolled and the loop over rows is vectorized when R is 4 or
+ *   8 (all atanf) and not at all for the other R below 16 (all xla.atan.f32);
+ * - three or more dimensions of up to 120 elements: all xla.atan.f32.
+ * Not modelled (atanf): matrices of 16 or more rows of fewer than 40 columns (the vectorizer's choices
+ * there vary with R), larger arrays of three or more dimensions, reductions (another emitter), and the
+ * lower unroll threshold of a fusion with more operations in it.
+ */
+export function xlaAtanFrom(k: Kernel): { period: number; from: number } | undefined {
+  const shape = k.shape;
+  const n = k.output.size;
+  if (!shape || n <= 1 || hasReduce(k.body)) return undefined;
+  const all = { period: n, from: 0 };
+  const tail = (m: number): { period: number; from: number } | undefined => (m % 4 === 0 ? undefined : { period: m, from: m - (m % 4) });
+  if (shape.length <= 1) return n * XLA_LOOP_BODY_COST < XLA_FULL_UNROLL_THRESHOLD ? all : tail(n);
+  if (shape.length > 2) return n <= 120 ? all : undefined;
+  const [rows, cols] = shape as [number, number];
+  if (cols >= 40) return tail(cols);
+  return rows === 4 || rows === 8 || rows >= 16 ? undefined : all;
+}
+const XLA_LOOP_BODY_COST = 6;
+const XLA_FULL_UNROLL_THRESHOLD = 300;
+
+function hasReduce(root: KExpr): boolean {
+  const seen = new Set<KExpr>();
+  const walk = (e: KExpr): boolean => {
+    if (seen.has(e)) return false;
+    seen.add(e);
+    switch (e.op) {
+      case 'reduce':
+        return true;
+      case 'load':
+        return walk(e.index);
+      case 'un':
+      case 'cast':
+        return walk(e.x);
+      case 'bin':
+        return walk(e.a) || walk(e.b);
+      case 'select':
+        return walk(e.cond) || walk(e.a) || walk(e.b);
+      case 'call':
+        return e.args.some(walk);
+      default:
+        return false;
+    }
+  };
+  return walk(root);
 }
 
 /** A mutable variable's declaration: the first line the dialect opens a reduction with (`let`/`var`). */

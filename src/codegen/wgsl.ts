@@ -38,6 +38,8 @@ function f32Shortest(v: number): string {
  */
 const INF = 'jx_f32(0x7f800000u)';
 const NEG_INF = 'jx_f32(0xff800000u)';
+/** -0.0 (SwiftShader stores a constant -0.0f as +0). */
+const NEG_ZERO = 'jx_f32(0x80000000u)';
 
 function literal(value: number, dtype: DType): string {
   switch (dtype) {
@@ -46,6 +48,8 @@ function literal(value: number, dtype: DType): string {
       if (Number.isNaN(x)) return 'jx_f32(0x7fc00000u)';
       if (x === Infinity) return INF;
       if (x === -Infinity) return NEG_INF;
+      // SwiftShader stores a constant -0.0f as +0 (a stored -0 reads back as 0; atan2(-0, -0) loses its -π)
+      if (Object.is(x, -0)) return NEG_ZERO;
       // exponent form needs a mantissa with '.'
       const s = f32Shortest(x);
       return `${/[.e]/.test(s) ? s : `${s}.0`}f`;
@@ -102,9 +106,9 @@ function intDivision(fn: 'div' | 'rem') {
       const zero = `bitcast<f32>((bitcast<u32>(${a}) & 0x80000000u) ^ ${b === INF ? '0u' : '0x80000000u'})`;
       return `select(${zero}, jx_f32(0x7fc00000u), (bitcast<u32>(${a}) & 0x7f800000u) == 0x7f800000u)`;
     }
-    if (dtype === 'float32' && fn === 'div' && /^-?0\.0f$/.test(a)) {
+    if (dtype === 'float32' && fn === 'div' && (a === '0.0f' || a === NEG_ZERO)) {
       // SwiftShader folds 0 / x to 0: a zero of the quotient's sign, NaN where x is 0 or NaN
-      const zero = `bitcast<f32>((bitcast<u32>(${b}) & 0x80000000u) ^ ${a.startsWith('-') ? '0x80000000u' : '0u'})`;
+      const zero = `bitcast<f32>((bitcast<u32>(${b}) & 0x80000000u) ^ ${a === NEG_ZERO ? '0x80000000u' : '0u'})`;
       const nan = `((bitcast<u32>(${b}) & 0x7fffffffu) == 0u || (bitcast<u32>(${b}) & 0x7fffffffu) > 0x7f800000u)`;
       return `select(${zero}, jx_f32(0x7fc00000u), ${nan})`;
     }
@@ -210,6 +214,7 @@ export const WGSL: Dialect = {
     shift_right_arithmetic: shift('shift_right_arithmetic'),
   },
   select: (cond, a, b) => `select(${b}, ${a}, ${cond})`,
+  atanXla: call1('jx_atan_xla'),
   fma: (a, b, c) => `fma(${a}, ${b}, ${c})`,
   narrow: (x, dtype) => {
     switch (dtype) {

@@ -41,6 +41,7 @@ interface MathFn {
 /** Public functions this module provides (in the order they are documented). */
 export const WGSL_MATH_FUNCTIONS: readonly string[] = [
   'jx_exp',
+  'jx_atan_xla',
   'jx_log',
   'jx_log1p',
   'jx_expm1',
@@ -246,6 +247,24 @@ fn jx_atan(x: f32) -> f32 {
   else if (id == 2) { hi = ${fb(0x3f7b985e)}; lo = ${fb(0x33140fb4)}; }
   let r = hi - ((p - lo) - t);
   return select(r, -r, neg);
+}`,
+  },
+  jx_atan_xla: {
+    deps: ['jx_fma', 'jx_div'],
+    code: `// XLA CPU's own atan (xla.atan.f32), which its loop runs for the elements it does not vectorize
+// (runtime/cpu/math.ts atanXla32): r = min(|x|, 1/|x|), r * P(r²)/Q(r²) with fmas, π/2 - that above 1
+fn jx_atan_xla(x: f32) -> f32 {
+  let a = abs(x);
+  if (!(a >= ${fb(0x3a83126f)})) { return x; }
+  let big = a > 1.0f;
+  // 1/|x| is subnormal (flushed by XLA's FTZ) from 2^126 on; jx_div cannot take an infinite divisor
+  let r = select(a, select(jx_div(1.0f, a), 0.0f, a >= ${fb(0x7e800000)}), big);
+  let z = r * r;
+  let p = jx_fma(jx_fma(z, ${fb(0x3de56e67)}, ${fb(0x3f3acba0)}), z, ${fb(0x3f4f9d60)});
+  let q = jx_fma(jx_fma(jx_fma(z, ${fb(0x3c2557b4)}, ${fb(0x3e90fdb4)}), z, 1.0f), z, ${fb(0x3f4f9d60)});
+  var v = r * jx_div(p, q);
+  if (big) { v = ${fb(0x3fc90fdb)} - v; }
+  return select(v, -v, (bitcast<u32>(x) & 0x80000000u) != 0u);
 }`,
   },
   jx_atan2: {

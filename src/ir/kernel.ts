@@ -65,6 +65,8 @@ export type KExpr =
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
   body: KExpr;
+  /** The output's shape (the loop XLA's CPU emitter runs over it decides some of its numerics: xlaAtanFrom). */
+  shape?: readonly number[];
 }
 
 /**

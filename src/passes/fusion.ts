@@ -276,6 +276,7 @@ function buildKernel(name: string, e: Eqn, outIndex: number, inline: Set<number>
     output: { dtype: out.aval.dtype, size: n },
     body,
     usesDevice,
+    shape: out.aval.shape,
   };
   return { kernel, reads };
 }

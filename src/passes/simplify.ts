@@ -4,6 +4,7 @@
 import { withSubFuncs } from '../ir/subfuncs.js';
 import { type Atom, type Eqn, type Func, type Var } from '../ir/types.js';
 import { narrowValue } from '../ir/dtypes.js';
+import type { DotDims } from '../ir/primitives.js';
 import { xlaAlgebraic, xlaAlgebraicInRegions } from './xla_algebraic.js';
 
 /** Drop equations whose outputs nothing needs. */
@@ -109,8 +110,60 @@ export function mulByPredicate(f: Func): Func {
   return { ...f, eqns };
 }
 
+/**
+ * XLA's AlgebraicSimplifier strength-reduces a dot whose operands both have only batch and contracting
+ * dimensions (a vector-vector dot: `v @ w`, `jnp.dot(v, w)`, `einsum('bk,bk->b')`) into
+ * `reduce_sum(lhs * rhs)` over the contracting dimensions (each operand transposed to batch-major,
+ * contracting-minor). The sum then runs in XLA's reduction order (windows of 32, its library's from 4096),
+ * not a dot's, and a converted bool operand becomes a select (mulByPredicate): NaN times False is 0.
+ */
+export function dotToReduce(f: Func): Func {
+  let nextId = 0;
+  const seen = (v: Var) => (nextId = Math.max(nextId, v.id + 1));
+  f.params.forEach(seen);
+  f.eqns.forEach((e) => e.outputs.forEach(seen));
+  const boolOf = new Map<number, Atom>(); // var id → the bool a convert_element_type made it from
+  const eqns: Eqn[] = [];
+  for (const e of f.eqns) {
+    const out = e.outputs[0];
+    if (e.prim === 'convert_element_type' && e.inputs[0]!.aval.dtype === 'bool') boolOf.set(out!.id, e.inputs[0]!);
+    const dn = e.params['dimension_numbers'] as DotDims | undefined;
+    const [a, b] = e.inputs;
+    const vectorLike = (x: Atom, side: 0 | 1): boolean => dn!.batch[side].length + dn!.contract[side].length === x.aval.shape.length;
+    if (e.prim !== 'dot_general' || !dn || out?.aval.dtype !== 'float32' || a!.aval.dtype !== 'float32' || !vectorLike(a!, 0) || !vectorLike(b!, 1)) {
+      eqns.push(e);
+      continue;
+    }
+    const extra = { ...(e.jitRegion !== undefined && { jitRegion: e.jitRegion }), ...(e.span !== undefined && { span: e.span }) };
+    /** The operand transposed to batch-major, contracting-minor (a converted bool: the bool transposed, then converted). */
+    const arrange = (x: Atom, side: 0 | 1): Atom => {
+      const perm = [...dn.batch[side], ...dn.contract[side]];
+      if (x.kind === 'lit' || perm.every((d, i) => d === i)) return x;
+      const move = (v: Atom): Var => {
+        const t: Var = { kind: 'var', id: nextId++, aval: { shape: perm.map((d) => v.aval.shape[d]!), dtype: v.aval.dtype } };
+        eqns.push({ prim: 'transpose', inputs: [v], outputs: [t], params: { permutation: perm }, ...extra });
+        return t;
+      };
+      const p = boolOf.get(x.id);
+      if (!p) return move(x);
+      const c: Var = { kind: 'var', id: nextId++, aval: { shape: perm.map((d) => x.aval.shape[d]!), dtype: 'float32' } };
+      eqns.push({ prim: 'convert_element_type', inputs: [move(p)], outputs: [c], params: { new_dtype: 'float32', weak_type: false }, ...extra });
+      boolOf.set(c.id, p);
+      return c;
+    };
+    const lhs = arrange(a!, 0);
+    const rhs = arrange(b!, 1);
+    const nb = dn.batch[0].length;
+    const prod: Var = { kind: 'var', id: nextId++, aval: { shape: [...lhs.aval.shape], dtype: 'float32' } };
+    eqns.push({ prim: 'mul', inputs: [lhs, rhs], outputs: [prod], params: {}, ...extra });
+    const axes = dn.contract[0].map((_, i) => nb + i);
+    eqns.push({ prim: 'reduce_sum', inputs: [prod], outputs: [out], params: { axes, out_sharding: null }, ...extra });
+  }
+  return { ...f, eqns };
+}
+
 /** The simplifications of a program XLA compiles whole (a jit or pmap body, a control-flow body). */
-const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divByBroadcast(withSubFuncs(f, simplifyCompiled)))));
+const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divByBroadcast(dotToReduce(withSubFuncs(f, simplifyCompiled))))));
 
 /**
  * The simplifications a program gets before fusion. `whole`: XLA compiles it as one computation (jit, pmap),
@@ -119,4 +172,4 @@ const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divB
  * the equations of each jitted jax.numpy call (a jit region), and its control-flow bodies are compiled whole.
  */
 export const simplify = (f: Func, whole = true): Func =>
-  whole ? simplifyCompiled(f) : dce(mulByPredicate(xlaAlgebraicInRegions(divByBroadcast(withSubFuncs(f, simplifyCompiled)))));
+  whole ? simplifyCompiled(f) : dce(mulByPredicate(xlaAlgebraicInRegions(divByBroadcast(dotToReduce(withSubFuncs(f, simplifyCompiled))))));
