@@ -1,5 +1,5 @@
 // Top-level jax functions that JAX writes in Python over other jax functions, written
-// the same way in the supported Python subset (jax.fwd_and_bwd over jax.vjp and jax.jit).
+// the same way in the supported Python subset (jax.fwd_and_bwd over jax.vjp and jax.jit, jax.custom_gradient over jax.custom_vjp).
 import type { Interp } from './interp.js';
 import { pythonPrelude } from './python_prelude.js';
 import type { CallArgs, PyValue } from './values.js';
@@ -24,6 +24,67 @@ def fwd_and_bwd(fun, argnums, has_aux=False, jitted=True):
         fwd = jax.jit(fwd)
         bwd = jax.jit(bwd)
     return fwd, bwd
+
+def custom_gradient(fun):
+    # JAX's custom_gradient: a custom_vjp whose backward pass is the rule that fun returns with its value;
+    # the residuals are the arguments (the rule is remade from them on the backward pass)
+    @jax.custom_vjp
+    def wrapped_fun(*args):
+        ans, _ = fun(*args)
+        return ans
+    def fwd(*args):
+        ans, _ = fun(*args)
+        return ans, args
+    def bwd(args, cts):
+        _, rule = fun(*args)
+        cts_out = rule(cts)
+        if jax.tree_util.treedef_is_leaf(jax.tree_util.tree_structure(cts_out)):
+            cts_out = (cts_out,)
+        return cts_out
+    wrapped_fun.defvjp(fwd, bwd)
+    return wrapped_fun
+
+def _check_shards(what, shape, sharding, vals):
+    want = tuple(sharding.shard_shape(shape))
+    for v in vals:
+        if tuple(v.shape) != want:
+            raise ValueError(f"Expected shard shape {want} doesn't match the single device array shape {tuple(v.shape)}. Shape of Array is {jax.ShapeDtypeStruct(shape, v.dtype).dtype.name}{list(shape)} with sharding {sharding}")
+
+def _assemble(shape, sharding, index_map, vals, dtype):
+    # the global array from the block each device holds, placed as the sharding says
+    dt = vals[0].dtype if dtype is None else dtype
+    out = jax.numpy.zeros(shape, dt)
+    for idx, v in zip(index_map.values(), vals):
+        out = out.at[idx].set(v)
+    return jax.device_put(out, sharding)
+
+def make_array_from_callback(shape, sharding, data_callback, dtype=None):
+    shape = tuple(shape)
+    if sharding.is_fully_replicated:
+        # JAX asks for the whole array once and gives every device that value
+        v = jax.numpy.asarray(data_callback((slice(None),) * len(shape)), dtype)
+        _check_shards('make_array_from_callback', shape, sharding, [v])
+        return jax.device_put(v, sharding)
+    index_map = sharding.devices_indices_map(shape)
+    vals = [jax.numpy.asarray(data_callback(idx)) for idx in index_map.values()]
+    _check_shards('make_array_from_callback', shape, sharding, vals)
+    return _assemble(shape, sharding, index_map, vals, dtype)
+
+def make_array_from_single_device_arrays(shape, sharding, arrays, dtype=None):
+    shape = tuple(shape)
+    index_map = sharding.devices_indices_map(shape)
+    arrays = list(arrays)
+    if len(arrays) != len(index_map):
+        raise ValueError(f"The number of single device arrays ({len(arrays)}) does not match the number of addressable devices of the sharding ({len(index_map)})")
+    _check_shards('make_array_from_single_device_arrays', shape, sharding, arrays)
+    return _assemble(shape, sharding, index_map, arrays, dtype)
+
+def make_array_from_process_local_data(sharding, local_data, global_shape=None):
+    # one process: its local data is the global array
+    local_data = jax.numpy.asarray(local_data)
+    if global_shape is not None and tuple(global_shape) != tuple(local_data.shape):
+        raise ValueError(f"global_shape {tuple(global_shape)} does not match the local data's shape {tuple(local_data.shape)} in a single process")
+    return jax.device_put(local_data, sharding)
 `;
 
 const PRELUDE = pythonPrelude(JAX_PY, 'jax');

@@ -19,6 +19,7 @@ import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, lineari
 import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 import { adFunctions, refFunctions } from './refs.js';
 import { jaxPreludeCall } from './jax_prelude.js';
+import { beginCompileTimeEval } from './const_eval.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 /** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
@@ -33,6 +34,14 @@ function configChoice(c: CallArgs, name: string, ok: string[]): PyContextManager
   if (typeof v !== 'string' || !ok.includes(v)) {
     throw new CompileError(`NotImplementedError: jax.${name}(${typeof v === 'string' ? `'${v}'` : typeName(v)}) is not supported by jaxts (it supports ${ok.map((x) => `'${x}'`).join(', ')})`, c.span);
   }
+  return configContext();
+}
+
+/** A boolean config option's context manager: `ok` is the value jaxts computes with (the other changes behaviour it lacks). */
+function configBool(c: CallArgs, name: string, ok: boolean): PyContextManager {
+  const v = arg(c, 0, 'new_val', true);
+  if (typeof v !== 'boolean' && v !== null) throw new CompileError(`TypeError: jax.${name} expects a bool, got ${typeName(v)}`, c.span);
+  if ((v ?? true) !== ok) throw new CompileError(`NotImplementedError: jax.${name}(${v === null ? 'True' : v ? 'True' : 'False'}) is not supported by jaxts (it computes with ${name}=${ok ? 'True' : 'False'})`, c.span);
   return configContext();
 }
 
@@ -118,6 +127,25 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     transfer_guard_device_to_device: (c) => configChoice(c, 'transfer_guard_device_to_device', TRANSFER_OK),
     // the host program reads results when it needs them: an early copy changes nothing it prints
     copy_to_host_async: (c) => arg(c, 0, 'x'),
+    // options whose default is what jaxts computes (threefry's partitionable bit layout, raw uint32 keys, no key
+    // reuse checks, no NaN/inf checks beyond debug_nans): the default is honoured, another value refused
+    threefry_partitionable: (c) => configBool(c, 'threefry_partitionable', true),
+    enable_custom_prng: (c) => configBool(c, 'enable_custom_prng', false),
+    debug_key_reuse: (c) => configBool(c, 'debug_key_reuse', false),
+    debug_infs: (c) => configBool(c, 'debug_infs', false),
+    no_tracing: (c) => configBool(c, 'no_tracing', false),
+    no_execution: (c) => configBool(c, 'no_execution', false),
+    // one thread runs the program: a guard against other threads has nothing to guard
+    thread_guard: () => configContext(),
+    // operations inside the block are evaluated at compile time where their inputs are constants (src/lower/const_eval.ts)
+    ensure_compile_time_eval: () => {
+      let close: (() => void) | null = null;
+      return new PyContextManager('_GeneratorContextManager', () => ((close = ip.atHost ? null : beginCompileTimeEval(ip.trace())), null), () => void close?.());
+    },
+    custom_gradient: (c) => jaxPreludeCall(ip, 'custom_gradient', c),
+    make_array_from_callback: (c) => jaxPreludeCall(ip, 'make_array_from_callback', c),
+    make_array_from_single_device_arrays: (c) => jaxPreludeCall(ip, 'make_array_from_single_device_arrays', c),
+    make_array_from_process_local_data: (c) => jaxPreludeCall(ip, 'make_array_from_process_local_data', c),
     enable_x64: (c) => {
       if (truthy(arg(c, 0, 'new_val', true), c.span)) throw new CompileError('NotImplementedError: jax.enable_x64: jaxts computes in 32-bit types only (float64 and int64 arrays are not supported)', c.span);
       return configContext();
