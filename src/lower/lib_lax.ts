@@ -16,6 +16,7 @@ import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
+import { laxGatherFunctions } from './lib_lax_gather.js';
 import { laxPreludeFunctions } from './scipy_prelude.js';
 import { PRECISION, precisionParam } from './precision.js';
 import { primitiveAttrs } from './jaxpr_objects.js';
@@ -70,6 +71,7 @@ export function laxModule(ip: Interp): PyModule {
     ...laxSortFunctions(ip),
     ...laxConvFunctions(ip),
     ...laxExtraFunctions(ip),
+    ...laxGatherFunctions(ip),
     ...controlFlowFunctions(ip),
     Precision: PRECISION,
     psum: (c) => reduce('psum', c),
