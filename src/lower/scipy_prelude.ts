@@ -654,6 +654,31 @@ def reduce_precision(operand, exponent_bits, mantissa_bits):
     result = jnp.where(jnp.isnan(x), x, result)
   return result
 
+def pshuffle(x, axis_name, perm):
+  perm = list(perm)
+  if set(perm) != set(range(len(perm))):
+    raise ValueError(f"\`perm\` does not represent a permutation: {perm}")
+  return lax.ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+
+def pswapaxes(x, axis_name, axis, *, axis_index_groups=None):
+  if axis_index_groups is not None:
+    return lax.all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)
+  return lax.all_to_all(x, axis_name, axis, axis)
+
+def _composite_jvp(primals, tangents):
+  raise ValueError("JVP rule for composite not implemented. You can use \`jax.custom_jvp\` to add support. See https://docs.jax.dev/en/latest/_autosummary/jax.custom_jvp.html")
+
+def composite(decomposition, name, version=0):
+  # a composite's value is its decomposition's (JAX keeps the name for backends that have a fused kernel);
+  # it has no JVP rule
+  def _composite(*args, **kwargs):
+    @jax.custom_jvp
+    def _call(*xs):
+      return decomposition(*xs, **kwargs)
+    _call.defjvp(_composite_jvp)
+    return _call(*args)
+  return _composite
+
 def platform_dependent(*args, default=None, **per_platform):
   fn = per_platform.get("cpu", default)
   if fn is None:
