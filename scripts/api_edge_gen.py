@@ -1017,15 +1017,83 @@ custom('jax.numpy', 'collect', {
     'set_printoptions': C('prec', 'printed_with(lambda: F(precision=3), v5)', 'sup', 'printed_with(lambda: F(suppress=True), jnp.array([1e-6, 1.0]))'),
 })
 
+# Wave 9: the jax, jax.tree_util and jax.lax names added since (batch api9).
+custom('jax', 'api9', {
+    'ensure_compile_time_eval': C('v', 'within(F(), lambda: jnp.arange(3) * 2)',
+                                  'jit', 'jax.jit(lambda x: x * within(F(), lambda: 2.0 if jnp.sin(3.0) > 0 else -1.0))(v3)',
+                                  'int', 'jax.jit(lambda x: x[:within(F(), lambda: int(jnp.sum(jnp.arange(3))))])(v5)',
+                                  'bad', 'jax.jit(lambda x: within(F(), lambda: x * 2 if x[0] > 0 else x))(v3)'),
+    'custom_gradient': C('v', 'cg_square(v3)', 'grad', 'jax.grad(lambda x: jnp.sum(cg_square(x)))(v3)',
+                         'leaf', 'jax.grad(lambda x: 3.0 * cg_clip(x))(x0)', 'two', 'jax.grad(cg_two, argnums=(0, 1))(2.0, 5.0)',
+                         'jit', 'jax.jit(jax.grad(lambda x: jnp.sum(cg_square(x))))(m23)', '0d', 'jax.grad(cg_square)(x0)'),
+    'make_array_from_callback': C('v', "F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8[idx])",
+                                  'spec', "F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8[idx]).sharding.spec",
+                                  '2d', "F((4, 4), NamedSharding(mesh22, P('x', 'y')), lambda idx: g16[idx])",
+                                  'shards', "tuple(s.data.shape for s in F((4, 4), NamedSharding(mesh22, P('x', 'y')), lambda idx: g16[idx]).addressable_shards)",
+                                  'repl', "F((3,), NamedSharding(mesh4, P()), lambda idx: np.array([1, 2, 3], np.int32))",
+                                  'sum', "jnp.sum(F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8[idx]) * 2)",
+                                  'bad', "F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8)"),
+    'make_array_from_single_device_arrays': C('v', "F((4,), NamedSharding(mesh4, P('x')), [jax.device_put(jnp.array([float(i)]), d) for i, d in enumerate(jax.devices())])",
+                                              '2d', "F((2, 2), NamedSharding(mesh22, P('x', 'y')), [jax.device_put(jnp.array([[i]]), d) for i, d in enumerate(jax.devices())])",
+                                              'bad', "F((4,), NamedSharding(mesh4, P('x')), [jnp.array([1.0, 2.0])] * 4)"),
+    'make_array_from_process_local_data': C('v', "F(NamedSharding(mesh4, P('x')), g8)",
+                                            'spec', "F(NamedSharding(mesh4, P('x')), g8).sharding.spec",
+                                            'shape', "F(NamedSharding(mesh4, P('x')), np.ones((4, 2), np.float32), (4, 2))"),
+    'threefry_partitionable': C('v', 'within(F(True), lambda: jax.random.normal(jax.random.PRNGKey(0), (3,)))'),
+    'enable_custom_prng': C('v', 'within(F(False), lambda: jax.random.uniform(jax.random.PRNGKey(1), (2,)))'),
+    'debug_key_reuse': C('v', 'within(F(False), lambda: jnp.sum(v3))'),
+    'debug_infs': C('v', 'within(F(False), lambda: jnp.log(jnp.zeros(2)))'),
+    'no_tracing': C('v', 'within(F(False), lambda: jax.jit(jnp.sin)(x0))'),
+    'no_execution': C('v', 'within(F(False), lambda: v3 * 2)'),
+    'thread_guard': C('v', 'within(F(True), lambda: jnp.cos(x0))'),
+    'vmap': C('size', 'F(lambda: jnp.float32(1.0), axis_size=3)()', 'sizenone', 'F(lambda x: x * 2, in_axes=None, axis_size=3)(v3)',
+              'sizeok', 'F(lambda x, y: x + y, in_axes=(0, None), axis_size=2)(m23, v3)', 'sizebad', 'F(lambda x: x, axis_size=3)(v5)'),
+})
+custom('jax.tree_util', 'api9', {
+    'flatten_one_level': C('list', 'F([1, [2, 3]])', 'tuple', 'F((v3, x0))', 'dict', "F({'b': 1, 'a': [2]})", 'none', 'F(None)',
+                           'empty', 'F(())', 'leaf', 'F(3)', 'arr', 'F(v3)'),
+    'flatten_one_level_with_keys': C('list', 'F([1, 2])', 'dict', "F({'b': 1, 'a': 2})", 'none', 'F(None)', 'leaf', 'F(2.5)'),
+    'is_tree_node': C('list', 'F(list)', 'tuple', 'F(tuple)', 'dict', 'F(dict)', 'none', 'F(type(None))', 'int', 'F(int)',
+                      'arr', 'F(jax.Array)', 'inst', 'F([1])'),
+})
+custom('jax.lax', 'api9', {
+    'gather': C('v', 'F(x10, jnp.array([[0], [1], [1], [2]]), gdn, (1,))', 'enum', 'F(x10, jnp.array([[2], [0]]), gdn, (1,), mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)',
+                'oob', 'F(x10, jnp.array([[5], [-1], [0]]), gdn, (1,))', 'clip', "F(x10, jnp.array([[5], [-1]]), gdn, (1,), mode='clip')",
+                'fill', "F(x10, jnp.array([[5], [0]]), gdn, (1,), mode='fill')", 'fillf', "F(v3, jnp.array([[5], [0]]), gdn, (1,), mode='fill')",
+                'fillv', "F(x10, jnp.array([[5], [0]]), gdn, (1,), mode='fill', fill_value=-7)", '2d', 'F(m23, jnp.array([[1], [0], [1]]), gdn2, (1, 3))',
+                'grad', 'jax.grad(lambda m: jnp.sum(F(m, jnp.array([[1], [0], [1]]), gdn2, (1, 3)) ** 2))(m23)',
+                'vmap', 'jax.vmap(lambda r: F(r, jnp.array([[2], [0]]), gdn, (1,)))(m23)', 'bad', 'F(x10, jnp.array([[0.5]]), gdn, (1,))'),
+    'scatter': C('v', 'F(jnp.zeros(5), si, su, sdn)', 'clip', "F(jnp.zeros(5), si, su, sdn, mode='clip')", 'int', 'F(jnp.zeros(5, jnp.int32), si, jnp.array([1, 2, 3, 4]), sdn)',
+                 'bad', 'F(jnp.zeros(5), si, jnp.array([1, 2, 3, 4]), sdn)'),
+    'scatter_add': C('v', 'F(jnp.ones(5), si, su, sdn)', 'clip', "F(jnp.ones(5), si, su, sdn, mode='clip')", 'enum', 'F(jnp.ones(5), si, su, sdn, mode=lax.GatherScatterMode.FILL_OR_DROP)',
+                     'grad', 'jax.grad(lambda u, z: jnp.sum(F(z, si, u, sdn) ** 2), argnums=(0, 1))(su, jnp.ones(5))',
+                     'vmap', 'jax.vmap(lambda u: F(jnp.zeros(5), si, u, sdn))(jnp.stack([su, su * 2]))', 'py', 'F(jnp.ones(5), si, 2.0 * jnp.ones(4), sdn)'),
+    'scatter_sub': C('v', 'F(jnp.ones(5), si, su, sdn)', 'int', 'F(jnp.ones(5, jnp.int32), si, jnp.array([1, 2, 3, 4]), sdn)',
+                     'grad', 'jax.grad(lambda u: jnp.sum(F(jnp.ones(5), si, u, sdn) ** 2))(su)'),
+    'scatter_mul': C('v', 'F(jnp.full(5, 2.0), si, su, sdn)', 'grad', 'jax.grad(lambda z: jnp.sum(F(z, si, su, sdn)))(jnp.full(5, 2.0))'),
+    'scatter_min': C('v', 'F(jnp.full(5, 2.0), si, su, sdn)', 'nan', 'F(jnp.full(5, 2.0), si, jnp.array([nan, 1.0, 3.0, 0.0]), sdn)'),
+    'scatter_max': C('v', 'F(jnp.full(5, 2.0), si, su, sdn)', 'int', 'F(jnp.full(5, 2, jnp.int32), si, jnp.array([1, 5, 3, 4]), sdn)'),
+    'conv_general_permutations': C('v', "F(('NHWC', 'HWIO', 'NHWC'))", 'nchw', "F(('NCHW', 'OIHW', 'NCHW'))", '1d', "F(('NWC', 'WIO', 'NCW'))",
+                                   'bad', "F(('NHW', 'HWIO', 'NHWC'))", 'dup', "F(('NCHH', 'OIHW', 'NCHW'))", 'spatial', "F(('NCHW', 'OIHW', 'NCWD'))"),
+    'conv_shape_tuple': C('v', "F((1, 2, 8, 8), (3, 2, 3, 3), (1, 1), 'SAME')", 'pads', 'F((1, 2, 8, 8), (3, 2, 3, 3), (2, 2), [(1, 1), (0, 0)])',
+                          'valid', "F((2, 3, 9), (4, 3, 2), (3,), 'VALID')"),
+    'conv_general_shape_tuple': C('v', "F((1, 8, 8, 2), (3, 3, 2, 3), (1, 1), 'VALID', ('NHWC', 'HWIO', 'NHWC'))",
+                                  'same', "F((1, 8, 8, 2), (3, 3, 2, 3), (2, 1), 'SAME', ('NHWC', 'HWIO', 'NHWC'))"),
+    'conv_transpose_shape_tuple': C('v', "F((1, 8, 8, 2), (3, 3, 2, 3), (2, 2), 'SAME', ('NHWC', 'HWIO', 'NHWC'))",
+                                    'valid', "F((1, 2, 8, 8), (3, 2, 3, 3), (2, 2), 'VALID', ('NCHW', 'OIHW', 'NCHW'))"),
+    'pshuffle': C('v', "pm(lambda x: F(x, 'i', [3, 0, 1, 2]), r4)", 'id', "pm(lambda x: F(x, 'i', [0, 1, 2, 3]), r4)",
+                  'bad', "pm(lambda x: F(x, 'i', [0, 0, 1, 2]), r4)"),
+    'pswapaxes': C('v', "pm(lambda x: F(x, 'i', 0), sq4)"),
+    'composite': C('v', "F(comp_tan, name='my.tangent')(v3)", 'jit', "jax.jit(F(comp_tan, name='my.tangent'))(x0)",
+                   'grad', "jax.grad(F(comp_tan, name='my.tangent'))(x0)"),
+})
+
 # Supported functions without edge tests, with the reason.
 NO_EDGE_TEST = {
     ('jax.lax', name): 'collective: needs a named axis (pmap/shard_map); tested by fixtures/constructs/collectives.py and the seed lessons'
     for name in names('all_gather all_to_all axis_index axis_size pmax pmean pmin ppermute psum psum_scatter')
 }
 NO_EDGE_TEST[('jax.lax', 'with_sharding_constraint')] = 'needs a mesh and a sharding; tested by the sharding fixtures'
-for _n in names('conv_general_shape_tuple conv_shape_tuple conv_transpose_shape_tuple'):
-    NO_EDGE_TEST[('jax.lax', _n)] = ('a shape helper: JAX returns NumPy int64 entries (printed np.int64(3)) and takes ConvDimensionNumbers; '
-                                    'the shapes it computes are checked through the lax.conv* cases')
 
 # Cases JAX and jaxts disagree on that are not fixed: (module, name, suffix) -> reason. The case is left out.
 EXCLUDED_CASES = {
@@ -1159,7 +1227,7 @@ BATCH_ORDER = ['jnp_unary', 'jnp_binary', 'jnp_reduce', 'jnp_shape', 'jnp_create
                # split off later so that no batch runs long on WebGPU (SwiftShader): the numbering above stays
                'linalg2', 'stats', 'scipy2', 'random_loops',
                'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3',
-               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect']
+               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect', 'api9']
 
 # Batches written as several files (NN_batch_1.py, ...): their while-loop special functions compile to many kernels,
 # which SwiftShader compiles slowly; a file of each part stays well inside the golden test's time limit on WebGPU.
@@ -1246,6 +1314,50 @@ def printed_with(set_options, x):
     s = str(x)
     jnp.set_printoptions(precision=8, suppress=False)
     return s
+""",
+    'api9': """import collections
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh4 = jax.make_mesh((4,), ('x',))
+mesh22 = jax.make_mesh((2, 2), ('x', 'y'))
+g8 = np.arange(8.0).reshape(4, 2)
+g16 = np.arange(16.0).reshape(4, 4)
+r4 = jnp.arange(8.0).reshape(4, 2) - 3.0
+sq4 = jnp.arange(16.0).reshape(4, 4)
+x10 = jnp.array([10, 11, 12])
+gdn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+gdn2 = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+sdn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+si = jnp.array([[1], [3], [1], [9]])
+su = jnp.array([1.0, 2.0, 3.0, 4.0])
+
+
+def within(cm, f):
+    with cm:
+        return f()
+
+
+def pm(f, x):
+    return jax.pmap(f, axis_name='i')(x)
+
+
+@jax.custom_gradient
+def cg_square(x):
+    return x ** 2, lambda g: (g * 10.0 * x,)
+
+
+@jax.custom_gradient
+def cg_clip(x):
+    return x, lambda g: jnp.clip(g, -0.5, 0.5)
+
+
+@jax.custom_gradient
+def cg_two(a, b):
+    return a * b, lambda g: (g * b, g * a * 3.0)
+
+
+def comp_tan(x):
+    return jnp.sin(x) / jnp.cos(x)
 """,
     'jax_top': """from jax.sharding import NamedSharding, PartitionSpec as P
 
