@@ -79,6 +79,23 @@ def make_array_from_single_device_arrays(shape, sharding, arrays, dtype=None):
     _check_shards('make_array_from_single_device_arrays', shape, sharding, arrays)
     return _assemble(shape, sharding, index_map, arrays, dtype)
 
+def _axes_to_pspec(axis_name, axis):
+    if axis is None:
+        return jax.sharding.PartitionSpec()
+    return jax.sharding.PartitionSpec(*([None] * axis + [axis_name]))
+
+def smap(f=None, *, in_axes='<infer>', out_axes, axis_name):
+    # JAX's smap: a shard_map over the one mesh axis axis_name of the context mesh, the mapped axes given as ints
+    if isinstance(in_axes, str):
+        raise NotImplementedError("jax.smap without in_axes (inferred from the arguments' Explicit shardings) is not supported by jaxts")
+    if isinstance(axis_name, (list, tuple)):
+        raise TypeError(f"smap axis_name should be a \`str\` or a \`Hashable\`, but got {axis_name}")
+    if f is None:
+        return lambda g: smap(g, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name)
+    in_specs = jax.tree_util.tree_map(lambda a: _axes_to_pspec(axis_name, a), in_axes, is_leaf=lambda x: x is None)
+    out_specs = jax.tree_util.tree_map(lambda a: _axes_to_pspec(axis_name, a), out_axes, is_leaf=lambda x: x is None)
+    return jax.shard_map(f, in_specs=in_specs, out_specs=out_specs, axis_names={axis_name})
+
 def make_array_from_process_local_data(sharding, local_data, global_shape=None):
     # one process: its local data is the global array
     local_data = jax.numpy.asarray(local_data)

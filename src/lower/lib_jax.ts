@@ -143,6 +143,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
       return new PyContextManager('_GeneratorContextManager', () => ((close = ip.atHost ? null : beginCompileTimeEval(ip.trace())), null), () => void close?.());
     },
     custom_gradient: (c) => jaxPreludeCall(ip, 'custom_gradient', c),
+    smap: (c) => jaxPreludeCall(ip, 'smap', c),
     make_array_from_callback: (c) => jaxPreludeCall(ip, 'make_array_from_callback', c),
     make_array_from_single_device_arrays: (c) => jaxPreludeCall(ip, 'make_array_from_single_device_arrays', c),
     make_array_from_process_local_data: (c) => jaxPreludeCall(ip, 'make_array_from_process_local_data', c),
