@@ -1046,6 +1046,15 @@ custom('jax', 'api9', {
     'no_tracing': C('v', 'within(F(False), lambda: jax.jit(jnp.sin)(x0))'),
     'no_execution': C('v', 'within(F(False), lambda: v3 * 2)'),
     'thread_guard': C('v', 'within(F(True), lambda: jnp.cos(x0))'),
+    'smap': C('v', "within(jax.set_mesh(mesh4a), lambda: F(lambda x: x * lax.axis_index('x'), in_axes=0, out_axes=0, axis_name='x')(jnp.arange(8.0)))",
+              'none', "within(jax.set_mesh(mesh4a), lambda: F(lambda x, y: x + y, in_axes=(1, None), out_axes=1, axis_name='x')(jnp.ones((2, 8)), 3.0))",
+              'psum', "within(jax.set_mesh(mesh4a), lambda: jax.jit(F(lambda x: lax.psum(x, 'x'), in_axes=0, out_axes=None, axis_name='x'))(jnp.arange(4.0)))",
+              'bad', "within(jax.set_mesh(mesh4a), lambda: F(lambda x: x, in_axes=0, out_axes=0, axis_name=('x',))(jnp.arange(4.0)))"),
+    'empty_ref': C('jit', 'jax.jit(ref_fill)(v3)', 'int', "jax.jit(lambda x: ref_fill(x, jax.ShapeDtypeStruct((2, 3), jnp.int32)))(mi23)",
+                   'host', 'F(jax.ShapeDtypeStruct((3,), jnp.float32))',
+                   'dtype', "jax.jit(lambda x: within_ref(F(jax.typeof(x)), set0))(v3)",
+                   'shape', "jax.jit(lambda x: within_ref(F(jax.typeof(x)), set_all))(v3)"),
+    'free_ref': C('v', 'F(jax.new_ref(v3))', 'jit', 'jax.jit(lambda x: F(jax.new_ref(x)))(v3)'),
     'vmap': C('size', 'F(lambda: jnp.float32(1.0), axis_size=3)()', 'sizenone', 'F(lambda x: x * 2, in_axes=None, axis_size=3)(v3)',
               'sizeok', 'F(lambda x, y: x + y, in_axes=(0, None), axis_size=2)(m23, v3)', 'sizebad', 'F(lambda x: x, axis_size=3)(v5)'),
 })
@@ -1094,6 +1103,7 @@ NO_EDGE_TEST = {
     for name in names('all_gather all_to_all axis_index axis_size pmax pmean pmin ppermute psum psum_scatter')
 }
 NO_EDGE_TEST[('jax.lax', 'with_sharding_constraint')] = 'needs a mesh and a sharding; tested by the sharding fixtures'
+NO_EDGE_TEST[('jax.tree_util', 'KeyPath')] = 'a type alias (tuple[KeyEntry, ...]) for annotations: nothing to call'
 
 # Cases JAX and jaxts disagree on that are not fixed: (module, name, suffix) -> reason. The case is left out.
 EXCLUDED_CASES = {
@@ -1358,6 +1368,31 @@ def cg_two(a, b):
 
 def comp_tan(x):
     return jnp.sin(x) / jnp.cos(x)
+
+
+mesh4a = jax.make_mesh((4,), ('x',), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def set0(r):
+    r[0] = 5
+
+
+def set_all(r):
+    r[...] = 1.0
+
+
+def within_ref(r, f):
+    f(r)
+    return r[...]
+
+
+def ref_fill(x, ty=None):
+    r = jax.empty_ref(jax.typeof(x) if ty is None else ty)
+    r[...] = x * 2
+    r[0] = jnp.array(5, r.dtype)
+    y = r[...]
+    jax.free_ref(r)
+    return y + 1
 """,
     'jax_top': """from jax.sharding import NamedSharding, PartitionSpec as P
 

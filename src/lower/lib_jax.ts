@@ -9,15 +9,15 @@ import { hostCallback } from './callbacks.js';
 import { PyShapeDtypeStruct, SHAPE_DTYPE_STRUCT, evalShape } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
-import { coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
-import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
+import { PyShapedArray as CoreShapedArray, coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
+import { PyShapedArray, debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
-import { adFunctions, refFunctions } from './refs.js';
+import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyRef, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
+import { adFunctions, newRef, refFunctions } from './refs.js';
 import { jaxPreludeCall } from './jax_prelude.js';
 import { beginCompileTimeEval } from './const_eval.js';
 
@@ -144,6 +144,18 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     },
     custom_gradient: (c) => jaxPreludeCall(ip, 'custom_gradient', c),
     smap: (c) => jaxPreludeCall(ip, 'smap', c),
+    // a ref of type `ty` whose contents the program writes before reading it (inside a trace; JAX has no eager rule)
+    empty_ref: (c) => {
+      const ty = arg(c, 0, 'ty');
+      if (ip.atHost) throw new CompileError("NotImplementedError: Evaluation rule for 'empty_ref' not implemented", c.span);
+      if (!(ty instanceof PyShapeDtypeStruct || ty instanceof PyShapedArray || ty instanceof CoreShapedArray)) throw new CompileError(`TypeError: empty_ref expects an abstract value (jax.typeof(x) or a ShapeDtypeStruct), got ${typeName(ty)}`, c.span);
+      return newRef(ip, { args: [ip.ops.full([...ty.aval.shape], 0, ty.aval.dtype, c.span)], kwargs: new Map(), span: c.span });
+    },
+    // the ref's storage is the program's: nothing is left to release
+    free_ref: (c) => {
+      if (!(arg(c, 0, 'ref') instanceof PyRef)) throw new CompileError('TypeError: free_ref expects a Ref', c.span);
+      return new PyTuple([]);
+    },
     make_array_from_callback: (c) => jaxPreludeCall(ip, 'make_array_from_callback', c),
     make_array_from_single_device_arrays: (c) => jaxPreludeCall(ip, 'make_array_from_single_device_arrays', c),
     make_array_from_process_local_data: (c) => jaxPreludeCall(ip, 'make_array_from_process_local_data', c),
