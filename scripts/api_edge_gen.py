@@ -1054,6 +1054,8 @@ custom('jax', 'api9', {
                    'host', 'F(jax.ShapeDtypeStruct((3,), jnp.float32))',
                    'dtype', "jax.jit(lambda x: within_ref(F(jax.typeof(x)), set0))(v3)",
                    'shape', "jax.jit(lambda x: within_ref(F(jax.typeof(x)), set_all))(v3)"),
+    'fwd_and_bwd': C('v', 'fb(jax.fwd_and_bwd, jnp.sin, v3, 0)', 'nojit', 'fb(jax.fwd_and_bwd, lambda x: x ** 2 * 3.0, m23, 0, jitted=False)',
+                     'two', 'fb(jax.fwd_and_bwd, lambda x, y: x * y, (v3, 2.0), (0, 1))'),
     'free_ref': C('v', 'F(jax.new_ref(v3))', 'jit', 'jax.jit(lambda x: F(jax.new_ref(x)))(v3)'),
     'vmap': C('size', 'F(lambda: jnp.float32(1.0), axis_size=3)()', 'sizenone', 'F(lambda x: x * 2, in_axes=None, axis_size=3)(v3)',
               'sizeok', 'F(lambda x, y: x + y, in_axes=(0, None), axis_size=2)(m23, v3)', 'sizebad', 'F(lambda x: x, axis_size=3)(v5)'),
@@ -1406,6 +1408,12 @@ def set0(r):
 
 def set_all(r):
     r[...] = 1.0
+
+
+def fb(fwd_and_bwd, f, x, argnums, **kw):
+    fwd, bwd = fwd_and_bwd(f, argnums, **kw)
+    y, res = fwd(*x) if isinstance(x, tuple) else fwd(x)
+    return y, bwd(res, jnp.ones_like(y))
 
 
 def within_ref(r, f):
