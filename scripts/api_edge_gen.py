@@ -1107,6 +1107,14 @@ custom('jax.nn', 'api9', {
                                'grad', 'jax.grad(lambda q: jnp.sum(F(q, ak, av, is_causal=True) ** 2))(aq)',
                                'heads', 'F(aq[:, :, :3], ak, av)', 'dtype', 'F(aq, ak, av.astype(jnp.int32))', 'impl', "F(aq, ak, av, implementation='foo')"),
 })
+custom('jax.scipy.special', 'api9', {
+    'bernoulli': C('0', 'F(0)', '1', 'F(1)', '2', 'F(2)', '3', 'F(3)', '10', 'F(10)', 'neg', 'F(-1)', 'float', 'F(2.5)'),
+    'dawsn': C('f32', 'F(xf)', 'i32', 'F(xi)', '0d', 'F(x0)', 'py', 'F(0.5)', 'empty', 'F(xe)', '2d', 'F(m23 * 3)',
+               'big', 'F(jnp.array([3.25, 4.0, 6.25, 9.0, 100.0, -7.0]))', 'grad', 'jax.grad(lambda x: jnp.sum(F(x)))(gv)'),
+    'owens_t': C('v', 'F(jnp.array([0.0, 0.5, 1.0, 2.0, -1.0, 0.3, 5.0]), jnp.array([0.5, 1.0, 2.0, 0.2, -0.7, 3.0, 0.0]))',
+                 'bcast', 'F(m23, v3)', 'py', 'F(1.0, 0.5)', 'int', 'F(xi, 2)', 'nan', 'F(xf, xf2)', 'empty', 'F(xe, v3)',
+                 'grad', 'jax.grad(lambda a, b: jnp.sum(F(a, b)), argnums=(0, 1))(gv, gv2)'),
+})
 custom('jax.numpy.linalg', 'api9', {
     'tensorinv': C('v', 'F(t236)', 'ind1', 'F(t623, 1)', 'bad', 'F(t236, 1)', 'zero', 'F(t236, 0)',
                    'grad', 'jax.grad(lambda m: jnp.sum(F(m)))(jnp.eye(4).reshape(2, 2, 2, 2) * 2 + 0.1)'),
