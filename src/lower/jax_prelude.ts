@@ -6,6 +6,7 @@ import type { CallArgs, PyValue } from './values.js';
 
 const JAX_PY = `
 import jax
+import numpy as np
 
 def fwd_and_bwd(fun, argnums, has_aux=False, jitted=True):
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
@@ -95,6 +96,20 @@ def smap(f=None, *, in_axes='<infer>', out_axes, axis_name):
     in_specs = jax.tree_util.tree_map(lambda a: _axes_to_pspec(axis_name, a), in_axes, is_leaf=lambda x: x is None)
     out_specs = jax.tree_util.tree_map(lambda a: _axes_to_pspec(axis_name, a), out_axes, is_leaf=lambda x: x is None)
     return jax.shard_map(f, in_specs=in_specs, out_specs=out_specs, axis_names={axis_name})
+
+def _process_allgather(in_tree, tiled=False):
+    # one process: a JAX array (fully addressable) is read back whole; a host value gains the process axis unless tiled
+    def one(x):
+        if isinstance(x, jax.Array):
+            return np.asarray(x)
+        return np.asarray(x) if tiled else np.expand_dims(np.asarray(x), 0)
+    return jax.tree_util.tree_map(one, in_tree)
+
+def _broadcast_one_to_all(in_tree, is_source=None):
+    return jax.tree_util.tree_map(lambda x: np.asarray(x), in_tree)
+
+def _sync_global_devices(name):
+    return None
 
 def make_array_from_process_local_data(sharding, local_data, global_shape=None):
     # one process: its local data is the global array

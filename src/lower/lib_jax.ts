@@ -70,7 +70,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     eval_shape: (c) => evalShape(ip, c),
     pure_callback: (c) => hostCallback(ip, c, 'pure'),
     devices: (c) => devicesOf(ip, c),
-    local_devices: (c) => devicesOf(ip, c),
+    local_devices: (c) => {
+      // one process: index 0
+      const pi = c.kwargs.get('process_index') ?? (c.args.length > 1 || typeof c.args[0] === 'bigint' ? c.args[0] : null) ?? null;
+      if (pi !== null && pi !== 0n) throw new CompileError(`ValueError: Unknown process_index ${ip.repr(pi, c.span).static ?? ''}`, c.span);
+      return devicesOf(ip, c);
+    },
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
     local_device_count: (c) => BigInt(ip.devices(c.span).items.length),
     process_count: () => 1n,
@@ -298,7 +303,13 @@ export function experimentalModule(ip: Interp): PyModule {
   const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
   // jax.experimental.pjit.pjit is jax.jit (in_shardings / out_shardings) since JAX 0.4.
   const pjit = builtinModule('jax.experimental.pjit', { pjit: (c) => jitOf(ip, c, true) });
-  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io') });
+  // jax.experimental.multihost_utils: one process holds every device, so gathering or broadcasting across processes reads values back
+  const multihostUtils = builtinModule('jax.experimental.multihost_utils', {
+    process_allgather: (c) => jaxPreludeCall(ip, '_process_allgather', c),
+    broadcast_one_to_all: (c) => jaxPreludeCall(ip, '_broadcast_one_to_all', c),
+    sync_global_devices: (c) => jaxPreludeCall(ip, '_sync_global_devices', c),
+  });
+  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io'), multihost_utils: multihostUtils });
 }
 
 /** jax.devices(backend=None) / jax.local_devices(process_index=None, backend=None): the one backend is 'cpu'. */
