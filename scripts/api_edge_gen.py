@@ -1017,15 +1017,120 @@ custom('jax.numpy', 'collect', {
     'set_printoptions': C('prec', 'printed_with(lambda: F(precision=3), v5)', 'sup', 'printed_with(lambda: F(suppress=True), jnp.array([1e-6, 1.0]))'),
 })
 
+# Wave 9: the jax, jax.tree_util and jax.lax names added since (batch api9).
+custom('jax', 'api9', {
+    'ensure_compile_time_eval': C('v', 'within(F(), lambda: jnp.arange(3) * 2)',
+                                  'jit', 'jax.jit(lambda x: x * within(F(), lambda: 2.0 if jnp.sin(3.0) > 0 else -1.0))(v3)',
+                                  'int', 'jax.jit(lambda x: x[:within(F(), lambda: int(jnp.sum(jnp.arange(3))))])(v5)',
+                                  'bad', 'jax.jit(lambda x: within(F(), lambda: x * 2 if x[0] > 0 else x))(v3)'),
+    'custom_gradient': C('v', 'cg_square(v3)', 'grad', 'jax.grad(lambda x: jnp.sum(cg_square(x)))(v3)',
+                         'leaf', 'jax.grad(lambda x: 3.0 * cg_clip(x))(x0)', 'two', 'jax.grad(cg_two, argnums=(0, 1))(2.0, 5.0)',
+                         'jit', 'jax.jit(jax.grad(lambda x: jnp.sum(cg_square(x))))(m23)', '0d', 'jax.grad(cg_square)(x0)'),
+    'make_array_from_callback': C('v', "F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8[idx])",
+                                  'spec', "F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8[idx]).sharding.spec",
+                                  '2d', "F((4, 4), NamedSharding(mesh22, P('x', 'y')), lambda idx: g16[idx])",
+                                  'shards', "tuple(s.data.shape for s in F((4, 4), NamedSharding(mesh22, P('x', 'y')), lambda idx: g16[idx]).addressable_shards)",
+                                  'repl', "F((3,), NamedSharding(mesh4, P()), lambda idx: np.array([1, 2, 3], np.int32))",
+                                  'sum', "jnp.sum(F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8[idx]) * 2)",
+                                  'bad', "F((4, 2), NamedSharding(mesh4, P('x')), lambda idx: g8)"),
+    'make_array_from_single_device_arrays': C('v', "F((4,), NamedSharding(mesh4, P('x')), [jax.device_put(jnp.array([float(i)]), d) for i, d in enumerate(jax.devices())])",
+                                              '2d', "F((2, 2), NamedSharding(mesh22, P('x', 'y')), [jax.device_put(jnp.array([[i]]), d) for i, d in enumerate(jax.devices())])",
+                                              'bad', "F((4,), NamedSharding(mesh4, P('x')), [jnp.array([1.0, 2.0])] * 4)"),
+    'make_array_from_process_local_data': C('v', "F(NamedSharding(mesh4, P('x')), g8)",
+                                            'spec', "F(NamedSharding(mesh4, P('x')), g8).sharding.spec",
+                                            'shape', "F(NamedSharding(mesh4, P('x')), np.ones((4, 2), np.float32), (4, 2))"),
+    'threefry_partitionable': C('v', 'within(F(True), lambda: jax.random.normal(jax.random.PRNGKey(0), (3,)))'),
+    'enable_custom_prng': C('v', 'within(F(False), lambda: jax.random.uniform(jax.random.PRNGKey(1), (2,)))'),
+    'debug_key_reuse': C('v', 'within(F(False), lambda: jnp.sum(v3))'),
+    'debug_infs': C('v', 'within(F(False), lambda: jnp.log(jnp.zeros(2)))'),
+    'no_tracing': C('v', 'within(F(False), lambda: jax.jit(jnp.sin)(x0))'),
+    'no_execution': C('v', 'within(F(False), lambda: v3 * 2)'),
+    'thread_guard': C('v', 'within(F(True), lambda: jnp.cos(x0))'),
+    'smap': C('v', "within(jax.set_mesh(mesh4a), lambda: F(lambda x: x * lax.axis_index('x'), in_axes=0, out_axes=0, axis_name='x')(jnp.arange(8.0)))",
+              'none', "within(jax.set_mesh(mesh4a), lambda: F(lambda x, y: x + y, in_axes=(1, None), out_axes=1, axis_name='x')(jnp.ones((2, 8)), 3.0))",
+              'psum', "within(jax.set_mesh(mesh4a), lambda: jax.jit(F(lambda x: lax.psum(x, 'x'), in_axes=0, out_axes=None, axis_name='x'))(jnp.arange(4.0)))",
+              'bad', "within(jax.set_mesh(mesh4a), lambda: F(lambda x: x, in_axes=0, out_axes=0, axis_name=('x',))(jnp.arange(4.0)))"),
+    'empty_ref': C('jit', 'jax.jit(ref_fill)(v3)', 'int', "jax.jit(lambda x: ref_fill(x, jax.ShapeDtypeStruct((2, 3), jnp.int32)))(mi23)",
+                   'host', 'F(jax.ShapeDtypeStruct((3,), jnp.float32))',
+                   'dtype', "jax.jit(lambda x: within_ref(F(jax.typeof(x)), set0))(v3)",
+                   'shape', "jax.jit(lambda x: within_ref(F(jax.typeof(x)), set_all))(v3)"),
+    'fwd_and_bwd': C('v', 'fb(jax.fwd_and_bwd, jnp.sin, v3, 0)', 'nojit', 'fb(jax.fwd_and_bwd, lambda x: x ** 2 * 3.0, m23, 0, jitted=False)',
+                     'two', 'fb(jax.fwd_and_bwd, lambda x, y: x * y, (v3, 2.0), (0, 1))'),
+    'free_ref': C('v', 'F(jax.new_ref(v3))', 'jit', 'jax.jit(lambda x: F(jax.new_ref(x)))(v3)'),
+    'vmap': C('size', 'F(lambda: jnp.float32(1.0), axis_size=3)()', 'sizenone', 'F(lambda x: x * 2, in_axes=None, axis_size=3)(v3)',
+              'sizeok', 'F(lambda x, y: x + y, in_axes=(0, None), axis_size=2)(m23, v3)', 'sizebad', 'F(lambda x: x, axis_size=3)(v5)'),
+})
+custom('jax.tree_util', 'api9', {
+    'flatten_one_level': C('list', 'F([1, [2, 3]])', 'tuple', 'F((v3, x0))', 'dict', "F({'b': 1, 'a': [2]})", 'none', 'F(None)',
+                           'empty', 'F(())', 'leaf', 'F(3)', 'arr', 'F(v3)'),
+    'flatten_one_level_with_keys': C('list', 'F([1, 2])', 'dict', "F({'b': 1, 'a': 2})", 'none', 'F(None)', 'leaf', 'F(2.5)'),
+    'is_tree_node': C('list', 'F(list)', 'tuple', 'F(tuple)', 'dict', 'F(dict)', 'none', 'F(type(None))', 'int', 'F(int)',
+                      'arr', 'F(jax.Array)', 'inst', 'F([1])'),
+})
+custom('jax.lax', 'api9', {
+    'gather': C('v', 'F(x10, jnp.array([[0], [1], [1], [2]]), gdn, (1,))', 'enum', 'F(x10, jnp.array([[2], [0]]), gdn, (1,), mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)',
+                'oob', 'F(x10, jnp.array([[5], [-1], [0]]), gdn, (1,))', 'clip', "F(x10, jnp.array([[5], [-1]]), gdn, (1,), mode='clip')",
+                'fill', "F(x10, jnp.array([[5], [0]]), gdn, (1,), mode='fill')", 'fillf', "F(v3, jnp.array([[5], [0]]), gdn, (1,), mode='fill')",
+                'fillv', "F(x10, jnp.array([[5], [0]]), gdn, (1,), mode='fill', fill_value=-7)", '2d', 'F(m23, jnp.array([[1], [0], [1]]), gdn2, (1, 3))',
+                'grad', 'jax.grad(lambda m: jnp.sum(F(m, jnp.array([[1], [0], [1]]), gdn2, (1, 3)) ** 2))(m23)',
+                'vmap', 'jax.vmap(lambda r: F(r, jnp.array([[2], [0]]), gdn, (1,)))(m23)', 'bad', 'F(x10, jnp.array([[0.5]]), gdn, (1,))'),
+    'scatter': C('v', 'F(jnp.zeros(5), si, su, sdn)', 'clip', "F(jnp.zeros(5), si, su, sdn, mode='clip')", 'int', 'F(jnp.zeros(5, jnp.int32), si, jnp.array([1, 2, 3, 4]), sdn)',
+                 'bad', 'F(jnp.zeros(5), si, jnp.array([1, 2, 3, 4]), sdn)'),
+    'scatter_add': C('v', 'F(jnp.ones(5), si, su, sdn)', 'clip', "F(jnp.ones(5), si, su, sdn, mode='clip')", 'enum', 'F(jnp.ones(5), si, su, sdn, mode=lax.GatherScatterMode.FILL_OR_DROP)',
+                     'grad', 'jax.grad(lambda u, z: jnp.sum(F(z, si, u, sdn) ** 2), argnums=(0, 1))(su, jnp.ones(5))',
+                     'vmap', 'jax.vmap(lambda u: F(jnp.zeros(5), si, u, sdn))(jnp.stack([su, su * 2]))', 'py', 'F(jnp.ones(5), si, 2.0 * jnp.ones(4), sdn)'),
+    'scatter_sub': C('v', 'F(jnp.ones(5), si, su, sdn)', 'int', 'F(jnp.ones(5, jnp.int32), si, jnp.array([1, 2, 3, 4]), sdn)',
+                     'grad', 'jax.grad(lambda u: jnp.sum(F(jnp.ones(5), si, u, sdn) ** 2))(su)'),
+    'scatter_mul': C('v', 'F(jnp.full(5, 2.0), si, su, sdn)', 'grad', 'jax.grad(lambda z: jnp.sum(F(z, si, su, sdn)))(jnp.full(5, 2.0))'),
+    'scatter_min': C('v', 'F(jnp.full(5, 2.0), si, su, sdn)', 'nan', 'F(jnp.full(5, 2.0), si, jnp.array([nan, 1.0, 3.0, 0.0]), sdn)'),
+    'scatter_max': C('v', 'F(jnp.full(5, 2.0), si, su, sdn)', 'int', 'F(jnp.full(5, 2, jnp.int32), si, jnp.array([1, 5, 3, 4]), sdn)'),
+    'conv_general_permutations': C('v', "F(('NHWC', 'HWIO', 'NHWC'))", 'nchw', "F(('NCHW', 'OIHW', 'NCHW'))", '1d', "F(('NWC', 'WIO', 'NCW'))",
+                                   'bad', "F(('NHW', 'HWIO', 'NHWC'))", 'dup', "F(('NCHH', 'OIHW', 'NCHW'))", 'spatial', "F(('NCHW', 'OIHW', 'NCWD'))"),
+    'conv_shape_tuple': C('v', "F((1, 2, 8, 8), (3, 2, 3, 3), (1, 1), 'SAME')", 'pads', 'F((1, 2, 8, 8), (3, 2, 3, 3), (2, 2), [(1, 1), (0, 0)])',
+                          'valid', "F((2, 3, 9), (4, 3, 2), (3,), 'VALID')"),
+    'conv_general_shape_tuple': C('v', "F((1, 8, 8, 2), (3, 3, 2, 3), (1, 1), 'VALID', ('NHWC', 'HWIO', 'NHWC'))",
+                                  'same', "F((1, 8, 8, 2), (3, 3, 2, 3), (2, 1), 'SAME', ('NHWC', 'HWIO', 'NHWC'))"),
+    'conv_transpose_shape_tuple': C('v', "F((1, 8, 8, 2), (3, 3, 2, 3), (2, 2), 'SAME', ('NHWC', 'HWIO', 'NHWC'))",
+                                    'valid', "F((1, 2, 8, 8), (3, 2, 3, 3), (2, 2), 'VALID', ('NCHW', 'OIHW', 'NCHW'))"),
+    'pshuffle': C('v', "pm(lambda x: F(x, 'i', [3, 0, 1, 2]), r4)", 'id', "pm(lambda x: F(x, 'i', [0, 1, 2, 3]), r4)",
+                  'bad', "pm(lambda x: F(x, 'i', [0, 0, 1, 2]), r4)"),
+    'pswapaxes': C('v', "pm(lambda x: F(x, 'i', 0), sq4)"),
+    'composite': C('v', "F(comp_tan, name='my.tangent')(v3)", 'jit', "jax.jit(F(comp_tan, name='my.tangent'))(x0)",
+                   'grad', "jax.grad(F(comp_tan, name='my.tangent'))(x0)"),
+})
+
+custom('jax.nn', 'api9', {
+    'dot_product_attention': C('v', 'F(aq, ak, av)', 'causal', 'F(aq, ak, av, is_causal=True)', 'mask', 'F(aq, ak, av, mask=amask, scale=0.5)',
+                               'bias', 'F(aq, ak, av, bias=abias)', '3d', 'F(aq[0], ak[0], av[0])',
+                               'seqlen', 'F(aq, ak, av, query_seq_lengths=jnp.array([2, 3]), key_value_seq_lengths=jnp.array([4, 1]))',
+                               'window', 'F(aq, ak, av, local_window_size=1)', 'resid', 'F(aq, ak, av, return_residual=True)',
+                               'grad', 'jax.grad(lambda q: jnp.sum(F(q, ak, av, is_causal=True) ** 2))(aq)',
+                               'heads', 'F(aq[:, :, :3], ak, av)', 'dtype', 'F(aq, ak, av.astype(jnp.int32))', 'impl', "F(aq, ak, av, implementation='foo')"),
+})
+custom('jax.scipy.special', 'api9', {
+    'bernoulli': C('0', 'F(0)', '1', 'F(1)', '2', 'F(2)', '3', 'F(3)', '10', 'F(10)', 'neg', 'F(-1)', 'float', 'F(2.5)'),
+    'dawsn': C('f32', 'F(xf)', 'i32', 'F(xi)', '0d', 'F(x0)', 'py', 'F(0.5)', 'empty', 'F(xe)', '2d', 'F(m23 * 3)',
+               'big', 'F(jnp.array([3.25, 4.0, 6.25, 9.0, 100.0, -7.0]))', 'grad', 'jax.grad(lambda x: jnp.sum(F(x)))(gv)'),
+    'owens_t': C('v', 'F(jnp.array([0.0, 0.5, 1.0, 2.0, -1.0, 0.3, 5.0]), jnp.array([0.5, 1.0, 2.0, 0.2, -0.7, 3.0, 0.0]))',
+                 'bcast', 'F(m23, v3)', 'py', 'F(1.0, 0.5)', 'int', 'F(xi, 2)', 'nan', 'F(xf, xf2)', 'empty', 'F(xe, v3)',
+                 'grad', 'jax.grad(lambda a, b: jnp.sum(F(a, b)), argnums=(0, 1))(gv, gv2)'),
+})
+custom('jax.numpy.linalg', 'api9', {
+    'tensorinv': C('v', 'F(t236)', 'ind1', 'F(t623, 1)', 'bad', 'F(t236, 1)', 'zero', 'F(t236, 0)',
+                   'grad', 'jax.grad(lambda m: jnp.sum(F(m)))(jnp.eye(4).reshape(2, 2, 2, 2) * 2 + 0.1)'),
+    'tensorsolve': C('v', 'F(t224, m22)', 'bad', 'F(t236, m22)', 'axes', 'F(jnp.moveaxis(t224, 0, 2), m22, axes=(2,))',
+                     'grad', 'jax.grad(lambda b: jnp.sum(F(t224, b)))(m22)'),
+})
+
 # Supported functions without edge tests, with the reason.
 NO_EDGE_TEST = {
     ('jax.lax', name): 'collective: needs a named axis (pmap/shard_map); tested by fixtures/constructs/collectives.py and the seed lessons'
     for name in names('all_gather all_to_all axis_index axis_size pmax pmean pmin ppermute psum psum_scatter')
 }
 NO_EDGE_TEST[('jax.lax', 'with_sharding_constraint')] = 'needs a mesh and a sharding; tested by the sharding fixtures'
-for _n in names('conv_general_shape_tuple conv_shape_tuple conv_transpose_shape_tuple'):
-    NO_EDGE_TEST[('jax.lax', _n)] = ('a shape helper: JAX returns NumPy int64 entries (printed np.int64(3)) and takes ConvDimensionNumbers; '
-                                    'the shapes it computes are checked through the lax.conv* cases')
+for _n in names('InitFn ParamsFn Schedule UpdateFn'):
+    NO_EDGE_TEST[('jax.example_libraries.optimizers', _n)] = 'a type alias (typing.Callable[...]) for annotations: nothing to call'
+NO_EDGE_TEST[('jax.tree_util', 'KeyPath')] = 'a type alias (tuple[KeyEntry, ...]) for annotations: nothing to call'
 
 # Cases JAX and jaxts disagree on that are not fixed: (module, name, suffix) -> reason. The case is left out.
 EXCLUDED_CASES = {
@@ -1159,11 +1264,11 @@ BATCH_ORDER = ['jnp_unary', 'jnp_binary', 'jnp_reduce', 'jnp_shape', 'jnp_create
                # split off later so that no batch runs long on WebGPU (SwiftShader): the numbering above stays
                'linalg2', 'stats', 'scipy2', 'random_loops',
                'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3',
-               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect']
+               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect', 'api9']
 
 # Batches written as several files (NN_batch_1.py, ...): their while-loop special functions compile to many kernels,
 # which SwiftShader compiles slowly; a file of each part stays well inside the golden test's time limit on WebGPU.
-SPLIT = {'lax3': 2, 'scipy3': 6, 'stats2': 3, 'lax4': 2, 'scipy4': 4, 'stats3': 2}
+SPLIT = {'lax3': 2, 'scipy3': 6, 'stats2': 3, 'lax4': 2, 'scipy4': 4, 'stats3': 2, 'api9': 4}
 
 HEADER = '''\
 # Generated by scripts/api_edge_gen.py (seed {seed}): edge cases of {what} against real JAX.
@@ -1246,6 +1351,91 @@ def printed_with(set_options, x):
     s = str(x)
     jnp.set_printoptions(precision=8, suppress=False)
     return s
+""",
+    'api9': """import collections
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh4 = jax.make_mesh((4,), ('x',))
+mesh22 = jax.make_mesh((2, 2), ('x', 'y'))
+g8 = np.arange(8.0).reshape(4, 2)
+g16 = np.arange(16.0).reshape(4, 4)
+r4 = jnp.arange(8.0).reshape(4, 2) - 3.0
+sq4 = jnp.arange(16.0).reshape(4, 4)
+x10 = jnp.array([10, 11, 12])
+gdn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+gdn2 = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+sdn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+si = jnp.array([[1], [3], [1], [9]])
+su = jnp.array([1.0, 2.0, 3.0, 4.0])
+
+
+def within(cm, f):
+    with cm:
+        return f()
+
+
+def pm(f, x):
+    return jax.pmap(f, axis_name='i')(x)
+
+
+@jax.custom_gradient
+def cg_square(x):
+    return x ** 2, lambda g: (g * 10.0 * x,)
+
+
+@jax.custom_gradient
+def cg_clip(x):
+    return x, lambda g: jnp.clip(g, -0.5, 0.5)
+
+
+@jax.custom_gradient
+def cg_two(a, b):
+    return a * b, lambda g: (g * b, g * a * 3.0)
+
+
+def comp_tan(x):
+    return jnp.sin(x) / jnp.cos(x)
+
+
+mesh4a = jax.make_mesh((4,), ('x',), axis_types=(jax.sharding.AxisType.Auto,))
+_k1, _k2, _k3 = jax.random.split(jax.random.PRNGKey(0), 3)
+aq = jax.random.normal(_k1, (2, 3, 4, 8))
+ak = jax.random.normal(_k2, (2, 5, 2, 8))
+av = jax.random.normal(_k3, (2, 5, 2, 8))
+amask = jnp.array([[True, False, True, True, False]] * 3)[None, None]
+abias = jnp.arange(15.0).reshape(1, 1, 3, 5) * 0.1
+t236 = jnp.arange(36.0).reshape(2, 3, 6) ** 1.5 % 7 + jnp.eye(6).reshape(2, 3, 6) * 5
+t623 = jnp.arange(36.0).reshape(6, 2, 3) ** 1.5 % 7 + jnp.eye(6).reshape(6, 2, 3) * 5
+t224 = jnp.arange(16.0).reshape(2, 2, 4) ** 1.3 % 5 + jnp.eye(4).reshape(2, 2, 4) * 3
+m22 = jnp.arange(4.0).reshape(2, 2)
+
+
+def set0(r):
+    r[0] = 5
+
+
+def set_all(r):
+    r[...] = 1.0
+
+
+def fb(fwd_and_bwd, f, x, argnums, **kw):
+    fwd, bwd = fwd_and_bwd(f, argnums, **kw)
+    y, res = fwd(*x) if isinstance(x, tuple) else fwd(x)
+    return y, bwd(res, jnp.ones_like(y))
+
+
+def within_ref(r, f):
+    f(r)
+    return r[...]
+
+
+def ref_fill(x, ty=None):
+    r = jax.empty_ref(jax.typeof(x) if ty is None else ty)
+    r[...] = x * 2
+    r[0] = jnp.array(5, r.dtype)
+    y = r[...]
+    jax.free_ref(r)
+    return y + 1
 """,
     'jax_top': """from jax.sharding import NamedSharding, PartitionSpec as P
 

@@ -12,6 +12,11 @@ export class FuncBuilder {
 
   constructor(readonly name: string) {}
 
+  /** The id the next variable gets (ids below it are taken). */
+  get nextVarId(): number {
+    return this.nextId;
+  }
+
   newVar(aval: AVal, hint?: string): Var {
     const v: Var = { kind: 'var', id: this.nextId++, aval: aval.weak ? { shape: aval.shape, dtype: aval.dtype, weak: true } : { shape: aval.shape, dtype: aval.dtype } };
     if (hint) v.hint = hint;

@@ -53,6 +53,34 @@ export function noteHostResults(func: Func, args: HostArray[], outs: HostArray[]
 /** Traces that stage their operations: a value computed there has no concrete value in JAX. */
 const STAGING = new Set<Trace['kind']>(['jit', 'pmap', 'vmap']);
 
+/**
+ * Variables made inside `with jax.ensure_compile_time_eval():` blocks, per trace: [first id, end id) ranges
+ * (an open block ends at Infinity). JAX evaluates such operations eagerly, so a value among them whose cone
+ * reaches no traced argument is concrete even inside jit; one that reaches one stays staged.
+ */
+const eagerRanges = new WeakMap<Trace, [number, number][]>();
+
+/** Opens an ensure_compile_time_eval block on trace `t`; the function returned closes it. */
+export function beginCompileTimeEval(t: Trace): () => void {
+  const ranges = eagerRanges.get(t) ?? [];
+  eagerRanges.set(t, ranges);
+  const r: [number, number] = [t.builder.nextVarId, Infinity];
+  ranges.push(r);
+  return () => void (r[1] = t.builder.nextVarId);
+}
+
+function madeEagerly(v: Tracer): boolean {
+  const a = v.atom;
+  return a.kind === 'var' && (eagerRanges.get(v.trace)?.some(([lo, hi]) => a.id >= lo && a.id < hi) ?? false);
+}
+
+/** The value of a tracer made inside an ensure_compile_time_eval block when it is concrete (JAX shows it as an array). */
+export function eagerValue(v: Tracer): Concrete | null {
+  if (!madeEagerly(v)) return null;
+  const c = concreteValue(v);
+  return typeof c === 'string' ? null : c;
+}
+
 function staged(t: Trace): boolean {
   for (let s: Trace | null = t; s; s = s.parent) if (STAGING.has(s.kind)) return true;
   return false;
@@ -80,7 +108,7 @@ function valueOf(v: PyValue): Concrete | NotConcrete {
   if (v instanceof HostArray) return knownHost.get(v)?.() ?? 'runtime';
   if (v instanceof Tracer) {
     if (v.materialized) return valueOf(v.materialized);
-    if (staged(v.trace)) return 'staged';
+    if (staged(v.trace) && !madeEagerly(v)) return 'staged';
     const t = v.trace;
     let memo = memos.get(t);
     if (!memo) memos.set(t, (memo = new Map()));

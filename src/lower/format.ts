@@ -10,10 +10,10 @@ import {
 import { getAttr } from './attrs.js';
 import { PySet } from './sets.js';
 import { evalExpr, subscript } from './expr.js';
-import type { Interp } from './interp.js';
+import { PySlice, type Interp } from './interp.js';
 import { hostNdText } from './host_numpy.js';
 import { Text } from './text.js';
-import { concreteValue } from './const_eval.js';
+import { concreteValue, eagerValue } from './const_eval.js';
 import { checkFormatSpec } from './limits.js';
 import { hostListRepr } from './host_list.js';
 import { callDunder, instanceText } from './classes.js';
@@ -233,6 +233,8 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
  */
 export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   const t = v.trace;
+  const eager = eagerValue(v);
+  if (eager && eager.dtype !== 'complex64') return strOf(ip, new NdArray(eager.shape, eager.dtype, eager.data), span);
   if (t.kind !== 'vmap' && t.kind !== 'grad' && t.kind !== 'segment') return Text.of(`JitTracer(${avalText(v.aval)}${vmaText(ip.library.varying(v))})`);
   const info = traceParams.get(t);
   if (!info || t.kind === 'segment') return avalOnTrace(ip, t, v.aval, v, span);
@@ -323,6 +325,11 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     const items = Text.join(v.items().map((x) => reprOf(ip, x, span)), ', ');
     if (v.typeName === 'frozenset') return v.entries.size ? Text.of('frozenset({').concat(items, '})') : Text.of('frozenset()');
     return v.entries.size ? Text.of('{').concat(items, '}') : Text.of('set()');
+  }
+  if (v instanceof PySlice) {
+    // slice(start, stop, step), as Python shows it
+    const parts = v.values ? v.values.map((x) => reprOf(ip, x, span)) : [v.start, v.stop, v.step].map((x) => Text.of(x === null ? 'None' : String(x)));
+    return Text.of('slice(').concat(Text.join(parts, ', '), ')');
   }
   if (v instanceof PyFunction || v instanceof PyTransformed) return Text.of(`<function ${v.name}>`);
   if (v instanceof PyBuiltin) return Text.of(BUILTIN_TYPES.has(v.name) ? `<class '${v.name}'>` : `<built-in function ${v.name}>`);

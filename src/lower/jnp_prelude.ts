@@ -1486,6 +1486,35 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
   c, resids, rank, s = jnp.linalg.lstsq(lhs, rhs, rcond)
   c = (c.T / scale).T
   return c
+
+def _linalg_tensorinv(a, ind=2):
+  # jnp.linalg.tensorinv (JAX's linalg.py)
+  arr = jnp.asarray(a)
+  if not isinstance(ind, int):
+    raise TypeError(f"'{type(ind).__name__}' object cannot be interpreted as an integer")
+  if ind <= 0:
+    raise ValueError(f"ind must be a positive integer; got ind={ind}")
+  contracting_shape, batch_shape = arr.shape[:ind], arr.shape[ind:]
+  flatshape = (math.prod(contracting_shape), math.prod(batch_shape))
+  if flatshape[0] != flatshape[1]:
+    raise ValueError("tensorinv is only possible when the product of the first \`ind\` dimensions equals that of the remaining dimensions."
+                     f" got arr.shape={arr.shape} with ind={ind}.")
+  return jnp.linalg.inv(arr.reshape(flatshape)).reshape(*batch_shape, *contracting_shape)
+
+def _linalg_tensorsolve(a, b, axes=None):
+  # jnp.linalg.tensorsolve (JAX's linalg.py)
+  a_arr, b_arr = jnp.asarray(a), jnp.asarray(b)
+  if axes is not None:
+    a_arr = jnp.moveaxis(a_arr, axes, len(axes) * (a_arr.ndim - 1,))
+  out_shape = a_arr.shape[b_arr.ndim:]
+  if a_arr.shape[:b_arr.ndim] != b_arr.shape:
+    raise ValueError("After moving axes to end, leading shape of a must match shape of b."
+                     f" got a.shape={a_arr.shape}, b.shape={b_arr.shape}")
+  if b_arr.size != math.prod(out_shape):
+    raise ValueError("Input arrays must have prod(a.shape[:b.ndim]) == prod(a.shape[b.ndim:]);"
+                     f" got a.shape={a_arr.shape}, b.ndim={b_arr.ndim}.")
+  a_arr = a_arr.reshape(b_arr.size, math.prod(out_shape))
+  return jnp.linalg.solve(a_arr, b_arr.ravel()).reshape(out_shape)
 `;
 
 const PRELUDE = pythonPrelude(JNP_PY, 'jax.numpy');

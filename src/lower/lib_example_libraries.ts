@@ -65,6 +65,12 @@ jax.tree_util.register_pytree_node(
     lambda xs: ((xs.packed_state,), (xs.tree_def, xs.subtree_defs)),
     lambda data, xs: OptimizerState(xs[0], data[0], data[1]))
 
+Step = int
+Schedule = Callable[[Step], float]
+InitFn = Callable[[Any], OptimizerState]
+UpdateFn = Callable[[Step, Any, OptimizerState], OptimizerState]
+ParamsFn = Callable[[OptimizerState], Any]
+
 class Optimizer(NamedTuple):
   init_fn: Callable
   update_fn: Callable

@@ -9,16 +9,17 @@ import { hostCallback } from './callbacks.js';
 import { PyShapeDtypeStruct, SHAPE_DTYPE_STRUCT, evalShape } from './eval_shape.js';
 import { MAX_DEVICES, type Interp } from './interp.js';
 import { debugModule, makeJaxprOf } from './lib_debug.js';
-import { coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
-import { debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
+import { PyShapedArray as CoreShapedArray, coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
+import { PyShapedArray, debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
 import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
-import { adFunctions, refFunctions } from './refs.js';
+import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyRef, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
+import { adFunctions, newRef, refFunctions } from './refs.js';
 import { jaxPreludeCall } from './jax_prelude.js';
+import { beginCompileTimeEval } from './const_eval.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 /** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
@@ -33,6 +34,14 @@ function configChoice(c: CallArgs, name: string, ok: string[]): PyContextManager
   if (typeof v !== 'string' || !ok.includes(v)) {
     throw new CompileError(`NotImplementedError: jax.${name}(${typeof v === 'string' ? `'${v}'` : typeName(v)}) is not supported by jaxts (it supports ${ok.map((x) => `'${x}'`).join(', ')})`, c.span);
   }
+  return configContext();
+}
+
+/** A boolean config option's context manager: `ok` is the value jaxts computes with (the other changes behaviour it lacks). */
+function configBool(c: CallArgs, name: string, ok: boolean): PyContextManager {
+  const v = arg(c, 0, 'new_val', true);
+  if (typeof v !== 'boolean' && v !== null) throw new CompileError(`TypeError: jax.${name} expects a bool, got ${typeName(v)}`, c.span);
+  if ((v ?? true) !== ok) throw new CompileError(`NotImplementedError: jax.${name}(${v === null ? 'True' : v ? 'True' : 'False'}) is not supported by jaxts (it computes with ${name}=${ok ? 'True' : 'False'})`, c.span);
   return configContext();
 }
 
@@ -61,7 +70,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     eval_shape: (c) => evalShape(ip, c),
     pure_callback: (c) => hostCallback(ip, c, 'pure'),
     devices: (c) => devicesOf(ip, c),
-    local_devices: (c) => devicesOf(ip, c),
+    local_devices: (c) => {
+      // one process: index 0
+      const pi = c.kwargs.get('process_index') ?? (c.args.length > 1 || typeof c.args[0] === 'bigint' ? c.args[0] : null) ?? null;
+      if (pi !== null && pi !== 0n) throw new CompileError(`ValueError: Unknown process_index ${ip.repr(pi, c.span).static ?? ''}`, c.span);
+      return devicesOf(ip, c);
+    },
     device_count: (c) => BigInt(ip.devices(c.span).items.length),
     local_device_count: (c) => BigInt(ip.devices(c.span).items.length),
     process_count: () => 1n,
@@ -118,6 +132,38 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     transfer_guard_device_to_device: (c) => configChoice(c, 'transfer_guard_device_to_device', TRANSFER_OK),
     // the host program reads results when it needs them: an early copy changes nothing it prints
     copy_to_host_async: (c) => arg(c, 0, 'x'),
+    // options whose default is what jaxts computes (threefry's partitionable bit layout, raw uint32 keys, no key
+    // reuse checks, no NaN/inf checks beyond debug_nans): the default is honoured, another value refused
+    threefry_partitionable: (c) => configBool(c, 'threefry_partitionable', true),
+    enable_custom_prng: (c) => configBool(c, 'enable_custom_prng', false),
+    debug_key_reuse: (c) => configBool(c, 'debug_key_reuse', false),
+    debug_infs: (c) => configBool(c, 'debug_infs', false),
+    no_tracing: (c) => configBool(c, 'no_tracing', false),
+    no_execution: (c) => configBool(c, 'no_execution', false),
+    // one thread runs the program: a guard against other threads has nothing to guard
+    thread_guard: () => configContext(),
+    // operations inside the block are evaluated at compile time where their inputs are constants (src/lower/const_eval.ts)
+    ensure_compile_time_eval: () => {
+      let close: (() => void) | null = null;
+      return new PyContextManager('_GeneratorContextManager', () => ((close = ip.atHost ? null : beginCompileTimeEval(ip.trace())), null), () => void close?.());
+    },
+    custom_gradient: (c) => jaxPreludeCall(ip, 'custom_gradient', c),
+    smap: (c) => jaxPreludeCall(ip, 'smap', c),
+    // a ref of type `ty` whose contents the program writes before reading it (inside a trace; JAX has no eager rule)
+    empty_ref: (c) => {
+      const ty = arg(c, 0, 'ty');
+      if (ip.atHost) throw new CompileError("NotImplementedError: Evaluation rule for 'empty_ref' not implemented", c.span);
+      if (!(ty instanceof PyShapeDtypeStruct || ty instanceof PyShapedArray || ty instanceof CoreShapedArray)) throw new CompileError(`TypeError: empty_ref expects an abstract value (jax.typeof(x) or a ShapeDtypeStruct), got ${typeName(ty)}`, c.span);
+      return newRef(ip, { args: [ip.ops.full([...ty.aval.shape], 0, ty.aval.dtype, c.span)], kwargs: new Map(), span: c.span });
+    },
+    // the ref's storage is the program's: nothing is left to release
+    free_ref: (c) => {
+      if (!(arg(c, 0, 'ref') instanceof PyRef)) throw new CompileError('TypeError: free_ref expects a Ref', c.span);
+      return new PyTuple([]);
+    },
+    make_array_from_callback: (c) => jaxPreludeCall(ip, 'make_array_from_callback', c),
+    make_array_from_single_device_arrays: (c) => jaxPreludeCall(ip, 'make_array_from_single_device_arrays', c),
+    make_array_from_process_local_data: (c) => jaxPreludeCall(ip, 'make_array_from_process_local_data', c),
     enable_x64: (c) => {
       if (truthy(arg(c, 0, 'new_val', true), c.span)) throw new CompileError('NotImplementedError: jax.enable_x64: jaxts computes in 32-bit types only (float64 and int64 arrays are not supported)', c.span);
       return configContext();
@@ -257,7 +303,13 @@ export function experimentalModule(ip: Interp): PyModule {
   const shardMap = builtinModule('jax.experimental.shard_map', { shard_map: (c) => shardMapOf(ip, c, 'shard_map') });
   // jax.experimental.pjit.pjit is jax.jit (in_shardings / out_shardings) since JAX 0.4.
   const pjit = builtinModule('jax.experimental.pjit', { pjit: (c) => jitOf(ip, c, true) });
-  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io') });
+  // jax.experimental.multihost_utils: one process holds every device, so gathering or broadcasting across processes reads values back
+  const multihostUtils = builtinModule('jax.experimental.multihost_utils', {
+    process_allgather: (c) => jaxPreludeCall(ip, '_process_allgather', c),
+    broadcast_one_to_all: (c) => jaxPreludeCall(ip, '_broadcast_one_to_all', c),
+    sync_global_devices: (c) => jaxPreludeCall(ip, '_sync_global_devices', c),
+  });
+  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io'), multihost_utils: multihostUtils });
 }
 
 /** jax.devices(backend=None) / jax.local_devices(process_index=None, backend=None): the one backend is 'cpu'. */

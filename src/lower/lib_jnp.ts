@@ -237,7 +237,13 @@ export function jnpModule(ip: Interp): PyModule {
     const f = fns[name];
     if (f) fns[name] = (c) => withOutSharding(ip, c, f);
   }
-  const linalg = builtinModule('jax.numpy.linalg', withJitRegions(ip, linalgFunctions(ip, fns, namedResult).numpy, JAX_JITTED.linalg));
+  const linalgFns = {
+    ...linalgFunctions(ip, fns, namedResult).numpy,
+    // composites over inv and solve, as JAX writes them (jnp_prelude.ts)
+    tensorinv: (c: CallArgs) => callPrelude(ip, '_linalg_tensorinv', c),
+    tensorsolve: (c: CallArgs) => callPrelude(ip, '_linalg_tensorsolve', c),
+  };
+  const linalg = builtinModule('jax.numpy.linalg', withJitRegions(ip, linalgFns, JAX_JITTED.linalg));
   const fft = builtinModule('jax.numpy.fft', fftFunctions(ip, fns));
   return builtinModule('jax.numpy', {
     mgrid: new PyGridIndexer(false, true),

@@ -16,10 +16,11 @@ import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
+import { laxGatherFunctions } from './lib_lax_gather.js';
 import { laxPreludeFunctions } from './scipy_prelude.js';
 import { PRECISION, precisionParam } from './precision.js';
 import { primitiveAttrs } from './jaxpr_objects.js';
-import { PyBuiltin, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
+import { PyBuiltin, PyClass, PyList, PyModule, PyTuple, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
 
 /** The named axes of a collective, checked against the enclosing pmaps; JAX skips size-1 axes. */
 function axesOf(ip: Interp, v: PyValue, prim: string, span: Span): { names: string[]; size: number } {
@@ -70,8 +71,13 @@ export function laxModule(ip: Interp): PyModule {
     ...laxSortFunctions(ip),
     ...laxConvFunctions(ip),
     ...laxExtraFunctions(ip),
+    ...laxGatherFunctions(ip),
     ...controlFlowFunctions(ip),
     Precision: PRECISION,
+    // JAX's type aliases (for annotations: `dimension_numbers: lax.DotDimensionNumbers`)
+    DotDimensionNumbers: new PyClass('DotDimensionNumbers', [], new Map(), 'marker', 'jax.lax'),
+    ConvGeneralDilatedDimensionNumbers: new PyClass('ConvGeneralDilatedDimensionNumbers', [], new Map(), 'marker', 'jax.lax'),
+    PrecisionLike: new PyClass('PrecisionLike', [], new Map(), 'marker', 'jax.lax'),
     psum: (c) => reduce('psum', c),
     pmax: (c) => reduce('pmax', c),
     pmin: (c) => reduce('pmin', c),

@@ -282,6 +282,7 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
       const padded = shape.map((d, i) => ({ v: d.v + padding[i]![0]!.v + padding[i]![1]!.v, np: d.np || padding[i]![0]!.np || padding[i]![1]!.np }));
       return new PyTuple(padded.map((d, i) => dimValue(strideDimOf(d, window[i]!, strides[i]!))));
     },
+    conv_general_permutations: (c: CallArgs) => convPermutations(ip, arg(c, 0, 'dimension_numbers'), c.span),
     conv_shape_tuple: (c: CallArgs) => convShapeTuple(c, false),
     conv_general_shape_tuple: (c: CallArgs) => convShapeTuple(c, true),
     conv_transpose_shape_tuple: (c: CallArgs) => {
@@ -364,6 +365,20 @@ export function laxConvFunctions(ip: Interp): Record<string, ((c: CallArgs) => P
  * _convolve_nd): the smaller operand flipped and slid over the larger with
  * conv_general_dilated, as JAX does for method 'direct' (and 'auto').
  */
+/** lax.conv_general_permutations(('NHWC', 'HWIO', 'NHWC')): each spec's (N or O, C or I, spatial...) positions (src/ir/conv.ts), with JAX's checks. */
+function convPermutations(ip: Interp, dn: PyValue, span: Span): PyValue {
+  const specs = isSeq(dn) ? dn.items : [];
+  if (specs.length !== 3) throw new CompileError(`ValueError: ${specs.length > 3 ? 'too many values to unpack (expected 3)' : `not enough values to unpack (expected 3, got ${specs.length})`}`, span);
+  if (!specs.every((v) => typeof v === 'string')) {
+    const i = specs.findIndex((v) => typeof v !== 'string');
+    throw new CompileError(`TypeError: convolution dimension_numbers[${i}] must contain the characters '${i === 1 ? 'O' : 'N'}' and '${i === 1 ? 'I' : 'C'}' exactly once, got ${ip.str(specs[i]!, span).static ?? ''}.`, span);
+  }
+  const dims = convGeneralPermutations(specs as [string, string, string]);
+  if (typeof dims === 'string') throw new CompileError(dims, span);
+  const tuple = (xs: number[]): PyTuple => new PyTuple(xs.map((k) => BigInt(k)));
+  return new PyTuple([tuple(dims.lhs_spec), tuple(dims.rhs_spec), tuple(dims.out_spec)]);
+}
+
 export function signalFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   const o = ip.ops;
   const flip = (x: Tracer, span: Span): Tracer => o.tracer(o.bind('rev', [x.atom], { dimensions: x.aval.shape.map((_, i) => i) }, span));

@@ -1,6 +1,7 @@
 // jax.nn: the activation and normalisation functions training code uses,
 // each written as the primitive sequence JAX traces for it
 // (jax/_src/nn/functions.py), so values and gradients round the same way.
+import { nnPreludeFunctions } from './nn_prelude.js';
 import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { CompileError } from '../common/diagnostics.js';
 import { isInexact, type DType } from '../ir/types.js';
@@ -115,7 +116,7 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
     tanh: (c) => o.unary('tanh', arg(c, 0, 'x'), c.span),
     ...activations(ip),
   };
-  return builtinModule('jax.nn', { ...withJitRegions(ip, fns, JAX_JITTED.nn), initializers: initializers(ip, random) });
+  return builtinModule('jax.nn', { ...nnPreludeFunctions(ip), ...withJitRegions(ip, fns, JAX_JITTED.nn), initializers: initializers(ip, random) });
 }
 
 /** The rest of jax.nn's activations, each the primitive sequence of jax/_src/nn/functions.py. */

@@ -655,9 +655,11 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
           const shape = (v instanceof PyTuple || v instanceof PyList ? v.items : [v]).map((n) => Number(ip.static(n, 'a shape', c.span)));
           const d = new PyDict();
           const devs = ip.devices().items;
-          const full = () => new PyTuple(shape.map(() => new PySlice(null, null)));
+          // Python slices (a program indexes its data with them: make_array_from_callback's callbacks do)
+          const key = (s: PySlice): PySliceKey => new PySliceKey(s.start, s.stop, null);
+          const full = () => new PyTuple(shape.map(() => new PySliceKey(null, null, null)));
           if (!named) d.set(devs[0]!, full());
-          else for (const { device, index } of [...shardIndices(shape, named, c.span)].sort((a, b) => a.device - b.device)) d.set(devs[device]!, new PyTuple(index));
+          else for (const { device, index } of [...shardIndices(shape, named, c.span)].sort((a, b) => a.device - b.device)) d.set(devs[device]!, new PyTuple(index.map(key)));
           return d;
         });
       case 'shard_shape':

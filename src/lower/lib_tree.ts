@@ -487,6 +487,32 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     register_static: registerStatic,
   };
   const keyEntries = { DictKey: K.dict, SequenceKey: K.seq, GetAttrKey: K.attr, FlattenedIndexKey: K.flat, keystr, Partial: partial, PyTreeDef: new PyClass('PyTreeDef', [], new Map(), 'marker', 'jaxlib._jax.pytree') };
+  // ------------------------------------------------------------ one level
+  /** flatten_one_level(tree) / flatten_one_level_with_keys(tree): the children of one node (as JAX's registry gives them) and its metadata. */
+  const oneLevel = (withKeys: boolean) => (c: CallArgs): PyValue => {
+    const x = arg(c, 0, 'tree');
+    const l = level(x, c.span);
+    if (!l) throw new CompileError(`ValueError: can't tree-flatten type: <class '${typeName(x)}'>`, c.span);
+    const keys = withKeys ? l.keys() : null;
+    const kids = keys ? l.children.map((ch, i) => new PyTuple([keys[i]!, ch])) : l.children;
+    const node = l.node(l.children.map(() => ({ kind: 'leaf' })));
+    switch (node.kind) {
+      case 'list': return new PyTuple([keys ? new PyTuple(kids) : x, null]);
+      case 'namedtuple': return new PyTuple([new PyList(kids), node.cls]);
+      case 'dict': return new PyTuple([new PyTuple(kids), new PyTuple(node.keys)]);
+      case 'custom': return new PyTuple([new PyTuple(kids), node.aux]);
+      default: return new PyTuple([new PyTuple(kids), null]);
+    }
+  };
+  /** is_tree_node(typ): whether instances of the type are pytree nodes (built-in containers, namedtuples, registered classes). */
+  const isTreeNode = (c: CallArgs): boolean => {
+    const t = arg(c, 0, 'typ');
+    if (t instanceof PyBuiltin) return ['list', 'tuple', 'dict', 'NoneType', 'OrderedDict', 'defaultdict'].includes(t.name);
+    if (t instanceof PyClass) return t.kind === 'namedtuple' || t.name === 'NoneType';
+    if (t instanceof PyUserClass) return t.pytree !== null;
+    return false;
+  };
+
   const treedefOps = {
     treedef_is_leaf: (c: CallArgs) => numNodes(treedefArg(arg(c, 0, 'treedef'), 'treedef', c.span).node) === 1,
     treedef_tuple: (c: CallArgs) => new PyTreeDef({ kind: 'tuple', children: iterate(ip, arg(c, 0, 'treedefs'), c.span).map((t) => treedefArg(t, 'treedefs', c.span).node) }),
@@ -512,6 +538,11 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
       tree_leaves_with_path: leavesWithPath,
       tree_map_with_path: mapWithPath,
       ...treedefOps,
+      flatten_one_level: oneLevel(false),
+      flatten_one_level_with_keys: oneLevel(true),
+      is_tree_node: isTreeNode,
+      // KeyPath: JAX's type alias tuple[KeyEntry, ...] (for annotations)
+      KeyPath: new PyClass('KeyPath', [], new Map(), 'marker', 'jax.tree_util'),
       ...registration,
       ...keyEntries,
     }),

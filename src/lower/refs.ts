@@ -216,18 +216,31 @@ export function refSet(ip: Interp, r: PyRef, key: PyValue, x: PyValue, span: A.S
   const cur = readRef(ip, r, span);
   const o = ip.ops;
   let next: PyValue;
+  // JAX's ref swap takes a value of the ref's own dtype (a Python int is int32, so not into a float ref)
+  const checkDtype = (): void => {
+    const xd = x instanceof PyRef ? null : o.asArray(x, span).aval.dtype;
+    if (xd !== null && xd !== cur.aval.dtype) throw new CompileError(`ValueError: Invalid dtype for \`swap\`. Ref dtype: ${cur.aval.dtype}. Value dtype: ${xd}. `, span);
+  };
   if (wholeIndex(key)) {
     const xv = o.asArray(x, span);
     const shape = cur.aval.shape;
     const sh = xv.aval.shape;
-    if (sh.length > shape.length || sh.some((d, i) => d !== 1 && d !== shape[shape.length - sh.length + i])) {
-      throw new CompileError(`ValueError: Invalid shape for \`swap\`. Ref shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}). Expected shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}). Value shape: (${sh.join(', ')}${sh.length === 1 ? ',' : ''}). Transforms: ().`, span);
+    // and of the shape the index selects (no broadcasting)
+    if (sh.join() !== shape.join()) {
+      throw new CompileError(`ValueError: Invalid shape for \`swap\`. Ref shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}). Expected shape: (${shape.join(', ')}${shape.length === 1 ? ',' : ''}). Value shape: (${sh.join(', ')}${sh.length === 1 ? ',' : ''}). Transforms: (). `, span);
     }
+    checkDtype();
     // the stored value is strongly typed (JAX's ref_swap)
     let y = o.convert(xv, cur.aval.dtype, span);
     if (sh.join() !== shape.join()) y = o.tracer(o.broadcastTo(y.atom, [...shape], span));
     next = y;
   } else {
+    // the value has the shape the index selects (no broadcasting), then the ref's dtype
+    const want = o.aval(subscript(ip, cur, key, span), span).shape;
+    const sh = x instanceof PyRef ? want : o.asArray(x, span).aval.shape;
+    const tup = (d: readonly number[]): string => `(${d.join(', ')}${d.length === 1 ? ',' : ''})`;
+    if (sh.join() !== want.join()) throw new CompileError(`ValueError: Invalid shape for \`swap\`. Ref shape: ${tup(cur.aval.shape)}. Expected shape: ${tup(want)}. Value shape: ${tup(sh)}. `, span);
+    checkDtype();
     next = indexUpdateMethod(updateCtx(ip), new PyIndexUpdateRef(cur, key), 'set', { args: [x], kwargs: new Map(), span });
     if (isArray(next)) next = o.convert(o.asArray(next, span), cur.aval.dtype, span);
   }

@@ -157,8 +157,8 @@ function removeAxis(a: AVal, axis: number): AVal {
   return { shape: a.shape.filter((_, i) => i !== axis), dtype: a.dtype };
 }
 
-function mappedSize(ip: Interp, leaves: PyValue[], axes: (number | null)[], what: string, span: A.Span): { size: number; axes: (number | null)[] } {
-  let size = -1;
+function mappedSize(ip: Interp, leaves: PyValue[], axes: (number | null)[], what: string, span: A.Span, given: number | null = null): { size: number; axes: (number | null)[] } {
+  let size = given ?? -1;
   const norm = leaves.map((l, i) => {
     const ax = axes[i]!;
     if (ax === null) return null;
@@ -167,6 +167,9 @@ function mappedSize(ip: Interp, leaves: PyValue[], axes: (number | null)[], what
     const n = ax < 0 ? ax + r : ax;
     if (n < 0 || n >= r) {
       throw new CompileError(`ValueError: ${what} was requested to map its argument along axis ${ax}, which implies that its rank should be at least ${ax + 1}, but is only ${r} (its shape is (${a.shape.join(', ')}${r === 1 ? ',' : ''}))`, span);
+    }
+    if (given !== null && a.shape[n] !== given) {
+      throw new CompileError(`ValueError: ${what} got inconsistent sizes for array axes to be mapped:\n  * the \`axis_size\` argument was ${given};\n  * one axis had size ${a.shape[n]}: axis ${n} of an argument of type ${a.dtype}[${a.shape.join(',')}]`, span);
     }
     if (size >= 0 && a.shape[n] !== size) {
       throw new CompileError(`ValueError: ${what} got inconsistent sizes for array axes to be mapped: ${size} and ${a.shape[n]}`, span);
@@ -198,7 +201,7 @@ function transformOf(kind: PyTransformed['transform'], c: CallArgs, names: strin
 const IGNORED_OPTIONS = new Set(['donate_argnums', 'devices', 'backend']);
 
 export const pmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('pmap', c, ['axis_name', 'in_axes', 'out_axes'], [null, 0n, 0n]);
-export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name'], [0n, 0n, null]);
+export const vmapOf = (ip: Interp, c: CallArgs): PyValue => transformOf('vmap', c, ['in_axes', 'out_axes', 'axis_name', 'axis_size'], [0n, 0n, null, null]);
 /** jax.jit's keyword options jaxts takes (donation, keep_unused, inline, device and backend have no effect here; in/out_shardings place the arguments and results). */
 const JIT_OPTIONS = ['static_argnums', 'static_argnames', 'donate_argnums', 'donate_argnames', 'keep_unused', 'inline', 'device', 'backend', 'in_shardings', 'out_shardings'];
 
@@ -738,7 +741,9 @@ function callVmap(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const flat = { ...flat0, leaves: refValues(flat0.leaves) };
   checkInAxesArity(fn.options.get('in_axes')!, args, 'vmap', call.span);
   const axes0 = keyAxes(args, axesFor(ip, fn.options.get('in_axes')!, args, 'vmap in_axes', call.span));
-  const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span);
+  const axisSize = fn.options.get('axis_size') ?? null;
+  if (axisSize !== null && typeof axisSize !== 'bigint') throw new CompileError(`TypeError: vmap axis_size must be an int, got ${typeName(axisSize)}`, call.span);
+  const { size, axes } = mappedSize(ip, flat.leaves, axes0, 'vmap', call.span, axisSize === null ? null : Number(axisSize));
   const parent = ip.trace();
   // vmap(axis_name=) binds a named axis: collectives over it reduce along the batch (passes/vmap.ts)
   const vmapAxis = fn.options.get('axis_name');
