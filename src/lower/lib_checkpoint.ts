@@ -14,6 +14,7 @@ import { arg, builtinModule } from './modules.js';
 import { flatten } from './transforms.js';
 import { truthyStatic } from './expr.js';
 import { primitiveObject } from './jaxpr_objects.js';
+import { pendingDebugCalls } from './debug_prints.js';
 import { PyBuiltin, PyDict, PyFunction, PyList, PyTuple, Trace, Tracer, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 /** A policy: may the region keep this value (the output of `prim`, named `name` by checkpoint_name)? */
@@ -97,17 +98,112 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   // jax_remat3 saves none of an offloading policy's values (JAX 0.10's print_saved_residuals shows only the arguments)
   const region: Region = { policy: remat3.has(ip) && pv instanceof PyBuiltin && offloading.has(pv) ? nothingSaveable : policy };
   const name = fun && typeof fun === 'object' && 'name' in fun ? String((fun as { name: string }).name) : 'fun';
+  const cacheable = !c.kwargs.has('static_argnums') && fun !== null && typeof fun === 'object';
   const w = new PyBuiltin(name, (call) => {
-    const eqns = ip.trace().builder.eqns;
+    const t = ip.trace();
+    const eqns = t.builder.eqns;
     const start = eqns.length;
+    // JAX traces `fun` once per argument types (its cache is keyed by the function, not the policy):
+    // a later call with the same types replays that trace, globals as they were then
+    const key = cacheable && !ip.atHost ? traceKey(new PyTuple([...call.args, ...call.kwargs.values()]), [...call.kwargs.keys()]) : null;
+    const hit = key !== null ? traced.get(fun as object)?.get(key) : undefined;
+    if (hit) return replay(ip, hit, region, t, call);
+    const debugBefore = pendingDebugCalls(t);
     const out = ip.call(fun, call);
     const now = ip.trace().builder.eqns;
     if (now === eqns) for (const e of eqns.slice(start)) regions.set(e, [region, ...(regions.get(e) ?? [])]);
+    if (key !== null && now === eqns && pendingDebugCalls(t) === debugBefore) {
+      const entry = traceEntry(t, start, new PyTuple([...call.args, ...call.kwargs.values()]), out);
+      if (entry) {
+        if (!traced.has(fun as object)) traced.set(fun as object, new Map());
+        traced.get(fun as object)!.set(key, entry);
+      }
+    }
     return out;
   });
   // jax_remat3's checkpoint is a `*args, **kwargs` wrapper: JAX names its arguments args[0], args[1], …
   if (!remat3.has(ip)) wrapped.set(w, fun);
   return w;
+}
+
+/** A checkpointed function's trace, kept for later calls with the same argument types (JAX's _trace_to_jaxpr cache). */
+interface TracedEntry {
+  func: Func;
+  /** Per equation: the regions inside this checkpoint it was traced in (its own first). */
+  stacks: Region[][];
+  /** Per equation: the names checkpoint_name gave its results. */
+  named: (ReturnType<typeof names.get> | undefined)[][];
+  rebuild: (leaves: PyValue[]) => PyValue;
+  /** Where it was traced: the trace's equations and the first of its own. */
+  origin: Eqn[];
+  start: number;
+}
+const traced = new WeakMap<object, Map<string, TracedEntry>>();
+
+/** The cache key of a call's arguments: their tree with each array's type and each Python scalar's value (null: not cached). */
+function traceKey(args: PyTuple, kwNames: string[]): string | null {
+  const walk = (v: PyValue): string | null => {
+    if (v instanceof PyTuple || v instanceof PyList) {
+      const parts = v.items.map(walk);
+      return parts.includes(null) ? null : `${v instanceof PyList ? 'L' : 'T'}(${parts.join(',')})`;
+    }
+    if (v instanceof PyDict) {
+      const parts = v.keys().map((k) => (typeof k === 'string' ? `${k}:${walk(v.get(k)!)}` : null));
+      return parts.some((p) => p === null || p.endsWith(':null')) ? null : `D(${parts.join(',')})`;
+    }
+    if (v instanceof Tracer) return `${v.atom.aval.dtype}[${v.atom.aval.shape.join(',')}]${v.atom.aval.weak ? 'w' : ''}`;
+    if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v === null) return `${typeof v}:${String(v)}`;
+    return null;
+  };
+  const k = walk(args);
+  return k === null ? null : `${kwNames.join(',')}|${k}`;
+}
+
+/** The equations `start…` of trace `t` as a function of the call's traced arguments (null: they read other values, or make no plain arrays). */
+function traceEntry(t: Trace, start: number, args: PyTuple, out: PyValue): TracedEntry | null {
+  const eqns = t.builder.eqns.slice(start);
+  const params: Var[] = [];
+  for (const l of flatten(args).leaves) {
+    if (!(l instanceof Tracer)) continue;
+    if (l.trace !== t || l.atom.kind !== 'var' || params.some((p) => p.id === (l.atom as Var).id)) return null;
+    params.push(l.atom);
+  }
+  const o = flatten(out);
+  if (!o.leaves.every((l) => l instanceof Tracer && l.trace === t)) return null;
+  const defined = new Set(params.map((p) => p.id));
+  for (const e of eqns) {
+    if (e.calls?.length || e.jitRegion !== undefined) return null;
+    for (const a of e.inputs) if (a.kind === 'var' && !defined.has(a.id)) return null;
+    for (const v of e.outputs) defined.add(v.id);
+  }
+  const results = o.leaves.map((l) => (l as Tracer).atom);
+  if (results.some((a) => a.kind === 'var' && !defined.has(a.id))) return null;
+  return {
+    // copies: the trace's own equations may be rewritten in place once it finishes
+    func: { name: t.builder.name, params, eqns: eqns.map((e) => ({ ...e, inputs: [...e.inputs], outputs: [...e.outputs] })), results },
+    stacks: eqns.map((e) => [...(regions.get(e) ?? [])]),
+    named: eqns.map((e) => e.outputs.map((v) => names.get(v))),
+    rebuild: o.unflatten,
+    origin: t.builder.eqns,
+    start,
+  };
+}
+
+/** A cached trace, inlined for a call under `region`: its equations keep their inner regions and names. */
+function replay(ip: Interp, entry: TracedEntry, region: Region, t: Trace, call: CallArgs): PyValue {
+  const b = t.builder;
+  // the arrays, as this trace has them (an enclosing trace's values captured)
+  const atoms = flatten(new PyTuple([...call.args, ...call.kwargs.values()])).leaves.flatMap((l) => (l instanceof Tracer ? [ip.ops.atom(l, call.span)] : []));
+  const start = b.eqns.length;
+  const outs = b.inline(entry.func, atoms);
+  b.eqns.slice(start).forEach((e, i) => {
+    regions.set(e, [region, ...entry.stacks[i]!.slice(1)]);
+    e.outputs.forEach((v, j) => {
+      const n = entry.named[i]![j];
+      if (n) names.set(v, n.eqns === entry.origin && n.at !== undefined ? { ...n, eqns: b.eqns, at: start + n.at - entry.start } : n);
+    });
+  });
+  return entry.rebuild(outs.map((a) => new Tracer(t, a)));
 }
 
 /** The interpreters where jax.config.update('jax_remat3', True) is in effect. */
