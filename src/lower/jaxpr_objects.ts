@@ -332,6 +332,8 @@ export function evalJaxprCall(ip: Interp, c: CallArgs): PyValue {
 
 /** An attribute of a jaxpr object (undefined: not one of them, or no such attribute). */
 export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | undefined {
+  // an array's abstract value (a tracer's type): its ShapedArray
+  if (name === 'aval' && (obj instanceof Tracer || obj instanceof HostArray)) return avalObject(obj.aval);
   if (obj instanceof PyClosedJaxpr) {
     switch (name) {
       case 'jaxpr': return obj.jaxpr;
