@@ -14,6 +14,7 @@
 //   bwd   [residuals, U, output cotangents] → one cotangent per leaf
 import { CompileError } from '../common/diagnostics.js';
 import { FuncBuilder, lit } from '../ir/builder.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
 import type { Atom, AVal, Func, Var } from '../ir/types.js';
 import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
@@ -143,7 +144,23 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
   if (kind === 'custom_vjp' && !fn.options.has('fwd')) {
     throw new CompileError(`AttributeError: No VJP defined for custom_vjp function ${fn.name} using defvjp.`, span);
   }
-  if (!underDifferentiation(ip)) return ip.call(fn.fn, call);
+  if (!underDifferentiation(ip)) {
+    if (ip.atHost) return ip.call(fn.fn, call);
+    // called plainly; make_jaxpr shows the call as JAX's custom_jvp_call / custom_vjp_call equation
+    const eqns = ip.trace().builder.eqns;
+    const start = eqns.length;
+    const out = ip.call(fn.fn, call);
+    const atoms = (v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === ip.trace() ? [l.atom] : []));
+    const ruleName = (k: string): string => {
+      const r = fn.options.get(k);
+      return r && typeof r === 'object' && 'name' in r && typeof r.name === 'string' ? r.name : k;
+    };
+    const params: [string, string | null][] = kind === 'custom_jvp'
+      ? [['name', fn.name], ['call_jaxpr', null], ['jvp', ruleName(fn.options.has('jvp') ? 'jvp' : 'jvps')], ['symbolic_zeros', 'False']]
+      : [['name', fn.name], ['bwd', ruleName('bwd')], ['call_jaxpr', null], ['fwd', ruleName('fwd')], ['symbolic_zeros', 'False']];
+    if (ip.trace().builder.eqns === eqns) markJitCall(eqns, start, fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out), { prim: `${kind}_call`, params });
+    return out;
+  }
   if (call.kwargs.size) {
     throw new CompileError(`TypeError: keyword arguments to the ${kind}-decorated function ${fn.name} are not supported by jaxts under differentiation; pass them positionally`, span);
   }

@@ -6,7 +6,8 @@
 // JAX's linearization would save: those the policy lets a checkpointed region
 // keep, and the region's inputs in place of the values it recomputes.
 import { CompileError } from '../common/diagnostics.js';
-import type { Eqn, Func, Var } from '../ir/types.js';
+import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
 import type * as A from '../parser/ast.js';
 import { linearizedResiduals } from '../passes/autodiff.js';
 import type { Interp } from './interp.js';
@@ -37,13 +38,18 @@ const nothingSaveable: Policy = () => false;
 const isDot = (e: Eqn): boolean => e.prim === 'dot_general';
 const noBatchDot = (e: Eqn): boolean => isDot(e) && !((e.params['dimension_numbers'] as { batch: number[][] }).batch[0]!.length);
 
-function policyObject(name: string, p: Policy): PyBuiltin {
+/** How make_jaxpr shows each policy (a remat2 equation's `policy=`). */
+const policyTexts = new WeakMap<PyBuiltin, string>();
+
+function policyObject(name: string, p: Policy, shown = `<function ${name} at 0x7f0000000000>`): PyBuiltin {
   const b = new PyBuiltin(name, () => {
     throw new CompileError(`jaxts: the checkpoint policy ${name} is applied by jax.checkpoint, not called`, null);
   });
   policies.set(b, p);
+  policyTexts.set(b, shown);
   return b;
 }
+const frozensetText = (ns: Set<string>): string => (ns.size ? `frozenset({${[...ns].map((n) => `'${n}'`).join(', ')}})` : 'frozenset()');
 
 /** jax.checkpoint_policies. */
 export function checkpointPolicies(): PyModule {
@@ -56,27 +62,27 @@ export function checkpointPolicies(): PyModule {
   return builtinModule('jax.checkpoint_policies', {
     everything_saveable: policyObject('everything_saveable', () => true),
     nothing_saveable: policyObject('nothing_saveable', nothingSaveable),
-    dots_saveable: policyObject('dots_saveable', isDot),
-    checkpoint_dots: policyObject('checkpoint_dots', isDot),
-    dots_with_no_batch_dims_saveable: policyObject('dots_with_no_batch_dims_saveable', noBatchDot),
-    checkpoint_dots_with_no_batch_dims: policyObject('checkpoint_dots_with_no_batch_dims', noBatchDot),
+    dots_saveable: policyObject('dots_saveable', isDot, 'DotsSaveable(only_if_no_batch_dims=False)'),
+    checkpoint_dots: policyObject('checkpoint_dots', isDot, 'DotsSaveable(only_if_no_batch_dims=False)'),
+    dots_with_no_batch_dims_saveable: policyObject('dots_with_no_batch_dims_saveable', noBatchDot, 'DotsSaveable(only_if_no_batch_dims=True)'),
+    checkpoint_dots_with_no_batch_dims: policyObject('checkpoint_dots_with_no_batch_dims', noBatchDot, 'DotsSaveable(only_if_no_batch_dims=True)'),
     save_only_these_names: (c) => {
       const ns = namesOf(c);
-      return policyObject('save_only_these_names', (_e, n) => n !== null && ns.has(n));
+      return policyObject('save_only_these_names', (_e, n) => n !== null && ns.has(n), `SaveOnlyTheseNames(saveable_names=${frozensetText(ns)})`);
     },
     save_any_names_but_these: (c) => {
       const ns = namesOf(c);
-      return policyObject('save_any_names_but_these', (_e, n) => n !== null && !ns.has(n));
+      return policyObject('save_any_names_but_these', (_e, n) => n !== null && !ns.has(n), `SaveAnyNamesButThese(names=${frozensetText(ns)})`);
     },
     save_and_offload_only_these_names: (c) => {
       const ns = new Set([...iterNames(c.kwargs.get('names_which_can_be_saved')), ...iterNames(c.kwargs.get('names_which_can_be_offloaded'))]);
-      const p = policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n));
+      const p = policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n), '<function save_and_offload_only_these_names.<locals>.policy at 0x7f0000000000>');
       offloading.add(p);
       return p;
     },
     save_from_both_policies: (c) => {
       const [p, q] = [policyOf(arg(c, 0, 'policy_1'), c.span), policyOf(arg(c, 1, 'policy_2'), c.span)];
-      return policyObject('save_from_both_policies', (e, n) => p(e, n) || q(e, n));
+      return policyObject('save_from_both_policies', (e, n) => p(e, n) || q(e, n), '<function save_from_both_policies.<locals>.policy at 0x7f0000000000>');
     },
   });
 }
@@ -99,6 +105,14 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   const region: Region = { policy: remat3.has(ip) && pv instanceof PyBuiltin && offloading.has(pv) ? nothingSaveable : policy };
   const name = fun && typeof fun === 'object' && 'name' in fun ? String((fun as { name: string }).name) : 'fun';
   const cacheable = !c.kwargs.has('static_argnums') && fun !== null && typeof fun === 'object';
+  // make_jaxpr shows the call as a remat2 equation
+  const shown: [string, string | null][] = [
+    ['differentiated', 'False'],
+    ['jaxpr', null],
+    ['policy', pv === null ? 'None' : pv instanceof PyBuiltin && policyTexts.has(pv) ? policyTexts.get(pv)! : pv instanceof PyFunction ? `<function ${pv.name} at 0x7f0000000000>` : 'None'],
+    ['prevent_cse', c.kwargs.has('prevent_cse') && !truthyStatic(ip, c.kwargs.get('prevent_cse')!, c.span) ? 'False' : 'True'],
+  ];
+  const atomsOf = (t: Trace, v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === t ? [l.atom] : []));
   const w = new PyBuiltin(name, (call) => {
     const t = ip.trace();
     const eqns = t.builder.eqns;
@@ -107,18 +121,24 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
     // a later call with the same types replays that trace, globals as they were then
     const key = cacheable && !ip.atHost ? traceKey(new PyTuple([...call.args, ...call.kwargs.values()]), [...call.kwargs.keys()]) : null;
     const hit = key !== null ? traced.get(fun as object)?.get(key) : undefined;
-    if (hit) return replay(ip, hit, region, t, call);
+    const args = new PyTuple([...call.args, ...call.kwargs.values()]);
+    if (hit) {
+      const out = replay(ip, hit, region, t, call);
+      markJitCall(eqns, start, name, atomsOf(t, args), atomsOf(t, out), { prim: 'remat2', params: shown });
+      return out;
+    }
     const debugBefore = pendingDebugCalls(t);
     const out = ip.call(fun, call);
     const now = ip.trace().builder.eqns;
     if (now === eqns) for (const e of eqns.slice(start)) regions.set(e, [region, ...(regions.get(e) ?? [])]);
     if (key !== null && now === eqns && pendingDebugCalls(t) === debugBefore) {
-      const entry = traceEntry(t, start, new PyTuple([...call.args, ...call.kwargs.values()]), out);
+      const entry = traceEntry(t, start, args, out);
       if (entry) {
         if (!traced.has(fun as object)) traced.set(fun as object, new Map());
         traced.get(fun as object)!.set(key, entry);
       }
     }
+    if (now === eqns && !ip.atHost) markJitCall(eqns, start, name, atomsOf(t, args), atomsOf(t, out), { prim: 'remat2', params: shown });
     return out;
   });
   // jax_remat3's checkpoint is a `*args, **kwargs` wrapper: JAX names its arguments args[0], args[1], …
