@@ -15,6 +15,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import { FuncBuilder, lit } from '../ir/builder.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
+import { preludeSpans } from './lib_example_libraries.js';
 import type { Atom, AVal, Func, Var } from '../ir/types.js';
 import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
@@ -22,7 +23,7 @@ import type { Interp } from './interp.js';
 import { deferBackwardPrints, deliverDebugCalls, takeDebugCalls, type DeferredPrints } from './debug_prints.js';
 import { avalOf, flatten, underDifferentiation } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyFunction, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 /** jax.custom_jvp(fun, nondiff_argnums=()) and jax.custom_vjp(fun, nondiff_argnums=()) */
@@ -145,7 +146,8 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
     throw new CompileError(`AttributeError: No VJP defined for custom_vjp function ${fn.name} using defvjp.`, span);
   }
   if (!underDifferentiation(ip)) {
-    if (ip.atHost) return ip.call(fn.fn, call);
+    // (jaxts's own preludes' custom functions stand for JAX primitives: not shown as calls)
+    if (ip.atHost || (fn.fn instanceof PyFunction && preludeSpans.has(fn.fn.def.span))) return ip.call(fn.fn, call);
     // called plainly; make_jaxpr shows the call as JAX's custom_jvp_call / custom_vjp_call equation
     const eqns = ip.trace().builder.eqns;
     const start = eqns.length;
