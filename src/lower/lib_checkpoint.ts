@@ -95,6 +95,12 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   for (const k of c.kwargs.keys()) {
     if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
   }
+  if (c.kwargs.has('concrete')) {
+    throw new CompileError(
+      'NotImplementedError: The `concrete` option to `jax.checkpoint` was deprecated in JAX v0.8.2, and removed in JAX v0.10.0. In its place please use `static_argnums`; for details refer to https://docs.jax.dev/en/latest/jep/11830-new-remat-checkpoint.html.',
+      c.span,
+    );
+  }
   const fun = arg(c, 0, 'fun');
   const pv = c.kwargs.get('policy') ?? null;
   // a Python function of the primitive (and its operands' types and params): JAX's `policy(prim, *avals, **params)`

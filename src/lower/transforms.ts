@@ -576,6 +576,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const nDebug = debug.atoms.length;
   const results = [...declared, ...debug.atoms, ...refs.atoms];
   const func = t.builder.finish(results);
+  t.finished = true;
   const name = ip.programName(fn.name);
   ip.flush([...arrayLeaves, ...t.captured]);
   const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
