@@ -977,6 +977,7 @@ const isLeafValue = (l: PyValue): boolean => isArray(l) || l instanceof NdArray 
 function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nums: number[], kwargs: Map<string, PyValue>, hasAux: boolean, span: A.Span): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'grad', parent, parent.axisEnv);
+  t.jvp = name === 'jvp';
   const argFlats = nums.map((i) => flatten(args[i]!));
   const leaves = argFlats.flatMap((fl) => fl.leaves);
   const callArgs = [...args];

@@ -397,6 +397,8 @@ export class Trace {
   /** This trace's atom for an array value, capturing it when it comes from outside. */
   /** Set when a jit call's trace is over: a value of it used later leaked out (JAX's UnexpectedTracerError). */
   finished = false;
+  /** Set on jax.jvp's trace (a 'grad' trace whose values are JAX's JVPTracers, not linearize's). */
+  jvp = false;
 
   atomOf(v: Tracer | HostArray): Atom {
     let outer: HostArray | Tracer = v;
