@@ -427,9 +427,12 @@ export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string 
     }
     const invars = [...consts, ...(ins as Var[])];
     const lhs = binders(outs as Var[]);
-    const inner = (): Doc => skeleton([], invars, () => eqnDocs(run, depth + 1), outs);
-    const kv = group(concat(nest(2, concat(text('['), brk(''), join(brk(), [text(`name=${call.name}`), concat(text('jaxpr='), inner())]))), brk(''), text(']')));
-    return concat(lhs, text(' = '), text('jit'), kv, text(' '), operands(invars));
+    // a jit's jaxpr shows the caller's names; another call's (custom_jvp_call, remat2) its own, fresh ones
+    const own = call.prim && call.prim !== 'jit' ? renamedRun(run, invars, outs, depth) : { run, invars, outs };
+    const inner = (): Doc => skeleton([], own.invars, () => eqnDocs(own.run, depth + 1), own.outs);
+    const params = call.params ?? [['name', call.name], ['jaxpr', null]];
+    const kv = group(concat(nest(2, concat(text('['), brk(''), join(brk(), params.map(([k, v]) => (v === null ? concat(text(`${k}=`), inner()) : text(`${k}=${v}`)))))), brk(''), text(']')));
+    return concat(lhs, text(' = '), text(call.prim ?? 'jit'), kv, text(' '), operands(invars));
   };
   const eqnDocs = (es: Eqn[], depth: number): Doc[] => {
     const docs: Doc[] = [];
@@ -453,6 +456,34 @@ export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string 
   return skeleton(consts, params, () => eqnDocs(eqns, 0), results);
   };
   return formatDoc(jaxprDoc(f, constCount, undefined, types));
+}
+
+/** Ids of renamed copies of variables (negative: apart from every traced variable's). */
+let renamedId = -1;
+
+/** A call's equations with their own variables (copies), and its inner calls (Eqn.calls below `depth`) made over them. */
+function renamedRun(run: Eqn[], invars: Var[], outs: Atom[], depth: number): { run: Eqn[]; invars: Var[]; outs: Atom[] } {
+  const vars = new Map<number, Var>();
+  const copy = (v: Var): Var => {
+    let c = vars.get(v.id);
+    if (!c) vars.set(v.id, (c = { ...v, id: renamedId-- }));
+    return c;
+  };
+  const atom = (a: Atom): Atom => (a.kind === 'var' && vars.has(a.id) ? vars.get(a.id)! : a);
+  const newInvars = invars.map(copy);
+  for (const e of run) e.outputs.forEach(copy);
+  const calls = new Map<EqnCall, EqnCall>();
+  const callCopy = (c: EqnCall): EqnCall => {
+    let d = calls.get(c);
+    if (!d) calls.set(c, (d = { ...c, inputs: c.inputs.map(atom), outputs: c.outputs.map(atom) }));
+    return d;
+  };
+  const newRun = run.map((e) => {
+    const inputs = e.inputs.map(atom);
+    const outputs = e.outputs.map(copy);
+    return { ...e, inputs, outputs, calls: e.calls?.map((c, i) => (i > depth ? callCopy(c) : c)) };
+  });
+  return { run: newRun, invars: newInvars, outs: outs.map(atom) };
 }
 
 /** The parameters JAX shows for a control-flow equation, sorted by name; sub-jaxprs as `jaxpr` renders them (lazily: names follow the text's order). */
@@ -498,10 +529,11 @@ function controlParams(e: Eqn, jaxpr: SubJaxpr): [string, () => Doc][] {
 /**
  * Mark the equations `eqns[start…]` as traced inside a jit call nested in
  * the traced function (inlined there): make_jaxpr shows them as one jit
- * equation named `name`, taking `inputs` and giving `outputs`.
+ * equation named `name`, taking `inputs` and giving `outputs` (`shown`:
+ * another call equation, such as a custom_jvp_call, with its params).
  */
-export function markJitCall(eqns: Eqn[], start: number, name: string, inputs: Atom[], outputs: Atom[]): void {
+export function markJitCall(eqns: Eqn[], start: number, name: string, inputs: Atom[], outputs: Atom[], shown?: Pick<EqnCall, 'prim' | 'params'>): void {
   if (start >= eqns.length) return;
-  const call: EqnCall = { name, inputs, outputs };
+  const call: EqnCall = { name, inputs, outputs, ...shown };
   for (let i = start; i < eqns.length; i++) eqns[i]!.calls = [call, ...(eqns[i]!.calls ?? [])];
 }

@@ -103,6 +103,13 @@ export interface EqnCall {
   name: string;
   inputs: Atom[];
   outputs: Atom[];
+  /**
+   * The equation JAX shows for the call (default `jit`: a custom_jvp / custom_vjp function's
+   * custom_jvp_call / custom_vjp_call, a checkpoint's remat2) and its params in JAX's order,
+   * each a text or null where the call's jaxpr goes (default: name, jaxpr).
+   */
+  prim?: string;
+  params?: [string, string | null][];
 }
 
 export interface Func {

@@ -14,6 +14,8 @@
 //   bwd   [residuals, U, output cotangents] → one cotangent per leaf
 import { CompileError } from '../common/diagnostics.js';
 import { FuncBuilder, lit } from '../ir/builder.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
+import { preludeSpans } from './lib_example_libraries.js';
 import type { Atom, AVal, Func, Var } from '../ir/types.js';
 import { dce } from '../passes/simplify.js';
 import type * as A from '../parser/ast.js';
@@ -22,7 +24,7 @@ import { deferBackwardPrints, deliverDebugCalls, takeDebugCalls, type DeferredPr
 import { carryRefs, finishRefs } from './refs.js';
 import { avalOf, flatten, underDifferentiation } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyList, PyRef, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyFunction, PyList, PyRef, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 /** jax.custom_jvp(fun, nondiff_argnums=()) and jax.custom_vjp(fun, nondiff_argnums=()) */
@@ -153,7 +155,24 @@ export function callCustom(ip: Interp, fn: PyTransformed, call: CallArgs): PyVal
   if (kind === 'custom_vjp' && !fn.options.has('fwd')) {
     throw new CompileError(`AttributeError: No VJP defined for custom_vjp function ${fn.name} using defvjp.`, span);
   }
-  if (!underDifferentiation(ip)) return ip.call(fn.fn, call);
+  if (!underDifferentiation(ip)) {
+    // (jaxts's own preludes' custom functions stand for JAX primitives: not shown as calls)
+    if (ip.atHost || (fn.fn instanceof PyFunction && preludeSpans.has(fn.fn.def.span))) return ip.call(fn.fn, call);
+    // called plainly; make_jaxpr shows the call as JAX's custom_jvp_call / custom_vjp_call equation
+    const eqns = ip.trace().builder.eqns;
+    const start = eqns.length;
+    const out = ip.call(fn.fn, call);
+    const atoms = (v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === ip.trace() ? [l.atom] : []));
+    const ruleName = (k: string): string => {
+      const r = fn.options.get(k);
+      return r && typeof r === 'object' && 'name' in r && typeof r.name === 'string' ? r.name : k;
+    };
+    const params: [string, string | null][] = kind === 'custom_jvp'
+      ? [['name', fn.name], ['call_jaxpr', null], ['jvp', ruleName(fn.options.has('jvp') ? 'jvp' : 'jvps')], ['symbolic_zeros', 'False']]
+      : [['name', fn.name], ['bwd', ruleName('bwd')], ['call_jaxpr', null], ['fwd', ruleName('fwd')], ['symbolic_zeros', 'False']];
+    if (ip.trace().builder.eqns === eqns) markJitCall(eqns, start, fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out), { prim: `${kind}_call`, params });
+    return out;
+  }
   if (call.kwargs.size) {
     throw new CompileError(`TypeError: keyword arguments to the ${kind}-decorated function ${fn.name} are not supported by jaxts under differentiation; pass them positionally`, span);
   }

@@ -52,6 +52,9 @@ export function recordDebugCall(t: Trace, call: DebugCall): void {
   pending.set(t, [...(pending.get(t) ?? []), call]);
 }
 
+/** How many debug calls trace `t` has recorded so far. */
+export const pendingDebugCalls = (t: Trace): number => pending.get(t)?.length ?? 0;
+
 /** The values a call depends on, in the order they are handed on: its operands, then its guards' indices. */
 const shown = (c: DebugCall): PyValue[] => [...c.args, ...c.kwargs.values(), ...(c.guards ?? []).map((g) => g.index)];
 

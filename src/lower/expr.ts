@@ -809,6 +809,23 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     const eq = containerEquals(ip, a, b, span);
     if (eq !== undefined) return op === '==' ? eq : !eq;
   }
+  // lists or tuples holding arrays: item by item, each comparison's truth deciding (read back at host level, as JAX's bool())
+  if ((op === '==' || op === '!=') && ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) && [...a.items, ...b.items].some(isArray)) {
+    if (a.items.length !== b.items.length) return op === '!=';
+    let eq = true as boolean | HostScalar;
+    // the items still to compare stay live while each comparison is read back
+    ip.holding((hold) => {
+      [...a.items, ...b.items].forEach(hold);
+      for (let i = 0; i < a.items.length && eq !== false; i++) {
+        const x = a.items[i]!;
+        const y = b.items[i]!;
+        const t: boolean | HostScalar = x === y ? true : hostTruth(ip, compare(ip, '==', x, y, span), span);
+        eq = eq === true ? t : t === true ? eq : t === false ? false : new HostScalar({ k: 'bin', op: '&&', a: (eq as HostScalar).expr, b: t.expr }, 'bool');
+      }
+    });
+    if (op === '==' || typeof eq === 'boolean') return op === '==' ? eq : !eq;
+    return new HostScalar({ k: 'unary', op: '!', x: eq.expr }, 'bool');
+  }
   if (a instanceof PyInstance || b instanceof PyInstance) {
     if (op === '==' || op === '!=') {
       const eq = instanceEquals(ip, a, b, span, (x, y) => truthyStatic(ip, compare(ip, '==', x, y, span), span));

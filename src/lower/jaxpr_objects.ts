@@ -71,27 +71,81 @@ export class PyPrimitive extends PyNativeObject {
   readonly typeName = 'Primitive';
   readonly pyClass = CLASSES.Primitive;
   readonly hashable = true;
-  constructor(readonly prim: Prim | 'jit') {
+  constructor(readonly prim: CallPrim) {
     super();
   }
   get multipleResults(): boolean {
-    return this.prim === 'jit' || isControl(this.prim) || this.prim === 'sort';
+    return this.prim === 'jit' || this.prim === 'remat2' || this.prim === 'custom_jvp_call' || this.prim === 'custom_vjp_call' || isControl(this.prim) || this.prim === 'sort';
   }
   get name(): string {
-    return jaxPrimName(this.prim);
+    return this.prim === 'jit' || this.prim === 'remat2' ? this.prim : jaxPrimName(this.prim);
   }
 }
-const primitives = new Map<Prim | 'jit', PyPrimitive>();
-export function primitiveObject(prim: Prim | 'jit'): PyPrimitive {
+/** A primitive, or an equation jaxts shows for a call it inlined: a nested jit, a checkpoint (remat2). */
+type CallPrim = Prim | 'jit' | 'remat2';
+const primitives = new Map<CallPrim, PyPrimitive>();
+export function primitiveObject(prim: CallPrim): PyPrimitive {
   let p = primitives.get(prim);
   if (!p) primitives.set(prim, (p = new PyPrimitive(prim)));
   return p;
 }
 
-/** A nested jit call as its jaxpr shows it: one `jit` equation over the call's equations. */
+/** A nested jit call as its jaxpr shows it: one `jit` equation over the call's equations (or the call's own: custom_jvp_call, remat2). */
 interface JitGroup {
   name: string;
   func: Func;
+  prim: CallPrim;
+  /** The params the call's equation shows (see EqnCall.params). */
+  shown?: [string, string | null][];
+}
+
+/** A parameter value jaxts keeps no object for (a sharding, a mesh, a rule): its class name and repr. */
+export class PyOpaqueParam extends PyNativeObject {
+  readonly hashable = true;
+  readonly pyClass: PyClass;
+  constructor(
+    readonly typeName: string,
+    readonly repr: string,
+  ) {
+    super();
+    this.pyClass = new PyClass(typeName, [], new Map(), 'marker', 'jax._src.core');
+  }
+}
+
+/** A call group's `eqn.params`, as JAX's jit (pjit), custom_jvp_call, custom_vjp_call and remat2 have them. */
+function groupParams(g: JitGroup): PyDict {
+  const d = new PyDict();
+  const shown = new Map(g.shown ?? []);
+  const n = g.func.params.length;
+  const m = g.func.results.length;
+  const times = (v: PyValue, k: number): PyTuple => new PyTuple(Array.from({ length: k }, () => v));
+  const opaque = (k: string, cls: string): PyOpaqueParam => new PyOpaqueParam(cls, shown.get(k) ?? `<${cls}>`);
+  const entries: [string, PyValue][] = g.prim === 'jit'
+    ? [
+      ['jaxpr', new PyClosedJaxpr(g.func)],
+      ['in_shardings', times(new PyOpaqueParam('UnspecifiedValue', 'UnspecifiedValue'), n)],
+      ['out_shardings', times(new PyOpaqueParam('UnspecifiedValue', 'UnspecifiedValue'), m)],
+      ['in_layouts', times(null, n)],
+      ['out_layouts', times(null, m)],
+      ['donated_invars', times(false, n)],
+      ['ctx_mesh', new PyOpaqueParam('Mesh', 'Mesh(axis_sizes=(), axis_names=())')],
+      ['name', g.name],
+      ['keep_unused', false],
+      ['inline', false],
+      ['compiler_options_kvs', new PyTuple([])],
+    ]
+    : g.prim === 'custom_jvp_call'
+      ? [['call_jaxpr', new PyClosedJaxpr(g.func)], ['jvp_jaxpr_fun', opaque('jvp', 'WrappedFun')], ['num_consts', 0n], ['symbolic_zeros', false]]
+      : g.prim === 'custom_vjp_call'
+        ? [['call_jaxpr', new PyClosedJaxpr(g.func)], ['fwd_jaxpr_thunk', opaque('fwd', 'WrappedFun')], ['num_consts', 0n], ['bwd', opaque('bwd', 'WrappedFun')], ['out_trees', new PyOpaqueParam('function', '<function out_trees>')], ['symbolic_zeros', false]]
+        : [
+          ['jaxpr', new PyJaxpr(g.func, 0)],
+          ['prevent_cse', shown.get('prevent_cse') !== 'False'],
+          ['differentiated', false],
+          ['policy', shown.get('policy') === 'None' || !shown.has('policy') ? null : opaque('policy', 'function')],
+        ];
+  for (const [k, v] of entries) d.set(k, v);
+  return d;
 }
 
 /** One equation (core.JaxprEqn). */
@@ -108,7 +162,7 @@ export class PyJaxprEqn extends PyNativeObject {
     super();
   }
   get primitive(): PyPrimitive {
-    return primitiveObject('func' in this.eqn ? 'jit' : this.eqn.prim);
+    return primitiveObject('func' in this.eqn ? this.eqn.prim : this.eqn.prim);
   }
 }
 
@@ -179,7 +233,7 @@ function groupJitCalls(eqns: Eqn[], resolve: (a: Atom) => Atom): (Eqn | JitGroup
     const inIds = new Set(ins.map((a) => (a as Var).id));
     const consts: Var[] = [];
     for (const e of run) for (const a of e.inputs) if (a.kind === 'var' && !defined.has(a.id) && !inIds.has(a.id) && !consts.some((c) => c.id === a.id)) consts.push(a);
-    out.push({ name: call.name, func: { name: call.name, params: [...consts, ...(ins as Var[])], eqns: run, results: outs } });
+    out.push({ name: call.name, func: { name: call.name, params: [...consts, ...(ins as Var[])], eqns: run, results: outs }, prim: (call.prim ?? 'jit') as CallPrim, ...(call.params ? { shown: call.params } : {}) });
   }
   return out;
 }
@@ -221,6 +275,8 @@ const JAX_PARAM_ORDER: Partial<Record<Prim, string[]>> = {
   // JAX's transcendental functions take an accuracy (None: the default)
   ...Object.fromEntries((['exp', 'exp2', 'log', 'log1p', 'expm1', 'tanh', 'logistic', 'sin', 'cos', 'tan', 'sqrt', 'rsqrt'] as const).map((p) => [p, ['accuracy']])),
   squeeze: ['dimensions'],
+  scan: ['reverse', 'length', 'jaxpr', 'num_consts', 'num_carry', 'unroll'],
+  while: ['cond_nconsts', 'cond_jaxpr', 'body_nconsts', 'body_jaxpr'],
 };
 const DTYPE_PARAMS = new Set(['dtype', 'new_dtype', 'preferred_element_type']);
 const DTYPES = new Set<string>(['float32', 'float64', 'int32', 'int64', 'uint32', 'bool']);
@@ -270,12 +326,15 @@ function paramIr(v: PyValue, span: Span): unknown {
 
 /** `prim.bind(*args, **params)`: the primitive applied in the current trace (eagerly at host level). */
 function bindPrimitive(ip: Interp, p: PyPrimitive, c: CallArgs): PyValue {
-  if (p.prim === 'jit') {
-    // a nested jit call: its jaxpr evaluated on the arguments (inlined, as jaxts inlines nested jits)
+  if (p.prim === 'jit' || p.prim === 'remat2') {
+    // a nested jit call (a checkpoint): its jaxpr evaluated on the arguments (inlined, as jaxts inlines nested jits)
     const j = c.kwargs.get('jaxpr');
-    if (!(j instanceof PyClosedJaxpr)) throw new CompileError("TypeError: jit.bind() needs the jaxpr= of the call (a ClosedJaxpr)", c.span);
+    if (j instanceof PyJaxpr && p.prim === 'remat2') return evalJaxpr(ip, j.func, [], c.args, c.span);
+    if (!(j instanceof PyClosedJaxpr)) throw new CompileError(`TypeError: ${p.prim}.bind() needs the jaxpr= of the call (a ${p.prim === 'jit' ? 'ClosedJaxpr' : 'Jaxpr'})`, c.span);
     return evalJaxpr(ip, j.jaxpr.func, [...j.consts], c.args, c.span);
   }
+  // JAX's custom_jvp_call / custom_vjp_call take their rules as bind's `subfuns`, which a jaxpr's params lack
+  if (p.prim === 'custom_jvp_call' || p.prim === 'custom_vjp_call') throw new CompileError("KeyError: 'subfuns'", c.span);
   const prim = p.prim;
   const ops = ip.ops;
   const params: Record<string, unknown> = {};
@@ -332,6 +391,8 @@ export function evalJaxprCall(ip: Interp, c: CallArgs): PyValue {
 
 /** An attribute of a jaxpr object (undefined: not one of them, or no such attribute). */
 export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | undefined {
+  // an array's abstract value (a tracer's type): its ShapedArray
+  if (name === 'aval' && (obj instanceof Tracer || obj instanceof HostArray)) return avalObject(obj.aval);
   if (obj instanceof PyClosedJaxpr) {
     switch (name) {
       case 'jaxpr': return obj.jaxpr;
@@ -355,12 +416,10 @@ export function jaxprAttr(ip: Interp, obj: PyValue, name: string): PyValue | und
       case 'primitive': return obj.primitive;
       case 'params': {
         if (!('func' in obj.eqn)) return paramsDict(obj.eqn);
-        const d = new PyDict();
-        d.set('jaxpr', new PyClosedJaxpr(obj.eqn.func));
-        d.set('name', obj.eqn.name);
-        return d;
+        return groupParams(obj.eqn);
       }
-      case 'effects': return new PySet('frozenset');
+      // JAX's control flow and call equations join their jaxprs' effects (a set); others have none (a frozenset)
+      case 'effects': return new PySet('func' in obj.eqn || isControl(obj.eqn.prim) ? 'set' : 'frozenset');
     }
     return undefined;
   }
@@ -410,7 +469,8 @@ export function jaxprText(v: PyValue, repr = true): Text | null {
   if (v instanceof PyJaxprLiteral) return Text.of(`Literal(${literalValText(v.lit)})`);
   if (v instanceof PyPrimitive) return Text.of(v.name);
   if (v instanceof PyShapedArray) return Text.of(`ShapedArray(${avalStr(v.aval)}${v.aval.weak ? ', weak_type=True' : ''})`);
-  if (v instanceof PyJaxprEqn) return Text.of('func' in v.eqn ? `${v.outvars.items.map((o) => (o instanceof PyJaxprVar ? avalStr(o.v.aval) : '')).join(' ')} = jit[name=${v.eqn.name}]` : printEqn(v.eqn));
+  if (v instanceof PyJaxprEqn) return Text.of('func' in v.eqn ? `${v.outvars.items.map((o) => (o instanceof PyJaxprVar ? avalStr(o.v.aval) : '')).join(' ')} = ${v.eqn.prim}[name=${v.eqn.name}]` : printEqn(v.eqn));
+  if (v instanceof PyOpaqueParam) return Text.of(v.repr);
   return null;
 }
 

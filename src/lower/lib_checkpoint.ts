@@ -6,7 +6,8 @@
 // JAX's linearization would save: those the policy lets a checkpointed region
 // keep, and the region's inputs in place of the values it recomputes.
 import { CompileError } from '../common/diagnostics.js';
-import type { Eqn, Func, Var } from '../ir/types.js';
+import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { markJitCall } from '../ir/jaxpr_printer.js';
 import type * as A from '../parser/ast.js';
 import { linearizedResiduals } from '../passes/autodiff.js';
 import type { Interp } from './interp.js';
@@ -14,6 +15,7 @@ import { arg, builtinModule } from './modules.js';
 import { flatten } from './transforms.js';
 import { truthyStatic } from './expr.js';
 import { primitiveObject } from './jaxpr_objects.js';
+import { pendingDebugCalls } from './debug_prints.js';
 import { PyBuiltin, PyDict, PyFunction, PyList, PyTuple, Trace, Tracer, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 /** A policy: may the region keep this value (the output of `prim`, named `name` by checkpoint_name)? */
@@ -36,13 +38,18 @@ const nothingSaveable: Policy = () => false;
 const isDot = (e: Eqn): boolean => e.prim === 'dot_general';
 const noBatchDot = (e: Eqn): boolean => isDot(e) && !((e.params['dimension_numbers'] as { batch: number[][] }).batch[0]!.length);
 
-function policyObject(name: string, p: Policy): PyBuiltin {
+/** How make_jaxpr shows each policy (a remat2 equation's `policy=`). */
+const policyTexts = new WeakMap<PyBuiltin, string>();
+
+function policyObject(name: string, p: Policy, shown = `<function ${name} at 0x7f0000000000>`): PyBuiltin {
   const b = new PyBuiltin(name, () => {
     throw new CompileError(`jaxts: the checkpoint policy ${name} is applied by jax.checkpoint, not called`, null);
   });
   policies.set(b, p);
+  policyTexts.set(b, shown);
   return b;
 }
+const frozensetText = (ns: Set<string>): string => (ns.size ? `frozenset({${[...ns].map((n) => `'${n}'`).join(', ')}})` : 'frozenset()');
 
 /** jax.checkpoint_policies. */
 export function checkpointPolicies(): PyModule {
@@ -55,27 +62,27 @@ export function checkpointPolicies(): PyModule {
   return builtinModule('jax.checkpoint_policies', {
     everything_saveable: policyObject('everything_saveable', () => true),
     nothing_saveable: policyObject('nothing_saveable', nothingSaveable),
-    dots_saveable: policyObject('dots_saveable', isDot),
-    checkpoint_dots: policyObject('checkpoint_dots', isDot),
-    dots_with_no_batch_dims_saveable: policyObject('dots_with_no_batch_dims_saveable', noBatchDot),
-    checkpoint_dots_with_no_batch_dims: policyObject('checkpoint_dots_with_no_batch_dims', noBatchDot),
+    dots_saveable: policyObject('dots_saveable', isDot, 'DotsSaveable(only_if_no_batch_dims=False)'),
+    checkpoint_dots: policyObject('checkpoint_dots', isDot, 'DotsSaveable(only_if_no_batch_dims=False)'),
+    dots_with_no_batch_dims_saveable: policyObject('dots_with_no_batch_dims_saveable', noBatchDot, 'DotsSaveable(only_if_no_batch_dims=True)'),
+    checkpoint_dots_with_no_batch_dims: policyObject('checkpoint_dots_with_no_batch_dims', noBatchDot, 'DotsSaveable(only_if_no_batch_dims=True)'),
     save_only_these_names: (c) => {
       const ns = namesOf(c);
-      return policyObject('save_only_these_names', (_e, n) => n !== null && ns.has(n));
+      return policyObject('save_only_these_names', (_e, n) => n !== null && ns.has(n), `SaveOnlyTheseNames(saveable_names=${frozensetText(ns)})`);
     },
     save_any_names_but_these: (c) => {
       const ns = namesOf(c);
-      return policyObject('save_any_names_but_these', (_e, n) => n !== null && !ns.has(n));
+      return policyObject('save_any_names_but_these', (_e, n) => n !== null && !ns.has(n), `SaveAnyNamesButThese(names=${frozensetText(ns)})`);
     },
     save_and_offload_only_these_names: (c) => {
       const ns = new Set([...iterNames(c.kwargs.get('names_which_can_be_saved')), ...iterNames(c.kwargs.get('names_which_can_be_offloaded'))]);
-      const p = policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n));
+      const p = policyObject('save_and_offload_only_these_names', (_e, n) => n !== null && ns.has(n), '<function save_and_offload_only_these_names.<locals>.policy at 0x7f0000000000>');
       offloading.add(p);
       return p;
     },
     save_from_both_policies: (c) => {
       const [p, q] = [policyOf(arg(c, 0, 'policy_1'), c.span), policyOf(arg(c, 1, 'policy_2'), c.span)];
-      return policyObject('save_from_both_policies', (e, n) => p(e, n) || q(e, n));
+      return policyObject('save_from_both_policies', (e, n) => p(e, n) || q(e, n), '<function save_from_both_policies.<locals>.policy at 0x7f0000000000>');
     },
   });
 }
@@ -88,6 +95,12 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   for (const k of c.kwargs.keys()) {
     if (!['fun', 'prevent_cse', 'policy', 'static_argnums', 'concrete'].includes(k)) throw new CompileError(`TypeError: checkpoint() got an unexpected keyword argument '${k}'`, c.span);
   }
+  if (c.kwargs.has('concrete')) {
+    throw new CompileError(
+      'NotImplementedError: The `concrete` option to `jax.checkpoint` was deprecated in JAX v0.8.2, and removed in JAX v0.10.0. In its place please use `static_argnums`; for details refer to https://docs.jax.dev/en/latest/jep/11830-new-remat-checkpoint.html.',
+      c.span,
+    );
+  }
   const fun = arg(c, 0, 'fun');
   const pv = c.kwargs.get('policy') ?? null;
   // a Python function of the primitive (and its operands' types and params): JAX's `policy(prim, *avals, **params)`
@@ -97,17 +110,126 @@ export function checkpointOf(ip: Interp, c: CallArgs): PyValue {
   // jax_remat3 saves none of an offloading policy's values (JAX 0.10's print_saved_residuals shows only the arguments)
   const region: Region = { policy: remat3.has(ip) && pv instanceof PyBuiltin && offloading.has(pv) ? nothingSaveable : policy };
   const name = fun && typeof fun === 'object' && 'name' in fun ? String((fun as { name: string }).name) : 'fun';
+  const cacheable = !c.kwargs.has('static_argnums') && fun !== null && typeof fun === 'object';
+  // make_jaxpr shows the call as a remat2 equation
+  const shown: [string, string | null][] = [
+    ['differentiated', 'False'],
+    ['jaxpr', null],
+    ['policy', pv === null ? 'None' : pv instanceof PyBuiltin && policyTexts.has(pv) ? policyTexts.get(pv)! : pv instanceof PyFunction ? `<function ${pv.name} at 0x7f0000000000>` : 'None'],
+    ['prevent_cse', c.kwargs.has('prevent_cse') && !truthyStatic(ip, c.kwargs.get('prevent_cse')!, c.span) ? 'False' : 'True'],
+  ];
+  const atomsOf = (t: Trace, v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === t ? [l.atom] : []));
   const w = new PyBuiltin(name, (call) => {
-    const eqns = ip.trace().builder.eqns;
+    const t = ip.trace();
+    const eqns = t.builder.eqns;
     const start = eqns.length;
+    // JAX traces `fun` once per argument types (its cache is keyed by the function, not the policy):
+    // a later call with the same types replays that trace, globals as they were then
+    const key = cacheable && !ip.atHost ? traceKey(new PyTuple([...call.args, ...call.kwargs.values()]), [...call.kwargs.keys()]) : null;
+    const hit = key !== null ? traced.get(fun as object)?.get(key) : undefined;
+    const args = new PyTuple([...call.args, ...call.kwargs.values()]);
+    if (hit) {
+      const out = replay(ip, hit, region, t, call);
+      markJitCall(eqns, start, name, atomsOf(t, args), atomsOf(t, out), { prim: 'remat2', params: shown });
+      return out;
+    }
+    const debugBefore = pendingDebugCalls(t);
     const out = ip.call(fun, call);
     const now = ip.trace().builder.eqns;
     if (now === eqns) for (const e of eqns.slice(start)) regions.set(e, [region, ...(regions.get(e) ?? [])]);
+    if (key !== null && now === eqns && pendingDebugCalls(t) === debugBefore) {
+      const entry = traceEntry(t, start, args, out);
+      if (entry) {
+        if (!traced.has(fun as object)) traced.set(fun as object, new Map());
+        traced.get(fun as object)!.set(key, entry);
+      }
+    }
+    if (now === eqns && !ip.atHost) markJitCall(eqns, start, name, atomsOf(t, args), atomsOf(t, out), { prim: 'remat2', params: shown });
     return out;
   });
   // jax_remat3's checkpoint is a `*args, **kwargs` wrapper: JAX names its arguments args[0], args[1], …
   if (!remat3.has(ip)) wrapped.set(w, fun);
   return w;
+}
+
+/** A checkpointed function's trace, kept for later calls with the same argument types (JAX's _trace_to_jaxpr cache). */
+interface TracedEntry {
+  func: Func;
+  /** Per equation: the regions inside this checkpoint it was traced in (its own first). */
+  stacks: Region[][];
+  /** Per equation: the names checkpoint_name gave its results. */
+  named: (ReturnType<typeof names.get> | undefined)[][];
+  rebuild: (leaves: PyValue[]) => PyValue;
+  /** Where it was traced: the trace's equations and the first of its own. */
+  origin: Eqn[];
+  start: number;
+}
+const traced = new WeakMap<object, Map<string, TracedEntry>>();
+
+/** The cache key of a call's arguments: their tree with each array's type and each Python scalar's value (null: not cached). */
+function traceKey(args: PyTuple, kwNames: string[]): string | null {
+  const walk = (v: PyValue): string | null => {
+    if (v instanceof PyTuple || v instanceof PyList) {
+      const parts = v.items.map(walk);
+      return parts.includes(null) ? null : `${v instanceof PyList ? 'L' : 'T'}(${parts.join(',')})`;
+    }
+    if (v instanceof PyDict) {
+      const parts = v.keys().map((k) => (typeof k === 'string' ? `${k}:${walk(v.get(k)!)}` : null));
+      return parts.some((p) => p === null || p.endsWith(':null')) ? null : `D(${parts.join(',')})`;
+    }
+    if (v instanceof Tracer) return `${v.atom.aval.dtype}[${v.atom.aval.shape.join(',')}]${v.atom.aval.weak ? 'w' : ''}`;
+    if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v === null) return `${typeof v}:${String(v)}`;
+    return null;
+  };
+  const k = walk(args);
+  return k === null ? null : `${kwNames.join(',')}|${k}`;
+}
+
+/** The equations `start…` of trace `t` as a function of the call's traced arguments (null: they read other values, or make no plain arrays). */
+function traceEntry(t: Trace, start: number, args: PyTuple, out: PyValue): TracedEntry | null {
+  const eqns = t.builder.eqns.slice(start);
+  const params: Var[] = [];
+  for (const l of flatten(args).leaves) {
+    if (!(l instanceof Tracer)) continue;
+    if (l.trace !== t || l.atom.kind !== 'var' || params.some((p) => p.id === (l.atom as Var).id)) return null;
+    params.push(l.atom);
+  }
+  const o = flatten(out);
+  if (!o.leaves.every((l) => l instanceof Tracer && l.trace === t)) return null;
+  const defined = new Set(params.map((p) => p.id));
+  for (const e of eqns) {
+    if (e.calls?.length || e.jitRegion !== undefined) return null;
+    for (const a of e.inputs) if (a.kind === 'var' && !defined.has(a.id)) return null;
+    for (const v of e.outputs) defined.add(v.id);
+  }
+  const results = o.leaves.map((l) => (l as Tracer).atom);
+  if (results.some((a) => a.kind === 'var' && !defined.has(a.id))) return null;
+  return {
+    // copies: the trace's own equations may be rewritten in place once it finishes
+    func: { name: t.builder.name, params, eqns: eqns.map((e) => ({ ...e, inputs: [...e.inputs], outputs: [...e.outputs] })), results },
+    stacks: eqns.map((e) => [...(regions.get(e) ?? [])]),
+    named: eqns.map((e) => e.outputs.map((v) => names.get(v))),
+    rebuild: o.unflatten,
+    origin: t.builder.eqns,
+    start,
+  };
+}
+
+/** A cached trace, inlined for a call under `region`: its equations keep their inner regions and names. */
+function replay(ip: Interp, entry: TracedEntry, region: Region, t: Trace, call: CallArgs): PyValue {
+  const b = t.builder;
+  // the arrays, as this trace has them (an enclosing trace's values captured)
+  const atoms = flatten(new PyTuple([...call.args, ...call.kwargs.values()])).leaves.flatMap((l) => (l instanceof Tracer ? [ip.ops.atom(l, call.span)] : []));
+  const start = b.eqns.length;
+  const outs = b.inline(entry.func, atoms);
+  b.eqns.slice(start).forEach((e, i) => {
+    regions.set(e, [region, ...entry.stacks[i]!.slice(1)]);
+    e.outputs.forEach((v, j) => {
+      const n = entry.named[i]![j];
+      if (n) names.set(v, n.eqns === entry.origin && n.at !== undefined ? { ...n, eqns: b.eqns, at: start + n.at - entry.start } : n);
+    });
+  });
+  return entry.rebuild(outs.map((a) => new Tracer(t, a)));
 }
 
 /** The interpreters where jax.config.update('jax_remat3', True) is in effect. */

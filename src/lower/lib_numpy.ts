@@ -14,7 +14,7 @@ import { DTYPES } from '../ir/dtypes.js';
 import { resolvePrintOptions, setPrintOptions, type PrintOptions } from '../../runtime/format/index.js';
 import { checkItems, checkShape } from './limits.js';
 import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './modules.js';
-import { broadcastShapes, fmtShape } from './arrays.js';
+import { broadcastShapes, fmtShape, staticNd } from './arrays.js';
 import { jaxTypeStr } from '../ir/types.js';
 import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { HExpr } from '../ir/host.js';
@@ -183,7 +183,8 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
     },
     isclose: either('isclose', (c) => ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span)),
     allclose: (c) => {
-      if (!allStatic(c)) return jnpFn('allclose')(c);
+      // NumPy takes array-likes: a list beside a JAX array is a NumPy array (jnp.allclose itself rejects lists)
+      if (!allStatic(c)) return jnpFn('allclose')({ ...c, args: c.args.map((a) => (a instanceof PyList || a instanceof PyTuple ? staticNd(a) ?? a : a)) });
       const r = ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span);
       return r.data.every((v) => v === 1);
     },

@@ -332,7 +332,7 @@ function strName(c: CallArgs, i: number): string {
 function classOf(v: PyValue): PyClass | PyUserClass {
   // a traced value is JAX's tracer of its transformation (a staged jaxpr's, vmap's, or linearize's for grad)
   if (v instanceof Tracer && v.trace.kind !== 'segment') {
-    const [name, module] = v.trace.kind === 'vmap' ? ['BatchTracer', 'batching'] : v.trace.kind === 'grad' ? ['LinearizeTracer', 'ad'] : ['DynamicJaxprTracer', 'partial_eval'];
+    const [name, module] = v.trace.kind === 'vmap' ? ['BatchTracer', 'batching'] : v.trace.kind === 'grad' ? [v.trace.jvp ? 'JVPTracer' : 'LinearizeTracer', 'ad'] : ['DynamicJaxprTracer', 'partial_eval'];
     return new PyClass(name, [], new Map(), 'marker', `jax._src.interpreters.${module}`);
   }
   if (isArray(v)) return new PyClass('ArrayImpl', [], new Map(), 'marker', 'jaxlib._jax');

@@ -620,6 +620,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const nDebug = debug.atoms.length;
   const results = [...declared, ...debug.atoms, ...refs.atoms];
   const func = t.builder.finish(results);
+  t.finished = true;
   const name = ip.programName(fn.name);
   ip.flush([...arrayLeaves, ...t.captured]);
   const hostArgs = [...arrayLeaves, ...t.captured].map((l) => ip.hostArray(l, call.span));
@@ -1025,6 +1026,7 @@ const isLeafValue = (l: PyValue): boolean => isArray(l) || l instanceof NdArray 
 function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nums: number[], kwargs: Map<string, PyValue>, hasAux: boolean, span: A.Span): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'grad', parent, parent.axisEnv);
+  t.jvp = name === 'jvp';
   const argFlats = nums.map((i) => flatten(args[i]!));
   const leaves = argFlats.flatMap((fl) => fl.leaves);
   const callArgs = [...args];

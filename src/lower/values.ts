@@ -395,11 +395,23 @@ export class Trace {
   }
 
   /** This trace's atom for an array value, capturing it when it comes from outside. */
+  /** Set when a jit call's trace is over: a value of it used later leaked out (JAX's UnexpectedTracerError). */
+  finished = false;
+  /** Set on jax.jvp's trace (a 'grad' trace whose values are JAX's JVPTracers, not linearize's). */
+  jvp = false;
+
   atomOf(v: Tracer | HostArray): Atom {
     let outer: HostArray | Tracer = v;
     if (v instanceof Tracer) {
       if (v.trace === this) return v.atom;
       if (v.materialized) outer = v.materialized;
+      else if (v.trace.finished) {
+        const a = v.atom.aval;
+        throw new CompileError(
+          `UnexpectedTracerError: Encountered an unexpected tracer. A function transformed by JAX had a side effect, allowing for a reference to an intermediate value with type ${a.dtype}[${a.shape.join(',')}] wrapped in a DynamicJaxprTracer to escape the scope of the transformation.\nJAX transformations require that functions explicitly return their outputs, and disallow saving intermediate values to global state.\nThe function being traced when the value leaked was ${v.trace.builder.name} traced for jit.`,
+          null,
+        );
+      }
     }
     let p = this.captureVar.get(outer);
     if (!p) {
