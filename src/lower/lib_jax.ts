@@ -202,6 +202,8 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     debug: debugModule(ip, debugShardingFunctions(ip)),
     // jax.tree_map was removed in JAX 0.6; the lessons still call it (the oracle aliases it too)
     tree_map: treeMap,
+    // the JAX release whose behaviour jaxts reproduces (tutorials print it)
+    __version__: '0.10.2',
     ...fns,
   });
 }

@@ -20,7 +20,7 @@ import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
-import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
 import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
@@ -333,6 +333,9 @@ function ufuncsAndShapes(ip: Interp, either: (name: string, host: (c: CallArgs) 
     less_equal: cmp('less_equal', '<='),
     equal: cmp('equal', '=='),
     not_equal: cmp('not_equal', '!='),
+    logical_and: either('logical_and', (c) => ndLogical('and', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    logical_or: either('logical_or', (c) => ndLogical('or', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
+    logical_xor: either('logical_xor', (c) => ndLogical('xor', arg(c, 0, 'x1'), arg(c, 1, 'x2'), c.span)),
     // an object's own shape / ndim / size attribute first, as NumPy asks it (array-like classes)
     shape: either('shape', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'shape', c.span) : shapeTuple(ndFrom(arg(c, 0, 'a'), c.span).shape))),
     ndim: either('ndim', (c) => (c.args[0] instanceof PyInstance ? getAttr(ip, c.args[0], 'ndim', c.span) : BigInt(ndFrom(arg(c, 0, 'a'), c.span).shape.length))),

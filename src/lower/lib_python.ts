@@ -16,6 +16,8 @@ import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from 
 import { hexpr, PySlice, type Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
+import { ndUnarySame } from './ndarray.js';
+import { hostNdUnary } from './host_numpy.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
 import { hostListCopy, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
@@ -26,7 +28,7 @@ import {
 } from './classes.js';
 import {
   PyComplex, objectId, dictKey, PyFunction,
-  HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, Tracer, type CallArgs, type PyValue,
 } from './values.js';
 import { deferShardMapPrint } from './shard_map.js';
@@ -217,6 +219,14 @@ export function installBuiltins(ip: Interp): void {
       if (typeof v === 'bigint') return v < 0n ? -v : v;
       if (v instanceof PyComplex) return Math.hypot(v.re, v.im);
       if (v instanceof HostScalar && v.type !== 'str') return new HostScalar({ k: 'call', callee: 'Math.abs', args: [v.expr] }, v.type === 'bool' ? 'int' : v.type);
+      // NumPy values: their __abs__ is np.absolute (same dtype); a run-time one computes when the program runs
+      if (v instanceof NdArray || v instanceof NpScalar) return ndUnarySame(Math.abs, v, c.span);
+      if (v instanceof HostNd) return hostNdUnary(ip, 'absolute', v, c.span)!;
+      if (v instanceof PyInstance) {
+        const r = callDunder(ip, v, '__abs__', [], c.span);
+        if (r !== undefined) return r;
+        throw new CompileError(`TypeError: bad operand type for abs(): '${typeName(v)}'`, c.span);
+      }
       return Math.abs(numArg(v, 'abs()', c.span));
     }),
     round: fn('round', (c) => {

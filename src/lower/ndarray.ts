@@ -55,7 +55,8 @@ export function ndStack(items: NdArray[], axis: number, span: A.Span): NdArray {
   const s0 = items[0]!.shape;
   if (items.some((x) => x.shape.join() !== s0.join())) throw new CompileError('ValueError: all input arrays must have the same shape', span);
   if (axis !== 0) throw new CompileError('np.stack with axis != 0 is not supported at compile time', span);
-  const dtype = items.some((x) => x.dtype.startsWith('float')) ? 'float64' : items[0]!.dtype;
+  // NumPy's result type of the items: float32 stays float32 when every item is float32
+  const dtype = items.some((x) => x.dtype.startsWith('float')) ? (items.every((x) => x.dtype === 'float32') ? 'float32' : 'float64') : items.some((x) => x.dtype !== items[0]!.dtype) ? 'int64' : items[0]!.dtype;
   return new NdArray([items.length, ...s0], dtype, items.flatMap((x) => x.data));
 }
 
@@ -337,6 +338,18 @@ export function ndCompare(op: string, a: PyValue, b: PyValue, span: A.Span): NdA
   const bx = ndBroadcast(x, shape);
   const by = ndBroadcast(y, shape);
   const data = bx.data.map((v, i) => (f(v, by.data[i]!) ? 1 : 0));
+  return shape.length ? new NdArray(shape, 'bool', data) : new NpScalar('bool', data[0]!);
+}
+
+/** NumPy's logical ufuncs (np.logical_and/or/xor) on NumPy values (broadcast): a bool array, or a NumPy bool for 0-d operands. */
+export function ndLogical(op: 'and' | 'or' | 'xor', a: PyValue, b: PyValue, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(a, span);
+  const y = ndFrom(b, span);
+  const shape = broadcastShapes(x.shape, y.shape, span);
+  const bx = ndBroadcast(x, shape);
+  const by = ndBroadcast(y, shape);
+  const f = op === 'and' ? (p: boolean, q: boolean) => p && q : op === 'or' ? (p: boolean, q: boolean) => p || q : (p: boolean, q: boolean) => p !== q;
+  const data = bx.data.map((v, i) => (f(v !== 0, by.data[i]! !== 0) ? 1 : 0));
   return shape.length ? new NdArray(shape, 'bool', data) : new NpScalar('bool', data[0]!);
 }
 

@@ -2027,6 +2027,16 @@ function mergeBranches(ip: Interp, n: string, [x, y]: [PyValue, PyValue], [la, l
     bStmts.push({ k: 'assign', name: letName, value: value(y) });
     return HostScalar.orNone({ k: 'var', name: letName }, kind);
   }
+  // a 0-d JAX array on one path and a Python or NumPy number on the other (`x += step` under the test only):
+  // the number as a 0-d array of the array's dtype, as the next array operation would make it
+  const liftScalar = (v: PyValue, other: PyValue): HostArray | null => {
+    if (!isArray(other) || !(typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v instanceof NpScalar)) return null;
+    const a = ip.ops.aval(other, span);
+    return a.shape.length ? null : ip.hostArray(ip.ops.asArray(v, span, a.dtype), span);
+  };
+  const lx = liftScalar(x, y);
+  const ly = liftScalar(y, x);
+  if (lx || ly) return mergeBranches(ip, n, [lx ?? x, ly ?? y], [lx ? branchLeaves(ip, n, lx, span) : la, ly ? branchLeaves(ip, n, ly, span) : lb], [aStmts, bStmts], decls, span, chosen);
   const oa = opaqueParts(x);
   const ob = opaqueParts(y);
   if (oa.length !== ob.length || oa.some((p, i) => p !== ob[i])) {

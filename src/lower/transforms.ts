@@ -240,6 +240,7 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
   if (call.kwargs.size && (fn.transform === 'pmap' || fn.transform === 'vmap')) {
     throw new CompileError(`${fn.transform}-transformed functions take positional arguments only here`, call.span);
   }
+  if (fn.transform !== 'jit' && fn.transform !== 'pmap') call = liftHostScalars(ip, call);
   switch (fn.transform) {
     case 'pmap':
       return callPmap(ip, fn, call);
@@ -257,6 +258,21 @@ export function callTransformed(ip: Interp, fn: PyTransformed, call: CallArgs): 
     case 'custom_vjp':
       throw new Error('internal: custom_jvp / custom_vjp functions are called through custom_rules.ts');
   }
+}
+
+/**
+ * Python numbers known only at run time among the arguments of grad / vmap / jac (a host loop's float
+ * `x -= lr * grad(f)(x)`): weakly typed 0-d device arrays, as JAX makes of Python scalars.
+ */
+function liftHostScalars(ip: Interp, call: CallArgs): CallArgs {
+  const isNum = (l: PyValue): l is HostScalar => l instanceof HostScalar && l.type !== 'str';
+  const lift = (v: PyValue): PyValue => {
+    const fl = flatten(v);
+    if (!fl.leaves.some(isNum)) return v;
+    return fl.unflatten(fl.leaves.map((l) => (isNum(l) ? ip.scalarArray(l, l.type === 'int' ? 'int32' : l.type === 'bool' ? 'bool' : 'float32', 'arg', call.span, l.type !== 'bool') : l)));
+  };
+  if (!call.args.some((a) => flatten(a).leaves.some(isNum)) && ![...call.kwargs.values()].some((a) => flatten(a).leaves.some(isNum))) return call;
+  return { ...call, args: call.args.map(lift), kwargs: new Map([...call.kwargs].map(([k, v]) => [k, lift(v)])) };
 }
 
 /** Per jit trace: the error its compilation raises (a user-defined primitive with no lowering rule, src/lower/user_prims.ts). */
