@@ -27,14 +27,23 @@ const MIN_WORK = 4096;
 
 /** The contraction of `k` the matrix product takes (the largest it can), with its layout; null if none. */
 export function planDot(k: Kernel): DotPlan | null {
-  // the contraction with the most work first (a layer's 128-wide product, not the 1-wide one beside it)
+  return planDots(k, 1)[0] ?? null;
+}
+
+/**
+ * The contractions of `k` the matrix product takes (at most `most`), the one with the most work first (a
+ * layer's 128-wide product, not the 1-wide one beside it): a fused gradient sums several products.
+ */
+export function planDots(k: Kernel, most = Infinity): DotPlan[] {
   const found: Reduce[] = [];
   findDots(k.body, new Set(), found);
+  const plans: DotPlan[] = [];
   for (const f of found.sort((a, b) => b.extent - a.extent)) {
+    if (plans.length >= most) break;
     const plan = planOne(k, f);
-    if (plan) return plan;
+    if (plan) plans.push(plan);
   }
-  return null;
+  return plans;
 }
 
 function planOne(k: Kernel, found: Reduce): DotPlan | null {

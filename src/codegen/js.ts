@@ -5,7 +5,7 @@
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
 import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
-import { planDot } from './dot_plan.js';
+import { planDots, type DotPlan } from './dot_plan.js';
 import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
@@ -305,23 +305,28 @@ function flushing(): Dialect {
 
 /** The kernel as a function declaration `function NAME(ins, out, device) {...}`; also returns the runtime helpers it calls. */
 export function renderJs(k: Kernel, fnName: string, types = true): { source: string; helpers: string[] } {
-  // a dot_general's contraction goes to the runtime's matrix product (dot_plan.ts)
-  const dot = planDot(k);
-  const dotCall = dot && `dotF32(in${dot.x}, in${dot.y}, ${JSON.stringify(dot.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}`;
-  const whole = dot !== null && k.body === dot.reduce;
-  const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? flushing() : JS, dot && !whole ? new Map([[dot.reduce, 'dot[gid]']]) : undefined);
+  // a dot_general's contractions go to the runtime's matrix product (dot_plan.ts): the first into the
+  // runtime's reused result array, any other into an array of its own
+  const dots = planDots(k);
+  const dotName = (i: number): string => (i === 0 ? 'dot' : `dot${i}`);
+  const dotCall = (d: DotPlan, i: number): string =>
+    `dotF32(in${d.x}, in${d.y}, ${JSON.stringify(d.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}${i > 0 ? `, new Float32Array(${d.layout.Q * d.layout.N})` : ''}`;
+  const whole = dots.length > 0 && k.body === dots[0]!.reduce;
+  const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? flushing() : JS, dots.length && !whole ? new Map(dots.map((d, i) => [d.reduce, `${dotName(i)}[gid]`])) : undefined);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
+  const hoisted = hoistInvariants(lines, JS.indent);
   const ins = k.inputs.map((_, i) => `in${i}`);
   const source = [
     types ? `function ${fnName}(ins: jx.CpuBuffer[], out: jx.CpuBuffer, device: number): void {` : `function ${fnName}(ins, out, device) {`,
     ins.length ? `  const [${ins.join(', ')}] = ins${types ? ` as [${ins.map(() => 'jx.CpuBuffer').join(', ')}]` : ''};` : '',
     k.usesDevice ? '' : '  void device;',
     ...(whole
-      ? [`  ${dotCall}, out${types ? ' as Float32Array' : ''});`]
+      ? [`  ${dotCall(dots[0]!, 0)}, out${types ? ' as Float32Array' : ''});`]
       : [
-          ...(dotCall ? [`  const dot = ${dotCall});`] : []),
+          ...dots.map((d, i) => `  const ${dotName(i)} = ${dotCall(d, i)});`),
+          ...hoisted.prologue,
           `  for (let gid = 0; gid < ${k.output.size}; gid++) {`,
-          ...lines,
+          ...hoisted.body,
           `    out[gid] = ${store};`,
           `  }`,
         ]),
@@ -329,5 +334,39 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
   ]
     .filter((l) => l !== '')
     .join('\n');
-  return { source, helpers: dot ? [...helpers, 'dotF32'] : helpers };
+  return { source, helpers: dots.length ? [...helpers, 'dotF32'] : helpers };
+}
+
+/** Runtime helpers that compute a number from numbers and nothing else (no shared array in or out). */
+const PURE_HELPERS = new Set([
+  'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'rsqrt32',
+  'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'ftz32', 'roundF16', 'roundBf16',
+]);
+/** Names a hoisted statement may read besides hoisted temporaries, inputs and pure helpers. */
+const GLOBALS = new Set(['Math', 'Number', 'NaN', 'Infinity', 'true', 'false', 'device']);
+
+/**
+ * Loop-invariant code motion out of the loop over output elements: the statements directly in its body
+ * (`const tN = ...;` at the body's indent) that read no output index, loop counter or accumulator, only
+ * inputs, literals, pure helpers and statements hoisted before them, run once before the loop (an Adam
+ * step's bias correction `1 - b1 ** (i + 1)`, a scalar parameter's load). The same values: each is a
+ * pure function of what it reads, and the kernel writes no input.
+ */
+export function hoistInvariants(lines: readonly string[], indent: string): { prologue: string[]; body: string[] } {
+  const prologue: string[] = [];
+  const body: string[] = [];
+  const hoisted = new Set<string>();
+  const DECL = new RegExp(`^${indent}(?:const|let) (t\\d+) = (.*);$`);
+  for (const line of lines) {
+    const m = DECL.exec(line);
+    const ok =
+      m !== null &&
+      // identifiers, leaving out property names (Math.fround)
+      [...m[2]!.matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g)].every(([id]) => hoisted.has(id) || /^in\d+$/.test(id) || PURE_HELPERS.has(id) || GLOBALS.has(id));
+    if (ok) {
+      hoisted.add(m[1]!);
+      prologue.push(line.slice(indent.length - 2));
+    } else body.push(line);
+  }
+  return { prologue, body };
 }

@@ -1,6 +1,7 @@
 // Integer index arithmetic for kernel expressions, with the folding that keeps
 // generated kernels short: constants fold, `x % n` vanishes when x < n is
-// known, and `(x / c) * c + x % c` becomes x (reshape after delinearize).
+// known, and `(x / c) * c + x % c` becomes x (reshape after delinearize), and
+// `(x / c) * (c·s) + (x % c) * s` becomes x * s.
 import type { KExpr } from '../ir/kernel.js';
 import { exprKey } from '../ir/kernel.js';
 
@@ -37,22 +38,33 @@ export function iadd(a: IExpr, b: IExpr): IExpr {
   if (isConst(a, 0)) return b;
   if (isConst(b, 0)) return a;
   if (a.op === 'const' && b.op === 'const') return iconst(a.value + b.value);
-  // (x / c) * c + x % c  →  x
+  // (x / c) * (c·s) + (x % c) * s  →  x * s (s = 1: reshape after delinearize; s > 1: a reduction over
+  // axes merged by a reshape, whose index then stays affine in its counter: dot_plan.ts can take it)
   const m = matchDivMul(a);
-  if (m && b.op === 'bin' && b.fn === 'rem' && b.b.op === 'const' && b.b.value === m.c && exprKey(b.a) === exprKey(m.x)) {
-    return m.x;
-  }
+  const r = m && matchRemMul(b, m.c);
+  if (m && r && m.k === m.c * r.s && exprKey(r.x) === exprKey(m.x)) return imul(m.x, r.s);
   // keep constants on the right and merge them: (x + c1) + c2
   if (a.op === 'const') return iadd(b, a);
   if (b.op === 'const' && a.op === 'bin' && a.fn === 'add' && a.b.op === 'const') return iadd(a.a, iconst(a.b.value + b.value));
   return { op: 'bin', fn: 'add', a, b, dtype: 'int32' };
 }
 
-function matchDivMul(e: IExpr): { x: IExpr; c: number } | null {
+/** (x / c) * k as { x, c, k }. */
+function matchDivMul(e: IExpr): { x: IExpr; c: number; k: number } | null {
   if (e.op !== 'bin' || e.fn !== 'mul' || e.b.op !== 'const') return null;
   const d = e.a;
-  if (d.op !== 'bin' || d.fn !== 'div' || d.b.op !== 'const' || d.b.value !== e.b.value) return null;
-  return { x: d.a, c: e.b.value };
+  if (d.op !== 'bin' || d.fn !== 'div' || d.b.op !== 'const' || d.b.value <= 0) return null;
+  return { x: d.a, c: d.b.value, k: e.b.value };
+}
+
+/** x % c, or (x % c) * s, as { x, s }. */
+function matchRemMul(e: IExpr, c: number): { x: IExpr; s: number } | null {
+  const remOf = (r: IExpr): IExpr | null => (r.op === 'bin' && r.fn === 'rem' && r.b.op === 'const' && r.b.value === c ? r.a : null);
+  const x = remOf(e);
+  if (x) return { x, s: 1 };
+  if (e.op !== 'bin' || e.fn !== 'mul' || e.b.op !== 'const' || e.b.value <= 0) return null;
+  const y = remOf(e.a);
+  return y ? { x: y, s: e.b.value } : null;
 }
 
 export function isub(a: IExpr, c: number): IExpr {

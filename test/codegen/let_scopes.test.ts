@@ -1,7 +1,7 @@
 // Loop-invariant code motion and sharing of alpha-equivalent reductions in
 // the kernel renderers (src/codegen/let_scopes.ts, exprKey of a reduce).
 import { describe, expect, it } from 'vitest';
-import { renderJs } from '../../src/codegen/js.js';
+import { hoistInvariants, renderJs } from '../../src/codegen/js.js';
 import { renderWgsl } from '../../src/codegen/wgsl.js';
 import type { KBinary, KExpr, Kernel } from '../../src/ir/kernel.js';
 import { exprKey } from '../../src/ir/kernel.js';
@@ -148,5 +148,27 @@ describe('alpha-equivalent reductions', () => {
     expect(run(k, [a])).toEqual([(15 + 15) * (15 - 24)]);
     // A(0,1) and A(2,3) share loops; B's sum is the same total but not the same expression
     expect(count(source, /for \(let r/)).toBe(6);
+  });
+});
+
+describe('loop-invariant code motion out of the loop over output elements (CPU)', () => {
+  it('computes a value that reads no output index once, before the loop', () => {
+    // out[g] = in0[g] * (in1[0] + 2): in1[0] + 2 is the same for every g
+    const g = gid(5);
+    const k = kernel([5, 1], 5, bin('mul', ld(0, g), bin('add', ld(1, i(0)), f(2))));
+    const { source } = renderJs(k, 'kernel', false);
+    const loop = lineOf(source, /for \(let gid/);
+    expect(lineOf(source, /in1\[0\]/)).toBeLessThan(loop);
+    expect(lineOf(source, /in0\[gid\]/)).toBeGreaterThan(loop);
+    expect(run(k, [[1, 2, 3, 4, 5], [0.5]])).toEqual([2.5, 5, 7.5, 10, 12.5]);
+  });
+
+  it('keeps in the loop what reads the output index, a loop counter or a statement left there', () => {
+    const { prologue, body } = hoistInvariants(
+      ['    const t0 = in1[0];', '    const t1 = ftz32(pow32(t0, 2));', '    const t2 = in0[gid];', '    const t3 = Math.fround(t2 + t1);', '    let acc0 = 0;', '    const t4 = f32Scratch(4);'],
+      '    ',
+    );
+    expect(prologue).toEqual(['  const t0 = in1[0];', '  const t1 = ftz32(pow32(t0, 2));']);
+    expect(body).toEqual(['    const t2 = in0[gid];', '    const t3 = Math.fround(t2 + t1);', '    let acc0 = 0;', '    const t4 = f32Scratch(4);']);
   });
 });

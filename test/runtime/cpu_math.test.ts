@@ -19,6 +19,7 @@ import {
   expm1_32,
   f32ToBits,
   fma32,
+  ftz32,
   log1p32,
   log32,
   logistic32,
@@ -436,5 +437,20 @@ describe('float64 references', () => {
       expect(Math.abs(erfInv64(fr(x)) - v)).toBeLessThanOrEqual(1e-12 * Math.abs(v));
       expect(ulpDist(erfInv32(fr(x)), v)).toBeLessThanOrEqual(Math.abs(x) < 0.99 ? 3 : 80);
     }
+  });
+});
+
+describe('ftz32 (XLA CPU flush to zero)', () => {
+  it('flushes subnormals to a zero of their sign and keeps every other value', () => {
+    const min = 2 ** -126;
+    const sub = 2 ** -149;
+    expect(Object.is(ftz32(sub), 0)).toBe(true);
+    expect(Object.is(ftz32(-sub), -0)).toBe(true);
+    expect(Object.is(ftz32(min - sub), 0)).toBe(true);
+    expect(Object.is(ftz32(-(min - sub)), -0)).toBe(true);
+    expect(Object.is(ftz32(0), 0)).toBe(true);
+    expect(Object.is(ftz32(-0), -0)).toBe(true);
+    for (const x of [min, -min, 1, -1.5, 3e38, -Infinity, Infinity]) expect(ftz32(x)).toBe(x);
+    expect(Number.isNaN(ftz32(NaN))).toBe(true);
   });
 });
