@@ -120,7 +120,8 @@ describe('lowering', () => {
     expect(err('import jax\ndef f(x):\n    return jax.jit(jax.grad(f))(x)\nf(1.0)\n')).toMatch(/^3:12 RecursionError/);
   });
   it('reports printing what JAX shows concretely, and a non-scalar grad output, without an internal error', () => {
-    expect(err('import jax\nimport jax.numpy as jnp\ndef f(x):\n    y = x * 2\n    s = str(y)\n    return y\njax.grad(f)(1.0)\n')).toMatch(
+    // (a value known at compile time shows as JAX shows it: GradTracer(primal=2.0, ...); one known only at run time cannot)
+    expect(err('import jax\nimport time\ndef f(x):\n    y = x * 2\n    s = str(y)\n    return y\njax.grad(f)(time.time())\n')).toMatch(
       /^5:9 str\(\) of a value computed inside jax.grad or jax.vmap outside jit/,
     );
     expect(err('import jax\nimport jax.numpy as jnp\ndef f(x):\n    return jnp, sum(x * 2)\njax.grad(f)(jnp.ones(3))\n')).toBe(
