@@ -11,7 +11,7 @@ import { shardedDim, type JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
 import { jaxTypeStr, shortDtype, type Atom, type AVal, type Func, type Var } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
+import { propagateShardings, reducedTypes, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../ir/vma.js';
@@ -283,6 +283,19 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   if (!ip.atHost) {
     if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
+    if (what === 'reshard' && sharding.spec.reduced.length) {
+      // a reshard to a reduced layout (`{R:X}`): an equation, so that the type (and its cotangent's, unreduced) shows it
+      const reduceTo = (leaf: PyValue): PyValue => {
+        if (leaf instanceof PyTuple || leaf instanceof PyList) {
+          const items = leaf.items.map(reduceTo);
+          return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+        }
+        const a = ip.ops.asArray(leaf, span);
+        const reduced = sharding.mesh.axisNames.filter((n) => sharding.spec.reduced.includes(n));
+        return ip.ops.tracer(ip.ops.bind('sharding_constraint', [a.atom], { dims: dimsOf(sharding, a.aval.shape, span), reshard: true, reduced }, span));
+      };
+      return reduceTo(x);
+    }
     const own = traceArgs.get(t)?.mesh;
     // an unreduced value resharded to a sharding without those axes: an equation, whose partitioning adds the partial sums up
     const reduceLeaf = (leaf: PyValue): PyValue => {
@@ -1021,6 +1034,12 @@ function getAbstractMesh(ip: Interp): PyAbstractMesh {
   return ctx.current ? PyAbstractMesh.of(ctx.current) : new PyAbstractMesh([], [], [], false);
 }
 
+/** Whether the context mesh (jax.set_mesh) has axes whose shardings show in types now (Explicit ones). */
+export function explicitContext(ip: Interp): boolean {
+  const m = contextMesh(ip);
+  return m !== null && typedAxes(ip, m).length > 0;
+}
+
 /** The mesh axes whose shardings show in types now: an auto_axes / explicit_axes cast's Explicit axes, else `mesh`'s if it is Explicit. */
 function typedAxes(ip: Interp, mesh: PyMesh): string[] {
   const cast = meshContext(ip).cast.at(-1);
@@ -1125,7 +1144,8 @@ export function jaxprTypes(ip: Interp, t: Trace, func: Func): JaxprTypes | undef
   const all = traceShardings(ip, t, func);
   if (!all) return undefined;
   const out = new Map<number, TypeSharding>();
-  for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [] });
+  const reduced = reducedTypes(func);
+  for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [], reduced: reduced.get(id) ?? [] });
   return out;
 }
 
