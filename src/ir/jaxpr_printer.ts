@@ -286,7 +286,7 @@ export interface JaxprView {
 }
 
 /** The jaxpr JAX would have traced for `f`, whose last `constCount` parameters are captured arrays (JAX's constvars). */
-export function jaxprView(f: Func, constCount = 0, types?: JaxprTypes): JaxprView {
+export function jaxprView(f: Func, constCount = 0): JaxprView {
   const consts = f.params.slice(f.params.length - constCount);
   const params = f.params.slice(0, f.params.length - constCount);
   // constants shown as JAX's literals: var id → the literal it stands for
@@ -300,15 +300,6 @@ export function jaxprView(f: Func, constCount = 0, types?: JaxprTypes): JaxprVie
     const ins = e.inputs.map(resolve);
     const x = ins[0];
     const out = e.outputs[0];
-    // grad's seed under Explicit axes (`reshard 1.0:f32[]`): JAX folds it into a broadcast to a replicated layout
-    if (e.prim === 'sharding_constraint' && e.params['reshard'] && x?.kind === 'lit' && out && !out.aval.shape.length && types) {
-      const users = uses.get(out.id) ?? [];
-      const replicated = (u: Eqn): boolean => u.prim === 'broadcast_in_dim' && (types.get(u.outputs[0]!.id)?.dims ?? []).every((d) => !d.length);
-      if (users.length && users.every(replicated) && !resultIds.has(out.id)) {
-        alias.set(out.id, x);
-        continue;
-      }
-    }
     if (e.prim === 'convert_element_type' && x?.kind === 'lit' && out) {
       alias.set(out.id, { kind: 'lit', value: out.aval.dtype === 'int32' ? Math.trunc(x.value) : out.aval.dtype === 'bool' ? Number(x.value !== 0) : x.value, aval: { shape: [], dtype: out.aval.dtype } });
       continue;
@@ -390,7 +381,7 @@ export function printJaxpr(f: Func, constCount = 0, types?: JaxprTypes): string 
   // variable names run on through nested jaxprs (control flow's), in the order the text shows them
   let fresh = 0;
   const jaxprDoc = (f: Func, constCount: number, vma?: ReadonlyMap<number, readonly string[]>, types?: JaxprTypes): Doc => {
-  const { consts, params, eqns, results, resolve } = jaxprView(f, constCount, types);
+  const { consts, params, eqns, results, resolve } = jaxprView(f, constCount);
   // JAX names a result no later equation or output uses `_` (core._dropvars)
   const names = new Map<number, string>();
   const used = new Set(results.flatMap((r) => (r.kind === 'var' ? [r.id] : [])));

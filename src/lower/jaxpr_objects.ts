@@ -127,7 +127,7 @@ export class PyJaxpr extends PyNativeObject {
     readonly types?: JaxprTypes,
   ) {
     super();
-    this.view = jaxprView(func, constCount, types);
+    this.view = jaxprView(func, constCount);
   }
   get text(): string {
     return printJaxpr(this.func, this.constCount, this.types);

@@ -1034,10 +1034,27 @@ function getAbstractMesh(ip: Interp): PyAbstractMesh {
   return ctx.current ? PyAbstractMesh.of(ctx.current) : new PyAbstractMesh([], [], [], false);
 }
 
-/** Whether the context mesh (jax.set_mesh) has axes whose shardings show in types now (Explicit ones). */
-export function explicitContext(ip: Interp): boolean {
+/**
+ * Whether a function of `leaves` traces over Explicit axes of the context
+ * mesh (jax.set_mesh): some leaf is laid out on that mesh (JAX's types then
+ * carry it; arrays made before the mesh was set do not).
+ */
+export function onExplicitMesh(ip: Interp, leaves: readonly PyValue[]): boolean {
   const m = contextMesh(ip);
-  return m !== null && typedAxes(ip, m).length > 0;
+  if (m === null || !typedAxes(ip, m).length) return false;
+  const meshOfValue = (v: PyValue | undefined, depth = 0): PyMesh | null => {
+    if (v instanceof HostArray) return v.sharding?.mesh ?? null;
+    if (!(v instanceof Tracer) || depth > 32) return null;
+    if (v.materialized) return meshOfValue(v.materialized, depth + 1);
+    const own = traceArgs.get(v.trace)?.mesh;
+    if (own) return own;
+    const i = v.atom.kind === 'var' ? v.trace.builder.params.indexOf(v.atom) : -1;
+    return i < 0 ? null : meshOfValue(v.trace.paramOuter(v.atom as Var) ?? subTraceOuters.get(v.trace)?.[i] ?? undefined, depth + 1);
+  };
+  return leaves.some((l) => {
+    const lm = meshOfValue(l);
+    return lm !== null && sameMesh(lm, m);
+  });
 }
 
 /** The mesh axes whose shardings show in types now: an auto_axes / explicit_axes cast's Explicit axes, else `mesh`'s if it is Explicit. */
