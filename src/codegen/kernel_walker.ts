@@ -150,6 +150,13 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
       }
       case 'select': {
         const cond = emit(e.cond);
+        if (LANE_SELECT.has(e.dtype) && (hasLoop(e.a) || hasLoop(e.b)) && !topLevelSum(e.a) && !topLevelSum(e.b)) {
+          // a select of reductions (the pieces of a fused concatenation): only the chosen one runs
+          const res = lets.mutable((name) => mutable(d, name, d.literal(0, e.dtype), e.dtype));
+          lets.ifElse(cond, [() => lets.line(`${res} = ${emit(e.a)};`), () => lets.line(`${res} = ${emit(e.b)};`)]);
+          lets.alias(key, res);
+          return res;
+        }
         const a = emit(e.a);
         return lets.bind(key, d.select(cond, a, emit(e.b)));
       }
@@ -260,6 +267,42 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
     }
   };
 
+  /** Whether `e` runs a reduction loop of its own (not one the frame computed before). */
+  const loops = new Map<KExpr, boolean>();
+  const hasLoop = (e: KExpr): boolean => {
+    let v = loops.get(e);
+    if (v !== undefined) return v;
+    switch (e.op) {
+      case 'const': case 'gid': case 'rvar': case 'device': v = false; break;
+      case 'load': v = hasLoop(e.index); break;
+      case 'un': case 'cast': v = hasLoop(e.x); break;
+      case 'bin': v = hasLoop(e.a) || hasLoop(e.b); break;
+      case 'select': v = hasLoop(e.cond) || hasLoop(e.a) || hasLoop(e.b); break;
+      case 'call': v = e.args.some(hasLoop); break;
+      case 'reduce': v = !precomputed?.has(e); break;
+    }
+    loops.set(e, v);
+    return v;
+  };
+
+  /** Whether `e` holds a sum XLA hands to its library, which the CPU dialect adds at the kernel's top level (wideSum above). */
+  const tops = new Map<KExpr, boolean>();
+  const topLevelSum = (e: KExpr): boolean => {
+    let v = tops.get(e);
+    if (v !== undefined) return v;
+    switch (e.op) {
+      case 'const': case 'gid': case 'rvar': case 'device': v = false; break;
+      case 'load': v = topLevelSum(e.index); break;
+      case 'un': case 'cast': v = topLevelSum(e.x); break;
+      case 'bin': v = topLevelSum(e.a) || topLevelSum(e.b); break;
+      case 'select': v = topLevelSum(e.cond) || topLevelSum(e.a) || topLevelSum(e.b); break;
+      case 'call': v = e.args.some(topLevelSum); break;
+      case 'reduce': v = (!precomputed?.has(e) && d.wideSum !== undefined && libraryColumns(k, e) !== undefined) || topLevelSum(e.body); break;
+    }
+    tops.set(e, v);
+    return v;
+  };
+
   const value = emit(k.body);
   const lines = lets.lines;
   const text = [...lines, value].join('\n');
@@ -270,6 +313,9 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
     helpers: d.helpers.filter((h) => new RegExp(`\\b${h}\\(`).test(text)),
   };
 }
+
+/** The lane types a select of reductions may branch on (its result is a mutable of that type). */
+const LANE_SELECT = new Set<DType>(['float32', 'int32', 'uint32']);
 
 /** JAX's CPU build hands a reduction of this many elements or more to its library (YNNPACK). */
 const WIDE_SUM = 4096;

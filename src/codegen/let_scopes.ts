@@ -77,6 +77,9 @@ export class LetScopes {
     return l === undefined || l > this.depth ? this.depth : l;
   }
 
+  /** The level of the innermost open arm of an `ifElse`: no reduction inside it is hoisted above it. */
+  floor = 0;
+
   /** The outermost level where every tracked name `text` reads is defined. */
   levelOf(text: string): number {
     let level = 0;
@@ -128,6 +131,44 @@ export class LetScopes {
     }
   }
 
+  /**
+   * A mutable temporary declared at the current depth by `declare` (given its
+   * name), for a value that branches assign.
+   */
+  mutable(declare: (name: string) => string): string {
+    const name = `t${this.tmp++}`;
+    this.line(declare(name));
+    this.levels.set(name, this.depth);
+    return name;
+  }
+
+  /**
+   * `if (cond) { … } else { … }` at the current depth: each arm's lines in a
+   * block of its own, seen by nothing after it. A reduction inside stays in
+   * its arm (so the arm not taken runs no loop); other values an arm computes
+   * from names outside are hoisted in front of the `if` as usual.
+   */
+  ifElse(cond: string, arms: readonly [() => void, () => void]): void {
+    const indent = this.indentAt(this.depth);
+    const slot: Item[] = [];
+    const bodies: Item[][] = [[], []];
+    this.stack[this.depth]!.items.push(slot, `${indent}if (${cond}) {`, bodies[0]!, `${indent}} else {`, bodies[1]!, `${indent}}`);
+    const floor = this.floor;
+    this.floor = this.depth + 1;
+    try {
+      arms.forEach((arm, i) => {
+        this.stack.push({ map: new Map(), items: bodies[i]!, slot });
+        try {
+          arm();
+        } finally {
+          this.stack.pop();
+        }
+      });
+    } finally {
+      this.floor = floor;
+    }
+  }
+
   private indentAt(level: number): string {
     return this.baseIndent + '  '.repeat(level);
   }
@@ -144,7 +185,7 @@ export class LetScopes {
 
 /** The outermost level where a reduction's loop can go: that of the innermost enclosing loop whose counter its body reads. */
 export function reduceLevel(lets: LetScopes, e: Extract<KExpr, { op: 'reduce' }>): number {
-  let level = 0;
+  let level = lets.floor;
   for (const id of freeRvars(e)) level = Math.max(level, lets.levelOfName(`r${id}`));
   return level;
 }

@@ -58,6 +58,10 @@ export class FuncBuilder {
       if (e.addAny) this.eqns[this.eqns.length - 1]!.addAny = true;
       if (e.numpyParams) this.eqns[this.eqns.length - 1]!.numpyParams = true;
       if (e.numpyPlainLead) this.eqns[this.eqns.length - 1]!.numpyPlainLead = e.numpyPlainLead;
+      const like = e.shardingLike && env.get(e.shardingLike.id);
+      if (like && like.kind === 'var') this.eqns[this.eqns.length - 1]!.shardingLike = like;
+      const of = e.cotangentOf && env.get(e.cotangentOf.id);
+      if (of && of.kind === 'var') this.eqns[this.eqns.length - 1]!.cotangentOf = of;
       e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
     }
     return f.results.map(read);

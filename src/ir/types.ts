@@ -65,6 +65,18 @@ export interface Eqn {
    */
   outUnreduced?: string[];
   /**
+   * Set by autodiff's transpose of reduce_sum on its broadcast: JAX gives it
+   * out_sharding = the operand's sharding, so over Explicit axes it is laid
+   * out like this value (a var of the same function). Not a param.
+   */
+  shardingLike?: Var;
+  /**
+   * Set on autodiff's transposed dot_general: the primal value whose
+   * cotangent it computes. A value reduced over mesh axes (`{R:X}`) has an
+   * unreduced cotangent (`{U:X}`), as JAX's cotangent shardings have it. Not a param.
+   */
+  cotangentOf?: Var;
+  /**
    * Set on the broadcast_in_dim of an operand of a binary operation (`x *
    * 2.0`, `m + v`): JAX broadcasts only to the rank (a rank-0 operand not at
    * all) and leaves size-1 axes to lax's implicit broadcasting; make_jaxpr

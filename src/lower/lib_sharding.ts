@@ -11,7 +11,7 @@ import { shardedDim, type JaxprTypes } from '../ir/jaxpr_printer.js';
 import { axesSize, localShape, replicated, shardedTypeStr, vmaUrStr } from '../ir/sharding.js';
 import { jaxTypeStr, shortDtype, type Atom, type AVal, type Func, type Var } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { propagateShardings, unreducedResults, unreducedTypes } from '../passes/sharding.js';
+import { propagateShardings, reducedTypes, unreducedResults, unreducedTypes } from '../passes/sharding.js';
 import type { OutSharding } from './arrays.js';
 import { programShardings } from '../passes/spmd.js';
 import { vmaOfFunc } from '../ir/vma.js';
@@ -283,6 +283,19 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   if (!ip.atHost) {
     if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
+    if (what === 'reshard' && sharding.spec.reduced.length) {
+      // a reshard to a reduced layout (`{R:X}`): an equation, so that the type (and its cotangent's, unreduced) shows it
+      const reduceTo = (leaf: PyValue): PyValue => {
+        if (leaf instanceof PyTuple || leaf instanceof PyList) {
+          const items = leaf.items.map(reduceTo);
+          return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
+        }
+        const a = ip.ops.asArray(leaf, span);
+        const reduced = sharding.mesh.axisNames.filter((n) => sharding.spec.reduced.includes(n));
+        return ip.ops.tracer(ip.ops.bind('sharding_constraint', [a.atom], { dims: dimsOf(sharding, a.aval.shape, span), reshard: true, reduced }, span));
+      };
+      return reduceTo(x);
+    }
     const own = traceArgs.get(t)?.mesh;
     // an unreduced value resharded to a sharding without those axes: an equation, whose partitioning adds the partial sums up
     const reduceLeaf = (leaf: PyValue): PyValue => {
@@ -1028,6 +1041,29 @@ function getAbstractMesh(ip: Interp): PyAbstractMesh {
   return ctx.current ? PyAbstractMesh.of(ctx.current) : new PyAbstractMesh([], [], [], false);
 }
 
+/**
+ * Whether a function of `leaves` traces over Explicit axes of the context
+ * mesh (jax.set_mesh): some leaf is laid out on that mesh (JAX's types then
+ * carry it; arrays made before the mesh was set do not).
+ */
+export function onExplicitMesh(ip: Interp, leaves: readonly PyValue[]): boolean {
+  const m = contextMesh(ip);
+  if (m === null || !typedAxes(ip, m).length) return false;
+  const meshOfValue = (v: PyValue | undefined, depth = 0): PyMesh | null => {
+    if (v instanceof HostArray) return v.sharding?.mesh ?? null;
+    if (!(v instanceof Tracer) || depth > 32) return null;
+    if (v.materialized) return meshOfValue(v.materialized, depth + 1);
+    const own = traceArgs.get(v.trace)?.mesh;
+    if (own) return own;
+    const i = v.atom.kind === 'var' ? v.trace.builder.params.indexOf(v.atom) : -1;
+    return i < 0 ? null : meshOfValue(v.trace.paramOuter(v.atom as Var) ?? subTraceOuters.get(v.trace)?.[i] ?? undefined, depth + 1);
+  };
+  return leaves.some((l) => {
+    const lm = meshOfValue(l);
+    return lm !== null && sameMesh(lm, m);
+  });
+}
+
 /** The mesh axes whose shardings show in types now: an auto_axes / explicit_axes cast's Explicit axes, else `mesh`'s if it is Explicit. */
 function typedAxes(ip: Interp, mesh: PyMesh): string[] {
   const cast = meshContext(ip).cast.at(-1);
@@ -1132,7 +1168,8 @@ export function jaxprTypes(ip: Interp, t: Trace, func: Func): JaxprTypes | undef
   const all = traceShardings(ip, t, func);
   if (!all) return undefined;
   const out = new Map<number, TypeSharding>();
-  for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [] });
+  const reduced = reducedTypes(func);
+  for (const [id, dims] of all.dims) out.set(id, { dims, unreduced: all.unreduced.get(id) ?? [], reduced: reduced.get(id) ?? [] });
   return out;
 }
 

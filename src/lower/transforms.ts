@@ -17,7 +17,7 @@ import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
 import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js';
-import { checksVma, constraintMesh, varyingOfAll } from './lib_sharding.js';
+import { checksVma, constraintMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed } from './format.js';
 import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
@@ -994,7 +994,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const into = ip.trace(); // not `parent`: see callVmap
   // in a shard_map body with check_vma, the cotangents follow JAX's vma rules (pvary's transpose is a psum)
   const vma = checksVma(into) ? (varyingOfAll(into, argAtoms) ?? undefined) : undefined;
-  const vf0 = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward, ...(vma ? { vma } : {}) }));
+  const vf0 = diffErrors(span, () => vjpFunc(func, func.params.map((_, i) => i < diffLeaves.length), { name: `${fn.name}_${name}`, onBackward, ...(vma ? { vma } : {}), ...(onExplicitMesh(ip, [...diffLeaves, ...t.captured]) ? { seedReshard: true } : {}) }));
   // the transposes' psums (one per gradient leaf) merged as XLA's all-reduce combiner merges them
   const vf = vma ? combineAllReduces(vf0) : vf0;
   checkTracedOps(into.builder.eqns.length + vf.eqns.length, span);

@@ -66,13 +66,17 @@ export type JvpRule = (c: JvpCtx, xs: Atom[], ts: Tan[], e: Eqn) => JvpOut;
 
 export interface TransposeCtx {
   /** `mark.transposed`: flag the equation as a transposed dot_general (see Eqn.transposed). */
-  bind(prim: Prim, inputs: Atom[], params?: Params, mark?: { transposed?: true }): Atom;
+  bind(prim: Prim, inputs: Atom[], params?: Params, mark?: { transposed?: true; cotangentOf?: Atom }): Atom;
   /** Bind a primitive with several results (control flow). */
   bindN(prim: Prim, inputs: Atom[], params: Params): Atom[];
   /** Bind the equations of `f` on `args` (its custom calls stay: a later differentiation applies their rules). */
   inline(f: Func, args: Atom[]): Atom[];
   /** Tell the caller that a custom_vjp's backward function is applied, with its results (VjpOptions.onBackward). */
   usedBackward?(bwd: Func, outs: Atom[]): void;
+  /** The primal value a tangent is the tangent of (same type and sharding), where the linearization knows it. */
+  primalOf?(l: LAtom): Atom | undefined;
+  /** Mark the last equation bound as laid out like `like` (see Eqn.shardingLike). */
+  shardLike?(like: Atom): void;
 }
 
 /** Cotangents of a linear equation's inputs (null: none) from those of its outputs. */
@@ -451,7 +455,7 @@ function reduceWindowJvp(c: JvpCtx, fn: 'max' | 'min', xs: Atom[], ts: Tan[], e:
 }
 
 /** JAX's `_dot_general_transpose_lhs` (and, swapped, `_rhs`). */
-function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims, params: Params, swapAns: boolean): Atom {
+function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims, params: Params, swapAns: boolean, of?: Atom): Atom {
   const [xContract, yContract] = dn.contract;
   const [xBatch, yBatch] = dn.batch;
   const xKept = range(x.shape.length).filter((d) => !xContract.includes(d) && !xBatch.includes(d));
@@ -462,7 +466,7 @@ function dotTransposeLhs(c: TransposeCtx, g: Atom, x: AVal, y: Atom, dn: DotDims
   const dims: DotDims = { contract: [ansY, yKept], batch: [ansBatch, [...yBatch]] };
   const xContractSortedByY = argsort(yContract).map((i) => xContract[i]!);
   const unsortedAxes = [...xBatch, ...xKept, ...xContractSortedByY];
-  const out = c.bind('dot_general', [g, y], { ...params, dimension_numbers: dims }, { transposed: true });
+  const out = c.bind('dot_general', [g, y], { ...params, dimension_numbers: dims }, of ? { transposed: true, cotangentOf: of } : { transposed: true });
   return transposeT(c, out, argsort(unsortedAxes));
 }
 
@@ -482,7 +486,8 @@ function renamedCollective(to: Prim, fromDim: string, toDim: string): TransposeR
 export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   neg: unaryT((c, ct) => c.bind('neg', [ct])),
   copy: unaryT((c, ct) => c.bind('copy', [ct])),
-  sharding_constraint: unaryT((c, ct, e) => c.bind('sharding_constraint', [ct], e.params)),
+  // (a reshard to a reduced layout: the cotangent, unreduced, is resharded to the operand's layout, adding the partial sums up)
+  sharding_constraint: unaryT((c, ct, e) => c.bind('sharding_constraint', [ct], e.params['reduced'] ? { dims: e.params['dims'], reshard: true } : e.params)),
   add: (_c, [ct], e) => e.inputs.map((a) => (isLin(a) ? ct! : null)),
   sub: (c, [ct], e) => [isLin(e.inputs[0]) ? ct! : null, isLin(e.inputs[1]) ? c.bind('neg', [ct!]) : null],
   mul: (c, [ct], e) => {
@@ -571,14 +576,18 @@ export const TRANSPOSE_RULES: Partial<Record<Prim, TransposeRule>> = {
   reduce_sum: unaryT((c, ct, e) => {
     const shape = e.inputs[0]!.aval.shape;
     const axes = e.params['axes'] as number[];
-    return c.bind('broadcast_in_dim', [ct], { shape: [...shape], broadcast_dimensions: range(shape.length).filter((d) => !axes.includes(d)) });
+    const out = c.bind('broadcast_in_dim', [ct], { shape: [...shape], broadcast_dimensions: range(shape.length).filter((d) => !axes.includes(d)) });
+    // JAX's transpose broadcasts with out_sharding = the operand's sharding
+    const like = c.primalOf?.(e.inputs[0]!);
+    if (like) c.shardLike?.(like);
+    return out;
   }),
   dot_general: (c, [ct], e) => {
     const [x, y] = e.inputs;
     const dn = e.params['dimension_numbers'] as DotDims;
-    if (isLin(x)) return [dotTransposeLhs(c, ct!, x.aval, y as Atom, dn, e.params, false), null];
+    if (isLin(x)) return [dotTransposeLhs(c, ct!, x.aval, y as Atom, dn, e.params, false, c.primalOf?.(x)), null];
     const swapped: DotDims = { contract: [dn.contract[1], dn.contract[0]], batch: [dn.batch[1], dn.batch[0]] };
-    return [null, dotTransposeLhs(c, ct!, y!.aval, x as Atom, swapped, e.params, true)];
+    return [null, dotTransposeLhs(c, ct!, y!.aval, x as Atom, swapped, e.params, true, y ? c.primalOf?.(y) : undefined)];
   },
   reduce_window_sum: unaryT((c, ct, e) => reduceWindowSumTranspose((prim, ins, p) => c.bind(prim, ins, p), ct, e.inputs[0]!.aval.shape, e.params)),
   conv_general_dilated: (c, [ct], e) => {
@@ -678,6 +687,12 @@ export interface VjpOptions {
    * transpose); psum's own transpose is then a pvary, the identity.
    */
   vma?: (readonly string[])[];
+  /**
+   * Under a context mesh with Explicit axes: the seed 1.0 is a `reshard` of
+   * the literal to a replicated scalar (JAX's _one_vjp: full_like with the
+   * cotangent's sharding), as make_jaxpr shows it.
+   */
+  seedReshard?: boolean;
 }
 
 /** What the forward (linearize) walk leaves: the primal program bound into `b`, and the linear program. */
@@ -922,6 +937,9 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     throw new Error('vjpFunc: the first result must be a float32 scalar');
   }
   const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_vjp`, 'vjpFunc');
+  // each tangent of one of f's values → that value's primal in `b`
+  const linPrimal = new Map<number, Atom>();
+  for (const [id, l] of tan) linPrimal.set(l.id, read({ kind: 'var', id, aval: l.aval } as Var));
 
   // backward: transpose the linear equations in reverse
   const ct = new Map<number, Atom>();
@@ -934,7 +952,8 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   if (nCt === 0) {
     const tOut = out0!.kind === 'var' ? tan.get(out0!.id) : undefined;
     // (JAX's _one(ans) keeps a weak type: it shows in a complex gradient, which takes no cast below)
-    if (tOut) accum(tOut, lit(1, out0!.aval.dtype, out0!.aval.dtype === 'complex64' && out0!.aval.weak === true));
+    const one = lit(1, out0!.aval.dtype, out0!.aval.dtype === 'complex64' && out0!.aval.weak === true);
+    if (tOut) accum(tOut, opts.seedReshard ? b.bind1('sharding_constraint', [one], { dims: [], reshard: true }) : one);
   } else {
     const ctParams = f.results.slice(0, nCt).map((r) => b.addParam({ shape: r.aval.shape, dtype: r.aval.dtype }, 'ct'));
     f.results.slice(0, nCt).forEach((r, i) => {
@@ -948,6 +967,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     bind: (p, i, q = {}, mark) => {
       const v = b.bind1(p, i, q);
       if (mark?.transposed) b.eqns[b.eqns.length - 1]!.transposed = true;
+      if (mark?.cotangentOf?.kind === 'var') b.eqns[b.eqns.length - 1]!.cotangentOf = mark.cotangentOf;
       return v;
     },
     bindN: (p, i, q) => b.bind(p, i, q),
@@ -955,6 +975,10 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
     usedBackward: (g, outs) => {
       const n = opts.onBackward?.(g) ?? 0;
       if (n) shown.push(...outs.slice(outs.length - n));
+    },
+    primalOf: (l) => (l.kind === 'lin' ? linPrimal.get(l.id) : undefined),
+    shardLike: (like) => {
+      if (like.kind === 'var') b.eqns[b.eqns.length - 1]!.shardingLike = like;
     },
   };
   const vma = opts.vma ? linearVma(f, b, opts.vma, seeds, linEqns) : null;

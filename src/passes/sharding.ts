@@ -241,6 +241,7 @@ const KEEPS_UNREDUCED = new Set<string>(['add', 'sub', 'add_any', 'neg', 'copy',
  */
 export function unreducedTypes(f: Func, ins: readonly (readonly string[])[]): Map<number, readonly string[]> {
   const u = new Map<number, readonly string[]>();
+  const reduced = reducedTypes(f);
   f.params.forEach((p, i) => {
     if (ins[i]?.length) u.set(p.id, ins[i]!);
   });
@@ -262,7 +263,8 @@ export function unreducedTypes(f: Func, ins: readonly (readonly string[])[]): Ma
       // JAX has an unreduced rule only for sums, relabelings and products with a reduced operand
       throw new CompileError(`NotImplementedError: unreduced rule for ${e.prim} is not implemented. Please file an issue at https://github.com/jax-ml/jax/issues`, e.span ?? null);
     }
-    if (e.prim === 'dot_general') out = e.outUnreduced ?? [];
+    // the cotangent of a value reduced over mesh axes is unreduced over them
+    if (e.prim === 'dot_general') out = e.outUnreduced ?? (e.cotangentOf ? (reduced.get(e.cotangentOf.id) ?? []) : []);
     else if (KEEPS_UNREDUCED.has(e.prim) && e.inputs.every((a) => a.kind === 'var')) {
       const first = of(e.inputs[0]!);
       if (first.length && e.inputs.every((a) => of(a).join() === first.join())) out = first;
@@ -270,6 +272,16 @@ export function unreducedTypes(f: Func, ins: readonly (readonly string[])[]): Ma
     if (out.length) for (const o of e.outputs) u.set(o.id, out);
   }
   return u;
+}
+
+/** The mesh axes each value of `f` is reduced over (JAX's `{R:X}` types): a jax.reshard to `P(..., reduced={…})`. */
+export function reducedTypes(f: Func): Map<number, readonly string[]> {
+  const r = new Map<number, readonly string[]>();
+  for (const e of f.eqns) {
+    const axes = e.prim === 'sharding_constraint' ? (e.params['reduced'] as readonly string[] | undefined) : undefined;
+    if (axes?.length) r.set(e.outputs[0]!.id, axes);
+  }
+  return r;
 }
 
 /** The mesh axes each result of `f` leaves unreduced over. */
@@ -438,6 +450,12 @@ function explicitStep(st: State, e: Eqn): void {
   const links = linksOf(e);
   let forbidden: Set<string> | undefined;
   if (isElementwise(e.prim) && !e.transposed) checkBroadcastSharding(st, e);
+  const like = e.shardingLike && st.sh.get(e.shardingLike.id);
+  if (like && like.length === e.outputs[0]!.aval.shape.length) {
+    // autodiff's broadcast of a reduction's cotangent: laid out as the reduction's operand (JAX's out_sharding)
+    st.fix(e.outputs[0]!, like);
+    return;
+  }
   if (e.prim === 'dot_general' && e.outSharding) {
     // out_sharding given: the result is laid out as it says, whatever the operands' contracting axes
     st.fix(e.outputs[0]!, e.outSharding);

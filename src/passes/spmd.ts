@@ -569,7 +569,9 @@ export function partition(
     const local = p.b.addParam({ ...v.aval, shape: localShape(v.aval.shape, dims, mesh) }, v.hint);
     p.setVal(v, { atom: local, dims, partial: mesh.axes.map((a) => a.name).filter((a) => unreduced?.ins[i]?.includes(a)) });
   });
-  const typedU = unreduced ? unreducedTypes(global, unreduced.ins) : null;
+  // values unreduced in their types (arguments so, out_sharding=, the cotangents of reduced values) keep their partial sums
+  const reducedInside = global.eqns.some((e) => e.prim === 'sharding_constraint' && (e.params['reduced'] as readonly string[] | undefined)?.length);
+  const typedU = unreduced || reducedInside ? unreducedTypes(global, unreduced?.ins ?? []) : null;
   for (const e of global.eqns) {
     const c: Ctx = {
       ...(typedU?.has(e.outputs[0]?.id ?? -1) ? { unreduced: true as const } : {}),

@@ -172,3 +172,30 @@ describe('loop-invariant code motion out of the loop over output elements (CPU)'
     expect(body).toEqual(['    const t2 = in0[gid];', '    const t3 = Math.fround(t2 + t1);', '    let acc0 = 0;', '    const t4 = f32Scratch(4);']);
   });
 });
+
+describe('a select between reductions', () => {
+  // out[g] = g < 2 ? Σ_r x[g*4 + r] : Σ_r 2·x[r] (a fused concatenation's pieces): only the chosen sum runs
+  const lt = (a: KExpr, b: KExpr): KExpr => ({ op: 'bin', fn: 'lt', a, b, dtype: 'bool' });
+  const body: KExpr = {
+    op: 'select',
+    cond: lt(gid(4), i(2)),
+    a: sum(0, 4, ld(0, bin('add', bin('mul', gid(4), i(4)), rv(0, 4)))),
+    b: sum(1, 4, bin('mul', f(2), ld(0, rv(1, 4)))),
+    dtype: 'float32',
+  };
+  const k = kernel([16], 4, body);
+  const x = Array.from({ length: 16 }, (_, j) => j + 1);
+
+  it('runs each reduction in its own branch (JS), with the same values', () => {
+    const { source } = renderJs(k, 'kernel', false);
+    expect(source).toMatch(/if \(\w+\) \{\n\s+let acc0 = [^\n]*\n\s+for \(let r0/);
+    expect(source).toMatch(/\} else \{\n\s+let acc1 = [^\n]*\n\s+for \(let r1/);
+    expect(run(k, [x])).toEqual([10, 26, 20, 20]);
+  });
+
+  it('does so in WGSL too', () => {
+    const source = renderWgsl(k);
+    expect(source).toMatch(/if \(\w+\) \{\n\s+var acc0/);
+    expect(source).toMatch(/\} else \{\n\s+var acc1/);
+  });
+});
