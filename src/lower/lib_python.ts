@@ -6,6 +6,7 @@ import { printSilenced } from './callback_staging.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { pyRoundDigits } from '../../runtime/format/index.js';
+import { hashFloat, hashInt, hashStr, hashTuple } from '../../runtime/format/python_hash.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
@@ -18,7 +19,7 @@ import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { hostListCopy, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
+import { declareHostList, hostListCopy, hostListElem, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -37,6 +38,45 @@ const mod = (name: string, entries: Record<string, PyValue>): PyModule => new Py
 const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
 
 export function installBuiltins(ip: Interp): void {
+  /** hash(v) as CPython 3.11 computes it (strings with PYTHONHASHSEED=0; objects by identity, as id(v) >> 4). */
+  const staticHash = (x: PyValue, span: A.Span): bigint => {
+    const h = hashOf(x, span);
+    if (typeof h !== 'bigint') throw new NeedsStatic('hash() of a tuple holding a value known only when the program runs', span);
+    return h;
+  };
+  const hashOf = (v: PyValue, span: A.Span): PyValue => {
+    if (v instanceof HostScalar) {
+      // a run-time int hashes to itself below 2**61 - 1 (which JS numbers cannot reach exactly), -1 to -2
+      if (v.type === 'int' || v.type === 'bool') return new HostScalar({ k: 'cond', test: { k: 'bin', op: '===', a: v.expr, b: { k: 'lit', value: -1 } }, then: { k: 'lit', value: -2 }, else: v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr }, 'int');
+      throw new NeedsStatic(`hash() of a ${v.type} known only when the program runs`, span);
+    }
+    if (typeof v === 'bigint' || typeof v === 'boolean') return hashInt(BigInt(v));
+    if (typeof v === 'number') return hashFloat(v, objectId(new PyTuple([])) >> 4n);
+    if (typeof v === 'string') return hashStr(v);
+    if (v instanceof NpScalar) return v.dtype === 'bool' || !v.dtype.startsWith('float') ? hashInt(BigInt(v.value)) : hashFloat(v.value);
+    if (v instanceof PyTuple) return hashTuple(v.items.map((x) => staticHash(x, span)));
+    if (v instanceof PyInstance) {
+      const own = v.cls.lookup('__hash__');
+      if (own === null) throw new CompileError(`TypeError: unhashable type: '${typeName(v)}'`, span);
+      if (own !== undefined) {
+        const h = callDunder(ip, v, '__hash__', [], span);
+        if (typeof h !== 'bigint' && typeof h !== 'boolean') throw new CompileError("TypeError: __hash__ method should return an integer", span);
+        return hashInt(BigInt(h));
+      }
+      const dc = v.cls.dataclass;
+      if (dc) {
+        // a dataclass with eq=True hashes by its fields only when frozen (else it is unhashable, as CPython sets __hash__ = None)
+        if (dc.eq && !dc.frozen) throw new CompileError(`TypeError: unhashable type: '${typeName(v)}'`, span);
+        if (dc.eq) return hashOf(new PyTuple(dc.fields.map((f) => v.attrs.get(f) ?? null)), span);
+      }
+      if (v.value !== undefined && v.cls.lookup('__eq__') === undefined) return hashOf(v.value, span);
+      // a class that defines __eq__ without __hash__ is unhashable
+      if (!dc && v.cls.lookup('__eq__') !== undefined) throw new CompileError(`TypeError: unhashable type: '${typeName(v)}'`, span);
+    }
+    hashable(v, span);
+    const id = objectId(v);
+    return id >> 4n;
+  };
   const b = ip.builtins.vars;
   const printFn: Fn = (c) => {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
@@ -272,6 +312,10 @@ export function installBuiltins(ip: Interp): void {
       return names.some((n) => n instanceof PyUserClass && sub.isSubclassOf(n));
     }),
     id: fn('id', (c) => objectId(arg(c, 0, 'obj'))),
+    hash: fn('hash', (c) => {
+      if (c.args.length !== 1 || c.kwargs.size) throw new CompileError(`TypeError: hash() takes exactly one argument (${c.args.length + c.kwargs.size} given)`, c.span);
+      return hashOf(c.args[0]!, c.span);
+    }),
     type: fn('type', (c) => {
       const cls = classOf(arg(c, 0, 'object'));
       // a built-in type is the builtin itself (type(1.0) is float), NumPy's types the numpy module's (type(x) is np.ndarray)
@@ -407,7 +451,11 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
     sorted: fn('sorted', (c) => {
       const src = c.args[0];
       if (src instanceof HostList && !c.kwargs.has('key')) return hostListSorted(ip, src, truthy(c.kwargs.get('reverse') ?? false, c.span), c.span);
-      return new PyList(pySorted(ip, items(c, 0, 'iterable'), c));
+      const xs = items(c, 0, 'iterable');
+      // numbers or strings known only when the program runs: sorted at run time
+      const elem = ip.atHost && !c.kwargs.has('key') && xs.some((x) => x instanceof HostScalar) ? hostListElem(xs, []) : null;
+      if (elem) return hostListSorted(ip, declareHostList(ip, new PyList(xs), elem, 'items', c.span), truthy(c.kwargs.get('reverse') ?? false, c.span), c.span);
+      return new PyList(pySorted(ip, xs, c));
     }),
     reversed: fn('reversed', (c) => {
       const v = arg(c, 0, 'sequence');
