@@ -172,6 +172,11 @@ export function pyListSort<T extends number | string | boolean>(items: T[], reve
   items.sort((a, b) => (reverse ? cmp(b, a) : cmp(a, b)));
 }
 
+/** list(range(start, ...)) of `length` items known only at run time. */
+export function pyRangeList(start: number, length: number, step: number): number[] {
+  return Array.from({ length }, (_, i) => start + i * step);
+}
+
 /** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
 export function pyListSum(items: readonly number[], start = 0): number {
   let s = start;

@@ -20,7 +20,7 @@ import { callDunder, instanceText } from './classes.js';
 import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
-  HostList, HostNd, HostScalar, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  HostList, HostNd, HostScalar, HostZip, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
@@ -299,6 +299,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   }
   if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }]))]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
+  if (v instanceof HostZip && v.bounds.length) return Text.of('range(').concat(Text.join(v.bounds.map((b) => new Text([call('jx.pyStr', [b, { k: 'lit', value: 'int' }])])), ', '), ')');
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, true)]);
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));

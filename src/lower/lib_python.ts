@@ -27,7 +27,7 @@ import {
 } from './classes.js';
 import {
   PyComplex, objectId, dictKey, PyFunction,
-  HostList, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostList, HostScalar, HostZip, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, Tracer, type CallArgs, type PyValue,
 } from './values.js';
 import { deferShardMapPrint } from './shard_map.js';
@@ -38,6 +38,33 @@ const mod = (name: string, entries: Record<string, PyValue>): PyModule => new Py
 const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
 
 export function installBuiltins(ip: Interp): void {
+  /**
+   * range() with a bound known only when the program runs (a step known now): a count whose start and length
+   * are constants of the host program from here (Python evaluates the bounds once), iterated by a TS loop.
+   */
+  const runTimeRange = (c: CallArgs): HostZip => {
+    const bound = (v: PyValue): HExpr => {
+      if (v instanceof HostScalar) {
+        if (v.type !== 'int' && v.type !== 'bool') throw new CompileError(`TypeError: '${v.type}' object cannot be interpreted as an integer`, c.span);
+        if (v.expr.k === 'lit') return v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr;
+        const name = ip.freshName('bound');
+        ip.emit({ k: 'const', names: [name], value: v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr });
+        return { k: 'var', name };
+      }
+      return { k: 'lit', value: intArg(v, 'a range bound', c.span) };
+    };
+    if (c.args.length > 2 && c.args[2] instanceof HostScalar) throw new NeedsStatic('a range step known only when the program runs', c.span);
+    const step = c.args.length > 2 ? BigInt(intArg(c.args[2]!, 'a range bound', c.span)) : 1n;
+    if (step === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
+    const [start, stop] = c.args.length === 1 ? [{ k: 'lit', value: 0 } as HExpr, bound(c.args[0]!)] : [bound(c.args[0]!), bound(c.args[1]!)];
+    // len(range(start, stop, step)): max(0, ceil((stop - start) / step))
+    const diff: HExpr = step > 0n ? { k: 'bin', op: '-', a: stop, b: start } : { k: 'bin', op: '-', a: start, b: stop };
+    const steps: HExpr = step === 1n || step === -1n ? diff : { k: 'call', callee: 'Math.ceil', args: [{ k: 'bin', op: '/', a: diff, b: { k: 'lit', value: Number(step < 0n ? -step : step) } }] };
+    const length = ip.freshName('range_len');
+    ip.emit({ k: 'const', names: [length], value: { k: 'call', callee: 'Math.max', args: [{ k: 'lit', value: 0 }, steps] } });
+    const first = start.k === 'lit' ? BigInt(start.value as number) : start;
+    return new HostZip('range', [{ k: 'count', start: first, step, length: { k: 'var', name: length } }], [start, stop, ...(step === 1n ? [] : [{ k: 'lit', value: Number(step) } as HExpr])]);
+  };
   /** hash(v) as CPython 3.11 computes it (strings with PYTHONHASHSEED=0; objects by identity, as id(v) >> 4). */
   const staticHash = (x: PyValue, span: A.Span): bigint => {
     const h = hashOf(x, span);
@@ -143,12 +170,15 @@ export function installBuiltins(ip: Interp): void {
       if (v instanceof PyDict || v instanceof PySet) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
       if (v instanceof PyRange) return BigInt(v.length);
+      const count = v instanceof HostZip && v.typeName === 'range' ? v.parts[0] : undefined;
+      if (count?.k === 'count' && count.length !== null && typeof count.length === 'object') return new HostScalar(count.length, 'int');
       const n = callDunder(ip, v, '__len__', [], c.span);
       if (n !== undefined) return n;
       throw new CompileError(`TypeError: object of type '${typeName(v)}' has no len()`, c.span);
     }),
     range: fn('range', (c) => {
       if (c.args.length < 1 || c.args.length > 3) throw new CompileError(`TypeError: range expected ${c.args.length ? 'at most 3 arguments' : 'at least 1 argument'}, got ${c.args.length}`, c.span);
+      if (c.args.some((a) => a instanceof HostScalar) && ip.atHost) return runTimeRange(c);
       const xs = c.args.map((a) => BigInt(intArg(a, 'a range bound', c.span)));
       if (xs.length === 1) return new PyRange(0n, xs[0]!, 1n);
       if (xs[2] === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
@@ -201,7 +231,19 @@ export function installBuiltins(ip: Interp): void {
       if (c.args.length > 1) return c.args[1]!;
       throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, v.generator && r.value !== null && r.value !== undefined ? [r.value] : []), c.span);
     }),
-    list: fn('list', (c) => (c.args[0] instanceof HostList ? hostListCopy(ip, c.args[0]) : new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []))),
+    list: fn('list', (c) => {
+      const src = c.args[0];
+      if (src instanceof HostList) return hostListCopy(ip, src);
+      const count = src instanceof HostZip && src.typeName === 'range' ? src.parts[0] : undefined;
+      if (count?.k === 'count' && count.length !== null) {
+        // list(range(n)) of a bound known only at run time
+        const name = ip.freshName('items');
+        const lit = (x: bigint | number | HExpr): HExpr => (typeof x === 'object' ? x : { k: 'lit', value: Number(x) });
+        ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'jx.pyRangeList', args: [lit(count.start), lit(count.length), lit(count.step)] }, type: 'number[]' });
+        return new HostList(name, 'int');
+      }
+      return new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []);
+    }),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     dict: fn('dict', (c) => {
       const d = new PyDict();

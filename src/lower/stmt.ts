@@ -1479,7 +1479,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
           if (p.k === 'count') {
             const i: HExpr = { k: 'var', name: index };
             const scaled: HExpr = p.step === 1n ? i : { k: 'bin', op: '*', a: i, b: { k: 'lit', value: Number(p.step) } };
-            return new HostScalar(p.start === 0n ? scaled : { k: 'bin', op: '+', a: { k: 'lit', value: Number(p.start) }, b: scaled }, 'int');
+            return new HostScalar(p.start === 0n ? scaled : { k: 'bin', op: '+', a: typeof p.start === 'bigint' ? { k: 'lit', value: Number(p.start) } : p.start, b: scaled }, 'int');
           }
           const item = ip.freshName(target?.kind === 'Name' ? target.id : 'item');
           ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: p.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
@@ -1553,7 +1553,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
   else if (head.k === 'each') {
     // up to the end of the shortest stream
-    const stops = head.parts.flatMap((p): HExpr[] => (p.k === 'list' ? [{ k: 'member', x: { k: 'var', name: p.list.name }, key: 'length' }] : p.length === null ? [] : [{ k: 'lit', value: p.length }]));
+    const stops = head.parts.flatMap((p): HExpr[] => (p.k === 'list' ? [{ k: 'member', x: { k: 'var', name: p.list.name }, key: 'length' }] : p.length === null ? [] : [typeof p.length === 'number' ? { k: 'lit', value: p.length } : p.length]));
     const stop: HExpr = stops.length === 1 ? stops[0]! : { k: 'call', callee: 'Math.min', args: stops };
     ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop, step: { k: 'lit', value: 1 }, body });
   }
