@@ -13,7 +13,7 @@ import { binop, compare, hostTruth, iterate, iterItems, truthyStatic } from './e
 import { staticCompare, truthy } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
-import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
+import { formatOf, inlinedJitsNow, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import { hexpr, PySlice, type Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
@@ -124,7 +124,9 @@ export function installBuiltins(ip: Interp): void {
         // an eager transformation: the tracers show concrete values (a grad primal, a value vmap does not batch),
         // known when the program runs: print then, as a debug call (the text made twice, first to find the values)
         const values: PyValue[] = [];
-        const render = (show: (v: PyValue) => Text): Text => withConcrete(show, () => Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end));
+        // (with the jits inlined here as they are now: their values show as JitTracers)
+        const inJits = inlinedJitsNow();
+        const render = (show: (v: PyValue) => Text): Text => inJits(() => withConcrete(show, () => Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end)));
         render((v) => (values.push(v), Text.of('')));
         recordDebugCall(ip.trace(), {
           run: (vals) => {
