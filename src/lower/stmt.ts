@@ -678,7 +678,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
 }
 
 /** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
-const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
+const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
 
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
@@ -746,8 +746,18 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
     });
     if (classes.includes('Exception') || classes.includes('BaseException')) return runHandler(h, null);
     const only = clause instanceof PyUserClass ? clause : null;
-    const test = new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: classes.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
-    dynamicIf(ip, fakeIf(h.body, s.handlers.slice(i + 1).flatMap((x) => x.body)), test, scope, (arm) => (arm === 0 ? runHandler(h, only) : chain(i + 1)));
+    const matches = (names: string[]): HostScalar => new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: names.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
+    const rest = s.handlers.slice(i + 1).flatMap((x) => x.body);
+    // `except (E1, E2) as e` of exceptions raised at run time: one test per class, so that `e` is an instance of the one caught
+    const each = clause instanceof PyTuple && h.name ? (clause.items as PyUserClass[]) : [];
+    if (each.length > 1 && each.every((c) => EXACT_RUNTIME_EXCEPTIONS.has(c.name) && EXCEPTIONS.get(c.name) === c)) {
+      const perClass = (k: number): void => {
+        if (k === each.length) return chain(i + 1);
+        dynamicIf(ip, fakeIf(h.body, [...h.body, ...rest]), matches([each[k]!.name]), scope, (arm) => (arm === 0 ? runHandler(h, each[k]!) : perClass(k + 1)));
+      };
+      return perClass(0);
+    }
+    dynamicIf(ip, fakeIf(h.body, rest), matches(classes), scope, (arm) => (arm === 0 ? runHandler(h, only) : chain(i + 1)));
   };
   let out: HStmt[];
   try {
@@ -1593,7 +1603,7 @@ function holdsLoopValues(v: PyValue, seen = new Set<PyValue>()): boolean {
 }
 
 /** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
-const PURE_CALLEES = /^(rt\.print|jx\.(py[A-Za-z]*|str|printf|floordiv|mod|truediv|floatpow|bitop|pyIndex)|Math\.[a-z0-9]+|Number|String)$/;
+const PURE_CALLEES = /^(rt\.print|jx\.(py[A-Za-z]*|str|printf|floordiv|mod|truediv|math1|floatpow|bitop|pyIndex)|Math\.[a-z0-9]+|Number|String)$/;
 
 /** Whether a staged loop body computes only on values known at compile time (see stagedLoopAttempt). */
 function compileTimeLoop(body: HStmt[], carried: Carried[], index: string): boolean {
