@@ -55,9 +55,11 @@ const blocks: { body: A.Stmt[]; i: number }[] = [];
 function deadAfterIf(name: string, s: A.If): boolean {
   const top = blocks[blocks.length - 1];
   if (!top || top.body[top.i - 1] !== s) return false;
+  // (an if of the chain a `match` on a run-time value stands for: the match statement as a whole)
+  const origin = matchOrigins.get(s);
   let found = false;
   const mentions = (n: unknown): void => {
-    if (found || !n || typeof n !== 'object' || n === s) return;
+    if (found || !n || typeof n !== 'object' || n === s || n === origin) return;
     const node = n as { kind?: string; id?: string; name?: string; names?: unknown };
     if ((node.kind === 'Name' && node.id === name) || ((node.kind === 'FunctionDef' || node.kind === 'ClassDef') && node.name === name)) found = true;
     else if ((node.kind === 'Global' || node.kind === 'Nonlocal') && Array.isArray(node.names) && node.names.includes(name)) found = true;
@@ -281,13 +283,100 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
 /** `match subject:` runs the first case whose pattern matches (binding its names) and whose guard holds. */
 function execMatch(ip: Interp, s: A.Match, scope: Scope): void {
   const subject = evalExpr(ip, s.subject, scope);
-  for (const c of s.cases) {
-    const binds = new Map<string, PyValue>();
-    if (!matchPattern(ip, c.pattern, subject, binds, scope)) continue;
-    binds.forEach((v, name) => assignTarget(ip, { kind: 'Name', id: name, span: c.pattern.span }, v, scope));
-    if (c.guard && !truthyStatic(ip, evalExpr(ip, c.guard, scope), c.guard.span)) continue;
-    return execBlock(ip, c.body, scope);
+  const start = ip.atHost ? (ip.flush(), ip.checkpoint()) : null;
+  const vars = new Map(scope.vars);
+  try {
+    for (const c of s.cases) {
+      const binds = new Map<string, PyValue>();
+      if (!matchPattern(ip, c.pattern, subject, binds, scope)) continue;
+      binds.forEach((v, name) => assignTarget(ip, { kind: 'Name', id: name, span: c.pattern.span }, v, scope));
+      if (c.guard && !truthyStatic(ip, evalExpr(ip, c.guard, scope), c.guard.span)) continue;
+      return execBlock(ip, c.body, scope);
+    }
+  } catch (e) {
+    // a subject known only when the program runs: the match as the if/elif chain it means, where its patterns allow
+    const chain = e instanceof NeedsStatic && start ? matchAsIf(ip, s, subject, scope) : null;
+    if (!chain || !start) throw e;
+    ip.rollback(start);
+    scope.vars.clear();
+    vars.forEach((v, k) => scope.vars.set(k, v));
+    scope.vars.set(chain.subject, subject);
+    try {
+      execBlock(ip, chain.stmts, scope);
+    } finally {
+      scope.vars.delete(chain.subject);
+    }
   }
+}
+
+let matchSubjects = 0;
+/** The ifs that stand for a match statement (see matchAsIf): the match. */
+const matchOrigins = new WeakMap<A.If, A.Match>();
+
+/**
+ * `match` on a value known only when the program runs as an if/elif chain on it (the subject bound once to a
+ * hidden name): literal, singleton, capture, wildcard and `as` patterns, or-patterns without captures, and
+ * sequence patterns (no star) of a tuple or list whose length is known; captures are bound before the guard.
+ * Null where a pattern is of another kind.
+ */
+function matchAsIf(ip: Interp, s: A.Match, subject: PyValue, scope: Scope): { stmts: A.Stmt[]; subject: string } | null {
+  const subjectName = `__match_subject_${++matchSubjects}`;
+  const span = s.span;
+  const TRUE = 'always';
+  const and = (xs: (A.Expr | typeof TRUE)[]): A.Expr | typeof TRUE => {
+    const es = xs.filter((x): x is A.Expr => x !== TRUE);
+    return es.length === 0 ? TRUE : es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', values: es, span };
+  };
+  // the test of `p` on the value `v` at `path`, its captures appended to `caps`
+  const test = (p: A.Pattern, v: PyValue, path: A.Expr, caps: [string, A.Expr][]): A.Expr | typeof TRUE | null => {
+    switch (p.kind) {
+      case 'MatchValue':
+        return { kind: 'Compare', left: path, ops: ['=='], comparators: [p.value], span: p.span };
+      case 'MatchSingleton':
+        return { kind: 'Compare', left: path, ops: ['is'], comparators: [{ kind: 'Constant', value: p.value, span: p.span }], span: p.span };
+      case 'MatchAs': {
+        const t = p.pattern ? test(p.pattern, v, path, caps) : TRUE;
+        if (p.name) caps.push([p.name, path]);
+        return t;
+      }
+      case 'MatchOr': {
+        const ts: A.Expr[] = [];
+        for (const q of p.patterns) {
+          const inner: [string, A.Expr][] = [];
+          const t = test(q, v, path, inner);
+          if (t === null || inner.length) return null;
+          if (t === TRUE) return TRUE;
+          ts.push(t);
+        }
+        return { kind: 'BoolOp', op: 'or', values: ts, span: p.span };
+      }
+      case 'MatchSequence': {
+        if (!(v instanceof PyList || v instanceof PyTuple) || p.patterns.some((q) => q.kind === 'MatchStar')) return null;
+        if (v.items.length !== p.patterns.length) return { kind: 'Constant', value: false, span: p.span };
+        const ts = p.patterns.map((q, k) => test(q, v.items[k]!, { kind: 'Subscript', value: path, slice: { kind: 'Constant', value: BigInt(k), span: q.span }, span: q.span }, caps));
+        return ts.some((t) => t === null) ? null : and(ts as (A.Expr | typeof TRUE)[]);
+      }
+      default:
+        return null;
+    }
+  };
+  let rest: A.Stmt[] = [];
+  for (const c of [...s.cases].reverse()) {
+    const caps: [string, A.Expr][] = [];
+    const t = test(c.pattern, subject, { kind: 'Name', id: subjectName, span: c.pattern.span }, caps);
+    if (t === null) return null;
+    const body: A.Stmt[] = [
+      ...caps.map(([name, path]): A.Stmt => ({ kind: 'Assign', targets: [{ kind: 'Name', id: name, span: c.pattern.span }], value: path, span: c.pattern.span } as A.Stmt)),
+      ...(c.guard ? [{ kind: 'If', test: c.guard, body: c.body, orelse: rest, span: c.guard.span } as A.If] : c.body),
+    ];
+    if (t !== TRUE) {
+      const stmt: A.If = { kind: 'If', test: t, body, orelse: rest, span: c.pattern.span };
+      matchOrigins.set(stmt, s);
+      rest = [stmt];
+    } else rest = body;
+    for (const st of body) if (st.kind === 'If' && st.test === c.guard) matchOrigins.set(st, s);
+  }
+  return { stmts: rest, subject: subjectName };
 }
 
 /** Built-in classes whose class pattern's one positional sub-pattern matches the subject itself. */
@@ -950,6 +1039,31 @@ function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
     else if (t.kind === 'Tuple' || t.kind === 'List') t.elts.forEach(target);
     else if (t.kind === 'Starred') target(t.value);
   };
+  // the names a match pattern captures (`case [x, *rest]`, `case {"k": v, **others}`, `case p as whole`)
+  const captures = (p: A.Pattern): void => {
+    switch (p.kind) {
+      case 'MatchAs':
+        if (p.name) out.add(p.name);
+        if (p.pattern) captures(p.pattern);
+        break;
+      case 'MatchStar':
+        if (p.name) out.add(p.name);
+        break;
+      case 'MatchMapping':
+        if (p.rest) out.add(p.rest);
+        p.patterns.forEach(captures);
+        break;
+      case 'MatchClass':
+        [...p.patterns, ...p.kwdPatterns].forEach(captures);
+        break;
+      case 'MatchSequence':
+      case 'MatchOr':
+        p.patterns.forEach(captures);
+        break;
+      default:
+        break;
+    }
+  };
   const walk = (ss: A.Stmt[]): void => {
     for (const s of ss) {
       if (s.kind === 'Assign') s.targets.forEach(target);
@@ -968,7 +1082,12 @@ function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
       } else if (s.kind === 'Try') {
         [s.body, s.orelse, s.finalbody, ...s.handlers.map((h) => h.body)].forEach(walk);
         s.handlers.forEach((h) => h.name && out.add(h.name));
-      } else if (s.kind === 'Match') s.cases.forEach((c) => walk(c.body));
+      } else if (s.kind === 'Match') {
+        s.cases.forEach((c) => {
+          captures(c.pattern);
+          walk(c.body);
+        });
+      }
       else if (locals && (s.kind === 'Global' || s.kind === 'Nonlocal')) s.names.forEach((n) => outer.add(n));
     }
   };
