@@ -26,7 +26,7 @@ import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilde
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   const outer = ip.line;
-  const block = { body, i: 0 };
+  const block = { body, i: 0, scope };
   blocks.push(block);
   try {
     for (const s of body) {
@@ -44,7 +44,7 @@ export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
 }
 
 /** The blocks being executed, innermost last, each with the number of its statements begun (see deadAfterIf). */
-const blocks: { body: A.Stmt[]; i: number }[] = [];
+const blocks: { body: A.Stmt[]; i: number; scope: Scope }[] = [];
 
 /**
  * Is `name`, bound by the if `s` on one path only, never read after it? It is when no statement after `s`
@@ -65,7 +65,15 @@ function deadAfterIf(name: string, s: A.If): boolean {
     else if ((node.kind === 'Global' || node.kind === 'Nonlocal') && Array.isArray(node.names) && node.names.includes(name)) found = true;
     else for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') mentions(v);
   };
+  // a function's local is read only by the statements of that function's body (not by the code around a call of it)
+  const frameOf = (sc: Scope | null): Scope | null => {
+    while (sc && !sc.locals) sc = sc.parent;
+    return sc;
+  };
+  const frame = frameOf(top.scope);
+  const local = frame?.locals?.has(name) === true;
   for (const b of blocks) {
+    if (local && frameOf(b.scope) !== frame) continue;
     mentions(b.body.slice(b.i));
     const current = b.body[b.i - 1];
     if (current && (current.kind === 'For' || current.kind === 'While')) mentions(current);
