@@ -398,6 +398,10 @@ export function installBuiltins(ip: Interp): void {
     open: fn('open', (c) => {
       throw new CompileError('open() is not supported: a jaxts program does not read or write files', c.span);
     }),
+    // running source text made at run time has no compiled form
+    ...Object.fromEntries(['exec', 'eval', 'compile'].map((name) => [name, fn(name, (c) => {
+      throw new CompileError(`NotImplementedError: ${name}() is not supported by jaxts (it compiles Python ahead of time and cannot run source text made while the program runs)`, c.span);
+    })])),
     None: null,
     True: true,
     False: false,
