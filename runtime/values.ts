@@ -4,6 +4,7 @@
 import { pyFloatPow } from './format/python_pow.js';
 import { arrayFormat, formatValue, jaxKeyRepr, jaxRepr, jaxStr, npScalarStr, numpyRepr, numpyStr, pyFloatRepr, PyFormatError, pyPercentFormat, pyStrRepr } from './format/index.js';
 import { PythonError, type JArray } from './runtime.js';
+import { log as correctLog } from './numpy/mt19937.js';
 
 /** Generated code's release of arrays after their last use (a variable not yet assigned is skipped). */
 export function release(...xs: (JArray | undefined)[]): void {
@@ -172,6 +173,11 @@ export function pyListSort<T extends number | string | boolean>(items: T[], reve
   items.sort((a, b) => (reverse ? cmp(b, a) : cmp(a, b)));
 }
 
+/** list(range(start, ...)) of `length` items known only at run time. */
+export function pyRangeList(start: number, length: number, step: number): number[] {
+  return Array.from({ length }, (_, i) => start + i * step);
+}
+
 /** sum() of a run-time list of ints or floats (CPython 3.11 adds left to right, from `start`). */
 export function pyListSum(items: readonly number[], start = 0): number {
   let s = start;
@@ -244,6 +250,20 @@ export function floordiv(a: number, b: number, floats = false): number {
   if (div === 0) return a / b < 0 || Object.is(a / b, -0) ? -0 : 0;
   const q = Math.floor(div);
   return div - q > 0.5 ? q + 1 : q;
+}
+
+/** math.log: correctly rounded, as glibc's log (JS's Math.log is 1 ulp off on some inputs). */
+export const pyLog = correctLog;
+
+/**
+ * A math module function of one float, with CPython's checks (math_1): a NaN from a number is a domain error
+ * (ValueError), an infinity from a finite number an OverflowError where `f` can overflow, else a domain error.
+ */
+export function math1(f: (x: number) => number, x: number, canOverflow: boolean): number {
+  const r = f(x);
+  if (Number.isNaN(r) && !Number.isNaN(x)) throw new Error('ValueError: math domain error');
+  if (!Number.isFinite(r) && !Number.isNaN(r) && Number.isFinite(x)) throw new Error(canOverflow ? 'OverflowError: math range error' : 'ValueError: math domain error');
+  return r;
 }
 
 /** Python's `**` on host numbers where an operand is a float (or the int exponent is negative). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The long differential run of Python host semantics (npm run fuzz:py -- --count 2000 [--seed 7]):
 # generates COUNT random Python host programs with scripts/fuzz_py_gen.py into fixtures/pyhost_long/
-# (git-ignored; with lists appended to in loops on run-time values, --rt-lists), makes their goldens with the oracle (CPython in the oracle venv), and runs them through
+# (git-ignored; with lists appended to in loops on run-time values, --rt-lists, and ranges with run-time
+# bounds, matches on run-time values, hash and math errors, --rt-more), makes their goldens with the oracle (CPython in the oracle venv), and runs them through
 # jaxts on both backends with the golden test. The checked-in fixtures/pyhost/ (seed 0, 200 programs)
 # run in `npm test`.
 set -euo pipefail
@@ -19,6 +20,6 @@ OUT="$ROOT/fixtures/pyhost_long"
 rm -rf "$OUT"
 PY="$ROOT/.venv/oracle/bin/python"
 [[ -x "$PY" ]] || PY=python3
-"$PY" "$ROOT/scripts/fuzz_py_gen.py" --seed "$SEED" --count "$COUNT" --per-batch 25 --rt-lists --out "$OUT"
+"$PY" "$ROOT/scripts/fuzz_py_gen.py" --seed "$SEED" --count "$COUNT" --per-batch 25 --rt-lists --rt-more --out "$OUT"
 bash "$ROOT/scripts/oracle.sh" "$OUT"/*.py
 cd "$ROOT" && npm run build --silent && npx vitest run test/golden/golden.test.ts -t pyhost_long

@@ -48,10 +48,11 @@ FMT_STR = ['', ':>6', ':<6', ':^7', '!r', ':.2', ':*^9']
 
 
 class Gen:
-    def __init__(self, rng, runtime, rt_lists=False):
+    def __init__(self, rng, runtime, rt_lists=False, rt_more=False):
         self.rng = rng
         self.runtime = runtime
         self.rt_lists = rt_lists
+        self.rt_more = rt_more
         self.env = {}  # name -> type ('int', 'float', 'bool', 'str', 'list', 'dict', 'tuple', 'any')
         self.lines = []
         self.indent = 1
@@ -569,6 +570,8 @@ class Gen:
             self.emit(f'print(str({self.pick(names)}) + "|" + repr({self.rt_num(1, "float")}), {self.rt_cmp()})')
 
     def rt_stmt(self, depth):
+        if self.rt_more and depth > 0 and self.indent == 1 and self.r() < 0.25:
+            return self.rt_more_stmt()
         if self.rt_lists and depth > 0 and self.indent == 1 and self.r() < 0.3:
             return self.rt_history() if self.r() < 0.6 else self.rt_best()
         k = self.r()
@@ -614,6 +617,52 @@ class Gen:
             t = self.pick(['int', 'float'])
             v = self.pick([n for n, u in self.env.items() if u == t])
             self.emit(f'{v} {self.pick(["+=", "-=", "*="])} {self.rt_num(1, t)}')
+
+    def rt_more_stmt(self):
+        """With --rt-more: a for loop over a range whose bound is known only at run time (its accumulator may
+        change type), a match on a run-time value, hash() of run-time ints, math functions that may raise."""
+        k = self.r()
+        if k < 0.35:
+            i, acc = self.fresh('i'), self.fresh('s')
+            self.emit(f'{acc} = {self.pick(["0", "0.0", "1"])}')
+            bound = self.pick(['a', 'a + 2', 'a % 5', '(a * 3) // 2', 'int(b) % 6'])
+            rng = self.pick([f'range({bound})', f'range(1, {bound})', f'range({bound}, -1, -1)', f'range(2, {bound} + 3, 2)'])
+            self.emit(f'for {i} in {rng}:')
+            self.emit(f'    {acc} += {i} * {self.pick(["1", "2", "0.5", "-3"])}')
+            self.emit(f'print({acc}, len({rng}), [{i} * {i} for {i} in {rng}], list({rng}))')
+        elif k < 0.65:
+            if self.r() < 0.5:
+                self.emit(f'match {self.pick(["a % 4", "int(b) % 3", "a - 2"])}:')
+                self.emit(f'    case {self.pick(["0", "1", "-1"])}:')
+                self.emit(f'        print("zero-ish", {self.rt_num(1, "int")})')
+                self.emit(f'    case 2 | 3:')
+                self.emit(f'        print("two or three")')
+                c = self.fresh('c')
+                self.emit(f'    case {c} if {c} > {self.pick(["1", "3"])}:')
+                self.emit(f'        print("big", {c} * 2)')
+                self.emit('    case _:')
+                self.emit('        print("other")')
+            else:
+                p, q = self.fresh('p'), self.fresh('q')
+                self.emit(f'match (a % 2, {self.pick(["a % 3", "int(b) % 2"])}):')
+                self.emit(f'    case (0, {q}):')
+                self.emit(f'        print("even", {q})')
+                self.emit(f'    case ({p}, {q}) if {p} == {q}:')
+                self.emit(f'        print("same", {p})')
+                self.emit('    case (1, 0) | (1, 2):')
+                self.emit('        print("odd pair")')
+                self.emit('    case _:')
+                self.emit('        print("other")')
+        elif k < 0.8:
+            self.emit(f'print(hash({self.rt_num(1, "int")}), hash(a - {self.pick(["1", "5", "a + 1"])}), hash(a > 2))')
+        else:
+            e = self.fresh('e')
+            fn = self.pick(['exp', 'sqrt', 'log', 'log1p', 'cosh', 'atanh', 'asin'])
+            arg = self.pick(['b * 400', '-b', 'b - b', 'b / 1e3', 'a * 1.0', '-1.0 - a'])
+            self.emit('try:')
+            self.emit(f'    print(math.{fn}({arg}))')
+            self.emit(f'except (ValueError, OverflowError) as {e}:')
+            self.emit(f'    print(type({e}).__name__, {e})')
 
     def rt_best(self):
         """A best-so-far that starts as None in a while loop on a run-time value (a host value that may be None),
@@ -750,20 +799,21 @@ def main():
     ap.add_argument('--runtime-every', type=int, default=4, help='every Nth program starts from device readbacks')
     ap.add_argument('--out', default='fixtures/pyhost')
     ap.add_argument('--rt-lists', action='store_true', help='run-time programs may append to lists in loops on run-time values')
+    ap.add_argument('--rt-more', action='store_true', help='run-time programs may loop over ranges with run-time bounds, match on run-time values, hash and call math functions that raise')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     batches = (a.count + a.per_batch - 1) // a.per_batch
     for b in range(batches):
         rng = random.Random(a.seed * 1_000_003 + b)
         n = min(a.per_batch, a.count - b * a.per_batch)
-        flags = (f' --runtime-every {a.runtime_every}' if a.runtime_every != 4 else '') + (' --rt-lists' if a.rt_lists else '')
+        flags = (f' --runtime-every {a.runtime_every}' if a.runtime_every != 4 else '') + (' --rt-lists' if a.rt_lists else '') + (' --rt-more' if a.rt_more else '')
         lines = [f'# Differential fixture: {n} random Python host programs, scripts/fuzz_py_gen.py --seed {a.seed}{flags} batch {b}.',
                  '# Generated; its golden comes from scripts/oracle.sh (CPython). Do not edit.',
                  'import math', 'import jax.numpy as jnp', '', '']
         for i in range(n):
             runtime = a.runtime_every > 0 and i % a.runtime_every == a.runtime_every - 1
             while True:
-                body = Gen(rng, runtime, a.rt_lists).program(f'p{i}')
+                body = Gen(rng, runtime, a.rt_lists, a.rt_more).program(f'p{i}')
                 src = '\n'.join(body) + f'\n\n\nprint("== p{i}")\np{i}()\n'
                 if runs_cleanly(src):
                     break

@@ -7,7 +7,8 @@ import { dtypeArg, shapeArgs } from './modules.js';
 import { Text } from './text.js';
 import { avalOf, flatten } from './transforms.js';
 import { jaxDtype } from './arrays.js';
-import { NdArray, NpScalar, PyBuiltin, PyDType, PyObject, typeName, PyTuple, Trace, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
+import { NdArray, NpScalar, PyBuiltin, PyDType, PyObject, PyTransformed, typeName, PyTuple, Trace, Tracer, isArray, type CallArgs, type PyValue } from './values.js';
+import { noteTraceCacheKey } from './format.js';
 
 /** jax.ShapeDtypeStruct: an array's shape, dtype and weak type, without data. */
 export class PyShapeDtypeStruct extends PyObject {
@@ -89,6 +90,11 @@ export function evalShape(ip: Interp, c: CallArgs): PyValue {
   });
   const [args, kws] = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items as [PyTuple, PyTuple];
   const kwargs = new Map([...c.kwargs.keys()].map((k, i) => [k, kws.items[i]!]));
+  // (prints while tracing show once per function and signature: JAX's trace cache, shared with jit and make_jaxpr)
+  if (parent.kind === 'segment') {
+    const keyed = flatten(new PyTuple([...args.items, ...kwargs.values()]));
+    noteTraceCacheKey(ip, t, fn instanceof PyTransformed && fn.transform === 'jit' ? fn.fn : fn, [...keyed.leaves, ...keyed.aux], span);
+  }
   return ip.withTrace(t, () => {
     const out = flatten(ip.call(fn, { args: args.items, kwargs, span }));
     return out.unflatten(out.leaves.map((l) => new PyShapeDtypeStruct(ip.ops.aval(l, span))));

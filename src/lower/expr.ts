@@ -342,7 +342,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
       return Array.from({ length: n }, (_, i) => callDunder(ip, v, '__getitem__', [BigInt(i)], span)!);
     }
   }
-  if (v && typeof v === 'object' && v.typeName === 'range') {
+  if (v && typeof v === 'object' && v.typeName === 'range' && !(v instanceof HostZip)) {
     const r = v as unknown as { start: bigint; stop: bigint; step: bigint; length: number };
     checkItems(r.length, 'a range', span);
     return Array.from({ length: r.length }, (_, i) => r.start + BigInt(i) * r.step);
@@ -356,7 +356,7 @@ export function iterate(ip: Interp, v: PyValue, span: A.Span): PyValue[] {
     return Array.from({ length: n }, (_, i) => ip.ops.index(v, [{ kind: 'int', value: i }], span));
   }
   if (v instanceof HostList || v instanceof HostZip) {
-    throw new CompileError(`this use of a ${v instanceof HostList ? 'list' : `${v.typeName}() of a list`} known only when the program runs needs its items at compile time (a for loop or a list comprehension over it runs on the host)`, span);
+    throw new CompileError(`this use of a ${v instanceof HostList ? 'list' : v.typeName === 'range' ? 'range() with a bound' : `${v.typeName}() of a list`} known only when the program runs needs its items at compile time (a for loop or a list comprehension over it runs on the host)`, span);
   }
   throw new CompileError(`TypeError: '${typeName(v)}' object is not iterable`, span);
 }

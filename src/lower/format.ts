@@ -20,7 +20,7 @@ import { callDunder, instanceText } from './classes.js';
 import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
-  HostList, HostNd, HostScalar, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
+  HostList, HostNd, HostScalar, HostZip, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
   PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
@@ -225,6 +225,42 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
   }
 }
 
+/** The jits being inlined into an enclosing transformation's trace (innermost last): their arguments and first equation. */
+const inlinedJits: { trace: Trace; args: ReadonlySet<Atom>; start: number }[] = [];
+
+/** Run `body`, a jit's call inlined into the trace `trace` (its arguments `args`), as JAX traces it: its own trace. */
+export function withInlinedJit<T>(trace: Trace, args: readonly Atom[], body: () => T): T {
+  inlinedJits.push({ trace, args: new Set(args), start: trace.builder.eqns.length });
+  try {
+    return body();
+  } finally {
+    inlinedJits.pop();
+  }
+}
+
+/** The jits being inlined now, to render a print's text again later (a print inside an eager transformation runs when the program does). */
+export function inlinedJitsNow(): <T>(fn: () => T) => T {
+  const saved = [...inlinedJits];
+  return (fn) => {
+    const outer = inlinedJits.splice(0, inlinedJits.length, ...saved);
+    try {
+      return fn();
+    } finally {
+      inlinedJits.splice(0, inlinedJits.length, ...outer);
+    }
+  };
+}
+
+/** Is `v` a value of a jit inlined into its trace: an argument it was passed, or a value it made? */
+function inInlinedJit(v: Tracer): boolean {
+  const j = [...inlinedJits].reverse().find((x) => x.trace === v.trace);
+  if (!j) return false;
+  if (j.args.has(v.atom)) return true;
+  const eqns = v.trace.builder.eqns;
+  for (let i = j.start; i < eqns.length; i++) if (eqns[i]!.outputs.includes(v.atom as never)) return true;
+  return false;
+}
+
 /**
  * str() / repr() of a tracer, as JAX 0.10 shows it: `JitTracer(float32[3])`
  * under jit and pmap, `VmapTracer(aval=float32[], batched=float32[3])` under
@@ -235,6 +271,8 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   const t = v.trace;
   const eager = eagerValue(v);
   if (eager && eager.dtype !== 'complex64') return strOf(ip, new NdArray(eager.shape, eager.dtype, eager.data), span);
+  // a jit called inside vmap or grad (inlined into their trace): inside it, JAX's values are the jit's tracers
+  if (t.kind !== 'jit' && t.kind !== 'segment' && inInlinedJit(v)) return Text.of(`JitTracer(${avalText(v.aval)}${vmaText(ip.library.varying(v))})`);
   if (t.kind !== 'vmap' && t.kind !== 'grad' && t.kind !== 'segment') return Text.of(`JitTracer(${avalText(v.aval)}${vmaText(ip.library.varying(v))})`);
   const info = traceParams.get(t);
   if (!info || t.kind === 'segment') return avalOnTrace(ip, t, v.aval, v, span);
@@ -301,6 +339,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
   }
   if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }]))]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
+  if (v instanceof HostZip && v.bounds.length) return Text.of('range(').concat(Text.join(v.bounds.map((b) => new Text([call('jx.pyStr', [b, { k: 'lit', value: 'int' }])])), ', '), ')');
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, true)]);
   if (v instanceof NpScalar) return Text.of(npScalarRepr(v.value, v.dtype));

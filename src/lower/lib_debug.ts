@@ -7,7 +7,7 @@ import type * as A from '../parser/ast.js';
 import { jaxDtype } from './arrays.js';
 import { markEffect } from './callback_staging.js';
 import { recordDebugCall, takeDebugCalls, type DebugCall } from './debug_prints.js';
-import { strFormat } from './format.js';
+import { noteTraceCacheKey, strFormat } from './format.js';
 import type { Interp } from './interp.js';
 import { builtinModule } from './modules.js';
 import { PyClosedJaxpr } from './jaxpr_objects.js';
@@ -15,7 +15,7 @@ import { jaxprTypes, noteTraceArgs } from './lib_sharding.js';
 import { PyShapeDtypeStruct } from './eval_shape.js';
 import { flatten } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
 } from './values.js';
 
 
@@ -33,7 +33,7 @@ export function argAval(v: PyValue, span: A.Span): AVal {
 /**
  * jax.make_jaxpr(fun, static_argnums=(), return_shape=False): a function that traces `fun` with
  * abstract arguments, as jit does, and returns its jaxpr. A print while
- * tracing prints (every call: make_jaxpr does not cache).
+ * tracing prints (once per function and signature: the cache JAX shares with jit and eval_shape).
  */
 export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
   const fn = c.args[0];
@@ -57,6 +57,10 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
     const rebuilt = (ip.withTrace(t, () => flat.unflatten(params)) as PyTuple).items;
     const args = call.args.map((a, i) => (statics.has(i) ? a : rebuilt[i]!));
     const kwargs = new Map([...call.kwargs.keys()].map((k, i) => [k, rebuilt[call.args.length + i]!]));
+    // JAX's trace cache is jit's: a print while tracing shows once per function and signature, whichever of
+    // make_jaxpr, jit and eval_shape traced it first
+    const keyed = flatten(new PyTuple([...args, ...kwargs.values()]));
+    noteTraceCacheKey(ip, t, fn instanceof PyTransformed && fn.transform === 'jit' ? fn.fn : fn, [...keyed.leaves, ...keyed.aux], call.span);
     let shape: PyValue = null;
     const results = ip.withTrace(t, () => {
       const out = flatten(ip.call(fn, { args, kwargs, span: call.span }));

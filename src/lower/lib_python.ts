@@ -6,13 +6,14 @@ import { printSilenced } from './callback_staging.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { pyRoundDigits } from '../../runtime/format/index.js';
+import { hashFloat, hashInt, hashStr, hashTuple } from '../../runtime/format/python_hash.js';
 import { jaxTypeStr } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
 import { staticCompare, truthy } from './pyops.js';
 import { PySet, hashable } from './sets.js';
 import { recordDebugCall } from './debug_prints.js';
-import { formatOf, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
+import { formatOf, inlinedJitsNow, reprOf, strOf, textValue, tracePrintKey, withConcrete } from './format.js';
 import { hexpr, PySlice, type Interp } from './interp.js';
 import { filterIterator, mapIterator } from './iterators.js';
 import { arg, intArg, numArg } from './modules.js';
@@ -20,7 +21,7 @@ import { ndUnarySame } from './ndarray.js';
 import { hostNdUnary } from './host_numpy.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { hostListCopy, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
+import { declareHostList, hostListCopy, hostListElem, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -28,7 +29,7 @@ import {
 } from './classes.js';
 import {
   PyComplex, objectId, dictKey, PyFunction,
-  HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
+  HostList, HostNd, HostScalar, HostZip, NdArray, NpScalar, PyBuiltin, PyClass, PyDescriptor, PyNativeObject, PyInstance, PySuper, PyUserClass, PyDevice, PyDeviceArray, PyKeyArray, PyDict, PyIterator, PyList, PyModule, PyPartial, PyRange, PyTuple,
   isArray, typeName, NeedsStatic, Tracer, type CallArgs, type PyValue,
 } from './values.js';
 import { deferShardMapPrint } from './shard_map.js';
@@ -39,6 +40,72 @@ const mod = (name: string, entries: Record<string, PyValue>): PyModule => new Py
 const fn = (name: string, f: Fn): PyBuiltin => new PyBuiltin(name, f);
 
 export function installBuiltins(ip: Interp): void {
+  /**
+   * range() with a bound known only when the program runs (a step known now): a count whose start and length
+   * are constants of the host program from here (Python evaluates the bounds once), iterated by a TS loop.
+   */
+  const runTimeRange = (c: CallArgs): HostZip => {
+    const bound = (v: PyValue): HExpr => {
+      if (v instanceof HostScalar) {
+        if (v.type !== 'int' && v.type !== 'bool') throw new CompileError(`TypeError: '${v.type}' object cannot be interpreted as an integer`, c.span);
+        if (v.expr.k === 'lit') return v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr;
+        const name = ip.freshName('bound');
+        ip.emit({ k: 'const', names: [name], value: v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr });
+        return { k: 'var', name };
+      }
+      return { k: 'lit', value: intArg(v, 'a range bound', c.span) };
+    };
+    if (c.args.length > 2 && c.args[2] instanceof HostScalar) throw new NeedsStatic('a range step known only when the program runs', c.span);
+    const step = c.args.length > 2 ? BigInt(intArg(c.args[2]!, 'a range bound', c.span)) : 1n;
+    if (step === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
+    const [start, stop] = c.args.length === 1 ? [{ k: 'lit', value: 0 } as HExpr, bound(c.args[0]!)] : [bound(c.args[0]!), bound(c.args[1]!)];
+    // len(range(start, stop, step)): max(0, ceil((stop - start) / step))
+    const diff: HExpr = step > 0n ? { k: 'bin', op: '-', a: stop, b: start } : { k: 'bin', op: '-', a: start, b: stop };
+    const steps: HExpr = step === 1n || step === -1n ? diff : { k: 'call', callee: 'Math.ceil', args: [{ k: 'bin', op: '/', a: diff, b: { k: 'lit', value: Number(step < 0n ? -step : step) } }] };
+    const length = ip.freshName('range_len');
+    ip.emit({ k: 'const', names: [length], value: { k: 'call', callee: 'Math.max', args: [{ k: 'lit', value: 0 }, steps] } });
+    const first = start.k === 'lit' ? BigInt(start.value as number) : start;
+    return new HostZip('range', [{ k: 'count', start: first, step, length: { k: 'var', name: length } }], [start, stop, ...(step === 1n ? [] : [{ k: 'lit', value: Number(step) } as HExpr])]);
+  };
+  /** hash(v) as CPython 3.11 computes it (strings with PYTHONHASHSEED=0; objects by identity, as id(v) >> 4). */
+  const staticHash = (x: PyValue, span: A.Span): bigint => {
+    const h = hashOf(x, span);
+    if (typeof h !== 'bigint') throw new NeedsStatic('hash() of a tuple holding a value known only when the program runs', span);
+    return h;
+  };
+  const hashOf = (v: PyValue, span: A.Span): PyValue => {
+    if (v instanceof HostScalar) {
+      // a run-time int hashes to itself below 2**61 - 1 (which JS numbers cannot reach exactly), -1 to -2
+      if (v.type === 'int' || v.type === 'bool') return new HostScalar({ k: 'cond', test: { k: 'bin', op: '===', a: v.expr, b: { k: 'lit', value: -1 } }, then: { k: 'lit', value: -2 }, else: v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr }, 'int');
+      throw new NeedsStatic(`hash() of a ${v.type} known only when the program runs`, span);
+    }
+    if (typeof v === 'bigint' || typeof v === 'boolean') return hashInt(BigInt(v));
+    if (typeof v === 'number') return hashFloat(v, objectId(new PyTuple([])) >> 4n);
+    if (typeof v === 'string') return hashStr(v);
+    if (v instanceof NpScalar) return v.dtype === 'bool' || !v.dtype.startsWith('float') ? hashInt(BigInt(v.value)) : hashFloat(v.value);
+    if (v instanceof PyTuple) return hashTuple(v.items.map((x) => staticHash(x, span)));
+    if (v instanceof PyInstance) {
+      const own = v.cls.lookup('__hash__');
+      if (own === null) throw new CompileError(`TypeError: unhashable type: '${typeName(v)}'`, span);
+      if (own !== undefined) {
+        const h = callDunder(ip, v, '__hash__', [], span);
+        if (typeof h !== 'bigint' && typeof h !== 'boolean') throw new CompileError("TypeError: __hash__ method should return an integer", span);
+        return hashInt(BigInt(h));
+      }
+      const dc = v.cls.dataclass;
+      if (dc) {
+        // a dataclass with eq=True hashes by its fields only when frozen (else it is unhashable, as CPython sets __hash__ = None)
+        if (dc.eq && !dc.frozen) throw new CompileError(`TypeError: unhashable type: '${typeName(v)}'`, span);
+        if (dc.eq) return hashOf(new PyTuple(dc.fields.map((f) => v.attrs.get(f) ?? null)), span);
+      }
+      if (v.value !== undefined && v.cls.lookup('__eq__') === undefined) return hashOf(v.value, span);
+      // a class that defines __eq__ without __hash__ is unhashable
+      if (!dc && v.cls.lookup('__eq__') !== undefined) throw new CompileError(`TypeError: unhashable type: '${typeName(v)}'`, span);
+    }
+    hashable(v, span);
+    const id = objectId(v);
+    return id >> 4n;
+  };
   const b = ip.builtins.vars;
   const printFn: Fn = (c) => {
     const sep = c.kwargs.has('sep') ? strOf(ip, c.kwargs.get('sep')!, c.span) : Text.of(' ');
@@ -59,7 +126,9 @@ export function installBuiltins(ip: Interp): void {
         // an eager transformation: the tracers show concrete values (a grad primal, a value vmap does not batch),
         // known when the program runs: print then, as a debug call (the text made twice, first to find the values)
         const values: PyValue[] = [];
-        const render = (show: (v: PyValue) => Text): Text => withConcrete(show, () => Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end));
+        // (with the jits inlined here as they are now: their values show as JitTracers)
+        const inJits = inlinedJitsNow();
+        const render = (show: (v: PyValue) => Text): Text => inJits(() => withConcrete(show, () => Text.join(c.args.map((a) => strOf(ip, a, c.span)), sepS).concat(end)));
         render((v) => (values.push(v), Text.of('')));
         recordDebugCall(ip.trace(), {
           run: (vals) => {
@@ -105,12 +174,15 @@ export function installBuiltins(ip: Interp): void {
       if (v instanceof PyDict || v instanceof PySet) return BigInt(v.entries.size);
       if (typeof v === 'string') return BigInt([...v].length);
       if (v instanceof PyRange) return BigInt(v.length);
+      const count = v instanceof HostZip && v.typeName === 'range' ? v.parts[0] : undefined;
+      if (count?.k === 'count' && count.length !== null && typeof count.length === 'object') return new HostScalar(count.length, 'int');
       const n = callDunder(ip, v, '__len__', [], c.span);
       if (n !== undefined) return n;
       throw new CompileError(`TypeError: object of type '${typeName(v)}' has no len()`, c.span);
     }),
     range: fn('range', (c) => {
       if (c.args.length < 1 || c.args.length > 3) throw new CompileError(`TypeError: range expected ${c.args.length ? 'at most 3 arguments' : 'at least 1 argument'}, got ${c.args.length}`, c.span);
+      if (c.args.some((a) => a instanceof HostScalar) && ip.atHost) return runTimeRange(c);
       const xs = c.args.map((a) => BigInt(intArg(a, 'a range bound', c.span)));
       if (xs.length === 1) return new PyRange(0n, xs[0]!, 1n);
       if (xs[2] === 0n) throw new CompileError('ValueError: range() arg 3 must not be zero', c.span);
@@ -163,7 +235,19 @@ export function installBuiltins(ip: Interp): void {
       if (c.args.length > 1) return c.args[1]!;
       throw raiseValue(ip, newException(EXCEPTIONS.get('StopIteration')!, v.generator && r.value !== null && r.value !== undefined ? [r.value] : []), c.span);
     }),
-    list: fn('list', (c) => (c.args[0] instanceof HostList ? hostListCopy(ip, c.args[0]) : new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []))),
+    list: fn('list', (c) => {
+      const src = c.args[0];
+      if (src instanceof HostList) return hostListCopy(ip, src);
+      const count = src instanceof HostZip && src.typeName === 'range' ? src.parts[0] : undefined;
+      if (count?.k === 'count' && count.length !== null) {
+        // list(range(n)) of a bound known only at run time
+        const name = ip.freshName('items');
+        const lit = (x: bigint | number | HExpr): HExpr => (typeof x === 'object' ? x : { k: 'lit', value: Number(x) });
+        ip.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'jx.pyRangeList', args: [lit(count.start), lit(count.length), lit(count.step)] }, type: 'number[]' });
+        return new HostList(name, 'int');
+      }
+      return new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []);
+    }),
     tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
     dict: fn('dict', (c) => {
       const d = new PyDict();
@@ -282,6 +366,10 @@ export function installBuiltins(ip: Interp): void {
       return names.some((n) => n instanceof PyUserClass && sub.isSubclassOf(n));
     }),
     id: fn('id', (c) => objectId(arg(c, 0, 'obj'))),
+    hash: fn('hash', (c) => {
+      if (c.args.length !== 1 || c.kwargs.size) throw new CompileError(`TypeError: hash() takes exactly one argument (${c.args.length + c.kwargs.size} given)`, c.span);
+      return hashOf(c.args[0]!, c.span);
+    }),
     type: fn('type', (c) => {
       const cls = classOf(arg(c, 0, 'object'));
       // a built-in type is the builtin itself (type(1.0) is float), NumPy's types the numpy module's (type(x) is np.ndarray)
@@ -320,6 +408,10 @@ export function installBuiltins(ip: Interp): void {
     open: fn('open', (c) => {
       throw new CompileError('open() is not supported: a jaxts program does not read or write files', c.span);
     }),
+    // running source text made at run time has no compiled form
+    ...Object.fromEntries(['exec', 'eval', 'compile'].map((name) => [name, fn(name, (c) => {
+      throw new CompileError(`NotImplementedError: ${name}() is not supported by jaxts (it compiles Python ahead of time and cannot run source text made while the program runs)`, c.span);
+    })])),
     None: null,
     True: true,
     False: false,
@@ -417,7 +509,11 @@ function collectionBuiltins(ip: Interp, fn: (name: string, f: Fn) => PyBuiltin):
     sorted: fn('sorted', (c) => {
       const src = c.args[0];
       if (src instanceof HostList && !c.kwargs.has('key')) return hostListSorted(ip, src, truthy(c.kwargs.get('reverse') ?? false, c.span), c.span);
-      return new PyList(pySorted(ip, items(c, 0, 'iterable'), c));
+      const xs = items(c, 0, 'iterable');
+      // numbers or strings known only when the program runs: sorted at run time
+      const elem = ip.atHost && !c.kwargs.has('key') && xs.some((x) => x instanceof HostScalar) ? hostListElem(xs, []) : null;
+      if (elem) return hostListSorted(ip, declareHostList(ip, new PyList(xs), elem, 'items', c.span), truthy(c.kwargs.get('reverse') ?? false, c.span), c.span);
+      return new PyList(pySorted(ip, xs, c));
     }),
     reversed: fn('reversed', (c) => {
       const v = arg(c, 0, 'sequence');

@@ -77,11 +77,20 @@ function mathArg(ip: Interp, v: PyValue, span: A.Span): number | HExpr {
 }
 
 function mathModule(ip: Interp): PyModule {
+  // CPython's math_1: a NaN from a number is a domain error, an infinity from a finite number a range error
+  // (OverflowError) where the function can overflow (exp, expm1, sinh, cosh), else a domain error (log1p(-1))
+  const OVERFLOWS = new Set(['exp', 'expm1', 'sinh', 'cosh']);
   const unary = (name: string, f: (x: number) => number, js: string, domain?: (x: number) => boolean) => (c: CallArgs): PyValue => {
     const x = mathArg(ip, arg(c, 0, 'x'), c.span);
-    if (typeof x !== 'number') return new HostScalar({ k: 'call', callee: js, args: [x] }, 'float');
+    if (typeof x !== 'number') {
+      if (js.startsWith('jx.')) return new HostScalar({ k: 'call', callee: js, args: [x] }, 'float');
+      return new HostScalar({ k: 'call', callee: 'jx.math1', args: [{ k: 'var', name: js }, x, { k: 'lit', value: OVERFLOWS.has(name) }] }, 'float');
+    }
     if (domain && !domain(x)) throw new CompileError('ValueError: math domain error', c.span);
-    return f(x);
+    const r = f(x);
+    if (Number.isNaN(r) && !Number.isNaN(x)) throw new CompileError('ValueError: math domain error', c.span);
+    if (!Number.isFinite(r) && !Number.isNaN(r) && Number.isFinite(x)) throw new CompileError(OVERFLOWS.has(name) ? 'OverflowError: math range error' : 'ValueError: math domain error', c.span);
+    return r;
   };
   const toInt = (name: string, f: (x: number) => number, js: string) => (c: CallArgs): PyValue => {
     const v = arg(c, 0, 'x');
@@ -127,12 +136,13 @@ function mathModule(ip: Interp): PyModule {
     log: (c) => {
       const x = mathArg(ip, arg(c, 0, 'x'), c.span);
       const base = c.args[1] ?? c.kwargs.get('base');
+      // correctly rounded, as glibc's log (JS's Math.log is 1 ulp off on some inputs: log(3.0)); x <= 0 is a domain error
       if (typeof x !== 'number') {
-        const ln: HExpr = { k: 'call', callee: 'Math.log', args: [x] };
-        return new HostScalar(base === undefined ? ln : { k: 'bin', op: '/', a: ln, b: { k: 'call', callee: 'Math.log', args: [{ k: 'lit', value: staticNum(c, 1, 'base') }] } }, 'float');
+        const ln: HExpr = { k: 'call', callee: 'jx.math1', args: [{ k: 'var', name: 'jx.pyLog' }, x, { k: 'lit', value: false }] };
+        return new HostScalar(base === undefined ? ln : { k: 'bin', op: '/', a: ln, b: { k: 'lit', value: correctLog(staticNum(c, 1, 'base')) } }, 'float');
       }
       if (!(x > 0)) throw new CompileError('ValueError: math domain error', c.span);
-      return base === undefined ? Math.log(x) : Math.log(x) / Math.log(staticNum(c, 1, 'base'));
+      return base === undefined ? correctLog(x) : correctLog(x) / correctLog(staticNum(c, 1, 'base'));
     },
     sin: unary('sin', Math.sin, 'Math.sin'),
     cos: unary('cos', Math.cos, 'Math.cos'),

@@ -26,7 +26,7 @@ import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilde
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
   const outer = ip.line;
-  const block = { body, i: 0 };
+  const block = { body, i: 0, scope };
   blocks.push(block);
   try {
     for (const s of body) {
@@ -44,7 +44,7 @@ export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
 }
 
 /** The blocks being executed, innermost last, each with the number of its statements begun (see deadAfterIf). */
-const blocks: { body: A.Stmt[]; i: number }[] = [];
+const blocks: { body: A.Stmt[]; i: number; scope: Scope }[] = [];
 
 /**
  * Is `name`, bound by the if `s` on one path only, never read after it? It is when no statement after `s`
@@ -55,15 +55,25 @@ const blocks: { body: A.Stmt[]; i: number }[] = [];
 function deadAfterIf(name: string, s: A.If): boolean {
   const top = blocks[blocks.length - 1];
   if (!top || top.body[top.i - 1] !== s) return false;
+  // (an if of the chain a `match` on a run-time value stands for: the match statement as a whole)
+  const origin = matchOrigins.get(s);
   let found = false;
   const mentions = (n: unknown): void => {
-    if (found || !n || typeof n !== 'object' || n === s) return;
+    if (found || !n || typeof n !== 'object' || n === s || n === origin) return;
     const node = n as { kind?: string; id?: string; name?: string; names?: unknown };
     if ((node.kind === 'Name' && node.id === name) || ((node.kind === 'FunctionDef' || node.kind === 'ClassDef') && node.name === name)) found = true;
     else if ((node.kind === 'Global' || node.kind === 'Nonlocal') && Array.isArray(node.names) && node.names.includes(name)) found = true;
     else for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') mentions(v);
   };
+  // a function's local is read only by the statements of that function's body (not by the code around a call of it)
+  const frameOf = (sc: Scope | null): Scope | null => {
+    while (sc && !sc.locals) sc = sc.parent;
+    return sc;
+  };
+  const frame = frameOf(top.scope);
+  const local = frame?.locals?.has(name) === true;
   for (const b of blocks) {
+    if (local && frameOf(b.scope) !== frame) continue;
     mentions(b.body.slice(b.i));
     const current = b.body[b.i - 1];
     if (current && (current.kind === 'For' || current.kind === 'While')) mentions(current);
@@ -281,13 +291,100 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
 /** `match subject:` runs the first case whose pattern matches (binding its names) and whose guard holds. */
 function execMatch(ip: Interp, s: A.Match, scope: Scope): void {
   const subject = evalExpr(ip, s.subject, scope);
-  for (const c of s.cases) {
-    const binds = new Map<string, PyValue>();
-    if (!matchPattern(ip, c.pattern, subject, binds, scope)) continue;
-    binds.forEach((v, name) => assignTarget(ip, { kind: 'Name', id: name, span: c.pattern.span }, v, scope));
-    if (c.guard && !truthyStatic(ip, evalExpr(ip, c.guard, scope), c.guard.span)) continue;
-    return execBlock(ip, c.body, scope);
+  const start = ip.atHost ? (ip.flush(), ip.checkpoint()) : null;
+  const vars = new Map(scope.vars);
+  try {
+    for (const c of s.cases) {
+      const binds = new Map<string, PyValue>();
+      if (!matchPattern(ip, c.pattern, subject, binds, scope)) continue;
+      binds.forEach((v, name) => assignTarget(ip, { kind: 'Name', id: name, span: c.pattern.span }, v, scope));
+      if (c.guard && !truthyStatic(ip, evalExpr(ip, c.guard, scope), c.guard.span)) continue;
+      return execBlock(ip, c.body, scope);
+    }
+  } catch (e) {
+    // a subject known only when the program runs: the match as the if/elif chain it means, where its patterns allow
+    const chain = e instanceof NeedsStatic && start ? matchAsIf(ip, s, subject, scope) : null;
+    if (!chain || !start) throw e;
+    ip.rollback(start);
+    scope.vars.clear();
+    vars.forEach((v, k) => scope.vars.set(k, v));
+    scope.vars.set(chain.subject, subject);
+    try {
+      execBlock(ip, chain.stmts, scope);
+    } finally {
+      scope.vars.delete(chain.subject);
+    }
   }
+}
+
+let matchSubjects = 0;
+/** The ifs that stand for a match statement (see matchAsIf): the match. */
+const matchOrigins = new WeakMap<A.If, A.Match>();
+
+/**
+ * `match` on a value known only when the program runs as an if/elif chain on it (the subject bound once to a
+ * hidden name): literal, singleton, capture, wildcard and `as` patterns, or-patterns without captures, and
+ * sequence patterns (no star) of a tuple or list whose length is known; captures are bound before the guard.
+ * Null where a pattern is of another kind.
+ */
+function matchAsIf(ip: Interp, s: A.Match, subject: PyValue, scope: Scope): { stmts: A.Stmt[]; subject: string } | null {
+  const subjectName = `__match_subject_${++matchSubjects}`;
+  const span = s.span;
+  const TRUE = 'always';
+  const and = (xs: (A.Expr | typeof TRUE)[]): A.Expr | typeof TRUE => {
+    const es = xs.filter((x): x is A.Expr => x !== TRUE);
+    return es.length === 0 ? TRUE : es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', values: es, span };
+  };
+  // the test of `p` on the value `v` at `path`, its captures appended to `caps`
+  const test = (p: A.Pattern, v: PyValue, path: A.Expr, caps: [string, A.Expr][]): A.Expr | typeof TRUE | null => {
+    switch (p.kind) {
+      case 'MatchValue':
+        return { kind: 'Compare', left: path, ops: ['=='], comparators: [p.value], span: p.span };
+      case 'MatchSingleton':
+        return { kind: 'Compare', left: path, ops: ['is'], comparators: [{ kind: 'Constant', value: p.value, span: p.span }], span: p.span };
+      case 'MatchAs': {
+        const t = p.pattern ? test(p.pattern, v, path, caps) : TRUE;
+        if (p.name) caps.push([p.name, path]);
+        return t;
+      }
+      case 'MatchOr': {
+        const ts: A.Expr[] = [];
+        for (const q of p.patterns) {
+          const inner: [string, A.Expr][] = [];
+          const t = test(q, v, path, inner);
+          if (t === null || inner.length) return null;
+          if (t === TRUE) return TRUE;
+          ts.push(t);
+        }
+        return { kind: 'BoolOp', op: 'or', values: ts, span: p.span };
+      }
+      case 'MatchSequence': {
+        if (!(v instanceof PyList || v instanceof PyTuple) || p.patterns.some((q) => q.kind === 'MatchStar')) return null;
+        if (v.items.length !== p.patterns.length) return { kind: 'Constant', value: false, span: p.span };
+        const ts = p.patterns.map((q, k) => test(q, v.items[k]!, { kind: 'Subscript', value: path, slice: { kind: 'Constant', value: BigInt(k), span: q.span }, span: q.span }, caps));
+        return ts.some((t) => t === null) ? null : and(ts as (A.Expr | typeof TRUE)[]);
+      }
+      default:
+        return null;
+    }
+  };
+  let rest: A.Stmt[] = [];
+  for (const c of [...s.cases].reverse()) {
+    const caps: [string, A.Expr][] = [];
+    const t = test(c.pattern, subject, { kind: 'Name', id: subjectName, span: c.pattern.span }, caps);
+    if (t === null) return null;
+    const body: A.Stmt[] = [
+      ...caps.map(([name, path]): A.Stmt => ({ kind: 'Assign', targets: [{ kind: 'Name', id: name, span: c.pattern.span }], value: path, span: c.pattern.span } as A.Stmt)),
+      ...(c.guard ? [{ kind: 'If', test: c.guard, body: c.body, orelse: rest, span: c.guard.span } as A.If] : c.body),
+    ];
+    if (t !== TRUE) {
+      const stmt: A.If = { kind: 'If', test: t, body, orelse: rest, span: c.pattern.span };
+      matchOrigins.set(stmt, s);
+      rest = [stmt];
+    } else rest = body;
+    for (const st of body) if (st.kind === 'If' && st.test === c.guard) matchOrigins.set(st, s);
+  }
+  return { stmts: rest, subject: subjectName };
 }
 
 /** Built-in classes whose class pattern's one positional sub-pattern matches the subject itself. */
@@ -678,7 +775,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
 }
 
 /** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
-const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
+const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
 
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
@@ -766,8 +863,18 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
     });
     if (classes.includes('Exception') || classes.includes('BaseException')) return runHandler(h, null);
     const only = clause instanceof PyUserClass ? clause : null;
-    const test = new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: classes.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
-    dynamicIf(ip, fakeIf(h.body, s.handlers.slice(i + 1).flatMap((x) => x.body)), test, scope, (arm) => (arm === 0 ? runHandler(h, only) : chain(i + 1)));
+    const matches = (names: string[]): HostScalar => new HostScalar({ k: 'call', callee: 'jx.pyExcMatches', args: [{ k: 'var', name: excVar }, { k: 'array', items: names.map((c) => ({ k: 'lit', value: c })) }] }, 'bool');
+    const rest = s.handlers.slice(i + 1).flatMap((x) => x.body);
+    // `except (E1, E2) as e` of exceptions raised at run time: one test per class, so that `e` is an instance of the one caught
+    const each = clause instanceof PyTuple && h.name ? (clause.items as PyUserClass[]) : [];
+    if (each.length > 1 && each.every((c) => EXACT_RUNTIME_EXCEPTIONS.has(c.name) && EXCEPTIONS.get(c.name) === c)) {
+      const perClass = (k: number): void => {
+        if (k === each.length) return chain(i + 1);
+        dynamicIf(ip, fakeIf(h.body, [...h.body, ...rest]), matches([each[k]!.name]), scope, (arm) => (arm === 0 ? runHandler(h, each[k]!) : perClass(k + 1)));
+      };
+      return perClass(0);
+    }
+    dynamicIf(ip, fakeIf(h.body, rest), matches(classes), scope, (arm) => (arm === 0 ? runHandler(h, only) : chain(i + 1)));
   };
   let out: HStmt[];
   try {
@@ -962,6 +1069,31 @@ function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
     else if (t.kind === 'Tuple' || t.kind === 'List') t.elts.forEach(target);
     else if (t.kind === 'Starred') target(t.value);
   };
+  // the names a match pattern captures (`case [x, *rest]`, `case {"k": v, **others}`, `case p as whole`)
+  const captures = (p: A.Pattern): void => {
+    switch (p.kind) {
+      case 'MatchAs':
+        if (p.name) out.add(p.name);
+        if (p.pattern) captures(p.pattern);
+        break;
+      case 'MatchStar':
+        if (p.name) out.add(p.name);
+        break;
+      case 'MatchMapping':
+        if (p.rest) out.add(p.rest);
+        p.patterns.forEach(captures);
+        break;
+      case 'MatchClass':
+        [...p.patterns, ...p.kwdPatterns].forEach(captures);
+        break;
+      case 'MatchSequence':
+      case 'MatchOr':
+        p.patterns.forEach(captures);
+        break;
+      default:
+        break;
+    }
+  };
   const walk = (ss: A.Stmt[]): void => {
     for (const s of ss) {
       if (s.kind === 'Assign') s.targets.forEach(target);
@@ -980,7 +1112,12 @@ function boundNames(body: A.Stmt[], locals: boolean): Set<string> {
       } else if (s.kind === 'Try') {
         [s.body, s.orelse, s.finalbody, ...s.handlers.map((h) => h.body)].forEach(walk);
         s.handlers.forEach((h) => h.name && out.add(h.name));
-      } else if (s.kind === 'Match') s.cases.forEach((c) => walk(c.body));
+      } else if (s.kind === 'Match') {
+        s.cases.forEach((c) => {
+          captures(c.pattern);
+          walk(c.body);
+        });
+      }
       else if (locals && (s.kind === 'Global' || s.kind === 'Nonlocal')) s.names.forEach((n) => outer.add(n));
     }
   };
@@ -1501,7 +1638,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
           if (p.k === 'count') {
             const i: HExpr = { k: 'var', name: index };
             const scaled: HExpr = p.step === 1n ? i : { k: 'bin', op: '*', a: i, b: { k: 'lit', value: Number(p.step) } };
-            return new HostScalar(p.start === 0n ? scaled : { k: 'bin', op: '+', a: { k: 'lit', value: Number(p.start) }, b: scaled }, 'int');
+            return new HostScalar(p.start === 0n ? scaled : { k: 'bin', op: '+', a: typeof p.start === 'bigint' ? { k: 'lit', value: Number(p.start) } : p.start, b: scaled }, 'int');
           }
           const item = ip.freshName(target?.kind === 'Name' ? target.id : 'item');
           ip.emit({ k: 'const', names: [item], value: { k: 'call', callee: 'jx.pyIndex', args: [{ k: 'var', name: p.list.name }, { k: 'var', name: index }, { k: 'lit', value: 'list' }] } });
@@ -1575,7 +1712,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
   else if (head.k === 'each') {
     // up to the end of the shortest stream
-    const stops = head.parts.flatMap((p): HExpr[] => (p.k === 'list' ? [{ k: 'member', x: { k: 'var', name: p.list.name }, key: 'length' }] : p.length === null ? [] : [{ k: 'lit', value: p.length }]));
+    const stops = head.parts.flatMap((p): HExpr[] => (p.k === 'list' ? [{ k: 'member', x: { k: 'var', name: p.list.name }, key: 'length' }] : p.length === null ? [] : [typeof p.length === 'number' ? { k: 'lit', value: p.length } : p.length]));
     const stop: HExpr = stops.length === 1 ? stops[0]! : { k: 'call', callee: 'Math.min', args: stops };
     ip.emit({ k: 'for', v: index, start: { k: 'lit', value: 0 }, stop, step: { k: 'lit', value: 1 }, body });
   }
@@ -1615,7 +1752,7 @@ function holdsLoopValues(v: PyValue, seen = new Set<PyValue>()): boolean {
 }
 
 /** Callees a loop body may call and still be a loop on compile-time values (printing and Python arithmetic). */
-const PURE_CALLEES = /^(rt\.print|jx\.(py[A-Za-z]*|str|printf|floordiv|mod|truediv|floatpow|bitop|pyIndex)|Math\.[a-z0-9]+|Number|String)$/;
+const PURE_CALLEES = /^(rt\.print|jx\.(py[A-Za-z]*|str|printf|floordiv|mod|truediv|math1|floatpow|bitop|pyIndex)|Math\.[a-z0-9]+|Number|String)$/;
 
 /** Whether a staged loop body computes only on values known at compile time (see stagedLoopAttempt). */
 function compileTimeLoop(body: HStmt[], carried: Carried[], index: string): boolean {

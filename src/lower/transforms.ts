@@ -19,7 +19,7 @@ import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_shard
 import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js';
 import { checksVma, constraintMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
-import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed } from './format.js';
+import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed, withInlinedJit } from './format.js';
 import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
@@ -531,8 +531,8 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     // inlined into the enclosing trace; its equations remember the call (make_jaxpr shows a nested jit)
     const eqns = ip.trace().builder.eqns;
     const start = eqns.length;
-    const out = fn.fn instanceof PyShardMapped ? asJitted(() => ip.call(fn.fn, call)) : ip.call(fn.fn, call);
     const atoms = (v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === ip.trace() ? [l.atom] : []));
+    const out = withInlinedJit(ip.trace(), atoms(new PyTuple([...call.args, ...call.kwargs.values()])), () => (fn.fn instanceof PyShardMapped ? asJitted(() => ip.call(fn.fn, call)) : ip.call(fn.fn, call)));
     markJitCall(eqns, start, fn.name === '<lambda>' || fn.name.startsWith('_lambda') ? '<lambda>' : fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out));
     return out;
   }

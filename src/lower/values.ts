@@ -589,14 +589,20 @@ export class HostList extends PyObject {
   }
 }
 
-/** One stream of a `for` over values known only when the program runs: a HostList's items, or a count (enumerate's index, a range zipped with such a list). */
-export type HostEachPart = { k: 'list'; list: HostList } | { k: 'count'; start: bigint; step: bigint; length: number | null };
+/**
+ * One stream of a `for` over values known only when the program runs: a HostList's items, or a count
+ * (enumerate's index, a range zipped with such a list, a range with bounds known only at run time: then its
+ * start and length are TS expressions, constants evaluated where range() was called).
+ */
+export type HostEachPart = { k: 'list'; list: HostList } | { k: 'count'; start: bigint | HExpr; step: bigint; length: number | HExpr | null };
 
-/** zip() or enumerate() with a list known only when the program runs: a `for` over it is a loop of the host program. */
+/** zip() or enumerate() with a list known only when the program runs, or a range() whose bounds are: a `for` over it is a loop of the host program. */
 export class HostZip extends PyObject {
   constructor(
-    readonly typeName: 'zip' | 'enumerate',
+    readonly typeName: 'zip' | 'enumerate' | 'range',
     readonly parts: readonly HostEachPart[],
+    /** A range's start, stop and step (its repr: range(0, n)). */
+    readonly bounds: readonly HExpr[] = [],
   ) {
     super();
   }
