@@ -357,10 +357,13 @@ export function hoistInvariants(lines: readonly string[], indent: string): { pro
   const body: string[] = [];
   const hoisted = new Set<string>();
   const DECL = new RegExp(`^${indent}(?:const|let) (t\\d+) = (.*);$`);
+  // A mutable temporary that a branch assigns later (`t1 = acc0;` in an if/else) is not invariant.
+  const assigned = new Set(lines.flatMap((l) => /^\s*(t\d+) = /.exec(l)?.[1] ?? []));
   for (const line of lines) {
     const m = DECL.exec(line);
     const ok =
       m !== null &&
+      !assigned.has(m[1]!) &&
       // identifiers, leaving out property names (Math.fround)
       [...m[2]!.matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g)].every(([id]) => hoisted.has(id) || /^in\d+$/.test(id) || PURE_HELPERS.has(id) || GLOBALS.has(id));
     if (ok) {

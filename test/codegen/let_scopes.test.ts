@@ -171,6 +171,14 @@ describe('loop-invariant code motion out of the loop over output elements (CPU)'
     expect(prologue).toEqual(['  const t0 = in1[0];', '  const t1 = ftz32(pow32(t0, 2));']);
     expect(body).toEqual(['    const t2 = in0[gid];', '    const t3 = Math.fround(t2 + t1);', '    let acc0 = 0;', '    const t4 = f32Scratch(4);']);
   });
+
+  it('keeps in the loop a mutable temporary that a branch assigns, and what reads it', () => {
+    // a select between reductions under a constant condition: `t1` starts at 0 and one arm sets it
+    const lines = ['    let t0 = true;', '    let t1 = 0;', '    const t2 = (gid / 3) | 0;', '    if (t0) {', '      t1 = t2;', '    }', '    const t3 = in0[t1];'];
+    const { prologue, body } = hoistInvariants(lines, '    ');
+    expect(prologue).toEqual(['  let t0 = true;']);
+    expect(body).toEqual(lines.slice(1));
+  });
 });
 
 describe('a select between reductions', () => {
