@@ -5,6 +5,7 @@
 import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
+import { PySlice } from './interp.js';
 import { ndAstype, ndAttr, ndReshape } from './ndarray.js';
 import { JAX_NAMES } from './jax_names.js';
 import { suggestName, supportedAlternative } from './suggest.js';
@@ -93,6 +94,12 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
     if (name === 'real') return re;
     if (name === 'imag') return im;
     if (name === 'conjugate') return method(obj, name, () => (obj instanceof PyComplex ? new PyComplex(re, -im) : re));
+  }
+  if (obj instanceof PySlice && (name === 'start' || name === 'stop' || name === 'step')) {
+    const k = name === 'start' ? 0 : name === 'stop' ? 1 : 2;
+    if (obj.values) return obj.values[k]!;
+    const v = [obj.start, obj.stop, obj.step][k]!;
+    return v === null ? null : BigInt(v);
   }
   if (obj instanceof NpScalar) {
     // a NumPy scalar has a 0-d array's attributes (dtype, shape, astype, item, …); a method's 0-d result is a scalar again

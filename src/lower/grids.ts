@@ -97,3 +97,16 @@ function jaxGrid(ip: Interp, sparse: boolean, tuple: boolean, slices: GridSlice[
   const dtype = call('result_type', items);
   return call('stack', [new PyList(items.map((x) => call('asarray', [x], [['dtype', dtype]])))], [['axis', 0n]]);
 }
+
+/**
+ * jnp.s_ / jnp.index_exp / jnp.r_ / jnp.c_: objects whose subscript is the value (an index
+ * expression, or JAX's _AxisConcat concatenation of slices, scalars and arrays); `get` computes it.
+ */
+export class PyIndexTrick extends PyObject {
+  constructor(
+    readonly typeName: string,
+    readonly get: (key: PyValue, span: A.Span) => PyValue,
+  ) {
+    super();
+  }
+}

@@ -40,7 +40,7 @@ import { adSpecText, refAttr, refGet, refSet, refText, vjpAttr } from './refs.js
 import { batchedValueOf } from './format.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
 import { truthy } from './pyops.js';
-import { gridIndex, PyGridIndexer } from './grids.js';
+import { gridIndex, PyGridIndexer, PyIndexTrick } from './grids.js';
 
 export type { LowerOptions };
 
@@ -185,7 +185,7 @@ function library(ip: Interp): Library {
     text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v, repr) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
-      obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
+      obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyIndexTrick ? obj.get(key, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
     setSubscript: (obj, key, v, span) => obj instanceof PyRef && (refSet(ip, obj, key, v, span), true),
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),

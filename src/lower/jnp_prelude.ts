@@ -1501,6 +1501,136 @@ def _linalg_tensorinv(a, ind=2):
                      f" got arr.shape={arr.shape} with ind={ind}.")
   return jnp.linalg.inv(arr.reshape(flatshape)).reshape(*batch_shape, *contracting_shape)
 
+def cbrt(x, /):
+  x, = _promote_inexact(x)
+  return lax.cbrt(x)
+
+def bitwise_count(x, /):
+  x = jnp.asarray(x)
+  if not (jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_):
+    raise TypeError(f"bitwise_count requires integer or boolean arguments; got {x.dtype}")
+  # following numpy: the count of the absolute value, as uint8
+  return lax.population_count(jnp.abs(x)).astype('uint8')
+
+def i0(x):
+  x_arr, = _promote_inexact(x)
+  if not jnp.issubdtype(x_arr.dtype, jnp.floating):
+    raise ValueError(f"Unsupported input type to jax.numpy.i0: {x_arr.dtype}")
+  return _i0(x_arr)
+
+@jax.custom_jvp
+def _i0(x):
+  abs_x = lax.abs(x)
+  return lax.mul(lax.exp(abs_x), lax.bessel_i0e(abs_x))
+
+@_i0.defjvp
+def _i0_jvp(primals, tangents):
+  primal_out, tangent_out = jax.jvp(_i0.fun, primals, tangents)
+  return primal_out, jnp.where(primals[0] == 0, 0.0, tangent_out)
+
+def kaiser(M, beta):
+  M = _window(M, 'kaiser')
+  if M <= 1:
+    return lax.full((M,), 1, jnp.float32)
+  n = lax.iota(jnp.float32, M)
+  alpha = 0.5 * (M - 1)
+  return i0(beta * jnp.sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(beta)
+
+def packbits(a, axis=None, bitorder="big"):
+  arr = jnp.asarray(a)
+  if not (jnp.issubdtype(arr.dtype, jnp.integer) or arr.dtype == jnp.bool_):
+    raise TypeError('Expected an input array of integer or boolean data type')
+  if bitorder not in ['little', 'big']:
+    raise ValueError("'order' must be either 'little' or 'big'")
+  arr = lax.ne(arr, jnp.zeros((), arr.dtype)).astype('uint8')
+  bits = jnp.arange(8, dtype='uint8')
+  if bitorder == 'big':
+    bits = bits[::-1]
+  if axis is None:
+    arr = jnp.ravel(arr)
+    axis = 0
+  arr = jnp.swapaxes(arr, axis, -1)
+  remainder = arr.shape[-1] % 8
+  if remainder:
+    arr = lax.pad(arr, np.uint8(0), (arr.ndim - 1) * [(0, 0, 0)] + [(0, 8 - remainder, 0)])
+  arr = arr.reshape(arr.shape[:-1] + (arr.shape[-1] // 8, 8))
+  bits = jnp.expand_dims(bits, tuple(range(arr.ndim - 1)))
+  packed = (arr << bits).sum(-1).astype('uint8')
+  return jnp.swapaxes(packed, axis, -1)
+
+def unpackbits(a, axis=None, count=None, bitorder="big"):
+  arr = jnp.asarray(a)
+  if arr.dtype != jnp.uint8:
+    raise TypeError("Expected an input array of unsigned byte data type")
+  if bitorder not in ['little', 'big']:
+    raise ValueError("'order' must be either 'little' or 'big'")
+  bits = jnp.asarray(1) << jnp.arange(8, dtype='uint8')
+  if bitorder == 'big':
+    bits = bits[::-1]
+  if axis is None:
+    arr = jnp.ravel(arr)
+    axis = 0
+  arr = jnp.swapaxes(arr, axis, -1)
+  unpacked = ((arr[..., None] & jnp.expand_dims(bits, tuple(range(arr.ndim)))) > 0).astype('uint8')
+  unpacked = unpacked.reshape(unpacked.shape[:-2] + (-1,))
+  if count is not None:
+    if count > unpacked.shape[-1]:
+      unpacked = jnp.pad(unpacked, [(0, 0)] * (unpacked.ndim - 1) + [(0, count - unpacked.shape[-1])])
+    else:
+      unpacked = unpacked[..., :count]
+  return jnp.swapaxes(unpacked, axis, -1)
+
+def _axis_concat(key, axis, ndmin, trans1d, op_name):
+  # jnp.r_ / jnp.c_ (JAX's _AxisConcat.__getitem__)
+  key_tup = key if isinstance(key, tuple) else (key,)
+  params = [axis, ndmin, trans1d, -1]
+  directive = key_tup[0]
+  if isinstance(directive, str):
+    key_tup = key_tup[1:]
+    if directive == "r":
+      params[-1] = 0
+    elif directive == "c":
+      params[-1] = 1
+    else:
+      vec = directive.split(",")
+      k = len(vec)
+      if k < 4:
+        vec += params[k:]
+      else:
+        vec = vec[:3] + [params[-1]]
+      try:
+        params = [int(v) for v in vec]
+      except ValueError:
+        raise ValueError(f"could not understand directive {directive!r}")
+  axis, ndmin, trans1d, matrix = params
+  output = []
+  for item in key_tup:
+    if isinstance(item, slice):
+      start = item.start or 0
+      step = item.step or 1
+      if isinstance(step, complex):
+        newobj = jnp.linspace(start, item.stop, int(abs(step)))
+      else:
+        newobj = jnp.arange(start, item.stop, step)
+      item_ndim = 0
+    elif isinstance(item, str):
+      raise ValueError("string directive must be placed at the beginning")
+    else:
+      newobj = jnp.asarray(item)
+      item_ndim = newobj.ndim
+    if newobj.ndim < ndmin:
+      newobj = lax.expand_dims(newobj, tuple(range(ndmin - newobj.ndim)))
+    if trans1d != -1 and ndmin - item_ndim > 0:
+      shape_obj = tuple(range(ndmin))
+      num_lshifts = ndmin - abs(ndmin + trans1d + 1) % ndmin
+      shape_obj = tuple(shape_obj[num_lshifts:] + shape_obj[:num_lshifts])
+      newobj = jnp.transpose(newobj, shape_obj)
+    output.append(newobj)
+  res = jnp.concatenate(tuple(output), axis=axis)
+  if matrix != -1 and res.ndim == 1:
+    res = jnp.expand_dims(res, matrix)
+  return res
+
 def _linalg_tensorsolve(a, b, axes=None):
   # jnp.linalg.tensorsolve (JAX's linalg.py)
   a_arr, b_arr = jnp.asarray(a), jnp.asarray(b)

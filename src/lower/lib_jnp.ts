@@ -2,7 +2,7 @@
 // does and lowers to the primitive sequence JAX traces for it (see
 // jax/_src/numpy/lax_numpy.py, reductions.py, array_creation.py), so values
 // and gradients round the same way. Array methods (array_methods.ts) call these.
-import { PyGridIndexer } from './grids.js';
+import { PyGridIndexer, PyIndexTrick } from './grids.js';
 import { precisionParam } from './precision.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Prim } from '../ir/prims.js';
@@ -248,6 +248,11 @@ export function jnpModule(ip: Interp): PyModule {
   return builtinModule('jax.numpy', {
     mgrid: new PyGridIndexer(false, true),
     ogrid: new PyGridIndexer(true, true),
+    // NumPy's index expressions; r_ / c_ concatenate along the first / last axis (jnp_prelude.ts _axis_concat)
+    s_: new PyIndexTrick('IndexExpression', (key) => key),
+    index_exp: new PyIndexTrick('IndexExpression', (key) => (key instanceof PyTuple ? key : new PyTuple([key]))),
+    r_: new PyIndexTrick('RClass', (key, span) => callPrelude(ip, '_axis_concat', { args: [key, 0n, 1n, -1n, 'r_'], kwargs: new Map(), span })),
+    c_: new PyIndexTrick('CClass', (key, span) => callPrelude(ip, '_axis_concat', { args: [key, -1n, 2n, 0n, 'c_'], kwargs: new Map(), span })),
     ...Object.fromEntries(ALL_DTYPES.map((d) => [d, dt(d)])),
     bool_: dt('bool'),
     bool: dt('bool'),
@@ -255,10 +260,19 @@ export function jnpModule(ip: Interp): PyModule {
     int64: dt('int64'),
     complex64: dt('complex64'),
     complex128: dt('complex128'),
+    // NumPy's aliases: the 64-bit types, which JAX makes 32-bit while x64 is off
+    float_: dt('float64'),
+    double: dt('float64'),
+    single: dt('float32'),
+    int_: dt('int64'),
+    csingle: dt('complex64'),
+    cdouble: dt('complex128'),
+    complex_: dt('complex128'),
     ndarray: new PyClass('ndarray', [], new Map(), 'marker'),
     ...DTYPE_CATEGORIES,
     pi: Math.PI,
     e: Math.E,
+    euler_gamma: 0.5772156649015329,
     inf: Infinity,
     nan: NaN,
     newaxis: null,
