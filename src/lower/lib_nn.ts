@@ -1,7 +1,7 @@
 // jax.nn: the activation and normalisation functions training code uses,
 // each written as the primitive sequence JAX traces for it
 // (jax/_src/nn/functions.py), so values and gradients round the same way.
-import { nnPreludeFunctions } from './nn_prelude.js';
+import { callNnPrelude, nnPreludeFunctions } from './nn_prelude.js';
 import { JAX_JITTED, withJitRegions } from './jnp_jitted.js';
 import { CompileError } from '../common/diagnostics.js';
 import { isInexact, type DType } from '../ir/types.js';
@@ -378,5 +378,8 @@ function initializers(ip: Interp, random: PyModule): PyModule {
     kaiming_uniform: named(2, 'fan_in', 'uniform'),
     he_normal: named(2, 'fan_in', 'truncated_normal'),
     kaiming_normal: named(2, 'fan_in', 'truncated_normal'),
+    // over jax.random.orthogonal's QR, as JAX writes them (nn_prelude.ts)
+    orthogonal: (c) => callNnPrelude(ip, '_init_orthogonal', c),
+    delta_orthogonal: (c) => callNnPrelude(ip, '_init_delta_orthogonal', c),
   });
 }

@@ -14,7 +14,7 @@ import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
-import { KEY_IMPL, wrapKeys } from './keys.js';
+import { KEY_DTYPE, KEY_IMPL, wrapKeys } from './keys.js';
 import { withOutSharding } from './lib_sharding.js';
 import { callRandomPrelude, RANDOM_PRELUDE_FUNCTIONS } from './random_prelude.js';
 import { hostScalarArray } from './transforms.js';
@@ -495,6 +495,10 @@ export function randomModule(ip: Interp): PyModule {
     wrap_key_data: (c) => {
       impl(c, 1);
       return r.wrapKeyData(arg(c, 0, 'key_bits_array'), c.span);
+    },
+    key_dtype: (c) => {
+      impl(c, 0);
+      return KEY_DTYPE;
     },
     key_impl: (c) => {
       const k = arg(c, 0, 'keys');

@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 import numpy as np
+import math
 
 def _get_large_negative(dtype):
   return jnp.asarray(-0.7 * float(jnp.finfo(jnp.float32).max), dtype=dtype)
@@ -158,6 +159,47 @@ def dot_product_attention(query, key, value, bias=None, mask=None, *, scale=None
     encoded, residual = out
     return jnp.reshape(encoded, output_shape), jnp.reshape(residual, residual_shape)
   return jnp.reshape(out, output_shape)
+def _init_orthogonal(scale=1.0, column_axis=-1, dtype=None):
+  # jax.nn.initializers.orthogonal (jax/_src/nn/initializers.py)
+  def init(key, shape, dtype=dtype, out_sharding=None):
+    if out_sharding is not None:
+      raise NotImplementedError
+    dtype = jnp.float32 if dtype is None else dtype
+    if len(shape) < 2:
+      raise ValueError("orthogonal initializer requires at least a 2D shape")
+    if any(dim == 0 for dim in shape):
+      return jnp.zeros(shape, dtype=dtype)
+    n_rows, n_cols = math.prod(shape) // shape[column_axis], shape[column_axis]
+    Q = jax.random.orthogonal(key, n_rows, (), dtype, n_cols)
+    ax = column_axis % len(shape)
+    Q = jnp.reshape(Q, tuple(d for i, d in enumerate(shape) if i != ax) + (shape[column_axis],))
+    Q = jnp.moveaxis(Q, -1, column_axis)
+    return jnp.array(scale, dtype) * Q
+  return init
+
+def _init_delta_orthogonal(scale=1.0, column_axis=-1, dtype=None):
+  # jax.nn.initializers.delta_orthogonal (jax/_src/nn/initializers.py)
+  def init(key, shape, dtype=dtype, out_sharding=None):
+    if out_sharding is not None:
+      raise NotImplementedError
+    dtype = jnp.float32 if dtype is None else dtype
+    if len(shape) not in [3, 4, 5]:
+      raise ValueError("Delta orthogonal initializer requires a 3D, 4D or 5D shape.")
+    if shape[-1] < shape[-2]:
+      raise ValueError("\`fan_in\` must be less or equal than \`fan_out\`. ")
+    ortho_init = _init_orthogonal(scale=scale, column_axis=column_axis, dtype=dtype)
+    ortho_matrix = ortho_init(key, shape[-2:])
+    W = jnp.zeros(shape, dtype=dtype)
+    if len(shape) == 3:
+      k = shape[0]
+      return W.at[(k-1)//2, ...].set(ortho_matrix)
+    elif len(shape) == 4:
+      k1, k2 = shape[:2]
+      return W.at[(k1-1)//2, (k2-1)//2, ...].set(ortho_matrix)
+    else:
+      k1, k2, k3 = shape[:3]
+      return W.at[(k1-1)//2, (k2-1)//2, (k3-1)//2, ...].set(ortho_matrix)
+  return init
 `;
 
 const PRELUDE = pythonPrelude(NN_PY, 'jax.nn');
@@ -166,3 +208,6 @@ const PRELUDE = pythonPrelude(NN_PY, 'jax.nn');
 export function nnPreludeFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValue> {
   return Object.fromEntries(PRELUDE.functions.map((name) => [name, (c: CallArgs) => PRELUDE.call(ip, name, c)]));
 }
+
+/** Calls prelude function `name` (a private one too: the initializer builders). */
+export const callNnPrelude = (ip: Interp, name: string, c: CallArgs): PyValue => PRELUDE.call(ip, name, c);
