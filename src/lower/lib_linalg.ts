@@ -1023,9 +1023,6 @@ function multiDot(ip: Interp, arrays: Tracer[], span: Span): Tracer {
 }
 
 
-/** The jnp.fft transforms: complex in or out, so a NotImplementedError (api_surface.ts does not count them). */
-export const UNSUPPORTED_FFT: readonly string[] = ['hfft', 'ihfft'];
-
 /**
  * cos and sin of 2π m / n, exact at the quarter turns (DUCC's twiddles are exact there, so a
  * transform's zero parts stay zero).
@@ -1062,9 +1059,6 @@ export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string
     const axes = axesV === null ? [...Array(r).keys()] : normalizeAxes(axesV, r, c.span);
     const shifts = axes.map((a) => BigInt(inverse ? -Math.floor(x.aval.shape[a]! / 2) : Math.floor(x.aval.shape[a]! / 2)));
     return jnp['roll']!({ args: [x, new PyTuple(shifts), new PyTuple(axes.map(BigInt))], kwargs: new Map(), span: c.span });
-  };
-  const complex = (name: string): Fn => (c) => {
-    throw new CompileError(`NotImplementedError: jnp.fft.${name} is not supported by jaxts (fft, ifft, rfft, irfft and their 2-D and n-D forms are)`, c.span);
   };
   /** A constant matrix [rows, cols] of f(k, t), as float32. */
   const table = (rows: number, cols: number, f: (k: number, t: number) => number, span: Span): Tracer => {
@@ -1122,6 +1116,31 @@ export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string
     const re = along(o.real(z, span), table(n, m, (t, k) => weight(k) * twiddle(k * t, n)[0], span), axis, span);
     const im = along(o.imag(z, span), table(n, m, (t, k) => weight(k) * twiddle(k * t, n)[1], span), axis, span);
     return scaled(o.binary('sub', re, im, span), n, true, norm, span);
+  };
+  /**
+   * hfft / ihfft as JAX writes them: an unnormalized irfft of conj(a) (XLA's irfft divides by n) or
+   * rfft, JAX's norm factor for the name, then hfft's product by n or ihfft's conj and 1 / n.
+   */
+  const hermitian = (c: CallArgs, name: 'hfft' | 'ihfft'): Tracer => {
+    const a = o.asArray(arg(c, 0, 'a'), c.span);
+    const axisV = arg(c, 2, 'axis', -1n);
+    if (axisV instanceof PyTuple || axisV instanceof PyList) {
+      throw new CompileError(`ValueError: jax.numpy.fft.${name} does not support multiple axes. Please use jax.numpy.fft.${name}n. Got axis = ${ip.repr(axisV, c.span).static ?? ''}.`, c.span);
+    }
+    const x = name === 'hfft' ? o.conj(a, c.span) : a;
+    if (!x.aval.shape.length) throw new CompileError(`ValueError: jax.numpy.fft.${name} does not support scalar input`, c.span);
+    const axis = axisOf(x, axisV, c.span);
+    const nV = arg(c, 1, 'n', null);
+    const len = x.aval.shape[axis]!;
+    const n = nV === null ? (name === 'hfft' ? 2 * (len - 1) : len) : intArg(nV, 'n', c.span);
+    const norm = normOf(arg(c, 3, 'norm', null), c.span);
+    let y = name === 'hfft' ? irdft(x, axis, n, 'backward', c.span) : rdft(x, axis, n, 'backward', c.span);
+    const inverse = name === 'ihfft';
+    const f32 = (v: number): Tracer => o.asArray(Math.fround(v), c.span, 'float32');
+    if (norm === 'ortho') y = o.binary('mul', y, f32(inverse ? Math.fround(Math.sqrt(n)) : 1 / Math.fround(Math.sqrt(n))), c.span);
+    if (norm === 'forward') y = o.binary('mul', y, f32(inverse ? n : 1 / n), c.span);
+    if (!inverse) return o.binary('mul', y, BigInt(n), c.span);
+    return o.binary('mul', o.conj(y, c.span), 1 / n, c.span);
   };
   const axisOf = (x: Tracer, v: PyValue, span: Span): number => normalizeAxes(v, x.aval.shape.length, span)[0]!;
   const oneD = (kind: 'fft' | 'ifft' | 'rfft' | 'irfft'): Fn => (c) => {
@@ -1187,6 +1206,7 @@ export function fftFunctions(ip: Interp, jnp: Record<string, Fn>): Record<string
     ifftn: nD('ifft', false),
     rfftn: nD('rfft', false),
     irfftn: nD('irfft', false),
-    ...Object.fromEntries(UNSUPPORTED_FFT.map((t) => [t, complex(t)])),
+    hfft: (c) => hermitian(c, 'hfft'),
+    ihfft: (c) => hermitian(c, 'ihfft'),
   };
 }
