@@ -81,6 +81,8 @@ function weakResult(prim: Prim, inputs: Atom[], params: Params): boolean {
   if (PRIMS[prim].strong || PRIMS[prim].control || !inputs.length) return false;
   // a primitive the program defined: its abstract evaluation's type (its call's results)
   if (params['prim_name'] !== undefined) return false;
+  // select_n: its cases decide (JAX's _select_weak_type_rule), not the predicate
+  if (prim === 'select_n') return inputs.slice(1).every((a) => a.aval.weak === true);
   return inputs.every((a) => a.aval.weak === true);
 }
 

@@ -144,6 +144,11 @@ export class ArrayOps {
     return this.tracer(this.convertAtom(x.atom, dtype, span));
   }
 
+  /** An implicit promotion (jnp's own): `x` as `dtype`, weakly typed when `weak` (both operands of jnp.where weak). */
+  promoteTo(x: Tracer, dtype: DType, weak: boolean, span: Span): Tracer {
+    return this.tracer(this.convertAtom(x.atom, dtype, span, weak));
+  }
+
   /** `a` as `dtype`; `weak` keeps it weakly typed (a weak operand promoted to another weak operand's dtype). */
   private convertAtom(a: Atom, dtype: DType, span: Span, weak = false): Atom {
     if (a.aval.dtype === dtype && (a.aval.weak === true) === weak) return a;

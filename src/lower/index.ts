@@ -41,6 +41,7 @@ import { batchedValueOf } from './format.js';
 import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCtx } from './indexing.js';
 import { truthy } from './pyops.js';
 import { gridIndex, PyGridIndexer, PyIndexTrick } from './grids.js';
+import { float0Attr, float0Text } from './float0.js';
 
 export type { LowerOptions };
 
@@ -155,6 +156,8 @@ function library(ip: Interp): Library {
     },
     attr(obj, name, span) {
       if (obj instanceof PyKeyArray) return keyAttr(obj, name);
+      const f0 = float0Attr(obj, name);
+      if (f0 !== undefined) return f0;
       if (obj instanceof PyRef) return refAttr(ip, obj, name, span);
       const wr = vjpAttr(obj, name, span);
       if (wr !== undefined) return wr;
@@ -182,7 +185,7 @@ function library(ip: Interp): Library {
       if (isArray(obj) && (name === 'item' || name === 'tolist')) return new PyBoundMethod(obj, name, (c) => arrayToPython(ip, obj, name, c));
       return isArray(obj) ? arrayAttr(modules().get('jax.numpy')!, obj, name, span) : undefined;
     },
-    text: (v, repr, span) => refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v, repr) ?? treedefText(ip, v, span),
+    text: (v, repr, span) => float0Text(v, repr) ?? refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v, repr) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
       obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyIndexTrick ? obj.get(key, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
@@ -227,7 +230,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
   const plots = matplotlibModules(ip);
   const numpy = numpyModule(ip, jnp);
   // jnp.dtype, jnp.set_printoptions and jnp.printoptions are numpy's own
-  for (const name of ['dtype', 'set_printoptions', 'printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
+  for (const name of ['dtype', 'set_printoptions', 'printoptions', 'get_printoptions']) jnp.attrs.set(name, numpy.attrs.get(name)!);
   return new Map([
     ['jax', jax],
     ['jax.numpy', jnp],

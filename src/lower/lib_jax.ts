@@ -12,6 +12,7 @@ import { debugModule, makeJaxprOf } from './lib_debug.js';
 import { PyShapedArray as CoreShapedArray, coreModule, extendCoreModule, safeMap } from './jaxpr_objects.js';
 import { PyShapedArray, debugShardingFunctions, jaxShardingFunctions } from './lib_sharding.js';
 import { arg, builtinModule } from './modules.js';
+import { FLOAT0 } from './float0.js';
 import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
@@ -182,6 +183,12 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     ad: new PyModule('jax.ad', new Map<string, PyValue>(adFunctions())),
     freeze: refFunctions(ip).get('freeze')!,
     ShapeDtypeStruct: SHAPE_DTYPE_STRUCT,
+    // the dtype of integer values' (co)tangents (src/lower/float0.ts); jax.dtypes' dtype queries are jnp's
+    float0: FLOAT0,
+    dtypes: new PyModule('jax.dtypes', new Map<string, PyValue>([
+      ['float0', FLOAT0],
+      ...['issubdtype', 'result_type', 'finfo', 'iinfo', 'bfloat16'].map((n): [string, PyValue] => [n, submodules['numpy']!.attrs.get(n)!]),
+    ])),
     checkpoint_policies: checkpointPolicies(),
     test_util: builtinModule('jax.test_util', { check_grads: (c) => checkGrads(ip, c) }),
     // jax.ad_checkpoint: rematerialization, names for its policies, and what it saves (src/lower/lib_checkpoint.ts)

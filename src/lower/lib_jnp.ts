@@ -9,7 +9,7 @@ import type { Prim } from '../ir/prims.js';
 import type { DType } from '../ir/types.js';
 import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
-import { broadcastShapes, castScalar, checkShapeIndex, fmtShape, normalizeAxes, promote } from './arrays.js';
+import { broadcastShapes, castScalar, checkShapeIndex, fmtShape, normalizeAxes, promote, weakPromoted } from './arrays.js';
 import { lit } from '../ir/builder.js';
 import { binop, iterate } from './expr.js';
 import type { Interp } from './interp.js';
@@ -296,8 +296,10 @@ function where(ip: Interp, c: PyValue, x: PyValue, y: PyValue, span: Span): Trac
   const xa = o.atom(x, span);
   const ya = o.atom(y, span);
   const dtype = promote(xa.aval, ya.aval);
-  const xs = o.convert(o.asArray(x, span), dtype, span);
-  const ys = o.convert(o.asArray(y, span), dtype, span);
+  // weak when the promoted type is (jnp.where(c, 2.0, 0.0) is a weak float32, as in JAX)
+  const weak = weakPromoted(xa.aval, ya.aval);
+  const xs = o.promoteTo(o.asArray(x, span), dtype, weak, span);
+  const ys = o.promoteTo(o.asArray(y, span), dtype, weak, span);
   let shape = broadcastShapes(cond.aval.shape, xs.aval.shape, span);
   shape = broadcastShapes(shape, ys.aval.shape, span);
   const b = (t: Tracer) => o.tracer(o.broadcastTo(t.atom, shape, span));

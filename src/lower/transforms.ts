@@ -2,6 +2,7 @@
 // wrapped function with abstract arguments, then either emit a host call of
 // the compiled program (pmap and jit at host level) or inline the (batched,
 // differentiated) result into the current trace.
+import { PyFloat0Array } from './float0.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HStmt, ProgramRequest } from '../ir/host.js';
 import type { Atom, AVal, DType, Func } from '../ir/types.js';
@@ -905,27 +906,34 @@ function argnumsOf(ip: Interp, fn: PyTransformed, nArgs: number, span: A.Span): 
 function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const name = fn.transform;
   const span = call.span;
-  if (truthy(fn.options.get('allow_int')!, span)) throw new CompileError(`jax.${name}: allow_int=True is not supported`, span);
+  const allowInt = truthy(fn.options.get('allow_int')!, span);
   const holomorphic = truthy(fn.options.get('holomorphic')!, span);
   const hasAux = truthy(fn.options.get('has_aux')!, span);
   const { nums, single } = argnumsOf(ip, fn, call.args.length, span);
   const parent = ip.trace();
   const t = new Trace(fn.name, 'grad', parent, parent.axisEnv);
   const flats = nums.map((i) => flatten(call.args[i]!));
-  const diffLeaves = flats.flatMap((fl) => fl.leaves);
+  // allow_int: an int or bool leaf is not differentiated (it passes through); its gradient is a float0 array of its shape
+  const float0Shapes = flats.map((fl) => fl.leaves.map((): readonly number[] | null => null));
+  const diffLeaves: PyValue[] = [];
   const args = [...call.args];
   const gradParams: { tracer: Tracer; outer: PyValue; batchDim: number | null }[] = [];
   flats.forEach((fl, k) => {
     args[nums[k]!] = ip.withTrace(t, () => fl.unflatten(
-      fl.leaves.map((l) => {
+      fl.leaves.map((l, j) => {
         const a = avalOf(ip, l, span);
         if (holomorphic && a.dtype !== 'complex64') throw new CompileError(`TypeError: grad with holomorphic=True requires inputs with complex dtype, but got ${a.dtype}.`, span);
         if (!isInexact(a.dtype)) {
+          if (allowInt) {
+            float0Shapes[k]![j] = a.shape;
+            return l;
+          }
           throw new CompileError(
             `TypeError: grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${a.dtype}. If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.`,
             span,
           );
         }
+        diffLeaves.push(l);
         const v = t.builder.addParam(typeof l === 'number' || l instanceof PyComplex ? { ...a, weak: true } : a);
         t.outer.set(v, l);
         const p = new Tracer(t, v);
@@ -1008,11 +1016,7 @@ function callGrad(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   let k = 1 + aux.atoms.length + debug.atoms.length;
   refs!.commit(outs.slice(k, k + refAtoms.length));
   k += refAtoms.length;
-  const grads = flats.map((fl) => {
-    const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
-    k += fl.leaves.length;
-    return g;
-  });
+  const grads = flats.map((fl, i) => fl.unflatten(float0Shapes[i]!.map((f0) => (f0 ? new PyFloat0Array(f0) : outs[k++]!))));
   const g = single ? grads[0]! : new PyTuple(grads);
   if (name === 'grad') return hasAux ? new PyTuple([g, auxV]) : g;
   return new PyTuple([hasAux ? new PyTuple([value, auxV]) : value, g]);
