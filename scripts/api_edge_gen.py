@@ -1122,6 +1122,61 @@ custom('jax.numpy.linalg', 'api9', {
                      'grad', 'jax.grad(lambda b: jnp.sum(F(t224, b)))(m22)'),
 })
 
+# Wave 10: the names added since (batch api10).
+custom('jax.numpy', 'api10', {
+    'cbrt': C('f32', 'F(xf)', 'i32', 'F(xi)', '0d', 'F(x0)', 'py', 'F(8)', 'empty', 'F(xe)', '2d', 'F(m23 * 8)',
+              'grad', 'jax.grad(lambda x: jnp.sum(F(x)))(gv)'),
+    'bitwise_count': C('i32', 'F(xi)', 'bool', 'F(xb)', 'u8', 'F(jnp.array([255, 7, 0], jnp.uint8))', '2d', 'F(mi23)', 'py', 'F(7)',
+                       'float', 'F(xf)', 'empty', 'F(jnp.zeros((0,), jnp.int32))'),
+    'i0': C('f32', 'F(xf)', 'i32', 'F(xi)', '0d', 'F(x0)', 'empty', 'F(xe)', '2d', 'F(m23)', 'grad', 'jax.grad(lambda x: jnp.sum(F(x)))(gv2)',
+            'grad0', 'jax.grad(F)(0.0)'),
+    'kaiser': C('v', 'F(5, 3.0)', '1', 'F(1, 2.0)', '0', 'F(0, 1.0)', 'arr', 'F(4, jnp.array(2.0))', 'even', 'F(6, 0.5)'),
+    'packbits': C('v', 'F(pbits)', 'little', "F(pbits, bitorder='little')", 'axis', 'F(pb2, axis=1)', 'neg', 'F(pb2, axis=-2)',
+                  'bool', 'F(xb)', '2d', 'F(mi23)', 'float', 'F(xf)', 'order', "F(xb, bitorder='middle')", 'empty', 'F(jnp.zeros((0,), jnp.int32))'),
+    'unpackbits': C('v', 'F(pbytes)', 'count', 'F(pbytes, count=11)', 'pad', 'F(pbytes, count=20)', 'trim', 'F(pbytes, count=-5)',
+                    'little', "F(pbytes, bitorder='little')", 'axis', 'F(pb2u, axis=1)', '0d', 'F(jnp.uint8(27))', 'int', 'F(xi)',
+                    'round', 'jnp.packbits(F(pb2u, axis=0), axis=0)'),
+    's_': C('slice', 'jnp.s_[1:3]', 'tuple', 'jnp.s_[::2, 1]', 'int', 'jnp.s_[2]', 'use', 'v5[jnp.s_[1:4]]', 'ell', 'm23[jnp.s_[..., 1]]'),
+    'index_exp': C('int', 'jnp.index_exp[2]', 'slice', 'jnp.index_exp[1:3]', 'tuple', 'jnp.index_exp[::2, 1]', 'use', 'm23[jnp.index_exp[1]]'),
+    'r_': C('slices', 'jnp.r_[1:4, 7]', 'arrays', 'jnp.r_[v3, 0, 0:1:3j]', 'float', 'jnp.r_[0.5, v3]', 'dir2', "jnp.r_['0,2', [1, 2], [3, 4]]",
+            'r', "jnp.r_['r', [1, 2]]", 'c', "jnp.r_['c', 1:3]", 'mat', 'jnp.r_[m23, m23]', 'axis1', "jnp.r_['1', m23, m23]",
+            'trans', "jnp.r_['0,2,0', [1, 2], [3, 4]]", 'bad', "jnp.r_[v3, 'r']", 'baddir', "jnp.r_['x', v3]"),
+    'c_': C('v', 'jnp.c_[v3, v3 * 2]', 'mat', 'jnp.c_[m23, m23[:, :1]]', 'slice', 'jnp.c_[0:3, v3]', 'scalar', 'jnp.c_[1, 2, 3]',
+            'int', 'jnp.c_[vi3, vi3]'),
+    'get_printoptions': C('prec', "F()['precision']", 'width', "F()['linewidth']", 'thr', "F()['threshold']"),
+    'where': C('weak', 'jnp.where(True, 2.0, 0.0)', 'weakb', 'jnp.where(xb, 1.0, -1.0)', 'mixed', 'jnp.where(xb, v3, 0.0)',
+               'grad', 'jax.value_and_grad(lambda x: jnp.where(True, x, 0.0))(2.0)'),
+})
+custom('jax.numpy.fft', 'api10', {
+    'hfft': C('v', 'F(v5)', 'n', 'F(v5, n=5)', 'short', 'F(v5, n=4)', 'ortho', "F(v5, norm='ortho')", 'fwd', "F(v5, norm='forward')",
+              'bwd', "F(v5, norm='backward')", '2d', 'F(m23)', 'axis0', 'F(m23, axis=0)', 'cplx', 'F(jnp.array([1 + 2j, 3 - 1j, 0.5 + 0j]))',
+              'int', 'F(vi3)', 'axes', 'F(m23, axis=(0, 1))', 'bad', "F(v5, norm='sideways')",
+              'grad', 'jax.grad(lambda v: jnp.sum(F(v) ** 2))(v5)'),
+    'ihfft': C('v', 'F(v5)', 'n', 'F(v5, n=6)', 'ortho', "F(v5, norm='ortho')", 'fwd', "F(v5, norm='forward')", '2d', 'F(m23)',
+               'axis0', 'F(m23, axis=0)', 'int', 'F(vi3)', 'round', 'jnp.fft.hfft(F(v6), n=4)', 'cplx', 'F(jnp.array([1 + 2j, 3 - 1j]))',
+               'grad', 'jax.grad(lambda v: jnp.sum(jnp.abs(F(v)) ** 2))(v5)'),
+})
+custom('jax.nn.initializers', 'api10', {
+    'orthogonal': C('sq', 'F()(key, (3, 3))', 'wide', 'F(scale=2.0)(key, (2, 5))', 'col0', 'F(column_axis=0)(key, (4, 2))',
+                    '3d', 'F()(key, (2, 3, 4)).shape', 'orth', 'jnp.round(F()(key, (5, 3)).T @ F()(key, (5, 3)), 5)',
+                    'empty', 'F()(key, (0, 3))', '1d', 'F()(key, (3,))', 'dtype', 'F(dtype=jnp.float32)(key, (2, 2)).dtype'),
+    'delta_orthogonal': C('3d', 'F()(key, (3, 2, 2))', '4d', 'F()(key, (3, 3, 2, 3)).shape', 'center', 'F()(key, (3, 3, 2, 2))[1, 1]',
+                          '5d', 'jnp.sum(F()(key, (1, 1, 3, 2, 2)) ** 2)', '2d', 'F()(key, (2, 2))', 'fan', 'F()(key, (3, 3, 2))'),
+})
+custom('jax.random', 'api10', {
+    'key_dtype': C('v', 'F()', 'eq', 'F() == jax.random.key(0).dtype', 'impl', "F('threefry2x32')"),
+})
+custom('jax', 'api10', {
+    'grad': C('int', 'jax.grad(lambda x, n: jnp.sum(x * n), argnums=(0, 1), allow_int=True)(v3, vi3)',
+              'intpy', 'jax.grad(lambda n: 1.0 * n, allow_int=True)(3)',
+              'bool', 'jax.grad(lambda x, b: jnp.sum(jnp.where(b, x, 0.0)), argnums=(0, 1), allow_int=True)(v3, xb)',
+              'int2d', 'jax.grad(lambda n: jnp.sum(n * 1.0), allow_int=True)(mi23)',
+              'tree', "jax.grad(lambda p: p['w'] * 2.0 + p['n'], allow_int=True)({'w': 1.0, 'n': 2})",
+              'float0', 'jax.grad(lambda x, n: jnp.sum(x * n), argnums=1, allow_int=True)(v3, vi3).dtype == jax.float0',
+              'noallow', 'jax.grad(lambda n: 1.0 * n)(3)'),
+    'value_and_grad': C('int', 'jax.value_and_grad(lambda x, n: jnp.sum(x * n), argnums=(0, 1), allow_int=True)(v3, vi3)'),
+})
+
 # Supported functions without edge tests, with the reason.
 NO_EDGE_TEST = {
     ('jax.lax', name): 'collective: needs a named axis (pmap/shard_map); tested by fixtures/constructs/collectives.py and the seed lessons'
@@ -1264,11 +1319,11 @@ BATCH_ORDER = ['jnp_unary', 'jnp_binary', 'jnp_reduce', 'jnp_shape', 'jnp_create
                # split off later so that no batch runs long on WebGPU (SwiftShader): the numbering above stays
                'linalg2', 'stats', 'scipy2', 'random_loops',
                'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3',
-               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect', 'api9']
+               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect', 'api9', 'api10']
 
 # Batches written as several files (NN_batch_1.py, ...): their while-loop special functions compile to many kernels,
 # which SwiftShader compiles slowly; a file of each part stays well inside the golden test's time limit on WebGPU.
-SPLIT = {'lax3': 2, 'scipy3': 6, 'stats2': 3, 'lax4': 2, 'scipy4': 4, 'stats3': 2, 'api9': 4}
+SPLIT = {'lax3': 2, 'scipy3': 6, 'stats2': 3, 'lax4': 2, 'scipy4': 4, 'stats3': 2, 'api9': 4, 'api10': 2}
 
 HEADER = '''\
 # Generated by scripts/api_edge_gen.py (seed {seed}): edge cases of {what} against real JAX.
@@ -1351,6 +1406,11 @@ def printed_with(set_options, x):
     s = str(x)
     jnp.set_printoptions(precision=8, suppress=False)
     return s
+""",
+    'api10': """pbits = jnp.array([1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+pb2 = jnp.array([[1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0], [0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1]])
+pbytes = jnp.array([219, 96], jnp.uint8)
+pb2u = jnp.array([[154, 3], [49, 255]], jnp.uint8)
 """,
     'api9': """import collections
 from jax.sharding import NamedSharding, PartitionSpec as P

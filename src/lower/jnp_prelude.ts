@@ -1506,10 +1506,11 @@ def cbrt(x, /):
   return lax.cbrt(x)
 
 def bitwise_count(x, /):
+  # JAX's promote_args_numeric: bools become ints; following numpy, the count of the absolute value, as uint8
   x = jnp.asarray(x)
-  if not (jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_):
-    raise TypeError(f"bitwise_count requires integer or boolean arguments; got {x.dtype}")
-  # following numpy: the count of the absolute value, as uint8
+  # (and the narrower ints are counted in int32: the same bits of their absolute values)
+  if x.dtype in (jnp.bool_, jnp.int8, jnp.uint8, jnp.int16, jnp.uint16):
+    x = x.astype(jnp.int32)
   return lax.population_count(jnp.abs(x)).astype('uint8')
 
 def i0(x):

@@ -48,6 +48,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     finfo: (c) => callPrelude(ip, 'finfo', c),
     set_printoptions: (c) => setPrintOptionsCall(ip, c),
     printoptions: (c) => printOptionsContext(ip, c),
+    get_printoptions: () => printOptionsDict(),
     iinfo: (c) => callPrelude(ip, '_np_iinfo', c),
     pi: Math.PI,
     newaxis: null,
@@ -289,6 +290,16 @@ function applyPrintOptions(ip: Interp, opts: Partial<PrintOptions>): void {
 
 const PRINT_OPTIONS_CONTEXT = new PyUserClass('printoptions', [], 'numpy');
 
+/** np.get_printoptions(): the options as a dict, in NumPy's order. */
+function printOptionsDict(): PyDict {
+  const o = resolvePrintOptions();
+  const d = new PyDict();
+  const int = (n: number): PyValue => (Number.isSafeInteger(n) ? BigInt(n) : n);
+  const entries: [string, PyValue][] = [['edgeitems', int(o.edgeitems)], ['threshold', int(o.threshold)], ['floatmode', o.floatmode], ['precision', int(o.precision)], ['suppress', o.suppress], ['linewidth', int(o.linewidth)], ['nanstr', o.nanstr], ['infstr', o.infstr], ['sign', o.sign], ['formatter', null], ['legacy', false], ['override_repr', null]];
+  entries.forEach(([k, v]) => d.set(k, v));
+  return d;
+}
+
 /** np.printoptions(...): a context manager that sets the options (as set_printoptions) and restores the earlier ones on exit. */
 function printOptionsContext(ip: Interp, c: CallArgs): PyValue {
   const cm = new PyInstance(PRINT_OPTIONS_CONTEXT);
@@ -296,13 +307,8 @@ function printOptionsContext(ip: Interp, c: CallArgs): PyValue {
   cm.attrs.set('__enter__', new PyBuiltin('__enter__', () => {
     saved = resolvePrintOptions();
     setPrintOptionsCall(ip, c);
-    // what it binds: np.get_printoptions() as a dict, in NumPy's order
-    const o = resolvePrintOptions();
-    const d = new PyDict();
-    const int = (n: number): PyValue => (Number.isSafeInteger(n) ? BigInt(n) : n);
-    const entries: [string, PyValue][] = [['edgeitems', int(o.edgeitems)], ['threshold', int(o.threshold)], ['floatmode', o.floatmode], ['precision', int(o.precision)], ['suppress', o.suppress], ['linewidth', int(o.linewidth)], ['nanstr', o.nanstr], ['infstr', o.infstr], ['sign', o.sign], ['formatter', null], ['legacy', false], ['override_repr', null]];
-    entries.forEach(([k, v]) => d.set(k, v));
-    return d;
+    // what it binds: np.get_printoptions()
+    return printOptionsDict();
   }));
   cm.attrs.set('__exit__', new PyBuiltin('__exit__', () => {
     if (saved) applyPrintOptions(ip, saved);
