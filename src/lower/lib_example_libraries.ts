@@ -9,11 +9,8 @@ import { CompileError } from '../common/diagnostics.js';
 import { parse } from '../parser/index.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
-import { arg } from './modules.js';
-import { iterate } from './expr.js';
 import { execBlock } from './stmt.js';
-import { flatten } from './transforms.js';
-import { PyBuiltin, PyList, PyModule, PyTuple, Scope, type PyValue } from './values.js';
+import { PyModule, Scope } from './values.js';
 
 /** jax.example_libraries.optimizers (jax/example_libraries/optimizers.py). */
 const OPTIMIZERS_PY = `
@@ -53,12 +50,20 @@ def unzip2(xys):
   return tuple(xs), tuple(ys)
 
 class OptimizerState:
+  # JAX's namedtuple("OptimizerState", ["packed_state", "tree_def", "subtree_defs"]), registered as a pytree node
+  _fields = ('packed_state', 'tree_def', 'subtree_defs')
   def __init__(self, packed_state, tree_def, subtree_defs):
     self.packed_state = packed_state
     self.tree_def = tree_def
     self.subtree_defs = subtree_defs
   def __iter__(self):
     return iter((self.packed_state, self.tree_def, self.subtree_defs))
+  def __len__(self):
+    return 3
+  def __getitem__(self, i):
+    return (self.packed_state, self.tree_def, self.subtree_defs)[i]
+  def __repr__(self):
+    return f"OptimizerState(packed_state={self.packed_state!r}, tree_def={self.tree_def!r}, subtree_defs={self.subtree_defs!r})"
 
 jax.tree_util.register_pytree_node(
     OptimizerState,
@@ -619,24 +624,6 @@ export function markSpans(node: unknown): void {
   for (const v of Object.values(o)) markSpans(v);
 }
 
-/** The flatten/unflatten pair the optimizers pack their state with; a treedef is a static builtin that rebuilds the tree. */
-function treeHelpers(ip: Interp): Record<string, PyBuiltin> {
-  const flat = (tree: PyValue): PyTuple => {
-    const f = flatten(tree);
-    const n = f.leaves.length;
-    const def = new PyBuiltin('PyTreeDef', (c) => {
-      const leaves = iterate(ip, arg(c, 0, 'leaves'), c.span);
-      if (leaves.length !== n) throw new CompileError(`ValueError: Too ${leaves.length < n ? 'few' : 'many'} leaves for PyTreeDef; expected ${n}, got ${leaves.length}.`, c.span);
-      return f.unflatten(leaves);
-    });
-    return new PyTuple([new PyList(f.leaves), def]);
-  };
-  return {
-    _tree_flatten: new PyBuiltin('tree_flatten', (c) => flat(arg(c, 0, 'tree'))),
-    _tree_unflatten: new PyBuiltin('tree_unflatten', (c) => ip.call(arg(c, 0, 'treedef'), { args: [arg(c, 1, 'leaves')], kwargs: new Map(), span: c.span })),
-  };
-}
-
 /**
  * `jax.example_libraries` or one of its modules: the package (whose modules
  * appear as they are imported, as in Python) or the module, its Python
@@ -656,7 +643,10 @@ export function exampleLibrary(ip: Interp, name: string, jax: PyModule, span: Sp
   const source = SOURCES[sub];
   if (source === undefined) throw new CompileError(`ModuleNotFoundError: No module named '${name}'`, span);
   const scope = new Scope(ip.builtins);
-  for (const [k, v] of Object.entries(treeHelpers(ip))) scope.vars.set(k, v);
+  // the optimizers pack their state with jax.tree_util's flatten / unflatten (their treedefs print as JAX's)
+  const treeUtil = ip.library.importModule('jax.tree_util', span);
+  scope.vars.set('_tree_flatten', treeUtil.attrs.get('tree_flatten')!);
+  scope.vars.set('_tree_unflatten', treeUtil.attrs.get('tree_unflatten')!);
   const typing = ip.library.importModule('typing', span);
   for (const k of ['NamedTuple', 'Callable', 'Any']) {
     const v = typing.attrs.get(k);
