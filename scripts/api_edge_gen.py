@@ -1163,6 +1163,11 @@ custom('jax.nn.initializers', 'api10', {
     'delta_orthogonal': C('3d', 'F()(key, (3, 2, 2))', '4d', 'F()(key, (3, 3, 2, 3)).shape', 'center', 'F()(key, (3, 3, 2, 2))[1, 1]',
                           '5d', 'jnp.sum(F()(key, (1, 1, 3, 2, 2)) ** 2)', '2d', 'F()(key, (2, 2))', 'fan', 'F()(key, (3, 3, 2))'),
 })
+custom('jax.example_libraries.optimizers', 'api10', {
+    'OptimizerState': C('repr', "repr(opt_st)", 'str', "str(opt_st)", 'len', 'len(opt_st)', 'item', 'opt_st[1]',
+                        'unpack', "[str(t) for t in opt_st][1:]", 'field', 'opt_st.subtree_defs', 'leaves', 'len(jax.tree_util.tree_leaves(opt_st))',
+                        'update', "str(opt_upd(0, {'w': jnp.ones(2), 'b': 1.0}, opt_st).packed_state)"),
+})
 custom('jax.random', 'api10', {
     'key_dtype': C('v', 'F()', 'eq', 'F() == jax.random.key(0).dtype', 'impl', "F('threefry2x32')"),
 })
@@ -1407,7 +1412,11 @@ def printed_with(set_options, x):
     jnp.set_printoptions(precision=8, suppress=False)
     return s
 """,
-    'api10': """pbits = jnp.array([1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    'api10': """from jax.example_libraries import optimizers
+
+opt_init, opt_upd, opt_get = optimizers.adam(0.1)
+opt_st = opt_init({'w': jnp.ones(2), 'b': 0.5})
+pbits = jnp.array([1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1])
 pb2 = jnp.array([[1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0], [0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1]])
 pbytes = jnp.array([219, 96], jnp.uint8)
 pb2u = jnp.array([[154, 3], [49, 255]], jnp.uint8)

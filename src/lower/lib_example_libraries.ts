@@ -70,6 +70,10 @@ jax.tree_util.register_pytree_node(
     lambda xs: ((xs.packed_state,), (xs.tree_def, xs.subtree_defs)),
     lambda data, xs: OptimizerState(xs[0], data[0], data[1]))
 
+Array = Any
+Params = Any
+State = Any
+Updates = Params
 Step = int
 Schedule = Callable[[Step], float]
 InitFn = Callable[[Any], OptimizerState]
