@@ -250,6 +250,8 @@ function layoutOf(red: Reduce, [x, bx, xk]: Factor, [y, by, yk]: Factor, S: numb
 
 // ---------- gathered factors (convolutions) ----------
 
+/** The least outputs per batch of a gathered product (rows × columns that share the packed factors). */
+const MIN_BATCH = 16;
 /** The most floats the packed factors of one gathered contraction may take (128 MiB). */
 const MAX_PACKED = 1 << 25;
 
@@ -326,6 +328,8 @@ function gatheredLayout(
   const M = runOf(ly, Q, N);
   if (Q % M !== 0) return null;
   const B = Q / M;
+  // a product per output element (each factor reads all of its index) is the scalar loop's work, packed twice
+  if (M * N < MIN_BATCH) return null;
   let shared = true;
   for (let g = 0; g < S; g++) {
     const q = (g / N) | 0;
@@ -409,7 +413,7 @@ export function renderPack(p: Pack, name: string, K: number): string[] | null {
   return [
     `const ${name} = new Float32Array(${p.rows * K});`,
     `for (let row = 0, o = 0; row < ${p.rows}; row++) {`,
-    `  const gid = ${p.major ? `((row / ${p.per}) | 0) * ${p.major} + ` : ''}(row % ${p.per}) * ${p.minor};`,
+    `  const gid = ${[p.major ? `((row / ${p.per}) | 0) * ${p.major}` : '', p.per === p.rows ? 'row' : `(row % ${p.per})`].filter((t) => t).join(' + ')}${p.minor === 1 ? '' : ` * ${p.minor}`};`,
     ...outer.map((l) => `  ${l}`),
     `  for (let r = 0; r < ${K}; r++, o++) {`,
     ...inner.map((l) => `    ${l}`),
