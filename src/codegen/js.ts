@@ -5,7 +5,7 @@
 // runtime's float32 math (runtime/cpu/math.ts).
 import type { DType } from '../../runtime/program.js';
 import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
-import { planDots, type DotPlan } from './dot_plan.js';
+import { planDots, renderPack, type DotPlan } from './dot_plan.js';
 import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
@@ -307,10 +307,17 @@ function flushing(): Dialect {
 export function renderJs(k: Kernel, fnName: string, types = true): { source: string; helpers: string[] } {
   // a dot_general's contractions go to the runtime's matrix product (dot_plan.ts): the first into the
   // runtime's reused result array, any other into an array of its own
-  const dots = planDots(k);
+  // (a convolution's gathered factors are packed into matrices of their own first)
+  const dots = planDots(k, Infinity, true);
   const dotName = (i: number): string => (i === 0 ? 'dot' : `dot${i}`);
+  const factors = (d: DotPlan, i: number): [string, string] => (d.pack ? [`px${i}`, `py${i}`] : [`in${d.x}`, `in${d.y}`]);
   const dotCall = (d: DotPlan, i: number): string =>
-    `dotF32(in${d.x}, in${d.y}, ${JSON.stringify(d.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}${i > 0 ? `, new Float32Array(${d.layout.Q * d.layout.N})` : ''}`;
+    `dotF32(${factors(d, i).join(', ')}, ${JSON.stringify(d.layout).replace(/"/g, '').replace(/[:,]/g, '$& ')}${i > 0 ? `, new Float32Array(${d.layout.Q * d.layout.N})` : ''}`;
+  const packs = dots.flatMap((d, i) => {
+    if (!d.pack) return [];
+    const [px, py] = factors(d, i);
+    return [...renderPack(d.pack.x, px, d.layout.K)!, ...renderPack(d.pack.y, py, d.layout.K)!].map((l) => `  ${l}`);
+  });
   const whole = dots.length > 0 && k.body === dots[0]!.reduce;
   const { lines, value, helpers } = walkKernel(k, computesOnFloats(k.body) ? flushing() : JS, dots.length && !whole ? new Map(dots.map((d, i) => [d.reduce, `${dotName(i)}[gid]`])) : undefined);
   const store = k.output.dtype === 'bool' ? `${value} ? 1 : 0` : value;
@@ -320,6 +327,7 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
     types ? `function ${fnName}(ins: jx.CpuBuffer[], out: jx.CpuBuffer, device: number): void {` : `function ${fnName}(ins, out, device) {`,
     ins.length ? `  const [${ins.join(', ')}] = ins${types ? ` as [${ins.map(() => 'jx.CpuBuffer').join(', ')}]` : ''};` : '',
     k.usesDevice ? '' : '  void device;',
+    ...packs,
     ...(whole
       ? [`  ${dotCall(dots[0]!, 0)}, out${types ? ' as Float32Array' : ''});`]
       : [
