@@ -484,6 +484,9 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
       const a = hexpr(k);
       const b = hexpr(bestKey);
       best = bestKey = new HostScalar({ k: 'cond', test: { k: 'bin', op: sign > 0 ? '>' : '<', a, b }, then: a, else: b }, t);
+    } else if (isArray(k) || isArray(bestKey)) {
+      // arrays (0-d ones, as Python's comparison of NumPy/JAX scalars): the comparison's truth decides, read as bool() would
+      if (truthyStatic(ip, compare(ip, sign > 0 ? '>' : '<', k, bestKey, c.span), c.span)) [best, bestKey] = [x, k];
     } else if (typeof k === 'bigint' && typeof bestKey === 'bigint') {
       if (sign > 0 ? k > bestKey : k < bestKey) [best, bestKey] = [x, k];
     } else if (typeof k === 'number' || typeof k === 'bigint' || typeof bestKey === 'number' || typeof bestKey === 'bigint') {
