@@ -426,7 +426,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         else ndSetItem(obj, ip.staticIndexItems(key, t.slice.span), v, t.span);
         ip.constantChanged(obj);
       } else if (isArray(obj)) {
-        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
+        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
       return;
     }
