@@ -88,6 +88,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (user !== undefined) return user;
   const lib = ip.library.attr(obj, name, span);
   if (lib !== undefined) return lib;
+  // every object's __class__ is its type (x.__class__ is type(x))
+  if (name === '__class__') return ip.call(ip.builtins.vars.get('type')!, { args: [obj], kwargs: new Map(), span });
   if (isArray(obj)) throw missing();
   if (obj instanceof PyComplex || typeof obj === 'number') {
     const [re, im] = obj instanceof PyComplex ? [obj.re, obj.im] : [obj, 0];

@@ -142,7 +142,7 @@ export function evalExpr(ip: Interp, e: A.Expr, scope: Scope): PyValue {
       return result;
     }
     case 'IfExp': {
-      const t = hostTruth(ip, evalExpr(ip, e.test, scope), e.test.span);
+      const t = testTruth(ip, e.test, scope);
       if (t instanceof HostScalar) return runTimeChoice(ip, t, evalExpr(ip, e.body, scope), evalExpr(ip, e.orelse, scope), e.span);
       return t ? evalExpr(ip, e.body, scope) : evalExpr(ip, e.orelse, scope);
     }
@@ -426,7 +426,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         else ndSetItem(obj, ip.staticIndexItems(key, t.slice.span), v, t.span);
         ip.constantChanged(obj);
       } else if (isArray(obj)) {
-        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
+        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
       return;
     }
@@ -920,6 +920,35 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     return true;
   }
   return truthy(ip.static(v, 'this condition', span), span);
+}
+
+/**
+ * The truth of a condition (`if`, `while`, `assert`, a conditional expression's test): as
+ * `hostTruth(evalExpr(e))`, except that `and`/`or`/`not` combine their operands' truths, so a
+ * condition whose operands are known only at run time needs no value that is one of them (in
+ * `while eps > tol and i < n:`, `eps` may be a device array and `i` a Python int).
+ */
+export function testTruth(ip: Interp, e: A.Expr, scope: Scope): boolean | HostScalar {
+  return ip.holding((hold) => truthOf(ip, e, scope, hold));
+}
+
+/** testTruth's walk: each operand's value stays held until the whole condition is built (its truth may read it back). */
+function truthOf(ip: Interp, e: A.Expr, scope: Scope, hold: <V extends PyValue>(v: V) => V): boolean | HostScalar {
+  if (e.kind === 'UnaryOp' && e.op === 'not') {
+    const t = truthOf(ip, e.operand, scope, hold);
+    return t instanceof HostScalar ? new HostScalar({ k: 'unary', op: '!', x: t.expr }, 'bool') : !t;
+  }
+  if (e.kind !== 'BoolOp') return hostTruth(ip, hold(evalExpr(ip, e, scope)), e.span);
+  const and = e.op === 'and';
+  let acc: boolean | HostScalar = and;
+  for (const x of e.values) {
+    // Python stops at the first deciding operand known at compile time
+    if (acc === !and) return acc;
+    const t = truthOf(ip, x, scope, hold);
+    if (typeof t === 'boolean') acc = t === and ? acc : t;
+    else acc = typeof acc === 'boolean' ? t : new HostScalar({ k: 'bin', op: and ? '&&' : '||', a: acc.expr, b: t.expr }, 'bool');
+  }
+  return acc;
 }
 
 /**

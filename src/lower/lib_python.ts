@@ -220,7 +220,11 @@ export function installBuiltins(ip: Interp): void {
     }),
     iter: fn('iter', (c) => {
       const v = arg(c, 0, 'object');
-      return v instanceof PyIterator ? v : new PyIterator('list_iterator', iterate(ip, v, c.span)[Symbol.iterator]());
+      if (v instanceof PyIterator) return v;
+      // CPython's iterator type of each container (a NumPy array's is numpy's plain `iterator`)
+      const kind = v instanceof PyTuple ? 'tuple_iterator' : typeof v === 'string' ? (/^[\x00-\x7f]*$/.test(v) ? 'str_ascii_iterator' : 'str_iterator') : v instanceof PyRange ? 'range_iterator'
+        : v instanceof PyDict ? 'dict_keyiterator' : v instanceof PySet ? 'set_iterator' : v instanceof NdArray || v instanceof HostNd ? 'iterator' : 'list_iterator';
+      return new PyIterator(kind, iterate(ip, v, c.span)[Symbol.iterator]());
     }),
     next: fn('next', (c) => {
       const v = arg(c, 0, 'iterator');
@@ -484,6 +488,9 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
       const a = hexpr(k);
       const b = hexpr(bestKey);
       best = bestKey = new HostScalar({ k: 'cond', test: { k: 'bin', op: sign > 0 ? '>' : '<', a, b }, then: a, else: b }, t);
+    } else if (isArray(k) || isArray(bestKey)) {
+      // arrays (0-d ones, as Python's comparison of NumPy/JAX scalars): the comparison's truth decides, read as bool() would
+      if (truthyStatic(ip, compare(ip, sign > 0 ? '>' : '<', k, bestKey, c.span), c.span)) [best, bestKey] = [x, k];
     } else if (typeof k === 'bigint' && typeof bestKey === 'bigint') {
       if (sign > 0 ? k > bestKey : k < bestKey) [best, bestKey] = [x, k];
     } else if (typeof k === 'number' || typeof k === 'bigint' || typeof bestKey === 'number' || typeof bestKey === 'bigint') {

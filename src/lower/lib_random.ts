@@ -452,10 +452,8 @@ export function randomModule(ip: Interp): PyModule {
   const r = new Random(ip);
   const shapeOf = (c: CallArgs, i: number, name: string, def?: PyValue): number[] => {
     const v = arg(c, i, name, def);
-    if (typeof v === 'bigint') {
-      throw new CompileError(`TypeError: Shapes must be 1D sequences of concrete values of integer type, got ${v}.`, c.span);
-    }
-    return shapeArgs([v], c.span);
+    // a bare int is a 1-D shape (core.canonicalize_shape)
+    return shapeArgs([typeof v === 'bigint' ? new PyTuple([v]) : v], c.span);
   };
   const dtypeOf = (c: CallArgs, i: number, def: DType): DType => {
     const d = arg(c, i, 'dtype', null);

@@ -726,6 +726,13 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
       return new PyDeviceSet(h.sharding ? [...new Set(h.sharding.mesh.devices.ids)].sort((a, b) => a - b) : [0]);
     });
   }
+  if (isArray(obj) && name === 'device' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
+    // Array.device: the one device an array lives on; an array over several devices answers its sharding
+    const h = ip.hostArray(obj, span);
+    if (!h.sharding) return new PyDevice(0);
+    const ids = [...new Set(h.sharding.mesh.devices.ids)];
+    return ids.length === 1 ? new PyDevice(ids[0]!) : h.sharding;
+  }
   if (isArray(obj) && name === 'committed' && !(obj instanceof Tracer && !obj.materialized && obj.trace.kind !== 'segment')) {
     // placed over a mesh (device_put, or computed from arrays so placed): committed to those devices
     return ip.hostArray(obj, span).sharding !== null;

@@ -7,7 +7,7 @@ import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
-import { assignTarget, binop, compare, evalExpr, holdItems, hostTruth, iterItems, truthyStatic } from './expr.js';
+import { assignTarget, binop, compare, evalExpr, holdItems, hostTruth, iterItems, testTruth, truthyStatic } from './expr.js';
 import { BreakSignal, ContinueSignal, hexpr, type Interp, ReturnSignal } from './interp.js';
 import {
   HostArray, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyUserClass, PyKeyArray, PyDescriptor, PyDict, PyFunction, PyInstance, PyIterator, PyList, PyPartial, PyRange, PyTransformed, PyTuple, Scope, Tracer,
@@ -211,7 +211,7 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
     case 'Return':
       throw new ReturnSignal(s.value ? evalExpr(ip, s.value, scope) : null);
     case 'If': {
-      const test = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+      const test = testTruth(ip, s.test, scope);
       if (test instanceof HostScalar) return dynamicIf(ip, s, test, scope);
       execBlock(ip, test ? s.body : s.orelse, scope);
       return;
@@ -254,7 +254,7 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       return;
     }
     case 'Assert': {
-      const t = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+      const t = testTruth(ip, s.test, scope);
       if (t instanceof HostScalar) return runTimeAssert(ip, s, t, scope);
       if (!t) {
         const args = s.msg ? [evalExpr(ip, s.msg, scope)] : [];
@@ -1249,7 +1249,7 @@ function execWhile(ip: Interp, s: A.While, scope: Scope): void {
   let guard = 0;
   const start = ip.atHost ? { checkpoint: (ip.flush(), ip.checkpoint()), vars: new Map(scope.vars) } : null;
   for (;;) {
-    const test = hostTruth(ip, evalExpr(ip, s.test, scope), s.test.span);
+    const test = testTruth(ip, s.test, scope);
     if (test instanceof HostScalar) {
       if (s.orelse.length) throw new CompileError('while ... else on a value known only when the program runs is not supported', s.span);
       // the test is evaluated again inside the loop
@@ -1650,7 +1650,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
         assignTarget(ip, target, new HostScalar({ k: 'var', name: index }, 'int'), scope);
       }
       else if (head.k === 'while') {
-        const t = hostTruth(ip, evalExpr(ip, head.s.test, scope), head.s.test.span);
+        const t = testTruth(ip, head.s.test, scope);
         if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
         else if (!t) ip.emit({ k: 'break' });
       }
