@@ -51,6 +51,7 @@ import { hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 import { deviceMismatch } from './shardings.js';
+import { errorPage, originMsg } from './tracer_origin.js';
 
 
 const ARRAY_BINOPS: Record<string, Prim> = {
@@ -426,7 +427,7 @@ export function assignTarget(ip: Interp, t: A.Expr, v: PyValue, scope: Scope): v
         else ndSetItem(obj, ip.staticIndexItems(key, t.slice.span), v, t.span);
         ip.constantChanged(obj);
       } else if (isArray(obj)) {
-        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method", t.span);
+        throw new CompileError("TypeError: JAX arrays are immutable and do not support in-place item assignment. Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", t.span);
       } else throw new CompileError(`TypeError: '${typeName(obj)}' object does not support item assignment`, t.span);
       return;
     }
@@ -908,7 +909,7 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     const c = concreteValue(v);
     if (typeof c !== 'string') return c.data[0] !== 0;
     if (c === 'runtime') return runTimeDecision(v, span);
-    throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.`, span, [
+    throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.${originMsg(v)}${errorPage('TracerBoolConversionError')}`, span, [
       'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
     ]);
   }

@@ -5,7 +5,8 @@ import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
 import { isDType } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
-import { NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, staticValue, typeName, type CallArgs, type PyValue } from './values.js';
+import { NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, staticValue, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { originMsg } from './tracer_origin.js';
 
 /** Argument `name` at position `i` (or by keyword), else `def`; a missing required one is JAX's TypeError. */
 export function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
@@ -26,6 +27,15 @@ export function builtinModule(name: string, entries: Record<string, ((c: CallArg
 /** Integers from `reshape(2, 3)` or `reshape((2, 3))`. */
 export function shapeArgs(args: PyValue[], span: Span): number[] {
   const items = args.length === 1 && (args[0] instanceof PyTuple || args[0] instanceof PyList) ? (args[0] as PyTuple).items : args;
+  const jitTracer = (v: PyValue): boolean => v instanceof Tracer && v.trace.kind === 'jit';
+  if (items.some(jitTracer) && items.every((v) => jitTracer(v) || typeof v === 'bigint')) {
+    // JAX's message for a traced dimension inside jit: the shape, then where the tracer came from
+    const text = items.map((v) => (v instanceof Tracer ? `JitTracer(${v.aval.weak ? '~' : ''}${v.aval.dtype}[${v.aval.shape.join(',')}])` : String(v)));
+    throw new CompileError(
+      `TypeError: Shapes must be 1D sequences of concrete values of integer type, got (${text.join(', ')}${text.length === 1 ? ',' : ''}).\nIf using \`jit\`, try using \`static_argnums\` or applying \`jit\` to smaller subfunctions.${items.map(originMsg).join('')}`,
+      span,
+    );
+  }
   return items.map((v) => {
     v = staticValue(v, 'a shape', span);
     if (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32')) return v.value;
