@@ -3,6 +3,7 @@
 // jit. This concrete value was not available in Python because it depends on the
 // value of the argument x." The arguments are the jit trace's declared parameters the
 // value depends on, found by walking its equations back from the value.
+import { jaxTypeStr, type AVal } from '../ir/types.js';
 import type { Trace } from './values.js';
 import { Tracer, type PyValue } from './values.js';
 
@@ -41,3 +42,15 @@ export function originMsg(v: PyValue): string {
 
 /** The line JAX's errors end with: `See https://docs.jax.dev/en/latest/errors.html#jax.errors.NAME`. */
 export const errorPage = (name: string): string => `\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors.${name}`;
+
+/** JAX's ConcretizationTypeError for traced `v` of type `aval`, `context` saying where (`The problem arose with …`). */
+export const concretizationMessage = (v: PyValue, aval: AVal, context: string): string =>
+  `ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}\n${context}${originMsg(v)}\n${errorPage('ConcretizationTypeError')}`;
+
+/** JAX's TracerIntegerConversionError: traced `v` used as a Python index (range, an int argument). */
+export const indexConversionMessage = (v: Tracer): string =>
+  `TracerIntegerConversionError: The __index__() method was called on traced array with shape ${jaxTypeStr(v.aval)}${originMsg(v)}${errorPage('TracerIntegerConversionError')}`;
+
+/** JAX's TracerArrayConversionError: traced `v` converted to a NumPy array. */
+export const arrayConversionMessage = (v: Tracer): string =>
+  `TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape ${jaxTypeStr(v.aval)}${originMsg(v)}${errorPage('TracerArrayConversionError')}`;
