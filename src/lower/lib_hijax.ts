@@ -5,12 +5,25 @@
 // on import. A call of the primitive is a jax.custom_vjp function of `expand` with the
 // class's reverse-mode rule (whose default raises JAX's NotImplementedError when
 // differentiated), or, where the class gives a `jvp` rule, a jax.custom_jvp function
-// with it (reverse mode then transposes the linear JVP rule).
+// with it (reverse mode then transposes the linear JVP rule). Under vmap the class's
+// batch_dim_rule is consulted (for JAX's error where it has none); vmap batches the call.
+import { CompileError } from '../common/diagnostics.js';
 import { parse } from '../parser/index.js';
 import type { Interp } from './interp.js';
-import { markSpans } from './lib_example_libraries.js';
+import { markSpans, preludeSpans } from './lib_example_libraries.js';
 import { execBlock } from './stmt.js';
-import { PyModule, Scope, type PyValue } from './values.js';
+import { flatten } from './transforms.js';
+import { PyBuiltin, PyModule, PyNativeMethod, PyTuple, PyUserClass, Scope, Tracer, type Trace, type PyValue } from './values.js';
+
+/** Whether trace `t` is (inside) a jax.jvp's. */
+const underJvp = (t: Trace | null): boolean => t !== null && (t.jvp || underJvp(t.parent));
+
+/** Each argument's batch dimension (0 where it holds a value traced under vmap, else None); null outside vmap. */
+function vmapDims(args: PyValue[]): PyValue {
+  const underVmap = (t: Trace | null): boolean => t !== null && (t.kind === 'vmap' || underVmap(t.parent));
+  const dims = args.map((a) => (flatten(a).leaves.some((l) => l instanceof Tracer && underVmap(l.trace)) ? 0n : null));
+  return dims.some((d) => d !== null) ? new PyTuple(dims) : null;
+}
 
 const HIJAX_PY = `
 import jax
@@ -50,8 +63,15 @@ class VJPHiPrimitive:
   def __repr__(self):
     return f"{self.__class__.__name__}[{self.params}]"
 
-  def __call__(self, *args):
+  def _hi_call(self, *args):
     prim = self
+    # under vmap the class's batching rule is asked first (JAX's default raises NotImplementedError);
+    # the batched call is then vmap's of the call below
+    dims = _vmap_dims(*args)
+    if dims is not None:
+      self.batch_dim_rule(None, dims)
+    if type(self).jvp is VJPHiPrimitive.jvp and _under_jvp(*args):
+      self.jvp(args, None)  # forward mode needs the class's jvp rule: JAX's NotImplementedError
     if type(self).jvp is not VJPHiPrimitive.jvp:
       @jax.custom_jvp
       def call_hi_primitive(*xs):
@@ -78,10 +98,23 @@ export function hijaxModule(ip: Interp, experimental: PyModule, shapedArray: PyV
   let m = loaded.get(ip);
   if (!m) {
     const scope = new Scope(ip.builtins);
+    scope.vars.set('_vmap_dims', new PyBuiltin('_vmap_dims', (c) => vmapDims(c.args)));
+    scope.vars.set('_under_jvp', new PyBuiltin('_under_jvp', (c) => c.args.some((a) => flatten(a).leaves.some((l) => l instanceof Tracer && underJvp(l.trace)))));
     const mod = parse(HIJAX_PY);
     markSpans(mod);
     execBlock(ip, mod.body, scope);
-    const attrs = new Map([...scope.vars].filter(([k]) => k === 'VJPHiPrimitive'));
+    const cls = scope.vars.get('VJPHiPrimitive') as PyUserClass;
+    const hiCall = cls.attrs.get('_hi_call')!;
+    // a call's errors (JAX's NotImplementedError for a rule the class lacks) are reported where the program calls it
+    cls.attrs.set('__call__', new PyNativeMethod('__call__', (self, c) => {
+      try {
+        return ip.call(hiCall, { ...c, args: [self, ...c.args] });
+      } catch (e) {
+        if (e instanceof CompileError && (e.span === null || preludeSpans.has(e.span))) throw new CompileError(e.message, c.span, e.notes);
+        throw e;
+      }
+    }));
+    const attrs = new Map<string, PyValue>([['VJPHiPrimitive', cls]]);
     if (shapedArray !== undefined) attrs.set('ShapedArray', shapedArray);
     m = new PyModule('jax.experimental.hijax', attrs);
     loaded.set(ip, m);
