@@ -26,7 +26,7 @@ import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import { noteJitOrigin } from './tracer_origin.js';
 import {
-  HostArray, HostNd, HostScalar, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostNd, HostScalar, PyBoundMethod, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -416,6 +416,12 @@ function jitParams(fn: PyValue): { positional: string[]; keywordOnly: string[]; 
   if (fn instanceof PyPartial) {
     const inner = jitParams(fn.fn);
     return inner && { ...inner, positional: inner.positional.slice(fn.args.length) };
+  }
+  if (fn instanceof PyBoundMethod && fn.self instanceof PyInstance && fn.self.cls instanceof PyUserClass) {
+    // a method bound to an instance: its parameters after self
+    const m = fn.self.cls.lookup(fn.name);
+    const inner = m instanceof PyFunction ? jitParams(m) : null;
+    return inner && { ...inner, positional: inner.positional.slice(1) };
   }
   if (!(fn instanceof PyFunction)) return null;
   const ps = fn.def.params;
