@@ -51,6 +51,7 @@ import { hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 import { deviceMismatch } from './shardings.js';
+import { errorPage, originMsg } from './tracer_origin.js';
 
 
 const ARRAY_BINOPS: Record<string, Prim> = {
@@ -908,7 +909,7 @@ export function truthyStatic(ip: Interp, v: PyValue, span: A.Span): boolean {
     const c = concreteValue(v);
     if (typeof c !== 'string') return c.data[0] !== 0;
     if (c === 'runtime') return runTimeDecision(v, span);
-    throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.`, span, [
+    throw new CompileError(`TracerBoolConversionError: Attempted boolean conversion of traced array with shape ${jaxTypeStr(aval)}.${originMsg(v)}${errorPage('TracerBoolConversionError')}`, span, [
       'the truth value of a traced array is known only when the program runs: use jnp.where to choose between values',
     ]);
   }

@@ -4,7 +4,7 @@
 import { leaveFrame } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
-import type { DType, Func } from '../ir/types.js';
+import { jaxTypeStr, type DType, type Func } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, castScalar, jaxDtype, type IndexItem } from './arrays.js';
@@ -14,6 +14,7 @@ import { getAttr } from './attrs.js';
 import { formatOf, reprOf, strOf, textValue } from './format.js';
 import { callChoice, execBlock, lazyGenerator, localNames } from './stmt.js';
 import { Text } from './text.js';
+import { arrayConversionMessage } from './tracer_origin.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { forgetGensSince, genMark, hostNdToDevice } from './host_numpy.js';
@@ -785,8 +786,7 @@ export class Interp {
     // a NumPy array indexed by a traced value converts it with __array__: JAX's TracerArrayConversionError
     for (const it of items) {
       if (it.kind !== 'array' || it.value.trace.kind === 'segment') continue;
-      const a = it.value.aval;
-      throw this.error(`TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape ${a.dtype}[${a.shape.join(',')}]\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerArrayConversionError`, span);
+      throw this.error(arrayConversionMessage(it.value), span);
     }
     if (items.some((it) => it.kind === 'array' || it.kind === 'mask')) throw this.error('indexing with an array (gather) is not supported here yet; use static integer or slice indices', span);
     return items;
@@ -802,6 +802,12 @@ export class Interp {
       // a NumPy integer (np.int64(2), an element of a NumPy index array) indexes as an int
       if (it instanceof NpScalar && !it.dtype.startsWith('float') && it.dtype !== 'bool') return { kind: 'int', value: it.value };
       if (it instanceof PySlice) {
+        const bounds = it.values;
+        if (bounds && bounds.some((b) => b instanceof Tracer && b.trace.kind === 'jit') && bounds.every((b) => b === null || typeof b === 'bigint' || b instanceof Tracer)) {
+          // a traced bound inside jit: JAX's IndexError, naming the slice as Python shows it
+          const text = bounds.map((b) => (b === null ? 'None' : b instanceof Tracer ? `JitTracer(${b.aval.weak ? '~' : ''}${jaxTypeStr(b.aval)})` : String(b)));
+          throw this.error(`IndexError: Slice entries must be static integers. Got slice(${text.join(', ')}) at position ${position}`, span);
+        }
         const [start, stop, step] = it.indices(span);
         return { kind: 'slice', start, stop, step };
       }

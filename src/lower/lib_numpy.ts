@@ -21,7 +21,8 @@ import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
 import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { arrayConversionMessage } from './tracer_origin.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
   const dt = (name: NdArray['dtype'] | 'complex64' | 'complex128'): PyDType => new PyDType(name, true);
@@ -394,7 +395,7 @@ function runtimeAssert(ip: Interp, c: CallArgs, kind: 'close' | 'equal' | 'almos
   const [a, b] = [c.args[0] ?? c.kwargs.get('actual') ?? c.kwargs.get('x') ?? null, c.args[1] ?? c.kwargs.get('desired') ?? c.kwargs.get('y') ?? null];
   if (!ip.atHost) {
     const t = isArray(a) ? a : b;
-    throw new CompileError(`TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape ${jaxTypeStr(ip.ops.aval(t!, c.span))}`, c.span);
+    throw new CompileError(t instanceof Tracer ? arrayConversionMessage(t) : `TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape ${jaxTypeStr(ip.ops.aval(t!, c.span))}`, c.span);
   }
   ip.flush([a, b]);
   const operand = (v: PyValue): { shape: number[]; e: HExpr } => {
@@ -466,6 +467,8 @@ function npArray(ip: Interp, c: CallArgs, jnp: PyModule): PyValue {
   const d = c.kwargs.get('dtype') ?? c.args[1];
   if ((v instanceof PyList || v instanceof PyTuple) && v.items.some((x) => x instanceof PyDevice)) return deviceArrayOf(ip, v, c.span);
   if (v instanceof PyDeviceArray) return v;
+  // a traced value has no NumPy value: JAX's TracerArrayConversionError
+  if (v instanceof Tracer && v.trace.kind !== 'segment') throw new CompileError(arrayConversionMessage(v), c.span);
   if (isArray(v) || ((v instanceof PyList || v instanceof PyTuple) && hasJaxArray(v.items))) return callJnp(jnp, 'asarray', c);
   if (v instanceof HostNd) return d instanceof PyDType ? hostNdAstype(ip, v, d.name as NdArray['dtype']) : v;
   if ((v instanceof PyList || v instanceof PyTuple) && v.items.some(isHostNd)) {

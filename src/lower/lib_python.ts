@@ -7,7 +7,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr } from '../ir/host.js';
 import { pyRoundDigits } from '../../runtime/format/index.js';
 import { hashFloat, hashInt, hashStr, hashTuple } from '../../runtime/format/python_hash.js';
-import { jaxTypeStr } from '../ir/types.js';
+import { concretizationMessage } from './tracer_origin.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, hostTruth, iterate, iterItems, truthyStatic } from './expr.js';
 import { staticCompare, truthy } from './pyops.js';
@@ -568,9 +568,7 @@ export function arrayToPython(ip: Interp, x: PyValue, method: 'item' | 'tolist',
   const size = aval.shape.reduce((a, b) => a * b, 1);
   if (method === 'item' && size !== 1) throw new CompileError('ValueError: can only convert an array of size 1 to a Python scalar', c.span);
   if (!ip.atHost) {
-    throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}`, c.span, [
-      `The problem arose with the \`${method}\` method.`,
-    ]);
+    throw new CompileError(concretizationMessage(x, aval, method === 'item' ? 'This occurred in the item() method of jax.Array' : `The problem arose with the \`${method}\` method.`), c.span);
   }
   const kind = aval.dtype === 'bool' ? 'bool' : aval.dtype.startsWith('int') || aval.dtype.startsWith('uint') ? 'int' : 'float';
   const h = ip.hostArray(x, c.span);
@@ -599,9 +597,10 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
       const c = kind === 'int' ? concreteValue(v) : 'staged';
       if (typeof c !== 'string') return BigInt(Math.trunc(finiteForInt(c.data[0]!, span)));
       if (c === 'runtime') throw runtimeOnlyError(`${kind}()`, span);
-      throw new CompileError(`ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected: traced array with shape ${jaxTypeStr(aval)}`, span, [
-        `The problem arose with the \`${kind}\` function. If trying to convert the data type of a value, try using \`x.astype(${kind})\` or \`jnp.array(x, ${kind})\` instead.`,
-      ]);
+      throw new CompileError(
+        concretizationMessage(v, aval, `The problem arose with the \`${kind}\` function. If trying to convert the data type of a value, try using \`x.astype(${kind})\` or \`jnp.array(x, ${kind})\` instead.`),
+        span,
+      );
     }
     const h = ip.hostArray(v, span);
     const e: HExpr = { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true };

@@ -5,7 +5,8 @@ import { CompileError } from '../common/diagnostics.js';
 import type { DType } from '../ir/types.js';
 import { isDType } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
-import { NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, staticValue, typeName, type CallArgs, type PyValue } from './values.js';
+import { NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, staticValue, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
+import { concretizationMessage, indexConversionMessage, originMsg } from './tracer_origin.js';
 
 /** Argument `name` at position `i` (or by keyword), else `def`; a missing required one is JAX's TypeError. */
 export function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
@@ -26,6 +27,15 @@ export function builtinModule(name: string, entries: Record<string, ((c: CallArg
 /** Integers from `reshape(2, 3)` or `reshape((2, 3))`. */
 export function shapeArgs(args: PyValue[], span: Span): number[] {
   const items = args.length === 1 && (args[0] instanceof PyTuple || args[0] instanceof PyList) ? (args[0] as PyTuple).items : args;
+  const jitTracer = (v: PyValue): boolean => v instanceof Tracer && v.trace.kind === 'jit';
+  if (items.some(jitTracer) && items.every((v) => jitTracer(v) || typeof v === 'bigint')) {
+    // JAX's message for a traced dimension inside jit: the shape, then where the tracer came from
+    const text = items.map((v) => (v instanceof Tracer ? `JitTracer(${v.aval.weak ? '~' : ''}${v.aval.dtype}[${v.aval.shape.join(',')}])` : String(v)));
+    throw new CompileError(
+      `TypeError: Shapes must be 1D sequences of concrete values of integer type, got (${text.join(', ')}${text.length === 1 ? ',' : ''}).\nIf using \`jit\`, try using \`static_argnums\` or applying \`jit\` to smaller subfunctions.${items.map(originMsg).join('')}`,
+      span,
+    );
+  }
   return items.map((v) => {
     v = staticValue(v, 'a shape', span);
     if (v instanceof NpScalar && (v.dtype === 'int64' || v.dtype === 'int32')) return v.value;
@@ -52,6 +62,7 @@ export function intArg(v: PyValue, what: string, span: Span): number {
   v = staticValue(v, what, span);
   if (typeof v === 'bigint' || typeof v === 'boolean') return Number(v);
   if (v instanceof NpScalar && !v.dtype.startsWith('float')) return v.value;
+  if (v instanceof Tracer) throw new CompileError(indexConversionMessage(v), span);
   throw new CompileError(`TypeError: ${what} must be an integer, got ${typeName(v)}`, span);
 }
 
@@ -68,6 +79,10 @@ export function numArg(v: PyValue, what: string, span: Span): number {
 export function arangeArgs(c: CallArgs): { start: number; stop: number; step: number; isFloat: boolean } {
   if (c.args.length < 1) throw new CompileError("TypeError: arange() missing required argument 'start' (pos 1)", c.span);
   const nums = c.args.map((a) => staticValue(a, 'an arange bound', c.span));
+  nums.forEach((n, i) => {
+    const name = i === 0 ? (nums.length === 1 ? 'stop' : 'start') : i === 1 ? 'stop' : 'step';
+    if (n instanceof Tracer) throw new CompileError(concretizationMessage(n, n.aval, `It arose in the jnp.arange argument '${name}'`), c.span);
+  });
   const isFloat = nums.some((n) => typeof n === 'number');
   const vals = nums.map((n) => numArg(n, 'an arange bound', c.span));
   const [start, stop, step] = vals.length === 1 ? [0, vals[0]!, 1] : [vals[0]!, vals[1]!, vals[2] ?? 1];

@@ -16,7 +16,7 @@ import { ELLIPSIS, PyEllipsis, type Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { Text } from './text.js';
 import {
-  HostArray, NeedsStatic, PyBoundMethod, PyBuiltin, PyFunction, PyObject, PyRef, PyTransformed, PyTuple, Tracer, isArray, type CallArgs, type PyValue, type Trace,
+  HostArray, NeedsStatic, PyBoundMethod, PyBuiltin, PyFunction, PyInstance, PyObject, PyPartial, PyRef, PyTransformed, PyTuple, PyUserClass, Tracer, isArray, type CallArgs, type PyValue, type Trace,
 } from './values.js';
 
 /** How a trace handles writes of refs made outside it. */
@@ -46,6 +46,12 @@ export function carryRefs(t: Trace, kind: RefCarrier, fnInfo = ''): void {
 
 /** `function f at FILE:LINE` as JAX names a traced Python function. */
 export function functionInfo(ip: Interp, fn: PyValue): string {
+  // JAX names the function a partial or a bound method wraps
+  if (fn instanceof PyPartial) return functionInfo(ip, fn.fn);
+  if (fn instanceof PyBoundMethod && fn.self instanceof PyInstance && fn.self.cls instanceof PyUserClass) {
+    const m = fn.self.cls.lookup(fn.name);
+    if (m instanceof PyFunction) return functionInfo(ip, m);
+  }
   const f = fn instanceof PyTransformed ? fn.fn : fn;
   // Python's first line of a function is its first decorator's
   if (f instanceof PyFunction) return `${f.def.kind === 'Lambda' ? '<lambda>' : f.name} at ${ip.options.file}:${f.def.kind === 'FunctionDef' && f.def.decorators.length ? f.def.decorators[0]!.span.start.line : f.def.span.start.line}`;

@@ -25,8 +25,9 @@ import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCall
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
+import { noteJitOrigin } from './tracer_origin.js';
 import {
-  HostArray, HostNd, HostScalar, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostNd, HostScalar, PyBoundMethod, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -417,6 +418,12 @@ function jitParams(fn: PyValue): { positional: string[]; keywordOnly: string[]; 
     const inner = jitParams(fn.fn);
     return inner && { ...inner, positional: inner.positional.slice(fn.args.length) };
   }
+  if (fn instanceof PyBoundMethod && fn.self instanceof PyInstance && fn.self.cls instanceof PyUserClass) {
+    // a method bound to an instance: its parameters after self
+    const m = fn.self.cls.lookup(fn.name);
+    const inner = m instanceof PyFunction ? jitParams(m) : null;
+    return inner && { ...inner, positional: inner.positional.slice(1) };
+  }
   if (!(fn instanceof PyFunction)) return null;
   const ps = fn.def.params;
   return {
@@ -580,6 +587,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const sig = jitParams(fn.fn);
   const argName = (i: number): string => (i < call.args.length ? sig?.positional[i] ?? `args[${i}]` : kwNames[i - call.args.length]!);
   const leafNames = all.flatMap((v, i) => (isStatic[i] ? [] : flatten(v, true).leaves.map(() => argName(i))));
+  noteJitOrigin(t, `${functionInfo(ip, fn.fn)} for jit`, leafNames);
   const traced = (ip.withTrace(t, () => flat.unflatten(argRefs(ip, t, flat.leaves, params, leafNames, call.span))) as PyTuple).items;
   const rebuiltArgs = all.map((v, i) => (isStatic[i] ? v : traced[i]!));
   // jit's cache key: the traced arguments' types and the static ones' values
