@@ -143,7 +143,14 @@ export class CpuBackend implements Backend {
       if (step.kind === 'kernel') {
         const k = program.kernels[step.kernel]!;
         // a kernel's device index is the device's position in this run (its mesh position)
-        devices.forEach((_, d) => k.cpu(step.inputs.map((r) => arr(d, r)), temps[d]![step.output]!, d));
+        // the inputs array is built by push, so that its elements kind (its map) is the same whether this
+        // loop runs interpreted or optimized (Array.prototype.map's result differs between the two, and
+        // every kernel's optimized code, which destructures it, was thrown away at the change)
+        for (let d = 0; d < devices.length; d++) {
+          const ins: CpuBuffer[] = [];
+          for (const r of step.inputs) ins.push(arr(d, r));
+          k.cpu(ins, temps[d]![step.output]!, d);
+        }
       } else if (step.kind === 'gather') {
         const groups = step.groups ?? [devices.map((_, d) => d)];
         for (const g of groups) {

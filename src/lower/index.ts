@@ -25,7 +25,7 @@ import { randomModule } from './lib_random.js';
 import { hostScipyModules, scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
 import { richModules } from './lib_rich.js';
-import { checkEagerShardings, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
+import { checkEagerShardings, contextMesh, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
 import { profilerModule } from './lib_profiler.js';
@@ -195,6 +195,7 @@ function library(ip: Interp): Library {
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),
     checkEager: (t) => checkEagerShardings(t),
+    contextMesh: () => contextMesh(ip),
     varying: (v) => varyingOf(v.trace, v.atom),
   };
 }

@@ -133,6 +133,8 @@ export interface Library {
   spmdCall(name: string, kind: 'jit' | 'segment', func: Func, args: HostArray[], mesh: PyMesh, span: A.Span | null): { value: HExpr; shardings: PyNamedSharding[] };
   /** A host segment's equations checked as JAX checks eager ops (sharding in types); throws JAX's error. */
   checkEager(t: Trace): void;
+  /** The mesh jax.set_mesh set (eager ops over arrays on no mesh run over it, replicated, as JAX's do); null when none. */
+  contextMesh(): PyMesh | null;
 }
 
 export interface LowerOptions {
@@ -287,10 +289,16 @@ export class Interp {
    * Lower `fn` as the body of a function of its own (an export): its host
    * statements, constants and hoisted values are its own, not main()'s.
    */
+  /** Inside separateScope (an exported function, lowered for callers outside the program): no context mesh applies. */
+  private separate = false;
+  get inSeparateScope(): boolean {
+    return this.separate;
+  }
   separateScope(line: number, fn: () => void): { constants: HStmt[]; body: HStmt[] } {
     this.flush();
-    const saved = { constantStmts: this.constantStmts, constants: this.constants, hoistedNames: this.hoistedNames, line: this.line, bodyEpoch: this.bodyEpoch };
+    const saved = { constantStmts: this.constantStmts, constants: this.constants, hoistedNames: this.hoistedNames, line: this.line, bodyEpoch: this.bodyEpoch, separate: this.separate };
     this.bodyEpoch = ++Interp.bodies;
+    this.separate = true;
     this.constantStmts = [];
     this.constants = new Map();
     this.hoistedNames = new Map();
@@ -432,7 +440,8 @@ export class Interp {
       const name = this.programName(`compute_${outputs[0]!.name}`);
       const func = t.builder.finish(results);
       const args = t.captured as HostArray[];
-      const mesh = meshOf(args, null) ?? shardMapMeshOf(t);
+      // (with none, under jax.set_mesh: over its mesh, replicated, as JAX runs eager ops)
+      const mesh = meshOf(args, null) ?? shardMapMeshOf(t) ?? (this.separate ? null : this.library.contextMesh());
       let value: HExpr;
       if (mesh) {
         // eager ops on arrays laid out over a mesh run partitioned, as jit does

@@ -19,7 +19,7 @@ import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, pars
 import type { GatherMode } from '../ir/indexing.js';
 import { isFloat, isInt, size, type Atom, type Eqn } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
-import { outShardingOf, withOutSharding } from './lib_sharding.js';
+import { onContextMesh, outShardingOf, withOutSharding } from './lib_sharding.js';
 import type { OutSharding } from './arrays.js';
 
 /** The jnp functions whose result takes an `out_sharding=` (dot and einsum give it to their dot_general instead). */
@@ -100,8 +100,8 @@ export function jnpModule(ip: Interp): PyModule {
       return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? 'float32' : 'int32'), c.span);
     },
     linspace: (c) => linspace(ip, c),
-    array: (c) => ops.asArray(notNone(arg(c, 0, 'object'), c.span), c.span, dtypeOf(c, 1)),
-    asarray: (c) => ops.asArray(notNone(arg(c, 0, 'a'), c.span), c.span, dtypeOf(c, 1)),
+    array: (c) => onContextMesh(ip, ops.asArray(notNone(arg(c, 0, 'object'), c.span), c.span, dtypeOf(c, 1)), c.span),
+    asarray: (c) => onContextMesh(ip, ops.asArray(notNone(arg(c, 0, 'a'), c.span), c.span, dtypeOf(c, 1)), c.span),
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
     zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span),
     ones: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span),

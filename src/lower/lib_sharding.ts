@@ -950,6 +950,20 @@ export function contextMesh(ip: Interp): PyMesh | null {
   return meshContext(ip).current;
 }
 
+/**
+ * An array made from Python or NumPy data (jnp.array, jnp.asarray) at host level under jax.set_mesh:
+ * JAX places it on the context mesh, replicated (`P()`), as eager ops' results are.
+ */
+export function onContextMesh(ip: Interp, v: PyValue, span: A.Span): PyValue {
+  const mesh = contextMesh(ip);
+  if (!mesh || !ip.atHost || ip.inSeparateScope) return v;
+  // the data is a host constant (or an array made before the mesh was set), captured as is by the pending segment
+  const i = v instanceof Tracer && v.trace === ip.trace() && v.atom.kind === 'var' ? v.trace.builder.params.indexOf(v.atom) : -1;
+  const h = i >= 0 ? (v as Tracer).trace.captured[i] : v;
+  if (!(h instanceof HostArray) || h.sharding || h.typeSharding) return v;
+  return putTree(ip, h, new PyNamedSharding(mesh, new PyPartitionSpec([])), '', span);
+}
+
 /** The innermost `with mesh:` mesh (with_sharding_constraint's P resolves against it too). */
 const legacyMesh = (ip: Interp): PyMesh | null => meshContext(ip).legacy.at(-1) ?? null;
 
@@ -1001,6 +1015,8 @@ function setMesh(ip: Interp, c: CallArgs): PySetMesh {
   if (!(mesh instanceof PyMesh)) throw new CompileError(`ValueError: Expected mesh of type \`jax.sharding.Mesh\`. Got ${typeName(mesh)}`, c.span);
   const ctx = meshContext(ip);
   const out = new PySetMesh(mesh, ctx.current);
+  // eager ops traced so far ran over the mesh set before (their results' shardings say which)
+  ip.flush();
   ctx.current = mesh;
   return out;
 }
@@ -1016,6 +1032,7 @@ export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
   if (v instanceof PySetMesh) return null; // set already by the call; `as` binds None, as in JAX
   if (v instanceof PyUseAbstractMesh) {
     const ctx = meshContext(ip);
+    ip.flush();
     v.previous = ctx.current;
     ctx.current = v.mesh;
     return null;
@@ -1031,6 +1048,7 @@ export function enterMesh(ip: Interp, v: PyValue): PyValue | undefined {
 export function exitMesh(ip: Interp, v: PyValue): boolean {
   const ctx = meshContext(ip);
   if (v instanceof PySetMesh || v instanceof PyUseAbstractMesh) {
+    if (ctx.current !== v.previous) ip.flush();
     ctx.current = v.previous;
     return true;
   }

@@ -55,6 +55,8 @@ export interface JvpCtx {
   primal(): Atom[];
   /** Run the JVP of another primitive (for rules written in terms of others, like reduce_prod). */
   jvp(prim: Prim, xs: Atom[], ts: Tan[], params: Params): JvpOut;
+  /** Tracing over Explicit mesh axes (vjpFunc's seedReshard): JAX's `_one(x)` is a reshard of its literal. */
+  explicit?: boolean;
 }
 
 export interface JvpOut {
@@ -148,6 +150,15 @@ const un = (c: JvpCtx, prim: Prim, a: LAtom): LAtom => c.op(prim, [a]);
 const square = (c: JvpCtx, a: LAtom): LAtom => c.op('integer_pow', [a], { y: 2 }); // lax.square lowers to x * x too
 /** JAX's `_const(x, v)`: a scalar operand of a binary operation (jaxts broadcasts it; make_jaxpr shows the scalar). */
 const k = (c: JvpCtx, like: LAtom, v: number): Atom => full((p, i, q) => c.op(p, i, q, true), like.aval, v);
+/**
+ * JAX's `_one(x)`: `full_like(x, 1, shape=())` with x's sharding made replicated. Over Explicit mesh axes
+ * that is a `reshard` of the literal (make_jaxpr shows it); elsewhere the scalar literal, as `k`.
+ */
+const one = (c: JvpCtx, like: LAtom): Atom => {
+  if (!c.explicit) return k(c, like, 1);
+  const s = c.op('sharding_constraint', [lit(castValue(1, like.aval.dtype), like.aval.dtype)], { dims: [], reshard: true }) as Atom;
+  return like.aval.shape.length ? (c.op('broadcast_in_dim', [s], { shape: [...like.aval.shape], broadcast_dimensions: [] }, true) as Atom) : s;
+};
 /** JAX's `_ones(x)`/`full_like(x, v)`: a constant of x's shape (make_jaxpr shows its broadcast). */
 const kFull = (c: JvpCtx, like: LAtom, v: number): Atom => full(c.op, like.aval, v);
 /** lax.select(pred, on_true, on_false) */
@@ -191,10 +202,10 @@ export const JVP_RULES: Record<Prim, JvpRule | null> = {
   // log(2) * (g * ans); JAX's log(_const(x, 2)) is a constant, folded to float32 ln 2
   exp2: defjvp((c, g, [x], ans) => mul(c, k(c, x!, Math.LN2), mul(c, g, ans))),
   log: defjvp((c, g, [x]) => div(c, g, x!)),
-  log1p: defjvp((c, g, [x]) => div(c, g, add(c, x!, k(c, x!, 1)))),
-  expm1: defjvp((c, g, _xs, ans) => mul(c, g, add(c, ans, k(c, ans, 1)))),
-  tanh: defjvp((c, g, [x], ans) => mul(c, add(c, g, mul(c, g, ans)), sub(c, k(c, x!, 1), ans))),
-  logistic: defjvp((c, g, _xs, ans) => mul(c, g, mul(c, ans, sub(c, k(c, ans, 1), ans)))),
+  log1p: defjvp((c, g, [x]) => div(c, g, add(c, x!, one(c, x!)))),
+  expm1: defjvp((c, g, _xs, ans) => mul(c, g, add(c, ans, one(c, ans)))),
+  tanh: defjvp((c, g, [x], ans) => mul(c, add(c, g, mul(c, g, ans)), sub(c, one(c, x!), ans))),
+  logistic: defjvp((c, g, _xs, ans) => mul(c, g, mul(c, ans, sub(c, one(c, ans), ans)))),
   sqrt: defjvp((c, g, [x], ans) => mul(c, g, div(c, k(c, x!, 0.5), ans))),
   rsqrt: defjvp((c, g, [x], ans) => mul(c, g, mul(c, k(c, x!, -0.5), div(c, ans, x!)))),
   erf: defjvp((c, g, [x]) => mul(c, k(c, x!, 2 / Math.sqrt(Math.PI)), mul(c, g, un(c, 'exp', neg(c, square(c, x!)))))),
@@ -735,7 +746,7 @@ interface Linearized {
  * compute) into a new builder, recording the tangent computation as linear
  * equations over placeholders seeded on the `wrt` parameters.
  */
-function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, origins?: EqnOrigins): Linearized {
+function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, origins?: EqnOrigins, explicit?: boolean): Linearized {
   const b = new FuncBuilder(name);
   const env = new Map<number, Atom>();
   const tan = new Map<number, Lin>();
@@ -772,7 +783,7 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
     }
     const rule = JVP_RULES[prim];
     if (!rule) throw new Error(`Differentiation rule for '${prim}' not implemented`);
-    const ctx: JvpCtx = { op: (p, i, q, m) => opN(p, i, q, m)[0]!, opN, primal, jvp: (p, x, t, q) => jvpOf(p, x, t, q) };
+    const ctx: JvpCtx = { op: (p, i, q, m) => opN(p, i, q, m)[0]!, opN, primal, jvp: (p, x, t, q) => jvpOf(p, x, t, q), ...(explicit ? { explicit } : {}) };
     return rule(ctx, xs, ts, e);
   };
 
@@ -936,7 +947,7 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   if (nCt === 0 && (!out0 || out0.aval.shape.length !== 0 || !isInexact(out0.aval.dtype))) {
     throw new Error('vjpFunc: the first result must be a float32 scalar');
   }
-  const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_vjp`, 'vjpFunc');
+  const { b, read, tan, linEqns, seeds } = linearizeFunc(f, wrt, opts.name ?? `${f.name}_vjp`, 'vjpFunc', undefined, opts.seedReshard);
   // each tangent of one of f's values → that value's primal in `b`
   const linPrimal = new Map<number, Atom>();
   for (const [id, l] of tan) linPrimal.set(l.id, read({ kind: 'var', id, aval: l.aval } as Var));
