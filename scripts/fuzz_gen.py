@@ -28,11 +28,18 @@ simplifier turns a dot of two vectors into a product and a reduction, where
 (src/passes/simplify.ts dotToReduce, src/codegen/kernel_walker.ts xlaAtanFrom).
 (Batches 8 and 20 are checked in too: sinh and rsqrt are XLA's bit for bit.)
 
-Known differences (seed 2 batch 11, not checked in): XLA's simplifier folds
-`x ^ x` to 0, so `arctan2(y, 1 + (x ^ x))` becomes jnp.arctan's atan2(y, 1) and
-runs xla.atan.f32 (jaxts keeps the xor and calls glibc's atan2f: 1 ulp); and it
-rewrites a dot whose contracting dimensions have size 1 (an outer product) into
-a multiply, which keeps -0 where jaxts's sum from +0 gives +0.
+Seed 2 batches 11-13 and 15 are checked in: XLA's simplifier folds `x ^ x` to 0
+(so `arctan2(y, 1 + (x ^ x))` is jnp.arctan's atan2(y, 1) and runs xla.atan.f32),
+turns a dot whose contracting dimensions have size 1 (an outer product) into a
+multiply, and a sum over axes of size 1 into a reshape (-0 stays -0); jaxts
+does all three (src/passes/xla_algebraic.ts TYPED_RULES, src/passes/simplify.ts
+degenerateDot, degenerateReduce).
+
+Known difference (seed 2 batch 14, not checked in): XLA's loop emitter sums a
+small 2-d array over both axes in an order that is neither flat nor row by row
+for every shape (measured: (2, C) adds the row sums, (3, 3), (5, 2), (7, 4) and
+(2, 3, 4) add in order, (4, 7) and (8, 8) neither); jaxts adds in order, so
+`jnp.mean` of int32 [[2147483647, 0], [-2147483648, 1]] is 0.25, not 0.
 
 The checked-in batches under fixtures/differential run in `npm test` through
 the golden test (both backends). A longer run generates more batches into a

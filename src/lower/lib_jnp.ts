@@ -52,9 +52,12 @@ export function jnpModule(ip: Interp): PyModule {
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
     const where = c.kwargs.get('where') ?? null;
     const initial = c.kwargs.get('initial') ?? null;
-    if (where === null && initial === null) return ops.reduce(prim, arg(c, 0, 'a'), arg(c, 1, 'axis', null), keep(c), c.span);
+    // jnp.sum/prod's `dtype`: JAX's _reduction converts the operand to it first
+    const dtype = prim === 'reduce_sum' || prim === 'reduce_prod' ? dtypeOf(c, 2) : undefined;
+    const operand = (): PyValue => (dtype ? ops.convert(ops.asArray(arg(c, 0, 'a'), c.span), dtype, c.span) : arg(c, 0, 'a'));
+    if (where === null && initial === null) return ops.reduce(prim, operand(), arg(c, 1, 'axis', null), keep(c), c.span);
     // JAX's _reduction: masked-out elements become the identity (or `initial`), then op(initial, result)
-    let x = ops.asArray(arg(c, 0, 'a'), c.span);
+    let x = ops.asArray(operand(), c.span);
     if (x.aval.dtype === 'bool' && (prim === 'reduce_sum' || prim === 'reduce_prod')) x = ops.convert(x, 'int32', c.span);
     const name = prim.slice(7);
     const op = ({ reduce_sum: 'add', reduce_prod: 'mul', reduce_max: 'max', reduce_min: 'min' } as const)[prim];

@@ -162,8 +162,71 @@ export function dotToReduce(f: Func): Func {
   return { ...f, eqns };
 }
 
+/**
+ * XLA's AlgebraicSimplifier turns a dot whose contracting dimensions all have size 1 (or none: an outer
+ * product) into a multiply of the operands broadcast to the result (each transposed to batch, free,
+ * contracting order, the contracting dimensions reshaped away): each element is one product, so -0 stays
+ * -0 where a sum from +0 would give +0 (`x[:, None] @ y[None, :]`, a matrix of one column times a vector).
+ * Runs after dotToReduce, which takes the dots whose operands have no free dimensions.
+ */
+export function degenerateDot(f: Func): Func {
+  let nextId = 0;
+  const seen = (v: Var) => (nextId = Math.max(nextId, v.id + 1));
+  f.params.forEach(seen);
+  f.eqns.forEach((e) => e.outputs.forEach(seen));
+  const eqns: Eqn[] = [];
+  for (const e of f.eqns) {
+    const out = e.outputs[0];
+    const dn = e.params['dimension_numbers'] as DotDims | undefined;
+    const [a, b] = e.inputs;
+    if (e.prim !== 'dot_general' || !dn || out?.aval.dtype !== 'float32' || a!.kind !== 'var' || b!.kind !== 'var' || a!.aval.dtype !== 'float32' || b!.aval.dtype !== 'float32' || !dn.contract[0].every((d) => a!.aval.shape[d] === 1)) {
+      eqns.push(e);
+      continue;
+    }
+    const extra = { ...(e.jitRegion !== undefined && { jitRegion: e.jitRegion }), ...(e.span !== undefined && { span: e.span }) };
+    const step = (prim: Eqn['prim'], x: Atom, shape: number[], params: Eqn['params']): Var => {
+      const v: Var = { kind: 'var', id: nextId++, aval: { shape, dtype: 'float32' } };
+      eqns.push({ prim, inputs: [x], outputs: [v], params, ...extra });
+      return v;
+    };
+    const nb = dn.batch[0].length;
+    const freeOf = (x: Atom, side: 0 | 1): number[] => x.aval.shape.map((_, d) => d).filter((d) => !dn.batch[side].includes(d) && !dn.contract[side].includes(d));
+    const nFreeA = freeOf(a!, 0).length;
+    /** The operand broadcast to the result: transposed to batch, free, contracting order, reshaped without the contracting dimensions. */
+    const spread = (x: Atom, side: 0 | 1): Var => {
+      const free = freeOf(x, side);
+      const perm = [...dn.batch[side], ...free, ...dn.contract[side]];
+      const kept = [...dn.batch[side], ...free].map((d) => x.aval.shape[d]!);
+      let v: Atom = x;
+      if (!perm.every((d, i) => d === i)) v = step('transpose', v, perm.map((d) => x.aval.shape[d]!), { permutation: perm });
+      if (dn.contract[side].length) v = step('reshape', v, kept, { new_sizes: kept, dimensions: null });
+      const dims = kept.map((_, i) => (i < nb || side === 0 ? i : i + nFreeA));
+      return step('broadcast_in_dim', v, [...out.aval.shape], { shape: [...out.aval.shape], broadcast_dimensions: dims });
+    };
+    const lhs = spread(a!, 0);
+    const rhs = spread(b!, 1);
+    eqns.push({ prim: 'mul', inputs: [lhs, rhs], outputs: [out], params: {}, ...extra });
+  }
+  return { ...f, eqns };
+}
+
+/**
+ * XLA's AlgebraicSimplifier turns a reduction whose reduced dimensions all have size 1 into a reshape:
+ * `jnp.sum` of one element is that element (-0 stays -0; a sum from +0 gives +0), in jit and op by op.
+ */
+export function degenerateReduce(f: Func): Func {
+  const eqns = f.eqns.map((e): Eqn => {
+    const axes = e.params['axes'] as number[] | undefined;
+    const x = e.inputs[0];
+    if (e.prim !== 'reduce_sum' || !axes || x?.kind !== 'var' || !axes.every((d) => x.aval.shape[d] === 1)) return e;
+    const shape = [...e.outputs[0]!.aval.shape];
+    return { ...e, prim: 'reshape', params: { new_sizes: shape, dimensions: null } };
+  });
+  return { ...f, eqns };
+}
+
 /** The simplifications of a program XLA compiles whole (a jit or pmap body, a control-flow body). */
-const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divByBroadcast(dotToReduce(withSubFuncs(f, simplifyCompiled))))));
+const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divByBroadcast(degenerateReduce(degenerateDot(dotToReduce(withSubFuncs(f, simplifyCompiled))))))));
 
 /**
  * The simplifications a program gets before fusion. `whole`: XLA compiles it as one computation (jit, pmap),
@@ -172,4 +235,4 @@ const simplifyCompiled = (f: Func): Func => dce(mulByPredicate(xlaAlgebraic(divB
  * the equations of each jitted jax.numpy call (a jit region), and its control-flow bodies are compiled whole.
  */
 export const simplify = (f: Func, whole = true): Func =>
-  whole ? simplifyCompiled(f) : dce(mulByPredicate(xlaAlgebraicInRegions(divByBroadcast(dotToReduce(withSubFuncs(f, simplifyCompiled))))));
+  whole ? simplifyCompiled(f) : dce(mulByPredicate(xlaAlgebraicInRegions(divByBroadcast(degenerateReduce(degenerateDot(dotToReduce(withSubFuncs(f, simplifyCompiled))))))));

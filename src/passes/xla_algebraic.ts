@@ -140,6 +140,31 @@ const RULES: Partial<Record<Prim, Rule>> = {
   },
 };
 
+/**
+ * Rules on integer operands and conversions, which check their own dtypes: `A ^ A → 0`, `A + 0 → A`,
+ * and a conversion of a constant is the converted constant (so `arctan2(y, 1 + (x ^ x))` is jnp.arctan's
+ * atan2(y, 1), which XLA's emitter runs as its own atan).
+ */
+const TYPED_RULES: Partial<Record<Prim, Rule>> = {
+  xor: (e) => {
+    const [a, b] = e.inputs as [Atom, Atom];
+    const out = e.outputs[0]!.aval;
+    return a.kind === 'var' && b.kind === 'var' && a.id === b.id && isIntLike(out) ? { kind: 'lit', value: 0, aval: { shape: [], dtype: out.dtype } } : undefined;
+  },
+  add: (e, x) => {
+    const [a, b] = e.inputs as [Atom, Atom];
+    if (!isIntLike(e.outputs[0]!.aval) || a.aval.dtype !== b.aval.dtype) return undefined;
+    return isZero(x, b) ? a : isZero(x, a) ? b : undefined;
+  },
+  convert_element_type: (e, x) => {
+    const [a] = e.inputs as [Atom];
+    const out = e.outputs[0]!.aval;
+    const c = out.dtype === 'float32' && isIntLike(a.aval) && a.aval.dtype !== 'bool' ? x.constant(a) : undefined;
+    return c === undefined ? undefined : x.constant32(c, out);
+  },
+};
+const isIntLike = (a: AVal): boolean => a.dtype === 'int32' || a.dtype === 'uint32' || a.dtype === 'bool';
+
 /** The rank-0 value `a` broadcasts (through broadcasts and reshapes of one element), when it is not a constant. */
 function broadcastScalar(x: Ctx, a: Atom): Atom | undefined {
   if (x.constant(a) !== undefined || a.aval.shape.length === 0) return undefined;
@@ -218,8 +243,10 @@ function sweep(f: Func, regions = false): { func: Func; changed: boolean } {
     const e = { ...e0, inputs: e0.inputs.map(rename) };
     region = e.jitRegion;
     const rule = regions && region === undefined ? undefined : RULES[e.prim];
+    const typed = regions && region === undefined ? undefined : TYPED_RULES[e.prim];
     const out = e.outputs[0];
-    const r = rule && e.outputs.length === 1 && out!.aval.dtype === 'float32' && e.inputs.every((a) => a.aval.dtype === 'float32') ? rule(e, ctx) : undefined;
+    const float32 = e.outputs.length === 1 && out!.aval.dtype === 'float32' && e.inputs.every((a) => a.aval.dtype === 'float32');
+    const r = (rule && float32 ? rule(e, ctx) : undefined) ?? (typed && e.outputs.length === 1 ? typed(e, ctx) : undefined);
     if (r === undefined) {
       push(e);
       continue;
