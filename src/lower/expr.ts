@@ -47,7 +47,7 @@ import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './cla
 import { SUPER_SELF } from './interp.js';
 import { inLoopsThatStay } from './stmt.js';
 import { checkItems } from './limits.js';
-import { hostListIndex, hostListTruth } from './host_list.js';
+import { hostListFind, hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 import { deviceMismatch } from './shardings.js';
@@ -793,6 +793,10 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   const orNone = [a, b].find((x): x is HostScalar => x instanceof HostScalar && x.raw !== null);
   if (orNone && (a === null || b === null) && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) {
     return new HostScalar({ k: 'bin', op: op === 'is' || op === '==' ? '===' : '!==', a: orNone.raw!, b: { k: 'lit', value: null } }, 'bool');
+  }
+  if ((op === 'in' || op === 'not in') && b instanceof HostList) {
+    const found = hostListFind(ip, b, a, 'in', span);
+    return op === 'in' ? found : new HostScalar({ k: 'unary', op: '!', x: found.expr }, 'bool');
   }
   if (op === 'is' || op === 'is not') {
     const same = a === b || (a === null && b === null);
