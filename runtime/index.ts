@@ -20,3 +20,4 @@ export { roundF16, roundBf16 } from './dtypes.js';
 export { sin32, cos32, tan32, exp32, log32, log1p32, expm1_32, tanh32, logistic32, erf32, erfInv32, pow32, atan2_32, atanXla32, rsqrt32 } from './cpu/math.js';
 export { pyRoundDigits, setPrintOptions } from './format/index.js';
 export * as np from './numpy/index.js';
+export * as pyMath from './pymath.js';
