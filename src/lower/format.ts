@@ -291,6 +291,10 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   return Text.of('GradTracer(primal=').concat(outerText(), `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
 }
 
+/** The Python type of host value `v` as a TS expression (a float that may still be an int: chosen at run time). */
+const hostTypeExpr = (v: HostScalar): HExpr =>
+  v.intWhen ? { k: 'cond', test: v.intWhen.test, then: { k: 'lit', value: v.intWhen.type }, else: { k: 'lit', value: v.type } } : { k: 'lit', value: v.type };
+
 /** An array unreduced over some mesh axes has no value to show: JAX prints its shape, dtype and sharding. */
 function unreducedText(v: PyValue): Text | null {
   const h = v instanceof HostArray ? v : v instanceof Tracer && v.materialized ? v.materialized : null;
@@ -305,7 +309,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (un) return un;
   if (isArray(v) && concreteText) return showConcrete(concreteText, v);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
-  if (v instanceof HostScalar) return new Text([orNoneText(v, v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }]))]);
+  if (v instanceof HostScalar) return new Text([orNoneText(v, v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, hostTypeExpr(v)]))]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, false)]);
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
@@ -337,7 +341,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     if (h.aval.weak) args.push({ k: 'lit', value: true });
     return new Text([call('jx.repr', args, true)]);
   }
-  if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }]))]);
+  if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, hostTypeExpr(v)]))]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof HostZip && v.bounds.length) return Text.of('range(').concat(Text.join(v.bounds.map((b) => new Text([call('jx.pyStr', [b, { k: 'lit', value: 'int' }])])), ', '), ')');
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));

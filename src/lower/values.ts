@@ -552,6 +552,12 @@ export class HostScalar extends PyObject {
    * variable of type `T | null`. `expr` reads it as a `T` (a TypeError at run time where it is None).
    */
   raw: HExpr | null = null;
+  /**
+   * Set on a float carried out of a loop that made an int (or bool) a float, where the loop may run zero
+   * times at run time (`s = 1; for i in range(n): s += 0.5`): the TS test under which the value is still
+   * that int (the loop did not run), so that it prints as one (`1`, not `1.0`).
+   */
+  intWhen: { test: HExpr; type: 'int' | 'bool' } | null = null;
   constructor(
     readonly expr: HExpr,
     readonly type: 'int' | 'float' | 'bool' | 'str',
