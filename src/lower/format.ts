@@ -13,6 +13,7 @@ import { evalExpr, subscript } from './expr.js';
 import { PySlice, type Interp } from './interp.js';
 import { hostNdText } from './host_numpy.js';
 import { Text } from './text.js';
+import { TangentOf } from './debug_prints.js';
 import { concreteValue, eagerValue } from './const_eval.js';
 import { checkFormatSpec } from './limits.js';
 import { hostListRepr } from './host_list.js';
@@ -216,6 +217,8 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
       return Text.of(`VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`);
     }
     case 'grad':
+      // jax.jvp shows the tangent too (a print made eagerly: its value computed with the primal's, transforms.ts)
+      if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
       return Text.of('GradTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), `, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`);
     case 'segment':
       return concrete(ip, v, span);
@@ -288,6 +291,8 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   }
   // grad: a value that does not depend on a differentiated argument is the outer trace's
   if (dim === null) return outerText();
+  // jax.jvp shows the tangent too (a print made eagerly: its value computed with the primal's, transforms.ts)
+  if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(outerText(), ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
   return Text.of('GradTracer(primal=').concat(outerText(), `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
 }
 
