@@ -10,18 +10,8 @@ import { CompileError } from '../common/diagnostics.js';
 import type { Atom, Func } from '../ir/types.js';
 import type { Interp } from './interp.js';
 import type * as A from '../parser/ast.js';
-import { isArray, PyObject, Tracer, type PyValue, type Trace } from './values.js';
+import { isArray, Tracer, type PyValue, type Trace } from './values.js';
 
-/**
- * The tangent of a value jax.jvp traces, as a print inside it shows it (JVPTracer(primal=..., tangent=...)):
- * a placeholder among the print's values that jvpCall (transforms.ts) replaces by the tangent it computes.
- */
-export class TangentOf extends PyObject {
-  readonly typeName = 'tangent';
-  constructor(readonly primal: Tracer) {
-    super();
-  }
-}
 
 export interface DebugCall {
   /** Runs it at host level with the operands concrete (a print's text, or the Python callback). */

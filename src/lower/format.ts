@@ -13,7 +13,6 @@ import { evalExpr, subscript } from './expr.js';
 import { PySlice, type Interp } from './interp.js';
 import { hostNdText } from './host_numpy.js';
 import { Text } from './text.js';
-import { TangentOf } from './debug_prints.js';
 import { concreteValue, eagerValue } from './const_eval.js';
 import { checkFormatSpec } from './limits.js';
 import { hostListRepr } from './host_list.js';
@@ -22,7 +21,7 @@ import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
   HostList, HostNd, HostScalar, HostZip, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
-  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
+  PyTransformed, PyTuple, Scope, TangentOf, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
 

@@ -20,12 +20,12 @@ import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js'
 import { checksVma, constraintMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed, withInlinedJit } from './format.js';
-import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls, TangentOf, type DebugCall } from './debug_prints.js';
+import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import {
-  HostArray, HostNd, HostScalar, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostNd, HostScalar, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, TangentOf, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 

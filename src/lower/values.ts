@@ -830,3 +830,14 @@ export class PyRef extends PyObject {
     super();
   }
 }
+
+/**
+ * The tangent of a value jax.jvp traces, as a print inside it shows it (JVPTracer(primal=..., tangent=...)):
+ * a placeholder among the print's values that jvpCall (src/lower/transforms.ts) replaces by the tangent it computes.
+ */
+export class TangentOf extends PyObject {
+  readonly typeName = 'tangent';
+  constructor(readonly primal: Tracer) {
+    super();
+  }
+}
