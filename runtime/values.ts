@@ -185,6 +185,26 @@ export function pyListSum(items: readonly number[], start = 0): number {
   return s;
 }
 
+/** any() / all() of a run-time list of numbers, strings or bools (Python's truth: 0, -0.0, '' and False are false, NaN true). */
+export function pyListTruth(items: readonly (number | string | boolean)[], which: 'any' | 'all'): boolean {
+  const truth = (x: number | string | boolean): boolean => x !== 0 && x !== '' && x !== false;
+  return which === 'any' ? items.some(truth) : items.every(truth);
+}
+
+/**
+ * `xs.index(x)`, `xs.count(x)`, `x in xs` of a run-time list of numbers, strings or bools (Python's ==:
+ * True equals 1, an int equals the float of its value); `shown`: repr(x) for index's ValueError.
+ */
+export function pyListFind(items: readonly (number | string | boolean)[], x: number | string | boolean, which: 'index' | 'count' | 'in', shown = ''): number | boolean {
+  const key = typeof x === 'boolean' ? Number(x) : x;
+  const eq = (y: number | string | boolean): boolean => (typeof y === 'boolean' ? Number(y) : y) === key;
+  if (which === 'count') return items.filter(eq).length;
+  const i = items.findIndex(eq);
+  if (which === 'in') return i >= 0;
+  if (i < 0) throw new Error(`ValueError: ${shown} is not in list`);
+  return i;
+}
+
 /** max() / min() of a run-time list: the first item no later one beats (Python's comparisons, NaN included). */
 export function pyListExtreme<T extends number | string | boolean>(items: readonly T[], which: 'max' | 'min'): T {
   if (!items.length) throw new Error(`ValueError: ${which}() arg is an empty sequence`);

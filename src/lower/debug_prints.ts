@@ -12,6 +12,7 @@ import type { Interp } from './interp.js';
 import type * as A from '../parser/ast.js';
 import { isArray, Tracer, type PyValue, type Trace } from './values.js';
 
+
 export interface DebugCall {
   /** Runs it at host level with the operands concrete (a print's text, or the Python callback). */
   run: (args: PyValue[], kwargs: Map<string, PyValue>) => void;

@@ -47,7 +47,7 @@ import { callDunder, instanceEquals, NOT_IMPLEMENTED, setClassAttr } from './cla
 import { SUPER_SELF } from './interp.js';
 import { inLoopsThatStay } from './stmt.js';
 import { checkItems } from './limits.js';
-import { hostListIndex, hostListTruth } from './host_list.js';
+import { hostListFind, hostListIndex, hostListTruth } from './host_list.js';
 import { concreteValue, runTimeDecision } from './const_eval.js';
 import { PySet, hashable, setBinop } from './sets.js';
 import { deviceMismatch } from './shardings.js';
@@ -699,17 +699,26 @@ function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyVa
   const y = hexpr(b);
   // Python words a division by zero by the operands' types: the float flag goes to the runtime
   const call = (fn: string): HExpr => ({ k: 'call', callee: `jx.${fn}`, args: isInt ? [x, y] : [x, y, { k: 'lit', value: true }] });
+  // a float that may still be an int (a zero-trip loop's, HostScalar.intWhen) with an int: an int when it is
+  // (the value is the same number either way)
+  const still = (r: HostScalar): HostScalar => {
+    const tests = [a, b].map((v) => (v instanceof HostScalar ? (v.intWhen?.test ?? (v.type === 'float' ? null : true)) : typeof v === 'number' ? null : true));
+    if (r.type !== 'float' || tests.some((t) => t === null) || tests.every((t) => t === true)) return r;
+    const [p, q] = tests as (HExpr | true)[];
+    r.intWhen = { test: p === true ? (q as HExpr) : q === true ? p : { k: 'bin', op: '&&', a: p, b: q }, type: 'int' };
+    return r;
+  };
   switch (op) {
     case '+':
     case '-':
     case '*':
-      return new HostScalar({ k: 'bin', op, a: x, b: y }, isInt ? 'int' : 'float');
+      return still(new HostScalar({ k: 'bin', op, a: x, b: y }, isInt ? 'int' : 'float'));
     case '/':
       return new HostScalar(call('truediv'), 'float');
     case '//':
-      return new HostScalar(call('floordiv'), isInt ? 'int' : 'float');
+      return still(new HostScalar(call('floordiv'), isInt ? 'int' : 'float'));
     case '%':
-      return new HostScalar(call('mod'), isInt ? 'int' : 'float');
+      return still(new HostScalar(call('mod'), isInt ? 'int' : 'float'));
     case '**':
       // an int to a negative int power is a float in Python
       if (!isInt) return new HostScalar(call('floatpow'), 'float');
@@ -794,6 +803,10 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
   const orNone = [a, b].find((x): x is HostScalar => x instanceof HostScalar && x.raw !== null);
   if (orNone && (a === null || b === null) && (op === 'is' || op === 'is not' || op === '==' || op === '!=')) {
     return new HostScalar({ k: 'bin', op: op === 'is' || op === '==' ? '===' : '!==', a: orNone.raw!, b: { k: 'lit', value: null } }, 'bool');
+  }
+  if ((op === 'in' || op === 'not in') && b instanceof HostList) {
+    const found = hostListFind(ip, b, a, 'in', span);
+    return op === 'in' ? found : new HostScalar({ k: 'unary', op: '!', x: found.expr }, 'bool');
   }
   if (op === 'is' || op === 'is not') {
     const same = a === b || (a === null && b === null);

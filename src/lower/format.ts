@@ -21,7 +21,7 @@ import { shardingRepr, tupleRepr } from './shardings.js';
 import {
   PyComplex,
   HostList, HostNd, HostScalar, HostZip, PyInstance, NdArray, NpScalar, PyBoundMethod, PyBuiltin, PyClass, PyDevice, PyDict, PyDType, PyFunction, PyIterator, PyList, PyModule,
-  PyTransformed, PyTuple, Scope, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
+  PyTransformed, PyTuple, Scope, TangentOf, Tracer, isArray, typeName, type CallArgs, HostArray, type PyValue, type Trace,
 } from './values.js';
 import { shortDtype, type Atom, type AVal } from '../ir/types.js';
 
@@ -216,6 +216,8 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
       return Text.of(`VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`);
     }
     case 'grad':
+      // jax.jvp shows the tangent too (a print made eagerly: its value computed with the primal's, transforms.ts)
+      if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
       return Text.of('GradTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), `, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`);
     case 'segment':
       return concrete(ip, v, span);
@@ -288,8 +290,14 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   }
   // grad: a value that does not depend on a differentiated argument is the outer trace's
   if (dim === null) return outerText();
+  // jax.jvp shows the tangent too (a print made eagerly: its value computed with the primal's, transforms.ts)
+  if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(outerText(), ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
   return Text.of('GradTracer(primal=').concat(outerText(), `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
 }
+
+/** The Python type of host value `v` as a TS expression (a float that may still be an int: chosen at run time). */
+const hostTypeExpr = (v: HostScalar): HExpr =>
+  v.intWhen ? { k: 'cond', test: v.intWhen.test, then: { k: 'lit', value: v.intWhen.type }, else: { k: 'lit', value: v.type } } : { k: 'lit', value: v.type };
 
 /** An array unreduced over some mesh axes has no value to show: JAX prints its shape, dtype and sharding. */
 function unreducedText(v: PyValue): Text | null {
@@ -305,7 +313,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (un) return un;
   if (isArray(v) && concreteText) return showConcrete(concreteText, v);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
-  if (v instanceof HostScalar) return new Text([orNoneText(v, v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, { k: 'lit', value: v.type }]))]);
+  if (v instanceof HostScalar) return new Text([orNoneText(v, v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, hostTypeExpr(v)]))]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, false)]);
   if (v instanceof NpScalar) return Text.of(npScalarStr(v.value, v.dtype));
@@ -337,7 +345,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     if (h.aval.weak) args.push({ k: 'lit', value: true });
     return new Text([call('jx.repr', args, true)]);
   }
-  if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, { k: 'lit', value: v.type }]))]);
+  if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, hostTypeExpr(v)]))]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof HostZip && v.bounds.length) return Text.of('range(').concat(Text.join(v.bounds.map((b) => new Text([call('jx.pyStr', [b, { k: 'lit', value: 'int' }])])), ', '), ')');
   if (v instanceof NdArray) return Text.of(numpyRepr({ dtype: v.dtype, shape: v.shape, data: v.data }));

@@ -10,6 +10,7 @@ import type { HExpr, HStmt } from '../ir/host.js';
 import type { Span } from '../parser/ast.js';
 import { HostArray, HostList, HostZip, PyRange, type HostEachPart, HostScalar, isArray, NeedsStatic, PyInstance, PyDict, PyList, PyTuple, scalarKind, typeName, type ListElem, type PyValue, type Scope } from './values.js';
 import type { AVal } from '../ir/types.js';
+import { pyFloatRepr, pyStrRepr } from '../../runtime/format/index.js';
 
 /** What the list operations need of the interpreter. */
 export interface HostListCtx {
@@ -164,6 +165,9 @@ export function hostListMethod(ctx: HostListCtx, h: HostList, name: string): ((a
       return () => (ctx.emit({ k: 'assign', name: `${h.name}.length`, value: { k: 'lit', value: 0 } }), null);
     case 'copy':
       return () => copyList(ctx, h, []);
+    case 'index':
+    case 'count':
+      return (args, span) => hostListFind(ctx, h, args[0] ?? null, name, span);
   }
   return undefined;
 }
@@ -204,9 +208,15 @@ export function hostListIndex(ctx: HostListCtx, h: HostList, key: PyValue, span:
       if (typeof b === 'number' || typeof b === 'bigint' || (b instanceof HostScalar && b.type === 'int')) return lit(b);
       throw new CompileError(`TypeError: slice indices must be integers or None or have an __index__ method`, span);
     };
-    if (sl.step !== null && sl.step !== undefined && sl.step !== 1) throw new CompileError('a slice with a step of a list known only when the program runs is not supported', span);
     const start = bound(sl.start);
     const stop = bound(sl.stop);
+    if (sl.step !== null && sl.step !== undefined && sl.step !== 1) {
+      // Python's slicing with a step (runtime/values.ts pySlice; a zero step raises ValueError when it runs)
+      const name = ctx.freshName(h.name);
+      const nul: HExpr = { k: 'lit', value: null };
+      ctx.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'jx.pySlice', args: [listVar(h), start ?? nul, stop ?? nul, bound(sl.step)!] }, type: tsType(h.elem) });
+      return new HostList(name, h.elem);
+    }
     // JS's slice clamps and counts negative bounds from the end as Python's does for step 1
     return copyList(ctx, h, stop ? [start ?? { k: 'lit', value: 0 }, stop] : start ? [start] : []);
   }
@@ -225,6 +235,24 @@ export function hostListReduce(ctx: HostListCtx, h: HostList, which: 'sum' | 'ma
     return scalarSnapshot(ctx, { k: 'call', callee: 'jx.pyListSum', args: [listVar(h), typeof start === 'boolean' ? { k: 'lit', value: start ? 1 : 0 } : lit(start)] }, type, 'total');
   }
   return scalarSnapshot(ctx, { k: 'call', callee: 'jx.pyListExtreme', args: [listVar(h), { k: 'lit', value: which }] }, elem, which);
+}
+
+/** h.index(x), h.count(x), x in h: x a number, string or bool (known now or at run time). */
+export function hostListFind(ctx: HostListCtx, h: HostList, x: PyValue, which: 'index' | 'count' | 'in', span: Span): HostScalar {
+  const kind = scalarKind(x);
+  if (isArrayElem(h.elem) || (kind !== 'int' && kind !== 'float' && kind !== 'bool' && kind !== 'str')) {
+    throw new CompileError(`${which === 'in' ? "'in'" : `list.${which}()`} of a list known only when the program runs with an item of type '${isArrayElem(h.elem) ? 'Array' : typeName(x)}' is not supported`, span);
+  }
+  // a str never equals a number: the search finds nothing (an index raises ValueError)
+  const args: HExpr[] = [listVar(h), lit(x), { k: 'lit', value: which }];
+  if (which === 'index') args.push(x instanceof HostScalar ? { k: 'call', callee: 'jx.pyRepr', args: [x.expr, { k: 'lit', value: x.type }] } : { k: 'lit', value: typeof x === 'string' ? pyStrRepr(x) : typeof x === 'number' ? pyFloatRepr(x) : typeof x === 'boolean' ? (x ? 'True' : 'False') : String(x) });
+  return scalarSnapshot(ctx, { k: 'call', callee: 'jx.pyListFind', args }, which === 'in' ? 'bool' : 'int', which === 'in' ? 'found' : which);
+}
+
+/** any(h) / all(h) of a list of numbers, strings or bools known only at run time. */
+export function hostListTruthOf(ctx: HostListCtx, h: HostList, which: 'any' | 'all', span: Span): HostScalar {
+  if (isArrayElem(h.elem)) throw new CompileError(`${which}() of a list of arrays known only when the program runs is not supported`, span);
+  return scalarSnapshot(ctx, { k: 'call', callee: 'jx.pyListTruth', args: [listVar(h), { k: 'lit', value: which }] }, 'bool', which);
 }
 
 /**

@@ -18,7 +18,7 @@ import { arrayConversionMessage } from './tracer_origin.js';
 import { CallLog } from './call_log.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { forgetGensSince, genMark, hostNdToDevice } from './host_numpy.js';
-import { dunder, instantiate } from './classes.js';
+import { dunder, EXCEPTIONS, instantiate, newException, type PyRaise, raiseValue } from './classes.js';
 import {
   HostArray,
   HostChoice,
@@ -65,7 +65,7 @@ import {
 export const MAX_DEVICES = 1024;
 
 /** Nested Python calls allowed at compile time (a deeper recursion is Python's RecursionError, not a JS stack overflow). */
-export const MAX_CALL_DEPTH = 100;
+export const MAX_CALL_DEPTH = 1000;
 
 /** A method's hidden local: its first argument, for a bare super() (a name no Python identifier can be). */
 export const SUPER_SELF = ' self';
@@ -656,8 +656,8 @@ export class Interp {
 
   callFunction(fn: PyFunction, call: CallArgs): PyValue {
     // Python's own limit is 1000 frames; a Python call here (through jit, grad, vmap) takes up to ~3 KB of
-    // JS stack, and Node's default stack overflows near 250 such levels: stop well before that
-    if (this.frames.length > MAX_CALL_DEPTH) throw this.error('RecursionError: maximum recursion depth exceeded', call.span);
+    // JS stack, and Node's default stack overflows near 250 such levels: that overflow is a RecursionError too
+    if (this.frames.length > MAX_CALL_DEPTH) throw this.recursionError(call.span);
     const scope = new Scope(fn.closure);
     if (fn.def.kind !== 'Lambda') scope.locals = localNames(fn.def.body);
     this.bindParams(fn, scope, call);
@@ -682,6 +682,9 @@ export class Interp {
       }
       return null;
     } catch (e) {
+      // JS's stack ran out first: Python's RecursionError, which the program may catch (an inner frame
+      // short of stack to build it passes the RangeError on to the next one out)
+      if (e instanceof RangeError && e.message.includes('call stack')) e = this.recursionError(call.span);
       // the frame an exception leaves, for its traceback
       leaveFrame(e, name, call.span);
       throw e;
@@ -689,6 +692,11 @@ export class Interp {
       this.frames.pop();
       this.functionNames.pop();
     }
+  }
+
+  /** Python's RecursionError, raised at `span`. */
+  private recursionError(span: A.Span): PyRaise {
+    return raiseValue(this, newException(EXCEPTIONS.get('RecursionError')!, ['maximum recursion depth exceeded']), span);
   }
 
   private bindParams(fn: PyFunction, scope: Scope, call: CallArgs): void {

@@ -21,7 +21,7 @@ import { ndUnarySame } from './ndarray.js';
 import { hostNdUnary } from './host_numpy.js';
 import { Text } from './text.js';
 import { checkItems } from './limits.js';
-import { declareHostList, hostListCopy, hostListElem, hostListLen, hostListReduce, hostListSorted, hostZip } from './host_list.js';
+import { declareHostList, hostListCopy, hostListElem, hostListLen, hostListReduce, hostListSorted, hostListTruthOf, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import {
@@ -211,8 +211,9 @@ export function installBuiltins(ip: Interp): void {
       const [d, e] = part(arg(c, 1, 'imag', 0n));
       return new PyComplex(e === null ? a : a - e, b === null ? d : b + d);
     }),
-    all: fn('all', (c) => allOf(ip, iterate(ip, arg(c, 0, 'iterable'), c.span), c.span)),
+    all: fn('all', (c) => (c.args[0] instanceof HostList ? hostListTruthOf(ip, c.args[0], 'all', c.span) : allOf(ip, iterate(ip, arg(c, 0, 'iterable'), c.span), c.span))),
     any: fn('any', (c) => {
+      if (c.args[0] instanceof HostList) return hostListTruthOf(ip, c.args[0], 'any', c.span);
       const ts = iterate(ip, arg(c, 0, 'iterable'), c.span).map((x) => hostTruth(ip, x, c.span));
       if (ts.some((t) => t === true)) return true;
       const dyn = ts.filter((t): t is HostScalar => t instanceof HostScalar);

@@ -16,6 +16,7 @@ import { getAttr } from './attrs.js';
 import type { Interp } from './interp.js';
 import { arg, intArg } from './modules.js';
 import { MT19937, log as correctLog } from '../../runtime/numpy/mt19937.js';
+import * as pyMath from '../../runtime/pymath.js';
 import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
 import { strOf, textValue } from './format.js';
@@ -83,7 +84,8 @@ function mathModule(ip: Interp): PyModule {
   const unary = (name: string, f: (x: number) => number, js: string, domain?: (x: number) => boolean) => (c: CallArgs): PyValue => {
     const x = mathArg(ip, arg(c, 0, 'x'), c.span);
     if (typeof x !== 'number') {
-      if (js.startsWith('jx.')) return new HostScalar({ k: 'call', callee: js, args: [x] }, 'float');
+      // (jx.degrees, jx.radians raise nothing; the others go through math_1's checks)
+      if (js.startsWith('jx.') && !js.startsWith('jx.pyMath.')) return new HostScalar({ k: 'call', callee: js, args: [x] }, 'float');
       return new HostScalar({ k: 'call', callee: 'jx.math1', args: [{ k: 'var', name: js }, x, { k: 'lit', value: OVERFLOWS.has(name) }] }, 'float');
     }
     if (domain && !domain(x)) throw new CompileError('ValueError: math domain error', c.span);
@@ -128,11 +130,11 @@ function mathModule(ip: Interp): PyModule {
     inf: Infinity,
     nan: NaN,
     sqrt: unary('sqrt', Math.sqrt, 'Math.sqrt', (x) => x >= 0 || Number.isNaN(x)),
-    exp: unary('exp', Math.exp, 'Math.exp'),
+    exp: unary('exp', pyMath.exp, 'jx.pyMath.exp'),
     expm1: unary('expm1', Math.expm1, 'Math.expm1'),
     log1p: unary('log1p', Math.log1p, 'Math.log1p', (x) => x > -1 || Number.isNaN(x)),
-    log2: unary('log2', Math.log2, 'Math.log2', (x) => x > 0 || Number.isNaN(x)),
-    log10: unary('log10', Math.log10, 'Math.log10', (x) => x > 0 || Number.isNaN(x)),
+    log2: unary('log2', pyMath.log2, 'jx.pyMath.log2', (x) => x > 0 || Number.isNaN(x)),
+    log10: unary('log10', pyMath.log10, 'jx.pyMath.log10', (x) => x > 0 || Number.isNaN(x)),
     log: (c) => {
       const x = mathArg(ip, arg(c, 0, 'x'), c.span);
       const base = c.args[1] ?? c.kwargs.get('base');
@@ -144,27 +146,33 @@ function mathModule(ip: Interp): PyModule {
       if (!(x > 0)) throw new CompileError('ValueError: math domain error', c.span);
       return base === undefined ? correctLog(x) : correctLog(x) / correctLog(staticNum(c, 1, 'base'));
     },
-    sin: unary('sin', Math.sin, 'Math.sin'),
-    cos: unary('cos', Math.cos, 'Math.cos'),
-    tan: unary('tan', Math.tan, 'Math.tan'),
-    asin: unary('asin', Math.asin, 'Math.asin', (x) => Math.abs(x) <= 1),
-    acos: unary('acos', Math.acos, 'Math.acos', (x) => Math.abs(x) <= 1),
-    atan: unary('atan', Math.atan, 'Math.atan'),
-    sinh: unary('sinh', Math.sinh, 'Math.sinh'),
-    cosh: unary('cosh', Math.cosh, 'Math.cosh'),
-    tanh: unary('tanh', Math.tanh, 'Math.tanh'),
-    asinh: unary('asinh', Math.asinh, 'Math.asinh'),
-    acosh: unary('acosh', Math.acosh, 'Math.acosh', (x) => x >= 1),
+    sin: unary('sin', pyMath.sin, 'jx.pyMath.sin'),
+    cos: unary('cos', pyMath.cos, 'jx.pyMath.cos'),
+    tan: unary('tan', pyMath.tan, 'jx.pyMath.tan'),
+    asin: unary('asin', pyMath.asin, 'jx.pyMath.asin', (x) => Math.abs(x) <= 1),
+    acos: unary('acos', pyMath.acos, 'jx.pyMath.acos', (x) => Math.abs(x) <= 1),
+    atan: unary('atan', pyMath.atan, 'jx.pyMath.atan'),
+    sinh: unary('sinh', pyMath.sinh, 'jx.pyMath.sinh'),
+    cosh: unary('cosh', pyMath.cosh, 'jx.pyMath.cosh'),
+    tanh: unary('tanh', pyMath.tanh, 'jx.pyMath.tanh'),
+    asinh: unary('asinh', pyMath.asinh, 'jx.pyMath.asinh'),
+    acosh: unary('acosh', pyMath.acosh, 'jx.pyMath.acosh', (x) => x >= 1),
     atanh: unary('atanh', Math.atanh, 'Math.atanh', (x) => Math.abs(x) < 1),
     fabs: unary('fabs', Math.abs, 'Math.abs'),
     degrees: unary('degrees', (x) => (x * 180) / Math.PI, 'jx.degrees'),
     radians: unary('radians', (x) => (x * Math.PI) / 180, 'jx.radians'),
-    erf: (c) => erfOf(staticNum(c, 0, 'x')),
-    erfc: (c) => 1 - erfOf(staticNum(c, 0, 'x')),
+    erf: unary('erf', pyMath.erf, 'jx.pyMath.erf'),
+    erfc: unary('erfc', pyMath.erfc, 'jx.pyMath.erfc'),
     floor: toInt('floor', Math.floor, 'Math.floor'),
     ceil: toInt('ceil', Math.ceil, 'Math.ceil'),
     trunc: toInt('trunc', Math.trunc, 'Math.trunc'),
-    atan2: (c) => Math.atan2(staticNum(c, 0, 'y'), staticNum(c, 1, 'x')),
+    atan2: (c) => {
+      const [y, x] = [mathArg(ip, arg(c, 0, 'y'), c.span), mathArg(ip, arg(c, 1, 'x'), c.span)];
+      if (typeof y === 'number' && typeof x === 'number') return pyMath.atan2(y, x);
+      // known when the program runs (atan2 raises nothing)
+      const e = (v: number | HExpr): HExpr => (typeof v === 'number' ? { k: 'lit', value: v } : v);
+      return new HostScalar({ k: 'call', callee: 'jx.pyMath.atan2', args: [e(y), e(x)] }, 'float');
+    },
     hypot: (c) => Math.hypot(...c.args.map((_, i) => staticNum(c, i, 'coordinates'))),
     copysign: (c) => {
       const x = Math.abs(staticNum(c, 0, 'x'));

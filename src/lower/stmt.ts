@@ -775,7 +775,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
 }
 
 /** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
-const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
+const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListFind', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
 
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
@@ -1429,6 +1429,8 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   const promote = new Set<string>();
   const promoted = new Set<string>();
   const uncarried = new Set<string>();
+  // the ints (and bools) the loop makes floats: what they were before it
+  const madeFloat = new Map<string, 'int' | 'bool'>();
   // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
   // keeps a list it appends to as a list known only at run time
   let mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
@@ -1442,7 +1444,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     const entry = { scope, saved, staysLoop: mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS) };
     stagedLoops.push(entry);
     try {
-      return stagedLoopAttempt(ip, head, scope, uncarried);
+      return stagedLoopAttempt(ip, head, scope, uncarried, madeFloat);
     } catch (e) {
       if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry || e instanceof PromoteToOptional)) throw e;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
@@ -1486,6 +1488,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
         if (promoted.has(key)) throw new CompileError(`internal: the loop's value '${e.name}' does not settle`, head.s.span);
         promoted.add(key);
         const v = scope.vars.get(e.name)!;
+        if (e instanceof PromoteToFloat) madeFloat.set(e.name, typeof v === 'boolean' || (v instanceof HostScalar && v.type === 'bool') ? 'bool' : 'int');
         if (e instanceof PromoteToFloat) scope.vars.set(e.name, v instanceof HostScalar ? new HostScalar(v.expr, 'float') : Number(v as bigint | boolean));
         else {
           scope.vars.set(e.name, ip.hostArray(ip.ops.asArray(v, head.s.span, e.aval.dtype as Parameters<Interp['ops']['asArray']>[2]), head.s.span));
@@ -1506,7 +1509,7 @@ const identityOf = (l: PyList): number => {
   return listIds.get(l)!;
 };
 
-function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried: ReadonlySet<string>): void {
+function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried: ReadonlySet<string>, madeFloat: ReadonlyMap<string, 'int' | 'bool'>): void {
   const s = head.s;
   const r = head.k === 'for' ? head.r : null;
   const target = head.k !== 'while' ? head.s.target : null;
@@ -1539,6 +1542,9 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
   let body: HStmt[];
   const newNames: string[] = [];
   const lastValues = new Map<string, HostArray | HostScalar | HostNd>();
+  // a loop that may run zero times at run time (a while, a loop over run-time items or a run-time range)
+  // and makes an int a float: whether it ran decides the Python type after it
+  const ran = !r && madeFloat.size ? ip.freshName('ran') : null;
   try {
     for (const c of carried) {
       for (const l of c.leaves) decls.push({ k: 'let', names: [l.letName], value: leafInit(l.init), ...(l.init instanceof HostScalar && l.init.raw !== null ? { type: `${l.init.type === 'str' ? 'string' : l.init.type === 'bool' ? 'boolean' : 'number'} | null` } : {}) });
@@ -1654,6 +1660,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
         if (t instanceof HostScalar) ip.emit({ k: 'if', test: { k: 'unary', op: '!', x: t.expr }, then: [{ k: 'break' }], else: [] });
         else if (!t) ip.emit({ k: 'break' });
       }
+      if (ran) ip.emit({ k: 'assign', name: ran, value: { k: 'lit', value: true } });
       let exited = false;
       try {
         inLoop({ writeBack }, () => execBlock(ip, s.body, scope));
@@ -1704,6 +1711,7 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
     for (const { o, depth } of saved) o.carriedDepth = depth;
   }
   for (const d of decls) ip.emit(d);
+  if (ran) ip.emit({ k: 'let', names: [ran], value: { k: 'lit', value: false } });
   for (const h of lastValues.values()) {
     if (h instanceof HostArray) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.JArray' });
     else if (h instanceof HostNd) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.np.NdArray' });
@@ -1727,6 +1735,8 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
       assignDicts(c.before, after);
       scope.vars.set(c.name, c.before);
     } else scope.vars.set(c.name, after);
+    const was = madeFloat.get(c.name);
+    if (ran && was && after instanceof HostScalar && after.type === 'float') after.intWhen = { test: { k: 'unary', op: '!', x: { k: 'var', name: ran } }, type: was };
   }
   // names first bound inside the loop body are not visible after it as host values
   for (const n of newNames) {

@@ -21,13 +21,13 @@ import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js'
 import { checksVma, constraintMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed, withInlinedJit } from './format.js';
-import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls } from './debug_prints.js';
+import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
 import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying, stagedLiveness } from './callback_staging.js';
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import { noteJitOrigin } from './tracer_origin.js';
 import {
-  HostArray, HostNd, HostScalar, PyBoundMethod, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName,
+  HostArray, HostNd, HostScalar, PyBoundMethod, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, TangentOf, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
 } from './values.js';
 
@@ -1042,6 +1042,8 @@ interface Traced {
   argFlats: Flat[];
   out: Flat;
   aux: Flat | null;
+  /** jvp, linearize, vjp: the prints of primal values made while tracing (shown when the primal outputs are computed). */
+  debug?: { calls: DebugCall[]; atoms: Atom[]; trace: Trace };
 }
 
 const isLeafValue = (l: PyValue): boolean => isArray(l) || l instanceof NdArray || l instanceof NpScalar || typeof l === 'number' || typeof l === 'bigint' || typeof l === 'boolean';
@@ -1087,9 +1089,12 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
   });
   // prints that show no traced value (a print of a string while tracing) are handed on, in order
   const debug = takeDebugCalls(t);
+  const func = t.builder.finish(r.atoms, t.axisEnv);
+  // linearize and vjp show primal values (GradTracer(primal=...)): extra results of the forward pass (primalOuts)
+  if (debug.atoms.length && (name === 'linearize' || name === 'vjp' || name === 'jvp')) return { func, captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux, debug: { ...debug, trace: t } };
   if (debug.atoms.length) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside jax.${name} is not supported by jaxts yet`, debug.calls[0]!.span);
   deliverDebugCalls(ip.trace(), debug.calls, [], t);
-  return { func: t.builder.finish(r.atoms, t.axisEnv), captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux };
+  return { func, captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux };
 }
 
 /** jacrev applies a custom_vjp backward rule once per output element: its prints of strings run, its prints of values are not supported. */
@@ -1170,6 +1175,15 @@ function checkKwargs(c: CallArgs, fname: string, allowed: string[]): void {
 
 /** Primal outputs (and aux) of a traced function, computed in the current trace. */
 function primalOuts(ip: Interp, tr: Traced, span: A.Span): { out: PyValue; aux: PyValue } {
+  const debug = tr.debug;
+  if (debug) {
+    // the prints' values too, shown right after (once: JAX prints while it traces the forward pass)
+    tr.debug = undefined;
+    const all = inlineInto(ip, { ...tr.func, results: [...tr.func.results, ...debug.atoms] }, primalAtoms(ip, tr, span), span);
+    const outs = all.slice(0, tr.func.results.length);
+    deliverDebugCalls(ip.trace(), debug.calls, all.slice(outs.length), debug.trace, undefined, (vs) => ip.flush([...vs, ...all]));
+    return { out: tr.out.unflatten(outs.slice(0, nOut(tr))), aux: tr.aux ? tr.aux.unflatten(outs.slice(nOut(tr))) : null };
+  }
   const outs = inlineInto(ip, tr.func, primalAtoms(ip, tr, span), span);
   return { out: tr.out.unflatten(outs.slice(0, nOut(tr))), aux: tr.aux ? tr.aux.unflatten(outs.slice(nOut(tr))) : null };
 }
@@ -1209,10 +1223,39 @@ export function jvpCall(ip: Interp, c: CallArgs): PyValue {
     }
     void p;
   });
-  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
   const tanAtoms = tflat.filter((_, i) => wrt[i]).map((t) => ip.ops.asArray(t, span).atom);
-  const outs = inlineInto(ip, jf, [...primalAtoms(ip, tr, span), ...tanAtoms], span);
   const n = nOut(tr);
+  const debug = tr.debug;
+  if (debug) {
+    // prints inside show JVPTracer(primal=..., tangent=...): the printed values and their tangents are
+    // extra results, [outs, printed, aux] with tangents for the first two
+    const nd = debug.atoms.length;
+    if (debug.atoms.some((a) => !isInexact(a.aval.dtype))) throw new CompileError('a print of a non-float value inside jax.jvp is not supported by jaxts yet', debug.calls[0]!.span);
+    const res = tr.func.results;
+    const f = { ...tr.func, results: [...res.slice(0, n), ...debug.atoms, ...res.slice(n)] };
+    const jfd = diffErrors(span, () => jvpFunc(f, wrt, { name: `${tr.func.name}_jvp`, tangentResults: n + nd }));
+    const all = inlineInto(ip, jfd, [...primalAtoms(ip, tr, span), ...tanAtoms], span);
+    const shownValues = all.slice(n, n + nd);
+    const tangentsShown = all.slice(all.length - nd);
+    // (an argument's tangent is the one passed in)
+    const tangentOf = (v: PyValue): PyValue => {
+      if (!(v instanceof TangentOf)) return v;
+      const j = debug.atoms.indexOf(v.primal.atom);
+      if (j >= 0) return tangentsShown[j]!;
+      const p = tr.func.params.findIndex((q) => q === v.primal.atom);
+      if (p < 0 || p >= tflat.length) throw new CompileError('a print inside jax.jvp of a value whose tangent jaxts cannot show is not supported yet', span);
+      return tflat[p]!;
+    };
+    const calls = debug.calls.map((c) => ({ ...c, args: c.args.map(tangentOf) }));
+    deliverDebugCalls(ip.trace(), calls, shownValues, debug.trace, undefined, (vs) => ip.flush([...vs, ...all]));
+    const nA = nAux(tr);
+    const out = tr.out.unflatten(all.slice(0, n));
+    const tout = tr.out.unflatten(all.slice(n + nd + nA, n + nd + nA + n));
+    if (!hasAux) return new PyTuple([out, tout]);
+    return new PyTuple([out, tout, tr.aux!.unflatten(all.slice(n + nd, n + nd + nA))]);
+  }
+  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: n }));
+  const outs = inlineInto(ip, jf, [...primalAtoms(ip, tr, span), ...tanAtoms], span);
   const out = tr.out.unflatten(outs.slice(0, n));
   const tout = tr.out.unflatten(outs.slice(n + nAux(tr), n + nAux(tr) + n));
   if (!hasAux) return new PyTuple([out, tout]);

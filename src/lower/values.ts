@@ -552,6 +552,12 @@ export class HostScalar extends PyObject {
    * variable of type `T | null`. `expr` reads it as a `T` (a TypeError at run time where it is None).
    */
   raw: HExpr | null = null;
+  /**
+   * Set on a float carried out of a loop that made an int (or bool) a float, where the loop may run zero
+   * times at run time (`s = 1; for i in range(n): s += 0.5`): the TS test under which the value is still
+   * that int (the loop did not run), so that it prints as one (`1`, not `1.0`).
+   */
+  intWhen: { test: HExpr; type: 'int' | 'bool' } | null = null;
   constructor(
     readonly expr: HExpr,
     readonly type: 'int' | 'float' | 'bool' | 'str',
@@ -821,6 +827,17 @@ export class PyRef extends PyObject {
     /** The host-loop depth where it was made (a write inside a deeper host loop unrolls that loop). */
     readonly depth: number,
   ) {
+    super();
+  }
+}
+
+/**
+ * The tangent of a value jax.jvp traces, as a print inside it shows it (JVPTracer(primal=..., tangent=...)):
+ * a placeholder among the print's values that jvpCall (src/lower/transforms.ts) replaces by the tangent it computes.
+ */
+export class TangentOf extends PyObject {
+  readonly typeName = 'tangent';
+  constructor(readonly primal: Tracer) {
     super();
   }
 }
