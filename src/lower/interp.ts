@@ -423,12 +423,16 @@ export class Interp {
       outputs.push({ tracer, name: this.freshName(hint) });
       tracer.materialized = new HostArray(outputs[outputs.length - 1]!.name, a.aval);
     }
-    if (outputs.length) {
-      const results = outputs.map(({ tracer }) => {
+    // under jax_debug_nans an eager computation whose value is dropped (`f(5.)` as a statement) still runs, as
+    // JAX runs each op, so that its NaN check raises: its last value is the segment's (unread) result
+    const lastEqn = t.builder.eqns[t.builder.eqns.length - 1];
+    const unread = !outputs.length && this.debugNans && lastEqn ? this.freshName('unread') : null;
+    if (outputs.length || unread) {
+      const results = unread ? [lastEqn!.outputs[0]!] : outputs.map(({ tracer }) => {
         const a = tracer.atom;
         return a.kind === 'lit' ? t.builder.bind1('broadcast_in_dim', [{ ...a, aval: { shape: [], dtype: a.aval.dtype } }], { shape: [], broadcast_dimensions: [] }) : a;
       });
-      const name = this.programName(`compute_${outputs[0]!.name}`);
+      const name = this.programName(`compute_${unread ?? outputs[0]!.name}`);
       const func = t.builder.finish(results);
       const args = t.captured as HostArray[];
       const mesh = meshOf(args, null) ?? shardMapMeshOf(t);
@@ -444,7 +448,7 @@ export class Interp {
         value = { k: 'call', callee: 'rt.call', await: true, args: [{ k: 'program', name }, { k: 'array', items: args.map((c) => ({ k: 'var', name: c.name })) }] };
       }
       this.segmentCount++;
-      this.emit({ k: 'const', names: outputs.map((o) => o.name), destructure: true, value });
+      this.emit({ k: 'const', names: unread ? [unread] : outputs.map((o) => o.name), destructure: true, value });
     }
     this.hostTrace = new Trace('segment', 'segment', null);
   }
