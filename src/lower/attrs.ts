@@ -88,6 +88,10 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   const lib = ip.library.attr(obj, name, span);
   if (lib !== undefined) return lib;
   if (isArray(obj)) throw missing();
+  // str.replace of a string known only at run time (a traceback's text), with strings known now
+  if (obj instanceof HostScalar && obj.type === 'str' && name === 'replace') {
+    return method(obj, name, (c) => new HostScalar({ k: 'call', callee: 'jx.pyStrReplace', args: [obj.expr, { k: 'lit', value: strArg(c, 0) }, { k: 'lit', value: strArg(c, 1) }] }, 'str'));
+  }
   if (obj instanceof PyComplex || typeof obj === 'number') {
     const [re, im] = obj instanceof PyComplex ? [obj.re, obj.im] : [obj, 0];
     if (name === 'real') return re;

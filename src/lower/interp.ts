@@ -1,10 +1,10 @@
 // The partial evaluator: runs the Python module at compile time. Static values
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
-import { leaveFrame } from './tracebacks.js';
+import { frameText, leaveFrame } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
-import type { DType, Func } from '../ir/types.js';
+import type { DType, Func, NanOrigin } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, castScalar, jaxDtype, type IndexItem } from './arrays.js';
@@ -213,6 +213,9 @@ export class Interp {
   readonly handling: PyInstance[] = [];
   /** The Python functions being called, innermost last (a traceback's frame names; '<module>' below them). */
   readonly functionNames: string[] = [];
+  /** The span of the call that entered each function of `functionNames`. */
+  private readonly callSpans: A.Span[] = [];
+  private sourceLines: string[] | undefined;
   /** Argument types of each top-level function's first call, for the module's exports. */
   readonly callLog = new CallLog();
 
@@ -224,7 +227,7 @@ export class Interp {
   ) {
     hostDepth.current = 0;
     this.hostTrace = new Trace('segment', 'segment', null);
-    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t) });
+    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t), nanOrigin: (span) => this.nanOrigin(span) });
     if (options.devices) {
       this.deviceCount = options.devices;
       this.deviceCountFrozen = true;
@@ -236,6 +239,23 @@ export class Interp {
 
   trace(): Trace {
     return this.traces.length ? this.traces[this.traces.length - 1]! : this.hostTrace;
+  }
+
+  /**
+   * Under jax_debug_nans, where a primitive applied at `span` comes from: the Python frames to it (the
+   * traceback JAX's FloatingPointError shows) and how many jit levels JAX re-runs de-optimized on the way:
+   * the user's jit, and the jnp function or array operator that applied it (JAX jits those; a lax
+   * function binds its primitive directly).
+   */
+  nanOrigin(span: A.Span): NanOrigin | undefined {
+    if (!this.debugNans) return undefined;
+    const source = this.options.source ?? '';
+    const lines = (this.sourceLines ??= source.split(/\r\n|\r|\n/));
+    const spans = [...this.callSpans, span];
+    const frames = ['<module>', ...this.functionNames].map((name, i) => frameText(this.options.file, lines, { name, span: spans[i]! }));
+    const viaLax = /^(?:jax\.)?lax\./.test(source.slice(span.start.offset, span.end.offset));
+    const jitted = this.traces.some((t) => t.kind === 'jit' && t.parent === null);
+    return { frames, deopt: (jitted ? 1 : 0) + (viaLax ? 0 : 1) };
   }
 
   /** The outermost transformation being traced (null at host level): whose cache a trace-time print follows. */
@@ -664,6 +684,7 @@ export class Interp {
     this.frames.push(scope);
     const name = fn.def.kind === 'Lambda' ? '<lambda>' : fn.name;
     this.functionNames.push(name);
+    this.callSpans.push(call.span);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
       // a generator's body runs as its items are pulled
@@ -682,6 +703,7 @@ export class Interp {
     } finally {
       this.frames.pop();
       this.functionNames.pop();
+      this.callSpans.pop();
     }
   }
 

@@ -2,7 +2,7 @@
 // over a range stays a TS loop (its loop-carried arrays and numbers become
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
-import { caughtFrames, caughtTracebacks } from './tracebacks.js';
+import { caughtFrames, caughtTracebacks, runTimeCaught } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
@@ -860,8 +860,16 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
     // and its str() is its message), or the sole class the body raises; else the message itself
     const message = new HostScalar({ k: 'member', x: { k: 'var', name: excVar }, key: 'message' }, 'str');
     const cls = only && EXACT_RUNTIME_EXCEPTIONS.has(only.name) && EXCEPTIONS.get(only.name) === only ? only : sole;
-    if (h.name) scope.vars.set(h.name, cls ? newException(cls, [message]) : message);
-    execBlock(ip, h.body, scope);
+    const exc = newException(cls ?? EXCEPTIONS.get('Exception')!, [message]);
+    if (h.name) scope.vars.set(h.name, cls ? exc : message);
+    // what traceback.format_exc shows while the clause runs: the exception caught at run time
+    runTimeCaught.set(exc, excVar);
+    ip.handling.push(exc);
+    try {
+      execBlock(ip, h.body, scope);
+    } finally {
+      ip.handling.pop();
+    }
     if (h.name) scope.vars.delete(h.name);
   };
   const chain = (i: number): void => {
