@@ -71,7 +71,18 @@ export interface NanCheck {
   prim: string;
   /** 1-based line of the Python source that applied it, when known. */
   line: number | null;
+  /**
+   * How many jit levels JAX re-runs de-optimized on the way to the primitive (each prints "Invalid nan
+   * value encountered in the output of a jax.jit function. ..."): the user's jit, and the jnp function
+   * (JAX jits those) that applied it. Absent: none.
+   */
+  deopt?: number;
+  /** The Python traceback's frames to the primitive (CPython's text, one entry per frame), when known. */
+  frames?: readonly string[];
 }
+
+/** What the lowering knows of where a primitive was applied, for its NaN check (NanCheck's deopt and frames). */
+export type NanOrigin = Required<Pick<NanCheck, 'deopt' | 'frames'>>;
 
 export interface ProgramSpec {
   name: string;

@@ -13,6 +13,8 @@ export class PythonError extends Error {
   constructor(
     message: string,
     readonly line: number | null,
+    /** The traceback's frames (CPython's text, one entry per frame, outermost first), when known. */
+    readonly frames: readonly string[] | null = null,
   ) {
     super(message);
   }
@@ -434,8 +436,9 @@ export class Runtime {
 
   /**
    * jax_debug_nans: raise JAX's FloatingPointError for the first checked
-   * intermediate that holds a NaN (with the Python line of its primitive);
-   * the caller gets the results before the checked ones.
+   * intermediate that holds a NaN (with the Python line of its primitive and
+   * its traceback), after the line JAX prints for each jit it re-runs
+   * de-optimized; the caller gets the results before the checked ones.
    */
   private async checkNans(program: ProgramSpec, outs: JArray[]): Promise<JArray[]> {
     const checks = program.nanChecks;
@@ -445,7 +448,9 @@ export class Runtime {
       for (let i = 0; i < checks.length; i++) {
         if ((await outs[n + i]!.data()).some(Number.isNaN)) {
           outs.slice(0, n).forEach((x) => x.release());
-          throw new PythonError(`FloatingPointError: invalid value (nan) encountered in ${checks[i]!.prim}`, checks[i]!.line);
+          const check = checks[i]!;
+          for (let k = 0; k < (check.deopt ?? 0); k++) this.print('Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.\n');
+          throw new PythonError(`FloatingPointError: invalid value (nan) encountered in ${check.prim}`, check.line, check.frames ?? null);
         }
       }
     } finally {

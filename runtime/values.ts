@@ -112,6 +112,8 @@ export function notNone<T>(x: T | null): T {
 export interface PyExc {
   readonly type: string;
   readonly message: string;
+  /** The traceback's frames (CPython's text), outermost first, when known: JAX's errors carry theirs. */
+  readonly frames: readonly string[] | null;
 }
 
 /** The built-in exception classes' bases, up to Exception. */
@@ -124,7 +126,25 @@ const EXC_BASES: Readonly<Record<string, string>> = {
 export function pyCaught(e: unknown): PyExc {
   const m = e instanceof Error ? /^([A-Za-z_][\w.]*)(?:: ([\s\S]*))?$/.exec(e.message) : null;
   if (!m || !/(Error|Exception|Warning|StopIteration)$/.test(m[1]!)) throw e;
-  return { type: m[1]!, message: m[2] ?? '' };
+  const frames = (e as { frames?: readonly string[] | null }).frames ?? null;
+  return { type: m[1]!, message: m[2] ?? '', frames };
+}
+
+/** str.replace(old, new) of a string known only at run time (every occurrence, as CPython replaces). */
+export function pyStrReplace(s: string, old: string, by: string): string {
+  return old === '' ? [...s].reduce((acc, ch) => acc + ch + by, by) : s.split(old).join(by);
+}
+
+/**
+ * traceback.format_exc() of an exception caught at run time: its frames (the first `limit`; a negative
+ * limit keeps the last ones) and its line; an error JAX raised ends with the note JAX adds for the frames
+ * it filtered out.
+ */
+export function pyFormatExc(exc: PyExc, limit: number | null): string {
+  const frames = exc.frames ?? [];
+  const shown = limit === null ? frames : limit >= 0 ? frames.slice(0, limit) : frames.slice(limit);
+  const note = exc.frames ? '\n--------------------\nFor simplicity, JAX has removed its internal frames from the traceback of the following exception. Set JAX_TRACEBACK_FILTERING=off to include these.' : '';
+  return `Traceback (most recent call last):\n${shown.join('')}${exc.type}${exc.message ? `: ${exc.message}` : ''}${note}\n`;
 }
 
 /** Does an `except` clause naming `classes` catch `exc`? */

@@ -3,13 +3,13 @@
 //   Eqn  — `outs = prim[params](inputs)`
 //   Func — typed parameters, equations in order, results
 // Primitive names and params follow JAX's jaxprs so that a dump reads like one.
-import type { DType } from '../../runtime/program.js';
+import type { DType, NanOrigin } from '../../runtime/program.js';
 import { DTYPES } from './dtypes.js';
 import type { Span } from '../common/span.js';
 import type { Prim } from './prims.js';
 
 /** Element types: the runtime's (runtime/program.ts declares the kernel-program format). */
-export type { DType };
+export type { DType, NanOrigin };
 
 /** Abstract value: what is known at compile time about an array. */
 export interface AVal {
@@ -58,6 +58,8 @@ export interface Eqn {
    * reduced to it), as JAX's dot_general sharding rule allows then.
    */
   outSharding?: string[][];
+  /** Under jax_debug_nans: where it was applied (the traceback and jit levels its NaN check reports). */
+  nanOrigin?: NanOrigin;
   /**
    * The mesh axes of an `out_sharding=P(..., unreduced={...})`: the result
    * keeps its partial sums over them (each device its own), unreduced in its

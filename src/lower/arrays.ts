@@ -3,10 +3,10 @@
 // function records primitives into the current trace and returns a Tracer.
 import type { Span } from '../parser/ast.js';
 import { CompileError } from '../common/diagnostics.js';
-import { lit } from '../ir/builder.js';
+import { lit, type FuncBuilder } from '../ir/builder.js';
 import { ShapeError } from '../ir/primitives.js';
 import { PRIMS, type Prim } from '../ir/prims.js';
-import type { Atom, AVal, DType, Eqn, Params } from '../ir/types.js';
+import type { Atom, AVal, DType, Eqn, NanOrigin, Params } from '../ir/types.js';
 import { isFloat, isInexact, size } from '../ir/types.js';
 import { DTYPES, isNarrow, narrowValue, type DTypeKind } from '../ir/dtypes.js';
 import { HostArray, HostNd, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
@@ -24,6 +24,8 @@ export interface ArrayContext {
   hostNdArray(x: HostNd): HostArray;
   /** The equations of host segment `t` checked as JAX checks each eager op (sharding in types); throws JAX's error. */
   checkEager(t: Trace): void;
+  /** Under jax_debug_nans: where a primitive applied at `span` comes from (for its NaN check), else undefined. */
+  nanOrigin(span: Span): NanOrigin | undefined;
 }
 
 export const fmtShape = (s: readonly number[]): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
@@ -80,6 +82,7 @@ export class ArrayOps {
       throw e;
     }
     mark?.(builder.eqns[builder.eqns.length - 1]!);
+    this.noteOrigin(builder, span);
     if (t.kind === 'segment') {
       try {
         this.ctx.checkEager(t);
@@ -93,12 +96,20 @@ export class ArrayOps {
     return out;
   }
 
+  /** Under jax_debug_nans: the last equation's origin, for its NaN check. */
+  private noteOrigin(builder: FuncBuilder, span: Span): void {
+    const origin = this.ctx.nanOrigin(span);
+    if (origin) builder.eqns[builder.eqns.length - 1]!.nanOrigin = origin;
+  }
+
   /** Bind a primitive with several results (control flow, sort). */
   bindN(prim: Prim, inputs: Atom[], params: Params, span: Span): Atom[] {
     const builder = this.ctx.trace().builder;
     checkTracedOps(builder.eqns.length, span);
     try {
-      return builder.bind(prim, inputs, params, span);
+      const outs = builder.bind(prim, inputs, params, span);
+      this.noteOrigin(builder, span);
+      return outs;
     } catch (e) {
       if (e instanceof ShapeError) throw new CompileError(`TypeError: ${e.message}`, span);
       throw e;

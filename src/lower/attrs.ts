@@ -91,6 +91,10 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   // every object's __class__ is its type (x.__class__ is type(x))
   if (name === '__class__') return ip.call(ip.builtins.vars.get('type')!, { args: [obj], kwargs: new Map(), span });
   if (isArray(obj)) throw missing();
+  // str.replace of a string known only at run time (a traceback's text), with strings known now
+  if (obj instanceof HostScalar && obj.type === 'str' && name === 'replace') {
+    return method(obj, name, (c) => new HostScalar({ k: 'call', callee: 'jx.pyStrReplace', args: [obj.expr, { k: 'lit', value: strArg(c, 0) }, { k: 'lit', value: strArg(c, 1) }] }, 'str'));
+  }
   if (obj instanceof PyComplex || typeof obj === 'number') {
     const [re, im] = obj instanceof PyComplex ? [obj.re, obj.im] : [obj, 0];
     if (name === 'real') return re;

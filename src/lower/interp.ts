@@ -1,10 +1,10 @@
 // The partial evaluator: runs the Python module at compile time. Static values
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
-import { leaveFrame } from './tracebacks.js';
+import { frameText, leaveFrame } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
-import { jaxTypeStr, type DType, type Func } from '../ir/types.js';
+import { jaxTypeStr, type DType, type Func, type NanOrigin } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
 import { meshOf, shardMapMeshOf } from './shardings.js';
 import { ArrayOps, castScalar, jaxDtype, type IndexItem } from './arrays.js';
@@ -216,6 +216,9 @@ export class Interp {
   readonly handling: PyInstance[] = [];
   /** The Python functions being called, innermost last (a traceback's frame names; '<module>' below them). */
   readonly functionNames: string[] = [];
+  /** The span of the call that entered each function of `functionNames`. */
+  private readonly callSpans: A.Span[] = [];
+  private sourceLines: string[] | undefined;
   /** Argument types of each top-level function's first call, for the module's exports. */
   readonly callLog = new CallLog();
 
@@ -227,7 +230,7 @@ export class Interp {
   ) {
     hostDepth.current = 0;
     this.hostTrace = new Trace('segment', 'segment', null);
-    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t) });
+    this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t), nanOrigin: (span) => this.nanOrigin(span) });
     if (options.devices) {
       this.deviceCount = options.devices;
       this.deviceCountFrozen = true;
@@ -239,6 +242,23 @@ export class Interp {
 
   trace(): Trace {
     return this.traces.length ? this.traces[this.traces.length - 1]! : this.hostTrace;
+  }
+
+  /**
+   * Under jax_debug_nans, where a primitive applied at `span` comes from: the Python frames to it (the
+   * traceback JAX's FloatingPointError shows) and how many jit levels JAX re-runs de-optimized on the way:
+   * the user's jit, and the jnp function or array operator that applied it (JAX jits those; a lax
+   * function binds its primitive directly).
+   */
+  nanOrigin(span: A.Span): NanOrigin | undefined {
+    if (!this.debugNans) return undefined;
+    const source = this.options.source ?? '';
+    const lines = (this.sourceLines ??= source.split(/\r\n|\r|\n/));
+    const spans = [...this.callSpans, span];
+    const frames = ['<module>', ...this.functionNames].map((name, i) => frameText(this.options.file, lines, { name, span: spans[i]! }));
+    const viaLax = /^(?:jax\.)?lax\./.test(source.slice(span.start.offset, span.end.offset));
+    const jitted = this.traces.some((t) => t.kind === 'jit' && t.parent === null);
+    return { frames, deopt: (jitted ? 1 : 0) + (viaLax ? 0 : 1) };
   }
 
   /** The outermost transformation being traced (null at host level): whose cache a trace-time print follows. */
@@ -432,12 +452,16 @@ export class Interp {
       outputs.push({ tracer, name: this.freshName(hint) });
       tracer.materialized = new HostArray(outputs[outputs.length - 1]!.name, a.aval);
     }
-    if (outputs.length) {
-      const results = outputs.map(({ tracer }) => {
+    // under jax_debug_nans an eager computation whose value is dropped (`f(5.)` as a statement) still runs, as
+    // JAX runs each op, so that its NaN check raises: its last value is the segment's (unread) result
+    const lastEqn = t.builder.eqns[t.builder.eqns.length - 1];
+    const unread = !outputs.length && this.debugNans && lastEqn ? this.freshName('unread') : null;
+    if (outputs.length || unread) {
+      const results = unread ? [lastEqn!.outputs[0]!] : outputs.map(({ tracer }) => {
         const a = tracer.atom;
         return a.kind === 'lit' ? t.builder.bind1('broadcast_in_dim', [{ ...a, aval: { shape: [], dtype: a.aval.dtype } }], { shape: [], broadcast_dimensions: [] }) : a;
       });
-      const name = this.programName(`compute_${outputs[0]!.name}`);
+      const name = this.programName(`compute_${unread ?? outputs[0]!.name}`);
       const func = t.builder.finish(results);
       const args = t.captured as HostArray[];
       // (with none, under jax.set_mesh: over its mesh, replicated, as JAX runs eager ops)
@@ -454,7 +478,7 @@ export class Interp {
         value = { k: 'call', callee: 'rt.call', await: true, args: [{ k: 'program', name }, { k: 'array', items: args.map((c) => ({ k: 'var', name: c.name })) }] };
       }
       this.segmentCount++;
-      this.emit({ k: 'const', names: outputs.map((o) => o.name), destructure: true, value });
+      this.emit({ k: 'const', names: unread ? [unread] : outputs.map((o) => o.name), destructure: true, value });
     }
     this.hostTrace = new Trace('segment', 'segment', null);
   }
@@ -670,6 +694,7 @@ export class Interp {
     this.frames.push(scope);
     const name = fn.def.kind === 'Lambda' ? '<lambda>' : fn.name;
     this.functionNames.push(name);
+    this.callSpans.push(call.span);
     try {
       if (fn.def.kind === 'Lambda') return this.eval(fn.def.body, scope);
       // a generator's body runs as its items are pulled
@@ -691,6 +716,7 @@ export class Interp {
     } finally {
       this.frames.pop();
       this.functionNames.pop();
+      this.callSpans.pop();
     }
   }
 

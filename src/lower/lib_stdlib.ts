@@ -20,7 +20,7 @@ import * as pyMath from '../../runtime/pymath.js';
 import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
 import { strOf, textValue } from './format.js';
-import { caughtTracebacks, tracebackText } from './tracebacks.js';
+import { caughtTracebacks, runTimeCaught, tracebackText } from './tracebacks.js';
 import { Text } from './text.js';
 import {
   HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
@@ -558,6 +558,8 @@ function tracebackModule(ip: Interp): PyModule {
     if (!exc) return Text.of('NoneType: None\n');
     const given = c.args[0] ?? c.kwargs.get('limit') ?? null;
     const limit = given === null ? null : Number(intArg(given, 'limit', c.span));
+    const caught = runTimeCaught.get(exc);
+    if (caught) return new Text([{ k: 'call', callee: 'jx.pyFormatExc', args: [{ k: 'var', name: caught }, { k: 'lit', value: limit }] }]);
     const name = JAX_ERRORS.has(exc.cls.name) ? `jax.errors.${exc.cls.name}` : exc.cls.name;
     const msg = ip.str(exc, c.span);
     const last = msg.static === '' ? name : `${name}: `;

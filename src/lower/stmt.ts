@@ -2,7 +2,7 @@
 // over a range stays a TS loop (its loop-carried arrays and numbers become
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
-import { caughtFrames, caughtTracebacks } from './tracebacks.js';
+import { caughtFrames, caughtTracebacks, runTimeCaught } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
 import { walkHost, type HExpr, type HStmt } from '../ir/host.js';
@@ -780,12 +780,23 @@ const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListFind', 'jx.
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
 
+/** Runtime methods that run an array program (its NaN checks raise JAX's FloatingPointError under jax_debug_nans). */
+const PROGRAM_CALLS = new Set(['rt.call', 'rt.pmap', 'rt.spmd']);
+
+/** Does host expression `e` run a program made under jax_debug_nans (which raises FloatingPointError when a NaN appears)? */
+function nanChecked(ip: Interp, e: HExpr): boolean {
+  if (e.k !== 'call' || !PROGRAM_CALLS.has(e.callee)) return false;
+  const p = e.args[0];
+  return p?.k === 'program' && ip.programs.some((r) => r.name === p.name && r.debugNans);
+}
+
 /** The exception classes `stmts` may raise at run time when each raising call is a `jx.pyRaise` of a known message (else null). */
-function raisedTypes(stmts: HStmt[]): Set<string> | null {
+function raisedTypes(ip: Interp, stmts: HStmt[]): Set<string> | null {
   const types = new Set<string>();
   let known = true;
   walkHost(stmts, {
     expr: (e) => {
+      if (nanChecked(ip, e)) types.add('FloatingPointError');
       // (jx.item raises only for an array of more than one element, whose shape is known here: not at run time)
       if (e.k !== 'call' || !RAISING.has(e.callee) || e.callee === 'jx.item') return;
       const m = e.callee === 'jx.pyRaise' && e.args[0]?.k === 'lit' && typeof e.args[0].value === 'string' ? /^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)(?::|$)/.exec(e.args[0].value) : null;
@@ -796,9 +807,9 @@ function raisedTypes(stmts: HStmt[]): Set<string> | null {
   return known ? types : null;
 }
 
-const mayRaise = (stmts: HStmt[]): boolean => {
+const mayRaise = (stmts: HStmt[], ip?: Interp): boolean => {
   let raises = false;
-  walkHost(stmts, { expr: (e) => void (raises ||= e.k === 'call' && RAISING.has(e.callee)) });
+  walkHost(stmts, { expr: (e) => void (raises ||= (e.k === 'call' && RAISING.has(e.callee)) || (ip !== undefined && nanChecked(ip, e))) });
   return raises;
 };
 
@@ -829,7 +840,7 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
       err = e;
     }
   });
-  if (err !== null || !mayRaise(stmts) || ip.dynamicDepth > 0) {
+  if (err !== null || !mayRaise(stmts, ip) || ip.dynamicDepth > 0) {
     stmts.forEach((st) => ip.emit(st));
     if (err !== null) throw err;
     return false;
@@ -842,15 +853,23 @@ function runTimeTry(ip: Interp, s: A.Try, scope: Scope): boolean {
   const fakeIf = (body: A.Stmt[], orelse: A.Stmt[]): A.If => ({ kind: 'If', test: { kind: 'Constant', value: true, span: s.span } as unknown as A.Expr, body, orelse, span: s.span });
   const marker = new HostScalar({ k: 'var', name: catchVar }, 'bool');
   // the one class the body can raise, when every raise in it is of a known message (a jax.debug.breakpoint's JaxRuntimeError)
-  const raised = raisedTypes(stmts);
+  const raised = raisedTypes(ip, stmts);
   const sole = raised?.size === 1 ? EXCEPTIONS.get([...raised][0]!) ?? null : null;
   const runHandler = (h: A.ExceptHandler, only: PyUserClass | null): void => {
     // `except E as e`: an E whose message is known at run time (where E has no subclass jaxts raises at run time
     // and its str() is its message), or the sole class the body raises; else the message itself
     const message = new HostScalar({ k: 'member', x: { k: 'var', name: excVar }, key: 'message' }, 'str');
     const cls = only && EXACT_RUNTIME_EXCEPTIONS.has(only.name) && EXCEPTIONS.get(only.name) === only ? only : sole;
-    if (h.name) scope.vars.set(h.name, cls ? newException(cls, [message]) : message);
-    execBlock(ip, h.body, scope);
+    const exc = newException(cls ?? EXCEPTIONS.get('Exception')!, [message]);
+    if (h.name) scope.vars.set(h.name, cls ? exc : message);
+    // what traceback.format_exc shows while the clause runs: the exception caught at run time
+    runTimeCaught.set(exc, excVar);
+    ip.handling.push(exc);
+    try {
+      execBlock(ip, h.body, scope);
+    } finally {
+      ip.handling.pop();
+    }
     if (h.name) scope.vars.delete(h.name);
   };
   const chain = (i: number): void => {

@@ -34,6 +34,9 @@ export function caughtFrames(e: unknown, name: string): TbFrame[] {
   return [...(f.at ? [{ name, span: f.at }] : []), ...[...f.left].reverse()];
 }
 
+/** An exception an `except` caught when the program ran: the host variable holding it (a runtime PyExc). */
+export const runTimeCaught = new WeakMap<object, string>();
+
 /** The traceback of each exception an `except` caught (what traceback.format_exc shows while it is handled). */
 export const caughtTracebacks = new WeakMap<object, TbFrame[]>();
 
@@ -72,8 +75,8 @@ function anchors(segment: string): [number, number] | null {
   return null;
 }
 
-/** One frame as CPython's traceback.format_frame_summary writes it. */
-function frameText(file: string, lines: readonly string[], f: TbFrame): string {
+/** One frame as CPython's traceback.format_frame_summary writes it (`lines`: the file's source lines). */
+export function frameText(file: string, lines: readonly string[], f: TbFrame): string {
   const line = lines[f.span.start.line - 1] ?? '';
   let out = `  File "${file}", line ${f.span.start.line}, in ${f.name}\n`;
   const stripped = line.trim();

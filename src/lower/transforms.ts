@@ -595,8 +595,8 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const keyed = flatten(new PyTuple(rebuiltArgs));
   noteTraceCacheKey(ip, t, fn.fn, [...keyed.leaves, ...keyed.aux], call.span);
   // JAX's cache: a call with the types (and static values) of an earlier one runs what that call traced,
-  // globals read as they were then
-  const cacheKey = `${[...statics.nums].join()}|${[...statics.names].join()}|${traceCacheKey(t)}`;
+  // globals read as they were then; jax_debug_nans is part of the key (its program checks for NaNs)
+  const cacheKey = `${[...statics.nums].join()}|${[...statics.names].join()}|${traceCacheKey(t)}${ip.debugNans ? '|debug_nans' : ''}`;
   // a function that calls back to the host runs on the host after its first trace (src/lower/callbacks.ts)
   const staged = fn.fn && typeof fn.fn === 'object' ? stagedJits.get(fn.fn)?.get(cacheKey) : undefined;
   if (staged) return replayJit(ip, fn, call, staged.live);

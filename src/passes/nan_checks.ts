@@ -17,7 +17,7 @@ export function withNanChecks(func: Func): { func: Func; checks: NanCheck[] } {
     for (const o of e.outputs) {
       if (o.aval.dtype !== 'float32') continue;
       extra.push(o);
-      checks.push({ prim: e.prim, line: e.span?.start.line ?? null });
+      checks.push({ prim: e.prim, line: e.span?.start.line ?? null, ...e.nanOrigin });
     }
   }
   return { func: { ...func, results: [...func.results, ...extra] }, checks };
