@@ -35,11 +35,10 @@ multiply, and a sum over axes of size 1 into a reshape (-0 stays -0); jaxts
 does all three (src/passes/xla_algebraic.ts TYPED_RULES, src/passes/simplify.ts
 degenerateDot, degenerateReduce).
 
-Known difference (seed 2 batch 14, not checked in): XLA's loop emitter sums a
-small 2-d array over both axes in an order that is neither flat nor row by row
-for every shape (measured: (2, C) adds the row sums, (3, 3), (5, 2), (7, 4) and
-(2, 3, 4) add in order, (4, 7) and (8, 8) neither); jaxts adds in order, so
-`jnp.mean` of int32 [[2147483647, 0], [-2147483648, 1]] is 0.25, not 0.
+Seed 2 batch 14's p64 (`jnp.mean` of int32 [[2147483647, 0], [-2147483648, 1]]:
+0.0 under XLA) is XLA's vectorized order for a small matrix's sum (LLVM
+vectorizes the loop over its rows), which jaxts models now (KExpr `lanes`,
+src/passes/index_rules.ts vectorLanes).
 
 The checked-in batches under fixtures/differential run in `npm test` through
 the golden test (both backends). A longer run generates more batches into a

@@ -185,7 +185,7 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
         const step = stepNarrow;
         stepNarrow = null;
         const combine = step ? (acc: string, v: string, dt: DType): string => d.narrow(d.reduce[e.fn].combine(acc, v, dt), step) : d.reduce[e.fn].combine;
-        const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot ? treeLevels(e.extent) : [];
+        const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot && !e.inOrder ? treeLevels(e.extent) : [];
         const cols = libraryColumns(k, e);
         if (d.wideSum && cols !== undefined && lets.depth === 0) {
           // a sum as XLA's library reduction adds it (a row as a whole array; a column in its own
@@ -208,6 +208,36 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
             () => step(emit(e.body)).forEach((l) => lets.line(l)),
             { outer: [acc], inner: [r] },
             footer.split('\n').join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
+          );
+        } else if (e.lanes && !step) {
+          // XLA's vectorized sum of a small matrix (KExpr's `lanes`): lane w<id> takes the current row,
+          // q<id> counts the elements left in it
+          const { vf, row } = e.lanes;
+          const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
+          const lane = (i: number): string => `l${e.id}_${i}`;
+          const q = `q${e.id}`;
+          const w = `w${e.id}`;
+          const lit = (v: number): string => d.literal(v, 'int32');
+          const decls = [...Array(vf).keys()].map((i) => mutable(d, lane(i), init(e.dtype), e.dtype));
+          decls.push(mutable(d, q, lit(row), 'int32'), mutable(d, w, lit(0), 'int32'));
+          const fold: string[] = [];
+          for (let h = vf / 2; h >= 1; h /= 2) for (let i = 0; i < h; i++) fold.push(`${lane(i)} = ${combine(lane(i), lane(i + h), e.dtype)};`);
+          fold.push(`${acc} = ${lane(0)};`);
+          lets.loop(
+            reduceLevel(lets, e),
+            [decl, ...decls, head],
+            () => {
+              const v = emit(e.body);
+              for (let i = 0; i < vf; i++) lets.line(`if (${d.binary.eq(w, lit(i), 'int32')}) { ${lane(i)} = ${combine(lane(i), v, e.dtype)}; }`);
+              lets.line(`${q} = ${d.binary.sub(q, lit(1), 'int32')};`);
+              lets.line(`if (${d.binary.eq(q, lit(0), 'int32')}) {`);
+              lets.line(`  ${q} = ${lit(row)};`);
+              lets.line(`  ${w} = ${d.binary.add(w, lit(1), 'int32')};`);
+              lets.line(`  if (${d.binary.eq(w, lit(vf), 'int32')}) { ${w} = ${lit(0)}; }`);
+              lets.line(`}`);
+            },
+            { outer: [acc], inner: [r] },
+            ['}', ...fold].join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
           );
         } else if (levels.length === 0) {
           lets.loop(

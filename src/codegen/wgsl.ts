@@ -464,7 +464,7 @@ function cooperativeReduces(k: Kernel): Reduce[] {
   const walk = (e: KExpr): void => {
     if (seen.has(e)) return;
     seen.add(e);
-    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !isNarrow(e.dtype) && !(e.dot && e.dtype === 'float32') && libraryColumns(k, e) === undefined) {
+    if (e.op === 'reduce' && freeRvars(e).size === 0 && e.extent >= COOPERATIVE_EXTENT && e.dtype !== 'bool' && !isNarrow(e.dtype) && !(e.dot && e.dtype === 'float32') && !e.inOrder && libraryColumns(k, e) === undefined) {
       out.push(e);
       return;
     }

@@ -59,8 +59,12 @@ export type KExpr =
    * operand of 4096 or more elements over one block of adjacent axes, which XLA's CPU build hands to its
    * library (YNNPACK): the number of elements after the reduced axes (1: each result sums one contiguous
    * row; k > 1: each result sums a column whose elements lie k apart, and the sum's order depends on k).
+   * `lanes`: a float32 sum of a whole (R, C) array that XLA's loop runs vectorized over its rows: lane
+   * i mod `vf` adds row i (of `row` elements) in order, the lanes (from +0) then fold pairwise, the second
+   * half onto the first (passes/index_rules.ts vectorLanes). `inOrder`: a float32 sum or product over
+   * several axes, none longer than 32, which XLA's tree rewriter leaves alone (it windows each long axis).
    */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number };
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true };
 
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {

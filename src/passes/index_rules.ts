@@ -193,6 +193,26 @@ function libraryColumns(shape: readonly number[], axes: readonly number[]): numb
   return shape.slice(reduced[reduced.length - 1]! + 1).reduce((a, b) => a * b, 1);
 }
 
+/**
+ * The vector width XLA CPU's float32 sum of a whole (R, C) array (or of each (R, C) matrix over the last
+ * two axes) runs at, if LLVM vectorizes it: the loop
+ * over the C ≤ 8 columns is unrolled and the loop over the R ≤ 32 rows vectorized with a reassociating
+ * reduction (see KExpr's `lanes`). Measured on the oracle (JAX 0.10.2, AVX2): VF is the largest power of
+ * two ≤ R, at most 8 (4 for a sum of the array itself with 7 or 8 columns), and the loop is vectorized only
+ * when VF divides R; a fused summand (a conversion, exp) only up to 8 rows (measured there; LLVM's choice
+ * for more rows varies). docs/ISSUE19_CHECKLIST.md has the measurements.
+ */
+function vectorLanes(shape: readonly number[], axes: readonly number[], plain: boolean): { vf: number; row: number } | undefined {
+  const n = shape.length;
+  if (n < 2 || axes.length !== 2 || axes[0] !== n - 2 || axes[1] !== n - 1) return undefined;
+  const [rows, cols] = shape.slice(n - 2) as [number, number];
+  if (rows < 2 || rows > 32 || cols < 2 || cols > 8) return undefined;
+  const wide = plain && cols >= 7 ? 4 : 8;
+  const vf = Math.min(wide, 2 ** Math.floor(Math.log2(rows)));
+  if (rows % vf !== 0 || (plain && rows === 12 && cols === 7)) return undefined;
+  return { vf, row: cols };
+}
+
 /** A reduction with `fn` over the `axes` param: a loop over the reduced elements. */
 function reduce(fn: ReduceFn): ElementRule {
   return (ctx, e, idx) => {
@@ -211,7 +231,11 @@ function reduce(fn: ReduceFn): ElementRule {
     }
     const lib = fn === 'sum' && outDtype(e) === 'float32' ? libraryColumns(inShape, axes) : undefined;
     const fma = e.params['fma'] === true && lib === undefined;
-    return { op: 'reduce', fn, id, extent, body: ctx.operand(0, inIdx), dtype: outDtype(e), ...(fma && { fma: true as const }), ...(lib !== undefined && { lib }) };
+    const body = ctx.operand(0, inIdx);
+    const lanes = fn === 'sum' && outDtype(e) === 'float32' && !fma ? vectorLanes(inShape, axes, body.op === 'load') : undefined;
+    // XLA's tree rewriter windows each reduced dimension longer than 32 on its own: none is, no tree
+    const inOrder = axes.length > 1 && extent > 32 && rshape.every((n) => n <= 32);
+    return { op: 'reduce', fn, id, extent, body, dtype: outDtype(e), ...(fma && { fma: true as const }), ...(lib !== undefined && { lib }), ...(lanes !== undefined && { lanes }), ...(inOrder && { inOrder: true as const }) };
   };
 }
 
