@@ -514,9 +514,9 @@ export class ArrayOps {
     return this.convert(x, dtype, span);
   }
 
-  full(shape: number[], value: number, dtype: DType, span: Span): Tracer {
+  full(shape: number[], value: number, dtype: DType, span: Span, weak = false): Tracer {
     if (shape.some((d) => d < 0)) throw new CompileError(`TypeError: broadcast_in_dim shape must have every element be nonnegative, got ${fmtShape(shape)}.`, span);
-    return this.tracer(this.broadcastTo(lit(castScalar(value, dtype), dtype), shape, span));
+    return this.tracer(this.broadcastTo(lit(castScalar(value, dtype), dtype, weak), shape, span));
   }
 
   // ------------------------------------------------------------ indexing

@@ -92,9 +92,8 @@ export function jnpModule(ip: Interp): PyModule {
     const a = ops.aval(arg(c, 0, 'a'), c.span);
     const shape = arg(c, 2, 'shape', null);
     const dtype = dtypeOf(c, 1);
-    const t = ops.full(shape !== null ? shapeOf(shape, c.span) : [...a.shape], value, dtype ?? a.dtype, c.span);
     // JAX's full_like: weakly typed like `a` when no dtype is given (jnp.zeros_like(0.5) is a weak float32)
-    return dtype === undefined && a.weak ? ops.promoteTo(t, t.aval.dtype, true, c.span) : t;
+    return ops.full(shape !== null ? shapeOf(shape, c.span) : [...a.shape], value, dtype ?? a.dtype, c.span, dtype === undefined && a.weak === true);
   };
 
   const fns: Record<string, Fn> = withArraylikeChecks({
