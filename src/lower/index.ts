@@ -25,7 +25,7 @@ import { randomModule } from './lib_random.js';
 import { hostScipyModules, scipyModule } from './lib_scipy.js';
 import { stdlibExtraModules } from './lib_stdlib.js';
 import { richModules } from './lib_rich.js';
-import { checkEagerShardings, contextMesh, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
+import { checkEagerShardings, contextMesh, keySharding, varyingOf, deviceIndex, deviceItems, shardingAttr, shardingModule, shardingText, spmdCall } from './lib_sharding.js';
 import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
 import { profilerModule } from './lib_profiler.js';
@@ -157,7 +157,7 @@ function library(ip: Interp): Library {
       return found;
     },
     attr(obj, name, span) {
-      if (obj instanceof PyKeyArray) return keyAttr(obj, name);
+      if (obj instanceof PyKeyArray) return keyAttr(obj, name) ?? (name === 'sharding' ? keySharding(ip, obj, span) : undefined);
       const f0 = float0Attr(obj, name);
       if (f0 !== undefined) return f0;
       if (obj instanceof PyRef) return refAttr(ip, obj, name, span);

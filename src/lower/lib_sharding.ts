@@ -964,6 +964,14 @@ export function onContextMesh(ip: Interp, v: PyValue, span: A.Span): PyValue {
   return putTree(ip, h, new PyNamedSharding(mesh, new PyPartitionSpec([])), '', span);
 }
 
+/** `key.sharding` of a typed PRNG key array: its key data's, without the data's trailing dimension. */
+export function keySharding(ip: Interp, k: PyKeyArray, span: A.Span): PyValue {
+  const h = ip.hostArray(k.data, span);
+  if (!h.sharding) return new PySingleDeviceSharding();
+  const s = h.sharding.spec;
+  return new PyNamedSharding(h.sharding.mesh, new PyPartitionSpec(s.entries.slice(0, k.shape.length), s.unreduced, s.reduced));
+}
+
 /** The innermost `with mesh:` mesh (with_sharding_constraint's P resolves against it too). */
 const legacyMesh = (ip: Interp): PyMesh | null => meshContext(ip).legacy.at(-1) ?? null;
 
