@@ -203,6 +203,13 @@ export function outShardingOf(ip: Interp, s: PyValue, span: A.Span): OutSharding
  * reshard of the result).
  */
 export function withOutSharding(ip: Interp, c: CallArgs, f: (c: CallArgs) => PyValue): PyValue {
+  const device = c.kwargs.get('device');
+  if (device !== undefined && device !== null && ip.atHost) {
+    // device= (a Device or a Sharding) of an array made at host level: the new array placed there, as device_put
+    const kwargs = new Map(c.kwargs);
+    kwargs.delete('device');
+    return placeTree(ip, withOutSharding(ip, { ...c, kwargs }, f), device, 'device_put', ip.nameHints.length === 1 ? ip.nameHints[0]! : '', c.span);
+  }
   const s = c.kwargs.get('out_sharding');
   if (s === undefined) return f(c);
   const kwargs = new Map(c.kwargs);
