@@ -9,50 +9,8 @@
 // Math). Domain and range errors are raised by math1 (values.ts) from the NaN or infinity returned here.
 
 import { log } from './numpy/mt19937.js';
+import { ddAdd as add, ddDiv as div, ddMul as mul, ddNeg as neg, ddSub as sub, twoProd, type DD } from './double_double.js';
 
-/** A double-double: the unevaluated sum hi + lo, |lo| at most half an ulp of hi. */
-type DD = readonly [number, number];
-
-const twoSum = (a: number, b: number): DD => {
-  const s = a + b;
-  const bb = s - a;
-  return [s, a - (s - bb) + (b - bb)];
-};
-const quickTwoSum = (a: number, b: number): DD => {
-  const s = a + b;
-  return [s, b - (s - a)];
-};
-const SPLITTER = 134217729; // 2^27 + 1 (Dekker's split)
-const twoProd = (a: number, b: number): DD => {
-  const p = a * b;
-  const ta = SPLITTER * a;
-  const ah = ta - (ta - a);
-  const al = a - ah;
-  const tb = SPLITTER * b;
-  const bh = tb - (tb - b);
-  const bl = b - bh;
-  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
-};
-const add = (x: DD, y: DD): DD => {
-  const [s, e] = twoSum(x[0], y[0]);
-  const [t, f] = twoSum(x[1], y[1]);
-  const [s2, e2] = quickTwoSum(s, e + t);
-  return quickTwoSum(s2, e2 + f);
-};
-const neg = (x: DD): DD => [-x[0], -x[1]];
-const sub = (x: DD, y: DD): DD => add(x, neg(y));
-const mul = (x: DD, y: DD): DD => {
-  const [p, e] = twoProd(x[0], y[0]);
-  return quickTwoSum(p, e + (x[0] * y[1] + x[1] * y[0]));
-};
-const div = (x: DD, y: DD): DD => {
-  const q1 = x[0] / y[0];
-  let r = sub(x, mul(y, [q1, 0]));
-  const q2 = r[0] / y[0];
-  r = sub(r, mul(y, [q2, 0]));
-  const q3 = r[0] / y[0];
-  return add(quickTwoSum(q1, q2), [q3, 0]);
-};
 const d = (x: number): DD => [x, 0];
 const ONE: DD = [1, 0];
 

@@ -9,24 +9,7 @@
 
 // ------------------------------------------------------------ correctly rounded log
 
-type DD = readonly [hi: number, lo: number];
-
-function twoSum(a: number, b: number): DD {
-  const s = a + b;
-  const bb = s - a;
-  return [s, a - (s - bb) + (b - bb)];
-}
-
-function twoProd(a: number, b: number): DD {
-  const p = a * b;
-  const t = 134217729 * a; // Dekker split at 2^27 + 1
-  const ah = t - (t - a);
-  const al = a - ah;
-  const u = 134217729 * b;
-  const bh = u - (u - b);
-  const bl = b - bh;
-  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
-}
+import { twoProd, twoSum, type DD } from '../double_double.js';
 
 // The double-double operations of `log` write their result to these two
 // registers rather than returning a pair: `log` runs once per Gaussian draw

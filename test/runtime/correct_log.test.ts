@@ -3,46 +3,8 @@
 // (that form is kept here as the reference), and agrees with Math.log to within one ulp.
 import { describe, expect, it } from 'vitest';
 import { log } from '../../runtime/numpy/mt19937.js';
+import { ddAdd, ddDiv, ddMul, twoProd, twoSum, type DD } from '../../runtime/double_double.js';
 
-type DD = readonly [number, number];
-const twoSum = (a: number, b: number): DD => {
-  const s = a + b;
-  const bb = s - a;
-  return [s, a - (s - bb) + (b - bb)];
-};
-const quickTwoSum = (a: number, b: number): DD => {
-  const s = a + b;
-  return [s, b - (s - a)];
-};
-const twoProd = (a: number, b: number): DD => {
-  const p = a * b;
-  const t = 134217729 * a;
-  const ah = t - (t - a);
-  const al = a - ah;
-  const u = 134217729 * b;
-  const bh = u - (u - b);
-  const bl = b - bh;
-  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
-};
-const ddAdd = (a: DD, b: DD): DD => {
-  const [s, e] = twoSum(a[0], b[0]);
-  const [t, f] = twoSum(a[1], b[1]);
-  const [s2, e2] = quickTwoSum(s, e + t);
-  return quickTwoSum(s2, e2 + f);
-};
-const ddMul = (a: DD, b: DD): DD => {
-  const [p, e] = twoProd(a[0], b[0]);
-  return quickTwoSum(p, e + (a[0] * b[1] + a[1] * b[0]));
-};
-const ddDiv = (a: DD, b: DD): DD => {
-  const q1 = a[0] / b[0];
-  let r = ddAdd(a, ddMul(b, [-q1, 0]));
-  const q2 = r[0] / b[0];
-  r = ddAdd(r, ddMul(b, [-q2, 0]));
-  const q3 = r[0] / b[0];
-  const [s, e] = quickTwoSum(q1, q2);
-  return ddAdd([s, e], [q3, 0]);
-};
 const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
 const ODD: DD[] = Array.from({ length: 11 }, (_, j) => {
   const d = 2 * j + 1;
