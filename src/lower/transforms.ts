@@ -1315,6 +1315,9 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     const leafArg = tr.argFlats.flatMap((f, k) => f.leaves.map(() => k));
     const wrt = wrtOf(tr).map((w, i) => w && want[leafArg[i] ?? -1] !== false);
     const key = wrt.join();
+    if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
+    const cts = flatten(cc.args[0]!).leaves;
+    if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
     let vf = vfs.get(key);
     if (!vf) {
       const full = diffErrors(cc.span, () =>
@@ -1324,9 +1327,6 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
       vf = dce({ ...full, results: full.results.slice(nOut(tr) + nAux(tr)) });
       vfs.set(key, vf);
     }
-    if (cc.args.length !== 1) throw new CompileError(`TypeError: The function returned by \`jax.vjp\` applied to ${tr.func.name} was called with ${cc.args.length} arguments, but functions returned by \`jax.vjp\` must be called with a single argument corresponding to the single value returned by ${tr.func.name} (even if the returned value is a tuple or other container).`, cc.span);
-    const cts = flatten(cc.args[0]!).leaves;
-    if (cts.length !== nOut(tr)) throw new CompileError('ValueError: unexpected tree structure of argument to vjp function', cc.span);
     const ctAtoms = cts.map((ct, j) => {
       const want = tr.func.results[j]!.aval;
       const a = ip.ops.asArray(ct, cc.span);
