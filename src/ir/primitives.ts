@@ -356,7 +356,7 @@ const scan: ShapeRule = (ins, p) => {
   for (const x of ins.slice(nConsts + nCarry)) {
     if (x.shape[0] !== length) throw new ShapeError(`scan: xs must have a leading axis of length ${length}, got ${x.dtype}[${x.shape.join(',')}]`);
   }
-  return [...outs.slice(0, nCarry), ...outs.slice(nCarry).map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype }))];
+  return [...outs.slice(0, nCarry), ...outs.slice(nCarry).map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype, ...(a.weak ? { weak: true } : {}) }))];
 };
 
 /** shard_map[jaxpr mesh in_specs out_specs ...]: operands → results, global shapes from the body's blocks and the specs. */
