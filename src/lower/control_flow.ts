@@ -17,6 +17,7 @@ import type { Interp } from './interp.js';
 import { deliverDebugCalls, takeDebugCalls, type DebugCall, type Guard } from './debug_prints.js';
 import { arg, intArg } from './modules.js';
 import { flatten } from './transforms.js';
+import { equalityErrors, leafPaths } from './tree_diff.js';
 import { noteSubTraceOuters } from './lib_sharding.js';
 import { carryRefs, finishRefs, readRef, RetraceRefs, writeRef } from './refs.js';
 import {
@@ -57,6 +58,9 @@ const str = (a: AVal): string => `${a.dtype}[${a.shape.join(',')}]`;
 const mismatch = (a: AVal, b: AVal): string => (a.dtype !== b.dtype ? ', so the dtypes do not match' : sameShape(a.shape, b.shape) ? '' : ', so the shapes do not match');
 const typeMatch = (a: AVal, b: AVal): boolean => a.dtype === b.dtype && sameShape(a.shape, b.shape);
 const capitalize = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
+/** JAX's list of differences in an error: one sentence, or one bullet per difference. */
+const differencesText = (diffs: string[]): string =>
+  diffs.length === 1 ? `${capitalize(diffs[0]!)}.\n` : diffs.slice(0, -1).map((d) => `  * ${d};\n`).join('\n') + `  * ${diffs[diffs.length - 1]}.\n`;
 
 /**
  * Trace `body` on fresh parameters of types `avals` in a trace nested in the
@@ -144,26 +148,28 @@ function firstParam(f: PyValue): string | null {
 }
 
 /** JAX's _check_carry_type. */
-function checkCarry(name: string, carryName: string | null, inTree: PyValue, outTree: PyValue, inAvals: AVal[], outAvals: AVal[], span: Span): void {
-  const component = (i: number, n: number): string => {
-    const path = n === 1 && treeSig(inTree) === '*' ? '' : `[${i}]`;
-    return carryName ? (path ? `the input carry component ${carryName}${path}` : `the input carry ${carryName}`) : path ? `the input carry at path ${path}` : 'the input carry';
-  };
+function checkCarry(ip: Interp, name: string, carryName: string | null, inTree: PyValue, outTree: PyValue, inAvals: AVal[], outAvals: AVal[], span: Span): void {
+  const component = (path: string): string =>
+    carryName ? (path ? `the input carry component ${carryName}${path}` : `the input carry ${carryName}`) : path ? `the input carry at path ${path}` : 'the input carry';
   if (treeSig(inTree) !== treeSig(outTree)) {
+    // JAX compares the carry's abstract values: a leaf is a ShapedArray
+    const diffs = equalityErrors(ip, inTree, outTree, "<class 'jax._src.core.ShapedArray'>", span).map(
+      (d) => `${component(d.path)} is a ${d.thing1} but the corresponding component of the carry output is a ${d.thing2}, so ${d.explanation}`,
+    );
+    if (!diffs.length) return;
     throw new CompileError(
-      `TypeError: ${name} function carry input and carry output must have the same pytree structure, but they differ:\n\n` +
-        `the input tree structure is:\n${treeSig(inTree)}\nthe output tree structure is:\n${treeSig(outTree)}\n\n` +
+      `TypeError: ${name} function carry input and carry output must have the same pytree structure, but they differ:\n\n${differencesText(diffs)}\n` +
         'Revise the function so that the carry output has the same pytree structure as the carry input.',
       span,
     );
   }
+  const paths = leafPaths(ip, inTree, span);
   const diffs = inAvals.flatMap((a, i) =>
-    typeMatch(a, outAvals[i]!) ? [] : [`${component(i, inAvals.length)} has type ${str(a)} but the corresponding output carry component has type ${str(outAvals[i]!)}${mismatch(a, outAvals[i]!)}`],
+    typeMatch(a, outAvals[i]!) ? [] : [`${component(paths[i] ?? '')} has type ${str(a)} but the corresponding output carry component has type ${str(outAvals[i]!)}${mismatch(a, outAvals[i]!)}`],
   );
   if (!diffs.length) return;
-  const differences = diffs.length === 1 ? `${capitalize(diffs[0]!)}.\n` : diffs.slice(0, -1).map((d) => `  * ${d};\n`).join('\n') + `  * ${diffs[diffs.length - 1]}.\n`;
   throw new CompileError(
-    `TypeError: ${name} function carry input and carry output must have equal types, but they differ:\n\n${differences}\nRevise the function so that all output types match the corresponding input types.`,
+    `TypeError: ${name} function carry input and carry output must have equal types, but they differ:\n\n${differencesText(diffs)}\nRevise the function so that all output types match the corresponding input types.`,
     span,
   );
 }
@@ -306,20 +312,26 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const t0 = traced[0]!;
     traced.slice(1).forEach((t, k) => {
       const n2 = names[k + 1]!;
+      const at = (path: string): string => (path ? ` at path ${path}` : '');
       if (treeSig(t0.out) !== treeSig(t.out)) {
-        throw new CompileError(
-          `TypeError: ${api} branch outputs must have the same pytree structure, but they differ:\n\n${names[0]} is ${fnInfo(ip, branches[0]!)}\n${n2} is ${fnInfo(ip, branches[k + 1]!)}\n\n` +
-            `${names[0]} output is ${treeSig(t0.out)} but ${n2} output is ${treeSig(t.out)}.\n\nRevise ${names[0]} and/or ${n2} so that they have the same pytree structure.`,
-          span,
+        const diffs = equalityErrors(ip, t0.out, t.out, 'pytree leaf', span).map(
+          (d) => `${names[0]} output${at(d.path)} is a ${d.thing1} but ${n2} output${at(d.path)} is a ${d.thing2}, so ${d.explanation}`,
         );
+        if (diffs.length) {
+          throw new CompileError(
+            `TypeError: ${api} branch outputs must have the same pytree structure, but they differ:\n\n${names[0]} is ${fnInfo(ip, branches[0]!)}\n${n2} is ${fnInfo(ip, branches[k + 1]!)}\n\n` +
+              `${diffs.length === 1 ? `${diffs[0]}.\n` : differencesText(diffs)}\nRevise ${names[0]} and/or ${n2} so that they have the same pytree structure.`,
+            span,
+          );
+        }
       }
+      const paths = leafPaths(ip, t0.out, span);
       const diffs = t0.outAvals.flatMap((a, i) =>
-        typeMatch(a, t.outAvals[i]!) ? [] : [`the output of ${names[0]}${t0.outAvals.length > 1 ? ` at path [${i}]` : ''} has type ${str(a)} but the corresponding output of ${n2} has type ${str(t.outAvals[i]!)}${mismatch(a, t.outAvals[i]!)}`],
+        typeMatch(a, t.outAvals[i]!) ? [] : [`the output of ${names[0]}${at(paths[i] ?? '')} has type ${str(a)} but the corresponding output of ${n2} has type ${str(t.outAvals[i]!)}${mismatch(a, t.outAvals[i]!)}`],
       );
       if (diffs.length) {
-        const differences = diffs.length === 1 ? `${capitalize(diffs[0]!)}.\n` : diffs.slice(0, -1).map((d) => `  * ${d};`).join('\n') + `\n  * ${diffs[diffs.length - 1]}.\n`;
         throw new CompileError(
-          `TypeError: ${api} branches must have equal output types but they differ.\n\n${names[0]} is ${fnInfo(ip, branches[0]!)}\n${n2} is ${fnInfo(ip, branches[k + 1]!)}\n\n${differences}\nRevise ${names[0]} and/or ${n2} so that all output types match.`,
+          `TypeError: ${api} branches must have equal output types but they differ.\n\n${names[0]} is ${fnInfo(ip, branches[0]!)}\n${n2} is ${fnInfo(ip, branches[k + 1]!)}\n\n${differencesText(diffs)}\nRevise ${names[0]} and/or ${n2} so that all output types match.`,
           span,
         );
       }
@@ -473,7 +485,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       return whileOnHost(ip, initVal, (v) => apply(condFun, v), (v) => apply(bodyFun, v), span);
     }
     const { r, init } = traced;
-    checkCarry(name, carryName, initVal, r.bt.out, init.map((a) => a.aval), r.bt.outAvals, span);
+    checkCarry(ip, name, carryName, initVal, r.bt.out, init.map((a) => a.aval), r.bt.outAvals, span);
     const condC = r.ct.captured.map((x) => ops.atom(x, span));
     const bodyC = r.bt.captured.map((x) => ops.atom(x, span));
     const outs = ops.bindN(
@@ -487,7 +499,8 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
 
   /** scan(f, init, xs, length, reverse, unroll): `f` applied through `apply(carry, x)`. */
   const scanCore = (
-    f: PyValue,
+    /** The body's first parameter, as JAX's carry errors name it (fori_loop's body is JAX's own `scanned_fun(loop_carry, _)`). */
+    carryName: string | null,
     initVal: PyValue,
     xsVal: PyValue,
     lengthV: PyValue,
@@ -549,7 +562,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     }
     const { r, init } = traced;
     const nOutCarry = flatten(carryOut, true).leaves.length;
-    checkCarry('scan body', firstParam(f), initVal, carryOut, init.map((a) => a.aval), r.outAvals.slice(0, nOutCarry), span);
+    checkCarry(ip, 'scan body', carryName, initVal, carryOut, init.map((a) => a.aval), r.outAvals.slice(0, nOutCarry), span);
     const nd = r.debug.count;
     // refs the body uses are carried: their parameters move from the consts to the end of the carry, their final values likewise
     const nRef = r.refs.length;
@@ -604,7 +617,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const f = arg(c, 0, 'f');
     if (!isCallable(f)) throw new CompileError('TypeError: lax.scan: f argument should be a callable.', c.span);
     const reverse = ip.static(arg(c, 4, 'reverse', false), 'scan reverse', c.span) === true;
-    return scanCore(f, arg(c, 1, 'init'), arg(c, 2, 'xs', null), arg(c, 3, 'length', null), reverse, arg(c, 5, 'unroll', 1n), (carry, x) => call(f, [carry, x], c.span), c.span);
+    return scanCore(firstParam(f), arg(c, 1, 'init'), arg(c, 2, 'xs', null), arg(c, 3, 'length', null), reverse, arg(c, 5, 'unroll', 1n), (carry, x) => call(f, [carry, x], c.span), c.span);
   };
 
   const fori = (c: CallArgs): PyValue => {
@@ -628,7 +641,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
       const l = intArg(lower, 'lower', c.span);
       const u = intArg(upper, 'upper', c.span);
       const res = scanCore(
-        body,
+        'loop_carry',
         new PyTuple([lower, initVal]),
         null,
         BigInt(Math.max(u - l, 0)),
@@ -682,7 +695,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     let scanYs: PyValue = null;
     if (nb > 0) {
       const batches = flat.unflatten(leaves.map((x) => ops.reshape(rows(x, 0, nb * B), [nb, B, ...x.aval.shape.slice(1)], span)));
-      const res = scanCore(f, new PyTuple([]), batches, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(vf, [x], span)]), span);
+      const res = scanCore('_', new PyTuple([]), batches, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(vf, [x], span)]), span);
       scanYs = (res as PyTuple).items[1]!;
     }
     const remYs = rem ? call(vf, [flat.unflatten(leaves.map((x) => rows(x, nb * B, n)))], span) : null;
@@ -701,7 +714,7 @@ export function controlFlowFunctions(ip: Interp): Record<string, (c: CallArgs) =
     const xs = arg(c, 1, 'xs');
     const bs = c.kwargs.get('batch_size') ?? null;
     if (bs !== null) return batchedMap(f, xs, intArg(bs, 'batch_size', c.span), c.span);
-    const res = scanCore(f, new PyTuple([]), xs, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(f, [x], c.span)]), c.span);
+    const res = scanCore('_', new PyTuple([]), xs, null, false, 1n, (_c, x) => new PyTuple([new PyTuple([]), call(f, [x], c.span)]), c.span);
     return (res as PyTuple).items[1]!;
   };
 
