@@ -21,8 +21,9 @@ import type { Interp } from './interp.js';
 import { arg, builtinModule } from './modules.js';
 import { PyAbstractMesh, abstractMeshStr, type AxisKind, dimsOf, meshOf, sameMesh, shardMapMeshOf, meshRepr, meshShape, meshStr, pyStr, resultSharding, shardingRepr, specAxes, specRepr, tupleRepr } from './shardings.js';
 import { Text } from './text.js';
+import { refType } from './refs.js';
 import {
-  HostArray, NdArray, PyBuiltin, PyDType, PyDevice, PyDeviceArray, PyInstance, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyTuple,
+  HostArray, NdArray, PyBuiltin, PyDType, PyDevice, PyDeviceArray, PyInstance, PyKeyArray, PyModule, PyObject, PyDict, PyList, PyMesh, PyNamedSharding, PyPartitionSpec, PyRef, PyTuple,
   Trace, Tracer, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
@@ -119,7 +120,7 @@ export function shardingText(ip: Interp, v: PyValue, repr: boolean): Text | null
   if (v instanceof PyMesh) return Text.of(repr ? meshRepr(v) : meshStr(v));
   if (v instanceof PyAbstractMesh) return Text.of(abstractMeshStr(v));
   if (v instanceof PyAxisType) return Text.of(repr ? v.name : `AxisType.${v.name}`);
-  if (v instanceof PyShapedArray) return Text.of(repr ? `ShapedArray(${v.str()})` : v.str());
+  if (v instanceof PyShapedArray) return Text.of(repr && !v.ref ? `ShapedArray(${v.str()})` : v.str());
   if (v instanceof PyNamedSharding && abstractShardings.has(v)) {
     return Text.of(`NamedSharding(mesh=${abstractMeshStr(PyAbstractMesh.of(v.mesh))}, spec=${specRepr(v.spec)})`);
   }
@@ -1137,7 +1138,9 @@ class PyManualAxisType extends PyObject {
 }
 
 export class PyShapedArray extends PyObject {
-  readonly typeName = 'ShapedArray';
+  get typeName(): string {
+    return this.ref ? 'AbstractRef' : 'ShapedArray';
+  }
   constructor(
     readonly aval: AVal,
     readonly dims: DimShardings,
@@ -1149,11 +1152,14 @@ export class PyShapedArray extends PyObject {
     /** The mesh axes its sharding's spec holds it unreduced / reduced over (printed `{U:X}`, `{R:X}`). */
     readonly unreduced: readonly string[] = [],
     readonly reduced: readonly string[] = [],
+    /** A mutable array's type (AbstractRef): printed `Ref{float32[3]}`, its inner_aval the array's. */
+    readonly ref = false,
   ) {
     super();
   }
   str(): string {
     if (this.prngKey) return `key<fry>[${this.aval.shape.join(',')}]`;
+    if (this.ref) return refType(this.aval);
     const order = (axes: readonly string[]): string[] => (this.mesh ? this.mesh.axisNames.filter((a) => axes.includes(a)) : [...axes]);
     const suffix = vmaUrStr({ varying: this.varying, unreduced: order(this.unreduced), reduced: order(this.reduced) });
     return (this.aval.weak ? '~' : '') + shardedTypeStr(this.aval.dtype, this.aval.shape, this.dims) + suffix;
@@ -1277,6 +1283,11 @@ export const checksVma = (trace: Trace): boolean => shardMapTraces.get(trace)?.c
 function typeOf(ip: Interp, c: CallArgs): PyValue {
   const x = arg(c, 0, 'x');
   if (x instanceof PyKeyArray) return new PyShapedArray({ shape: [...x.shape], dtype: 'uint32' }, replicated(x.shape.length), null, [], true);
+  // a ref's type: its array's, strongly typed (jax.new_ref(1.) holds a float32[])
+  if (x instanceof PyRef) {
+    const { shape, dtype } = x.value.aval;
+    return new PyShapedArray({ shape, dtype }, replicated(shape.length), null, [], false, [], [], true);
+  }
   const a = ip.ops.aval(x, c.span);
   if (x instanceof Tracer && !x.materialized && x.trace.kind !== 'segment') {
     const v = varyingAxes(x);
@@ -1304,6 +1315,7 @@ function typeAttr(t: PyShapedArray, name: string): PyValue | undefined {
     case 'size': return BigInt(t.aval.shape.reduce((p, n) => p * n, 1));
     case 'dtype': return new PyDType(t.aval.dtype);
     case 'weak_type': return Boolean(t.aval.weak);
+    case 'inner_aval': if (t.ref) return new PyShapedArray(t.aval, t.dims, t.mesh); break;
     case 'manual_axis_type': case 'mat': return new PyManualAxisType(t.varying);
     case 'sharding': {
       if (!t.mesh) return new PySingleDeviceSharding();
