@@ -52,6 +52,10 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     get_printoptions: () => printOptionsDict(),
     iinfo: (c) => callPrelude(ip, '_np_iinfo', c),
     pi: Math.PI,
+    e: Math.E,
+    euler_gamma: 0.5772156649015329,
+    inf: Infinity,
+    nan: NaN,
     newaxis: null,
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);
