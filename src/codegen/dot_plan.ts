@@ -88,14 +88,14 @@ function planOne(k: Kernel, found: Reduce): DotPlan | null {
   return plans.sort((p, q) => size(q) - size(p))[0] ?? null;
 }
 
-/** The contractions of `e` the matrix product could take, in the order of a walk. */
+/** The contractions of `e` the matrix product could take (not a matrix-vector loop's), in the order of a walk. */
 function findDots(e: KExpr, seen: Set<KExpr>, out: Reduce[], gathered: boolean): void {
   if (seen.has(e)) return;
   seen.add(e);
   if (e.op === 'reduce') {
     const m = gathered ? gatheredProduct(e.body) : e.body;
     if (
-      e.dot && e.fn === 'sum' && e.dtype === 'float32' && freeRvars(e).size === 0 && m !== null &&
+      e.dot && !e.fma && !e.gemv && e.fn === 'sum' && e.dtype === 'float32' && freeRvars(e).size === 0 && m !== null &&
       m.op === 'bin' && m.fn === 'mul' && m.a.op === 'load' && m.b.op === 'load' &&
       m.a.dtype === 'float32' && m.b.dtype === 'float32' &&
       (gathered || (affine(m.a.index, e.id) && affine(m.b.index, e.id)))

@@ -63,8 +63,13 @@ export type KExpr =
    * i mod `vf` adds row i (of `row` elements) in order, the lanes (from +0) then fold pairwise, the second
    * half onto the first (passes/index_rules.ts vectorLanes). `inOrder`: a float32 sum or product over
    * several axes, none longer than 32, which XLA's tree rewriter leaves alone (it windows each long axis).
+   * A float32 dot of a matrix and a vector is XLA's matrix-vector loop (passes/index_rules.ts gemvOrder):
+   * `fma` when it runs down the matrix's columns (each product fused into the sum, in order); `gemv` when
+   * it runs along the matrix's rows: element r of the first ⌊extent/vf⌋·vf goes to lane r mod vf by fused
+   * multiply-add, the lanes fold in adjacent pairs ((l0+l1)+(l2+l3))+… or in halves (the second half onto
+   * the first), the rest is fused-multiply-added in order from 0 and added last.
    */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true };
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' } };
 
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
@@ -143,7 +148,7 @@ function localKey(e: KExpr): string {
     case 'reduce':
       // alpha-equivalent: the loop's own counter renamed canonically, so the
       // same reduction under another loop id gets the same key
-      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
+      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}${e.gemv ? `~gemv${e.gemv.vf}${e.gemv.fold}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }
