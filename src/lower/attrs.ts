@@ -22,6 +22,7 @@ import { reprOf, strFormat, textValue } from './format.js';
 import { classAttr, EXCEPTIONS, newException, raiseValue } from './classes.js';
 import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
+import { runTimeKeys, runTimeSorted } from './host_select.js';
 import { hostListElem, hostListJoin, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
 import { hostNdAstype, hostNdReduce, hostNdReshape, hostNdTranspose, type HostReduction } from './host_numpy.js';
 
@@ -532,6 +533,7 @@ export function pySorted(ip: Interp, xs: readonly PyValue[], c: CallArgs): PyVal
   const keyFn = c.kwargs.get('key') ?? null;
   const keys = xs.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
   const reverse = truthy(c.kwargs.get('reverse') ?? false, c.span);
+  if (runTimeKeys(ip, keys)) return runTimeSorted(ip, xs, keys, reverse, c.span);
   const idx = xs.map((_, i) => i);
   idx.sort((i, j) => {
     const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];
