@@ -178,19 +178,37 @@ export async function pyArrayListRepr(items: readonly JArray[], weakType = false
   return `[${parts.join(', ')}]`;
 }
 
+/** Python's order of two numbers or two strings (strings by code point): negative, zero or positive. */
+function pyCompare(a: number | string | boolean, b: number | string | boolean): number {
+  if (typeof a === 'string' && typeof b === 'string') {
+    const [x, y] = [[...a].map((ch) => ch.codePointAt(0)!), [...b].map((ch) => ch.codePointAt(0)!)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return x.length - y.length;
+  }
+  return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+}
+
 /** sorted() of a run-time list, in place on its copy: Python's order (numbers by value, strings by code point; stable). */
 export function pyListSort<T extends number | string | boolean>(items: T[], reverse = false): void {
-  const codePoints = (x: string): number[] => [...x].map((ch) => ch.codePointAt(0)!);
-  const cmp = (a: T, b: T): number => {
-    if (typeof a === 'string' && typeof b === 'string') {
-      const [x, y] = [codePoints(a), codePoints(b)];
-      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-      return x.length - y.length;
-    }
-    return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
-  };
   // reverse=True keeps equal items in their order, as Python's does
-  items.sort((a, b) => (reverse ? cmp(b, a) : cmp(a, b)));
+  items.sort((a, b) => (reverse ? pyCompare(b, a) : pyCompare(a, b)));
+}
+
+/** The indices of `keys` in the order sorted(..., key=) puts their items (stable, also with reverse=True). */
+export function pySortOrder(keys: readonly (number | string | boolean)[], reverse = false): number[] {
+  return keys.map((_, i) => i).sort((i, j) => (reverse ? pyCompare(keys[j]!, keys[i]!) : pyCompare(keys[i]!, keys[j]!)));
+}
+
+/** The index of the item max(..., key=) (min) returns: the first whose key no later key exceeds (undercuts). */
+export function pyArgExtreme(keys: readonly (number | string | boolean)[], which: 'max' | 'min'): number {
+  let best = 0;
+  for (let i = 1; i < keys.length; i++) if (which === 'max' ? pyCompare(keys[i]!, keys[best]!) > 0 : pyCompare(keys[i]!, keys[best]!) < 0) best = i;
+  return best;
+}
+
+/** items[i] of a choice made at run time (sorted/max/min with a key known only then). */
+export function pyPick<T>(items: readonly T[], i: number): T {
+  return items[i]!;
 }
 
 /** list(range(start, ...)) of `length` items known only at run time. */

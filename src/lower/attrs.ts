@@ -22,7 +22,8 @@ import { reprOf, strFormat, textValue } from './format.js';
 import { classAttr, EXCEPTIONS, newException, raiseValue } from './classes.js';
 import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
-import { hostListElem, hostListJoin, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
+import { runTimeKeys, runTimeSorted } from './host_select.js';
+import { declareHostList, hostListElem, hostListFind, hostListJoin, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
 import { hostNdAstype, hostNdReduce, hostNdReshape, hostNdTranspose, type HostReduction } from './host_numpy.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
@@ -293,6 +294,12 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       if (elem) throw new PromoteToHostList(rootList(obj), elem, c.span);
       throw new NeedsStatic(`list.${name} inside a loop that runs on the host`, c.span);
     };
+    /** index/count where the item or some items are known only at run time (numbers or strings of one type): searched then. */
+    const runTimeFind = (v: PyValue, which: 'index' | 'count', span: A.Span): HostScalar | null => {
+      if (!ip.atHost || !(v instanceof HostScalar || obj.items.some((x) => x instanceof HostScalar))) return null;
+      const elem = hostListElem(obj.items, []);
+      return elem && typeof elem === 'string' ? hostListFind(ip, declareHostList(ip, obj, elem, 'items', span), v, which, span) : null;
+    };
     switch (name) {
       case 'append': return method(obj, name, (c) => (mutate(c, [arg(c, 0, 'object')]), obj.items.push(arg(c, 0, 'object')), null));
       case 'extend': return method(obj, name, (c) => {
@@ -328,11 +335,13 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       });
       case 'index': return method(obj, name, (c) => {
         const v = arg(c, 0, 'value');
+        const found = runTimeFind(v, 'index', c.span);
+        if (found) return found;
         const i = obj.items.findIndex((x) => staticEquals(x, v));
         if (i < 0) throw new CompileError(`ValueError: ${reprOf(ip, v, c.span).static ?? 'value'} is not in list`, c.span);
         return BigInt(i);
       });
-      case 'count': return method(obj, name, (c) => BigInt(obj.items.filter((x) => staticEquals(x, arg(c, 0, 'value'))).length));
+      case 'count': return method(obj, name, (c) => runTimeFind(arg(c, 0, 'value'), 'count', c.span) ?? BigInt(obj.items.filter((x) => staticEquals(x, arg(c, 0, 'value'))).length));
       case 'reverse': return method(obj, name, (c) => (mutate(c), obj.items.reverse(), null));
       case 'copy': return method(obj, name, () => new PyList([...obj.items]));
       case 'clear': return method(obj, name, (c) => (mutate(c), (obj.items.length = 0), null));
@@ -532,6 +541,7 @@ export function pySorted(ip: Interp, xs: readonly PyValue[], c: CallArgs): PyVal
   const keyFn = c.kwargs.get('key') ?? null;
   const keys = xs.map((x) => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span })));
   const reverse = truthy(c.kwargs.get('reverse') ?? false, c.span);
+  if (runTimeKeys(ip, keys)) return runTimeSorted(ip, xs, keys, reverse, c.span);
   const idx = xs.map((_, i) => i);
   idx.sort((i, j) => {
     const [a, b] = reverse ? [keys[j]!, keys[i]!] : [keys[i]!, keys[j]!];

@@ -297,6 +297,21 @@ export function classAttr(host: ClassHost, obj: PyValue, name: string, span: Spa
   return undefined;
 }
 
+/**
+ * The ifs on run-time values being lowered, innermost last, each with the objects whose attributes its
+ * branches set and those attributes before the if (stmt.ts's dynamicIf merges them after it, as names).
+ */
+export const branchObjects: { depth: number; saved: Map<PyInstance, Map<string, PyValue>> }[] = [];
+
+/** Whether the innermost if on a run-time value may set `obj`'s attributes (an object its enclosing code may change): it records it. */
+function ownedByBranch(obj: PyInstance, depth: number): boolean {
+  const b = branchObjects[branchObjects.length - 1];
+  if (!b || b.depth !== depth || obj.carriedDepth !== depth - 1) return false;
+  b.saved.set(obj, new Map(obj.attrs));
+  obj.carriedDepth = depth;
+  return true;
+}
+
 /** `obj.name = v` (instances and classes). */
 /** Is `name` in the __slots__ of a class that comes before the class defining it (a slot shadows a base's property)? */
 function slotFirst(cls: PyUserClass, name: string): boolean {
@@ -325,7 +340,7 @@ export function setClassAttr(host: ClassHost, obj: PyValue, name: string, v: PyV
       throw new PyRaise(newException(FROZEN_INSTANCE_ERROR, [`cannot assign to field '${name}'`]), `dataclasses.FrozenInstanceError: cannot assign to field '${name}'`, span);
     }
     // an attribute changed in a loop lowered as a TS loop is carried by the loop only when the loop carries the object
-    if (host.dynamicDepth > 0 && obj.carriedDepth !== host.dynamicDepth) throw new NeedsStatic('changing an attribute of an object inside a loop that runs on the host', span);
+    if (host.dynamicDepth > 0 && obj.carriedDepth !== host.dynamicDepth && !ownedByBranch(obj, host.dynamicDepth)) throw new NeedsStatic('changing an attribute of an object inside a loop that runs on the host', span);
     obj.attrs.set(name, v);
     return;
   }

@@ -506,6 +506,8 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     if (v !== undefined) return v;
     // collections.defaultdict makes the missing value (and keeps it); a Counter counts it 0
     if (obj.flavor?.kind === 'defaultdict' && obj.flavor.factory !== null) {
+      // (a key added inside a host loop that does not carry the dict: the loop runs unrolled)
+      if (ip.dynamicDepth > 0 && obj.depth !== ip.dynamicDepth) throw new NeedsStatic('a defaultdict adding a key inside a loop that runs on the host', span);
       const made = ip.call(obj.flavor.factory, { args: [], kwargs: new Map(), span });
       obj.set(k, made);
       return made;

@@ -457,7 +457,8 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
 export function formatFString(ip: Interp, e: A.JoinedStr, scope: Scope): Text {
   let out = new Text([]);
   // evaluate every field first, so that their arrays are materialised together
-  const values = e.values.map((part) => (part.kind === 'Constant' ? null : evalExpr(ip, part.value, scope)));
+  // (each held while the later ones evaluate: `str(x)` in a later field reads back, flushing what is pending)
+  const values = ip.holding((hold) => e.values.map((part) => (part.kind === 'Constant' ? null : hold(evalExpr(ip, part.value, scope)))));
   if (ip.atHost) ip.flush(values);
   for (const [i, part] of e.values.entries()) {
     if (part.kind === 'Constant') {

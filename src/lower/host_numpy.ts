@@ -157,11 +157,12 @@ function operand(ctx: HostNumpyCtx, v: PyValue, span: Span): Operand {
   if (typeof v === 'number') return { e: lit(v), shape: [], dtype: 'float64', weak: true };
   if (typeof v === 'bigint') return { e: lit(Number(v)), shape: [], dtype: 'int64', weak: true };
   if (typeof v === 'boolean') return { e: lit(v ? 1 : 0), shape: [], dtype: 'bool', weak: true };
-  if ((v instanceof PyList || v instanceof PyTuple) && v.items.every((x) => x instanceof HostScalar || typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean')) {
-    // a list of Python numbers, some known only at run time: a 1-d array of their common kind
-    const items = v.items.map((x) => operand(ctx, x, span));
-    const dtype: NpDType = items.some((o) => o.dtype === 'float64') ? 'float64' : items.some((o) => o.dtype === 'int64') ? 'int64' : 'bool';
-    return { e: call('array', [litArray([items.length]), lit(dtype), { k: 'array', items: items.map((o) => o.e) }]), shape: [items.length], dtype, weak: false };
+  const nested = numberLeaves(v);
+  if (nested && nested.shape.length) {
+    // (nested) lists of Python numbers, some known only at run time: an array of their common kind
+    const items = nested.leaves.map((x) => operand(ctx, x, span));
+    const dtype: NpDType = !items.length || items.some((o) => o.dtype === 'float64') ? 'float64' : items.some((o) => o.dtype === 'int64') ? 'int64' : 'bool';
+    return { e: call('array', [litArray(nested.shape), lit(dtype), { k: 'array', items: items.map((o) => o.e) }]), shape: nested.shape, dtype, weak: false };
   }
   if (v instanceof NpScalar) return { e: call('array', [litArray([]), lit(v.dtype), litArray([v.value])]), shape: [], dtype: v.dtype, weak: false };
   if (v instanceof NdArray) {
@@ -171,6 +172,26 @@ function operand(ctx: HostNumpyCtx, v: PyValue, span: Span): Operand {
     return { e: { k: 'var', name: ctx.hoisted(`numpy:${hoistedIds.get(v)}`, 'np_array', made) }, shape: v.shape, dtype: v.dtype, weak: false };
   }
   throw new CompileError(`TypeError: unsupported operand type for a NumPy array computed at run time: '${typeName(v)}'`, span);
+}
+
+/** The numbers of a (nested) list or tuple of Python numbers of one rectangular shape, in row-major order (null: not such a list). */
+function numberLeaves(v: PyValue): { shape: number[]; leaves: PyValue[] } | null {
+  if (v instanceof HostScalar ? v.type !== 'str' : typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return { shape: [], leaves: [v] };
+  if (!(v instanceof PyList || v instanceof PyTuple)) return null;
+  const parts = v.items.map(numberLeaves);
+  if (!parts.length) return { shape: [0], leaves: [] };
+  if (parts.some((p) => p === null || p.shape.join() !== parts[0]!.shape.join())) return null;
+  return { shape: [parts.length, ...parts[0]!.shape], leaves: parts.flatMap((p) => p!.leaves) };
+}
+
+/** Whether `v` is a (nested) list of Python numbers some of which are known only at run time: np.array makes it at run time. */
+export const runTimeNumberList = (v: PyValue): boolean => numberLeaves(v) !== null && hasHostScalar(v);
+const hasHostScalar = (v: PyValue): boolean => v instanceof HostScalar || ((v instanceof PyList || v instanceof PyTuple) && v.items.some(hasHostScalar));
+
+/** np.array of such a list. */
+export function hostNdFromList(ctx: HostNumpyCtx, v: PyList | PyTuple, span: Span): HostNd {
+  const x = operand(ctx, v, span);
+  return hostNd(ctx, 'np_array', x.e, x.shape, x.dtype);
 }
 
 /** NumPy 2's result dtype of two operands (Python numbers are weak: NEP 50). */

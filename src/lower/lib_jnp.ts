@@ -31,6 +31,7 @@ import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
 import { withArraylikeChecks } from './arraylike.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 import { checkNotRef } from './refs.js';
+import { hostNdFromList, hostNdToDevice, runTimeNumberList } from './host_numpy.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -96,14 +97,18 @@ export function jnpModule(ip: Interp): PyModule {
     return ops.full(shape !== null ? shapeOf(shape, c.span) : [...a.shape], value, dtype ?? a.dtype, c.span, dtype === undefined && a.weak === true);
   };
 
+  /** A list of Python numbers some of which are read back at run time (`jnp.array(losses)`): made on the host, then moved to the device. */
+  const hostNumbers = (v: PyValue, span: Span): PyValue =>
+    ip.atHost && (v instanceof PyList || v instanceof PyTuple) && runTimeNumberList(v) ? hostNdToDevice(ip, hostNdFromList(ip, v, span), 'array') : v;
+
   const fns: Record<string, Fn> = withArraylikeChecks({
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);
       return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? 'float32' : 'int32'), c.span);
     },
     linspace: (c) => linspace(ip, c),
-    array: (c) => onContextMesh(ip, ops.asArray(notNone(arg(c, 0, 'object'), c.span), c.span, dtypeOf(c, 1)), c.span),
-    asarray: (c) => onContextMesh(ip, ops.asArray(notNone(arg(c, 0, 'a'), c.span), c.span, dtypeOf(c, 1)), c.span),
+    array: (c) => onContextMesh(ip, ops.asArray(hostNumbers(notNone(arg(c, 0, 'object'), c.span), c.span), c.span, dtypeOf(c, 1)), c.span),
+    asarray: (c) => onContextMesh(ip, ops.asArray(hostNumbers(notNone(arg(c, 0, 'a'), c.span), c.span), c.span, dtypeOf(c, 1)), c.span),
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
     zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span),
     ones: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span),

@@ -19,7 +19,7 @@ import { jaxTypeStr } from '../ir/types.js';
 import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
-import { hostNdAstype, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd } from './host_numpy.js';
+import { hostNdAstype, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
 import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
 import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 import { arrayConversionMessage } from './tracer_origin.js';
@@ -475,6 +475,10 @@ function npArray(ip: Interp, c: CallArgs, jnp: PyModule): PyValue {
   if (v instanceof Tracer && v.trace.kind !== 'segment') throw new CompileError(arrayConversionMessage(v), c.span);
   if (isArray(v) || ((v instanceof PyList || v instanceof PyTuple) && hasJaxArray(v.items))) return callJnp(jnp, 'asarray', c);
   if (v instanceof HostNd) return d instanceof PyDType ? hostNdAstype(ip, v, d.name as NdArray['dtype']) : v;
+  if ((v instanceof PyList || v instanceof PyTuple) && runTimeNumberList(v)) {
+    const x = hostNdFromList(ip, v, c.span);
+    return d === undefined ? x : hostNdAstype(ip, x, npDtype(d, c.span));
+  }
   if ((v instanceof PyList || v instanceof PyTuple) && v.items.some(isHostNd)) {
     const x = hostNdJoin(ip, 'stack', v.items, 0, c.span);
     return d instanceof PyDType ? hostNdAstype(ip, x, d.name as NdArray['dtype']) : x;

@@ -24,6 +24,7 @@ import { checkItems } from './limits.js';
 import { declareHostList, hostListCopy, hostListElem, hostListLen, hostListReduce, hostListSorted, hostListTruthOf, hostZip } from './host_list.js';
 import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
+import { runTimeExtreme, runTimeKeys } from './host_select.js';
 import {
   BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
@@ -476,11 +477,14 @@ function minmax(ip: Interp, c: CallArgs, sign: 1 | -1): PyValue {
     throw new CompileError(`ValueError: ${sign > 0 ? 'max' : 'min'}() ${c.args.length === 1 ? 'iterable argument is empty' : 'expected at least 1 argument, got 0'}`, c.span);
   }
   const keyFn = c.kwargs.get('key') ?? null;
-  const key = (x: PyValue): PyValue => (keyFn === null ? x : ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span }));
+  const keys = keyFn === null ? items : items.map((x) => ip.call(keyFn, { args: [x], kwargs: new Map(), span: c.span }));
+  // a key known only at run time chooses the item then
+  if (keyFn !== null && runTimeKeys(ip, keys)) return runTimeExtreme(ip, items, keys, sign > 0 ? 'max' : 'min', c.span);
   let best: PyValue = items[0]!;
-  let bestKey = key(best);
-  for (const x of items.slice(1)) {
-    const k = key(x);
+  let bestKey = keys[0]!;
+  for (const [i, x] of items.entries()) {
+    if (i === 0) continue;
+    const k = keys[i]!;
     if (keyFn === null && (k instanceof HostScalar || bestKey instanceof HostScalar)) {
       // a number known only at run time: a run-time choice, when both are one Python type (as max returns one of them)
       const t = k instanceof HostScalar ? k.type : typeof k === 'bigint' ? 'int' : typeof k === 'number' ? 'float' : null;

@@ -16,7 +16,7 @@ import {
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
-import { EXCEPTIONS, caughtException, exceptionMatches, isExceptionClass, makeClass, newException, raiseValue } from './classes.js';
+import { EXCEPTIONS, branchObjects, caughtException, exceptionMatches, isExceptionClass, makeClass, newException, raiseValue } from './classes.js';
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
@@ -1185,7 +1185,7 @@ function subscriptRoots(body: A.Stmt[]): Set<string> {
   return out;
 }
 
-/** Names whose methods a block calls (`obj.f(…)`, `obj.a.f(…)`), outside nested functions and classes. */
+/** Names whose methods a block calls (`obj.f(…)`, `obj.a.f(…)`), that it calls, or that it passes to a call, outside nested functions and classes. */
 function methodReceivers(body: A.Stmt[]): Set<string> {
   const out = new Set<string>();
   const walk = (n: unknown): void => {
@@ -1195,10 +1195,10 @@ function methodReceivers(body: A.Stmt[]): Set<string> {
     if (node.kind === 'FunctionDef' || node.kind === 'ClassDef' || node.kind === 'Lambda') return;
     if (node.kind === 'Call') {
       let f = (n as A.Call).func;
-      if (f.kind === 'Attribute') {
-        while (f.kind === 'Attribute') f = f.value;
-        if (f.kind === 'Name') out.add(f.id);
-      }
+      while (f.kind === 'Attribute') f = f.value;
+      // (a callable object, `stopper(loss)`, and an object passed to a function, may have its attributes set too)
+      if (f.kind === 'Name') out.add(f.id);
+      for (const a of (n as A.Call).args) if (a.kind === 'Name') out.add(a.id);
     }
     for (const [k, v] of Object.entries(n)) if (k !== 'span' && typeof v === 'object') walk(v);
   };
@@ -2018,9 +2018,16 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
   const nested = dicts.flatMap(({ d }) => dictsIn(d));
   const savedDicts = nested.map((d) => ({ d, entries: new Map(d.entries), depth: d.depth }));
   const restoreDicts = (): void => savedDicts.forEach(({ d, entries }) => ((d.entries as Map<string, [PyValue, PyValue]>).clear(), entries.forEach((v, k) => d.entries.set(k, v))));
-  const run = (body: A.Stmt[]): Branch => {
+  // objects whose attributes a branch sets (`if loss < self.best: self.best = loss`, also in a method the
+  // branch calls): recorded as they are set (classes.ts), each branch starting from their state before the if
+  const objs = { depth: ip.dynamicDepth + 1, saved: new Map<PyInstance, Map<string, PyValue>>() };
+  const restoreObjs = (): void => objs.saved.forEach((attrs, o) => ((o.attrs as Map<string, PyValue>).clear(), attrs.forEach((v, k) => o.attrs.set(k, v))));
+  /** Per object: its attributes as a branch left them, and the leaves of those the branch changed. */
+  type ObjState = Map<PyInstance, { attrs: Map<string, PyValue>; leaves: Map<string, BranchLeaves> }>;
+  const run = (body: A.Stmt[]): Branch & { objs: ObjState } => {
     let exits = false;
     const leaves: Branch['leaves'] = new Map();
+    const objState: ObjState = new Map();
     let values = new Map<string, PyValue | undefined>();
     for (const d of nested) d.depth = ip.dynamicDepth;
     const stmts = ip.collect(() => {
@@ -2056,25 +2063,38 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
         leaves.set(n, branchLeaves(ip, n, v, s.span));
       }
       for (const { n } of dicts) leaves.set(DICT_STATE + n, branchLeaves(ip, n, values.get(DICT_STATE + n)!, s.span));
+      objs.saved.forEach((old, o) => {
+        const changed = new Map<string, BranchLeaves>();
+        o.attrs.forEach((v, k) => v !== old.get(k) && changed.set(k, branchLeaves(ip, k, v, s.span)));
+        objState.set(o, { attrs: new Map(o.attrs), leaves: changed });
+      });
     });
     restoreDicts();
-    return { stmts, exits, values, leaves };
+    restoreObjs();
+    return { stmts, exits, values, leaves, objs: objState };
   };
   ip.dynamicDepth++;
-  let a: Branch;
-  let b: Branch;
+  branchObjects.push(objs);
+  let a: ReturnType<typeof run>;
+  let b: ReturnType<typeof run>;
   try {
     a = run(s.body);
     restore(before);
     b = run(s.orelse);
   } finally {
     ip.dynamicDepth--;
+    branchObjects.pop();
+    restoreObjs();
+    objs.saved.forEach((_, o) => (o.carriedDepth = ip.dynamicDepth));
     savedDicts.forEach(({ d, depth }) => (d.depth = depth));
   }
   // the state after the if: from the branches that fall through
   const live = [a, b].filter((x) => !x.exits);
   restore(new Map([...(live[0] ?? a).values].filter(([n]) => !n.startsWith(DICT_STATE))));
   if (live.length === 1) for (const { n, d } of dicts) assignDicts(d, live[0]!.values.get(DICT_STATE + n) as PyDict);
+  /** An object's attributes as branch `x` left them (an object it did not set: as before the if). */
+  const attrsIn = (x: typeof a, o: PyInstance): Map<string, PyValue> => x.objs.get(o)?.attrs ?? objs.saved.get(o)!;
+  if (live.length === 1) objs.saved.forEach((_, o) => attrsIn(live[0]!, o).forEach((v, k) => o.attrs.set(k, v)));
   const cond = { name: '' };
   const chosen = (): HExpr => ({ k: 'var', name: (cond.name ||= ip.freshName('cond')) });
   if (live.length === 2) {
@@ -2099,6 +2119,20 @@ function dynamicIf(ip: Interp, s: A.If, test: HostScalar, scope: Scope, runArm?:
       const [x, y] = [a.values.get(key)!, b.values.get(key)!];
       assignDicts(d, mergeBranches(ip, n, [x, y], [a.leaves.get(key)!, b.leaves.get(key)!], [a.stmts, b.stmts], decls, s.span, chosen) as PyDict);
     }
+    objs.saved.forEach((_, o) => {
+      const [sa, sb] = [attrsIn(a, o), attrsIn(b, o)];
+      for (const k of new Set([...sa.keys(), ...sb.keys()])) {
+        const [x, y] = [sa.get(k), sb.get(k)];
+        if (x === undefined || y === undefined) {
+          // set on one path only, where the object had no such attribute: an AttributeError on the other path
+          if (ip.dynamicDepth > 0) throw new NeedsStatic(`attribute '${k}' is set on one path of an if on a value known only when the program runs`, s.span);
+          o.attrs.delete(k);
+          continue;
+        }
+        if (x === y) o.attrs.set(k, x);
+        else o.attrs.set(k, mergeBranches(ip, k, [x, y], [a.objs.get(o)?.leaves.get(k) ?? branchLeaves(ip, k, x, s.span), b.objs.get(o)?.leaves.get(k) ?? branchLeaves(ip, k, y, s.span)], [a.stmts, b.stmts], decls, s.span, chosen));
+      }
+    });
     decls.forEach((d) => ip.emit(d));
   }
   // a value chosen by the if (a function made in each branch) reads the test again after it: the test is kept
