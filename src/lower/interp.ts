@@ -482,7 +482,9 @@ export class Interp {
     const found = new Map<Tracer, string>();
     const seen = new Set<object>();
     const visit = (v: PyValue, name: string): void => {
-      if (!(v instanceof PyObject) || seen.has(v)) return;
+      // host values hold no tracers: skipped before the set (a long unrolled loop appends thousands to a list
+      // that every flush walks)
+      if (!(v instanceof PyObject) || v instanceof HostScalar || v instanceof HostArray || v instanceof NdArray || v instanceof HostNd || seen.has(v)) return;
       seen.add(v);
       if (v instanceof Tracer) {
         if (v.trace === t && !v.materialized && !found.has(v)) found.set(v, name);
