@@ -27,7 +27,11 @@ export interface Backend {
   /** A human-readable adapter description. */
   readonly description: string;
   upload(device: number, dtype: DType, data: Float32Array | Int32Array | Uint32Array): DeviceBuffer;
-  /** `parts[d]` uploaded to `devices[d]`, for each d (on WebGPU one stacked buffer, so a run binds them without copies). */
+  /**
+   * `parts[d]` uploaded to `devices[d]`, for each d (on WebGPU one stacked buffer, so a run binds them without
+   * copies). The parts are the backend's after the call (the CPU backend keeps them as the buffers): the caller
+   * makes them for the upload and neither reads nor writes them again.
+   */
   uploadStacked(devices: number[], dtype: DType, parts: (Float32Array | Int32Array | Uint32Array)[]): DeviceBuffer[];
   /** `count` elements of `src` from `srcOffset`, as a buffer on `device` (a view of the same memory where the backend can). */
   copy(src: DeviceBuffer, device: number, srcOffset?: number, count?: number): DeviceBuffer;

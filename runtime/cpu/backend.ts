@@ -65,6 +65,12 @@ export class CpuBackend implements Backend {
     } else {
       data = newCpuBuffer(dtype, size);
     }
+    return this.adopt(data);
+  }
+
+  /** A store on `data` itself (a whole ArrayBuffer, as `store` and the pool keep them), counted as live. */
+  private adopt(data: CpuBuffer): Store {
+    const bytes = data.byteLength;
     const s = new Store(data);
     this.stats.liveBytes += bytes;
     this.stats.peakLiveBytes = Math.max(this.stats.peakLiveBytes, this.stats.liveBytes);
@@ -89,8 +95,17 @@ export class CpuBackend implements Backend {
     return new CpuDeviceBuffer(device, dtype, s);
   }
 
+  /**
+   * The parts are made for the upload (Backend.uploadStacked): each whole typed array of the dtype's lane
+   * becomes the device's buffer as it is, with no copy (a sharded device_put of a large array copied it twice).
+   */
   uploadStacked(devices: number[], dtype: DType, parts: CpuBuffer[]): DeviceBuffer[] {
-    return devices.map((d, i) => this.upload(d, dtype, parts[i]!));
+    const lane = newCpuBuffer(dtype, 0).constructor;
+    return devices.map((d, i) => {
+      const part = parts[i]!;
+      const whole = part.constructor === lane && part.byteOffset === 0 && part.byteLength === part.buffer.byteLength && part.byteLength > 0;
+      return whole ? new CpuDeviceBuffer(d, dtype, this.adopt(part)) : this.upload(d, dtype, part);
+    });
   }
 
   copy(src: DeviceBuffer, device: number, srcOffset = 0, count = src.size - srcOffset): DeviceBuffer {

@@ -35,7 +35,14 @@ let hoistedCount = 0;
 const runTimeGens = new Map<MT19937 | PCG64, string>();
 
 /** The TS variable of a generator whose draws happen at run time (null: still drawn at compile time). */
-export const runTimeGen = (g: MT19937 | PCG64): string | null => runTimeGens.get(g) ?? null;
+/** Lookups of `runTimeGen` that found a generator in the program: a loop whose body made one draws at run time. */
+let runTimeLookups = 0;
+export const runTimeLookupMark = (): number => runTimeLookups;
+export const runTimeGen = (g: MT19937 | PCG64): string | null => {
+  const name = runTimeGens.get(g) ?? null;
+  if (name !== null) runTimeLookups++;
+  return name;
+};
 
 /** How many generators have moved to the program (Interp.checkpoint keeps it). */
 export const genMark = (): number => runTimeGens.size;

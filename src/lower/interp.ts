@@ -16,6 +16,7 @@ import { callChoice, execBlock, lazyGenerator, localNames } from './stmt.js';
 import { Text } from './text.js';
 import { arrayConversionMessage } from './tracer_origin.js';
 import { CallLog } from './call_log.js';
+import { NameTable } from './name_table.js';
 import { noteHostConstant, noteHostResults } from './const_eval.js';
 import { forgetGensSince, genMark, hostNdToDevice } from './host_numpy.js';
 import { dunder, EXCEPTIONS, instantiate, newException, type PyRaise, raiseValue } from './classes.js';
@@ -159,13 +160,10 @@ export class Interp {
   private traces: Trace[] = [];
   private hostTrace: Trace;
   private out: HStmt[][] = [[]];
-  private names = new Set<string>();
+  private readonly names = new NameTable();
   /** Each fresh name's hint (the Python name it was made for), for messages an application sees. */
   readonly freshHints = new Map<string, string>();
-  /** Per freshName base: the next suffix to try (every smaller one is taken). */
-  private nameSuffix = new Map<string, number>();
   readonly programs: HostProgram['programs'] = [];
-  private programNames = new Set<string>();
   deviceCount = 4;
   deviceCountFrozen = false;
   /** jax.config.update('jax_num_cpu_devices', n) before the first use of the devices: wins over XLA_FLAGS, as in JAX. */
@@ -347,15 +345,7 @@ export class Interp {
     let base = hint.replace(/[^A-Za-z0-9_$]/g, '_') || 'tmp';
     if (/^[0-9]/.test(base)) base = `_${base}`;
     if (JS_RESERVED.has(base)) base = `${base}_`;
-    let name = base;
-    // resume after the suffixes known to be taken (base, base_1 … base_{k-1}): a scan from 1 each time made
-    // thousands of values with one hint (an unrolled loop) quadratic
-    let i = this.nameSuffix.get(base) ?? 1;
-    if (this.names.has(name)) {
-      for (name = `${base}_${i}`; this.names.has(name); ) name = `${base}_${++i}`;
-      this.nameSuffix.set(base, i + 1);
-    }
-    this.names.add(name);
+    const name = this.names.fresh(base);
     this.freshHints.set(name, hint);
     return name;
   }
@@ -363,11 +353,7 @@ export class Interp {
   programName(hint: string): string {
     let base = hint.replace(/[^A-Za-z0-9_$]/g, '_') || 'program';
     if (JS_RESERVED.has(base)) base = `${base}_`;
-    let name = base;
-    for (let i = 1; this.programNames.has(name) || this.names.has(name); i++) name = `${base}_${i}`;
-    this.programNames.add(name);
-    this.names.add(name);
-    return name;
+    return this.names.freshProgram(base);
   }
 
   /** Ask for an array program (the backend passes compile it: src/passes/pipeline.ts). */
@@ -496,7 +482,9 @@ export class Interp {
     const found = new Map<Tracer, string>();
     const seen = new Set<object>();
     const visit = (v: PyValue, name: string): void => {
-      if (!(v instanceof PyObject) || seen.has(v)) return;
+      // host values hold no tracers: skipped before the set (a long unrolled loop appends thousands to a list
+      // that every flush walks)
+      if (!(v instanceof PyObject) || v instanceof HostScalar || v instanceof HostArray || v instanceof NdArray || v instanceof HostNd || seen.has(v)) return;
       seen.add(v);
       if (v instanceof Tracer) {
         if (v.trace === t && !v.materialized && !found.has(v)) found.set(v, name);
@@ -803,8 +791,8 @@ export class Interp {
   }
 
   /** Mark the emitted-code position, to undo a failed attempt at lowering a host loop. */
-  checkpoint(): { lens: number[]; constants: number; programs: number; names: Set<string>; programNames: Set<string>; hostTrace: Trace; gens: number } {
-    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: new Set(this.names), programNames: new Set(this.programNames), hostTrace: this.hostTrace, gens: genMark() };
+  checkpoint(): { lens: number[]; constants: number; programs: number; names: number; hostTrace: Trace; gens: number } {
+    return { lens: this.out.map((o) => o.length), constants: this.constantStmts.length, programs: this.programs.length, names: this.names.mark(), hostTrace: this.hostTrace, gens: genMark() };
   }
 
   rollback(c: ReturnType<Interp['checkpoint']>): void {
@@ -815,9 +803,7 @@ export class Interp {
       else this.constants.delete(nd);
     }
     this.programs.length = c.programs;
-    this.names = c.names;
-    this.nameSuffix.clear();
-    this.programNames = c.programNames;
+    this.names.rollback(c.names);
     this.hostTrace = new Trace('segment', 'segment', null);
     forgetGensSince(c.gens);
   }

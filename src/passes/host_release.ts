@@ -169,7 +169,11 @@ interface Ctx {
   head: Set<string> | null;
 }
 
-const union = (...sets: Iterable<string>[]): Set<string> => new Set(sets.flatMap((s) => [...s]));
+const union = (...sets: Iterable<string>[]): Set<string> => {
+  const res = new Set<string>();
+  for (const s of sets) for (const x of s) res.add(x);
+  return res;
+};
 const minus = (a: Set<string>, b: Set<string>): Set<string> => new Set([...a].filter((x) => !b.has(x)));
 const sameSet = (a: Set<string>, b: Set<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
 
@@ -211,7 +215,17 @@ function stmtIn(s: HStmt, out: Set<string>, ctx: Ctx): Set<string> {
     case 'if': return union(uses(s, ctx.owned), blockIn(s.then, out, ctx), blockIn(s.else, out, ctx));
     case 'break': case 'continue': return new Set(ctx.head ?? []);
     case 'return': return uses(s, ctx.owned);
-    default: return union(minus(out, new Set(defsOf(s))), uses(s, ctx.owned));
+    default: {
+      // most statements leave the live set as it is: it is shared then, not copied (a long unrolled loop's
+      // live sets made the pass quadratic)
+      const defs = defsOf(s);
+      const read = uses(s, ctx.owned);
+      if (!defs.some((n) => out.has(n)) && [...read].every((v) => out.has(v))) return out;
+      const live = new Set(out);
+      for (const n of defs) live.delete(n);
+      for (const v of read) live.add(v);
+      return live;
+    }
   }
 }
 

@@ -36,6 +36,15 @@ describe('host control flow on run-time values', () => {
     expect(c(src).host.split('\n').length).toBeLessThan(60);
   });
 
+  it('keeps a long loop that appends to a list a loop where its NumPy draws happen at run time already', async () => {
+    // the first loop moves np.random's state to the program; the second draws from it there (real JAX prints the same)
+    const src = lines('import numpy as np', 'np.random.seed(0)', 's = 0.0', 'for i in range(150):', '  s = s + np.random.uniform()', 'hist = []', 'for i in range(150):', '  hist.append(np.random.uniform())', 'print(len(hist), s, hist[-1])');
+    expect(await run(src)).toBe('150 76.54214585735667 0.9608346580630002\n');
+    // two TS loops, not 150 unrolled draws
+    expect(c(src).host).toMatch(/for \(let i_1 = 0; i_1 < 150/);
+    expect(c(src).host.split('\n').length).toBeLessThan(60);
+  });
+
   it('runs the loop unrolled where a name bound on one path of such an if is read after it', async () => {
     const src = lines('x = jnp.zeros(2)', 'for i in range(3):', '  x = x + 1', '  if i == 0:', '    m = x.sum()', '  print(m)');
     expect(await run(src)).toBe('2.0\n2.0\n2.0\n');
