@@ -165,6 +165,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
         return red(name);
       case 'item': case 'tolist': return method(obj, name, (c) => hostNdToPython(obj, name, c.span));
     }
+    // a method run-time NumPy lacks computes as the jax.Array's, of the array's device copy
+    if (JAX_NAMES['jax.Array']?.includes(name)) return getAttr(ip, ip.hostArray(obj, span), name, span);
     throw missing();
   }
   if (obj instanceof PyTuple && obj.cls) {

@@ -17,8 +17,8 @@ import { truthy } from './pyops.js';
 import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
-import { HostArray, PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyRef, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
-import { hostNdFromDevice } from './host_numpy.js';
+import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyRef, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
+import { readBack } from './lib_numpy.js';
 import { adFunctions, newRef, refFunctions } from './refs.js';
 import { jaxPreludeCall } from './jax_prelude.js';
 import { beginCompileTimeEval } from './const_eval.js';
@@ -47,23 +47,12 @@ function configBool(c: CallArgs, name: string, ok: boolean): PyContextManager {
   return configContext();
 }
 
-/** The device dtypes a NumPy array read back from a JAX array can have in jaxts (the others stay JAX arrays). */
-const READBACK_DTYPES = ['float32', 'int32', 'uint32', 'bool'] as const;
-
 /**
  * jax.device_get(tree): each JAX array of the tree read back as the numpy.ndarray of its values (JAX's
  * _device_get calls its __array__); tracers and the other leaves are returned as they are.
  */
 function deviceGet(ip: Interp, c: CallArgs, treeMap: PyBuiltin): PyValue {
-  const leaf = new PyBuiltin('_device_get', (l) => {
-    const x = arg(l, 0, 'x');
-    if (!ip.atHost || !(x instanceof HostArray || (x instanceof Tracer && x.trace.kind === 'segment'))) return x;
-    const dtype = READBACK_DTYPES.find((d) => d === x.aval.dtype);
-    if (!dtype) return x;
-    const h = ip.hostArray(x, c.span);
-    ip.flush();
-    return hostNdFromDevice(ip, h, dtype);
-  });
+  const leaf = new PyBuiltin('_device_get', (l) => readBack(ip, arg(l, 0, 'x'), c.span));
   return ip.call(treeMap, { args: [leaf, arg(c, 0, 'x')], kwargs: new Map(), span: c.span });
 }
 
