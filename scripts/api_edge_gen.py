@@ -208,6 +208,7 @@ custom('jax.numpy', 'jnp_create', {
     'tril_indices': C('n', 'F(3)', 'k', 'F(3, k=-1)', 'm', 'F(3, 1, 4)'),
     'triu_indices': C('n', 'F(3)', 'k', 'F(3, k=1)'),
     'tril_indices_from': C('m', 'F(m33)', 'k', 'F(m23, k=1)'),
+    'trim_zeros': C('z', 'F(jnp.array([0, 0, 1, 0, 2, 0]))', 'f', "F(jnp.array([0.0, 1.0, 0.0]), trim='f')", 'b', "F(jnp.array([0.0, 1.0, 0.0]), 'b')", 'm', 'F(m23)', 'ax', 'F(jnp.eye(3)[1:], axis=-1)', 'nan', 'F(xf2)', 'empty', 'F(xe)', 'bool', 'F(xb)'),
     'triu_indices_from': C('m', 'F(m33)', 'bad', 'F(v3)'),
     'diag_indices': C('n', 'F(3)', 'nd', 'F(2, ndim=3)'),
     'diag_indices_from': C('m', 'F(m33)', 'bad', 'F(m23)'),

@@ -207,7 +207,7 @@ export function reduce(kind: Reduction, x: NdArray, axes: readonly number[] | nu
 }
 
 /** NumPy's pairwise summation (blocks of 8 partial sums below 128 elements), in float32 when `f32`. */
-function pairwiseSum(v: readonly number[], f32: boolean, lo = 0, n = v.length): number {
+export function pairwiseSum(v: readonly number[], f32: boolean, lo = 0, n = v.length): number {
   const add = f32 ? (a: number, b: number) => Math.fround(a + b) : (a: number, b: number) => a + b;
   if (n < 8) {
     let s = 0;

@@ -3,6 +3,7 @@
 // attributes libraries define (JAX arrays' methods, sharding objects) come
 // from the library layer (ip.library.attr).
 import { CompileError } from '../common/diagnostics.js';
+import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import type { Interp } from './interp.js';
 import { PySlice } from './interp.js';
@@ -163,7 +164,10 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
       });
       case 'sum': case 'prod': case 'max': case 'min': case 'mean': case 'any': case 'all':
         return red(name);
+      case 'item': case 'tolist': return method(obj, name, (c) => hostNdToPython(obj, name, c.span));
     }
+    // a method run-time NumPy lacks computes as the jax.Array's, of the array's device copy
+    if (JAX_NAMES['jax.Array']?.includes(name)) return getAttr(ip, ip.hostArray(obj, span), name, span);
     throw missing();
   }
   if (obj instanceof PyTuple && obj.cls) {
@@ -548,4 +552,24 @@ export function pySorted(ip: Interp, xs: readonly PyValue[], c: CallArgs): PyVal
     return staticCompare('<', a, b, c.span) ? -1 : staticCompare('<', b, a, c.span) ? 1 : 0;
   });
   return idx.map((i) => xs[i]!);
+}
+
+/** x.item() / x.tolist() of a run-time NumPy array: Python scalars of its kind (nested in lists for tolist). */
+function hostNdToPython(x: HostNd, how: 'item' | 'tolist', span: A.Span): PyValue {
+  const size = x.shape.reduce((a, b) => a * b, 1);
+  const kind = x.dtype === 'bool' ? 'bool' : x.dtype.startsWith('float') ? 'float' : 'int';
+  const data: HExpr = { k: 'member', x: { k: 'var', name: x.name }, key: 'data' };
+  const at = (i: number): HostScalar => {
+    const e: HExpr = { k: 'index', x: data, index: i };
+    return new HostScalar(kind === 'bool' ? { k: 'bin', op: '!==', a: e, b: { k: 'lit', value: 0 } } : e, kind);
+  };
+  if (how === 'item' || !x.shape.length) {
+    if (size !== 1) throw new CompileError('ValueError: can only convert an array of size 1 to a Python scalar', span);
+    return at(0);
+  }
+  const nest = (dim: number, off: number): PyList => {
+    const stride = x.shape.slice(dim + 1).reduce((a, b) => a * b, 1);
+    return new PyList(Array.from({ length: x.shape[dim]! }, (_, i) => (dim + 1 === x.shape.length ? at(off + i) : nest(dim + 1, off + i * stride))));
+  };
+  return nest(0, 0);
 }

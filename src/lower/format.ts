@@ -442,6 +442,11 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
     return new Text([call('jx.formatArray', [{ k: 'var', name: hostArrayToFormat(ip, v, 'format()', span).name }, { k: 'lit', value: spec }], true)]);
   }
   if (v instanceof HostScalar) return new Text([call('jx.format', [v.expr, { k: 'lit', value: spec }, { k: 'lit', value: v.type }])]);
+  // a 0-d NumPy array known at run time formats as its Python scalar
+  if (v instanceof HostNd && v.shape.length === 0) {
+    const type = v.dtype === 'bool' ? 'bool' : v.dtype.startsWith('float') ? 'float' : 'int';
+    return new Text([call('jx.format', [call('jx.np.item', [{ k: 'var', name: v.name }]), { k: 'lit', value: spec }, { k: 'lit', value: type }])]);
+  }
   if (v instanceof NpScalar) {
     return Text.of(pyErrors(span, () => formatValue(v.dtype.startsWith('float') ? v.value : v.dtype === 'bool' ? v.value !== 0 : BigInt(v.value), spec)));
   }

@@ -310,6 +310,12 @@ export function hostNdOf(ctx: HostNumpyCtx, x: NdArray, hint: string): HostNd {
   return hostNd(ctx, hint, call('array', [litArray(x.shape), lit(x.dtype), litArray(x.data)]), x.shape, x.dtype);
 }
 
+/** A JAX array read back to the host (jax.device_get): the run-time NumPy array of its values, in its dtype. */
+export function hostNdFromDevice(ctx: HostNumpyCtx, x: HostArray, dtype: NpDType): HostNd {
+  const values: HExpr = { k: 'call', callee: 'jx.values', args: [{ k: 'var', name: x.name }], await: true };
+  return hostNd(ctx, `${x.name}_np`, call('array', [litArray(x.aval.shape), lit(dtype), values]), x.aval.shape, dtype);
+}
+
 /** x.astype(dtype). */
 export function hostNdAstype(ctx: HostNumpyCtx, x: HostNd, dtype: NpDType): HostNd {
   if (dtype === x.dtype) return x;

@@ -18,6 +18,7 @@ import { JAX_ERRORS } from './classes.js';
 import { shardMapOf } from './shard_map.js';
 import { flatten, gradOf, hessianOf, jacfwdOf, jacrevOf, jitOf, jvpCall, linearizeCall, pmapOf, valueAndGradOf, vjpCall, vmapOf } from './transforms.js';
 import { PyBuiltin, PyClass, PyContextManager, PyList, PyModule, PyRef, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
+import { readBack } from './lib_numpy.js';
 import { adFunctions, newRef, refFunctions } from './refs.js';
 import { jaxPreludeCall } from './jax_prelude.js';
 import { beginCompileTimeEval } from './const_eval.js';
@@ -44,6 +45,15 @@ function configBool(c: CallArgs, name: string, ok: boolean): PyContextManager {
   if (typeof v !== 'boolean' && v !== null) throw new CompileError(`TypeError: jax.${name} expects a bool, got ${typeName(v)}`, c.span);
   if ((v ?? true) !== ok) throw new CompileError(`NotImplementedError: jax.${name}(${v === null ? 'True' : v ? 'True' : 'False'}) is not supported by jaxts (it computes with ${name}=${ok ? 'True' : 'False'})`, c.span);
   return configContext();
+}
+
+/**
+ * jax.device_get(tree): each JAX array of the tree read back as the numpy.ndarray of its values (JAX's
+ * _device_get calls its __array__); tracers and the other leaves are returned as they are.
+ */
+function deviceGet(ip: Interp, c: CallArgs, treeMap: PyBuiltin): PyValue {
+  const leaf = new PyBuiltin('_device_get', (l) => readBack(ip, arg(l, 0, 'x'), c.span));
+  return ip.call(treeMap, { args: [leaf, arg(c, 0, 'x')], kwargs: new Map(), span: c.span });
 }
 
 export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, treeMap: PyBuiltin): PyModule {
@@ -84,7 +94,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     block_until_ready: (c) => arg(c, 0, 'x'),
     // the host program runs effects (prints, callbacks) in order: nothing is left to wait for
     effects_barrier: () => null,
-    device_get: (c) => arg(c, 0, 'x'),
+    device_get: (c) => deviceGet(ip, c, treeMap),
     make_jaxpr: (c) => makeJaxprOf(ip, c),
     disable_jit: (c) => {
       if (c.args[0] === false || c.kwargs.get('disable') === false) return new PyContextManager('_GeneratorContextManager', () => null, () => undefined);

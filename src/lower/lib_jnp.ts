@@ -11,8 +11,10 @@ import { ALL_DTYPES } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
 import { broadcastShapes, castScalar, checkShapeIndex, fmtShape, normalizeAxes, promote, weakPromoted } from './arrays.js';
 import { lit } from '../ir/builder.js';
-import { binop, iterate } from './expr.js';
-import type { Interp } from './interp.js';
+import { binop, iterate, subscript } from './expr.js';
+import { concreteValue, runtimeOnlyError } from './const_eval.js';
+import { concretizationMessage } from './tracer_origin.js';
+import { PySlice, type Interp } from './interp.js';
 import { arangeArgs, arg, builtinModule, dtypeArg, intArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
 import { broadcastedIota, DEFAULT_OPTIONS, gatherWith, normalizeArrayIndex, parseMode, revDim, scatterIndex, sortArrays, topK } from './indexing.js';
@@ -596,6 +598,7 @@ function composites(ip: Interp): Record<string, Fn> {
   const logBase = (base: number) => unaryInexact((x, span) => o.binary('div', o.unary('log', x, span), o.unary('log', o.asArray(base, span, 'float32'), span), span));
 
   return {
+    trim_zeros: (c) => trimZeros(ip, c),
     eye: (c) => {
       const n = intArg(arg(c, 0, 'N'), 'N', c.span);
       const mV = arg(c, 1, 'M', null);
@@ -1658,4 +1661,32 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
       return jitted('quantile', (d) => quantile(d, A(0.5, d.span), 'median'))(args);
     }),
   };
+}
+
+/**
+ * jnp.trim_zeros (JAX's lax_numpy.py): it needs filt's values (core.concrete_or_error), and slices each
+ * axis of `axis` (all by default) from the first to past the last index where an element is nonzero
+ * (leading zeros only for 'f' in `trim`, trailing only for 'b').
+ */
+function trimZeros(ip: Interp, c: CallArgs): PyValue {
+  const x = ip.ops.asArray(arg(c, 0, 'filt'), c.span);
+  const trim = arg(c, 1, 'trim', 'fb');
+  if (typeof trim !== 'string') throw new CompileError(`AttributeError: '${typeName(trim)}' object has no attribute 'lower'`, c.span);
+  const value = concreteValue(x);
+  if (value === 'runtime') throw runtimeOnlyError('jnp.trim_zeros', c.span);
+  if (value === 'staged') throw new CompileError(concretizationMessage(x, x.aval, 'Error arose in the `filt` argument of trim_zeros()'), c.span);
+  const shape = value.shape;
+  const axes = new Set(normalizeAxes(arg(c, 2, 'axis', null), shape.length, c.span));
+  const [front, back] = ['f', 'b'].map((k) => trim.toLowerCase().includes(k));
+  if (!axes.size || (!front && !back)) return x;
+  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+  const slices = shape.map((n, ax) => {
+    if (!axes.has(ax)) return new PySlice(null, null, null);
+    // the indices along `ax` where any element is nonzero (NaN counts)
+    const hit = Array.from({ length: n }, () => false);
+    value.data.forEach((v, flat) => v !== 0 && (hit[Math.floor(flat / strides[ax]!) % n] = true));
+    if (!hit.includes(true)) return new PySlice(0, 0, null);
+    return new PySlice(front ? hit.indexOf(true) : null, back ? hit.lastIndexOf(true) + 1 : null, null);
+  });
+  return subscript(ip, x, new PyTuple(slices), c.span);
 }

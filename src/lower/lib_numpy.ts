@@ -17,11 +17,12 @@ import { arangeArgs, arg, builtinModule, intArg, numArg, shapeArgs } from './mod
 import { broadcastShapes, fmtShape, staticNd } from './arrays.js';
 import { jaxTypeStr } from '../ir/types.js';
 import { ALL_DTYPES } from '../ir/dtypes.js';
+import { JAX_NAMES } from './jax_names.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
-import { hostNdAstype, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
-import { ndArange, ndConcatenate, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
-import { HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
+import { hostNdAstype, hostNdFromDevice, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
+import { ndArange, ndConcatenate, ndCorrcoef, ndCov, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { HostArray, HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 import { arrayConversionMessage } from './tracer_origin.js';
 
 export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
@@ -33,7 +34,7 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     return new NdArray(s, dtype, new Array(s.reduce((a, b) => a * b, 1)).fill(dtype === 'bool' ? Number(value !== 0) : value));
   };
   const boolType = dt('bool');
-  return builtinModule('numpy', {
+  const mod = builtinModule('numpy', {
     random: numpyRandomModule(ip),
     mgrid: new PyGridIndexer(false, false),
     ogrid: new PyGridIndexer(true, false),
@@ -79,6 +80,29 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     },
     ...hostFunctions(ip, jnp),
   });
+  viaJnp(ip, jnp).forEach((f, name) => mod.attrs.has(name) || mod.attrs.set(name, f));
+  return mod;
+}
+
+/**
+ * The other NumPy functions jax.numpy has, of JAX arrays (and of run-time NumPy arrays, by their device
+ * copy): jax.numpy's, as NumPy converts a JAX array with __array__ and computes in its dtype (float32,
+ * int32) as jax.numpy does. Of compile-time NumPy values they are not supported.
+ */
+function viaJnp(ip: Interp, jnp: PyModule): Map<string, PyBuiltin> {
+  const out = new Map<string, PyBuiltin>();
+  for (const name of JAX_NAMES['numpy'] ?? []) {
+    const f = jnp.attrs.get(name);
+    if (!(f instanceof PyBuiltin)) continue;
+    out.set(name, new PyBuiltin(name, (c) => {
+      const values = [...c.args, ...c.kwargs.values()];
+      const device = (v: PyValue): boolean => isArray(v) || v instanceof HostNd || ((v instanceof PyList || v instanceof PyTuple) && v.items.some(device));
+      if (!values.some(device)) throw new CompileError(`NotImplementedError: numpy.${name} is not supported by jaxts (it is, of JAX arrays)`, c.span);
+      const dev = (v: PyValue): PyValue => (v instanceof HostNd ? ip.hostArray(v, c.span) : v instanceof PyList ? new PyList(v.items.map(dev)) : v instanceof PyTuple && !v.cls ? new PyTuple(v.items.map(dev)) : v);
+      return f.fn({ ...c, args: c.args.map(dev), kwargs: new Map([...c.kwargs].map(([k, v]) => [k, dev(v)])) });
+    }));
+  }
+  return out;
 }
 
 /**
@@ -100,6 +124,8 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
     if (c.args.some((a) => isArray(a) || (a instanceof PyList && a.items.some(isArray)))) return jnpFn(name)(c);
     const runTime = (a: PyValue): boolean => isHostNd(a) || a instanceof HostList || (a instanceof HostScalar && a.type !== 'str');
     if (run && c.args.some((a) => runTime(a) || ((a instanceof PyList || a instanceof PyTuple) && a.items.some(runTime)))) return run(c);
+    // a function run-time NumPy lacks computes, of a run-time array, as jnp's on its device copy
+    if (c.args.some((a) => a instanceof HostNd)) return jnpFn(name)({ ...c, args: onDevice(c.args, c.span) });
     return host(c);
   };
   const x0 = (c: CallArgs, name = 'x'): PyValue => arg(c, 0, name);
@@ -119,7 +145,8 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
     return new NdArray([...x.shape], x.dtype, x.data.map(() => value));
   });
   const tol = (c: CallArgs, i: number, name: string, def: number): number => numArg(arg(c, i, name, def), name, c.span);
-  const allStatic = (c: CallArgs): boolean => !c.args.slice(0, 2).some((a) => isArray(a));
+  const allStatic = (c: CallArgs): boolean => !c.args.slice(0, 2).some((a) => isArray(a) || a instanceof HostNd);
+  const onDevice = (args: PyValue[], span: Span): PyValue[] => args.map((a) => (a instanceof HostNd ? ip.hostArray(a, span) : a));
   return {
     // of any array-like (JAX arrays, NumPy arrays, lists, scalars): as jnp's
     size: jnpFn('size'),
@@ -187,10 +214,16 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
       checkShape([n, m], c.span);
       return new NdArray([n, m], 'float64', Array.from({ length: n * m }, (_, i) => (Math.floor(i / m) + k === i % m ? 1 : 0)));
     },
+    cov: either('cov', (c) => {
+      if (arg(c, 5, 'fweights', null) !== null || arg(c, 6, 'aweights', null) !== null) throw new CompileError('NotImplementedError: numpy.cov with fweights or aweights is not supported by jaxts', c.span);
+      const ddof = arg(c, 4, 'ddof', null);
+      return ndCov(arg(c, 0, 'm'), arg(c, 1, 'y', null), truthy(arg(c, 2, 'rowvar', true), c.span), truthy(arg(c, 3, 'bias', false), c.span), ddof === null ? null : intArg(ddof, 'ddof', c.span), c.span);
+    }),
+    corrcoef: either('corrcoef', (c) => ndCorrcoef(arg(c, 0, 'x'), arg(c, 1, 'y', null), truthy(arg(c, 2, 'rowvar', true), c.span), c.span)),
     isclose: either('isclose', (c) => ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span)),
     allclose: (c) => {
       // NumPy takes array-likes: a list beside a JAX array is a NumPy array (jnp.allclose itself rejects lists)
-      if (!allStatic(c)) return jnpFn('allclose')({ ...c, args: c.args.map((a) => (a instanceof PyList || a instanceof PyTuple ? staticNd(a) ?? a : a)) });
+      if (!allStatic(c)) return jnpFn('allclose')({ ...c, args: onDevice(c.args, c.span).map((a) => (a instanceof PyList || a instanceof PyTuple ? staticNd(a) ?? a : a)) });
       const r = ndIsclose(arg(c, 0, 'a'), arg(c, 1, 'b'), tol(c, 2, 'rtol', 1e-5), tol(c, 3, 'atol', 1e-8), truthy(arg(c, 4, 'equal_nan', false), c.span), c.span);
       return r.data.every((v) => v === 1);
     },
@@ -403,7 +436,7 @@ function runtimeAssert(ip: Interp, c: CallArgs, kind: 'close' | 'equal' | 'almos
   }
   ip.flush([a, b]);
   const operand = (v: PyValue): { shape: number[]; e: HExpr } => {
-    if (isArray(v)) {
+    if (isArray(v) || v instanceof HostNd) {
       const h = ip.hostArray(v, c.span);
       return { shape: [...h.aval.shape], e: { k: 'var', name: h.name } };
     }
@@ -462,9 +495,25 @@ function npDtypeArg(v: PyValue, span: Span): NdArray['dtype'] | undefined {
   throw new CompileError(`jaxts: a host NumPy array of dtype ${name ?? pyTypeName(v)} is not supported`, span);
 }
 
+/** The device dtypes a NumPy array read back from a JAX array can have in jaxts (the others stay JAX arrays). */
+const READBACK_DTYPES = ['float32', 'int32', 'uint32', 'bool'] as const;
+
+/**
+ * A JAX array at host level read back as NumPy's copy (its __array__): the run-time NumPy array of its
+ * values and dtype. Any other value (a tracer, a Python number) is returned as it is.
+ */
+export function readBack(ip: Interp, x: PyValue, span: Span): PyValue {
+  if (!ip.atHost || !(x instanceof HostArray || (x instanceof Tracer && x.trace.kind === 'segment'))) return x;
+  const dtype = READBACK_DTYPES.find((d) => d === x.aval.dtype);
+  if (!dtype) return x;
+  const h = ip.hostArray(x, span);
+  ip.flush();
+  return hostNdFromDevice(ip, h, dtype);
+}
+
 /**
  * np.array / np.asarray. Of JAX arrays (a readback), the values stay the device array: NumPy's
- * copy has the same dtype and values, and prints the same.
+ * copy has the same dtype and values, and prints the same (jax.device_get makes the NumPy array).
  */
 function npArray(ip: Interp, c: CallArgs, jnp: PyModule): PyValue {
   const v = arg(c, 0, 'object');

@@ -611,6 +611,11 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
     const e: HExpr = { k: 'call', callee: 'jx.item', args: [{ k: 'var', name: h.name }], await: true };
     return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [e] } : e, kind);
   }
+  if (v instanceof HostNd) {
+    if (v.shape.some((d) => d !== 1)) throw new CompileError('TypeError: only length-1 arrays can be converted to Python scalars', span);
+    const e: HExpr = { k: 'call', callee: 'jx.np.item', args: [{ k: 'var', name: v.name }] };
+    return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [e] } : e, kind);
+  }
   if (v instanceof HostScalar) {
     if (v.type === 'str') throw new NeedsStatic(`${kind}() of a string computed at run time is not supported`, span);
     return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [v.expr] } : v.expr, kind);

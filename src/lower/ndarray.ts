@@ -6,6 +6,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type * as A from '../parser/ast.js';
 import { narrowValue } from '../ir/dtypes.js';
 import { isFloat } from '../ir/types.js';
+import { pairwiseSum } from '../../runtime/numpy/ndarray.js';
 import { broadcastShapes, sliceIndices, staticNd, type IndexItem } from './arrays.js';
 import { NdArray, NpScalar, PyBoundMethod, PyList, PyTuple, typeName, type CallArgs, type PyValue } from './values.js';
 
@@ -563,4 +564,39 @@ function nonzero(a: NdArray): NdArray[] {
   const strides = a.shape.map((_, i) => prod(a.shape.slice(i + 1)));
   const hits = a.data.flatMap((v, i) => (v ? [i] : []));
   return a.shape.map((n, ax) => new NdArray([hits.length], 'int64', hits.map((i) => Math.floor(i / strides[ax]!) % n)));
+}
+
+/**
+ * np.cov (NumPy's lib/_function_base_impl.py) in float64: the variables are rows (columns when not
+ * `rowvar`), `y`'s appended; each is centred on its mean (NumPy's pairwise sum), and C = X Xᵀ · (1 / fact)
+ * with fact = observations − ddof (ddof: 1, or 0 when `bias`). A single variable gives a 0-d array.
+ */
+export function ndCov(m: PyValue, y: PyValue, rowvar: boolean, bias: boolean, ddof: number | null, span: A.Span): NdArray {
+  const rows = (v: PyValue, what: string): NdArray => {
+    const x = ndAstype(ndFrom(v, span), 'float64');
+    if (x.shape.length > 2) throw new CompileError(`ValueError: ${what} has more than 2 dimensions`, span);
+    const x2 = x.shape.length === 2 ? x : new NdArray([1, x.data.length], 'float64', x.data);
+    return !rowvar && x2.shape[0] !== 1 ? ndTranspose(x2, null) : x2;
+  };
+  const parts = [rows(m, 'm'), ...(y === null ? [] : [rows(y, 'y')])];
+  const n = parts[0]!.shape[1]!;
+  if (parts.some((p) => p.shape[1] !== n)) throw new CompileError('ValueError: all the input array dimensions except for the concatenation axis must match exactly', span);
+  const vars = parts.flatMap((p) => range(p.shape[0]!).map((i) => p.data.slice(i * n, (i + 1) * n)));
+  const centred = vars.map((row) => {
+    const mean = pairwiseSum(row, false) / n;
+    return row.map((v) => v - mean);
+  });
+  const fact = Math.max(n - (ddof ?? (bias ? 0 : 1)), 0);
+  const scale = 1 / fact;
+  const data = centred.flatMap((a) => centred.map((b) => a.reduce((s, v, t) => s + v * b[t]!, 0) * scale));
+  return new NdArray(vars.length === 1 ? [] : [vars.length, vars.length], 'float64', data);
+}
+
+/** np.corrcoef: np.cov divided by the standard deviations of both variables, clipped to [-1, 1]. */
+export function ndCorrcoef(x: PyValue, y: PyValue, rowvar: boolean, span: A.Span): NdArray | NpScalar {
+  const c = ndCov(x, y, rowvar, false, null, span);
+  if (!c.shape.length) return new NpScalar('float64', c.data[0]! / c.data[0]!);
+  const k = c.shape[0]!;
+  const sd = range(k).map((i) => Math.sqrt(c.data[i * k + i]!));
+  return new NdArray(c.shape, 'float64', c.data.map((v, f) => Math.min(1, Math.max(-1, v / sd[Math.floor(f / k)]! / sd[f % k]!))));
 }
