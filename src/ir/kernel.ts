@@ -63,8 +63,17 @@ export type KExpr =
    * i mod `vf` adds row i (of `row` elements) in order, the lanes (from +0) then fold pairwise, the second
    * half onto the first (passes/index_rules.ts vectorLanes). `inOrder`: a float32 sum or product over
    * several axes, none longer than 32, which XLA's tree rewriter leaves alone (it windows each long axis).
+   * `xlaDot`: a float32 dot whose contraction XLA's CPU code sums in a known order (passes/dot_order.ts):
+   * each step a fused multiply-add, item k into accumulator k mod `lanes`, the accumulators folded as
+   * neighbours ((a0 + a1) + (a2 + a3)); each run of `block` items summed from zero, then added to the total.
    */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true };
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true; xlaDot?: XlaDotOrder };
+
+/** The order of a dot's sum on XLA's CPU backend (KExpr's reduce `xlaDot`). */
+export interface XlaDotOrder {
+  lanes: 1 | 4 | 8;
+  block: number;
+}
 
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
@@ -143,7 +152,7 @@ function localKey(e: KExpr): string {
     case 'reduce':
       // alpha-equivalent: the loop's own counter renamed canonically, so the
       // same reduction under another loop id gets the same key
-      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
+      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}${e.xlaDot ? `~x${e.xlaDot.lanes}/${e.xlaDot.block}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }

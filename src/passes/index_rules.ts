@@ -10,6 +10,7 @@ import { isFloat, type DType, type Eqn } from '../ir/types.js';
 import { DTYPES } from '../ir/dtypes.js';
 import { gather, scatter } from './indexing_rules.js';
 import { delinearize, iadd, iconst, idiv, imod, imul, isub, linearize, type IExpr } from './index_math.js';
+import { xlaDotOrder } from './dot_order.js';
 
 export interface RuleCtx {
   /** Element of operand `i` at multi-index `idx`. */
@@ -262,7 +263,9 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
   rc.forEach((d, i) => (rIdx[d] = cidx[i]!));
   const dtype = outDtype(e);
   const body: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
-  return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true };
+  const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
+  const xlaDot = f32 && nb === 0 ? xlaDotOrder(a!, b!, [lc, rc]) : undefined;
+  return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...(xlaDot && { xlaDot }) };
 };
 
 /**
