@@ -5,7 +5,9 @@
 // affine in the loop counter and whose offsets over the output index fit the
 // runtime's layout (rows × columns, batches of rows); the offsets are checked
 // for every output element here, at compile time. The product sums each
-// element in the same order as the loop, so the numbers are the same.
+// element in the same order as the loop (XLA's order where the reduce has
+// one, `xlaDot`, with one accumulator: the layout's `kc`), so the numbers are
+// the same.
 import type { KBinary, KExpr, Kernel } from '../ir/kernel.js';
 import type { DotLayout } from '../../runtime/cpu/gemm.js';
 import { children, freeRvars } from '../ir/kernel.js';
@@ -58,6 +60,8 @@ export function planDots(k: Kernel, most = Infinity, gathered = false): DotPlan[
   const plans: DotPlan[] = [];
   for (const f of found.sort((a, b) => b.extent - a.extent)) {
     if (plans.length >= most) break;
+    // XLA's order with several accumulators per element (a product with few columns): the kernel's loop
+    if (f.xlaDot && f.xlaDot.lanes > 1) continue;
     const plan = (isStrided(f) ? planOne(k, f) : null) ?? (gathered ? planGathered(k, f) : null);
     if (plan) plans.push(plan);
   }
@@ -245,7 +249,7 @@ function layoutOf(red: Reduce, [x, bx, xk]: Factor, [y, by, yk]: Factor, S: numb
     const bt = Math.floor(q / M);
     if (row(q) !== x0 + (q % M) * xq + bt * xb || by[q * N] !== y0 + bt * yb) return null;
   }
-  return { reduce: red, x: x.input, y: y.input, layout: { Q, M, N, K, x0, xq, xb, xk, y0, yb, yj, yk } };
+  return { reduce: red, x: x.input, y: y.input, layout: { Q, M, N, K, x0, xq, xb, xk, y0, yb, yj, yk, ...(red.xlaDot && { kc: red.xlaDot.block }) } };
 }
 
 // ---------- gathered factors (convolutions) ----------

@@ -209,6 +209,47 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
             { outer: [acc], inner: [r] },
             footer.split('\n').join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
           );
+        } else if (e.xlaDot && !step && e.body.op === 'bin' && e.body.fn === 'mul') {
+          // XLA's order for a dot (KExpr's `xlaDot`): accumulator a<id>_<i> takes item k mod lanes by fused
+          // multiply-adds (w<id>: the lane), folded as neighbours into acc<id> after each block (c<id>: items left)
+          const { lanes, block } = e.xlaDot;
+          const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
+          const lane = (i: number): string => `a${e.id}_${i}`;
+          const w = `w${e.id}`;
+          const c = `c${e.id}`;
+          const lit = (v: number): string => d.literal(v, 'int32');
+          const blocked = block < e.extent;
+          const decls = [...Array(lanes).keys()].map((i) => mutable(d, lane(i), init(e.dtype), e.dtype));
+          if (lanes > 1) decls.push(mutable(d, w, lit(0), 'int32'));
+          if (blocked) decls.push(mutable(d, c, lit(block), 'int32'));
+          const fold: string[] = [];
+          for (let h = 1; h < lanes; h *= 2) for (let i = 0; i < lanes; i += 2 * h) fold.push(`${lane(i)} = ${combine(lane(i), lane(i + h), e.dtype)};`);
+          fold.push(`${acc} = ${combine(acc, lane(0), e.dtype)};`);
+          const body = e.body;
+          lets.loop(
+            reduceLevel(lets, e),
+            [decl, ...decls, head],
+            () => {
+              const x = emit(body.a);
+              const y = emit(body.b);
+              if (lanes === 1) lets.line(`${lane(0)} = ${d.fma(x, y, lane(0))};`);
+              else {
+                for (let i = 0; i < lanes; i++) lets.line(`if (${d.binary.eq(w, lit(i), 'int32')}) { ${lane(i)} = ${d.fma(x, y, lane(i))}; }`);
+                lets.line(`${w} = ${d.binary.add(w, lit(1), 'int32')};`);
+                lets.line(`if (${d.binary.eq(w, lit(lanes), 'int32')}) { ${w} = ${lit(0)}; }`);
+              }
+              if (blocked) {
+                lets.line(`${c} = ${d.binary.sub(c, lit(1), 'int32')};`);
+                lets.line(`if (${d.binary.eq(c, lit(0), 'int32')}) {`);
+                lets.line(`  ${c} = ${lit(block)};`);
+                fold.forEach((l) => lets.line(`  ${l}`));
+                for (let i = 0; i < lanes; i++) lets.line(`  ${lane(i)} = ${init(e.dtype)};`);
+                lets.line(`}`);
+              }
+            },
+            { outer: [acc], inner: [r] },
+            ['}', ...(blocked && e.extent % block === 0 ? [] : fold)].join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
+          );
         } else if ((e.lanes || e.gemv) && !step) {
           // vector lanes l<id>_i, w<id> the one taking the next element: XLA's vectorized sum of a small
           // matrix (KExpr's `lanes`: q<id> counts the elements left in the current row), or its matrix-vector

@@ -68,8 +68,18 @@ export type KExpr =
    * it runs along the matrix's rows: element r of the first ⌊extent/vf⌋·vf goes to lane r mod vf by fused
    * multiply-add, the lanes fold in adjacent pairs ((l0+l1)+(l2+l3))+… or in halves (the second half onto
    * the first), the rest is fused-multiply-added in order from 0 and added last.
+   * `xlaDot`: a float32 matrix product whose contraction XLA's CPU code sums in a known order
+   * (passes/dot_order.ts): each step a fused multiply-add, item k into accumulator k mod `lanes`, the
+   * accumulators folded as neighbours ((a0 + a1) + (a2 + a3)); each run of `block` items summed from zero,
+   * then added to the total.
    */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' } };
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' }; xlaDot?: XlaDotOrder };
+
+/** The order of a dot's sum on XLA's CPU backend (KExpr's reduce `xlaDot`). */
+export interface XlaDotOrder {
+  lanes: 1 | 4 | 8;
+  block: number;
+}
 
 /** A kernel before rendering: the runtime's KernelSpec with the expression its WGSL and CPU code will compute. */
 export interface Kernel extends Omit<KernelSpec, 'wgsl' | 'cpu'> {
@@ -148,7 +158,7 @@ function localKey(e: KExpr): string {
     case 'reduce':
       // alpha-equivalent: the loop's own counter renamed canonically, so the
       // same reduction under another loop id gets the same key
-      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}${e.gemv ? `~gemv${e.gemv.vf}${e.gemv.fold}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
+      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}${e.gemv ? `~gemv${e.gemv.vf}${e.gemv.fold}` : ''}${e.xlaDot ? `~x${e.xlaDot.lanes}/${e.xlaDot.block}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }

@@ -3,13 +3,14 @@
 // these rules, so movement ops become index arithmetic and elementwise chains
 // become one expression.
 import { convParams, windowParams } from '../ir/conv.js';
-import type { KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
+import type { KBinary, KExpr, KUnary, ReduceFn, XlaDotOrder } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
 import { isFloat, type DType, type Eqn } from '../ir/types.js';
 import { DTYPES } from '../ir/dtypes.js';
 import { gather, scatter } from './indexing_rules.js';
 import { delinearize, iadd, iconst, idiv, imod, imul, isub, linearize, type IExpr } from './index_math.js';
+import { xlaDotOrder } from './dot_order.js';
 
 export interface RuleCtx {
   /** Element of operand `i` at multi-index `idx`. */
@@ -266,7 +267,13 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
     return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...order };
   };
   const order = gemvOrder(a!, b!, dn, dtype);
-  if (!('paired' in order)) return contraction(order);
+  if (!('paired' in order)) {
+    if (order.fma || order.gemv) return contraction(order);
+    // not a matrix-vector loop: XLA's matrix product where its order is known (passes/dot_order.ts)
+    const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
+    const xlaDot = f32 && nb === 0 ? xlaDotOrder(a!, b!, [lc, rc]) : undefined;
+    return contraction(xlaDot ? { xlaDot } : {});
+  }
   // the rows of whole tiles fold their lanes in pairs, the rows after them in halves (the matrix's row is idx[0])
   const { paired, rows } = order;
   const pairs = contraction({ gemv: { vf: GEMV_LANES, fold: 'pairs' } });
@@ -280,7 +287,7 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
 const GEMV_LANES = 8;
 const GEMV_TILE_ROWS = 8;
 
-type GemvOrder = { fma?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' } };
+type GemvOrder = { fma?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' }; xlaDot?: XlaDotOrder };
 
 /**
  * The order XLA CPU sums a float32 dot of a matrix and a vector in (KExpr's reduce `fma`, `gemv`): its

@@ -14,6 +14,7 @@
 //   A − C → A + (−C)           (A + C1) + C2 → A + (C1+C2)   (C1 − A) + C2 → (C1+C2) − A
 //   C + A → A + C, C·A → A·C   A+0, A−0, A·1, A/1 → A        −(−A) → A
 //   S·(A·C) → A·(S·C)          (S: a broadcast scalar that is not a constant)
+//   reduce_sum(reduce_sum(A, d1), d2) → reduce_sum(A, d1 ∪ d2)   (the inner sum used once)
 // (C: a scalar constant or a broadcast of one; the sums and products of
 // constants are folded in float32.) The division by a constant or a broadcast
 // is simplify.ts's divByBroadcast, which every program gets.
@@ -112,6 +113,15 @@ const RULES: Partial<Record<Prim, Rule>> = {
       return x.emit('mul', [inner, x.emit('broadcast_in_dim', [sc], out, { shape: [...out.shape], broadcast_dimensions: [] })], out);
     }
     return a === e.inputs[0] ? undefined : x.emit('mul', [a, b], out);
+  },
+  // reduce(reduce(A, d1), d2) → reduce(A, d1 ∪ d2), the inner sum used there only: one sum over all of them
+  reduce_sum: (e, x) => {
+    const d = x.def(e.inputs[0]!);
+    if (d?.prim !== 'reduce_sum' || x.uses(e.inputs[0]!) !== 1) return undefined;
+    const inner = d.params['axes'] as number[];
+    const kept = d.inputs[0]!.aval.shape.map((_, i) => i).filter((i) => !inner.includes(i));
+    const axes = [...inner, ...(e.params['axes'] as number[]).map((a) => kept[a]!)].sort((a, b) => a - b);
+    return x.emit('reduce_sum', [d.inputs[0]!], e.outputs[0]!.aval, { ...e.params, axes });
   },
   div: (e, x) => {
     const [a, b] = e.inputs as [Atom, Atom];

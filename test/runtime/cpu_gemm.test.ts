@@ -5,19 +5,31 @@
 // its cache block), and the sums must follow XLA's order.
 import { describe, expect, it } from 'vitest';
 import { cpuThreads, dotF32, type DotLayout } from '../../runtime/cpu/gemm.js';
+import { fma32 } from '../../runtime/cpu/math.js';
 import { f32Scratch, wideSum32 } from '../../runtime/cpu/reduce.js';
 import { treeLevels } from '../../src/codegen/kernel_walker.js';
 
-/** The kernels' scalar loop: in order over k, float32 product then float32 sum. */
+/**
+ * The kernels' scalar loop: in order over k, float32 product then float32 sum; with the layout's `kc`,
+ * XLA's order: fused multiply-adds, blocks of kc items each summed from 0, then added up.
+ */
 function scalar(x: Float32Array, y: Float32Array, L: DotLayout): Float32Array {
   const out = new Float32Array(L.Q * L.N);
+  const kc = L.kc ?? L.K;
   for (let q = 0; q < L.Q; q++) {
     const b = Math.floor(q / L.M);
     const xr = L.x0 + (q % L.M) * L.xq + b * L.xb;
     const yr = L.y0 + b * L.yb;
     for (let j = 0; j < L.N; j++) {
       let acc = 0;
-      for (let k = 0; k < L.K; k++) acc = Math.fround(acc + Math.fround(x[xr + k * L.xk]! * y[yr + j * L.yj + k * L.yk]!));
+      for (let k0 = 0; k0 < L.K; k0 += kc) {
+        let part = 0;
+        for (let k = k0; k < Math.min(L.K, k0 + kc); k++) {
+          const [a, c] = [x[xr + k * L.xk]!, y[yr + j * L.yj + k * L.yk]!];
+          part = L.kc ? fma32(a, c, part) : Math.fround(part + Math.fround(a * c));
+        }
+        acc = Math.fround(acc + part);
+      }
       out[q * L.N + j] = acc;
     }
   }
@@ -45,9 +57,20 @@ describe('dotF32', () => {
       });
     }
   }
-  it('a product split across helper threads equals the scalar loop bit for bit', async () => {
-    const [M, N, K] = [150, 270, 300]; // M·N·K above the threading threshold; edges off the blocks
-    const L: DotLayout = { Q: M, M, N, K, x0: 0, xq: 1, xb: 0, xk: M, y0: 0, yb: 0, yj: 1, yk: N };
+  for (const [M, N, K, kc] of [[3, 5, 7, 7], [4, 8, 300, 300], [37, 19, 1100, 512], [130, 9, 40, 40], [1, 200, 64, 64], [5, 64, 1024, 512]] as const) {
+    it(`XLA's order (fused multiply-adds, blocks of ${kc}) ${M}×${K} · ${K}×${N} equals its scalar loop`, () => {
+      const L: DotLayout = { Q: M, M, N, K, x0: 0, xq: 1, xb: 0, xk: M, y0: 0, yb: 0, yj: 1, yk: N, kc };
+      const x = rand(M * K);
+      const y = rand(K * N);
+      const fused = Array.from(dotF32(x, y, L).subarray(0, M * N));
+      expect(fused).toEqual(Array.from(scalar(x, y, L)));
+      // and it is another order than the plain one
+      if (K > 8) expect(fused).not.toEqual(Array.from(scalar(x, y, { ...L, kc: undefined })));
+    });
+  }
+  for (const kc of [undefined, 512]) it(`a product split across helper threads equals the scalar loop bit for bit${kc ? ' (XLA\'s order)' : ''}`, async () => {
+    const [M, N, K] = [150, 270, kc ? 700 : 300]; // M·N·K above the threading threshold; edges off the blocks
+    const L: DotLayout = { Q: M, M, N, K, x0: 0, xq: 1, xb: 0, xk: M, y0: 0, yb: 0, yj: 1, yk: N, ...(kc && { kc }) };
     const x = rand(M * K);
     const y = rand(K * N);
     const want = Array.from(scalar(x, y, L));
