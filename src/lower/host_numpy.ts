@@ -35,14 +35,7 @@ let hoistedCount = 0;
 const runTimeGens = new Map<MT19937 | PCG64, string>();
 
 /** The TS variable of a generator whose draws happen at run time (null: still drawn at compile time). */
-/** Lookups of `runTimeGen` that found a generator in the program: a loop whose body made one draws at run time. */
-let runTimeLookups = 0;
-export const runTimeLookupMark = (): number => runTimeLookups;
-export const runTimeGen = (g: MT19937 | PCG64): string | null => {
-  const name = runTimeGens.get(g) ?? null;
-  if (name !== null) runTimeLookups++;
-  return name;
-};
+export const runTimeGen = (g: MT19937 | PCG64): string | null => runTimeGens.get(g) ?? null;
 
 /** How many generators have moved to the program (Interp.checkpoint keeps it). */
 export const genMark = (): number => runTimeGens.size;

@@ -117,12 +117,15 @@ export function jnpModule(ip: Interp): PyModule {
     full: (c) => {
       const shape = shapeOf(arg(c, 0, 'shape'), c.span);
       const fv = arg(c, 1, 'fill_value');
+      const dtype = dtypeOf(c, 2);
       if (isArray(fv)) {
-        // an array fill value is broadcast to the shape
+        // an array fill value is broadcast to the shape (weakly typed as it is, when no dtype is given)
         const x = ops.asArray(fv, c.span);
-        return ops.tracer(ops.broadcastTo(ops.convert(x, dtypeOf(c, 2) ?? x.aval.dtype, c.span).atom, shape, c.span));
+        return ops.tracer(ops.broadcastTo((dtype === undefined ? x : ops.convert(x, dtype, c.span)).atom, shape, c.span));
       }
-      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtypeOf(c, 2) ?? (typeof fv === 'boolean' ? 'bool' : typeof fv === 'bigint' ? 'int32' : 'float32'), c.span);
+      // JAX's lax.full: a Python number without a dtype fills a weakly typed array (jnp.full((2,), 5) is a weak int32)
+      const weak = dtype === undefined && (typeof fv === 'number' || typeof fv === 'bigint');
+      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtype ?? (typeof fv === 'boolean' ? 'bool' : typeof fv === 'bigint' ? 'int32' : 'float32'), c.span, weak);
     },
     zeros_like: fullLike(0),
     ones_like: fullLike(1),

@@ -16,12 +16,12 @@ import {
 } from './values.js';
 import { staticEquals } from './pyops.js';
 import { getAttr } from './attrs.js';
-import { EXCEPTIONS, branchObjects, caughtException, exceptionMatches, isExceptionClass, makeClass, newException, raiseValue } from './classes.js';
+import { EXCEPTIONS, branchObjects, callDunder, caughtException, exceptionMatches, isExceptionClass, makeClass, newException, raiseValue } from './classes.js';
 import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 import { declareHostList, hostListMethod, listItem, PromoteToHostList, reachable, replaceList } from './host_list.js';
-import { declareGen, hostNdOf, loopIndexRanges, PromoteRng, runTimeGen, runTimeLookupMark } from './host_numpy.js';
+import { declareGen, hostNdOf, loopIndexRanges, PromoteRng, runTimeGen } from './host_numpy.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -1295,6 +1295,12 @@ function execWhile(ip: Interp, s: A.While, scope: Scope): void {
 
 function execFor(ip: Interp, s: A.For, scope: Scope): void {
   let iter = evalExpr(ip, s.iter, scope);
+  // an object whose __iter__ hands over another iterable: the loop is over that (tqdm's bar over a range: a
+  // host loop like the range's own); one whose __iter__ returns itself is iterated by __next__ below
+  if (iter instanceof PyInstance) {
+    const it = callDunder(ip, iter, '__iter__', [], s.iter.span);
+    if (it !== undefined && it !== iter) iter = it;
+  }
   if (iter instanceof HostList) return stagedLoop(ip, { k: 'each', s, parts: [{ k: 'list', list: iter }] }, scope);
   if (iter instanceof HostZip) return stagedLoop(ip, { k: 'each', s, parts: iter.parts }, scope);
   for (let peeled = 0; ip.atHost && iter instanceof PyRange && iter.length > 1; peeled++) {
@@ -1453,6 +1459,9 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   // a loop that cannot run unrolled (a while on a run-time test, a long range, a loop inside one of them)
   // keeps a list it appends to as a list known only at run time
   let mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
+  // a long loop (a training loop's `losses.append(loss)`) keeps such a list too: unrolled, its steps would be
+  // one long traced program
+  const longLoop = head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
@@ -1462,16 +1471,12 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     const inner = head.k === 'for' && unrollsInner(ip, head.r);
     const entry = { scope, saved, staysLoop: mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS) };
     stagedLoops.push(entry);
-    const lookups = runTimeLookupMark();
     try {
       return stagedLoopAttempt(ip, head, scope, uncarried, madeFloat);
     } catch (e) {
       if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry || e instanceof PromoteToOptional)) throw e;
-      // a long loop drawing from a NumPy generator already in the program stays a loop, as one whose draws
-      // move the generator there does (PromoteRng below)
-      if (e instanceof PromoteToHostList && head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS && runTimeLookupMark() > lookups) mustStage = true;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
-      if (e instanceof PromoteToHostList && (!mustStage || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
+      if (e instanceof PromoteToHostList && (!(mustStage || longLoop) || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop
       if (e instanceof PromoteRng && !(outermost && (mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS)))) throw e;
       ip.rollback(checkpoint);

@@ -341,3 +341,35 @@ describe('termcolor', () => {
     expect(compileError("from termcolor import colored\ncolored('a', 'purple', force_color=True)").message).toContain("KeyError: 'purple'");
   });
 });
+
+// tqdm (not in the oracle's venv): its bar goes to stderr, so a wrapped loop prints what the bare loop
+// prints; the bar keeps tqdm 4.x's n, total and desc, and tqdm.write prints its line to stdout
+describe('tqdm', () => {
+  it('wraps an iterable, counts and describes as tqdm does', async () => {
+    const src = [
+      'from tqdm.autonotebook import tqdm',
+      'from tqdm import trange',
+      'import tqdm as tq',
+      'import jax.numpy as jnp',
+      'x = jnp.zeros(2)',
+      'for i in tqdm(range(4)):',
+      '    x = x + i',
+      'print(x)',
+      "bar = tqdm(range(3), desc='train')",
+      'for i in bar:',
+      "    bar.set_description(f'step {i}')",
+      '    bar.set_postfix(loss=1.0)',
+      'print(repr(bar.desc), bar.total, len(bar))',
+      'for i in trange(2):',
+      "    tq.tqdm.write(f'line {i}')",
+      'with tqdm(total=10) as b:',
+      '    b.update(4)',
+      '    b.update()',
+      'print(b.n, b.total, [a for a in tq.auto.tqdm([1, 2])])',
+    ].join('\n');
+    expect(await run(src)).toBe("[6. 6.]\n'step 2: ' 3 3\nline 0\nline 1\n5 10 [1, 2]\n");
+  });
+  it('an unknown tqdm module is ModuleNotFoundError', () => {
+    expect(compileError('import tqdm.contrib').message).toContain("ModuleNotFoundError: No module named 'tqdm.contrib'");
+  });
+});
