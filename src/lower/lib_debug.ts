@@ -15,7 +15,7 @@ import { jaxprTypes, noteTraceArgs } from './lib_sharding.js';
 import { PyShapeDtypeStruct } from './eval_shape.js';
 import { flatten } from './transforms.js';
 import {
-  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
+  HostArray, NdArray, NpScalar, PyBuiltin, PyDict, PyInstance, PyKeyArray, PyList, PyTransformed, PyTuple, Trace, Tracer, isArray, typeName, type CallArgs, type PyModule, type PyValue,
 } from './values.js';
 
 
@@ -86,13 +86,29 @@ export function makeJaxprOf(ip: Interp, c: CallArgs): PyValue {
  */
 export function debugModule(ip: Interp, others: Record<string, (c: CallArgs) => PyValue> = {}): PyModule {
   const record = (c: CallArgs, run: DebugCall['run'], args: PyValue[], kwargs: Map<string, PyValue>): null => {
-    for (const v of [...args, ...kwargs.values()]) {
-      if (v instanceof PyTuple || v instanceof PyList || v instanceof PyDict) {
-        throw new CompileError(`jax.debug: an argument of type ${typeName(v)} (a pytree) is not supported by jaxts; pass arrays or Python scalars`, c.span);
-      }
+    const isTree = (v: PyValue): boolean => v instanceof PyTuple || v instanceof PyList || v instanceof PyDict || (v instanceof PyInstance && v.cls.pytree !== null);
+    if (![...args, ...kwargs.values()].some(isTree)) {
+      if (ip.atHost) run(args, kwargs);
+      else recordDebugCall(ip.trace(), { run, args, kwargs, span: c.span });
+      return null;
     }
-    if (ip.atHost) run(args, kwargs);
-    else recordDebugCall(ip.trace(), { run, args, kwargs, span: c.span });
+    // pytree arguments: their leaves are what the call shows, each an array (JAX's debug_callback takes arrays:
+    // a nested Python scalar prints as Array(2, dtype=int32, weak_type=True)); the trees are rebuilt to format
+    const names = [...kwargs.keys()];
+    const flat = flatten(new PyTuple([new PyTuple(args), new PyTuple([...kwargs.values()])]));
+    // (inside a transformation the callback gets the values back from buffers: no longer weakly typed)
+    const asLeaf = (l: PyValue): PyValue => {
+      if (l instanceof PyKeyArray) return l;
+      const a = ip.ops.asArray(l, c.span);
+      return ip.atHost || !a.aval.weak ? a : ip.ops.tracer(ip.ops.bind('convert_element_type', [a.atom], { new_dtype: a.aval.dtype, weak_type: false }, c.span));
+    };
+    const leaves = flat.leaves.map(asLeaf);
+    const rebuilt = (ls: PyValue[]): void => {
+      const [a, k] = (flat.unflatten(ls) as PyTuple).items as [PyTuple, PyTuple];
+      run(a.items, new Map(names.map((n, i) => [n, k.items[i]!])));
+    };
+    if (ip.atHost) rebuilt(leaves);
+    else recordDebugCall(ip.trace(), { run: (ls) => rebuilt(ls), args: leaves, kwargs: new Map(), span: c.span });
     return null;
   };
   return builtinModule('jax.debug', {

@@ -21,7 +21,7 @@ import { JAX_NAMES } from './jax_names.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { hostNdAstype, hostNdFromDevice, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
-import { ndArange, ndConcatenate, ndCorrcoef, ndCov, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { ndArange, ndConcatenate, ndCorrcoef, ndCov, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnaryPredicate, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
 import { HostArray, HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 import { arrayConversionMessage } from './tracer_origin.js';
 
@@ -170,6 +170,16 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
     floor: floatFn('floor', Math.floor),
     ceil: floatFn('ceil', Math.ceil),
     square: sameFn('square', (v) => v * v),
+    isnan: either('isnan', (c) => ndUnaryPredicate(Number.isNaN, x0(c), c.span)),
+    isinf: either('isinf', (c) => ndUnaryPredicate((v) => v === Infinity || v === -Infinity, x0(c), c.span)),
+    isfinite: either('isfinite', (c) => ndUnaryPredicate(Number.isFinite, x0(c), c.span)),
+    // np.clip(a, a_min, a_max): maximum with a_min, then minimum with a_max (either may be None)
+    clip: either('clip', (c) => {
+      const lo = arg(c, 1, 'a_min', null);
+      const hi = arg(c, 2, 'a_max', null);
+      const above = lo === null ? ndFrom(arg(c, 0, 'a'), c.span) : ndElementwise2(arg(c, 0, 'a'), lo, Math.max, c.span);
+      return hi === null ? above : ndElementwise2(above, hi, Math.min, c.span);
+    }),
     round: either('round', (c) => {
       const d = intArg(arg(c, 1, 'decimals', 0n), 'decimals', c.span);
       const x = ndFrom(arg(c, 0, 'a'), c.span);

@@ -224,6 +224,13 @@ export function ndUnarySame(f: (v: number) => number, v: PyValue, span: A.Span):
   return x.shape.length === 0 ? new NpScalar(x.dtype, data[0]!) : new NdArray(x.shape, x.dtype, data);
 }
 
+/** A NumPy ufunc of one argument with a bool result (isnan, isinf, isfinite). */
+export function ndUnaryPredicate(f: (v: number) => boolean, v: PyValue, span: A.Span): NdArray | NpScalar {
+  const x = ndFrom(v, span);
+  const data = x.data.map((a) => (f(a) ? 1 : 0));
+  return x.shape.length === 0 ? new NpScalar('bool', data[0]!) : new NdArray(x.shape, 'bool', data);
+}
+
 /** Round half to even, as np.round (decimals scale by 10**decimals as NumPy does). */
 export function roundHalfEven(v: number, decimals = 0): number {
   const f = 10 ** decimals;
