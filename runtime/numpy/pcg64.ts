@@ -28,8 +28,14 @@ export function uint32Words(n: bigint): number[] {
   return out;
 }
 
-/** SeedSequence(entropy).generate_state(nWords, uint64), for a seed sequence with no spawn key. */
+/** SeedSequence(entropy).generate_state(nWords, uint64), the entropy assembled (with its spawn key). */
 export function seedSequenceState(entropy: readonly number[], nWords64: number): bigint[] {
+  const words = seedSequenceWords(entropy, 2 * nWords64);
+  return Array.from({ length: nWords64 }, (_, k) => BigInt(words[2 * k]!) | (BigInt(words[2 * k + 1]!) << 32n));
+}
+
+/** SeedSequence's generate_state(nWords32, uint32) of its assembled entropy (32-bit words). */
+export function seedSequenceWords(entropy: readonly number[], nWords32: number): number[] {
   let hashConst = INIT_A;
   const hashmix = (value: number): number => {
     value = (value ^ hashConst) >>> 0;
@@ -50,13 +56,13 @@ export function seedSequenceState(entropy: readonly number[], nWords64: number):
   }
   let h = INIT_B;
   const words: number[] = [];
-  for (let i = 0; i < 2 * nWords64; i++) {
+  for (let i = 0; i < nWords32; i++) {
     let v = (pool[i % POOL_SIZE]! ^ h) >>> 0;
     h = Math.imul(h, MULT_B) >>> 0;
     v = Math.imul(v, h) >>> 0;
     words.push((v ^ (v >>> 16)) >>> 0);
   }
-  return Array.from({ length: nWords64 }, (_, k) => BigInt(words[2 * k]!) | (BigInt(words[2 * k + 1]!) << 32n));
+  return words;
 }
 
 export class PCG64 {

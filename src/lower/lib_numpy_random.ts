@@ -14,7 +14,7 @@ import { shapeArgs } from './modules.js';
 import { checkItems, checkShape, MAX_STATIC_ITEMS } from './limits.js';
 import type { Interp } from './interp.js';
 import { ndBinary, ndFrom } from './ndarray.js';
-import { PCG64, uint32Words } from '../../runtime/numpy/pcg64.js';
+import { PCG64, seedSequenceWords, uint32Words } from '../../runtime/numpy/pcg64.js';
 import type { HExpr } from '../ir/host.js';
 import { declareGen, hostNd, hostNdIndex, PromoteRng, runTimeDraw, runTimeGen, runTimeGetState, runTimeSetState } from './host_numpy.js';
 import {
@@ -574,17 +574,66 @@ export function numpyRandomModule(ip: Interp): PyModule {
     const v = value(seedV ?? null, 'seed', c.span);
     if (v instanceof PyInstance && v.cls === generatorCls) return v;
     if (v === null) throw new CompileError("np.random.default_rng() without a seed draws OS entropy; jaxts runs NumPy's RNG at compile time and needs a fixed seed", c.span);
-    const words = (x: PyValue): number[] => {
-      if (x instanceof PyList || x instanceof PyTuple) return x.items.flatMap(words);
-      if (x instanceof NdArray) return x.data.flatMap((d) => words(BigInt(d)));
-      const n = pyInt(x, 'seed', c.span);
-      if (n < 0n) throw new CompileError('ValueError: expected non-negative integer', c.span);
-      return uint32Words(n);
-    };
     const g = new PyInstance(generatorCls);
-    generators.set(g, new PCG64(words(v)));
+    generators.set(g, new PCG64(v instanceof PyInstance && v.cls === seedSequenceCls ? assembledEntropy(v, c.span) : seedWords(v, c.span)));
     return g;
   };
+
+  // ------------------------------------------------------------ numpy.random.SeedSequence
+  /** A seed (an int, or ints in sequences or arrays) as NumPy's 32-bit words (_coerce_to_uint32_array). */
+  const seedWords = (x: PyValue, span: A.Span): number[] => {
+    if (x instanceof PyList || x instanceof PyTuple) return x.items.flatMap((y) => seedWords(y, span));
+    if (x instanceof NdArray) return x.data.flatMap((d) => seedWords(BigInt(d), span));
+    const n = pyInt(x, 'seed', span);
+    if (n < 0n) throw new CompileError('ValueError: expected non-negative integer', span);
+    return uint32Words(n);
+  };
+  const seedSequenceCls = new PyUserClass('SeedSequence', [], 'numpy.random');
+  const ssAttr = (self: PyValue, name: string): PyValue => (self as PyInstance).attrs.get(name) ?? null;
+  /** get_assembled_entropy: the entropy's words, padded to the pool size (4) when a spawn key follows. */
+  const assembledEntropy = (self: PyValue, span: A.Span): number[] => {
+    const run = seedWords(ssAttr(self, 'entropy'), span);
+    const spawn = seedWords(ssAttr(self, 'spawn_key'), span);
+    return [...run, ...(spawn.length && run.length < 4 ? new Array<number>(4 - run.length).fill(0) : []), ...spawn];
+  };
+  const ssMethod = (name: string, f: (self: PyInstance, c: CallArgs) => PyValue): void => void seedSequenceCls.attrs.set(name, new PyNativeMethod(name, (self, c) => f(self as PyInstance, c)));
+  ssMethod('__init__', (self, c) => {
+    const [entropy, spawnKey] = bind(c, 'SeedSequence', ['entropy', 'spawn_key']);
+    if (entropy === undefined || entropy === null) throw new CompileError("np.random.SeedSequence() without entropy draws OS entropy; jaxts runs NumPy's RNG at compile time and needs a fixed seed", c.span);
+    seedWords(entropy, c.span);
+    self.attrs.set('entropy', entropy);
+    self.attrs.set('spawn_key', new PyTuple(spawnKey instanceof PyList || spawnKey instanceof PyTuple ? spawnKey.items : []));
+    self.attrs.set('pool_size', 4n);
+    self.attrs.set('n_children_spawned', 0n);
+    return null;
+  });
+  ssMethod('spawn', (self, c) => {
+    const [nV] = bind(c, 'spawn', ['n_children']);
+    const n = pyInt(nV ?? null, 'n_children', c.span);
+    const first = ssAttr(self, 'n_children_spawned') as bigint;
+    self.attrs.set('n_children_spawned', first + n);
+    return new PyList(Array.from({ length: Number(n) }, (_, i) => {
+      const child = new PyInstance(seedSequenceCls);
+      for (const k of ['entropy', 'pool_size']) child.attrs.set(k, ssAttr(self, k));
+      child.attrs.set('spawn_key', new PyTuple([...(ssAttr(self, 'spawn_key') as PyTuple).items, first + BigInt(i)]));
+      child.attrs.set('n_children_spawned', 0n);
+      return child;
+    }));
+  });
+  ssMethod('generate_state', (self, c) => {
+    const [nV, dtype] = bind(c, 'generate_state', ['n_words', 'dtype']);
+    const n = Number(pyInt(nV ?? null, 'n_words', c.span));
+    const dt = dtype === undefined ? 'uint32' : dtype instanceof PyDType ? dtype.name : typeof dtype === 'string' ? dtype : typeName(dtype);
+    if (dt !== 'uint32') throw new CompileError(`NotImplementedError: SeedSequence.generate_state with dtype ${dt} is not supported by jaxts (uint32 is)`, c.span);
+    return new NdArray([n], 'uint32', seedSequenceWords(assembledEntropy(self, c.span), n));
+  });
+  ssMethod('__repr__', (self, c) => {
+    const show = (k: string): string => ip.repr(ssAttr(self, k), c.span).static ?? '…';
+    const lines = ['SeedSequence(', `    entropy=${show('entropy')},`];
+    if ((ssAttr(self, 'spawn_key') as PyTuple).items.length) lines.push(`    spawn_key=${show('spawn_key')},`);
+    if (ssAttr(self, 'n_children_spawned') !== 0n) lines.push(`    n_children_spawned=${show('n_children_spawned')},`);
+    return [...lines, ')'].join('\n');
+  });
 
   /** permutation(x) of an array at run time: its rows shuffled by the program. */
   function runTimePermutation(g: MT19937 | (() => PCG64), x: HostNd | NdArray, fname: string, span: A.Span, runTimeName?: (s: null) => string | null): HostNd {
@@ -668,6 +717,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
       ['default_rng', fn('default_rng', defaultRng)],
       ['Generator', generatorCls],
       ['RandomState', randomStateCls],
+      ['SeedSequence', seedSequenceCls],
     ]),
   );
 }

@@ -1303,9 +1303,6 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     return hasAux ? new PyTuple([(out as PyTuple).items[0]!, vjpFun, (out as PyTuple).items[1]!]) : new PyTuple([out, vjpFun]);
   }
   const tr = traceForDiff(ip, 'vjp', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
-  tr.leaves.forEach((_, i) => {
-    if (!isFloatLeaf(tr, i)) throw new CompileError(`NotImplementedError: jax.vjp with respect to a ${tr.func.params[i]!.aval.dtype} input (a float0 cotangent) is not supported by jaxts`, span);
-  });
   const { out, aux } = primalOuts(ip, tr, span);
   // the backward program is made when vjp_fun is first called, as JAX transposes then (and runs custom_vjp bwd rules then)
   const vfs = new Map<string, Func>();
@@ -1337,12 +1334,13 @@ export function vjpCall(ip: Interp, c: CallArgs): PyValue {
     });
     const outs = inlineInto(ip, vf, [...primalAtoms(ip, tr, cc.span), ...ctAtoms], cc.span);
     deliverBackwardPrints(ip, backwards, outs);
+    // an int or bool primal's cotangent: a float0 array of its shape
     let k = 0;
+    let leaf = 0;
     return new PyTuple(tr.argFlats.map((fl, i) => {
+      const leaves = fl.leaves.map(() => leaf++);
       if (want[i] === false) return null;
-      const g = fl.unflatten(outs.slice(k, k + fl.leaves.length));
-      k += fl.leaves.length;
-      return g;
+      return fl.unflatten(leaves.map((j) => (isFloatLeaf(tr, j) ? outs[k++]! : new PyFloat0Array(tr.func.params[j]!.aval.shape))));
     }));
   };
   const vjpFun = new PyBuiltin('vjp_fun', (cc) => apply(cc, []));
