@@ -19,11 +19,11 @@ import { MT19937, log as correctLog } from '../../runtime/numpy/mt19937.js';
 import * as pyMath from '../../runtime/pymath.js';
 import { itertoolsModule as lazyItertools } from './lib_python.js';
 import { staticCompare, truthy } from './pyops.js';
-import { strOf, textValue } from './format.js';
+import { reprOf, strOf, textValue } from './format.js';
 import { caughtTracebacks, runTimeCaught, tracebackText } from './tracebacks.js';
 import { Text } from './text.js';
 import {
-  HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyTuple, isArray, typeName, type CallArgs, type PyValue,
+  HostScalar, NpScalar, PyBuiltin, PyClass, PyDict, PyInstance, PyIterator, PyList, PyModule, PyNativeMethod, PyTuple, PyUserClass, isArray, typeName, type CallArgs, type PyValue,
 } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
@@ -51,13 +51,45 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['contextlib', contextlibModule(ip)],
     ['weakref', weakrefModule(ip)],
     ['io', ioModule(ip)],
-    // types: the classes annotations name (types are not checked)
-    ['types', mod('types', Object.fromEntries(['EllipsisType', 'NoneType', 'FunctionType', 'LambdaType', 'UnionType', 'GenericAlias', 'ModuleType'].map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'types')])))],
+    // types: the classes annotations name (types are not checked), and SimpleNamespace
+    ['types', mod('types', {
+      ...Object.fromEntries(['EllipsisType', 'NoneType', 'FunctionType', 'LambdaType', 'UnionType', 'GenericAlias', 'ModuleType'].map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'types')])),
+      SimpleNamespace: simpleNamespace(ip),
+    })],
     // compiler directives: annotations are not evaluated here anyway, and the others are Python 3's behaviour
     ['__future__', mod('__future__', Object.fromEntries(['annotations', 'division', 'absolute_import', 'print_function', 'generator_stop', 'unicode_literals', 'with_statement', 'nested_scopes', 'generators'].map((n) => [n, n])))],
     // abstract base classes are ordinary classes here (abstractness is not enforced)
     ['abc', mod('abc', { ABC: new PyClass('ABC', [], new Map(), 'marker'), abstractmethod: (c) => arg(c, 0, 'funcobj') })],
   ]);
+}
+
+// ------------------------------------------------------------------ types.SimpleNamespace
+
+/**
+ * types.SimpleNamespace(**kwargs): an object whose attributes are the keyword arguments, printed
+ * `namespace(a=1, b='x')` (attributes in the order set), equal to another namespace with equal attributes.
+ */
+function simpleNamespace(ip: Interp): PyUserClass {
+  const cls = new PyUserClass('SimpleNamespace', [], 'types');
+  cls.attrs.set('__init__', new PyNativeMethod('__init__', (self, c) => {
+    // (Python 3.11's: the mapping argument came in 3.13)
+    if (c.args.length) throw new CompileError('TypeError: no positional arguments expected', c.span);
+    for (const [k, v] of c.kwargs) (self as PyInstance).attrs.set(k, v);
+    return null;
+  }));
+  cls.attrs.set('__repr__', new PyNativeMethod('__repr__', (self, c) => {
+    const items = [...(self as PyInstance).attrs].map(([k, v]) => Text.of(`${k}=`).concat(reprOf(ip, v, c.span)));
+    return textValue(Text.of('namespace(').concat(Text.join(items, ', '), ')'));
+  }));
+  cls.attrs.set('__eq__', new PyNativeMethod('__eq__', (self, c) => {
+    const other = c.args[0];
+    if (!(other instanceof PyInstance) || other.cls !== cls) return false;
+    const a = (self as PyInstance).attrs;
+    const b = other.attrs;
+    if (a.size !== b.size || [...a.keys()].some((k) => !b.has(k))) return false;
+    return [...a].every(([k, v]) => truthy(compare(ip, '==', v, b.get(k)!, c.span), c.span));
+  }));
+  return cls;
 }
 
 // ------------------------------------------------------------------ math

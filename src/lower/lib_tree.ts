@@ -154,6 +154,7 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
       case 'list': return `[${list(n.children)}]`;
       case 'dict': return `{${n.children.map((c, i) => `${repr(n.keys[i]!, span)}: ${nodeText(c, span)}`).join(', ')}}`;
       case 'namedtuple': return `CustomNode(namedtuple[${n.cls.name}], [${list(n.children)}])`;
+      // the aux data as str() writes it (JAX's PyTreeDef repr: a str name unquoted, a tuple's items repr'd)
       case 'custom': return `CustomNode(${n.cls.name}[${str(n.aux, span)}], [${list(n.children)}])`;
     }
   };

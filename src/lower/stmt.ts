@@ -1217,6 +1217,12 @@ const MAX_PEELED_STEPS = 2;
 const MAX_UNROLLED_RNG_STEPS = 100;
 
 /**
+ * A loop over a range longer than this that appends to a list made before it stays a loop, the list one
+ * known only at run time (src/lower/host_list.ts); a shorter one runs unrolled, the list static after it.
+ */
+const MAX_UNROLLED_APPEND_STEPS = 1000;
+
+/**
  * A loop inside a loop that stays a loop at run time, over a range of at most this many steps, runs
  * unrolled in its body where it cannot be a TS loop itself (it builds a Python list of NumPy values).
  */
@@ -1461,7 +1467,7 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
   let mustStage = head.k !== 'for' || head.r.length > MAX_LOOP_STEPS || ip.dynamicDepth > 0;
   // a long loop (a training loop's `losses.append(loss)`) keeps such a list too: unrolled, its steps would be
   // one long traced program
-  const longLoop = head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS;
+  const longLoop = head.k === 'for' && head.r.length > MAX_UNROLLED_APPEND_STEPS;
   for (;;) {
     const checkpoint = ip.checkpoint();
     const saved = new Map(scope.vars);
