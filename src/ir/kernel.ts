@@ -63,7 +63,7 @@ export type KExpr =
    * i mod `vf` adds row i (of `row` elements) in order, the lanes (from +0) then fold pairwise, the second
    * half onto the first (passes/index_rules.ts vectorLanes). `inOrder`: a float32 sum or product over
    * several axes, none longer than 32, which XLA's tree rewriter leaves alone (it windows each long axis).
-   * A float32 dot of a matrix and a vector is XLA's matrix-vector loop (passes/index_rules.ts gemvOrder):
+   * A float32 dot of a matrix and a vector is XLA's matrix-vector loop (passes/index_rules.ts dotOrder):
    * `fma` when it runs down the matrix's columns (each product fused into the sum, in order); `gemv` when
    * it runs along the matrix's rows: element r of the first ⌊extent/vf⌋·vf goes to lane r mod vf by fused
    * multiply-add, the lanes fold in adjacent pairs ((l0+l1)+(l2+l3))+… or in halves (the second half onto

@@ -266,10 +266,10 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
     const body: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
     return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...order };
   };
-  const order = gemvOrder(a!, b!, dn, dtype);
+  const order = dotOrder(a!, b!, dn, dtype);
   if (!('paired' in order)) {
     if (order.fma || order.gemv) return contraction(order);
-    // not a matrix-vector loop: XLA's matrix product where its order is known (passes/dot_order.ts)
+    // no order measured here: XLA's matrix product where its order is known (passes/dot_order.ts)
     const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
     const xlaDot = f32 && nb === 0 ? xlaDotOrder(a!, b!, [lc, rc]) : undefined;
     return contraction(xlaDot ? { xlaDot } : {});
@@ -286,26 +286,44 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
 /** The vector width of XLA CPU's float32 matrix-vector loop along a matrix's rows (AVX2: 8 lanes), and its tile of rows. */
 const GEMV_LANES = 8;
 const GEMV_TILE_ROWS = 8;
+/** The vector width of XLA CPU's float32 matrix product of many rows and few columns along the contraction. */
+const NARROW_LANES = 4;
 
 type GemvOrder = { fma?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' }; xlaDot?: XlaDotOrder };
 
 /**
- * The order XLA CPU sums a float32 dot of a matrix and a vector in (KExpr's reduce `fma`, `gemv`): its
- * tiled matrix-vector emitters, which LLVM compiles with fused multiply-adds. Contracting the matrix's
- * last (minor) axis runs along its rows in vector lanes (a row shorter than the width in order), in tiles
- * of 8 rows: the rows of whole tiles fold their lanes in adjacent pairs, the rows left over in halves
- * (`paired` of the `rows`). Contracting its first axis runs down its columns, each element's sum in
- * order; so does a dot of two vectors, or of a vector and a one-row matrix. Measured on the oracle (JAX
- * 0.10.2, AVX2), for jnp.dot and lax.dot_general with either operand first, under jit or not, K from 3 to
- * 100, M from 2 to 64: every element bit-exact. A batched product, or a matrix times an (n, 1) matrix, is
- * XLA's matrix product instead, whose order this does not model.
+ * The order XLA CPU sums a float32 dot_general in (KExpr's reduce `fma`, `gemv`), where measured on the
+ * oracle (JAX 0.10.2, AVX2; under jit or not) bit for bit; other dots keep the loop's order. XLA's emitters
+ * are compiled by LLVM with fused multiply-adds.
+ * - A matrix and a vector: its tiled matrix-vector emitters. Contracting the matrix's last (minor) axis
+ *   runs along its rows in 8 vector lanes (a row shorter than that in order), in tiles of 8 rows: the rows
+ *   of whole tiles fold their lanes in adjacent pairs, the rows left over in halves (`paired` of the
+ *   `rows`). Contracting its first axis runs down its columns, each element's sum in order. Measured for
+ *   jnp.dot and lax.dot_general with either operand first, K from 3 to 100, M from 2 to 64.
+ * - Two vectors, or a vector and a one-row matrix: in order.
+ * - An (m, k) × (k, n) product with m, n and k from 2 to 7, either operand's contracting axis first or
+ *   last: in order.
+ * - Many rows (m ≥ 8, the lhs's free axes together) times few columns (2 ≤ n ≤ 7), the lhs contracting its
+ *   last axis and the rhs its first, k a multiple of 4: in 4 lanes, folded in pairs (measured for m from 8
+ *   to 32, k from 4 to 40; k = 3 is in order without fusing, the loop's own order; other k vary).
+ * A batched product, a matrix times an (n, 1) matrix, or larger products vectorize in orders not modelled.
  */
-function gemvOrder(a: readonly number[], b: readonly number[], dn: DotDims, dtype: DType): GemvOrder | { paired: number; rows: number } {
+function dotOrder(a: readonly number[], b: readonly number[], dn: DotDims, dtype: DType): GemvOrder | { paired: number; rows: number } {
   if (dtype !== 'float32' || dn.batch[0].length > 0 || dn.contract[0].length !== 1) return {};
+  const [lc, rc] = [dn.contract[0][0]!, dn.contract[1][0]!];
   if (a.length === 1 && b.length === 1) return { fma: true };
+  if (a.length >= 2 && b.length === 2) {
+    const k = a[lc]!;
+    const m = a.reduce((x, y) => x * y, 1) / k;
+    const n = b[1 - rc]!;
+    const small = (v: number): boolean => v >= 2 && v < 8;
+    if (a.length === 2 && small(m) && small(k) && small(n)) return { fma: true };
+    if (m >= 8 && small(n) && k % NARROW_LANES === 0 && lc === a.length - 1 && rc === 0) return { gemv: { vf: NARROW_LANES, fold: 'pairs' } };
+    return {};
+  }
   const matrix = a.length === 2 && b.length === 1 ? a : a.length === 1 && b.length === 2 ? b : null;
   if (!matrix) return {};
-  const axis = matrix === a ? dn.contract[0][0]! : dn.contract[1][0]!;
+  const axis = matrix === a ? lc : rc;
   const rows = matrix[1 - axis]!;
   if (axis === 0 || rows === 1 || matrix[1]! < GEMV_LANES) return { fma: true };
   return { paired: Math.floor(rows / GEMV_TILE_ROWS) * GEMV_TILE_ROWS, rows };

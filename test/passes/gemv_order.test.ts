@@ -1,5 +1,5 @@
-// The sums of float32 dots of a matrix and a vector, bit for bit on the CPU backend, in the order of
-// XLA's matrix-vector emitters (src/passes/index_rules.ts gemvOrder, src/codegen/kernel_walker.ts),
+// The sums of float32 dots of matrices and vectors, bit for bit on the CPU backend, in the order of
+// XLA's CPU emitters (src/passes/index_rules.ts dotOrder, src/codegen/kernel_walker.ts),
 // against real JAX's bits in fixtures/reference/gemv_order.out.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
