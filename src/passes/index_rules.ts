@@ -264,7 +264,9 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
   const dtype = outDtype(e);
   const body: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
   const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
-  const xlaDot = f32 && nb === 0 ? xlaDotOrder(a!, b!, [lc, rc]) : undefined;
+  // (each pair of the batch a matrix or vector by a matrix or vector)
+  const pair = lc.length === 1 && lfree.length <= 1 && rfree.length <= 1;
+  const xlaDot = f32 && pair ? xlaDotOrder(lfree.length ? a![lfree[0]!]! : 1, extent, rfree.length ? b![rfree[0]!]! : 1) : undefined;
   return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...(xlaDot && { xlaDot }) };
 };
 
