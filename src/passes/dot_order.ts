@@ -17,7 +17,9 @@
 //   the same with K cut into blocks of 512 (of 256 where 512 < K < 1000,
 //   N ≥ 128 and M ≤ 16) whose sums are added to the result.
 //
-// A batch of products follows the order of each pair. Shapes outside these
+// A batch of products follows the order of each pair; free dimensions count
+// as one (M: the product of the left operand's, N: of the right one's), as
+// XLA's dot decomposer collapses them. Shapes outside these
 // (other K, M ≥ 64 with 24 ≤ N < 64,
 // 17 ≤ N < 24, 64 < N < 128, 16 < M < 32 where the block is not known, a
 // vector dot) keep jaxts's plain order: one float32 product and sum per item.

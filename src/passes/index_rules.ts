@@ -264,9 +264,9 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
   const dtype = outDtype(e);
   const body: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
   const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
-  // (each pair of the batch a matrix or vector by a matrix or vector)
-  const pair = lc.length === 1 && lfree.length <= 1 && rfree.length <= 1;
-  const xlaDot = f32 && pair ? xlaDotOrder(lfree.length ? a![lfree[0]!]! : 1, extent, rfree.length ? b![rfree[0]!]! : 1) : undefined;
+  // XLA's canonical form of each pair of the batch: (M × K) · (K × N), the free and contracting dimensions collapsed
+  const prod = (s: readonly number[], dims: readonly number[]): number => dims.reduce((p, d) => p * s[d]!, 1);
+  const xlaDot = f32 ? xlaDotOrder(prod(a!, lfree), extent, prod(b!, rfree)) : undefined;
   return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...(xlaDot && { xlaDot }) };
 };
 
