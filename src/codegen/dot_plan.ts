@@ -52,16 +52,17 @@ export function planDot(k: Kernel): DotPlan | null {
 
 /**
  * The contractions of `k` the matrix product takes (at most `most`), the one with the most work first (a
- * layer's 128-wide product, not the 1-wide one beside it): a fused gradient sums several products.
+ * layer's 128-wide product, not the 1-wide one beside it): a fused gradient sums several products. `xlaOrder`
+ * (the CPU backend): leave a product in XLA's order with several accumulators per element to the kernel's loop.
  */
-export function planDots(k: Kernel, most = Infinity, gathered = false): DotPlan[] {
+export function planDots(k: Kernel, most = Infinity, gathered = false, xlaOrder = false): DotPlan[] {
   const found: Reduce[] = [];
   findDots(k.body, new Set(), found, gathered);
   const plans: DotPlan[] = [];
   for (const f of found.sort((a, b) => b.extent - a.extent)) {
     if (plans.length >= most) break;
-    // XLA's order with several accumulators per element (a product with few columns): the kernel's loop
-    if (f.xlaDot && f.xlaDot.lanes > 1) continue;
+    // (`xlaOrder`: the CPU backend) XLA's order with several accumulators per element: the kernel's loop
+    if (xlaOrder && f.xlaDot && f.xlaDot.lanes > 1) continue;
     const plan = (isStrided(f) ? planOne(k, f) : null) ?? (gathered ? planGathered(k, f) : null);
     if (plan) plans.push(plan);
   }

@@ -308,7 +308,7 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
   // a dot_general's contractions go to the runtime's matrix product (dot_plan.ts): the first into the
   // runtime's reused result array, any other into an array of its own
   // (a convolution's gathered factors are packed into matrices of their own first)
-  const dots = planDots(k, Infinity, true);
+  const dots = planDots(k, Infinity, true, true);
   const dotName = (i: number): string => (i === 0 ? 'dot' : `dot${i}`);
   const factors = (d: DotPlan, i: number): [string, string] => (d.pack ? [`px${i}`, `py${i}`] : [`in${d.x}`, `in${d.y}`]);
   const dotCall = (d: DotPlan, i: number): string =>

@@ -9,15 +9,18 @@
 //   modelled);
 // - a vector times a matrix (M = 1, N ≥ 3): the column-major GEMV emitter,
 //   one fused multiply-add per item, in order;
-// - a contraction of at most 3 items: XLA's naive loop, fused multiply-adds
-//   in order;
+// - a contraction of at most 3 items, or a product of at most 64
+//   multiply-adds: XLA's naive loop, fused multiply-adds in order;
 // - otherwise Eigen's matrix product: for N ≤ 16 four accumulators (K a
 //   multiple of 4), with no blocking of K; for 24 ≤ N < 64 with M ≤ 32 one
 //   accumulator per element with fused multiply-adds; for N = 64 or N ≥ 128
 //   the same with K cut into blocks of 512 (of 256 where 512 < K < 1000,
 //   N ≥ 128 and M ≤ 16) whose sums are added to the result.
 //
-// Shapes outside these (batch dimensions, other K, M ≥ 64 with 24 ≤ N < 64,
+// A batch of products follows the order of each pair; free dimensions count
+// as one (M: the product of the left operand's, N: of the right one's), as
+// XLA's dot decomposer collapses them. Shapes outside these
+// (other K, M ≥ 64 with 24 ≤ N < 64,
 // 17 ≤ N < 24, 64 < N < 128, 16 < M < 32 where the block is not known, a
 // vector dot) keep jaxts's plain order: one float32 product and sum per item.
 import type { XlaDotOrder } from '../ir/kernel.js';
@@ -29,19 +32,14 @@ const EIGEN_KC = 512;
 const eigen = (K: number, kc: number): XlaDotOrder => ({ lanes: 1, block: Math.min(K, kc) });
 
 /**
- * XLA's summation order for a float32 dot of operands shaped `lhs` and `rhs` contracting `contract`
- * (no batch dimensions), or undefined where it is not known.
+ * XLA's summation order for a float32 dot of an M × K matrix and a K × N one (of each pair of a batch; M or
+ * N is 1 where that operand is a vector), or undefined where it is not known.
  */
-export function xlaDotOrder(lhs: readonly number[], rhs: readonly number[], contract: readonly [readonly number[], readonly number[]]): XlaDotOrder | undefined {
-  const [lc, rc] = contract;
-  if (lhs.length > 2 || rhs.length > 2 || lc.length !== 1 || rc.length !== 1) return undefined;
-  const K = lhs[lc[0]!]!;
-  const M = lhs.length === 2 ? lhs[1 - lc[0]!]! : 1;
-  const N = rhs.length === 2 ? rhs[1 - rc[0]!]! : 1;
+export function xlaDotOrder(M: number, K: number, N: number): XlaDotOrder | undefined {
   const inOrder: XlaDotOrder = { lanes: 1, block: K };
   if (M === 1 && N === 1) return undefined;
-  if (K <= 3) return inOrder;
-  if (N === 1) return K % 8 === 0 ? { lanes: 8, block: K } : undefined;
+  if (N === 1) return K <= 3 ? inOrder : K % 8 === 0 && M >= 8 ? { lanes: 8, block: K } : undefined;
+  if (K <= 3 || M * K * N <= 64) return inOrder;
   if (M === 1) return N >= 3 ? inOrder : undefined;
   if (N <= 16) return K % 4 === 0 ? { lanes: 4, block: K } : undefined;
   if (N < 64) return N >= 24 && M <= 32 ? inOrder : undefined;

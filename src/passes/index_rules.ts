@@ -271,7 +271,9 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
     if (order.fma || order.gemv) return contraction(order);
     // no order measured here: XLA's matrix product where its order is known (passes/dot_order.ts)
     const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
-    const xlaDot = f32 && nb === 0 ? xlaDotOrder(a!, b!, [lc, rc]) : undefined;
+    // XLA's canonical form of each pair of the batch: (M × K) · (K × N), the free and contracting dimensions collapsed
+    const prod = (s: readonly number[], dims: readonly number[]): number => dims.reduce((p, d) => p * s[d]!, 1);
+    const xlaDot = f32 ? xlaDotOrder(prod(a!, lfree), extent, prod(b!, rfree)) : undefined;
     return contraction(xlaDot ? { xlaDot } : {});
   }
   // the rows of whole tiles fold their lanes in pairs, the rows after them in halves (the matrix's row is idx[0])

@@ -14,20 +14,21 @@ const byName = (text: string): Map<string, string> =>
 
 describe("XLA CPU's dot orders by shape", () => {
   it('picks the measured order of each kind of product', () => {
-    const nn = [[1], [0]] as const;
-    expect(xlaDotOrder([8, 16], [16], nn)).toEqual({ lanes: 8, block: 16 });
-    expect(xlaDotOrder([16], [16, 8], [[0], [0]])).toEqual({ lanes: 1, block: 16 });
-    expect(xlaDotOrder([4, 3], [3, 5], nn)).toEqual({ lanes: 1, block: 3 });
-    expect(xlaDotOrder([32, 128], [128, 8], nn)).toEqual({ lanes: 4, block: 128 });
-    expect(xlaDotOrder([32, 784], [784, 128], nn)).toEqual({ lanes: 1, block: 512 });
-    expect(xlaDotOrder([4, 784], [784, 128], nn)).toEqual({ lanes: 1, block: 256 });
-    expect(xlaDotOrder([32, 128], [128, 128], nn)).toEqual({ lanes: 1, block: 128 });
-    expect(xlaDotOrder([128, 64], [128, 64], [[1], [1]])).toEqual({ lanes: 1, block: 64 });
+    // (M, K, N)
+    expect(xlaDotOrder(8, 16, 1)).toEqual({ lanes: 8, block: 16 });
+    expect(xlaDotOrder(1, 16, 8)).toEqual({ lanes: 1, block: 16 });
+    expect(xlaDotOrder(4, 3, 5)).toEqual({ lanes: 1, block: 3 });
+    expect(xlaDotOrder(4, 4, 4)).toEqual({ lanes: 1, block: 4 });
+    expect(xlaDotOrder(32, 128, 8)).toEqual({ lanes: 4, block: 128 });
+    expect(xlaDotOrder(32, 784, 128)).toEqual({ lanes: 1, block: 512 });
+    expect(xlaDotOrder(4, 784, 128)).toEqual({ lanes: 1, block: 256 });
+    expect(xlaDotOrder(32, 128, 128)).toEqual({ lanes: 1, block: 128 });
+    expect(xlaDotOrder(128, 64, 64)).toEqual({ lanes: 1, block: 64 });
     // not measured: the plain order
-    expect(xlaDotOrder([64, 64], [64, 32], nn)).toBeUndefined();
-    expect(xlaDotOrder([24, 784], [784, 128], nn)).toBeUndefined();
-    expect(xlaDotOrder([64], [64], [[0], [0]])).toBeUndefined();
-    expect(xlaDotOrder([2, 4, 8], [2, 8, 4], [[2], [1]])).toBeUndefined();
+    expect(xlaDotOrder(64, 64, 32)).toBeUndefined();
+    expect(xlaDotOrder(24, 784, 128)).toBeUndefined();
+    expect(xlaDotOrder(1, 64, 1)).toBeUndefined();
+    expect(xlaDotOrder(4, 16, 1)).toBeUndefined();
   });
 });
 
