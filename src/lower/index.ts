@@ -14,6 +14,7 @@ import { noteModuleFunctions } from './lib_checkpoint.js';
 import { jaxModule, jaxSrcModule } from './lib_jax.js';
 import { deviceBlocksText } from './shard_map.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
+import { argparseModule } from './lib_argparse.js';
 import { hijaxModule } from './lib_hijax.js';
 import { layoutModule, rowMajorFormats } from './lib_layout.js';
 import { jnpModule } from './lib_jnp.js';
@@ -147,6 +148,7 @@ function library(ip: Interp): Library {
   return {
     importModule(name: string, span: Span): PyModule {
       if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
+      if (name === 'argparse') return argparseModule(ip);
       if (name === 'jax.experimental.layout') return layoutModule(ip, modules().get('jax.experimental')!);
       if (name === 'jax.experimental.hijax') return hijaxModule(ip, modules().get('jax.experimental')!, modules().get('jax.core')?.attrs.get('ShapedArray'));
       const found = modules().get(name) ?? submodule(modules(), name);
