@@ -15,6 +15,7 @@ import { jaxModule, jaxSrcModule } from './lib_jax.js';
 import { deviceBlocksText } from './shard_map.js';
 import { exampleLibrary, preludeSpans } from './lib_example_libraries.js';
 import { TQDM_MODULES, tqdmModule } from './lib_tqdm.js';
+import { argparseModule } from './lib_argparse.js';
 import { hijaxModule } from './lib_hijax.js';
 import { layoutModule, rowMajorFormats } from './lib_layout.js';
 import { jnpModule } from './lib_jnp.js';
@@ -149,11 +150,12 @@ function library(ip: Interp): Library {
     importModule(name: string, span: Span): PyModule {
       if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
       if (name === 'tqdm' || name.startsWith('tqdm.')) return tqdmModule(ip, name, span);
+      if (name === 'argparse') return argparseModule(ip);
       if (name === 'jax.experimental.layout') return layoutModule(ip, modules().get('jax.experimental')!);
       if (name === 'jax.experimental.hijax') return hijaxModule(ip, modules().get('jax.experimental')!, modules().get('jax.core')?.attrs.get('ShapedArray'));
       const found = modules().get(name) ?? submodule(modules(), name);
       if (!found) {
-        const tops = [...new Set([...modules().keys(), ...TQDM_MODULES].map((m) => m.split('.')[0]!))].sort();
+        const tops = [...new Set([...modules().keys(), ...TQDM_MODULES, 'argparse'].map((m) => m.split('.')[0]!))].sort();
         throw new CompileError(`ModuleNotFoundError: No module named '${name}' (jaxts supports ${tops.join(', ')})`, span);
       }
       return found;

@@ -411,6 +411,21 @@ export function installBuiltins(ip: Interp): void {
       }
     }),
     setattr: fn('setattr', (c) => (setClassAttr(ip, arg(c, 0, 'obj'), strName(c, 1), arg(c, 2, 'value'), c.span), null)),
+    // vars(obj): its __dict__ (an object's attributes; a module's names)
+    vars: fn('vars', (c) => {
+      const obj = arg(c, 0, 'object');
+      if (obj instanceof PyModule) {
+        const d = new PyDict();
+        obj.attrs.forEach((v, k) => d.set(k, v));
+        return d;
+      }
+      try {
+        return getAttr(ip, obj, '__dict__', c.span);
+      } catch (e) {
+        if (e instanceof CompileError && /^AttributeError/.test(e.message)) throw new CompileError('TypeError: vars() argument must have __dict__ attribute', c.span);
+        throw e;
+      }
+    }),
     open: fn('open', (c) => {
       throw new CompileError('open() is not supported: a jaxts program does not read or write files', c.span);
     }),

@@ -575,6 +575,8 @@ function sysModule(ip: Interp): PyModule {
     stdout,
     argv: new PyList([ip.options.file]),
     maxsize: 2n ** 63n - 1n,
+    // the CPython the goldens come from (3.11), as a plain tuple: compared with tuples and indexed as scripts do
+    version_info: new PyTuple([3n, 11n, 7n, 'final', 0n]),
     platform: 'linux',
     byteorder: 'little',
   });

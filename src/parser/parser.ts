@@ -1984,11 +1984,41 @@ function recognitionError(e: IRecognitionException, tokens: IToken[], lines: Lin
   return new CompileError(message, lines.span(start, end));
 }
 
+/** Tokens after which `(` groups (is not a call): operators, delimiters, keywords that take an expression. */
+const GROUPING_AFTER = new Set([
+  '(', '[', '{', ',', ':', ';', '=', ':=', '->', '+', '-', '*', '/', '%', '@', '**', '//', '<<', '>>', '&', '|', '^', '~', '<', '>', '<=', '>=', '==', '!=',
+  '+=', '-=', '*=', '/=', '%=', '@=', '**=', '//=', '<<=', '>>=', '&=', '|=', '^=',
+  'return', 'in', 'not', 'and', 'or', 'if', 'elif', 'else', 'yield', 'await', 'assert', 'del', 'while', 'for', 'is', 'lambda',
+]);
+
+/**
+ * `((x))` is `(x)`: a grouping pair of parentheses around exactly one other pair is dropped, so that
+ * deeply nested redundant parentheses (CPython accepts 200) do not each cost the recursive-descent
+ * parser a level of every precedence rule.
+ */
+function dropRedundantParens(tokens: IToken[]): IToken[] {
+  const match = new Map<number, number>();
+  const open: number[] = [];
+  tokens.forEach((t, i) => {
+    if (t.image === '(' || t.image === '[' || t.image === '{') open.push(i);
+    else if ((t.image === ')' || t.image === ']' || t.image === '}') && open.length) match.set(open.pop()!, i);
+  });
+  const drop = new Set<number>();
+  tokens.forEach((t, i) => {
+    if (t.tokenType !== T.LParen || tokens[i + 1]?.tokenType !== T.LParen) return;
+    const prev = tokens[i - 1];
+    const grouping = !prev || prev.tokenType === T.Newline || prev.tokenType === T.Indent || prev.tokenType === T.Dedent || GROUPING_AFTER.has(prev.image);
+    const close = match.get(i);
+    if (grouping && close !== undefined && match.get(i + 1) === close - 1) drop.add(i).add(close);
+  });
+  return drop.size ? tokens.filter((_, i) => !drop.has(i)) : tokens;
+}
+
 /** Parses the tokens of `lex` into a Module. Throws CompileError. */
 export function parseTokens(tokens: IToken[], lines: LineMap): A.Module {
   const p = (instance ??= new PythonParser());
   p.resetState(lines);
-  p.input = tokens;
+  p.input = dropRedundantParens(tokens);
   let mod: A.Module;
   try {
     mod = p.module();

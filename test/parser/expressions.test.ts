@@ -3,6 +3,21 @@
 import { describe, expect, it } from 'vitest';
 import { ex, expr, parseError } from './helpers.js';
 
+describe('redundant parentheses', () => {
+  it('parses 200 nested grouping parentheses, as CPython 3.11 does', () => {
+    expect(ex('('.repeat(200) + 'x' + ')'.repeat(200))).toBe('x');
+    expect(ex('((' + '(a, b)' + '))')).toBe(ex('(a, b)'));
+    expect(ex('-((' + '(a + b)' + '))')).toBe('(- (+ a b))');
+  });
+
+  it('keeps call, tuple and operand parentheses', () => {
+    expect(ex('f((x))')).toBe(ex('f(x)'));
+    expect(ex('((a), (b))')).toBe(ex('(a, b)'));
+    expect(ex('((a) + (b))')).toBe('(+ a b)');
+    expect(ex('(())')).toBe(ex('()'));
+  });
+});
+
 describe('precedence and associativity', () => {
   it('binds ** tighter than unary minus on its left, looser on its right', () => {
     expect(ex('-x**2')).toBe('(- (** x 2))');
