@@ -12,23 +12,13 @@
 // A float32 sum over major axes (the last axis kept) of such a product is
 // XLA's loop over rows adding into an accumulator: each step is contracted
 // (`jnp.sum(u * v, axis=0)`, the column sums in std/var; reduce_sum's `fma`).
-// A constant plus or minus the product of an iota and a constant, in a loop of
-// fewer than 352 elements, is not contracted: LLVM unrolls that loop fully and
-// folds it, the product rounded (`1 - iota * c` in jnp.linspace; measured:
-// rounded up to 351 elements, contracted from 352, where the last (n mod 32)
-// elements, the unrolled remainder of the vector loop, are rounded: not
-// modelled).
 // The mark is the add's `fma` parameter ('a' or 'b': the operand fused); the
 // kernel renderers (src/codegen/kernel_walker.ts) spell it. Host segments
 // (JAX's op-by-op execution) are marked only inside control-flow bodies,
 // which JAX compiles whole even outside jit, and inside jit regions (the
 // calls of jax.numpy functions that JAX compiles with jit; Eqn.jitRegion).
 import { withSubFuncs } from '../ir/subfuncs.js';
-import { sameShape, size, type Atom, type Eqn, type Func } from '../ir/types.js';
-
-/** Loops of fewer elements LLVM unrolls fully (their iota products then fold). */
-const UNROLLED = 352;
-const ARITH: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'div', 'neg']);
+import { sameShape, type Atom, type Eqn, type Func } from '../ir/types.js';
 
 /**
  * `f` with its contractible adds and subtracts marked, control-flow bodies included. `regions`: only
@@ -64,21 +54,6 @@ export function markFma(f: Func, regions = false): Func {
     if (regions && (p?.jitRegion === undefined || p.jitRegion !== region)) return false;
     return p !== undefined && a.aval.dtype === 'float32' && (p.prim === 'mul' || (p.prim === 'integer_pow' && Number(p.params['y']) >= 2));
   };
-  /** What `a` is made from, through reshapes, broadcasts and casts: 'const' for arithmetic on literals, else the primitive. */
-  const origin = (a: Atom): string | undefined => {
-    if (a.kind === 'lit') return 'const';
-    const e = producer.get(a.id);
-    if (e && (e.prim === 'reshape' || e.prim === 'broadcast_in_dim' || e.prim === 'convert_element_type')) return origin(e.inputs[0]!);
-    if (e && ARITH.has(e.prim) && e.inputs.every((x) => origin(x) === 'const')) return 'const';
-    return e?.prim;
-  };
-  /** `c ± iota·c'` (constants): a constant, which LLVM folds (rounding the product) in a fully unrolled loop. */
-  const folded = (c: Atom, prod: Atom, out: Atom): boolean => {
-    const p = prod.kind === 'var' ? producer.get(prod.id) : undefined;
-    if (origin(c) !== 'const' || p?.prim !== 'mul' || size(out.aval.shape) >= UNROLLED) return false;
-    const kinds = p.inputs.map(origin);
-    return kinds.includes('iota') && kinds.includes('const');
-  };
   // LLVM's rank of a value in the fused loop: inputs and broadcast scalars (hoisted out of the loop) 0,
   // each arithmetic operation one more than its highest operand; casts, negations and layout ops add none
   const ranks = new Map<number, number>();
@@ -108,7 +83,7 @@ export function markFma(f: Func, regions = false): Func {
     const out = e.outputs[0]!;
     // of two products LLVM fuses the one of lower rank (its Reassociate pass puts it first), the left on a tie
     const fma = product(a, out) && (!product(b, out) || rank(a) <= rank(b)) ? 'a' : product(b, out) ? 'b' : undefined;
-    if (!fma || folded(fma === 'a' ? b : a, fma === 'a' ? a : b, out)) return e;
+    if (!fma) return e;
     changed = true;
     return { ...e, params: { ...e.params, fma } };
   });
