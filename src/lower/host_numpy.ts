@@ -34,8 +34,15 @@ let hoistedCount = 0;
 /** A bit generator's state moved to the program: the TS variable holding it, in the order they were declared. */
 const runTimeGens = new Map<MT19937 | PCG64, string>();
 
+/** Lookups of `runTimeGen` that found a generator in the program: a loop whose body made one draws at run time. */
+let runTimeLookups = 0;
+export const runTimeLookupMark = (): number => runTimeLookups;
 /** The TS variable of a generator whose draws happen at run time (null: still drawn at compile time). */
-export const runTimeGen = (g: MT19937 | PCG64): string | null => runTimeGens.get(g) ?? null;
+export const runTimeGen = (g: MT19937 | PCG64): string | null => {
+  const name = runTimeGens.get(g) ?? null;
+  if (name !== null) runTimeLookups++;
+  return name;
+};
 
 /** How many generators have moved to the program (Interp.checkpoint keeps it). */
 export const genMark = (): number => runTimeGens.size;

@@ -6,14 +6,23 @@
 // pick among the items, leaf by leaf: numbers, strings and arrays become run-time values, tuples, lists
 // and dicts of one structure keep it.
 import { CompileError } from '../common/diagnostics.js';
-import type { HExpr } from '../ir/host.js';
+import type { HExpr, HStmt } from '../ir/host.js';
 import type { Span } from '../parser/ast.js';
-import { hexpr, type Interp } from './interp.js';
+import type { ArrayOps } from './arrays.js';
 import { staticEquals } from './pyops.js';
-import { HostArray, HostScalar, isArray, NeedsStatic, PyDict, PyList, PyTuple, scalarKind, typeName, type PyValue } from './values.js';
+import { hexpr, HostArray, HostScalar, isArray, NeedsStatic, PyDict, PyList, PyTuple, scalarKind, typeName, type PyValue } from './values.js';
+
+/** What these choices need of the interpreter (its Interp, not imported: attrs.ts, in the evaluator core, imports this module). */
+export interface HostSelectCtx {
+  readonly atHost: boolean;
+  readonly ops: Pick<ArrayOps, 'aval'>;
+  emit(s: HStmt): void;
+  freshName(hint: string): string;
+  hostArray(v: PyValue, span: Span): HostArray;
+}
 
 /** Whether some key is known only when the program runs (and the code runs on the host, where it can be chosen then). */
-export const runTimeKeys = (ip: Interp, keys: readonly PyValue[]): boolean => ip.atHost && keys.some((k) => k instanceof HostScalar);
+export const runTimeKeys = (ip: HostSelectCtx, keys: readonly PyValue[]): boolean => ip.atHost && keys.some((k) => k instanceof HostScalar);
 
 /** The keys as one TS array of numbers or of strings (Python's TypeError where numbers meet strings). */
 function keyArray(keys: readonly PyValue[], op: '<' | '>', span: Span): HExpr {
@@ -30,21 +39,21 @@ function keyArray(keys: readonly PyValue[], op: '<' | '>', span: Span): HExpr {
 }
 
 /** sorted(xs, key=...) (and list.sort) whose keys are known only at run time: the items in that order. */
-export function runTimeSorted(ip: Interp, xs: readonly PyValue[], keys: readonly PyValue[], reverse: boolean, span: Span): PyValue[] {
+export function runTimeSorted(ip: HostSelectCtx, xs: readonly PyValue[], keys: readonly PyValue[], reverse: boolean, span: Span): PyValue[] {
   const order = ip.freshName('order');
   ip.emit({ k: 'const', names: [order], value: { k: 'call', callee: 'jx.pySortOrder', args: [keyArray(keys, '<', span), { k: 'lit', value: reverse }] }, type: 'number[]' });
   return xs.map((_, i) => pick(ip, xs, { k: 'index', x: { k: 'var', name: order }, index: i }, span));
 }
 
 /** max/min(xs, key=...) whose keys are known only at run time: the first item with the largest (smallest) key. */
-export function runTimeExtreme(ip: Interp, xs: readonly PyValue[], keys: readonly PyValue[], which: 'max' | 'min', span: Span): PyValue {
+export function runTimeExtreme(ip: HostSelectCtx, xs: readonly PyValue[], keys: readonly PyValue[], which: 'max' | 'min', span: Span): PyValue {
   const best = ip.freshName(`arg${which}`);
   ip.emit({ k: 'const', names: [best], value: { k: 'call', callee: 'jx.pyArgExtreme', args: [keyArray(keys, which === 'max' ? '>' : '<', span), { k: 'lit', value: which }] } });
   return pick(ip, xs, { k: 'var', name: best }, span);
 }
 
 /** The item at run-time index `idx` among `xs`, as one value of their common structure. */
-function pick(ip: Interp, xs: readonly PyValue[], idx: HExpr, span: Span): PyValue {
+function pick(ip: HostSelectCtx, xs: readonly PyValue[], idx: HExpr, span: Span): PyValue {
   const first = xs[0]!;
   const scalar = (x: PyValue): boolean => scalarKind(x) !== null;
   if (xs.every((x) => x === first || (scalar(x) && !(x instanceof HostScalar) && scalar(first) && !(first instanceof HostScalar) && typeof x === typeof first && staticEquals(x, first)))) return first;

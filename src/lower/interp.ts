@@ -894,10 +894,5 @@ export class PyEllipsis extends PyObject {
 }
 export const ELLIPSIS = new PyEllipsis();
 
-export function hexpr(v: PyValue): HExpr {
-  if (v instanceof HostScalar) return v.expr;
-  if (typeof v === 'bigint') return { k: 'lit', value: Number(v) };
-  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return { k: 'lit', value: v };
-  throw new Error(`internal: no host expression for ${typeName(v)}`);
-}
+export { hexpr } from './values.js';
 

@@ -21,7 +21,7 @@ import { meshStr, specAxes } from './shardings.js';
 import { sameShardings } from '../ir/sharding.js';
 import { MAX_LOOP_STEPS } from './limits.js';
 import { declareHostList, hostListMethod, listItem, PromoteToHostList, reachable, replaceList } from './host_list.js';
-import { declareGen, hostNdOf, loopIndexRanges, PromoteRng, runTimeGen } from './host_numpy.js';
+import { declareGen, hostNdOf, loopIndexRanges, PromoteRng, runTimeGen, runTimeLookupMark } from './host_numpy.js';
 import { ForkRequest, hostCopy, runtimeOnlyError, withDecisions, type HostBuilder } from './const_eval.js';
 
 export function execBlock(ip: Interp, body: A.Stmt[], scope: Scope): void {
@@ -1477,10 +1477,14 @@ function stagedLoop(ip: Interp, head: StagedHead, scope: Scope): void {
     const inner = head.k === 'for' && unrollsInner(ip, head.r);
     const entry = { scope, saved, staysLoop: mustStage || (head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS) };
     stagedLoops.push(entry);
+    const lookups = runTimeLookupMark();
     try {
       return stagedLoopAttempt(ip, head, scope, uncarried, madeFloat);
     } catch (e) {
       if (!(e instanceof PromoteAttrs || e instanceof PromoteToArray || e instanceof PromoteToFloat || e instanceof PromoteToHostList || e instanceof PromoteRng || e instanceof PromoteToHostNd || e instanceof Uncarry || e instanceof PromoteToOptional)) throw e;
+      // a loop of more than 100 steps drawing from a NumPy generator already in the program stays a loop, as
+      // one whose draws move the generator there does (PromoteRng below)
+      if (e instanceof PromoteToHostList && head.k === 'for' && head.r.length > MAX_UNROLLED_RNG_STEPS && runTimeLookupMark() > lookups) mustStage = true;
       // the list belongs to the outermost loop whose variables reach it: its TS array is declared before that loop
       if (e instanceof PromoteToHostList && (!(mustStage || longLoop) || inner || stagedLoops.find((l) => reachable(l.saved, l.scope, e.list)) !== entry)) throw e;
       // NumPy's generator moves to the program before the outermost loop, where that loop stays a loop

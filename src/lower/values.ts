@@ -841,3 +841,11 @@ export class TangentOf extends PyObject {
     super();
   }
 }
+
+/** The host expression of a Python scalar (a literal, or a value known only at run time). */
+export function hexpr(v: PyValue): HExpr {
+  if (v instanceof HostScalar) return v.expr;
+  if (typeof v === 'bigint') return { k: 'lit', value: Number(v) };
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return { k: 'lit', value: v };
+  throw new Error(`internal: no host expression for ${typeName(v)}`);
+}
