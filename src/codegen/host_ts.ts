@@ -72,7 +72,8 @@ export function renderStmts(body: HStmt[], indent: string, opts: RenderOptions):
   const out: Line[] = [];
   for (const s of body) {
     const own = (text: string): void => void out.push({ text, line: s.line });
-    const nested = (stmts: HStmt[]): void => void out.push(...renderStmts(stmts, indent + '  ', opts));
+    // (pushed one by one: a spread of an unrolled loop's 10^5 lines overflows the stack)
+    const nested = (stmts: HStmt[]): void => renderStmts(stmts, indent + '  ', opts).forEach((l) => out.push(l));
     // a loop that runs device programs hands the previous iteration's work to the device as one submission
     const submitEachIteration = (stmts: HStmt[]): void => {
       if (runsPrograms(stmts)) out.push({ text: `${indent}  rt.submit();`, line: s.line });

@@ -160,7 +160,8 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
     `export async function main(runtime${t('?: jx.Runtime')})${t(`: Promise<${mainResult(hp)}>`)} {`,
     `  const rt = await jx.runtime(deviceCount, runtime);`,
   );
-  out.push(...renderStmts(hp.body, '  ', { types }));
+  // (pushed one by one: a spread of an unrolled loop's 10^5 lines overflows the stack)
+  renderStmts(hp.body, '  ', { types }).forEach((l) => out.push(l));
   hp.scriptState.forEach((n) => text(`  script.${n} = ${n};`));
   const results = hp.results ?? [];
   if (results.length) out.push(...renderStmts([{ k: 'return', value: { k: 'object', entries: results.map((r) => [r.name, r.value]) } }], '  ', { types }));
@@ -171,7 +172,7 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
     const compiledFor = x.symbolic ? `compiled for the symbolic shapes ${x.symbolic} (any size of each symbol)` : "compiled for the types of the script's first call";
     text('', `/** ${commentText(`${signatureDoc(x)}: ${hp.file}:${x.line}, ${compiledFor}`)}. */`);
     out.push({ text: `export async function ${x.name}(${params})${t(`: Promise<${returns}>`)} {`, line: x.line });
-    out.push(...renderStmts(x.body, '  ', { types }));
+    renderStmts(x.body, '  ', { types }).forEach((l) => out.push(l));
     out.push({ text: '}', line: x.line });
   }
   if (hp.unexported.length) {
