@@ -216,9 +216,7 @@ function avalOnTrace(ip: Interp, t: Trace, a: AVal, v: Tracer, span: A.Span): Te
       return Text.of(`VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [size, ...a.shape] })})`);
     }
     case 'grad':
-      // jax.jvp shows the tangent too (a print made eagerly: its value computed with the primal's, transforms.ts)
-      if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
-      return Text.of('GradTracer(primal=').concat(avalOnTrace(ip, t.parent!, a, v, span), `, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`);
+      return gradTracerText(t, a, v, avalOnTrace(ip, t.parent!, a, v, span));
     case 'segment':
       return concrete(ip, v, span);
     default:
@@ -290,9 +288,16 @@ export function tracerText(ip: Interp, v: Tracer, span: A.Span): Text {
   }
   // grad: a value that does not depend on a differentiated argument is the outer trace's
   if (dim === null) return outerText();
+  return gradTracerText(t, v.aval, v, outerText());
+}
+
+/** A value `v` of abstract value `a` on grad trace `t`, its primal shown as `primal`. */
+function gradTracerText(t: Trace, a: AVal, v: Tracer, primal: Text): Text {
   // jax.jvp shows the tangent too (a print made eagerly: its value computed with the primal's, transforms.ts)
-  if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(outerText(), ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
-  return Text.of('GradTracer(primal=').concat(outerText(), `, typeof(tangent)=${shortDtype(v.aval.dtype)}[${v.aval.shape.join(',')}])`);
+  if (t.jvp && concreteText) return Text.of('JVPTracer(primal=').concat(primal, ', tangent=', showConcrete(concreteText, new TangentOf(v)), ')');
+  // jax.jacfwd pushes the whole basis forward at once: the tangent is batched over it
+  if (t.jacfwdBasis !== null) return Text.of('JVPTracer(primal=').concat(primal, `, tangent=VmapTracer(aval=${avalText(a)}, batched=${avalText({ ...a, shape: [t.jacfwdBasis, ...a.shape] })}))`);
+  return Text.of('GradTracer(primal=').concat(primal, `, typeof(tangent)=${shortDtype(a.dtype)}[${a.shape.join(',')}])`);
 }
 
 /** The Python type of host value `v` as a TS expression (a float that may still be an int: chosen at run time). */

@@ -1053,23 +1053,29 @@ const isLeafValue = (l: PyValue): boolean => isArray(l) || l instanceof NdArray 
  * (the other arguments pass through as they are). Results: the main output's
  * leaves, then (has_aux) the auxiliary output's.
  */
-function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nums: number[], kwargs: Map<string, PyValue>, hasAux: boolean, span: A.Span): Traced {
+function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nums: number[], kwargs: Map<string, PyValue>, hasAux: boolean, span: A.Span, jacobian: 'jacfwd' | 'jacrev' | null = null): Traced {
   const parent = ip.trace();
   const t = new Trace(name, 'grad', parent, parent.axisEnv);
   t.jvp = name === 'jvp';
   const argFlats = nums.map((i) => flatten(args[i]!));
   const leaves = argFlats.flatMap((fl) => fl.leaves);
+  if (jacobian === 'jacfwd') t.jacfwdBasis = leaves.reduce<number>((n, l) => n + sizeOf(avalOf(ip, l, span).shape), 0);
   const callArgs = [...args];
+  const params: { tracer: Tracer; outer: PyValue; batchDim: number }[] = [];
   argFlats.forEach((fl, k) => {
     callArgs[nums[k]!] = ip.withTrace(t, () => fl.unflatten(
       fl.leaves.map((l) => {
         const a = avalOf(ip, l, span);
         const v = t.builder.addParam(typeof l === 'number' ? { ...a, weak: true } : a);
         t.outer.set(v, l);
-        return new Tracer(t, v);
+        const p = new Tracer(t, v);
+        params.push({ tracer: p, outer: l, batchDim: 0 });
+        return p;
       }),
     ));
   });
+  // a print inside a jacobian shows a value that does not depend on the arguments as it is
+  if (jacobian) noteTraceParams(t, params);
   const r = ip.withTrace(t, () => {
     let out = ip.call(fn, { args: callArgs, kwargs, span });
     let aux: Flat | null = null;
@@ -1090,8 +1096,8 @@ function traceForDiff(ip: Interp, name: string, fn: PyValue, args: PyValue[], nu
   // prints that show no traced value (a print of a string while tracing) are handed on, in order
   const debug = takeDebugCalls(t);
   const func = t.builder.finish(r.atoms, t.axisEnv);
-  // linearize and vjp show primal values (GradTracer(primal=...)): extra results of the forward pass (primalOuts)
-  if (debug.atoms.length && (name === 'linearize' || name === 'vjp' || name === 'jvp')) return { func, captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux, debug: { ...debug, trace: t } };
+  // linearize, vjp and the jacobians show primal values (GradTracer(primal=...)): extra results of the forward pass (primalOuts)
+  if (debug.atoms.length && (name === 'linearize' || name === 'vjp' || name === 'jvp' || jacobian)) return { func, captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux, debug: { ...debug, trace: t } };
   if (debug.atoms.length) throw new CompileError(`jax.debug.print / callback (or a print showing a concrete value) inside jax.${name} is not supported by jaxts yet`, debug.calls[0]!.span);
   deliverDebugCalls(ip.trace(), debug.calls, [], t);
   return { func, captured: t.captured, leaves, argFlats, out: r.out, aux: r.aux };
@@ -1577,7 +1583,9 @@ function callJac(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const fl = flatten(call.args[i]!);
     fl.unflatten(fl.leaves.map(() => null));
   }
-  const tr = traceForDiff(ip, fn.name, fn.fn, call.args, nums, call.kwargs, hasAux, span);
+  const tr = traceForDiff(ip, fn.name, fn.fn, call.args, nums, call.kwargs, hasAux, span, mode);
+  // prints inside show primal values: computed by the forward pass, shown before the jacobian is
+  if (tr.debug) primalOuts(ip, tr, span);
   const outAvals = tr.func.results.slice(0, nOut(tr)).map((r) => r.aval);
   const inAvals = tr.func.params.slice(0, tr.leaves.length).map((p) => p.aval);
   if (mode === 'jacrev') {

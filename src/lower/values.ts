@@ -399,6 +399,8 @@ export class Trace {
   finished = false;
   /** Set on jax.jvp's trace (a 'grad' trace whose values are JAX's JVPTracers, not linearize's). */
   jvp = false;
+  /** Set on jax.jacfwd's trace: the size of the basis its tangents are batched over (a print shows JVPTracer(primal=..., tangent=VmapTracer(...))). */
+  jacfwdBasis: number | null = null;
 
   atomOf(v: Tracer | HostArray): Atom {
     let outer: HostArray | Tracer = v;
