@@ -21,3 +21,4 @@ export { sin32, cos32, tan32, exp32, log32, log1p32, expm1_32, tanh32, logistic3
 export { pyRoundDigits, setPrintOptions } from './format/index.js';
 export * as np from './numpy/index.js';
 export * as pyMath from './pymath.js';
+export * as pyStrMethods from './py_str.js';

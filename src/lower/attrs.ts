@@ -25,6 +25,7 @@ import { PySet, setMethod } from './sets.js';
 import { Text } from './text.js';
 import { runTimeKeys, runTimeSorted } from './host_select.js';
 import { declareHostList, hostListElem, hostListFind, hostListJoin, hostListMethod, PromoteToHostList, rootList } from './host_list.js';
+import { hostStrMethod } from './host_str.js';
 import { hostNdAstype, hostNdReduce, hostNdReshape, hostNdTranspose, type HostReduction } from './host_numpy.js';
 
 const shapeTuple = (s: readonly number[]): PyTuple => new PyTuple(s.map((d) => BigInt(d)));
@@ -97,6 +98,8 @@ export function getAttr(ip: Interp, obj: PyValue, name: string, span: A.Span): P
   if (obj instanceof HostScalar && obj.type === 'str' && name === 'replace') {
     return method(obj, name, (c) => new HostScalar({ k: 'call', callee: 'jx.pyStrReplace', args: [obj.expr, { k: 'lit', value: strArg(c, 0) }, { k: 'lit', value: strArg(c, 1) }] }, 'str'));
   }
+  const str = obj instanceof HostScalar && obj.type === 'str' && obj.raw === null ? hostStrMethod(ip, obj, name) : undefined;
+  if (str) return str;
   if (obj instanceof PyComplex || typeof obj === 'number') {
     const [re, im] = obj instanceof PyComplex ? [obj.re, obj.im] : [obj, 0];
     if (name === 'real') return re;

@@ -2,6 +2,7 @@
 // over a range stays a TS loop (its loop-carried arrays and numbers become
 // `let` variables) unless the body needs the index at compile time, in which
 // case it is unrolled.
+import { RAISING_STR_METHODS } from './host_str.js';
 import { caughtFrames, caughtTracebacks, runTimeCaught } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import { jaxTypeStr, type Func } from '../ir/types.js';
@@ -775,7 +776,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
 }
 
 /** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
-const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListFind', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item']);
+const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListFind', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item', ...RAISING_STR_METHODS]);
 
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);
