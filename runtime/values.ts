@@ -167,15 +167,18 @@ export function pyIndex<T>(items: readonly T[], i: number, seq: string): T {
 }
 
 /** repr() (and str) of a list known only at run time, whose items are host values of one Python type. */
-export function pyListRepr(items: readonly (number | string | boolean)[], type: HostType): string {
-  return `[${items.map((x) => pyRepr(x, type)).join(', ')}]`;
+export function pyListRepr(items: readonly (number | string | boolean)[], type: HostType, tuple = false): string {
+  return seqRepr(items.map((x) => pyRepr(x, type)), tuple);
 }
 
+/** `[a, b]`, or as a tuple `(a, b)` (one item: `(a,)`). */
+const seqRepr = (parts: string[], tuple: boolean): string => (tuple ? `(${parts.join(', ')}${parts.length === 1 ? ',' : ''})` : `[${parts.join(', ')}]`);
+
 /** repr() of a run-time list of jax.Arrays (`weakType`: of weakly typed ones). */
-export async function pyArrayListRepr(items: readonly JArray[], weakType = false): Promise<string> {
+export async function pyArrayListRepr(items: readonly JArray[], weakType = false, tuple = false): Promise<string> {
   const parts: string[] = [];
   for (const x of items) parts.push(await repr(x, weakType));
-  return `[${parts.join(', ')}]`;
+  return seqRepr(parts, tuple);
 }
 
 /** Python's order of two numbers or two strings (strings by code point): negative, zero or positive. */

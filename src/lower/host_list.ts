@@ -141,6 +141,8 @@ export const listItem = (h: HostList, e: HExpr & { k: 'var' }): HostScalar | Hos
 /** The methods of a HostList (undefined: not one). */
 export function hostListMethod(ctx: HostListCtx, h: HostList, name: string): ((args: PyValue[], span: Span) => PyValue) | undefined {
   const call = (method: string, args: HExpr[]): HStmt => ({ k: 'expr', e: { k: 'call', callee: `${h.name}.${method}`, args } });
+  // a tuple has only the methods that read it
+  if (h.kind === 'tuple' && name !== 'index' && name !== 'count') return undefined;
   switch (name) {
     case 'append':
       return (args, span) => (ctx.emit(call('push', [item(ctx, h, args[0] ?? null, span)])), null);
@@ -172,10 +174,10 @@ export function hostListMethod(ctx: HostListCtx, h: HostList, name: string): ((a
   return undefined;
 }
 
-function copyList(ctx: HostListCtx, h: HostList, args: HExpr[]): HostList {
+function copyList(ctx: HostListCtx, h: HostList, args: HExpr[], kind: HostList['kind'] = 'list'): HostList {
   const name = ctx.freshName(h.name);
   ctx.emit({ k: 'const', names: [name], value: { k: 'call', callee: `${h.name}.slice`, args }, type: tsType(h.elem) });
-  return new HostList(name, h.elem);
+  return new HostList(name, h.elem, kind);
 }
 
 /** len(h), at this point of the program. */
@@ -189,8 +191,8 @@ export const hostListRepr = (ctx: HostListCtx, h: HostList): HExpr =>
   scalarSnapshot(
     ctx,
     isArrayElem(h.elem)
-      ? { k: 'call', callee: 'jx.pyArrayListRepr', args: [listVar(h), { k: 'lit', value: !!h.elem.weak }], await: true }
-      : { k: 'call', callee: 'jx.pyListRepr', args: [listVar(h), { k: 'lit', value: h.elem }] },
+      ? { k: 'call', callee: 'jx.pyArrayListRepr', args: [listVar(h), { k: 'lit', value: !!h.elem.weak }, { k: 'lit', value: h.kind === 'tuple' }], await: true }
+      : { k: 'call', callee: 'jx.pyListRepr', args: [listVar(h), { k: 'lit', value: h.elem }, { k: 'lit', value: h.kind === 'tuple' }] },
     'str',
     'text',
   ).expr;
@@ -199,7 +201,7 @@ export const hostListRepr = (ctx: HostListCtx, h: HostList): HExpr =>
 export function hostListIndex(ctx: HostListCtx, h: HostList, key: PyValue, span: Span): PyValue {
   if (key instanceof HostScalar ? key.type === 'int' || key.type === 'bool' : typeof key === 'bigint' || typeof key === 'boolean') {
     const i: HExpr = typeof key === 'boolean' ? { k: 'lit', value: key ? 1 : 0 } : lit(key);
-    return snapshot(ctx, { k: 'call', callee: 'jx.pyIndex', args: [listVar(h), i, { k: 'lit', value: 'list' }] }, h.elem, 'item');
+    return snapshot(ctx, { k: 'call', callee: 'jx.pyIndex', args: [listVar(h), i, { k: 'lit', value: h.kind }] }, h.elem, 'item');
   }
   const sl = key as { typeName?: string; start?: PyValue; stop?: PyValue; step?: PyValue };
   if (sl?.typeName === 'slice') {
@@ -215,12 +217,12 @@ export function hostListIndex(ctx: HostListCtx, h: HostList, key: PyValue, span:
       const name = ctx.freshName(h.name);
       const nul: HExpr = { k: 'lit', value: null };
       ctx.emit({ k: 'const', names: [name], value: { k: 'call', callee: 'jx.pySlice', args: [listVar(h), start ?? nul, stop ?? nul, bound(sl.step)!] }, type: tsType(h.elem) });
-      return new HostList(name, h.elem);
+      return new HostList(name, h.elem, h.kind);
     }
     // JS's slice clamps and counts negative bounds from the end as Python's does for step 1
-    return copyList(ctx, h, stop ? [start ?? { k: 'lit', value: 0 }, stop] : start ? [start] : []);
+    return copyList(ctx, h, stop ? [start ?? { k: 'lit', value: 0 }, stop] : start ? [start] : [], h.kind);
   }
-  throw new CompileError(`TypeError: list indices must be integers or slices, not ${(key as { typeName?: string })?.typeName ?? typeof key}`, span);
+  throw new CompileError(`TypeError: ${h.kind} indices must be integers or slices, not ${(key as { typeName?: string })?.typeName ?? typeof key}`, span);
 }
 
 /** sum(h), max(h), min(h). */
@@ -273,8 +275,8 @@ export function hostZip(ctx: HostListCtx, kind: 'zip' | 'enumerate', args: reado
   return new HostZip(kind, kind === 'enumerate' ? [{ k: 'count', start, step: 1n, length: null }, { k: 'list', list: args[0] as HostList }] : args.map(part));
 }
 
-/** list(h): a copy. */
-export const hostListCopy = (ctx: HostListCtx, h: HostList): HostList => copyList(ctx, h, []);
+/** list(h) or tuple(h): a copy (a tuple of a tuple is itself). */
+export const hostListCopy = (ctx: HostListCtx, h: HostList, kind: HostList['kind'] = 'list'): HostList => (kind === 'tuple' && h.kind === 'tuple' ? h : copyList(ctx, h, [], kind));
 
 /** sorted(h) (reverse=): a sorted copy, in Python's order of numbers or of strings (by code point). */
 export function hostListSorted(ctx: HostListCtx, h: HostList, reverse: boolean, span: Span): HostList {

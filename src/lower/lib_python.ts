@@ -254,7 +254,7 @@ export function installBuiltins(ip: Interp): void {
       }
       return new PyList(c.args.length ? iterate(ip, c.args[0]!, c.span) : []);
     }),
-    tuple: fn('tuple', (c) => new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : [])),
+    tuple: fn('tuple', (c) => (c.args[0] instanceof HostList ? hostListCopy(ip, c.args[0], 'tuple') : new PyTuple(c.args.length ? iterate(ip, c.args[0]!, c.span) : []))),
     dict: fn('dict', (c) => {
       const d = new PyDict();
       if (c.args[0] instanceof PyDict) c.args[0].entries.forEach(([k, v]) => d.set(k, v));

@@ -588,12 +588,16 @@ export const rawExpr = (v: HostScalar): HExpr => v.raw ?? v.expr;
 export type ListElem = HostScalar['type'] | AVal;
 
 export class HostList extends PyObject {
-  readonly typeName = 'list';
   constructor(
     readonly name: string,
     readonly elem: ListElem,
+    /** A tuple made of such a list (`tuple(history)`): the same TS array, immutable, shown as a tuple. */
+    readonly kind: 'list' | 'tuple' = 'list',
   ) {
     super();
+  }
+  get typeName(): string {
+    return this.kind;
   }
 }
 
