@@ -11,7 +11,7 @@ export type { Backend, DeviceBuffer, MemoryStats } from './backend.js';
 export { CpuBackend } from './cpu/backend.js';
 export { WebGpuBackend, createWebGpuBackend } from './webgpu/backend.js';
 export type { ProgramSpec, KernelSpec, CpuBuffer, CpuKernel, BufferSpec, StepSpec, BufRef, DType } from './program.js';
-export { release, str, repr, keyRepr, formatArray, item, values, pyStr, pyRepr, format, printf, pyIndex, notNone, pyCaught, pyExcMatches, pyRethrow, pyFormatExc, pyStrReplace, type PyExc, pyListRepr, pyArrayListRepr, pyListSort, pySortOrder, pyArgExtreme, pyPick, pyListSum, pyListTruth, pyListFind, pyRangeList, pyListExtreme, pyListPop, pyListExtend, pyStrIndex, pySlice, pyStrSlice, clockTime, clockPerf, sleep, degrees, radians, truediv, floordiv, mod, math1, pyLog, floatpow, bitop, roundHalfEven32, pyRound, f32ToI32, f32ToU32, assertTrue, pyAssert, pyRaise, assertClose, type TestedValues } from './values.js';
+export { release, str, repr, keyRepr, formatArray, item, values, pyStr, pyRepr, format, printf, pyIndex, notNone, pyCaught, pyExcMatches, pyRethrow, pyFormatExc, pyStrReplace, type PyExc, pyListRepr, pyArrayListRepr, pyListSort, pySortOrder, pyArgExtreme, pyPick, pyListSum, pyListTruth, pyListFind, pyRangeList, pyListExtreme, pyListPop, pyListExtend, pyStrIndex, pySlice, pyStrSlice, clockTime, clockPerf, sleep, degrees, radians, truediv, floordiv, mod, bigFloordiv, bigMod, math1, pyLog, floatpow, bitop, roundHalfEven32, pyRound, f32ToI32, f32ToU32, assertTrue, pyAssert, pyRaise, assertClose, type TestedValues } from './values.js';
 export { threefry2x32 } from './cpu/random.js';
 export { columnSum32, f32Scratch, wideSum32 } from './cpu/reduce.js';
 export { dotF32, type DotLayout } from './cpu/gemm.js';

@@ -297,6 +297,20 @@ export function truediv(a: number, b: number, floats = false): number {
 }
 
 /** Python's `//` on host numbers. */
+/** Python's `a // b` of ints that may pass 2**53 (TS bigints): toward -inf. */
+export function bigFloordiv(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new Error('ZeroDivisionError: integer division or modulo by zero');
+  const q = a / b;
+  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+/** Python's `a % b` of ints that may pass 2**53: the sign of the divisor. */
+export function bigMod(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new Error('ZeroDivisionError: integer modulo by zero');
+  const r = a % b;
+  return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+}
+
 export function floordiv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float floor division by zero' : 'integer division or modulo by zero'}`);
   if (!floats) return Math.floor(a / b);

@@ -39,6 +39,7 @@ import {
   typeName,
   type PyValue, NeedsStatic,
   Tracer,
+  exactInt,
 } from './values.js';
 import type { DType } from '../ir/types.js';
 import { isAdvancedKey, ndAdvancedIndex, ndAdvancedSetItem, ndCompare, ndFrom, ndIndex, ndOperator, ndSetItem, npScalarBinop, type AdvancedItem } from './ndarray.js';
@@ -697,6 +698,10 @@ function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyVa
     throw new CompileError(`TypeError: unsupported operand type(s) for ${op}: '${ta}' and '${tb}'`, span);
   }
   const isInt = ta !== 'float' && tb !== 'float';
+  if (isInt) {
+    const big = bigIntBinary(op, a, b, span);
+    if (big) return big;
+  }
   const x = hexpr(a);
   const y = hexpr(b);
   // Python words a division by zero by the operands' types: the float flag goes to the runtime
@@ -738,6 +743,28 @@ function hostBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): PyVa
   }
 }
 
+/** The operators on ints that compute exactly in TS bigints (`**`, and any with an int that may pass 2**53). */
+const BIGINT_OPS: Partial<Record<A.BinOpName, string>> = { '+': '+', '-': '-', '*': '*', '**': '**', '//': 'jx.bigFloordiv', '%': 'jx.bigMod', '<<': '<<' };
+
+/**
+ * An int operation that may pass 2**53, computed as Python computes it, exactly (HostScalar.exact): one
+ * on an int that already may, or `**` with an exponent known now (null: the operands stay doubles).
+ */
+function bigIntBinary(op: A.BinOpName, a: PyValue, b: PyValue, span: A.Span): HostScalar | null {
+  const jsop = BIGINT_OPS[op];
+  const exactNow = exactInt(a) !== null || exactInt(b) !== null;
+  if (!jsop || !(exactNow || (op === '**' && (typeof b === 'bigint' || typeof b === 'boolean')))) return null;
+  if ((op === '**' || op === '<<') && (typeof b === 'bigint' || typeof b === 'boolean') && BigInt(b) < 0n) {
+    if (op === '<<') throw new CompileError('ValueError: negative shift count', span);
+    return null;
+  }
+  // (an exponent or shift known only at run time may be negative: Python's float or ValueError)
+  if ((op === '**' || op === '<<') && typeof b !== 'bigint' && typeof b !== 'boolean') return null;
+  const x = exactInt(a, true)!;
+  const y = exactInt(b, true)!;
+  return HostScalar.bigInt(jsop.startsWith('jx.') ? { k: 'call', callee: jsop, args: [x, y] } : { k: 'bin', op: jsop, a: x, b: y });
+}
+
 function hostType(v: PyValue, span: A.Span): 'int' | 'float' | 'bool' | 'str' {
   if (v instanceof HostScalar) return v.type;
   if (typeof v === 'bigint') return 'int';
@@ -766,6 +793,7 @@ function unaryop(ip: Interp, op: A.UnaryOp['op'], x: PyValue, span: A.Span): PyV
   if (x instanceof NpScalar && op !== '~' && x.dtype !== 'bool') return new NpScalar(x.dtype, op === '-' ? -x.value : x.value);
   if (x instanceof HostNd) return op === '-' ? hostNdUnary(ip, 'negative', x, span)! : x;
   if (x instanceof HostScalar) {
+    if (op === '-' && x.exact) return HostScalar.bigInt({ k: 'unary', op: '-', x: x.exact });
     if (op === '-') return new HostScalar({ k: 'unary', op: '-', x: x.expr }, x.type === 'bool' ? 'int' : x.type);
     return x;
   }
@@ -877,6 +905,11 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     if ((x instanceof PyObject && !(x instanceof HostScalar)) || (y instanceof PyObject && !(y instanceof HostScalar))) {
       if (op === '==' || op === '!=') return op === '!=';
       throw new CompileError(`TypeError: '${op}' not supported between instances of '${typeName(x)}' and '${typeName(y)}'`, span);
+    }
+    // an int that may pass 2**53 compares exactly (a TS bigint beside a number: loose equality)
+    if (exactInt(x) !== null || exactInt(y) !== null) {
+      const exact = (v: PyValue): HExpr => exactInt(v) ?? hexpr(v);
+      return new HostScalar({ k: 'bin', op: jsop === '===' ? '==' : jsop === '!==' ? '!=' : jsop, a: exact(x), b: exact(y) }, 'bool');
     }
     return new HostScalar({ k: 'bin', op: jsop, a: hexpr(x), b: hexpr(y) }, 'bool');
   }

@@ -318,6 +318,7 @@ export function strOf(ip: Interp, v: PyValue, span: A.Span): Text {
   if (un) return un;
   if (isArray(v) && concreteText) return showConcrete(concreteText, v);
   if (isArray(v)) return new Text([call('jx.str', [{ k: 'var', name: hostArrayToFormat(ip, v, 'str()', span).name }], true)]);
+  if (v instanceof HostScalar && v.exact) return new Text([call('String', [v.exact])]);
   if (v instanceof HostScalar) return new Text([orNoneText(v, v.type === 'str' ? v.expr : call('jx.pyStr', [v.expr, hostTypeExpr(v)]))]);
   if (v instanceof NdArray) return Text.of(numpyStr({ dtype: v.dtype, shape: v.shape, data: v.data }));
   if (v instanceof HostNd) return new Text([hostNdText(v, false)]);
@@ -350,6 +351,7 @@ export function reprOf(ip: Interp, v: PyValue, span: A.Span): Text {
     if (h.aval.weak) args.push({ k: 'lit', value: true });
     return new Text([call('jx.repr', args, true)]);
   }
+  if (v instanceof HostScalar && v.exact) return new Text([call('String', [v.exact])]);
   if (v instanceof HostScalar) return new Text([orNoneText(v, call('jx.pyRepr', [v.expr, hostTypeExpr(v)]))]);
   if (v instanceof HostList) return new Text([hostListRepr(ip, v)]);
   if (v instanceof HostZip && v.bounds.length) return Text.of('range(').concat(Text.join(v.bounds.map((b) => new Text([call('jx.pyStr', [b, { k: 'lit', value: 'int' }])])), ', '), ')');
@@ -446,6 +448,8 @@ export function formatOf(ip: Interp, v: PyValue, spec: string, span: A.Span): Te
     if (aval.shape.length !== 0) throw new CompileError('TypeError: unsupported format string passed to ArrayImpl.__format__', span);
     return new Text([call('jx.formatArray', [{ k: 'var', name: hostArrayToFormat(ip, v, 'format()', span).name }, { k: 'lit', value: spec }], true)]);
   }
+  // (an int that may pass 2**53 formats exactly where the spec shows every digit)
+  if (v instanceof HostScalar && v.exact && (spec === '' || /^[<>^=]?\d*d?$/.test(spec))) return new Text([call('jx.format', [call('String', [v.exact]), { k: 'lit', value: spec.replace(/d$/, '') }, { k: 'lit', value: 'str' }])]);
   if (v instanceof HostScalar) return new Text([call('jx.format', [v.expr, { k: 'lit', value: spec }, { k: 'lit', value: v.type }])]);
   // a 0-d NumPy array known at run time formats as its Python scalar
   if (v instanceof HostNd && v.shape.length === 0) {

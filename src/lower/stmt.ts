@@ -776,7 +776,7 @@ function execTry(ip: Interp, s: A.Try, scope: Scope): void {
 }
 
 /** Runtime helpers that raise a Python exception at run time (IndexError, ZeroDivisionError, a `raise` in a run-time branch, …). */
-const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListFind', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item', ...RAISING_STR_METHODS]);
+const RAISING = new Set(['jx.pyIndex', 'jx.pyListExtreme', 'jx.pyListFind', 'jx.pyListPop', 'jx.pySlice', 'jx.pyStrSlice', 'jx.pyStrIndex', 'jx.truediv', 'jx.floordiv', 'jx.math1', 'jx.floatpow', 'jx.mod', 'jx.bitop', 'jx.pyRound', 'jx.pyRaise', 'jx.pyAssert', 'jx.notNone', 'jx.item', 'jx.bigFloordiv', 'jx.bigMod', ...RAISING_STR_METHODS]);
 
 /** Exceptions raised at run time that no other one raised there derives from, whose str() is their message. */
 const EXACT_RUNTIME_EXCEPTIONS = new Set(['IndexError', 'ZeroDivisionError', 'ValueError', 'TypeError', 'OverflowError', 'AssertionError']);

@@ -560,11 +560,22 @@ export class HostScalar extends PyObject {
    * that int (the loop did not run), so that it prints as one (`1`, not `1.0`).
    */
   intWhen: { test: HExpr; type: 'int' | 'bool' } | null = null;
+  /**
+   * Set on an int that may pass 2**53 (a power, or arithmetic with such an int): its exact value, a TS
+   * `bigint` expression; `expr` is then that value as a double (`Number(exact)`), for what reads it as one.
+   */
+  exact: HExpr | null = null;
   constructor(
     readonly expr: HExpr,
     readonly type: 'int' | 'float' | 'bool' | 'str',
   ) {
     super();
+  }
+  /** An int whose exact value is the TS bigint expression `exact`. */
+  static bigInt(exact: HExpr): HostScalar {
+    const v = new HostScalar({ k: 'call', callee: 'Number', args: [exact] }, 'int');
+    v.exact = exact;
+    return v;
   }
   /** A value of `type` or None, held in `raw` (a TS expression of type `T | null`). */
   static orNone(raw: HExpr, type: HostScalar['type']): HostScalar {
@@ -849,6 +860,17 @@ export class TangentOf extends PyObject {
 }
 
 /** The host expression of a Python scalar (a literal, or a value known only at run time). */
+/**
+ * The TS expression of an int operand where the operation computes exactly: a TS bigint for an int that
+ * may pass 2**53 (HostScalar.exact, or one known now that does), else hexpr's number (null: such an int
+ * is not among the operands).
+ */
+export function exactInt(v: PyValue, anyway = false): HExpr | null {
+  if (v instanceof HostScalar && v.exact) return v.exact;
+  if (typeof v === 'bigint' && (anyway || !Number.isSafeInteger(Number(v)))) return { k: 'call', callee: 'BigInt', args: [{ k: 'lit', value: v.toString() }] };
+  return anyway ? { k: 'call', callee: 'BigInt', args: [hexpr(v)] } : null;
+}
+
 export function hexpr(v: PyValue): HExpr {
   if (v instanceof HostScalar) return v.expr;
   if (typeof v === 'bigint') return { k: 'lit', value: Number(v) };
