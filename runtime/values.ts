@@ -171,6 +171,12 @@ export function pyListRepr(items: readonly (number | string | boolean)[], type: 
   return seqRepr(items.map((x) => pyRepr(x, type)), tuple);
 }
 
+/** `a == b` of two run-time lists (or tuples) of host scalars: item by item (a bool equals its int). */
+export function pySeqEquals(a: readonly (number | string | boolean)[], b: readonly (number | string | boolean)[]): boolean {
+  const key = (x: number | string | boolean): number | string => (typeof x === 'boolean' ? Number(x) : x);
+  return a.length === b.length && a.every((x, i) => key(x) === key(b[i]!));
+}
+
 /** `[a, b]`, or as a tuple `(a, b)` (one item: `(a,)`). */
 const seqRepr = (parts: string[], tuple: boolean): string => (tuple ? `(${parts.join(', ')}${parts.length === 1 ? ',' : ''})` : `[${parts.join(', ')}]`);
 

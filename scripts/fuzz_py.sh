@@ -20,6 +20,6 @@ OUT="$ROOT/fixtures/pyhost_long"
 rm -rf "$OUT"
 PY="$ROOT/.venv/oracle/bin/python"
 [[ -x "$PY" ]] || PY=python3
-"$PY" "$ROOT/scripts/fuzz_py_gen.py" --seed "$SEED" --count "$COUNT" --per-batch 25 --rt-lists --rt-more --out "$OUT"
+"$PY" "$ROOT/scripts/fuzz_py_gen.py" --seed "$SEED" --count "$COUNT" --per-batch 25 --rt-lists --rt-more --rt-builtins --out "$OUT"
 bash "$ROOT/scripts/oracle.sh" "$OUT"/*.py
 cd "$ROOT" && npm run build --silent && npx vitest run test/golden/golden.test.ts -t pyhost_long

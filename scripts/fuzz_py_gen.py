@@ -12,6 +12,10 @@ the program runs, not at compile time. Programs are written in batches, many per
     python3 scripts/fuzz_py_gen.py --seed 0 --count 200 --per-batch 25 --out fixtures/pyhost
     bash scripts/oracle.sh fixtures/pyhost/*.py          # goldens from CPython (the oracle venv)
 
+With --rt-builtins, programs on read-back values also call str methods of run-time strings, compute ints beyond
+2**53 from run-time ints, and make tuples of run-time lists; fixtures/pyhost/batch_002_000 is such a batch
+(`--seed 2 --count 25 --runtime-every 1 --rt-builtins`).
+
 With --rt-lists, programs on read-back values also append to lists in while loops on those values (lists known only
 when the program runs: printed, indexed, sliced, summed, iterated); fixtures/pyhost/batch_001_000 is such a batch
 (`--seed 1 --count 25 --runtime-every 1 --rt-lists`).
@@ -48,11 +52,12 @@ FMT_STR = ['', ':>6', ':<6', ':^7', '!r', ':.2', ':*^9']
 
 
 class Gen:
-    def __init__(self, rng, runtime, rt_lists=False, rt_more=False):
+    def __init__(self, rng, runtime, rt_lists=False, rt_more=False, rt_builtins=False):
         self.rng = rng
         self.runtime = runtime
         self.rt_lists = rt_lists
         self.rt_more = rt_more
+        self.rt_builtins = rt_builtins
         self.env = {}  # name -> type ('int', 'float', 'bool', 'str', 'list', 'dict', 'tuple', 'any')
         self.lines = []
         self.indent = 1
@@ -570,6 +575,8 @@ class Gen:
             self.emit(f'print(str({self.pick(names)}) + "|" + repr({self.rt_num(1, "float")}), {self.rt_cmp()})')
 
     def rt_stmt(self, depth):
+        if self.rt_builtins and depth > 0 and self.indent == 1 and self.r() < 0.3:
+            return self.rt_builtins_stmt()
         if self.rt_more and depth > 0 and self.indent == 1 and self.r() < 0.25:
             return self.rt_more_stmt()
         if self.rt_lists and depth > 0 and self.indent == 1 and self.r() < 0.3:
@@ -663,6 +670,35 @@ class Gen:
             self.emit(f'    print(math.{fn}({arg}))')
             self.emit(f'except (ValueError, OverflowError) as {e}:')
             self.emit(f'    print(type({e}).__name__, {e})')
+
+    def rt_builtins_stmt(self):
+        """With --rt-builtins: str methods of a run-time string, ints beyond 2**53 from run-time ints, a tuple of a
+        run-time list."""
+        k = self.r()
+        if k < 0.4:
+            s = self.fresh('s')
+            self.emit(f'{s} = f"{self.pick(["  ", "", "x "])}{{a}}{self.pick([",", " ", "-", ", "])}{{b{self.pick(FMT_FLOAT[:6])}}}{self.pick(["  ", "", " Ab", ",z"])}"')
+            m = [self.pick(['strip()', 'split()', 'split(",")', 'split(None, 1)', 'rsplit(" ", 1)', 'upper()', 'title()', 'swapcase()',
+                            'lstrip(" x")', 'partition(",")', 'rpartition("-")', 'find("1")', 'rfind(" ")', 'count("0")', 'startswith(" ")',
+                            'endswith("z")', 'zfill(12)', 'center(15, "*")', 'ljust(10) + "|"', 'isdigit()', 'strip().isalnum()', 'splitlines()'])
+                 for _ in range(3)]
+            self.emit(f'print({", ".join(f"{s}.{x}" for x in m)}, "|".join({s}.split()))')
+        elif k < 0.7:
+            base = self.pick(['a', 'a + 1', 'a + 7', '-a - 2', '(a * 3 + 1)'])
+            e = self.pick(['19', '23', '30', '41'])
+            d = self.pick(['7', '-7', '1000003', '2 ** 61 - 1', '3 ** 40'])
+            big = f'({base}) ** {e}'
+            self.emit(f'print({big}, {big} // {d}, {big} % {d}, -{big} // {d}, {big} * {self.pick(["10 ** 18", "a", "-3"])} - 1, {big} > 2 ** 60)')
+        else:
+            h, c = self.fresh('hist'), self.fresh('v')
+            self.emit(f'{h} = []')
+            self.emit(f'{c} = a')
+            self.emit(f'while {c} < {self.pick(["9", "30", "a + 5"])}:')
+            self.emit(f'    {c} = {c} * 2 + 1')
+            self.emit(f'    {h}.append({self.pick([c, f"{c} % 5", f"{c} / 4"])})')
+            t = self.fresh('t')
+            self.emit(f'{t} = tuple({h})')
+            self.emit(f'print({t}, len({t}), {t}[:2], {t}[::-1], {t} == tuple({h}), sum({t}))')
 
     def rt_best(self):
         """A best-so-far that starts as None in a while loop on a run-time value (a host value that may be None),
@@ -800,20 +836,21 @@ def main():
     ap.add_argument('--out', default='fixtures/pyhost')
     ap.add_argument('--rt-lists', action='store_true', help='run-time programs may append to lists in loops on run-time values')
     ap.add_argument('--rt-more', action='store_true', help='run-time programs may loop over ranges with run-time bounds, match on run-time values, hash and call math functions that raise')
+    ap.add_argument('--rt-builtins', action='store_true', help='run-time programs may call str methods of run-time strings, compute ints beyond 2**53 and make tuples of run-time lists')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     batches = (a.count + a.per_batch - 1) // a.per_batch
     for b in range(batches):
         rng = random.Random(a.seed * 1_000_003 + b)
         n = min(a.per_batch, a.count - b * a.per_batch)
-        flags = (f' --runtime-every {a.runtime_every}' if a.runtime_every != 4 else '') + (' --rt-lists' if a.rt_lists else '') + (' --rt-more' if a.rt_more else '')
+        flags = (f' --runtime-every {a.runtime_every}' if a.runtime_every != 4 else '') + (' --rt-lists' if a.rt_lists else '') + (' --rt-more' if a.rt_more else '') + (' --rt-builtins' if a.rt_builtins else '')
         lines = [f'# Differential fixture: {n} random Python host programs, scripts/fuzz_py_gen.py --seed {a.seed}{flags} batch {b}.',
                  '# Generated; its golden comes from scripts/oracle.sh (CPython). Do not edit.',
                  'import math', 'import jax.numpy as jnp', '', '']
         for i in range(n):
             runtime = a.runtime_every > 0 and i % a.runtime_every == a.runtime_every - 1
             while True:
-                body = Gen(rng, runtime, a.rt_lists, a.rt_more).program(f'p{i}')
+                body = Gen(rng, runtime, a.rt_lists, a.rt_more, a.rt_builtins).program(f'p{i}')
                 src = '\n'.join(body) + f'\n\n\nprint("== p{i}")\np{i}()\n'
                 if runs_cleanly(src):
                     break

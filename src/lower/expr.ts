@@ -848,6 +848,12 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     const eq = truthyStatic(ip, ip.call(getAttr(ip, tupleEq, '__eq__', span), { args: [tupleEq === a ? b : a], kwargs: new Map(), span }), span);
     return op === '==' ? eq : !eq;
   }
+  // two lists (or tuples) known only at run time, of numbers, strings or bools: item by item when the program runs
+  if ((op === '==' || op === '!=') && a instanceof HostList && b instanceof HostList && a !== b && typeof a.elem === 'string' && typeof b.elem === 'string') {
+    if (a.kind !== b.kind) return op === '!=';
+    const eq: HExpr = { k: 'call', callee: 'jx.pySeqEquals', args: [{ k: 'var', name: a.name }, { k: 'var', name: b.name }] };
+    return new HostScalar(op === '==' ? eq : { k: 'unary', op: '!', x: eq }, 'bool');
+  }
   // lists, tuples and dicts holding instances: item by item, the instances' own __eq__ deciding (identity first, as CPython)
   if ((op === '==' || op === '!=') && holdsInstance(a) && holdsInstance(b)) {
     const eq = containerEquals(ip, a, b, span);
