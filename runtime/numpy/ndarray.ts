@@ -362,3 +362,35 @@ export function str(x: NdArray): string {
 export function repr(x: NdArray): string {
   return numpyRepr(x);
 }
+
+/**
+ * np.quantile(x, qs) over the whole array by NumPy's default 'linear' method: the sorted values at
+ * (n - 1) * q, interpolated as NumPy's _lerp does (from the nearer end past the midpoint), in `dtype`
+ * (the float32 of a float32 array with a Python-number q; float64 otherwise). A NaN anywhere gives NaN.
+ */
+export function quantile(x: NdArray, qs: readonly number[], shape: readonly number[], dtype: NpDType): NdArray {
+  const sorted = Array.from(x.data).sort((a, b) => a - b);
+  const f = dtype === 'float32' ? Math.fround : (v: number): number => v;
+  const n = sorted.length;
+  const values = qs.map((q) => {
+    if (sorted.some(Number.isNaN)) return NaN;
+    const vi = (n - 1) * q;
+    const lo = Math.min(Math.max(Math.floor(vi), 0), n - 1);
+    const hi = Math.min(lo + 1, n - 1);
+    // (gamma is a Python float: 1 - gamma is taken in double precision, each rounded to the dtype where it meets the array)
+    const t = vi - Math.floor(vi);
+    const [a, b] = [f(sorted[lo]!), f(sorted[hi]!)];
+    const diff = f(b - a);
+    return t >= 0.5 ? f(b - f(diff * f(1 - t))) : f(a + f(diff * f(t)));
+  });
+  return array(shape, dtype, values);
+}
+
+/** np.median(x) over the whole array: the mean of the middle one or two sorted values (NaN: NaN), in `dtype`. */
+export function median(x: NdArray, dtype: NpDType): NdArray {
+  const sorted = Array.from(x.data).sort((a, b) => a - b);
+  const n = sorted.length;
+  const mid = sorted.slice((n - 1) >> 1, (n >> 1) + 1);
+  const m = sorted.some(Number.isNaN) ? NaN : pairwiseSum(mid, dtype === 'float32') / mid.length;
+  return array([], dtype, [m]);
+}

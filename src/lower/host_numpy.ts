@@ -506,3 +506,24 @@ export function hostNdToDevice(ctx: HostNumpyCtx, x: HostNd, hint: string): Host
 /** str(x) or repr(x) of a run-time NumPy array. */
 export const hostNdText = (x: HostNd, repr: boolean): HExpr => call(repr ? 'repr' : 'str', [{ k: 'var', name: x.name }]);
 
+
+/**
+ * np.median / np.percentile / np.quantile of a run-time array over all its elements (NumPy's 'linear'
+ * method): a float32 array keeps float32 where q is a Python number (NumPy's weak promotion), else
+ * float64; a list of q gives an array. null: a q that is not numbers known now.
+ */
+export function hostNdQuantile(ctx: HostNumpyCtx, name: 'median' | 'percentile' | 'quantile', x: HostNd, q: PyValue): PyValue | null {
+  const num = (v: PyValue): number | null => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null);
+  const scale = name === 'percentile' ? 100 : 1;
+  const v: Operand = { e: { k: 'var', name: x.name }, shape: x.shape, dtype: x.dtype, weak: false };
+  if (name === 'median') {
+    const dtype: NpDType = x.dtype === 'float32' ? 'float32' : 'float64';
+    return scalarOrNd(ctx, 'median', call('median', [v.e, lit(dtype)]), [], dtype);
+  }
+  const list = q instanceof PyList || q instanceof PyTuple ? q.items.map(num) : null;
+  const qs = list ?? [num(q)];
+  if (qs.some((a) => a === null)) return null;
+  const shape = list ? [list.length] : [];
+  const dtype: NpDType = x.dtype === 'float32' && !list ? 'float32' : 'float64';
+  return scalarOrNd(ctx, name, call('quantile', [v.e, litArray(qs.map((a) => a! / scale)), litArray(shape), lit(dtype)]), shape, dtype);
+}

@@ -20,7 +20,7 @@ import { ALL_DTYPES } from '../ir/dtypes.js';
 import { JAX_NAMES } from './jax_names.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
-import { hostNdAstype, hostNdFromDevice, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
+import { hostNdQuantile, hostNdAstype, hostNdFromDevice, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
 import { ndArange, ndConcatenate, ndCorrcoef, ndCov, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnaryPredicate, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
 import { HostArray, HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 import { arrayConversionMessage } from './tracer_origin.js';
@@ -147,7 +147,19 @@ function hostFunctions(ip: Interp, jnp: PyModule): Record<string, ((c: CallArgs)
   const tol = (c: CallArgs, i: number, name: string, def: number): number => numArg(arg(c, i, name, def), name, c.span);
   const allStatic = (c: CallArgs): boolean => !c.args.slice(0, 2).some((a) => isArray(a) || a instanceof HostNd);
   const onDevice = (args: PyValue[], span: Span): PyValue[] => args.map((a) => (a instanceof HostNd ? ip.hostArray(a, span) : a));
+  // np.median / percentile / quantile of a run-time array over all of it: NumPy's own computation (others: jnp's, on the device copy)
+  const quantileFn = (name: 'median' | 'percentile' | 'quantile') => either(name, (c) => {
+    throw new CompileError(`NotImplementedError: numpy.${name} is not supported by jaxts (it is, of JAX arrays)`, c.span);
+  }, (c) => {
+    const x = arg(c, 0, 'a');
+    const whole = c.args.length <= (name === 'median' ? 1 : 2) && !c.kwargs.size && x instanceof HostNd;
+    const r = whole ? hostNdQuantile(ip, name, x, name === 'median' ? null : arg(c, 1, 'q')) : null;
+    return r ?? jnpFn(name)({ ...c, args: onDevice(c.args, c.span) });
+  });
   return {
+    median: quantileFn('median'),
+    percentile: quantileFn('percentile'),
+    quantile: quantileFn('quantile'),
     // of any array-like (JAX arrays, NumPy arrays, lists, scalars): as jnp's
     size: jnpFn('size'),
     shape: jnpFn('shape'),
