@@ -1,6 +1,7 @@
 // The partial evaluator: runs the Python module at compile time. Static values
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
+import { setX64 } from './x64.js';
 import { frameText, leaveFrame } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
@@ -227,6 +228,7 @@ export class Interp {
     library: (ip: Interp) => Library,
   ) {
     hostDepth.current = 0;
+    setX64(false);
     this.hostTrace = new Trace('segment', 'segment', null);
     this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t), nanOrigin: (span) => this.nanOrigin(span) });
     if (options.devices) {
