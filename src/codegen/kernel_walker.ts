@@ -133,7 +133,7 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
           if (e.fn === 'add') return lets.bind(key, d.fma(x, y, z));
           return lets.bind(key, e.fma === 'a' ? d.fma(x, y, neg(z)) : d.fma(neg(x), y, z));
         }
-        if (e.fn === 'atan2' && atanFrom !== undefined && e.b.op === 'const' && e.b.value === 1) {
+        if (e.fn === 'atan2' && e.dtype === 'float32' && atanFrom !== undefined && e.b.op === 'const' && e.b.value === 1) {
           // jnp.arctan, atan2(x, 1): XLA's loop runs its own atan where it does not vectorize the element
           const x = emit(e.a);
           const own = d.atanXla(x);
