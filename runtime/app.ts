@@ -47,15 +47,20 @@ let current: Promise<Runtime> | null = null;
  * the exported functions called after it; without one, the first call
  * creates a runtime with `createRuntime()`, with at least `devices` devices.
  */
-export async function runtime(devices: number, given?: Runtime): Promise<Runtime> {
+export async function runtime(devices: number, given?: Runtime, cpuOnly?: string): Promise<Runtime> {
+  if (cpuOnly !== undefined && given?.backend.kind === 'webgpu') throw new Error(cpuOnlyMessage(cpuOnly));
   if (given) {
     current = Promise.resolve(given);
     return given;
   }
   if (current && (await current).devices().length >= devices) return current;
-  current = createRuntime({ devices });
+  if (cpuOnly !== undefined && current && (await current).backend.kind === 'webgpu') current = null;
+  current = createRuntime({ devices, backend: cpuOnly !== undefined ? 'cpu' : 'auto' });
   return current;
 }
+
+/** The error for a program on 64-bit values given a WebGPU runtime. */
+export const cpuOnlyMessage = (why: string): string => `the program runs on the CPU backend only: ${why}; WGSL has no float64 or int64 (use the CPU backend)`;
 
 type Nested = number | boolean | readonly Nested[];
 

@@ -26,20 +26,20 @@ export interface Backend {
   readonly kind: 'webgpu' | 'cpu';
   /** A human-readable adapter description. */
   readonly description: string;
-  upload(device: number, dtype: DType, data: Float32Array | Int32Array | Uint32Array): DeviceBuffer;
+  upload(device: number, dtype: DType, data: Float32Array | Int32Array | Uint32Array | Float64Array): DeviceBuffer;
   /**
    * `parts[d]` uploaded to `devices[d]`, for each d (on WebGPU one stacked buffer, so a run binds them without
    * copies). The parts are the backend's after the call (the CPU backend keeps them as the buffers): the caller
    * makes them for the upload and neither reads nor writes them again.
    */
-  uploadStacked(devices: number[], dtype: DType, parts: (Float32Array | Int32Array | Uint32Array)[]): DeviceBuffer[];
+  uploadStacked(devices: number[], dtype: DType, parts: (Float32Array | Int32Array | Uint32Array | Float64Array)[]): DeviceBuffer[];
   /** `count` elements of `src` from `srcOffset`, as a buffer on `device` (a view of the same memory where the backend can). */
   copy(src: DeviceBuffer, device: number, srcOffset?: number, count?: number): DeviceBuffer;
   /** Concatenate buffers (in order) into one new buffer on `device`. */
   concat(parts: DeviceBuffer[], device: number): DeviceBuffer;
-  read(buf: DeviceBuffer): Promise<Float32Array | Int32Array | Uint32Array>;
+  read(buf: DeviceBuffer): Promise<Float32Array | Int32Array | Uint32Array | Float64Array>;
   /** The same without waiting, where the backend's buffers are host memory (the CPU backend); WebGPU has none. */
-  readSync?(buf: DeviceBuffer): Float32Array | Int32Array | Uint32Array;
+  readSync?(buf: DeviceBuffer): Float32Array | Int32Array | Uint32Array | Float64Array;
   /** A second handle on `buf`'s memory, with a reference of its own. */
   share(buf: DeviceBuffer): DeviceBuffer;
   /** Give up `buf`'s reference (once per handle; later calls do nothing); memory no handle holds is reused. */

@@ -4,15 +4,18 @@
 // narrow dtypes (8/16-bit integers, float16, bfloat16) live in 32-bit lanes —
 // WGSL has no 8/16-bit storage — and every operation producing one rounds
 // (floats, round-to-nearest-even as XLA) or wraps (integers) its lane value
-// back into the narrow type (`narrowValue`).
+// back into the narrow type (`narrowValue`). float64 and int64 exist while
+// jax_enable_x64 is on; they run on the CPU backend only (WGSL has no 64-bit
+// types), each in a Float64Array: int64 as integral doubles, exact to 2**53
+// as the host NumPy arrays (runtime/numpy) hold their int64.
 
 import { roundBf16, roundF16 } from './format/narrow_float.js';
 
 export { roundBf16, roundF16 };
 
 export type DTypeKind = 'bool' | 'uint' | 'int' | 'float' | 'complex';
-/** The 32-bit types buffers and kernel expressions use. */
-export type LaneDType = 'float32' | 'int32' | 'uint32' | 'bool' | 'complex64';
+/** The types buffers and kernel expressions use: 32-bit, and the 64-bit ones of x64 mode. */
+export type LaneDType = 'float32' | 'int32' | 'uint32' | 'bool' | 'complex64' | 'float64' | 'int64';
 
 export interface DTypeInfo {
   readonly kind: DTypeKind;
@@ -32,9 +35,11 @@ export const DTYPES = {
   int8: { kind: 'int', bits: 8, short: 'i8', lane: 'int32', category: 'signedinteger' },
   int16: { kind: 'int', bits: 16, short: 'i16', lane: 'int32', category: 'signedinteger' },
   int32: { kind: 'int', bits: 32, short: 'i32', lane: 'int32', category: 'signedinteger' },
+  int64: { kind: 'int', bits: 64, short: 'i64', lane: 'int64', category: 'signedinteger' },
   bfloat16: { kind: 'float', bits: 16, short: 'bf16', lane: 'float32', category: 'floating' },
   float16: { kind: 'float', bits: 16, short: 'f16', lane: 'float32', category: 'floating' },
   float32: { kind: 'float', bits: 32, short: 'f32', lane: 'float32', category: 'floating' },
+  float64: { kind: 'float', bits: 64, short: 'f64', lane: 'float64', category: 'floating' },
   complex64: { kind: 'complex', bits: 64, short: 'c64', lane: 'complex64', category: 'complexfloating' },
 } as const satisfies Record<string, DTypeInfo>;
 
@@ -42,7 +47,7 @@ export type DType = keyof typeof DTYPES;
 export const ALL_DTYPES = Object.keys(DTYPES) as DType[];
 
 export const dtypeInfo = (d: DType): DTypeInfo => DTYPES[d];
-/** The 32-bit lane a dtype's values are stored and computed in. */
+/** The lane a dtype's values are stored and computed in. */
 export const laneOf = (d: DType): LaneDType => DTYPES[d].lane;
 /** A dtype narrower than its lane: each result is rounded or wrapped into it. */
 export const isNarrow = (d: DType): boolean => (DTYPES[d].lane as DType) !== d;
@@ -67,3 +72,6 @@ export function narrowValue(v: number, d: DType): number {
       return v;
   }
 }
+
+/** A 64-bit dtype (x64 mode): computed on the CPU backend only. */
+export const isWide = (d: DType): boolean => d === 'float64' || d === 'int64';

@@ -18,6 +18,7 @@ export { dotF32, type DotLayout } from './cpu/gemm.js';
 export { f32ToBits, bitsToF32, ftz32, fma32 } from './cpu/math.js';
 export { roundF16, roundBf16 } from './dtypes.js';
 export { sin32, cos32, tan32, exp32, log32, log1p32, expm1_32, tanh32, logistic32, erf32, erfInv32, pow32, atan2_32, atanXla32, rsqrt32 } from './cpu/math.js';
+export { sin64, cos64, tan64, exp64, log64, log1p64, expm1_64, tanh64, logistic64, erf64, erfInv64, pow64, atan2_64, rsqrt64, f64ToI64, bits64 } from './cpu/math64.js';
 export { pyRoundDigits, setPrintOptions } from './format/index.js';
 export * as np from './numpy/index.js';
 export * as pyMath from './pymath.js';

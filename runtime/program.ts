@@ -7,7 +7,7 @@ import { laneOf, type DType } from './dtypes.js';
 
 export type { DType };
 
-export type CpuBuffer = Float32Array | Int32Array | Uint32Array;
+export type CpuBuffer = Float32Array | Int32Array | Uint32Array | Float64Array;
 export type CpuKernel = (ins: CpuBuffer[], out: CpuBuffer, device: number) => void;
 
 export interface BufferSpec {
@@ -113,5 +113,5 @@ export const MAX_WORKGROUPS_X = 65535;
  */
 export function newCpuBuffer(dtype: DType, size: number): CpuBuffer {
   const lane = laneOf(dtype);
-  return lane === 'float32' || lane === 'complex64' ? new Float32Array(size) : lane === 'int32' ? new Int32Array(size) : new Uint32Array(size);
+  return lane === 'float32' || lane === 'complex64' ? new Float32Array(size) : lane === 'int32' ? new Int32Array(size) : lane === 'float64' || lane === 'int64' ? new Float64Array(size) : new Uint32Array(size);
 }

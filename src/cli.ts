@@ -243,7 +243,9 @@ async function runCommand(file: string, v: Record<string, unknown>, host: CliHos
   const prog = await importCompiledJs(r, host.importModule);
   let rt;
   try {
-    rt = await node.createNodeRuntime({ backend: backend as BackendChoice, devices: prog.deviceCount, verbose: v['verbose'] === true });
+    // a program on 64-bit values (jax_enable_x64) runs on the CPU backend: WGSL has no float64 or int64
+    if (prog.cpuOnly !== undefined && backend === 'webgpu') throw new Error(`the program runs on the CPU backend only: ${prog.cpuOnly}; WGSL has no float64 or int64 (use --backend cpu)`);
+    rt = await node.createNodeRuntime({ backend: prog.cpuOnly !== undefined ? 'cpu' : (backend as BackendChoice), devices: prog.deviceCount, verbose: v['verbose'] === true });
   } catch (e) {
     process.stderr.write(`jaxts: error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;

@@ -79,6 +79,8 @@ export function exitQuietlyOnClosedStdout(): void {
 
 export interface LoadedProgram {
   deviceCount: number;
+  /** Set when the program runs on the CPU backend only (64-bit values: module.ts). */
+  cpuOnly?: string;
   main: (rt: Runtime) => Promise<void>;
 }
 

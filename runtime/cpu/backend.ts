@@ -5,7 +5,7 @@
 import type { Backend, DeviceBuffer, MemoryStats } from '../backend.js';
 import type { BufRef, CpuBuffer, DType, ProgramSpec } from '../program.js';
 import { newCpuBuffer } from '../program.js';
-import { laneOf } from '../dtypes.js';
+import { isWide, laneOf } from '../dtypes.js';
 
 /** Typed-array memory shared by the handles on it. */
 class Store {
@@ -43,7 +43,7 @@ const cpu = (b: DeviceBuffer): CpuDeviceBuffer => b as CpuDeviceBuffer;
 /** A typed array of `dtype` over pooled memory (newCpuBuffer's choice of array type). */
 const view = (dtype: DType, b: ArrayBuffer): CpuBuffer => {
   const lane = laneOf(dtype);
-  return lane === 'float32' || lane === 'complex64' ? new Float32Array(b) : lane === 'int32' ? new Int32Array(b) : new Uint32Array(b);
+  return lane === 'float32' || lane === 'complex64' ? new Float32Array(b) : lane === 'int32' ? new Int32Array(b) : lane === 'float64' || lane === 'int64' ? new Float64Array(b) : new Uint32Array(b);
 };
 
 export class CpuBackend implements Backend {
@@ -55,7 +55,7 @@ export class CpuBackend implements Backend {
 
   /** A store of `size` elements: pooled memory (zeroed when `zero`) or new. */
   private store(dtype: DType, size: number, zero: boolean): Store {
-    const bytes = size * 4;
+    const bytes = size * (isWide(dtype) ? 8 : 4);
     const pooled = bytes ? this.free.get(bytes)?.pop() : undefined;
     let data: CpuBuffer;
     if (pooled) {

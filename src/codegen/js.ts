@@ -2,11 +2,12 @@
 // of the kernel walker (kernel_walker.ts), and the function around its
 // statements. float32 semantics come from Math.fround after every float
 // operation; int32 from `| 0` and Math.imul. Transcendentals call the
-// runtime's float32 math (runtime/cpu/math.ts).
+// runtime's float32 math (runtime/cpu/math.ts). float64 (x64 mode) is JS's own
+// number, and int64 an integral number (runtime/cpu/math64.ts).
 import type { DType } from '../../runtime/program.js';
 import type { KBinary, Kernel, KUnary } from '../ir/kernel.js';
 import { planDots, renderPack, type DotPlan } from './dot_plan.js';
-import { call1, call2, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
+import { call1, computesOnFloats, walkKernel, type Dialect } from './kernel_walker.js';
 
 /**
  * An exact literal: for float32 the double equal to the float32 (its shortest
@@ -18,11 +19,19 @@ function jsLiteral(value: number, dtype: DType): string {
     return Object.is(x, -0) ? '-0' : String(x); // NaN, Infinity and -Infinity are JS globals
   }
   if (dtype === 'bool') return value ? 'true' : 'false';
+  if (dtype === 'float64') return Object.is(value, -0) ? '-0' : String(value);
+  if (dtype === 'int64') return String(Math.trunc(value));
   if (dtype === 'uint32') return String(value >>> 0);
   return String(value | 0);
 }
 
 const fr = (s: string): string => `Math.fround(${s})`;
+
+/** A math function: the runtime's float32 replay of XLA's, or its float64 one. */
+const math =
+  (f32: string, f64: string) =>
+  (x: string, from: DType): string =>
+    `${from === 'float64' ? f64 : f32}(${x})`;
 
 /** A number or bool literal as jsLiteral writes it (NaN and ±Infinity are globals of type number, not literals). */
 const LITERAL = /^(?:-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|true|false)$/;
@@ -65,6 +74,13 @@ function arith(fn: Arith) {
   const op = ARITH_OPS[fn];
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
+    if (dtype === 'float64') return `(${a} ${op} ${b})`;
+    if (dtype === 'int64') {
+      // exact while the values stay within 2**53 (runtime/dtypes.ts)
+      if (fn === 'div') return `(${b} === 0 ? -1 : Math.trunc(${a} / ${b}))`;
+      if (fn === 'rem') return `(${b} === 0 ? ${a} : ${a} % ${b})`;
+      return `(${a} ${op} ${b})`;
+    }
     // XLA's bool add/mul (jnp.add, matmul of bools) are or/and
     if (dtype === 'bool' && (fn === 'add' || fn === 'mul')) return `(${a} ${fn === 'add' ? '||' : '&&'} ${b})`;
     if (dtype === 'int32' || dtype === 'uint32') {
@@ -85,6 +101,7 @@ function arith(fn: Arith) {
 function bitwise(fn: 'and' | 'or' | 'xor') {
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'bool') return `${a} ${{ and: '&&', or: '||', xor: '!==' }[fn]} ${b}`;
+    if (dtype === 'int64') return `bits64('${fn}', ${a}, ${b})`;
     const v = `${a} ${{ and: '&', or: '|', xor: '^' }[fn]} ${b}`;
     return dtype === 'uint32' ? `(${v}) >>> 0` : v;
   };
@@ -93,6 +110,7 @@ function bitwise(fn: 'and' | 'or' | 'xor') {
 /** XLA shifts: an amount outside [0, 32) gives 0 (or the sign fill for an arithmetic right shift). */
 function shift(fn: 'shift_left' | 'shift_right_logical' | 'shift_right_arithmetic') {
   return (a: string, b: string, dtype: DType): string => {
+    if (dtype === 'int64') return `bits64('${fn}', ${a}, ${b})`;
     const wrap = dtype === 'uint32' ? '>>> 0' : '| 0';
     const op = fn === 'shift_left' ? '<<' : fn === 'shift_right_logical' ? '>>>' : '>>';
     const value = `(${a} ${op} ${b}) ${wrap}`;
@@ -106,7 +124,8 @@ function shift(fn: 'shift_left' | 'shift_right_logical' | 'shift_right_arithmeti
 
 /** The identity of max/min. */
 function extremumInit(fn: 'max' | 'min', dtype: DType): string {
-  if (dtype === 'float32') return fn === 'max' ? '-Infinity' : 'Infinity';
+  if (dtype === 'float32' || dtype === 'float64') return fn === 'max' ? '-Infinity' : 'Infinity';
+  if (dtype === 'int64') return fn === 'max' ? '-9223372036854775808' : '9223372036854775807';
   if (dtype === 'int32') return fn === 'max' ? '-2147483648' : '2147483647';
   if (dtype === 'uint32') return fn === 'max' ? '0' : '4294967295';
   return fn === 'max' ? 'false' : 'true';
@@ -120,7 +139,7 @@ function extremum(fn: 'max' | 'min') {
   return (a: string, b: string, dtype: DType): string => {
     if (dtype === 'bool') return fn === 'max' ? `${a} || ${b}` : `${a} && ${b}`;
     const op = fn === 'max' ? '>' : '<';
-    if (dtype !== 'float32') return `(${a} ${op} ${b} ? ${a} : ${b})`;
+    if (dtype !== 'float32' && dtype !== 'float64') return `(${a} ${op} ${b} ? ${a} : ${b})`;
     return `(${a} !== ${a} || ${a} ${op} ${b} ? ${a} : ${b} !== ${b} || ${b} ${op} ${a} ? ${b} : ${a} === 0 && 1 / ${a} ${fn === 'max' ? '<' : '>'} 0 ? ${b} : ${a})`;
   };
 }
@@ -142,29 +161,29 @@ export const JS: Dialect = {
     // (a negative literal is parenthesised: `--0.3` is not an expression)
     neg: (x, from) => {
       const v = x.startsWith('-') ? `(${x})` : x;
-      return from === 'float32' ? `-${v}` : from === 'int32' ? `-${v} | 0` : `-${v} >>> 0`;
+      return from === 'float32' || from === 'float64' ? `-${v}` : from === 'int64' ? `(0 - ${v})` : from === 'int32' ? `-${v} | 0` : `-${v} >>> 0`;
     },
-    not: (x, from) => (from === 'bool' ? `!${x}` : from === 'int32' ? `~${x}` : `~${x} >>> 0`),
+    not: (x, from) => (from === 'bool' ? `!${x}` : from === 'int32' ? `~${x}` : from === 'int64' ? `(-1 - ${x})` : `~${x} >>> 0`),
     // jnp.abs of bool and uint32 is the identity
-    abs: (x, from) => (from === 'bool' || from === 'uint32' ? x : from === 'float32' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`),
-    sign: (x, from) => (from === 'float32' ? `(${x} !== ${x} ? NaN : Math.sign(${x}))` : `Math.sign(${x})`),
-    floor: (x, from) => (from === 'float32' ? `Math.floor(${x})` : x),
-    ceil: (x, from) => (from === 'float32' ? `Math.ceil(${x})` : x),
+    abs: (x, from) => (from === 'bool' || from === 'uint32' ? x : from === 'float32' || from === 'float64' || from === 'int64' ? `Math.abs(${x})` : `Math.abs(${x}) | 0`),
+    sign: (x, from) => (from === 'float32' || from === 'float64' ? `(${x} !== ${x} ? NaN : Math.sign(${x}))` : `Math.sign(${x})`),
+    floor: (x, from) => (from === 'float32' || from === 'float64' ? `Math.floor(${x})` : x),
+    ceil: (x, from) => (from === 'float32' || from === 'float64' ? `Math.ceil(${x})` : x),
     round: call1('roundHalfEven32'),
-    sqrt: (x) => fr(`Math.sqrt(${x})`),
-    rsqrt: call1('rsqrt32'),
+    sqrt: (x, from) => (from === 'float64' ? `Math.sqrt(${x})` : fr(`Math.sqrt(${x})`)),
+    rsqrt: math('rsqrt32', 'rsqrt64'),
     is_finite: (x) => `Number.isFinite(${x})`,
-    sin: call1('sin32'),
-    cos: call1('cos32'),
-    tan: call1('tan32'),
-    exp: call1('exp32'),
-    log: call1('log32'),
-    log1p: call1('log1p32'),
-    expm1: call1('expm1_32'),
-    tanh: call1('tanh32'),
-    logistic: call1('logistic32'),
-    erf: call1('erf32'),
-    erf_inv: call1('erfInv32'),
+    sin: math('sin32', 'sin64'),
+    cos: math('cos32', 'cos64'),
+    tan: math('tan32', 'tan64'),
+    exp: math('exp32', 'exp64'),
+    log: math('log32', 'log64'),
+    log1p: math('log1p32', 'log1p64'),
+    expm1: math('expm1_32', 'expm1_64'),
+    tanh: math('tanh32', 'tanh64'),
+    logistic: math('logistic32', 'logistic64'),
+    erf: math('erf32', 'erf64'),
+    erf_inv: math('erfInv32', 'erfInv64'),
     bitcast_convert_type: (x, from, to) => {
       const bits = to === 'float32' ? `bitsToF32(${x})` : from === 'float32' ? `f32ToBits(${x})` : x;
       return to === 'int32' ? `${bits} | 0` : to === 'uint32' ? `${bits} >>> 0` : bits;
@@ -176,10 +195,10 @@ export const JS: Dialect = {
     mul: arith('mul'),
     div: arith('div'),
     rem: arith('rem'),
-    pow: call2('pow32'),
+    pow: (a, b, dtype) => (dtype === 'float64' ? `pow64(${a}, ${b})` : `pow32(${a}, ${b})`),
     max: extremum('max'),
     min: extremum('min'),
-    atan2: call2('atan2_32'),
+    atan2: (a, b, dtype) => (dtype === 'float64' ? `atan2_64(${a}, ${b})` : `atan2_32(${a}, ${b})`),
     and: bitwise('and'),
     or: bitwise('or'),
     xor: bitwise('xor'),
@@ -199,6 +218,11 @@ export const JS: Dialect = {
     if (to === 'bool') return from === 'bool' ? x : compare('!==')(x, '0');
     if (from === 'bool') return `(${x} ? 1 : 0)`;
     if (to === 'float32') return fr(x);
+    // every float32, int32, uint32 and int64 (within 2**53) is a float64
+    if (to === 'float64') return x;
+    if (to === 'int64') return from === 'float32' || from === 'float64' ? `f64ToI64(${x})` : x;
+    // an int64 wraps into 32 bits as `| 0` and `>>> 0` wrap a double
+    if (from === 'int64') return to === 'int32' ? `${x} | 0` : `${x} >>> 0`;
     if (from === 'float32') return to === 'int32' ? `f32ToI32(${x})` : `f32ToU32(${x})`;
     return to === 'int32' ? `${x} | 0` : `${x} >>> 0`;
   },
@@ -233,6 +257,8 @@ export const JS: Dialect = {
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'atanXla32', 'rsqrt32',
     'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'threefry2x32', 'ftz32',
     'f32Scratch', 'wideSum32', 'columnSum32', 'dotF32', 'roundF16', 'roundBf16',
+    'sin64', 'cos64', 'tan64', 'exp64', 'log64', 'log1p64', 'expm1_64', 'tanh64', 'logistic64', 'erf64', 'erfInv64', 'pow64', 'atan2_64', 'rsqrt64',
+    'f64ToI64', 'bits64',
   ],
 };
 

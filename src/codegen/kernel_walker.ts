@@ -133,7 +133,7 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
           if (e.fn === 'add') return lets.bind(key, d.fma(x, y, z));
           return lets.bind(key, e.fma === 'a' ? d.fma(x, y, neg(z)) : d.fma(neg(x), y, z));
         }
-        if (e.fn === 'atan2' && atanFrom !== undefined && e.b.op === 'const' && e.b.value === 1) {
+        if (e.fn === 'atan2' && e.dtype === 'float32' && atanFrom !== undefined && e.b.op === 'const' && e.b.value === 1) {
           // jnp.arctan, atan2(x, 1): XLA's loop runs its own atan where it does not vectorize the element
           const x = emit(e.a);
           const own = d.atanXla(x);
@@ -185,7 +185,7 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
         const step = stepNarrow;
         stepNarrow = null;
         const combine = step ? (acc: string, v: string, dt: DType): string => d.narrow(d.reduce[e.fn].combine(acc, v, dt), step) : d.reduce[e.fn].combine;
-        const levels = e.dtype === 'float32' && (e.fn === 'sum' || e.fn === 'prod') && !e.dot && !e.inOrder ? treeLevels(e.extent) : [];
+        const levels = (e.dtype === 'float32' || e.dtype === 'float64') && (e.fn === 'sum' || e.fn === 'prod') && !e.dot && !e.inOrder ? treeLevels(e.extent) : [];
         const cols = libraryColumns(k, e);
         if (d.wideSum && cols !== undefined && lets.depth === 0) {
           // a sum as XLA's library reduction adds it (a row as a whole array; a column in its own

@@ -8,8 +8,8 @@ import { renderStmts, typeKey, type Line } from './host_ts.js';
 import { commentText, jsJson, jsSpecifier, jsString } from './literals.js';
 import { JS, renderJs } from './js.js';
 import { lineSourceMap, type SourceMapV3 } from './sourcemap.js';
-import { renderWgsl, wgslPartials as partials, wgslWorkgroups as workgroups } from './wgsl.js';
-import type { Program } from '../ir/kernel.js';
+import { renderWgsl, wideOp, wgslPartials as partials, wgslWorkgroups as workgroups } from './wgsl.js';
+import type { Kernel, Program } from '../ir/kernel.js';
 import type { NanCheck } from '../../runtime/program.js';
 
 export interface GenerateOptions {
@@ -38,11 +38,27 @@ export interface GeneratedModule {
 export function generate(hp: HostProgram, compiled: CompiledProgram[], baseName: string, opts: GenerateOptions = {}): GeneratedModule {
   const runtimeImport = opts.runtimeImport ?? 'jaxts/runtime';
   const types = opts.flavor !== 'js';
-  const programs = renameClashingPrograms(hp, compiled).map((p) => ({ ...p, wgsl: p.program.kernels.map(renderWgsl) }));
+  const programs = renameClashingPrograms(hp, compiled).map((p) => ({ ...p, wgsl: p.program.kernels.map(kernelWgsl) }));
   const kernels = renderKernelsFile(hp, programs, runtimeImport, types);
-  const { text: host, lines } = renderHostFile(hp, baseName, runtimeImport, types, programs.length > 0);
+  const { text: host, lines } = renderHostFile(hp, baseName, runtimeImport, types, programs.length > 0, cpuOnlyReason(programs.map((p) => p.program)));
   const hostMap = lineSourceMap(`${baseName}.${types ? 'ts' : 'js'}`, hp.file, opts.source ?? '', lines);
   return { host, kernels, dts: renderDts(hp, baseName, runtimeImport), hostMap, programs };
+}
+
+/** A kernel's WGSL; none for a kernel on 64-bit values (x64 mode), which runs on the CPU backend only. */
+const kernelWgsl = (k: Kernel): string => (wideOp(k) === null ? renderWgsl(k) : '');
+
+/** Why the module runs on the CPU backend only (its first kernel on 64-bit values), or null. */
+function cpuOnlyReason(programs: Program[]): string | null {
+  for (const p of programs) {
+    for (const k of p.kernels) {
+      const op = wideOp(k);
+      if (op !== null) return `${op} on 64-bit values (jax_enable_x64) in ${k.name}`;
+    }
+    const sub = cpuOnlyReason(p.programs ?? []);
+    if (sub !== null) return sub;
+  }
+  return null;
 }
 
 /**
@@ -101,7 +117,7 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
         `    },`,
       ].join('\n');
     });
-    const subs = (program.programs ?? []).map((p, j) => `    ${spec(`${name}_p${j}`, p, p.kernels.map(renderWgsl), undefined, '    ')},`);
+    const subs = (program.programs ?? []).map((p, j) => `    ${spec(`${name}_p${j}`, p, p.kernels.map(kernelWgsl), undefined, '    ')},`);
     return [
       `{`,
       `  name: ${jsString(name)},`,
@@ -135,7 +151,7 @@ function renderKernelsFile(hp: HostProgram, programs: GeneratedModule['programs'
     .join('\n');
 }
 
-function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string, types: boolean, hasPrograms: boolean): { text: string; lines: (number | undefined)[] } {
+function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string, types: boolean, hasPrograms: boolean, cpuOnly: string | null): { text: string; lines: (number | undefined)[] } {
   const out: Line[] = [];
   const text = (...ls: string[]): void => ls.forEach((t) => out.push({ text: t, line: undefined }));
   const t = (s: string): string => (types ? s : '');
@@ -147,6 +163,7 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
     `/** The number of devices the program runs on (XLA_FLAGS in the source, else 4). */`,
     `export const deviceCount = ${hp.deviceCount};`,
     '',
+    ...(cpuOnly !== null ? [`/** Why the program runs on the CPU backend only (WebGPU has no 64-bit types). */`, `export const cpuOnly = ${jsString(cpuOnly)};`, ''] : []),
   );
   if (hp.scriptState.length) {
     text(
@@ -158,7 +175,7 @@ function renderHostFile(hp: HostProgram, baseName: string, runtimeImport: string
   text(
     `/** ${MAIN_DOC} */`,
     `export async function main(runtime${t('?: jx.Runtime')})${t(`: Promise<${mainResult(hp)}>`)} {`,
-    `  const rt = await jx.runtime(deviceCount, runtime);`,
+    `  const rt = await jx.runtime(deviceCount, runtime${cpuOnly !== null ? ', cpuOnly' : ''});`,
   );
   // (pushed one by one: a spread of an unrolled loop's 10^5 lines overflows the stack)
   renderStmts(hp.body, '  ', { types }).forEach((l) => out.push(l));

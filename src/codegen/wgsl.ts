@@ -9,7 +9,7 @@
 // Transcendentals call our own accurate WGSL math (wgsl_math.ts), not the
 // loosely specified built-ins.
 import { MAX_WORKGROUPS_X, WORKGROUP_SIZE, type DType } from '../../runtime/program.js';
-import { isNarrow, laneOf } from '../ir/dtypes.js';
+import { isNarrow, isWide, laneOf } from '../ir/dtypes.js';
 import type { KExpr, Kernel } from '../ir/kernel.js';
 import { children, freeRvars } from '../ir/kernel.js';
 import { planDot, type DotPlan } from './dot_plan.js';
@@ -364,6 +364,35 @@ function libraryColumnLoops(acc: string, r: string, id: number, n: number, cols:
       `}`,
     ].join('\n'),
   };
+}
+
+/**
+ * The first operation of `k` on a 64-bit value (x64 mode), as the IR names it, or null: WGSL has no
+ * float64 or int64, so such a kernel runs on the CPU backend only (module.ts marks the module so).
+ */
+export function wideOp(k: Kernel): string | null {
+  const seen = new Set<KExpr>();
+  const visit = (e: KExpr): string | null => {
+    if (seen.has(e)) return null;
+    seen.add(e);
+    for (const c of children(e)) {
+      const found = visit(c);
+      if (found) return found;
+    }
+    if (!isWide(e.dtype) && !(e.op === 'cast' && isWide(e.x.dtype))) return null;
+    switch (e.op) {
+      case 'un':
+      case 'bin':
+        return e.fn;
+      case 'cast':
+        return 'convert_element_type';
+      case 'reduce':
+        return e.dot ? 'dot_general' : `reduce_${e.fn}`;
+      default:
+        return k.name;
+    }
+  };
+  return visit(k.body) ?? (isWide(k.output.dtype) || k.inputs.some((i) => isWide(i.dtype)) ? k.name : null);
 }
 
 export function renderWgsl(k: Kernel): string {

@@ -11,6 +11,7 @@ import { isFloat, isInexact, size } from '../ir/types.js';
 import { DTYPES, isNarrow, narrowValue, type DTypeKind } from '../ir/dtypes.js';
 import { HostArray, HostNd, HostScalar, NdArray, NeedsStatic, NpScalar, PyComplex, PyTuple, PyList, Tracer, type PyValue, type Trace, typeName } from './values.js';
 import { checkTracedOps } from './limits.js';
+import { canonicalDtype, defaultFloat, x64Enabled } from './x64.js';
 
 /** An `out_sharding=` of a jnp function: the mesh axes per dimension of a result of a given shape, and the axes it is left unreduced over. */
 export type OutSharding = ((shape: readonly number[]) => string[][]) & { readonly unreduced?: readonly string[] };
@@ -42,10 +43,14 @@ export class ArrayOps {
     if (typeof v === 'boolean') return lit(v ? 1 : 0, 'bool', true);
     if (typeof v === 'bigint') {
       // a weak int beside a uint32 array may take up to 2**32 - 1 (asArray rejects those alone)
+      if (x64Enabled()) {
+        if (v < -(2n ** 63n) || v >= 2n ** 64n) throw new CompileError(`OverflowError: Python int ${v} too large to convert to int64`, span);
+        return lit(Number(BigInt.asIntN(64, v)), 'int64', true);
+      }
       if (v < -(2n ** 31n) || v >= 2n ** 32n) throw new CompileError(`OverflowError: Python int ${v} too large to convert to int32`, span);
       return lit(Number(BigInt.asIntN(32, v)), 'int32', true);
     }
-    if (typeof v === 'number') return lit(v, 'float32', true);
+    if (typeof v === 'number') return lit(v, defaultFloat(), true);
     // a Python complex is a weak complex64 scalar: a literal when real, else complex(re, im) of weak parts
     if (v instanceof PyComplex) {
       if (v.im === 0 && !Object.is(v.im, -0)) return lit(v.re, 'complex64', true);
@@ -120,7 +125,7 @@ export class ArrayOps {
   /** JAX's promote_args_inexact for one value: floats keep their dtype, integers and bools become float32. */
   asInexact(v: PyValue, span: Span): Tracer {
     const x = this.asArray(v, span);
-    return isInexact(x.aval.dtype) ? x : this.convert(x, 'float32', span);
+    return isInexact(x.aval.dtype) ? x : this.convert(x, defaultFloat(), span);
   }
 
   asArray(v: PyValue, span: Span, dtype?: DType): Tracer {
@@ -174,7 +179,7 @@ export class ArrayOps {
     let a = this.atom(x, span);
     let b = this.atom(y, span);
     let dtype = promote(a.aval, b.aval);
-    if (prim === 'div' && !isInexact(dtype) && trueDivide) dtype = 'float32'; // true_divide (lax.div divides integers)
+    if (prim === 'div' && !isInexact(dtype) && trueDivide) dtype = defaultFloat(); // true_divide (lax.div divides integers)
     if (prim === 'sub' && dtype === 'bool') {
       throw new CompileError('TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, floating, complexfloating.', span);
     }
@@ -215,8 +220,9 @@ export class ArrayOps {
       return this.power(numeric(x, ax), numeric(y, ay), span);
     }
     if (promote(ax.aval, ay.aval) === 'complex64') return this.binary('pow', x, y, span);
-    if (promote(ax.aval, ay.aval) !== 'float32') return this.powIntInt(x, y, span);
-    return this.binary('pow', this.convertLike(x, 'float32', span), this.convertLike(y, 'float32', span), span);
+    const d = promote(ax.aval, ay.aval);
+    if (d !== 'float32' && d !== 'float64') return this.powIntInt(x, y, span);
+    return this.binary('pow', this.convertLike(x, d, span), this.convertLike(y, d, span), span);
   }
 
   /** An integer to an integer array power: JAX's _pow_int_int, binary exponentiation over the exponent's low 6 bits. */
@@ -247,10 +253,10 @@ export class ArrayOps {
     let a = this.atom(x, span);
     if (a.kind === 'lit') {
       // a Python scalar stays weakly typed, as in JAX (jnp.log(2.0) is a weak float32)
-      const dtype = PRIMS[prim].floatOnly && a.aval.dtype !== 'complex64' ? 'float32' : a.aval.dtype;
+      const dtype = PRIMS[prim].floatOnly && a.aval.dtype !== 'complex64' ? defaultFloat() : a.aval.dtype;
       a = this.bind('broadcast_in_dim', [lit(castScalar(a.value, dtype), dtype, a.aval.weak === true)], { shape: [], broadcast_dimensions: [] }, span);
     }
-    if (PRIMS[prim].floatOnly && !isInexact(a.aval.dtype)) a = this.convertAtom(a, 'float32', span);
+    if (PRIMS[prim].floatOnly && !isInexact(a.aval.dtype)) a = this.convertAtom(a, defaultFloat(), span);
     if ((prim === 'neg' || prim === 'sign') && a.aval.dtype === 'bool') throw new CompileError(`TypeError: ${prim} does not accept dtype bool. Accepted dtypes are subtypes of integer, floating, complexfloating.`, span);
     return this.tracer(this.bind(prim, [a], {}, span));
   }
@@ -428,7 +434,7 @@ export class ArrayOps {
     // compute float16/bfloat16 in float32 (upcast_f16_for_computation), as jax/_src/numpy/reductions.py
     if (adds && (a.aval.dtype === 'bool' || ((info.kind === 'int' || info.kind === 'uint') && isNarrow(a.aval.dtype)))) a = this.convertAtom(a, info.kind === 'uint' ? 'uint32' : 'int32', span);
     const upcast = adds && info.kind === 'float' && isNarrow(a.aval.dtype) ? a.aval.dtype : null;
-    if (upcast) a = this.convertAtom(a, 'float32', span);
+    if (upcast) a = this.convertAtom(a, defaultFloat(), span);
     const r = a.aval.shape.length;
     const axes = normalizeAxes(axis, r, span);
     let out = this.bind(prim, [a], { axes, out_sharding: null }, span);
@@ -441,7 +447,7 @@ export class ArrayOps {
     let a = this.asArray(x, span);
     // float16/bfloat16 are summed and divided in float32, then rounded back (JAX's _upcast_f16)
     const narrow = isNarrow(a.aval.dtype) && isFloat(a.aval.dtype) ? a.aval.dtype : null;
-    if (!isInexact(a.aval.dtype) || narrow) a = this.convert(a, 'float32', span);
+    if (!isInexact(a.aval.dtype) || narrow) a = this.convert(a, defaultFloat(), span);
     const axes = normalizeAxes(axis, a.aval.shape.length, span);
     const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
     const s = this.reduce('reduce_sum', a, axis, keepdims, span);
@@ -677,10 +683,11 @@ const LATTICE: Record<string, readonly string[]> = {
   'f*': ['bf16', 'f16', 'c*'], bf16: ['f32'], f16: ['f32'], f32: ['f64', 'c64'], f64: ['c128'],
   'c*': ['c64'], c64: ['c128'], c128: [],
 };
-const CANONICAL: Record<string, DType> = {
+const CANONICAL_X32: Record<string, DType> = {
   b1: 'bool', 'i*': 'int32', u8: 'uint8', u16: 'uint16', u32: 'uint32', u64: 'uint32', i8: 'int8', i16: 'int16', i32: 'int32', i64: 'int32',
   'f*': 'float32', bf16: 'bfloat16', f16: 'float16', f32: 'float32', f64: 'float32', 'c*': 'complex64', c64: 'complex64', c128: 'complex64',
 };
+const CANONICAL_X64: Record<string, DType> = { ...CANONICAL_X32, 'i*': 'int64', i64: 'int64', 'f*': 'float64', f64: 'float64' };
 /** Each lattice node with every node above it (itself included). */
 const UPPER: Map<string, Set<string>> = new Map();
 for (const n of Object.keys(LATTICE)) {
@@ -710,9 +717,9 @@ export function weakPromoted(a: AVal, b: AVal): boolean {
   return n === 'i*' || n === 'f*' || n === 'c*';
 }
 
-/** JAX's dtype promotion, honouring weak types (Python scalars), with x64 disabled. */
+/** JAX's dtype promotion, honouring weak types (Python scalars), under the program's x64 flag. */
 export function promote(a: AVal, b: AVal): DType {
-  return CANONICAL[joinNodes(a, b)]!;
+  return (x64Enabled() ? CANONICAL_X64 : CANONICAL_X32)[joinNodes(a, b)]!;
 }
 
 export function castScalar(v: number, dtype: DType): number {
@@ -730,6 +737,10 @@ export function castScalar(v: number, dtype: DType): number {
       return Math.fround(v);
     case 'int32':
       return Math.trunc(v) | 0;
+    case 'float64':
+      return v;
+    case 'int64':
+      return Number.isFinite(v) ? Math.trunc(v) : 0;
     case 'uint32':
       return Math.trunc(v) >>> 0;
     case 'bool':
@@ -737,9 +748,9 @@ export function castScalar(v: number, dtype: DType): number {
   }
 }
 
-/** The JAX dtype a NumPy dtype becomes with x64 disabled. */
+/** The JAX dtype a NumPy dtype becomes (the 64-bit ones 32-bit with x64 disabled). */
 export function jaxDtype(d: NdArray['dtype']): DType {
-  return d === 'float64' ? 'float32' : d === 'int64' ? 'int32' : d;
+  return canonicalDtype(d);
 }
 
 /** A nested list/tuple of static numbers, some complex, as the nested lists of their real and imaginary parts; else null. */

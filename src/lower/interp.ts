@@ -1,6 +1,7 @@
 // The partial evaluator: runs the Python module at compile time. Static values
 // are computed; array operations are traced into IR (host segments, jit, pmap,
 // vmap bodies); host-dynamic values and prints become the host program.
+import { canonicalDtype, setX64 } from './x64.js';
 import { frameText, leaveFrame } from './tracebacks.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
@@ -227,6 +228,7 @@ export class Interp {
     library: (ip: Interp) => Library,
   ) {
     hostDepth.current = 0;
+    setX64(false);
     this.hostTrace = new Trace('segment', 'segment', null);
     this.ops = new ArrayOps({ trace: () => this.trace(), constant: (nd) => this.constant(nd), hostNdArray: (x) => hostNdToDevice(this, x, `${x.name}_device`), checkEager: (t) => this.library.checkEager(t), nanOrigin: (span) => this.nanOrigin(span) });
     if (options.devices) {
@@ -777,11 +779,11 @@ export class Interp {
       }
       // a value known when the program runs (a host callback's operand): NumPy values then are arrays on the host
       if ((v instanceof Tracer || v instanceof HostArray) && !v.aval.shape.length) {
-        return this.ops.convert(this.ops.asArray(v, call.span), d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name, call.span);
+        return this.ops.convert(this.ops.asArray(v, call.span), canonicalDtype(d.name), call.span);
       }
       throw this.error(`np.${d.name}() of a ${typeName(v)} is not supported`, call.span);
     }
-    const dt = d.name === 'float64' ? 'float32' : d.name === 'int64' ? 'int32' : d.name === 'complex128' ? 'complex64' : d.name;
+    const dt = canonicalDtype(d.name);
     if (x instanceof HostScalar && x.type !== 'str' && this.atHost) {
       // a number known only at run time: a device scalar made where the host program has it
       const v = x.type === 'float' && !dt.startsWith('float') ? new HostScalar({ k: 'call', callee: 'Math.trunc', args: [x.expr] }, 'int') : x;

@@ -22,10 +22,26 @@ import { readBack } from './lib_numpy.js';
 import { adFunctions, newRef, refFunctions } from './refs.js';
 import { jaxPreludeCall } from './jax_prelude.js';
 import { beginCompileTimeEval } from './const_eval.js';
+import { setX64, x64Enabled } from './x64.js';
 
 /** jax, with `submodules` (numpy, lax, random, nn, …) as its attributes and jax.tree_map (`treeMap`). */
 /** A jax.config option used as a context manager (`with jax.log_compiles():`) whose setting jaxts has nothing to do for. */
 const configContext = (): PyContextManager => new PyContextManager('StateContextManager', () => null, () => undefined);
+
+/** jax.enable_x64(new_val) / jax.experimental.enable_x64(): x64 on (or off) inside the `with` block, restored after it. */
+function x64Context(c: CallArgs): PyContextManager {
+  const on = truthy(arg(c, 0, 'new_val', true), c.span);
+  let before = false;
+  return new PyContextManager(
+    'StateContextManager',
+    () => {
+      before = x64Enabled();
+      setX64(on);
+      return null;
+    },
+    () => setX64(before),
+  );
+}
 
 /** Transfer-guard levels that only log (to stderr): the disallowing ones would need jaxts to refuse implicit transfers. */
 const TRANSFER_OK = ['allow', 'log', 'log_explicit'];
@@ -175,10 +191,7 @@ export function jaxModule(ip: Interp, submodules: Record<string, PyModule>, tree
     make_array_from_callback: (c) => jaxPreludeCall(ip, 'make_array_from_callback', c),
     make_array_from_single_device_arrays: (c) => jaxPreludeCall(ip, 'make_array_from_single_device_arrays', c),
     make_array_from_process_local_data: (c) => jaxPreludeCall(ip, 'make_array_from_process_local_data', c),
-    enable_x64: (c) => {
-      if (truthy(arg(c, 0, 'new_val', true), c.span)) throw new CompileError('NotImplementedError: jax.enable_x64: jaxts computes in 32-bit types only (float64 and int64 arrays are not supported)', c.span);
-      return configContext();
-    },
+    enable_x64: x64Context,
     ...jaxShardingFunctions(ip),
     shard_map: (c) => shardMapOf(ip, c, 'shard_map'),
   };
@@ -271,7 +284,7 @@ function configUpdate(ip: Interp, c: CallArgs): null {
       setRemat3(ip, Boolean(value));
       return null;
     case 'jax_enable_x64':
-      if (value) throw new CompileError('NotImplementedError: jax_enable_x64 is not supported by jaxts (arrays are 32-bit, as JAX makes them by default)', c.span);
+      setX64(Boolean(value));
       return null;
     case 'jax_num_cpu_devices': {
       if (typeof value !== 'bigint') throw new CompileError(`TypeError: jax_num_cpu_devices must be an int, got ${typeof value}`, c.span);
@@ -328,7 +341,7 @@ export function experimentalModule(ip: Interp): PyModule {
     broadcast_one_to_all: (c) => jaxPreludeCall(ip, '_broadcast_one_to_all', c),
     sync_global_devices: (c) => jaxPreludeCall(ip, '_sync_global_devices', c),
   });
-  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, io_callback: (c) => hostCallback(ip, c, 'io'), multihost_utils: multihostUtils });
+  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, enable_x64: x64Context, disable_x64: (c) => x64Context({ ...c, args: [false], kwargs: new Map() }), io_callback: (c) => hostCallback(ip, c, 'io'), multihost_utils: multihostUtils });
 }
 
 /** jax.devices(backend=None) / jax.local_devices(process_index=None, backend=None): the one backend is 'cpu'. */

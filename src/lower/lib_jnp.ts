@@ -34,6 +34,7 @@ import { withArraylikeChecks } from './arraylike.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 import { checkNotRef } from './refs.js';
 import { hostNdFromList, hostNdToDevice, runTimeNumberList } from './host_numpy.js';
+import { defaultFloat, defaultInt } from './x64.js';
 
 type Fn = (c: CallArgs) => PyValue;
 type Reduction = 'reduce_sum' | 'reduce_max' | 'reduce_min' | 'reduce_prod';
@@ -106,14 +107,14 @@ export function jnpModule(ip: Interp): PyModule {
   const fns: Record<string, Fn> = withArraylikeChecks({
     arange: (c) => {
       const { start, stop, step, isFloat } = arangeArgs(c);
-      return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? 'float32' : 'int32'), c.span);
+      return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? defaultFloat() : defaultInt()), c.span);
     },
     linspace: (c) => linspace(ip, c),
     array: (c) => onContextMesh(ip, ops.asArray(hostNumbers(notNone(arg(c, 0, 'object'), c.span), c.span), c.span, dtypeOf(c, 1)), c.span),
     asarray: (c) => onContextMesh(ip, ops.asArray(hostNumbers(notNone(arg(c, 0, 'a'), c.span), c.span), c.span, dtypeOf(c, 1)), c.span),
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
-    zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? 'float32', c.span),
-    ones: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? 'float32', c.span),
+    zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? defaultFloat(), c.span),
+    ones: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 1, dtypeOf(c, 1) ?? defaultFloat(), c.span),
     full: (c) => {
       const shape = shapeOf(arg(c, 0, 'shape'), c.span);
       const fv = arg(c, 1, 'fill_value');
@@ -125,7 +126,7 @@ export function jnpModule(ip: Interp): PyModule {
       }
       // JAX's lax.full: a Python number without a dtype fills a weakly typed array (jnp.full((2,), 5) is a weak int32)
       const weak = dtype === undefined && (typeof fv === 'number' || typeof fv === 'bigint');
-      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtype ?? (typeof fv === 'boolean' ? 'bool' : typeof fv === 'bigint' ? 'int32' : 'float32'), c.span, weak);
+      return ops.full(shape, numArg(fv, 'fill_value', c.span), dtype ?? (typeof fv === 'boolean' ? 'bool' : typeof fv === 'bigint' ? defaultInt() : defaultFloat()), c.span, weak);
     },
     zeros_like: fullLike(0),
     ones_like: fullLike(1),
@@ -212,7 +213,7 @@ export function jnpModule(ip: Interp): PyModule {
     angle: (c) => {
       const z = arg(c, 0, 'z');
       const deg = truthy(arg(c, 1, 'deg', false), c.span);
-      const [re, im] = [ops.real(z, c.span), ops.imag(z, c.span)].map((x) => ops.convert(x, 'float32', c.span)) as [Tracer, Tracer];
+      const [re, im] = [ops.real(z, c.span), ops.imag(z, c.span)].map((x) => ops.convert(x, defaultFloat(), c.span)) as [Tracer, Tracer];
       const r = ops.binary('atan2', im, re, c.span);
       return deg ? ops.binary('mul', r, Math.fround(180 / Math.PI), c.span) : r;
     },
@@ -381,8 +382,8 @@ function linspace(ip: Interp, c: CallArgs): PyValue {
   let stop = o.asArray(arg(c, 1, 'stop'), span);
   // the computation is in the inexact result dtype (float32 for integers), by default that of start and stop
   const joined = promote(start.aval, stop.aval);
-  const dtype = dtypeArg(arg(c, 5, 'dtype', null), span) ?? (isFloat(joined) ? joined : 'float32');
-  const ct = isFloat(dtype) ? dtype : 'float32';
+  const dtype = dtypeArg(arg(c, 5, 'dtype', null), span) ?? (isFloat(joined) ? joined : defaultFloat());
+  const ct = isFloat(dtype) ? dtype : defaultFloat();
   start = o.convert(start, ct, span);
   stop = o.convert(stop, ct, span);
   const bounds = broadcastShapes(start.aval.shape, stop.aval.shape, span);
@@ -435,7 +436,7 @@ function composites(ip: Interp): Record<string, Fn> {
   /** promote_args_inexact: ints and bools become float32 (jaxts's one inexact dtype). */
   const inexact = (v: PyValue, span: Span): Tracer => {
     const x = A(v, span);
-    return isFloat(x.aval.dtype) ? x : o.convert(x, 'float32', span);
+    return isFloat(x.aval.dtype) ? x : o.convert(x, defaultFloat(), span);
   };
   const axisOne = (v: PyValue, rank: number, span: Span): number => normalizeAxes(BigInt(intArg(v, 'axis', span)), rank, span)[0]!;
   const floating = (x: Tracer): boolean => isFloat(x.aval.dtype);
@@ -443,8 +444,8 @@ function composites(ip: Interp): Record<string, Fn> {
   const isnan = (x: Tracer, span: Span): Tracer => (floating(x) ? o.compare('ne', x, x, span) : o.full([...x.aval.shape], 0, 'bool', span));
   const isinfOf = (x: Tracer, sign: 0 | 1 | -1, span: Span): Tracer => {
     if (!floating(x)) return o.full([...x.aval.shape], 0, 'bool', span);
-    if (sign === 0) return o.compare('eq', o.unary('abs', x, span), o.asArray(Infinity, span, 'float32'), span);
-    return o.compare('eq', x, o.asArray(sign * Infinity, span, 'float32'), span);
+    if (sign === 0) return o.compare('eq', o.unary('abs', x, span), o.asArray(Infinity, span, defaultFloat()), span);
+    return o.compare('eq', x, o.asArray(sign * Infinity, span, defaultFloat()), span);
   };
   const isfinite = (x: Tracer, span: Span): Tracer => (floating(x) ? o.tracer(o.bind('is_finite', [x.atom], {}, span)) : o.full([...x.aval.shape], 1, 'bool', span));
   const logical = (prim: 'and' | 'or' | 'xor'): Fn => (c) => {
@@ -537,17 +538,17 @@ function composites(ip: Interp): Record<string, Fn> {
     const n = axes.reduce((p, d) => p * a.aval.shape[d]!, 1);
     const normalizer = n - ddof;
     const s = o.reduce('reduce_sum', centered, axis, keep(c), c.span);
-    const out = o.binary('div', s, o.asArray(normalizer, c.span, 'float32'), c.span);
-    return normalizer > 0 ? out : o.full([...out.aval.shape], NaN, 'float32', c.span);
+    const out = o.binary('div', s, o.asArray(normalizer, c.span, defaultFloat()), c.span);
+    return normalizer > 0 ? out : o.full([...out.aval.shape], NaN, defaultFloat(), c.span);
   };
   const isclose = (c: CallArgs): Tracer => {
     let a = A(arg(c, 0, 'a'), c.span);
     let b = A(arg(c, 1, 'b'), c.span);
     const dtype = promote(o.aval(arg(c, 0, 'a'), c.span), o.aval(arg(c, 1, 'b'), c.span));
-    a = o.convert(a, dtype === 'float32' ? dtype : 'float32', c.span);
-    b = o.convert(b, dtype === 'float32' ? dtype : 'float32', c.span);
-    const rtol = A(numArg(arg(c, 2, 'rtol', 1e-5), 'rtol', c.span), c.span, 'float32');
-    const atol = A(numArg(arg(c, 3, 'atol', 1e-8), 'atol', c.span), c.span, 'float32');
+    a = o.convert(a, dtype === 'float32' || dtype === 'float64' ? dtype : defaultFloat(), c.span);
+    b = o.convert(b, dtype === 'float32' || dtype === 'float64' ? dtype : defaultFloat(), c.span);
+    const rtol = A(numArg(arg(c, 2, 'rtol', 1e-5), 'rtol', c.span), c.span, defaultFloat());
+    const atol = A(numArg(arg(c, 3, 'atol', 1e-8), 'atol', c.span), c.span, defaultFloat());
     const equalNan = truthy(arg(c, 4, 'equal_nan', false), c.span);
     const bothNan = o.binary('and', isnan(a, c.span), isnan(b, c.span), c.span);
     const fin = isfinite(b, c.span);
@@ -598,7 +599,7 @@ function composites(ip: Interp): Record<string, Fn> {
   };
   const shapeArgsOf = (v: PyValue, span: Span): number[] => (typeof v === 'bigint' ? [Number(v)] : shapeArgs([v], span));
   const unaryInexact = (f: (x: Tracer, span: Span) => Tracer): Fn => (c) => f(inexact(arg(c, 0, 'x'), c.span), c.span);
-  const logBase = (base: number) => unaryInexact((x, span) => o.binary('div', o.unary('log', x, span), o.unary('log', o.asArray(base, span, 'float32'), span), span));
+  const logBase = (base: number) => unaryInexact((x, span) => o.binary('div', o.unary('log', x, span), o.unary('log', o.asArray(base, span, defaultFloat()), span), span));
 
   return {
     trim_zeros: (c) => trimZeros(ip, c),
@@ -606,16 +607,16 @@ function composites(ip: Interp): Record<string, Fn> {
       const n = intArg(arg(c, 0, 'N'), 'N', c.span);
       const mV = arg(c, 1, 'M', null);
       const m = mV === null ? n : intArg(mV, 'M', c.span);
-      return eye(n, m, intArg(arg(c, 2, 'k', 0n), 'k', c.span), dtypeArg(arg(c, 3, 'dtype', null), c.span) ?? 'float32', c.span);
+      return eye(n, m, intArg(arg(c, 2, 'k', 0n), 'k', c.span), dtypeArg(arg(c, 3, 'dtype', null), c.span) ?? defaultFloat(), c.span);
     },
     identity: (c) => {
       const n = intArg(arg(c, 0, 'n'), 'n', c.span);
-      return eye(n, n, 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float32', c.span);
+      return eye(n, n, 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? defaultFloat(), c.span);
     },
     tri: (c) => {
       const n = intArg(arg(c, 0, 'N'), 'N', c.span);
       const mV = arg(c, 1, 'M', null);
-      return o.convert(tri(n, mV === null ? n : intArg(mV, 'M', c.span), intArg(arg(c, 2, 'k', 0n), 'k', c.span), c.span), dtypeArg(arg(c, 3, 'dtype', null), c.span) ?? 'float32', c.span);
+      return o.convert(tri(n, mV === null ? n : intArg(mV, 'M', c.span), intArg(arg(c, 2, 'k', 0n), 'k', c.span), c.span), dtypeArg(arg(c, 3, 'dtype', null), c.span) ?? defaultFloat(), c.span);
     },
     tril: trilu(true),
     triu: trilu(false),
@@ -808,11 +809,11 @@ function composites(ip: Interp): Record<string, Fn> {
     reciprocal: unaryInexact((x, span) => o.power(x, -1n, span)),
     log2: logBase(2),
     // JAX multiplies by 1 / log(10) rounded to float32
-    log10: unaryInexact((x, span) => o.binary('mul', o.unary('log', x, span), o.asArray(0.4342944819032518, span, 'float32'), span)),
-    deg2rad: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, 'float32'), span)),
-    radians: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, 'float32'), span)),
-    rad2deg: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, 'float32'), span)),
-    degrees: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, 'float32'), span)),
+    log10: unaryInexact((x, span) => o.binary('mul', o.unary('log', x, span), o.asArray(0.4342944819032518, span, defaultFloat()), span)),
+    deg2rad: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, defaultFloat()), span)),
+    radians: unaryInexact((x, span) => o.binary('mul', x, o.asArray(Math.PI / 180, span, defaultFloat()), span)),
+    rad2deg: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, defaultFloat()), span)),
+    degrees: unaryInexact((x, span) => o.binary('mul', x, o.asArray(180 / Math.PI, span, defaultFloat()), span)),
     rsqrt: unaryInexact((x, span) => o.unary('rsqrt', x, span)),
     round: (c) => {
       const x = A(arg(c, 0, 'a'), c.span);
@@ -822,7 +823,7 @@ function composites(ip: Interp): Record<string, Fn> {
       if (!floating(x)) return x;
       const rnd = (t: Tracer): Tracer => o.tracer(o.bind('round', [t.atom], { rounding_method: 1 }, c.span));
       if (decimals === 0) return rnd(x);
-      const f = o.asArray(10 ** decimals, c.span, 'float32');
+      const f = o.asArray(10 ** decimals, c.span, defaultFloat());
       return o.binary('div', rnd(o.binary('mul', x, f, c.span)), f, c.span);
     },
     hypot: (c) => {
@@ -831,10 +832,10 @@ function composites(ip: Interp): Record<string, Fn> {
       const hi = o.binary('max', x1, x2, c.span);
       const lo = o.binary('min', x1, x2, c.span);
       const z = o.compare('eq', hi, 0, c.span);
-      const safe = o.select(z, o.full([...hi.aval.shape], 1, 'float32', c.span), hi, c.span);
+      const safe = o.select(z, o.full([...hi.aval.shape], 1, defaultFloat(), c.span), hi, c.span);
       const r = o.binary('mul', hi, o.unary('sqrt', o.binary('add', 1, o.power(o.binary('div', lo, safe, c.span), 2n, c.span), c.span), c.span), c.span);
       const x = o.select(z, hi, r, c.span);
-      return o.select(idxInf, o.full([...x.aval.shape], Infinity, 'float32', c.span), x, c.span);
+      return o.select(idxInf, o.full([...x.aval.shape], Infinity, defaultFloat(), c.span), x, c.span);
     },
     nan_to_num: (c) => {
       const x = A(arg(c, 0, 'x'), c.span);
@@ -845,9 +846,9 @@ function composites(ip: Interp): Record<string, Fn> {
       };
       const F32_MAX = 3.4028234663852886e38;
       const s = [...x.aval.shape];
-      let out = o.select(isnan(x, c.span), o.full(s, num('nan', 2, 0), 'float32', c.span), x, c.span);
-      out = o.select(isinfOf(out, 1, c.span), o.full(s, num('posinf', 3, F32_MAX), 'float32', c.span), out, c.span);
-      return o.select(isinfOf(out, -1, c.span), o.full(s, num('neginf', 4, -F32_MAX), 'float32', c.span), out, c.span);
+      let out = o.select(isnan(x, c.span), o.full(s, num('nan', 2, 0), defaultFloat(), c.span), x, c.span);
+      out = o.select(isinfOf(out, 1, c.span), o.full(s, num('posinf', 3, F32_MAX), defaultFloat(), c.span), out, c.span);
+      return o.select(isinfOf(out, -1, c.span), o.full(s, num('neginf', 4, -F32_MAX), defaultFloat(), c.span), out, c.span);
     },
     average: (c) => {
       const a = inexact(arg(c, 0, 'a'), c.span);
@@ -883,9 +884,9 @@ function composites(ip: Interp): Record<string, Fn> {
     fabs: unaryInexact((x, span) => o.unary('abs', x, span)),
     sinc: unaryInexact((x, span) => {
       const z = o.compare('eq', x, 0, span);
-      const pix = o.binary('mul', x, o.asArray(Math.PI, span, 'float32'), span);
-      const safe = o.select(z, o.full([...x.aval.shape], 1, 'float32', span), pix, span);
-      return o.select(z, o.full([...x.aval.shape], 1, 'float32', span), o.binary('div', o.unary('sin', safe, span), safe, span), span);
+      const pix = o.binary('mul', x, o.asArray(Math.PI, span, defaultFloat()), span);
+      const safe = o.select(z, o.full([...x.aval.shape], 1, defaultFloat(), span), pix, span);
+      return o.select(z, o.full([...x.aval.shape], 1, defaultFloat(), span), o.binary('div', o.unary('sin', safe, span), safe, span), span);
     }),
     split: (c) => splitLike(c, true),
     pad: (c) => {
@@ -939,7 +940,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const x1 = inexact(arg(c, 0, 'x1'), c.span);
       const x2 = inexact(arg(c, 1, 'x2'), c.span);
       const shape = broadcastShapes(x1.aval.shape, x2.aval.shape, c.span);
-      const f = (v: number): Tracer => o.full(shape, v, 'float32', c.span);
+      const f = (v: number): Tracer => o.full(shape, v, defaultFloat(), c.span);
       const b1 = bcast(x1, shape, c.span);
       // x1 where it is NaN, else x2 where it is 0
       const atZero = o.select(o.compare('ne', b1, b1, c.span), b1, bcast(x2, shape, c.span), c.span);
@@ -960,8 +961,8 @@ function composites(ip: Interp): Record<string, Fn> {
     nanmean: (c) => {
       const a = inexact(arg(c, 0, 'a'), c.span);
       const axis = arg(c, 1, 'axis', null);
-      const count = o.reduce('reduce_sum', o.convert(o.unary('not', isnan(a, c.span), c.span), 'float32', c.span), axis, keep(c), c.span);
-      const total = o.reduce('reduce_sum', o.select(isnan(a, c.span), o.full([...a.aval.shape], 0, 'float32', c.span), a, c.span), axis, keep(c), c.span);
+      const count = o.reduce('reduce_sum', o.convert(o.unary('not', isnan(a, c.span), c.span), defaultFloat(), c.span), axis, keep(c), c.span);
+      const total = o.reduce('reduce_sum', o.select(isnan(a, c.span), o.full([...a.aval.shape], 0, defaultFloat(), c.span), a, c.span), axis, keep(c), c.span);
       return o.binary('div', total, count, c.span);
     },
     diff: (c) => {
@@ -1004,7 +1005,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const parts = [o.binary('sub', m(a1, b2), m(a2, b1), c.span), o.binary('sub', m(a2, b0), m(a0, b2), c.span), o.binary('sub', m(a0, b1), m(a1, b0), c.span)];
       return o.stack(parts, -1, c.span);
     },
-    empty: (c) => o.full(shapeArgsOf(arg(c, 0, 'shape'), c.span), 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? 'float32', c.span),
+    empty: (c) => o.full(shapeArgsOf(arg(c, 0, 'shape'), c.span), 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? defaultFloat(), c.span),
     empty_like: (c) => {
       const x = A(arg(c, 0, 'prototype'), c.span);
       return o.full([...x.aval.shape], 0, dtypeArg(arg(c, 1, 'dtype', null), c.span) ?? x.aval.dtype, c.span);
@@ -1068,7 +1069,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const x2 = inexact(arg(c, 1, 'x2'), c.span);
       const amax = o.binary('max', x1, x2, c.span);
       const delta = o.binary('sub', x1, x2, c.span);
-      const invln2 = o.asArray(1 / Math.LN2, c.span, 'float32');
+      const invln2 = o.asArray(1 / Math.LN2, c.span, defaultFloat());
       const r = o.binary('add', amax, o.binary('mul', invln2, o.unary('log1p', o.unary('exp2', o.unary('neg', o.unary('abs', delta, c.span), c.span), c.span), c.span), c.span), c.span);
       return o.select(o.compare('ne', delta, delta, c.span), o.binary('add', x1, x2, c.span), r, c.span);
     },
@@ -1082,7 +1083,7 @@ function composites(ip: Interp): Record<string, Fn> {
       const hi = sliceAxis(y, ax, 1, n, c.span);
       const lo = sliceAxis(y, ax, 0, n - 1, c.span);
       const avg = o.binary('mul', 0.5, o.binary('add', hi, lo, c.span), c.span);
-      if (xV === null) return o.binary('mul', o.asArray(dx, c.span, 'float32'), o.reduce('reduce_sum', avg, BigInt(ax), false, c.span), c.span);
+      if (xV === null) return o.binary('mul', o.asArray(dx, c.span, defaultFloat()), o.reduce('reduce_sum', avg, BigInt(ax), false, c.span), c.span);
       const x = inexact(xV, c.span);
       const xn = x.aval.shape.length === 1 ? x : o.moveAxis(x, axisOne(arg(c, 3, 'axis', -1n), x.aval.shape.length, c.span), x.aval.shape.length - 1, c.span);
       let d = o.binary('sub', sliceAxis(xn, xn.aval.shape.length - 1, 1, n, c.span), sliceAxis(xn, xn.aval.shape.length - 1, 0, n - 1, c.span), c.span);
@@ -1105,14 +1106,14 @@ function composites(ip: Interp): Record<string, Fn> {
    * the HLO XLA compiles), so the values are XLA's bit for bit where the primitives are.
    */
   function inverseTrig(): Record<string, Fn> {
-    const one = (x: Tracer, span: Span): Tracer => o.full([...x.aval.shape], 1, 'float32', span);
+    const one = (x: Tracer, span: Span): Tracer => o.full([...x.aval.shape], 1, defaultFloat(), span);
     const atan2 = (y: Tracer, x: Tracer, span: Span): Tracer => o.tracer(o.bind('atan2', [y.atom, x.atom], {}, span));
     /** sqrt((1 - x)(1 + x)), CHLO's form of sqrt(1 - x²) */
     const sqrt1mx2 = (x: Tracer, span: Span): Tracer =>
       o.unary('sqrt', o.binary('mul', o.binary('sub', 1.0, x, span), o.binary('add', x, 1.0, span), span), span);
     const half = (t: Tracer, span: Span): Tracer => o.binary('mul', t, 0.5, span);
     /** e^x / 2 as exp(x + log(1/2)), finite up to where the result is */
-    const expHalf = (x: Tracer, span: Span): Tracer => o.unary('exp', o.binary('add', x, o.asArray(Math.log(0.5), span, 'float32'), span), span);
+    const expHalf = (x: Tracer, span: Span): Tracer => o.unary('exp', o.binary('add', x, o.asArray(Math.log(0.5), span, defaultFloat()), span), span);
     const fns: Record<string, (x: Tracer, span: Span) => Tracer> = {
       arctan: (x, span) => atan2(x, one(x, span), span),
       arcsin: (x, span) => o.binary('mul', 2.0, atan2(x, o.binary('add', 1.0, sqrt1mx2(x, span), span), span), span),
@@ -1178,7 +1179,7 @@ function composites(ip: Interp): Record<string, Fn> {
     else if (mode === 'same') pads = [Math.floor(m / 2), m - Math.floor(m / 2) - 1];
     else if (mode === 'full') pads = [m - 1, m - 1];
     else throw new CompileError("ValueError: mode must be one of ['full', 'same', 'valid']", c.span);
-    let xp = o.tracer(o.bind('pad', [x.atom, lit(0, 'float32')], { padding_config: [[pads[0], pads[1], 0]] }, c.span));
+    let xp = o.tracer(o.bind('pad', [x.atom, lit(0, defaultFloat())], { padding_config: [[pads[0], pads[1], 0]] }, c.span));
     // the output reversed is the reversed signal's windows times the reversed kernel
     if (reverseOut) [xp, y] = [rev(xp, [0], c.span), rev(y, [0], c.span)];
     const L = xp.aval.shape[0]!;
@@ -1204,11 +1205,11 @@ function composites(ip: Interp): Record<string, Fn> {
     const axis = arg(c, 1, 'axis', null);
     if (prim === 'reduce_max' || prim === 'reduce_min') checkIdentity(ip, prim, c);
     if (!floating(a)) return o.reduce(prim, a, axis, keep(c), c.span);
-    const out = o.reduce(prim, o.select(isnan(a, c.span), o.full([...a.aval.shape], init, 'float32', c.span), a, c.span), axis, keep(c), c.span);
+    const out = o.reduce(prim, o.select(isnan(a, c.span), o.full([...a.aval.shape], init, defaultFloat(), c.span), a, c.span), axis, keep(c), c.span);
     if (prim === 'reduce_sum' || prim === 'reduce_prod') return out;
     // an all-NaN slice gives NaN, as JAX's _nan_reduction
     const allNan = o.reduce('reduce_min', isnan(a, c.span), axis, keep(c), c.span);
-    return o.select(allNan, o.full([...out.aval.shape], NaN, 'float32', c.span), out, c.span);
+    return o.select(allNan, o.full([...out.aval.shape], NaN, defaultFloat(), c.span), out, c.span);
   }
   /**
    * jnp.pad's edge, wrap, reflect and symmetric modes, axis by axis: each output position along the axis reads
@@ -1430,7 +1431,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     if ((c.kwargs.get('kind') ?? null) !== null) throw new CompileError(`TypeError: 'kind' argument to ${fn} is not supported. Use stable=True or stable=False to specify sort stability.`, c.span);
     if ((c.kwargs.get('order') ?? null) !== null) throw new CompileError(`TypeError: 'order' argument to ${fn} is not supported.`, c.span);
   };
-  const inexact = (x: Tracer, span: Span): Tracer => (isFloat(x.aval.dtype) ? x : o.convert(x, 'float32', span));
+  const inexact = (x: Tracer, span: Span): Tracer => (isFloat(x.aval.dtype) ? x : o.convert(x, defaultFloat(), span));
   /** A function JAX decorates with @jit: inside a trace, make_jaxpr shows its equations as one `jit[name=…]` equation. */
   const jitted = (name: string, f: Fn): Fn => (c) => {
     if (ip.atHost) return f(c);
@@ -1444,9 +1445,9 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
   /** XLA's total order after JAX's sort canonicalisation (-0.0 = 0.0, NaNs last), as int32 keys. */
   const totalKey = (x: Tracer, span: Span): Tracer => {
     if (!isFloat(x.aval.dtype)) return x.aval.dtype === 'bool' ? o.convert(x, 'int32', span) : x;
-    const zero = o.full([...x.aval.shape], 0, 'float32', span);
+    const zero = o.full([...x.aval.shape], 0, defaultFloat(), span);
     let v = o.select(o.compare('eq', x, zero, span), zero, x, span);
-    v = o.select(o.compare('ne', x, x, span), o.full([...x.aval.shape], NaN, 'float32', span), v, span);
+    v = o.select(o.compare('ne', x, x, span), o.full([...x.aval.shape], NaN, defaultFloat(), span), v, span);
     const bits = o.bitcast(v, 'int32', span);
     return o.select(o.compare('lt', bits, 0n, span), o.binary('xor', bits, BigInt(0x7fffffff), span), bits, span);
   };
@@ -1483,7 +1484,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     // a NaN anywhere along the axis makes the whole quantile NaN
     const anyNan = o.reduce('reduce_max', o.compare('ne', a1, a1, c.span), BigInt(axis), true, c.span);
     const nanB = o.tracer(o.broadcastTo(anyNan.atom, shape, c.span));
-    const a = sortArrays(o, [o.select(nanB, o.full([...shape], NaN, 'float32', c.span), a1, c.span)], axis, true, 1, c.span)[0]!;
+    const a = sortArrays(o, [o.select(nanB, o.full([...shape], NaN, defaultFloat(), c.span), a1, c.span)], axis, true, 1, c.span)[0]!;
     const n = shape[axis]!;
     const qs = o.binary('mul', q, n - 1, c.span);
     const low = o.unary('floor', qs, c.span);
@@ -1532,7 +1533,7 @@ function sortingFunctions(ip: Interp): Record<string, Fn> {
     const pos = o.tracer(o.bind('broadcast_in_dim', [broadcastedIota(o, 'int32', shape, r - 1, c.span).atom], { shape: [...shape, kth + 1], broadcast_dimensions: shape.map((_, i) => i) }, c.span));
     const bot = o.tracer(o.bind('broadcast_in_dim', [bottomInd.atom], { shape: [...shape, kth + 1], broadcast_dimensions: [...shape.slice(0, -1).map((_, i) => i), r] }, c.span));
     const hit = o.reduce('reduce_max', o.compare('eq', pos, bot, c.span), BigInt(r), false, c.span);
-    const proxy = o.select(hit, o.full(shape, 0, 'float32', c.span), o.full(shape, 1, 'float32', c.span), c.span);
+    const proxy = o.select(hit, o.full(shape, 0, defaultFloat(), c.span), o.full(shape, 1, defaultFloat(), c.span), c.span);
     const [, topInd] = topK(o, proxy, n - kth - 1, c.span);
     return unswap(o.concatenate([bottomInd, topInd], r - 1, c.span));
   };

@@ -12,6 +12,7 @@ import { checkShapeIndex, normalizeAxes } from './arrays.js';
 import { arg, builtinModule, dtypeArg, numArg, shapeArgs } from './modules.js';
 import { truthy } from './pyops.js';
 import { PyBuiltin, PyDType, PyList, PyTuple, isArray, typeName, type CallArgs, type PyModule, type PyValue, type Tracer } from './values.js';
+import { defaultFloat } from './x64.js';
 
 /** The composites below, over the interpreter's array operations. */
 class NnOps {
@@ -107,7 +108,7 @@ export function nnModule(ip: Interp, random: PyModule): PyModule {
       if (typeof n !== 'bigint') throw new CompileError('TypeError: one_hot num_classes must be an int', c.span);
       const axis = ip.static(c.kwargs.get('axis') ?? -1n, 'axis', c.span);
       if (typeof axis !== 'bigint') throw new CompileError('NotImplementedError: jaxts supports jax.nn.one_hot with an integer axis (not a named axis)', c.span);
-      return nn.oneHot(arg(c, 0, 'x'), Number(n), dtypeArg(c.kwargs.get('dtype'), c.span) ?? 'float32', Number(axis), c.span);
+      return nn.oneHot(arg(c, 0, 'x'), Number(n), dtypeArg(c.kwargs.get('dtype'), c.span) ?? defaultFloat(), Number(axis), c.span);
     },
     silu: (c) => {
       const x = o.asInexact(floating('logistic', arg(c, 0, 'x'), c.span), c.span);
@@ -282,7 +283,7 @@ function initializers(ip: Interp, random: PyModule): PyModule {
   const initFn = (name: string, draw: (key: PyValue, shape: number[], dtype: DType, span: Span) => PyValue, dtypeDefault: PyValue) =>
     new PyBuiltin(name, (c) => {
       const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
-      const dtype = dtypeArg(arg(c, 2, 'dtype', dtypeDefault), c.span) ?? 'float32';
+      const dtype = dtypeArg(arg(c, 2, 'dtype', dtypeDefault), c.span) ?? defaultFloat();
       return draw(arg(c, 0, 'key'), shape, dtype, c.span);
     });
   const shapeTuple = (s: number[]): PyTuple => new PyTuple(s.map(BigInt));
@@ -342,7 +343,7 @@ function initializers(ip: Interp, random: PyModule): PyModule {
   };
   const zerosOnes = (value: number) => (c: CallArgs): PyValue => {
     const shape = shapeArgs([arg(c, 1, 'shape')], c.span);
-    return o.full(shape, value, dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? 'float32', c.span);
+    return o.full(shape, value, dtypeArg(arg(c, 2, 'dtype', null), c.span) ?? defaultFloat(), c.span);
   };
   return builtinModule('jax.nn.initializers', {
     zeros: zerosOnes(0),

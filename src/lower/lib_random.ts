@@ -16,6 +16,7 @@ import { arg, builtinModule, dtypeArg, shapeArgs } from './modules.js';
 import { fmtShape } from './arrays.js';
 import { KEY_DTYPE, KEY_IMPL, wrapKeys } from './keys.js';
 import { withOutSharding } from './lib_sharding.js';
+import { defaultFloat, defaultInt } from './x64.js';
 import { callRandomPrelude, RANDOM_PRELUDE_FUNCTIONS } from './random_prelude.js';
 import { hostScalarArray } from './transforms.js';
 import { HostArray, HostScalar, NdArray, NpScalar, PyKeyArray, PyList, PyModule, PyTuple, type CallArgs, type PyValue, Tracer } from './values.js';
@@ -110,6 +111,15 @@ class Random {
     return this.ops.binary('xor', y0, y1, span);
   }
 
+  /**
+   * `_random_bits(key, 64, shape)` as its high and low uint32 words (jaxts has no uint64): threefry's
+   * two outputs, which JAX joins as hi << 32 | lo.
+   */
+  private bits64(key: Tracer, shape: readonly number[], span: Span): [Tracer, Tracer] {
+    const [hi, lo] = this.counters(shape, span);
+    return this.threefry(key, hi, lo, shape, span);
+  }
+
   split(key: Tracer, shape: number[], span: Span): Tracer {
     const [hi, lo] = this.counters(shape, span);
     const [y0, y1] = this.threefry(key, hi, lo, shape, span);
@@ -133,27 +143,36 @@ class Random {
   }
 
   uniform(key: Tracer, shape: number[], dtype: DType, minval: PyValue, maxval: PyValue, span: Span): Tracer {
-    if (dtype !== 'float32') throw new CompileError('TypeError: uniform only accepts floating point dtypes.', span);
+    if (dtype !== 'float32' && dtype !== 'float64') throw new CompileError('TypeError: uniform only accepts floating point dtypes.', span);
     const o = this.ops;
-    const lo = o.asArray(minval, span, 'float32');
-    const hi = o.asArray(maxval, span, 'float32');
-    const bits = this.bits(key, shape, span);
-    const floatBits = o.binary('or', o.binary('shift_right_logical', bits, 9n, span), 0x3f800000n, span);
-    const one = new NpScalar('float32', 1);
-    const floats = o.binary('sub', o.bitcast(floatBits, 'float32', span), one, span);
+    const lo = o.asArray(minval, span, dtype);
+    const hi = o.asArray(maxval, span, dtype);
+    let floats: Tracer;
+    if (dtype === 'float64') {
+      // JAX's bitcast of (bits >> 12) | bits(1.0) less 1.0 is the top 52 of the 64 bits over 2**52, exactly
+      const [hiWord, loWord] = this.bits64(key, shape, span);
+      const mantissa = o.binary('add', o.binary('mul', o.convert(hiWord, 'float64', span), 2 ** 20, span), o.convert(o.binary('shift_right_logical', loWord, 12n, span), 'float64', span), span);
+      floats = o.binary('mul', mantissa, 2 ** -52, span);
+    } else {
+      const bits = this.bits(key, shape, span);
+      const floatBits = o.binary('or', o.binary('shift_right_logical', bits, 9n, span), 0x3f800000n, span);
+      floats = o.binary('sub', o.bitcast(floatBits, 'float32', span), new NpScalar('float32', 1), span);
+    }
     const scaled = o.binary('add', o.binary('mul', floats, o.binary('sub', hi, lo, span), span), lo, span);
     return o.binary('max', lo, scaled, span);
   }
 
   normal(key: Tracer, shape: number[], dtype: DType, span: Span): Tracer {
-    if (dtype !== 'float32') throw new CompileError('TypeError: normal only accepts floating point dtypes.', span);
-    const lo = new NpScalar('float32', -0.99999994); // nextafter(-1, 0) in float32
-    const u = this.uniform(key, shape, 'float32', lo, new NpScalar('float32', 1), span);
-    const sqrt2 = new NpScalar('float32', Math.SQRT2);
+    if (dtype !== 'float32' && dtype !== 'float64') throw new CompileError('TypeError: normal only accepts floating point dtypes.', span);
+    // nextafter(-1, 0) in the dtype
+    const lo = new NpScalar(dtype, dtype === 'float64' ? -1 + 2 ** -53 : -0.99999994);
+    const u = this.uniform(key, shape, dtype, lo, new NpScalar(dtype, 1), span);
+    const sqrt2 = new NpScalar(dtype, Math.SQRT2);
     return this.ops.binary('mul', sqrt2, this.ops.unary('erf_inv', u, span), span);
   }
 
   randint(key: Tracer, shape: number[], minval: PyValue, maxval: PyValue, dtype: DType, span: Span): Tracer {
+    if (dtype === 'int64') return this.randint64(key, shape, minval, maxval, span);
     if (dtype !== 'int32' && dtype !== 'uint32') throw new CompileError(`TypeError: randint only accepts integer dtypes, got ${dtype}`, span);
     const o = this.ops;
     const lo = o.convert(o.asArray(minval, span), dtype, span);
@@ -170,9 +189,31 @@ class Random {
     return o.binary('add', lo, o.convert(off, dtype, span), span);
   }
 
+  /**
+   * randint with int64 (x64): JAX's rule on 64-bit random words, each taken mod the span from its two
+   * uint32 words ((hi mod s)·(2**32 mod s) + lo mod s, mod s). int64 values are integral doubles, so the
+   * result is JAX's while the span is below 2**26 (every product stays under 2**53).
+   */
+  private randint64(key: Tracer, shape: number[], minval: PyValue, maxval: PyValue, span: Span): Tracer {
+    const o = this.ops;
+    const lo = o.convert(o.asArray(minval, span), 'int64', span);
+    const hi = o.convert(o.asArray(maxval, span), 'int64', span);
+    const keys = this.split(key, [2], span);
+    const s = o.select(o.compare('le', hi, lo, span), o.full([], 1, 'int64', span), o.binary('sub', hi, lo, span), span);
+    const rem = (x: PyValue): Tracer => o.binary('rem', x, s, span);
+    const word32 = rem(o.full([], 2 ** 32, 'int64', span));
+    const mod64 = ([h, l]: [Tracer, Tracer]): Tracer => rem(o.binary('add', o.binary('mul', rem(o.convert(h, 'int64', span)), word32, span), rem(o.convert(l, 'int64', span)), span));
+    const higher = mod64(this.bits64(o.index(keys, [{ kind: 'int', value: 0 }], span), shape, span));
+    const lower = mod64(this.bits64(o.index(keys, [{ kind: 'int', value: 1 }], span), shape, span));
+    const mult = rem(o.binary('mul', word32, word32, span));
+    return o.binary('add', lo, rem(o.binary('add', o.binary('mul', higher, mult, span), lower, span)), span);
+  }
+
   bernoulli(key: Tracer, p: PyValue, shape: number[] | null, span: Span): Tracer {
-    const prob = this.ops.asArray(p, span, 'float32');
-    const u = this.uniform(key, shape ?? [...prob.aval.shape], 'float32', 0, 1, span);
+    // the dtype of p (a Python float: the default float)
+    const dtype = this.ops.aval(p, span).dtype === 'float64' ? 'float64' : 'float32';
+    const prob = this.ops.asArray(p, span, dtype);
+    const u = this.uniform(key, shape ?? [...prob.aval.shape], dtype, 0, 1, span);
     return this.ops.compare('lt', u, prob, span);
   }
 
@@ -462,8 +503,8 @@ export function randomModule(ip: Interp): PyModule {
   const key = (c: CallArgs, what: string): Tracer => r.keyData(arg(c, 0, 'key'), what, c.span);
   /** The dtype argument of a float sampler: float32 (JAX's ValueError for others). */
   const floatDtype = (c: CallArgs, i: number, what: string): void => {
-    const d = dtypeOf(c, i, 'float32');
-    if (d !== 'float32') throw new CompileError(`ValueError: dtype argument to \`${what}\` must be a float dtype, got ${d}`, c.span);
+    const d = dtypeOf(c, i, defaultFloat());
+    if (d !== 'float32' && d !== 'float64') throw new CompileError(`ValueError: dtype argument to \`${what}\` must be a float dtype, got ${d}`, c.span);
   };
   /** An optional shape argument; None: the broadcast shape of the parameters. */
   const optShape = (c: CallArgs, i: number, params: PyValue[]): number[] => {
@@ -512,10 +553,10 @@ export function randomModule(ip: Interp): PyModule {
     fold_in: (c) => keysLike(c, r.foldIn(key(c, 'fold_in'), arg(c, 1, 'data'), c.span)),
     bits: (c) => r.bits(key(c, 'bits'), shapeOf(c, 1, 'shape', new PyTuple([])), c.span),
     uniform: (c) =>
-      r.uniform(key(c, 'uniform'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, 'float32'), arg(c, 3, 'minval', 0), arg(c, 4, 'maxval', 1), c.span),
-    normal: (c) => r.normal(key(c, 'normal'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, 'float32'), c.span),
+      r.uniform(key(c, 'uniform'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, defaultFloat()), arg(c, 3, 'minval', 0), arg(c, 4, 'maxval', 1), c.span),
+    normal: (c) => r.normal(key(c, 'normal'), shapeOf(c, 1, 'shape', new PyTuple([])), dtypeOf(c, 2, defaultFloat()), c.span),
     randint: (c) =>
-      r.randint(key(c, 'randint'), shapeOf(c, 1, 'shape'), arg(c, 2, 'minval'), arg(c, 3, 'maxval'), dtypeOf(c, 4, 'int32'), c.span),
+      r.randint(key(c, 'randint'), shapeOf(c, 1, 'shape'), arg(c, 2, 'minval'), arg(c, 3, 'maxval'), dtypeOf(c, 4, defaultInt()), c.span),
     bernoulli: (c) => {
       const shape = arg(c, 2, 'shape', null);
       return r.bernoulli(key(c, 'bernoulli'), arg(c, 1, 'p', 0.5), shape === null ? null : shapeArgs([shape], c.span), c.span);

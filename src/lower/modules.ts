@@ -7,6 +7,7 @@ import { isDType } from '../ir/dtypes.js';
 import type { Span } from '../parser/ast.js';
 import { NpScalar, PyBuiltin, PyDType, PyList, PyModule, PyTuple, staticValue, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 import { concretizationMessage, indexConversionMessage, originMsg } from './tracer_origin.js';
+import { canonicalDtype, defaultFloat, defaultInt } from './x64.js';
 
 /** Argument `name` at position `i` (or by keyword), else `def`; a missing required one is JAX's TypeError. */
 export function arg(c: CallArgs, i: number, name: string, def?: PyValue): PyValue {
@@ -46,14 +47,14 @@ export function shapeArgs(args: PyValue[], span: Span): number[] {
 
 export function dtypeArg(v: PyValue | undefined, span: Span): DType | undefined {
   if (v === undefined || v === null) return undefined;
-  if (v instanceof PyDType) return v.name === 'float64' ? 'float32' : v.name === 'int64' ? 'int32' : v.name === 'complex128' ? 'complex64' : v.name;
+  if (v instanceof PyDType) return canonicalDtype(v.name);
   if (typeof v === 'string') {
     const name = v === 'bool_' ? 'bool' : v;
-    if (!isDType(name) && !['float64', 'int64', 'complex128'].includes(name)) throw new CompileError(`TypeError: data type '${v}' not understood`, span);
+    if (!isDType(name) && name !== 'complex128') throw new CompileError(`TypeError: data type '${v}' not understood`, span);
     return dtypeArg(new PyDType(name as PyDType['name']), span);
   }
   // Python's own types as dtypes (NumPy's rule; int and float are 64-bit there, 32-bit in JAX without x64)
-  if (v instanceof PyBuiltin && (v.name === 'bool' || v.name === 'int' || v.name === 'float' || v.name === 'complex')) return v.name === 'bool' ? 'bool' : v.name === 'int' ? 'int32' : v.name === 'complex' ? 'complex64' : 'float32';
+  if (v instanceof PyBuiltin && (v.name === 'bool' || v.name === 'int' || v.name === 'float' || v.name === 'complex')) return v.name === 'bool' ? 'bool' : v.name === 'int' ? defaultInt() : v.name === 'complex' ? 'complex64' : defaultFloat();
   throw new CompileError(`TypeError: data type ${typeName(v)} not understood`, span);
 }
 

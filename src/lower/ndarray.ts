@@ -409,6 +409,12 @@ export function ndAttr(x: NdArray, name: string): PyValue | undefined {
     case 'flatten':
     case 'ravel': return method((c) => ndReshape(x, [-1], c.span));
     case 'copy': return method(() => new NdArray([...x.shape], x.dtype, [...x.data]));
+    // in place along the last axis, NaN last (NumPy's default axis=-1)
+    case 'sort': return method(() => {
+      const n = x.shape[x.shape.length - 1] ?? 1;
+      for (let i = 0; i < x.data.length; i += n) x.data.splice(i, n, ...x.data.slice(i, i + n).sort((p, q) => (Number.isNaN(p) ? 1 : Number.isNaN(q) ? -1 : p - q)));
+      return null;
+    });
     case 'tolist': return method(() => ndToList(x));
     case 'item': return method((c) => {
       if (x.data.length !== 1) throw new CompileError('ValueError: can only convert an array of size 1 to a Python scalar', c.span);

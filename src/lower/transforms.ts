@@ -26,6 +26,7 @@ import { EFFECT_MARK, HostCallbackInTrace, allowCallbacks, markEffect, replaying
 import { dce } from '../passes/simplify.js';
 import { argRefName, argRefs, carryRefs, finishRefs, functionInfo, PyAdSpec, refAddGrad, refType, refValues, vjpWithRefs } from './refs.js';
 import { noteJitOrigin } from './tracer_origin.js';
+import { defaultFloat, defaultInt } from './x64.js';
 import {
   HostArray, HostNd, HostScalar, PyBoundMethod, PyComplex, PyDescriptor, PyNativeMethod, PyUserClass, PyDeviceArray, PyMesh, PyRef, PyNamedSharding, PyPartitionSpec, NdArray, NpScalar, PyBuiltin, PyDict, PyFunction, PyInstance, PyKeyArray, PyList, PyPartial, PyTransformed, PyTuple, TangentOf, Trace, Tracer, isArray, typeName,
   type CallArgs, type PyValue,
@@ -141,8 +142,8 @@ function axesFor(ip: Interp, spec: PyValue, v: PyValue, what: string, span: A.Sp
 export function avalOf(ip: Interp, v: PyValue, span: A.Span): AVal {
   if (v instanceof Tracer || v instanceof HostArray) return v.aval;
   if (v instanceof NdArray || v instanceof HostNd) return { shape: v.shape, dtype: jaxDtype(v.dtype) };
-  if (typeof v === 'bigint') return { shape: [], dtype: 'int32' };
-  if (typeof v === 'number') return { shape: [], dtype: 'float32' };
+  if (typeof v === 'bigint') return { shape: [], dtype: defaultInt() };
+  if (typeof v === 'number') return { shape: [], dtype: defaultFloat() };
   if (v instanceof PyComplex) return { shape: [], dtype: 'complex64' };
   if (typeof v === 'boolean') return { shape: [], dtype: 'bool' };
   if (v instanceof HostScalar) throw ip.error('a value computed on the host at run time cannot be passed to a transformed function yet', span);

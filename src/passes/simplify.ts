@@ -43,9 +43,9 @@ export function divByBroadcast(f: Func): Func {
     const dt = e.outputs[0]?.aval.dtype;
     // XLA's CPU computes float16 natively (the rewrite applies, in float16); bfloat16 goes to float32
     // through converts the rewrite does not see past, so its divisions stay divisions
-    const s = e.prim === 'div' && (dt === 'float32' || dt === 'float16') ? source(b!) : undefined;
-    // a value rounded to the division's dtype (float32, or a narrow float held in one)
-    const round = (v: number): number => (dt ? narrowValue(Math.fround(v), dt) : v);
+    const s = e.prim === 'div' && (dt === 'float32' || dt === 'float16' || dt === 'float64') ? source(b!) : undefined;
+    // a value rounded to the division's dtype (float64, float32, or a narrow float held in one)
+    const round = (v: number): number => (dt === 'float64' ? v : dt ? narrowValue(Math.fround(v), dt) : v);
     const aSrc = a && source(a);
     // x / ±inf stays a division: the same IEEE result as x * ±0, which shader compilers (SwiftShader) fold to 0
     if (!s || (s.kind === 'lit' && (aSrc?.kind === 'lit' || !Number.isFinite(round(s.value))))) {

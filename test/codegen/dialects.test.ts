@@ -86,6 +86,9 @@ const VALUES: Record<DType, number[]> = {
   int16: [],
   float16: [],
   bfloat16: [],
+  // WGSL has no 64-bit types: their kernels run on the CPU backend only (wgsl.ts wideOp)
+  float64: [],
+  int64: [],
 };
 
 const load = (input: number, dtype: DType): KExpr => ({ op: 'load', input, index: { op: 'gid', dtype: 'int32', bound: 0 }, dtype });

@@ -41,6 +41,11 @@ for (const backendName of ['cpu', 'webgpu'] as const) {
       run(f, async () => {
         const backend = backendName === 'cpu' ? cpuBackend() : await webgpuBackend();
         if (!backend) return; // no adapter outside CI: webgpuBackend() throws under CI=true
+        // a program on 64-bit values (jax_enable_x64) runs on the CPU backend only: a WebGPU runtime is refused, naming the op
+        if (backend.kind === 'webgpu' && /^export const cpuOnly = /m.test(compileOnce(f).host)) {
+          await expect(runOn(compileOnce(f), backend)).rejects.toThrow(/runs on the CPU backend only: \w+ on 64-bit values/);
+          return;
+        }
         const actual = await runOn(compileOnce(f), backend);
         const loose = backendName === 'webgpu' && SWIFTSHADER_FOLDS_TIMES_ZERO.has(f);
         const opts = { subnormalsMayFlush: backendName === 'webgpu' };

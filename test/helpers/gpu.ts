@@ -56,7 +56,7 @@ export async function getTestDevice(): Promise<GPUDevice | null> {
   return devicePromise;
 }
 
-type InputArray = Float32Array | Uint32Array | Int32Array;
+type InputArray = Float32Array | Uint32Array | Int32Array | Float64Array;
 
 /**
  * Runs one compute dispatch: inputs bound read-only at @group(0) @binding(0..n-1),

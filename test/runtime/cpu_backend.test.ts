@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend, CpuDeviceBuffer } from '../../runtime/cpu/backend.js';
 
-const data = (b: unknown): Float32Array | Int32Array | Uint32Array => (b as CpuDeviceBuffer).store.data;
+const data = (b: unknown): Float32Array | Int32Array | Uint32Array | Float64Array => (b as CpuDeviceBuffer).store.data;
 
 describe('CpuBackend.uploadStacked', () => {
   it('keeps whole parts as the buffers, copies views, and counts them', () => {
