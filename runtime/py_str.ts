@@ -162,3 +162,22 @@ export const center = (s: string, width: number, fill: string | null = null): st
 
 /** sep.join(items) with a separator known only at run time. */
 export const join = (sep: string, items: readonly string[]): string => items.join(sep);
+
+/** int(s) of a string: an optional sign and decimal digits (single underscores between them), whitespace around. */
+export function toInt(s: string): number {
+  const t = stripped(s, null, true, true);
+  if (!/^[+-]?\d+(_\d+)*$/.test(t)) throw new Error(`ValueError: invalid literal for int() with base 10: ${quoted(s)}`);
+  return Number(t.replace(/_/g, ''));
+}
+
+/** float(s) of a string: a decimal number (underscores between digits), inf/infinity/nan in any case, whitespace around. */
+export function toFloat(s: string): number {
+  const t = stripped(s, null, true, true);
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(t);
+  if (special) return special[2]!.toLowerCase() === 'nan' ? NaN : special[1] === '-' ? -Infinity : Infinity;
+  if (!/^[+-]?(\d+(_\d+)*(\.(\d+(_\d+)*)?)?|\.\d+(_\d+)*)([eE][+-]?\d+(_\d+)*)?$/.test(t)) throw new Error(`ValueError: could not convert string to float: ${quoted(s)}`);
+  return Number(t.replace(/_/g, ''));
+}
+
+/** repr() of a str as an error message shows it. */
+const quoted = (s: string): string => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);

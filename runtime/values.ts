@@ -347,9 +347,10 @@ export function math1(f: (x: number) => number, x: number, canOverflow: boolean)
   return r;
 }
 
-/** Python's `**` on host numbers where an operand is a float (or the int exponent is negative). */
+/** Python's `**` on host numbers where an operand is a float (or the int exponent is negative); `floats` keeps the calling convention of truediv / floordiv / mod (the message is the same either way). */
 export function floatpow(a: number, b: number, floats = false): number {
-  if (a === 0 && b < 0) throw new Error(`ZeroDivisionError: ${floats ? '0.0 cannot be raised to a negative power' : 'zero to a negative power'}`);
+  // (CPython words an int to a negative power as the float power it computes)
+  if (a === 0 && b < 0) throw new Error('ZeroDivisionError: 0.0 cannot be raised to a negative power');
   const r = pyFloatPow(a, b);
   if (r !== r && a < 0 && Number.isFinite(b)) throw new Error('jaxts: a negative number to a fractional power is a complex number, which jaxts does not support');
   if (!Number.isFinite(r) && Number.isFinite(a) && Number.isFinite(b)) throw new Error("OverflowError: (34, 'Numerical result out of range')");

@@ -48,7 +48,7 @@ const METHODS: Record<string, { result: HostScalar['type'] | 'list' | 'tuple'; a
 };
 
 /** The runtime functions that raise a Python exception for some arguments (a try around them catches it). */
-export const RAISING_STR_METHODS = ['index', 'rindex', 'split', 'rsplit', 'partition', 'rpartition', 'ljust', 'rjust', 'center'].map((m) => `jx.pyStrMethods.${m}`);
+export const RAISING_STR_METHODS = ['index', 'rindex', 'split', 'rsplit', 'partition', 'rpartition', 'ljust', 'rjust', 'center', 'toInt', 'toFloat'].map((m) => `jx.pyStrMethods.${m}`);
 
 /** The Python type of a host value, as the methods' argument types name it. */
 function argType(v: PyValue): string {

@@ -632,7 +632,7 @@ function toScalar(ip: Interp, v: PyValue, kind: 'int' | 'float', span: A.Span): 
     return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [e] } : e, kind);
   }
   if (v instanceof HostScalar) {
-    if (v.type === 'str') throw new NeedsStatic(`${kind}() of a string computed at run time is not supported`, span);
+    if (v.type === 'str') return new HostScalar({ k: 'call', callee: kind === 'int' ? 'jx.pyStrMethods.toInt' : 'jx.pyStrMethods.toFloat', args: [v.expr] }, kind);
     return new HostScalar(kind === 'int' ? { k: 'call', callee: 'Math.trunc', args: [v.expr] } : v.expr, kind);
   }
   if (typeof v === 'string') {
