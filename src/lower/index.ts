@@ -45,6 +45,7 @@ import { indexUpdateMethod, PyIndexUpdateHelper, PyIndexUpdateRef, type UpdateCt
 import { truthy } from './pyops.js';
 import { gridIndex, PyGridIndexer, PyIndexTrick } from './grids.js';
 import { float0Attr, float0Text } from './float0.js';
+import { setX64 } from './x64.js';
 
 export type { LowerOptions };
 
@@ -146,8 +147,15 @@ function library(ip: Interp): Library {
     call: (fn, arg, span) => ip.call(fn, { args: [arg], kwargs: new Map(), span }),
     truthy: (v, span) => truthy(v, span),
   };
+  let jaxImported = false;
   return {
     importModule(name: string, span: Span): PyModule {
+      if (!jaxImported && (name === 'jax' || name.startsWith('jax.'))) {
+        // JAX reads JAX_ENABLE_X64 from the environment when it is first imported
+        jaxImported = true;
+        const env = ip.environ?.get('JAX_ENABLE_X64');
+        if (typeof env === 'string' && ['y', 'yes', 't', 'true', 'on', '1'].includes(env.toLowerCase())) setX64(true);
+      }
       if (name === 'jax.example_libraries' || name.startsWith('jax.example_libraries.')) return exampleLibrary(ip, name, modules().get('jax')!, span);
       if (name === 'tqdm' || name.startsWith('tqdm.')) return tqdmModule(ip, name, span);
       if (name === 'argparse') return argparseModule(ip);
