@@ -55,8 +55,10 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 console.log(`# jaxts GSPMD benchmark — ${cpus().length} cores, ${cpus()[0]?.model ?? ''}; steps/s are medians of 3 runs`);
 console.log('fixture | collectives per step: jaxts | XLA | gathers (comm. steps) | kernels | steps/s jaxts cpu | jaxts webgpu | JAX jit');
-// `npm run bench:spmd -- WORD`: only the fixtures whose path contains WORD, or the step named WORD
-const only = process.argv[2];
+// `npm run bench:spmd -- WORD`: only the fixtures whose path contains WORD, or the step named WORD;
+// `-- --cpu`: the CPU backend only (WebGPU on SwiftShader takes minutes per run)
+const only = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const cpuOnly = process.argv.includes('--cpu');
 for (const [file, step] of FIXTURES.filter(([f, s]) => !only || f.includes(only) || s === only)) {
   const r = compile(readFileSync(join(ROOT, file), 'utf8'), { file });
   // a jit over sharded arrays is partitioned (spmd.local); a shard_map's program is already per device
@@ -68,8 +70,8 @@ for (const [file, step] of FIXTURES.filter(([f, s]) => !only || f.includes(only)
   const cpu: number[] = [];
   const gpu: number[] = [];
   for (let i = 0; i < 3; i++) cpu.push(await jaxtsStepsPerSecond(file, step, 'cpu'));
-  for (let i = 0; i < 3; i++) gpu.push(await jaxtsStepsPerSecond(file, step, 'webgpu'));
+  for (let i = 0; i < 3 && !cpuOnly; i++) gpu.push(await jaxtsStepsPerSecond(file, step, 'webgpu'));
   const jax = jaxStep(file, step);
   const xla = Object.entries(jax.collectives).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
-  console.log(`${file} | ${ours.join(', ') || 'none'} | ${xla} | ${gathers} | ${kernels} (XLA fusions ${jax.fusions}) | ${rate(median(cpu))} | ${rate(median(gpu))} | ${rate(1 / jax.step_s)}`);
+  console.log(`${file} | ${ours.join(', ') || 'none'} | ${xla} | ${gathers} | ${kernels} (XLA fusions ${jax.fusions}) | ${rate(median(cpu))} | ${cpuOnly ? '-' : rate(median(gpu))} | ${rate(1 / jax.step_s)}`);
 }

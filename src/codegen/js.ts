@@ -251,7 +251,7 @@ export const JS: Dialect = {
     }
   },
   calls: { threefry2x32: 'threefry2x32' },
-  wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32' },
+  wideSum: { scratch: 'f32Scratch', sum: 'wideSum32', columnSum: 'columnSum32', add: (acc, v) => fr(`${acc} + ${v}`) },
   // exported by jaxts/runtime (runtime/cpu/math.ts, random.ts)
   helpers: [
     'sin32', 'cos32', 'tan32', 'exp32', 'log32', 'log1p32', 'expm1_32', 'tanh32', 'logistic32', 'erf32', 'erfInv32', 'pow32', 'atan2_32', 'atanXla32', 'rsqrt32',

@@ -50,9 +50,10 @@ export interface Dialect {
   /**
    * Helpers summing a whole array of 4096 or more float32 elements in the order of XLA's library
    * reduction: `scratch(n)` gives an array the loop stores the summands in, `sum(array, n)` adds them,
-   * `columnSum(array, n, k)` adds them as the column of a k-column sum over leading axes.
+   * `columnSum(array, n, k)` adds them as the column of a k-column sum over leading axes; `add(acc, v)`
+   * is that library's own float32 step (no flushing), for a column short enough to add in place.
    */
-  readonly wideSum?: { readonly scratch: string; readonly sum: string; readonly columnSum: string };
+  readonly wideSum?: { readonly scratch: string; readonly sum: string; readonly columnSum: string; add(acc: string, v: string): string };
   /**
    * The same library order without a scratch array, for a dialect whose invocation keeps no long arrays:
    * loops over the summands (the counter of the innermost is `r`), `step(v)` adding summand v, `footer`
@@ -187,7 +188,13 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
         const combine = step ? (acc: string, v: string, dt: DType): string => d.narrow(d.reduce[e.fn].combine(acc, v, dt), step) : d.reduce[e.fn].combine;
         const levels = (e.dtype === 'float32' || e.dtype === 'float64') && (e.fn === 'sum' || e.fn === 'prod') && !e.dot && !e.inOrder ? treeLevels(e.extent) : [];
         const cols = libraryColumns(k, e);
-        if (d.wideSum && cols !== undefined && lets.depth === 0) {
+        if (d.wideSum && cols !== undefined && shortColumn(e.extent, cols)) {
+          // a column of at most one block of the library's order (runtime/cpu/reduce.ts columnSum32) is
+          // its in-order sum from zero: added in place, with no scratch array nor call
+          const wide = d.wideSum;
+          const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
+          lets.loop(reduceLevel(lets, e), [decl, head], () => lets.line(`${acc} = ${wide.add(acc, emit(e.body))};`), { outer: [acc], inner: [r] }, '}');
+        } else if (d.wideSum && cols !== undefined && lets.depth === 0) {
           // a sum as XLA's library reduction adds it (a row as a whole array; a column in its own
           // order, which depends on the number of columns): the summands go to a scratch array
           const buf = `sc${e.id}`;
@@ -390,7 +397,11 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
       case 'bin': v = topLevelSum(e.a) || topLevelSum(e.b); break;
       case 'select': v = topLevelSum(e.cond) || topLevelSum(e.a) || topLevelSum(e.b); break;
       case 'call': v = e.args.some(topLevelSum); break;
-      case 'reduce': v = (!precomputed?.has(e) && d.wideSum !== undefined && libraryColumns(k, e) !== undefined) || topLevelSum(e.body); break;
+      case 'reduce': {
+        const cols = libraryColumns(k, e);
+        v = (!precomputed?.has(e) && d.wideSum !== undefined && cols !== undefined && !shortColumn(e.extent, cols)) || topLevelSum(e.body);
+        break;
+      }
     }
     tops.set(e, v);
     return v;
@@ -409,6 +420,12 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
 
 /** The lane types a select of reductions may branch on (its result is a mutable of that type). */
 const LANE_SELECT = new Set<DType>(['float32', 'int32', 'uint32']);
+
+/** The rows of the library's first block in a column sum (runtime/cpu/reduce.ts columnSum32). */
+const COLUMN_BLOCK = 4;
+
+/** Whether a library sum of `extent` summands in `cols` columns is a column within one block: its in-order sum. */
+const shortColumn = (extent: number, cols: number): boolean => cols > 1 && extent <= COLUMN_BLOCK;
 
 /** JAX's CPU build hands a reduction of this many elements or more to its library (YNNPACK). */
 const WIDE_SUM = 4096;

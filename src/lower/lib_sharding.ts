@@ -289,18 +289,20 @@ function placeTree(ip: Interp, x: PyValue, target: PyValue, what: string, hint: 
   // inside jit a device_put is a sharding constraint: the values are unchanged, and a result so
   // constrained leaves the program in that layout
   if (!ip.atHost) {
-    if (sharding.spec.unreduced.length) throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
+    if (sharding.spec.unreduced.length && what !== 'reshard') throw new CompileError(`NotImplementedError: jax.${what} to an unreduced sharding (${specRepr(sharding.spec)}) inside a traced function is not supported by jaxts`, span);
     const t = ip.trace();
-    if (what === 'reshard' && sharding.spec.reduced.length) {
-      // a reshard to a reduced layout (`{R:X}`): an equation, so that the type (and its cotangent's, unreduced) shows it
+    if (what === 'reshard' && (sharding.spec.reduced.length || sharding.spec.unreduced.length)) {
+      // a reshard to a reduced layout (`{R:X}`: its cotangent is unreduced) or to an unreduced one (`{U:X}`: the
+      // first device keeps the value, the others zeros, as XLA lays it out): an equation, so that the type shows it
+      const inMesh = (axes: readonly string[]): string[] => sharding.mesh.axisNames.filter((n) => axes.includes(n));
+      const layout = sharding.spec.reduced.length ? { reduced: inMesh(sharding.spec.reduced) } : { unreduced: inMesh(sharding.spec.unreduced) };
       const reduceTo = (leaf: PyValue): PyValue => {
         if (leaf instanceof PyTuple || leaf instanceof PyList) {
           const items = leaf.items.map(reduceTo);
           return leaf instanceof PyList ? new PyList(items) : new PyTuple(items, leaf.cls);
         }
         const a = ip.ops.asArray(leaf, span);
-        const reduced = sharding.mesh.axisNames.filter((n) => sharding.spec.reduced.includes(n));
-        return ip.ops.tracer(ip.ops.bind('sharding_constraint', [a.atom], { dims: dimsOf(sharding, a.aval.shape, span), reshard: true, reduced }, span));
+        return ip.ops.tracer(ip.ops.bind('sharding_constraint', [a.atom], { dims: dimsOf(sharding, a.aval.shape, span), reshard: true, ...layout }, span));
       };
       return reduceTo(x);
     }
@@ -658,6 +660,8 @@ export function shardingAttr(ip: Interp, obj: PyValue, name: string, span: A.Spa
     if (v !== undefined) return v;
   }
   if (obj instanceof PyManualAxisType && name === 'varying') return new PySet('frozenset', obj.varying);
+  // P(..., unreduced=, reduced=): frozensets of mesh axis names
+  if (obj instanceof PyPartitionSpec && (name === 'unreduced' || name === 'reduced')) return new PySet('frozenset', obj[name]);
   if (obj instanceof PyNamedSharding || obj instanceof PySingleDeviceSharding) {
     const named = obj instanceof PyNamedSharding ? obj : null;
     switch (name) {

@@ -17,8 +17,8 @@ import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
-import { PyShardMapped, asJitted, meshOf, shardMapMeshOf } from './shardings.js';
-import { checksVma, constraintMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
+import { PyShardMapped, asJitted, meshOf, meshStr, shardMapMeshOf } from './shardings.js';
+import { checksVma, constraintMesh, contextMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed, withInlinedJit } from './format.js';
 import { backwardApplied, backwardPrintValues, carryDebugCalls, deliverDebugCalls, takeDebugCalls, type DebugCall } from './debug_prints.js';
@@ -542,7 +542,10 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
     const start = eqns.length;
     const atoms = (v: PyValue): Atom[] => flatten(v).leaves.flatMap((l) => (l instanceof Tracer && l.trace === ip.trace() ? [l.atom] : []));
     const out = withInlinedJit(ip.trace(), atoms(new PyTuple([...call.args, ...call.kwargs.values()])), () => (fn.fn instanceof PyShardMapped ? asJitted(() => ip.call(fn.fn, call)) : ip.call(fn.fn, call)));
-    markJitCall(eqns, start, fn.name === '<lambda>' || fn.name.startsWith('_lambda') ? '<lambda>' : fn.name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out));
+    const name = fn.name === '<lambda>' || fn.name.startsWith('_lambda') ? '<lambda>' : fn.name;
+    // under jax.set_mesh the equation shows the context mesh it was traced under (pjit's ctx_mesh)
+    const ctx = contextMesh(ip);
+    markJitCall(eqns, start, name, atoms(new PyTuple([...call.args, ...call.kwargs.values()])), atoms(out), ctx ? { params: [['name', name], ['ctx_mesh', meshStr(ctx)], ['jaxpr', null]] } : undefined);
     return out;
   }
   // in_shardings / out_shardings: the arguments laid out before the call, the results after it

@@ -235,7 +235,8 @@ const KEEPS_UNREDUCED = new Set<string>(['add', 'sub', 'add_any', 'neg', 'copy',
 
 /**
  * The mesh axes each value of `f` is unreduced over (JAX's unreduced types):
- * a dot_general's `out_sharding=P(..., unreduced=…)`, parameters arriving so
+ * a dot_general's `out_sharding=P(..., unreduced=…)`, a jax.reshard to
+ * `P(..., unreduced=…)`, parameters arriving so
  * (`ins`), passed on by KEEPS_UNREDUCED primitives; every other use adds the
  * partial sums up first (the partitioner's psum).
  */
@@ -259,12 +260,18 @@ export function unreducedTypes(f: Func, ins: readonly (readonly string[])[]): Ma
       const type = (a: Atom): string => `${shown(a).aval.dtype}[${shown(a).aval.shape.join(',')}]${vmaUrStr({ unreduced: of(a) })}`;
       throw new CompileError(`ShardingTypeError: ${side[0]} should be reduced along the same axes ${side[1]} is unreduced on. Got lhs=${type(l)} and rhs=${type(r)}`, e.span ?? null);
     }
+    if (e.prim === 'add' && !e.addAny && e.inputs.some((a) => of(a).length) && !e.inputs.every((a) => of(a).length)) {
+      // JAX's _add_ur_rule: a sum of an unreduced value and a reduced one would need communication
+      const [lhs, rhs] = of(e.inputs[0]!).length ? ['lhs', 'rhs'] : ['rhs', 'lhs'];
+      throw new CompileError(`ShardingTypeError: ${lhs} is unreduced while ${rhs} is not. \`add\` operation does not allow this because there will be implicit communication. Please reduce ${lhs} via \`reshard\` before calling \`add\`.`, e.span ?? null);
+    }
     if (isElementwise(e.prim) && !KEEPS_UNREDUCED.has(e.prim) && e.inputs.some((a) => of(a).length)) {
       // JAX has an unreduced rule only for sums, relabelings and products with a reduced operand
       throw new CompileError(`NotImplementedError: unreduced rule for ${e.prim} is not implemented. Please file an issue at https://github.com/jax-ml/jax/issues`, e.span ?? null);
     }
     // the cotangent of a value reduced over mesh axes is unreduced over them
     if (e.prim === 'dot_general') out = e.outUnreduced ?? (e.cotangentOf ? (reduced.get(e.cotangentOf.id) ?? []) : []);
+    else if (e.prim === 'sharding_constraint') out = (e.params['unreduced'] as readonly string[] | undefined) ?? [];
     else if (KEEPS_UNREDUCED.has(e.prim) && e.inputs.every((a) => a.kind === 'var')) {
       const first = of(e.inputs[0]!);
       if (first.length && e.inputs.every((a) => of(a).join() === first.join())) out = first;

@@ -428,7 +428,17 @@ const controlRule: PartitionRule = (c) => {
 /** Elementwise primitives all use `elementwise`; every other primitive has its rule here. */
 export const PARTITION_RULES: Record<StructuralPrim, PartitionRule> = {
   // the operand resharded to the layout propagation fixed (params.dims); pending sums resolved
-  sharding_constraint: (c) => [{ atom: c.get(0, c.out[0]!).atom, dims: c.out[0]!, partial: [] }],
+  sharding_constraint: (c) => {
+    const un = c.p.meshOrder((c.e.params['unreduced'] as readonly string[] | undefined) ?? []);
+    if (!un.length) return [{ atom: c.get(0, c.out[0]!).atom, dims: c.out[0]!, partial: [] }];
+    // a reshard to unreduced: already so, the partial sums pass on; else the first device of each group over
+    // those axes keeps the value and the others hold zeros (XLA's layout), the sums still to be taken
+    const x = c.get(0, c.out[0]!, sameList(c.val(0).partial, un));
+    if (x.partial.length) return [x];
+    const first = c.bind('eq', [c.p.offset(un, 1), lit(0, 'int32')])[0]!;
+    const zeros = c.bind('broadcast_in_dim', [lit(0, x.atom.aval.dtype)], { shape: [...x.atom.aval.shape], broadcast_dimensions: [] })[0]!;
+    return [{ atom: c.bind('select_n', [first, zeros, x.atom])[0]!, dims: c.out[0]!, partial: un }];
+  },
   dot_general: dotGeneral,
   reshape,
   iota,
@@ -570,8 +580,8 @@ export function partition(
     p.setVal(v, { atom: local, dims, partial: mesh.axes.map((a) => a.name).filter((a) => unreduced?.ins[i]?.includes(a)) });
   });
   // values unreduced in their types (arguments so, out_sharding=, the cotangents of reduced values) keep their partial sums
-  const reducedInside = global.eqns.some((e) => e.prim === 'sharding_constraint' && (e.params['reduced'] as readonly string[] | undefined)?.length);
-  const typedU = unreduced || reducedInside ? unreducedTypes(global, unreduced?.ins ?? []) : null;
+  const typedInside = global.eqns.some((e) => e.prim === 'sharding_constraint' && (['reduced', 'unreduced'] as const).some((k) => (e.params[k] as readonly string[] | undefined)?.length));
+  const typedU = unreduced || typedInside ? unreducedTypes(global, unreduced?.ins ?? []) : null;
   for (const e of global.eqns) {
     const c: Ctx = {
       ...(typedU?.has(e.outputs[0]?.id ?? -1) ? { unreduced: true as const } : {}),
