@@ -2,12 +2,16 @@
 """Extract the official JAX tutorials' code into programs: a measuring corpus, not fixtures.
 
 Each MyST-NB page of JAX's docs/ (a checkout of jax-ml/jax; deleted pages are read from the
-last revision that had them) becomes OUT/NAME.py: its code cells in order, without the cells
+last revision that had them; with --rev, the page at that revision) becomes OUT/NAME.py: its code cells in order, without the cells
 tagged `raises-exception` and without shell/magic lines. Fixtures taken from these programs
 (fixtures/tutorials/) keep the fewest edits and name their page; their goldens come from
 scripts/oracle.sh as always.
 
     python3 scripts/tutorial_corpus.py --jax-repo PATH --out DIR [docs/page.md ...]
+    python3 scripts/tutorial_corpus.py --jax-repo PATH --out DIR --rev jax-v0.4.30
+
+With --rev and no pages, the pages are every docs/*.md, docs/notebooks/*.md and docs/jax-101/*.md
+that the revision has (those without code cells write nothing).
 """
 import argparse
 import os
@@ -35,8 +39,10 @@ def git(repo, *args):
     return subprocess.run(['git', *args], cwd=repo, capture_output=True, text=True, check=True).stdout
 
 
-def page_text(repo, path):
-    """The page at HEAD, or at the last revision before it was deleted."""
+def page_text(repo, path, rev=None):
+    """The page at `rev`; without one, at HEAD or at the last revision before it was deleted."""
+    if rev:
+        return git(repo, 'show', f'{rev}:{path}')
     try:
         return git(repo, 'show', f'HEAD:{path}')
     except subprocess.CalledProcessError:
@@ -44,6 +50,12 @@ def page_text(repo, path):
         if not rev:
             raise SystemExit(f'{path}: not in the history of {repo}')
         return git(repo, 'show', f'{rev}^:{path}')
+
+
+def pages_at(repo, rev):
+    """The MyST pages of the docs at `rev` (top level, notebooks/ and jax-101/)."""
+    names = git(repo, 'ls-tree', '-r', '--name-only', rev, 'docs').split('\n')
+    return [n for n in names if re.fullmatch(r'docs/((notebooks|jax-101)/)?[^/]+\.md', n)]
 
 
 def code_cells(md):
@@ -66,16 +78,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--jax-repo', required=True, help='a git checkout of jax-ml/jax')
     ap.add_argument('--out', required=True, help='directory for the programs')
-    ap.add_argument('pages', nargs='*', default=PAGES)
+    ap.add_argument('--rev', help='a revision of the checkout (e.g. jax-v0.4.30) to read the pages at')
+    ap.add_argument('pages', nargs='*')
     a = ap.parse_args()
+    pages = a.pages or (pages_at(a.jax_repo, a.rev) if a.rev else PAGES)
     os.makedirs(a.out, exist_ok=True)
-    for path in a.pages:
-        cells = list(code_cells(page_text(a.jax_repo, path)))
+    for path in pages:
+        cells = list(code_cells(page_text(a.jax_repo, path, a.rev)))
         if not cells:
             continue
         name = os.path.basename(path)[:-3].replace('-', '_').replace('.', '_')
         with open(os.path.join(a.out, f'{name}.py'), 'w') as f:
-            f.write(f'# {path} of jax-ml/jax: its code cells\n' + '\n\n'.join(cells) + '\n')
+            at = f' at {a.rev}' if a.rev else ''
+            f.write(f'# {path} of jax-ml/jax{at}: its code cells\n' + '\n\n'.join(cells) + '\n')
         print(f'{name}.py: {len(cells)} cells')
 
 

@@ -272,6 +272,7 @@ function moduleTable(ip: Interp): Map<string, PyModule> {
     ['jax.experimental', jax.attrs.get('experimental') as PyModule],
     ['jax.experimental.shard_map', (jax.attrs.get('experimental') as PyModule).attrs.get('shard_map') as PyModule],
     ['jax.experimental.pjit', (jax.attrs.get('experimental') as PyModule).attrs.get('pjit') as PyModule],
+    ['jax.experimental.mesh_utils', (jax.attrs.get('experimental') as PyModule).attrs.get('mesh_utils') as PyModule],
     ['jax._src', jaxSrc],
     ['jax._src.xla_bridge', jaxSrc.attrs.get('xla_bridge') as PyModule],
     // user-defined primitives and the internals their rules use (src/lower/user_prims.ts)

@@ -7,7 +7,7 @@ import { CompileError } from '../common/diagnostics.js';
 import type { HExpr, HostProgram, HStmt, ProgramRequest } from '../ir/host.js';
 import { jaxTypeStr, type DType, type Func, type NanOrigin } from '../ir/types.js';
 import type * as A from '../parser/ast.js';
-import { meshOf, shardMapMeshOf } from './shardings.js';
+import { programMesh } from './shardings.js';
 import { ArrayOps, castScalar, jaxDtype, type IndexItem } from './arrays.js';
 import { arrayIndexItem } from './indexing.js';
 import { binop, compare, evalExpr, iterate, subscript, truthyStatic } from './expr.js';
@@ -453,7 +453,7 @@ export class Interp {
       const func = t.builder.finish(results);
       const args = t.captured as HostArray[];
       // (with none, under jax.set_mesh: over its mesh, replicated, as JAX runs eager ops)
-      const mesh = meshOf(args, null) ?? shardMapMeshOf(t) ?? (this.separate ? null : this.library.contextMesh());
+      const mesh = programMesh(args, t, null) ?? (this.separate ? null : this.library.contextMesh());
       let value: HExpr;
       if (mesh) {
         // eager ops on arrays laid out over a mesh run partitioned, as jit does

@@ -5,6 +5,7 @@ import { pythonPrelude } from './python_prelude.js';
 import type { CallArgs, PyValue } from './values.js';
 
 const JAX_PY = `
+import math
 import jax
 import numpy as np
 
@@ -110,6 +111,15 @@ def _broadcast_one_to_all(in_tree, is_source=None):
 
 def _sync_global_devices(name):
     return None
+
+def create_device_mesh(mesh_shape, devices=None, *, contiguous_submeshes=False, allow_split_physical_axes=False):
+    # jax.experimental.mesh_utils: CPU devices are laid out in jax.devices() order
+    if devices is None:
+        devices = jax.devices()
+    shape = tuple(mesh_shape)
+    if math.prod(shape) != len(devices):
+        raise ValueError(f"Number of devices {len(devices)} must equal the product of mesh_shape {shape}")
+    return np.asarray(devices).reshape(shape)
 
 def make_array_from_process_local_data(sharding, local_data, global_shape=None):
     # one process: its local data is the global array

@@ -341,7 +341,8 @@ export function experimentalModule(ip: Interp): PyModule {
     broadcast_one_to_all: (c) => jaxPreludeCall(ip, '_broadcast_one_to_all', c),
     sync_global_devices: (c) => jaxPreludeCall(ip, '_sync_global_devices', c),
   });
-  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, enable_x64: x64Context, disable_x64: (c) => x64Context({ ...c, args: [false], kwargs: new Map() }), io_callback: (c) => hostCallback(ip, c, 'io'), multihost_utils: multihostUtils });
+  const meshUtils = builtinModule('jax.experimental.mesh_utils', { create_device_mesh: (c) => jaxPreludeCall(ip, 'create_device_mesh', c) });
+  return builtinModule('jax.experimental', { shard_map: shardMap, pjit, enable_x64: x64Context, disable_x64: (c) => x64Context({ ...c, args: [false], kwargs: new Map() }), io_callback: (c) => hostCallback(ip, c, 'io'), multihost_utils: multihostUtils, mesh_utils: meshUtils });
 }
 
 /** jax.devices(backend=None) / jax.local_devices(process_index=None, backend=None): the one backend is 'cpu'. */

@@ -534,7 +534,8 @@ export function spmdCall(
   outConstraints: (PyNamedSharding | null)[] = [],
 ): { value: HExpr; shardings: PyNamedSharding[] } {
   const shape = meshShape(mesh);
-  const fixed = args.map((a) => (a.sharding ? dimsOf(a.sharding, a.aval.shape, span) : null));
+  // an argument laid out over another mesh (of the same devices) is free: the call lays it out anew
+  const fixed = args.map((a) => (a.sharding && sameMesh(a.sharding.mesh, mesh) ? dimsOf(a.sharding, a.aval.shape, span) : null));
   const outFixed = func.results.map((r, i) => {
     const s = outConstraints[i];
     if (!s || !sameMesh(s.mesh, mesh)) return null;

@@ -1,5 +1,5 @@
 // Python standard-library modules that lesson code imports around its JAX
-// code: math, time, itertools, operator, copy, sys, warnings, string and
+// code: math, time, itertools, operator, copy, sys, warnings, string, re and
 // textwrap (and termcolor, the colouring package some pages import). Values known at compile time are computed here, as CPython
 // computes them; math of a value known only at run time (a number read back
 // from the device) becomes a host expression; time.* reads the clock when
@@ -9,6 +9,7 @@ import { enumModule } from './enums.js';
 import { contextlibModule } from './lib_contextlib.js';
 import { weakrefModule } from './lib_weakref.js';
 import { ioModule } from './lib_io.js';
+import { reModule } from './lib_re.js';
 import type { HExpr } from '../ir/host.js';
 import type * as A from '../parser/ast.js';
 import { binop, compare, iterate, subscript } from './expr.js';
@@ -51,6 +52,7 @@ export function stdlibExtraModules(ip: Interp): Map<string, PyModule> {
     ['contextlib', contextlibModule(ip)],
     ['weakref', weakrefModule(ip)],
     ['io', ioModule(ip)],
+    ['re', reModule()],
     // types: the classes annotations name (types are not checked), and SimpleNamespace
     ['types', mod('types', {
       ...Object.fromEntries(['EllipsisType', 'NoneType', 'FunctionType', 'LambdaType', 'UnionType', 'GenericAlias', 'ModuleType'].map((n) => [n, new PyClass(n, [], new Map(), 'marker', 'types')])),

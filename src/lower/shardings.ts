@@ -117,7 +117,6 @@ export function deviceMismatch(fn: string, args: { name: string; value: HostArra
   return `ValueError: Received incompatible devices for jitted computation. Got ${arg(first)} and ${arg(other)}`;
 }
 
-/** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
 /** The mesh of the shard_maps traced into a trace (or a trace nested in it): its program runs over that mesh. */
 const shardMapMeshes = new WeakMap<Trace, PyMesh>();
 
@@ -129,15 +128,30 @@ export function noteShardMapMesh(t: Trace, mesh: PyMesh): void {
 /** The mesh a trace's shard_maps run over (null: none). */
 export const shardMapMeshOf = (t: Trace): PyMesh | null => shardMapMeshes.get(t) ?? null;
 
+/**
+ * The mesh a program traced in `t` runs over: its sharded arguments' mesh, or its shard_maps' when
+ * they run over another mesh of the same devices (JAX lays such arguments out anew for the shard_map),
+ * or null when neither is sharded.
+ */
+export function programMesh(args: HostArray[], t: Trace, span: A.Span | null): PyMesh | null {
+  const argMesh = meshOf(args, span);
+  const inner = shardMapMeshOf(t);
+  if (!argMesh) return inner;
+  const sameDevices = (a: PyMesh, b: PyMesh): boolean => [...a.devices.ids].sort().join() === [...b.devices.ids].sort().join();
+  return inner && !sameMesh(argMesh, inner) && sameDevices(argMesh, inner) ? inner : argMesh;
+}
+
+/** The mesh shared by the sharded arguments, or null when none is sharded (a single-device program). */
 export function meshOf(args: HostArray[], span: A.Span | null): PyMesh | null {
   let mesh: PyMesh | null = null;
   for (const a of args) {
     const m = a.sharding?.mesh;
     if (!m) continue;
-    if (mesh && !sameMesh(mesh, m)) {
+    // meshes of the same device list (in order) are one device assignment, as JAX checks it
+    if (mesh && mesh.devices.ids.join() !== m.devices.ids.join()) {
       throw new CompileError(`ValueError: Received incompatible devices for jitted computation. Got argument ${a.name} of ${meshStr(m)} and another argument of ${meshStr(mesh)}.`, span);
     }
-    mesh = m;
+    mesh ??= m;
   }
   return mesh;
 }

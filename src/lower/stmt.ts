@@ -241,7 +241,16 @@ function execStmt(ip: Interp, s: A.Stmt, scope: Scope): void {
       if (s.level) throw new CompileError('relative imports are not supported', s.span);
       const mod = ip.library.importModule(s.module!, s.span);
       for (const a of s.names) {
-        if (a.name === '*') throw new CompileError("'from ... import *' is not supported", a.span);
+        if (a.name === '*') {
+          // the module's __all__, else its names that do not start with an underscore
+          const all = mod.attrs.get('__all__');
+          const names = all instanceof PyList || all instanceof PyTuple ? all.items.filter((n): n is string => typeof n === 'string') : [...mod.attrs.keys()].filter((n) => !n.startsWith('_'));
+          for (const n of names) {
+            const v = mod.attrs.get(n);
+            if (v !== undefined) scope.vars.set(n, v);
+          }
+          continue;
+        }
         let v = mod.attrs.get(a.name);
         if (v === undefined) {
           try {

@@ -17,7 +17,7 @@ import { wrapKeys } from './keys.js';
 import type { Interp } from './interp.js';
 import { truthy } from './pyops.js';
 import { noteTraceArgs, placeAs, resultConstraints, spmdCall } from './lib_sharding.js';
-import { PyShardMapped, asJitted, meshOf, meshStr, shardMapMeshOf } from './shardings.js';
+import { PyShardMapped, asJitted, meshOf, meshStr, programMesh } from './shardings.js';
 import { checksVma, constraintMesh, contextMesh, onExplicitMesh, varyingOfAll } from './lib_sharding.js';
 import { checkTracedOps } from './limits.js';
 import { noteTraceCacheKey, noteTraceParams, traceCacheKey, traceFailed, withInlinedJit } from './format.js';
@@ -656,7 +656,7 @@ function callJit(ip: Interp, fn: PyTransformed, call: CallArgs): PyValue {
   const avals = results.map((r) => r.aval);
   const shapes = results.map((r) => [...r.aval.shape]);
   const constraints = resultConstraints(t, func);
-  const mesh = meshOf(hostArgs, call.span) ?? shardMapMeshOf(t) ?? constraintMesh(t);
+  const mesh = programMesh(hostArgs, t, call.span) ?? constraintMesh(t);
   if (mesh) {
     // arrays laid out over a mesh: partition the program (GSPMD) and run it on every device
     const spmd = spmdCall(ip, name, 'jit', func, hostArgs, mesh, call.span, constraints?.shardings);

@@ -180,7 +180,7 @@ export class PyIterator extends PyObject implements Iterable<PyValue> {
   /** Set on the generator objects of generator functions. */
   generator: GeneratorControl | null = null;
   constructor(
-    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'tuple_iterator' | 'str_ascii_iterator' | 'str_iterator' | 'range_iterator' | 'dict_keyiterator' | 'set_iterator' | 'iterator' | 'list_reverseiterator' | 'reversed' | 'generator' | 'zip' | 'enumerate' | `itertools.${string}`,
+    readonly typeName: 'map' | 'filter' | 'list_iterator' | 'tuple_iterator' | 'str_ascii_iterator' | 'str_iterator' | 'range_iterator' | 'dict_keyiterator' | 'set_iterator' | 'iterator' | 'list_reverseiterator' | 'reversed' | 'generator' | 'zip' | 'enumerate' | 'callable_iterator' | `itertools.${string}`,
     private readonly items: Iterator<PyValue>,
     /** What the items are made from (the source iterables' items): kept alive across flushes until pulled. */
     readonly roots: PyValue[] = [],
