@@ -11,4 +11,4 @@ OUT="$ROOT/fixtures/differential_long"
 rm -rf "$OUT"
 "$ROOT/.venv/oracle/bin/python" "$ROOT/scripts/fuzz_gen.py" --seed "$SEED" --batches "$BATCHES" --per-batch 100 --out "$OUT"
 bash "$ROOT/scripts/oracle.sh" "$OUT"/*.py
-cd "$ROOT" && npm run build --silent && npx vitest run test/golden/golden.test.ts -t differential_long
+cd "$ROOT" && npm run build --silent && npx vitest run test/golden -t differential_long

@@ -22,4 +22,4 @@ PY="$ROOT/.venv/oracle/bin/python"
 [[ -x "$PY" ]] || PY=python3
 "$PY" "$ROOT/scripts/fuzz_py_gen.py" --seed "$SEED" --count "$COUNT" --per-batch 25 --rt-lists --rt-more --rt-builtins --out "$OUT"
 bash "$ROOT/scripts/oracle.sh" "$OUT"/*.py
-cd "$ROOT" && npm run build --silent && npx vitest run test/golden/golden.test.ts -t pyhost_long
+cd "$ROOT" && npm run build --silent && npx vitest run test/golden -t pyhost_long

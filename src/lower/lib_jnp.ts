@@ -33,6 +33,7 @@ import { DTYPE_CATEGORIES, dtypeFunctions } from './jnp_dtypes.js';
 import { withArraylikeChecks } from './arraylike.js';
 import { isArray, PyClass, PyComplex, PyDType, PyList, PyModule, PyTuple, Tracer, typeName, type CallArgs, type PyValue } from './values.js';
 import { checkNotRef } from './refs.js';
+import { cumulativeAlong } from './cumulative.js';
 import { hostNdFromList, hostNdToDevice, runTimeNumberList } from './host_numpy.js';
 import { defaultFloat, defaultInt } from './x64.js';
 
@@ -512,14 +513,18 @@ function composites(ip: Interp): Record<string, Fn> {
     const r = x.aval.shape.length;
     if (r === 0) throw new CompileError(`ValueError: axis 0 is out of bounds for array of dimension 0`, c.span);
     const ax = axisV === null ? 0 : axisOne(axisV, r, c.span);
+    const ident = kind === 'sum' ? 0 : kind === 'prod' ? 1 : kind === 'max' ? (floating(x) ? -Infinity : -2147483648) : floating(x) ? Infinity : 2147483647;
+    const fill = x.aval.dtype === 'bool' ? (kind === 'max' ? 0 : 1) : ident;
+    if (kind !== 'prod' && (kind === 'sum' ? x.aval.dtype !== 'bool' : floating(x) || x.aval.dtype === 'int32')) {
+      // XLA's scan (cumulative.ts); a sum keeps a narrow integer dtype (it wraps), unlike jnp.sum's promotion
+      return cumulativeAlong(o, x, ax, kind, fill, false, c.span);
+    }
     const t = o.moveAxis(x, ax, r - 1, c.span);
     const n = t.aval.shape[r - 1]!;
     // out[..., i] reduces x[..., j] over j <= i: a masked reduction over a new last axis
     const shape = [...t.aval.shape, n];
     const xs = bcast(o.expandDims(t, r - 1, c.span), shape, c.span);
     const mask = bcast(tri(n, n, 0, c.span), shape, c.span);
-    const ident = kind === 'sum' ? 0 : kind === 'prod' ? 1 : kind === 'max' ? (floating(x) ? -Infinity : -2147483648) : floating(x) ? Infinity : 2147483647;
-    const fill = x.aval.dtype === 'bool' ? (kind === 'max' ? 0 : 1) : ident;
     const masked = o.select(mask, xs, o.full(shape, fill, x.aval.dtype, c.span), c.span);
     const prim = kind === 'sum' ? 'reduce_sum' : kind === 'prod' ? 'reduce_prod' : kind === 'max' ? 'reduce_max' : 'reduce_min';
     let red = o.reduce(prim, masked, BigInt(r), false, c.span);

@@ -14,6 +14,7 @@ import { broadcastShapes } from './arrays.js';
 import { iterate } from './expr.js';
 import { sortArrays, topK } from './indexing.js';
 import { controlFlowFunctions } from './control_flow.js';
+import { cumulativeAlong } from './cumulative.js';
 import { laxConvFunctions } from './lib_lax_conv.js';
 import { laxExtraFunctions } from './lib_lax_extra.js';
 import { laxGatherFunctions } from './lib_lax_gather.js';
@@ -477,6 +478,8 @@ export function laxFunctions(ip: Interp): Record<string, (c: CallArgs) => PyValu
       let ax = Number(ip.static(arg(c, 1, 'axis', 0n), 'axis', c.span));
       if (ax < 0) ax += r;
       const reverse = truthy(arg(c, 2, 'reverse', false), c.span);
+      // XLA's reverse scan (cumulative.ts), which rounds unlike the flipped forward scan
+      if (name === 'cumsum' && reverse && x.aval.dtype !== 'bool') return cumulativeAlong(o, x, ax, 'sum', 0, true, c.span);
       const flip = (t: PyValue): Tracer => o.tracer(o.bind('rev', [A(t, c.span).atom], { dimensions: [ax] }, c.span));
       const call = (t: PyValue): PyValue => jnpCall(name, { args: [t, BigInt(ax)], kwargs: new Map(), span: c.span });
       return reverse ? flip(call(flip(x))) : call(x);

@@ -1,0 +1,4 @@
+// Shard 3 of the golden suite (suite.ts): every fixture against real JAX's output on both backends.
+import { goldenShard } from './suite.js';
+
+goldenShard(3, 4);
