@@ -8,6 +8,13 @@
 # A program "matches" when jaxts's stdout equals JAX's and both exit 0, or both exit non-zero with
 # the same stdout (a page that ends at an error JAX raises too). FAIL lines show the first line
 # that differs (or the last stderr line of jaxts).
+#
+# The oracle venv has no matplotlib, so a page that plots stops there under JAX (and jaxts, which
+# draws nothing, goes on): to measure such pages past their plots, give the oracle a matplotlib of
+# its own, e.g. `.venv/oracle/bin/python -m pip install --target DIR --no-deps matplotlib contourpy
+# cycler fonttools kiwisolver packaging pillow pyparsing python-dateutil six` (not numpy: the venv's) and then
+# `PYTHONPATH=DIR MPLBACKEND=Agg bash scripts/corpus_measure.sh ...` (a fresh corpus folder: the
+# oracle's outputs are cached).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
