@@ -139,8 +139,12 @@ export class ArrayOps {
         const z = this.tracer(this.bind('complex', [re, im], {}, span));
         return dtype ? this.convert(z, dtype, span) : z;
       }
+      // JAX's jnp.array of a sequence: every element is first made an array of the result dtype (strongly
+      // typed), then they are stacked (convert_element_type before each broadcast_in_dim in a jaxpr)
       const items = v.items.map((x) => this.asArray(x, span));
-      return this.stack(items, 0, span, dtype);
+      if (!items.length) return this.stack(items, 0, span, dtype);
+      const dt = dtype ?? items.map((x) => x.aval).reduce((p, q) => ({ shape: [], dtype: promote(p, q) })).dtype;
+      return this.stack(items, 0, span, dt, true);
     }
     if (v instanceof NdArray) {
       const x = this.tracer(this.atom(v, span));
@@ -398,7 +402,8 @@ export class ArrayOps {
     return this.tracer(this.bind('broadcast_in_dim', [x.atom], { shape, broadcast_dimensions: x.aval.shape.map((_, i) => (i < axis ? i : i + 1)) }, span));
   }
 
-  stack(items: PyValue[], axis: number, span: Span, dtype?: DType): Tracer {
+  /** jnp.stack (`convertFirst`: each item converted to `dtype` before it is expanded, as jnp.array does). */
+  stack(items: PyValue[], axis: number, span: Span, dtype?: DType, convertFirst = false): Tracer {
     if (!items.length) throw new CompileError('ValueError: Need at least one array to stack.', span);
     const arrs = items.map((v) => this.asArray(v, span));
     const shape0 = arrs[0]!.aval.shape;
@@ -407,7 +412,7 @@ export class ArrayOps {
     if (arrs.some((a) => a.aval.shape.length !== shape0.length)) throw new CompileError(`ValueError: Cannot stack arrays with different numbers of dimensions: got ${shapes()}.`, span);
     if (arrs.some((a) => a.aval.shape.some((d, i) => d !== shape0[i]))) throw new CompileError(`ValueError: All input arrays must have the same shape. Got ${shapes()}.`, span);
     const ax = axis < 0 ? axis + shape0.length + 1 : axis;
-    const expanded = arrs.map((a) => this.expandDims(a, ax, span));
+    const expanded = arrs.map((a) => this.expandDims(convertFirst && dtype ? this.convert(a, dtype, span) : a, ax, span));
     return this.concatenate(expanded, ax, span, dtype);
   }
 

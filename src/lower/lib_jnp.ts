@@ -111,7 +111,13 @@ export function jnpModule(ip: Interp): PyModule {
       return ops.arange(start, stop, step, dtypeOf(c, 99) ?? (isFloat ? defaultFloat() : defaultInt()), c.span);
     },
     linspace: (c) => linspace(ip, c),
-    array: (c) => onContextMesh(ip, ops.asArray(hostNumbers(notNone(arg(c, 0, 'object'), c.span), c.span), c.span, dtypeOf(c, 1)), c.span),
+    array: (c) => {
+      const obj = notNone(arg(c, 0, 'object'), c.span);
+      const x = ops.asArray(hostNumbers(obj, c.span), c.span, dtypeOf(c, 1));
+      // jnp.array copies by default: a traced array that needs no conversion becomes a `copy` in the jaxpr
+      const copied = obj instanceof Tracer && x.atom === obj.atom && !ip.atHost && truthy(arg(c, 2, 'copy', true), c.span) ? ops.tracer(ops.bind('copy', [x.atom], {}, c.span)) : x;
+      return onContextMesh(ip, copied, c.span);
+    },
     asarray: (c) => onContextMesh(ip, ops.asArray(hostNumbers(notNone(arg(c, 0, 'a'), c.span), c.span), c.span, dtypeOf(c, 1)), c.span),
     astype: (c) => ops.convert(ops.asArray(arg(c, 0, 'x'), c.span), dtypeArg(arg(c, 1, 'dtype'), c.span)!, c.span),
     zeros: (c) => ops.full(shapeOf(arg(c, 0, 'shape'), c.span), 0, dtypeOf(c, 1) ?? defaultFloat(), c.span),
