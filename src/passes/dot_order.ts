@@ -7,8 +7,8 @@
 // first rule that applies gives the order (KExpr's reduce `order`, spelled by
 // src/codegen/kernel_walker.ts and runtime/cpu/gemm.ts's gemm_fma); a shape
 // no rule covers keeps jaxts's plain order (one float32 product and sum per
-// item). Not modelled yet: K not a multiple of the lanes of Eigen's and the
-// narrow product's loops, M ≥ 64 with 24 ≤ N < 64, 17 ≤ N < 24, 64 < N < 128,
+// item). Not modelled yet: K = 4j + 2 or 4j + 3 in the product of few
+// columns, M ≥ 64 with 24 ≤ N < 64, 17 ≤ N < 24, 64 < N < 128,
 // 16 < M < 32 where the block is not known, vector dots of batched operands.
 import type { DotOrder } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
@@ -103,12 +103,18 @@ const DOT_RULES: readonly ((s: DotShape) => DotRule | typeof PLAIN | undefined)[
   (s) => (s.f32 && !(s.M === 1 && s.N === 1) ? undefined : PLAIN),
   // a matrix times a column: the row-major matrix-vector emitter, 8 lanes (K a multiple of 8)
   (s) => (s.N === 1 ? (s.K <= 3 ? inOrder(s) : s.K % GEMV_LANES === 0 && s.M >= 8 ? lanes(GEMV_LANES, s.K) : PLAIN) : undefined),
+  // the product of few columns (N ≤ 16) with K = 4j + 1, K ≥ 9 (whatever M·K·N): 4 accumulators (as for K a
+  // multiple of 4 below), the last product rounded and added after their fold; but in order for N ≥ 10 with
+  // K ≤ 17 (and K = 10). Measured for M from 1 to 32, N from 2 to 16, K up to 129; other K vary
+  (s) => (s.M > 1 && s.N >= 10 && s.N <= 16 && s.K >= 9 && s.K <= 17 && (s.K % NARROW_LANES === 1 || s.K === 10) ? inOrder(s) : undefined),
+  (s) => (s.M > 1 && s.N <= 16 && s.K >= 9 && s.K % NARROW_LANES === 1 ? lanes(NARROW_LANES, s.K) : undefined),
   // a contraction of at most 3 items, or at most 64 multiply-adds: XLA's naive loop, in order
   (s) => (s.K <= 3 || s.M * s.K * s.N <= 64 ? inOrder(s) : undefined),
   // a row times a matrix: the column-major matrix-vector emitter, in order
   (s) => (s.M === 1 ? (s.N >= 3 ? inOrder(s) : PLAIN) : undefined),
   // Eigen's product of few columns: 4 accumulators (K a multiple of 4), no blocking
-  (s) => (s.N <= 16 ? (s.K % NARROW_LANES === 0 ? lanes(NARROW_LANES, s.K) : PLAIN) : undefined),
+  (s) => (s.N <= 16 && s.K % NARROW_LANES === 0 ? lanes(NARROW_LANES, s.K) : undefined),
+  (s) => (s.N <= 16 ? PLAIN : undefined),
   // Eigen with one accumulator per element: 24 ≤ N < 64 for M ≤ 32; N = 64 or N ≥ 128 in blocks of 512 (of
   // 256 where 512 < K < 1000, N ≥ 128 and M ≤ 16)
   (s) => (s.N < 64 ? (s.N >= 24 && s.M <= 32 ? inOrder(s) : PLAIN) : undefined),

@@ -29,6 +29,14 @@ describe("XLA CPU's dot orders by shape", () => {
     expect(canonical(4, 784, 128)).toEqual({ lanes: 1, fold: 'pairs', block: 256 });
     expect(canonical(32, 128, 128)).toEqual({ lanes: 1, fold: 'pairs', block: 128 });
     expect(canonical(128, 64, 64)).toEqual({ lanes: 1, fold: 'pairs', block: 64 });
+    // K = 4j + 1 in the product of few columns: 4 accumulators and the last product after them (the walker's
+    // tail), also at 64 or fewer multiply-adds; in order for N ≥ 10 up to K = 17 (and K = 10)
+    expect(canonical(3, 9, 2)).toEqual({ lanes: 4, fold: 'pairs', block: 9 });
+    expect(canonical(2, 301, 3)).toEqual({ lanes: 4, fold: 'pairs', block: 301 });
+    expect(canonical(8, 21, 16)).toEqual({ lanes: 4, fold: 'pairs', block: 21 });
+    expect(canonical(10, 10, 10)).toEqual({ lanes: 1, fold: 'pairs', block: 10 });
+    expect(canonical(16, 13, 16)).toEqual({ lanes: 1, fold: 'pairs', block: 13 });
+    expect(canonical(8, 6, 8)).toBeUndefined();
     // not measured: the plain order
     expect(canonical(64, 64, 32)).toBeUndefined();
     expect(canonical(24, 784, 128)).toBeUndefined();
