@@ -6,7 +6,7 @@
 // runtime's layout (rows × columns, batches of rows); the offsets are checked
 // for every output element here, at compile time. The product sums each
 // element in the same order as the loop (XLA's order where the reduce has
-// one, `xlaDot`, with one accumulator: the layout's `kc`), so the numbers are
+// one, `order`, with one accumulator: the layout's `kc`), so the numbers are
 // the same.
 import type { KBinary, KExpr, Kernel } from '../ir/kernel.js';
 import type { DotLayout } from '../../runtime/cpu/gemm.js';
@@ -62,7 +62,7 @@ export function planDots(k: Kernel, most = Infinity, gathered = false, xlaOrder 
   for (const f of found.sort((a, b) => b.extent - a.extent)) {
     if (plans.length >= most) break;
     // (`xlaOrder`: the CPU backend) XLA's order with several accumulators per element: the kernel's loop
-    if (xlaOrder && f.xlaDot && f.xlaDot.lanes > 1) continue;
+    if (xlaOrder && f.order && f.order.lanes > 1) continue;
     const plan = (isStrided(f) ? planOne(k, f) : null) ?? (gathered ? planGathered(k, f) : null);
     if (plan) plans.push(plan);
   }
@@ -100,7 +100,7 @@ function findDots(e: KExpr, seen: Set<KExpr>, out: Reduce[], gathered: boolean):
   if (e.op === 'reduce') {
     const m = gathered ? gatheredProduct(e.body) : e.body;
     if (
-      e.dot && !e.fma && !e.gemv && e.fn === 'sum' && e.dtype === 'float32' && freeRvars(e).size === 0 && m !== null &&
+      e.dot && e.fn === 'sum' && e.dtype === 'float32' && freeRvars(e).size === 0 && m !== null &&
       m.op === 'bin' && m.fn === 'mul' && m.a.op === 'load' && m.b.op === 'load' &&
       m.a.dtype === 'float32' && m.b.dtype === 'float32' &&
       (gathered || (affine(m.a.index, e.id) && affine(m.b.index, e.id)))
@@ -250,7 +250,7 @@ function layoutOf(red: Reduce, [x, bx, xk]: Factor, [y, by, yk]: Factor, S: numb
     const bt = Math.floor(q / M);
     if (row(q) !== x0 + (q % M) * xq + bt * xb || by[q * N] !== y0 + bt * yb) return null;
   }
-  return { reduce: red, x: x.input, y: y.input, layout: { Q, M, N, K, x0, xq, xb, xk, y0, yb, yj, yk, ...(red.xlaDot && { kc: red.xlaDot.block }) } };
+  return { reduce: red, x: x.input, y: y.input, layout: { Q, M, N, K, x0, xq, xb, xk, y0, yb, yj, yk, ...(red.order && { kc: red.order.block }) } };
 }
 
 // ---------- gathered factors (convolutions) ----------

@@ -216,95 +216,83 @@ export function walkKernel(k: Kernel, d: Dialect, precomputed?: ReadonlyMap<KExp
             { outer: [acc], inner: [r] },
             footer.split('\n').join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
           );
-        } else if (e.xlaDot && !step && e.body.op === 'bin' && e.body.fn === 'mul') {
-          // XLA's order for a dot (KExpr's `xlaDot`): accumulator a<id>_<i> takes item k mod lanes by fused
-          // multiply-adds (w<id>: the lane), folded as neighbours into acc<id> after each block (c<id>: items left)
-          const { lanes, block } = e.xlaDot;
+        } else if (e.order && !step) {
+          // XLA's order for a dot (KExpr's `order`): accumulator a<id>_<i> takes item k mod lanes by fused
+          // multiply-adds (w<id>: the lane) up to the last whole vector, tl<id> the items after it; folded
+          // into acc<id> after each block (c<id>: items left in it)
+          const { lanes, fold, block } = e.order;
           const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
           const lane = (i: number): string => `a${e.id}_${i}`;
           const w = `w${e.id}`;
           const c = `c${e.id}`;
+          const tail = `tl${e.id}`;
           const lit = (v: number): string => d.literal(v, 'int32');
           const blocked = block < e.extent;
+          const full = Math.floor(e.extent / lanes) * lanes;
           const decls = [...Array(lanes).keys()].map((i) => mutable(d, lane(i), init(e.dtype), e.dtype));
           if (lanes > 1) decls.push(mutable(d, w, lit(0), 'int32'));
           if (blocked) decls.push(mutable(d, c, lit(block), 'int32'));
-          const fold: string[] = [];
-          for (let h = 1; h < lanes; h *= 2) for (let i = 0; i < lanes; i += 2 * h) fold.push(`${lane(i)} = ${combine(lane(i), lane(i + h), e.dtype)};`);
-          fold.push(`${acc} = ${combine(acc, lane(0), e.dtype)};`);
+          if (full < e.extent) decls.push(mutable(d, tail, init(e.dtype), e.dtype));
+          const folds: string[] = [];
+          const into = (l: number, h: number): number => folds.push(`${lane(l)} = ${combine(lane(l), lane(l + h), e.dtype)};`);
+          if (fold === 'pairs') for (let h = 1; h < lanes; h *= 2) for (let i = 0; i < lanes; i += 2 * h) into(i, h);
+          else for (let h = lanes / 2; h >= 1; h /= 2) for (let i = 0; i < h; i++) into(i, h);
+          folds.push(`${acc} = ${combine(acc, lane(0), e.dtype)};`);
+          if (full < e.extent) folds.push(`${acc} = ${combine(acc, tail, e.dtype)};`);
           const body = e.body;
           lets.loop(
             reduceLevel(lets, e),
             [decl, ...decls, head],
             () => {
-              const x = emit(body.a);
-              const y = emit(body.b);
-              if (lanes === 1) lets.line(`${lane(0)} = ${d.fma(x, y, lane(0))};`);
+              // each product fused into its accumulator (another summand: times 1)
+              const [x, y] = body.op === 'bin' && body.fn === 'mul' ? [emit(body.a), emit(body.b)] : [emit(body), d.literal(1, 'float32')];
+              const pad = full < e.extent ? '  ' : '';
+              if (pad) lets.line(`if (${d.binary.lt(r, lit(full), 'int32')}) {`);
+              if (lanes === 1) lets.line(`${pad}${lane(0)} = ${d.fma(x, y, lane(0))};`);
               else {
-                for (let i = 0; i < lanes; i++) lets.line(`if (${d.binary.eq(w, lit(i), 'int32')}) { ${lane(i)} = ${d.fma(x, y, lane(i))}; }`);
-                lets.line(`${w} = ${d.binary.add(w, lit(1), 'int32')};`);
-                lets.line(`if (${d.binary.eq(w, lit(lanes), 'int32')}) { ${w} = ${lit(0)}; }`);
+                for (let i = 0; i < lanes; i++) lets.line(`${pad}if (${d.binary.eq(w, lit(i), 'int32')}) { ${lane(i)} = ${d.fma(x, y, lane(i))}; }`);
+                lets.line(`${pad}${w} = ${d.binary.add(w, lit(1), 'int32')};`);
+                lets.line(`${pad}if (${d.binary.eq(w, lit(lanes), 'int32')}) { ${w} = ${lit(0)}; }`);
               }
+              if (pad) lets.line(`} else { ${tail} = ${d.fma(x, y, tail)}; }`);
               if (blocked) {
                 lets.line(`${c} = ${d.binary.sub(c, lit(1), 'int32')};`);
                 lets.line(`if (${d.binary.eq(c, lit(0), 'int32')}) {`);
                 lets.line(`  ${c} = ${lit(block)};`);
-                fold.forEach((l) => lets.line(`  ${l}`));
+                folds.forEach((l) => lets.line(`  ${l}`));
                 for (let i = 0; i < lanes; i++) lets.line(`  ${lane(i)} = ${init(e.dtype)};`);
                 lets.line(`}`);
               }
             },
             { outer: [acc], inner: [r] },
-            ['}', ...(blocked && e.extent % block === 0 ? [] : fold)].join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
+            ['}', ...(blocked && e.extent % block === 0 ? [] : folds)].join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),
           );
-        } else if ((e.lanes || e.gemv) && !step) {
-          // vector lanes l<id>_i, w<id> the one taking the next element: XLA's vectorized sum of a small
-          // matrix (KExpr's `lanes`: q<id> counts the elements left in the current row), or its matrix-vector
-          // loop along a row (KExpr's `gemv`: tl<id> sums the elements after the last whole vector)
-          const vf = e.lanes?.vf ?? e.gemv!.vf;
+        } else if (e.lanes && !step) {
+          // XLA's vectorized sum of a small matrix (KExpr's `lanes`): vector lanes l<id>_i, w<id> the one
+          // taking the next row, q<id> counts the elements left in the current row
+          const { vf, row } = e.lanes;
           const [decl, head] = d.reduceLoop(acc, init(e.dtype), e.dtype, r, e.extent) as [string, string];
           const lane = (i: number): string => `l${e.id}_${i}`;
           const w = `w${e.id}`;
           const q = `q${e.id}`;
-          const tail = `tl${e.id}`;
           const lit = (v: number): string => d.literal(v, 'int32');
           const decls = [...Array(vf).keys()].map((i) => mutable(d, lane(i), init(e.dtype), e.dtype));
-          decls.push(mutable(d, w, lit(0), 'int32'), e.lanes ? mutable(d, q, lit(e.lanes.row), 'int32') : mutable(d, tail, init(e.dtype), e.dtype));
+          decls.push(mutable(d, w, lit(0), 'int32'), mutable(d, q, lit(row), 'int32'));
           const fold: string[] = [];
-          const into = (l: number, h: number): number => fold.push(`${lane(l)} = ${combine(lane(l), lane(l + h), e.dtype)};`);
-          if (e.gemv?.fold === 'pairs') for (let h = 1; h < vf; h *= 2) for (let i = 0; i < vf; i += 2 * h) into(i, h);
-          else for (let h = vf / 2; h >= 1; h /= 2) for (let i = 0; i < h; i++) into(i, h);
-          fold.push(`${acc} = ${e.lanes ? lane(0) : combine(lane(0), tail, e.dtype)};`);
-          const nextLane = (pad: string): void => {
-            lets.line(`${pad}${w} = ${d.binary.add(w, lit(1), 'int32')};`);
-            lets.line(`${pad}if (${d.binary.eq(w, lit(vf), 'int32')}) { ${w} = ${lit(0)}; }`);
-          };
-          const toLanes = (pad: string, step: (lane: string) => string): void => {
-            for (let i = 0; i < vf; i++) lets.line(`${pad}if (${d.binary.eq(w, lit(i), 'int32')}) { ${lane(i)} = ${step(lane(i))}; }`);
-          };
+          for (let h = vf / 2; h >= 1; h /= 2) for (let i = 0; i < h; i++) fold.push(`${lane(i)} = ${combine(lane(i), lane(i + h), e.dtype)};`);
+          fold.push(`${acc} = ${lane(0)};`);
           lets.loop(
             reduceLevel(lets, e),
             [decl, ...decls, head],
             () => {
-              const b = e.body;
-              if (e.lanes) {
-                const v = emit(b);
-                toLanes('', (l) => combine(l, v, e.dtype));
-                lets.line(`${q} = ${d.binary.sub(q, lit(1), 'int32')};`);
-                lets.line(`if (${d.binary.eq(q, lit(0), 'int32')}) {`);
-                lets.line(`  ${q} = ${lit(e.lanes.row)};`);
-                nextLane('  ');
-                lets.line(`}`);
-                return;
-              }
-              // each product fused into its lane (the body is a product: index_rules.ts dotGeneral)
-              const [x, y] = b.op === 'bin' ? [emit(b.a), emit(b.b)] : [emit(b), d.literal(1, 'float32')];
-              const full = Math.floor(e.extent / vf) * vf;
-              const pad = full < e.extent ? '  ' : '';
-              if (pad) lets.line(`if (${d.binary.lt(r, lit(full), 'int32')}) {`);
-              toLanes(pad, (l) => d.fma(x, y, l));
-              nextLane(pad);
-              if (pad) lets.line(`} else { ${tail} = ${d.fma(x, y, tail)}; }`);
+              const v = emit(e.body);
+              for (let i = 0; i < vf; i++) lets.line(`if (${d.binary.eq(w, lit(i), 'int32')}) { ${lane(i)} = ${combine(lane(i), v, e.dtype)}; }`);
+              lets.line(`${q} = ${d.binary.sub(q, lit(1), 'int32')};`);
+              lets.line(`if (${d.binary.eq(q, lit(0), 'int32')}) {`);
+              lets.line(`  ${q} = ${lit(row)};`);
+              lets.line(`  ${w} = ${d.binary.add(w, lit(1), 'int32')};`);
+              lets.line(`  if (${d.binary.eq(w, lit(vf), 'int32')}) { ${w} = ${lit(0)}; }`);
+              lets.line(`}`);
             },
             { outer: [acc], inner: [r] },
             ['}', ...fold].join(`\n${d.indent}${'  '.repeat(reduceLevel(lets, e))}`),

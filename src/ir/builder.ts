@@ -58,6 +58,7 @@ export class FuncBuilder {
       if (e.addAny) this.eqns[this.eqns.length - 1]!.addAny = true;
       if (e.numpyParams) this.eqns[this.eqns.length - 1]!.numpyParams = true;
       if (e.nanOrigin) this.eqns[this.eqns.length - 1]!.nanOrigin = e.nanOrigin;
+      if (e.jitRegion !== undefined) this.eqns[this.eqns.length - 1]!.jitRegion = e.jitRegion;
       if (e.numpyPlainLead) this.eqns[this.eqns.length - 1]!.numpyPlainLead = e.numpyPlainLead;
       const like = e.shardingLike && env.get(e.shardingLike.id);
       if (like && like.kind === 'var') this.eqns[this.eqns.length - 1]!.shardingLike = like;

@@ -63,21 +63,18 @@ export type KExpr =
    * i mod `vf` adds row i (of `row` elements) in order, the lanes (from +0) then fold pairwise, the second
    * half onto the first (passes/index_rules.ts vectorLanes). `inOrder`: a float32 sum or product over
    * several axes, none longer than 32, which XLA's tree rewriter leaves alone (it windows each long axis).
-   * A float32 dot of a matrix and a vector is XLA's matrix-vector loop (passes/index_rules.ts dotOrder):
-   * `fma` when it runs down the matrix's columns (each product fused into the sum, in order); `gemv` when
-   * it runs along the matrix's rows: element r of the first ⌊extent/vf⌋·vf goes to lane r mod vf by fused
-   * multiply-add, the lanes fold in adjacent pairs ((l0+l1)+(l2+l3))+… or in halves (the second half onto
-   * the first), the rest is fused-multiply-added in order from 0 and added last.
-   * `xlaDot`: a float32 matrix product whose contraction XLA's CPU code sums in a known order
-   * (passes/dot_order.ts): each step a fused multiply-add, item k into accumulator k mod `lanes`, the
-   * accumulators folded as neighbours ((a0 + a1) + (a2 + a3)); each run of `block` items summed from zero,
-   * then added to the total.
+   * `order`: a float32 dot whose contraction XLA's CPU code sums in a known order (passes/dot_order.ts):
+   * each step a fused multiply-add; in each run of `block` items (summed from zero, then added to the
+   * total) item k of the first ⌊run/lanes⌋·lanes goes to accumulator k mod `lanes`, the rest into a tail
+   * in order; the accumulators fold in adjacent pairs ((a0 + a1) + (a2 + a3)) or in halves (the second
+   * half onto the first), and the tail is added after them.
    */
-  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' }; xlaDot?: XlaDotOrder };
+  | { op: 'reduce'; fn: ReduceFn; id: number; extent: number; body: KExpr; dtype: DType; dot?: boolean; fma?: true; lib?: number; lanes?: { vf: number; row: number }; inOrder?: true; order?: DotOrder };
 
-/** The order of a dot's sum on XLA's CPU backend (KExpr's reduce `xlaDot`). */
-export interface XlaDotOrder {
+/** The order of a dot's sum on XLA's CPU backend (KExpr's reduce `order`; lanes > 1 only where block is the whole extent). */
+export interface DotOrder {
   lanes: 1 | 4 | 8;
+  fold: 'pairs' | 'halves';
   block: number;
 }
 
@@ -158,7 +155,7 @@ function localKey(e: KExpr): string {
     case 'reduce':
       // alpha-equivalent: the loop's own counter renamed canonically, so the
       // same reduction under another loop id gets the same key
-      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}${e.gemv ? `~gemv${e.gemv.vf}${e.gemv.fold}` : ''}${e.xlaDot ? `~x${e.xlaDot.lanes}/${e.xlaDot.block}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
+      return `red${e.fn}${e.dot ? 'dot' : ''}${e.fma ? '~fma' : ''}${e.lib ? `~lib${e.lib}` : ''}${e.order ? `~o${e.order.lanes}${e.order.fold}/${e.order.block}` : ''}:${e.extent}(${exprKey(renameRvar(e.body, e.id, -reduceHeight(e)))})`;
     case 'call':
       return `${callKey(e)}.${e.part}`;
   }

@@ -107,10 +107,17 @@ export interface Eqn {
    * Set on the equations of one call of a jax.numpy function that JAX compiles with jit (linspace,
    * mean, polyval, ...; src/lower/jnp_jitted.ts) traced in a host segment: XLA compiles that call as
    * one computation, so the rewrites of whole programs (passes/xla_algebraic.ts, fma_contraction.ts)
-   * apply among equations of the same region even in JAX's op-by-op execution. Not a param.
+   * apply among equations of the same region even in JAX's op-by-op execution. Under a transformation
+   * run op by op (jax.grad, jacfwd, vmap outside jit) the call stays one computation: its JVP and batched
+   * equations keep its region, its transposed ones form a region of their own. Not a param.
    */
   jitRegion?: number;
 }
+
+let lastJitRegion = 0;
+
+/** A jit region (Eqn.jitRegion) no equation has yet. */
+export const freshJitRegion = (): number => ++lastJitRegion;
 
 /** A jit call inlined into the function that calls it (see Eqn.calls). */
 export interface EqnCall {

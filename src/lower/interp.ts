@@ -270,6 +270,11 @@ export class Interp {
     return this.traces.length === 0;
   }
 
+  /** Inside transformations JAX runs op by op only (jax.grad, jacfwd, vmap called at host level, not under jit). */
+  get opByOp(): boolean {
+    return this.traces.length > 0 && this.traces.every((t) => t.kind === 'grad' || t.kind === 'vmap');
+  }
+
   withTrace<T>(t: Trace, fn: () => T): T {
     this.traces.push(t);
     try {

@@ -8,6 +8,7 @@
 // one rounding for the first product. `inJitRegion` marks the equations such a call traces in a host
 // segment (Eqn.jitRegion); the passes treat each region as a jit program (src/passes/simplify.ts,
 // fma_contraction.ts). Inside a jit trace the marks change nothing (the whole program is compiled).
+import { freshJitRegion } from '../ir/types.js';
 import type { Interp } from './interp.js';
 import type { CallArgs, PyValue } from './values.js';
 
@@ -54,21 +55,20 @@ export const JAX_JITTED: Readonly<Record<'jnp' | 'linalg' | 'nn', ReadonlySet<st
   nn: new Set(NN),
 };
 
-let nextRegion = 1;
-
 /**
  * Call `f` as JAX calls a jitted function: at host level, the equations it traces form one jit region
  * (Eqn.jitRegion; a jitted function called inside another one's region joins the outer region, as
- * jit(inline=True) inlines it). Inside a trace the call is left as it is.
+ * jit(inline=True) inlines it), also under transformations that JAX runs op by op (Interp.opByOp: the
+ * region's derivatives stay one computation). Inside a jit trace the call is left as it is.
  */
 export function inJitRegion(ip: Interp, f: () => PyValue): PyValue {
-  if (!ip.atHost) return f();
+  if (!ip.atHost && !ip.opByOp) return f();
   const builder = ip.trace().builder;
   const start = builder.eqns.length;
   const out = f();
   // (a call that ended the host segment, to read a value back, is not one computation)
   if (ip.trace().builder !== builder) return out;
-  const region = nextRegion++;
+  const region = freshJitRegion();
   for (let i = start; i < builder.eqns.length; i++) builder.eqns[i]!.jitRegion = region;
   return out;
 }

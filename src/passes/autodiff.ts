@@ -44,6 +44,8 @@ export interface LinEqn {
   inputs: LAtom[];
   params: Params;
   outputs: Lin[];
+  /** The jit region of the equation it is a derivative of (Eqn.jitRegion). */
+  jitRegion?: number;
 }
 
 export interface JvpCtx {
@@ -801,6 +803,11 @@ function linearizeFunc(f: Func, wrt: boolean[], name: string, what: string, orig
       const anyFloat = e.outputs.some((o) => isInexact(o.aval.dtype));
       const [nb, nl] = [b.eqns.length, linEqns.length];
       const r = eqnJvp(e, xs, anyFloat ? ts : ts.map(() => null));
+      // a jitted call's derivative is one computation with it (Eqn.jitRegion)
+      if (e.jitRegion !== undefined) {
+        for (const q of b.eqns.slice(nb)) q.jitRegion ??= e.jitRegion;
+        for (const q of linEqns.slice(nl)) q.jitRegion ??= e.jitRegion;
+      }
       // a constant operand's broadcast, re-bound as it was: still shown as JAX's implicit broadcast
       if (e.operandBroadcast && b.eqns.length === nb + 1 && b.eqns[nb]!.prim === e.prim) b.eqns[nb]!.operandBroadcast = true;
       if (origins) {
@@ -954,6 +961,8 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
 
   // backward: transpose the linear equations in reverse
   const ct = new Map<number, Atom>();
+  // (the transposed equations belong to no jit region: JAX's op-by-op jacrev of a jitted call, measured on the
+  // autodiff cookbook's tanh, rounds as the equations one by one)
   const accum = (l: Lin, x: Atom): void => {
     const prev = ct.get(l.id);
     if (!prev) return void ct.set(l.id, x);
@@ -1057,6 +1066,7 @@ export function jvpFunc(f: Func, wrt: boolean[], opts: JvpOptions = {}): Func {
     if (e.prim === 'custom_vjp_call') throw new Error("TypeError: can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
     const ins = e.inputs.map((a) => (isLin(a) ? val.get(a.id)! : a));
     const outs = b.bind(e.prim, ins, e.params);
+    if (e.jitRegion !== undefined) b.eqns[b.eqns.length - 1]!.jitRegion = e.jitRegion;
     e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
   }
   const n = opts.tangentResults ?? f.results.length;
@@ -1279,6 +1289,7 @@ function splitLinear(g: Func, wrt: boolean[], outMask: boolean[]): { primal: Fun
   const rd = (a: LAtom): Atom => (isLin(a) ? val.get(a.id)! : a.kind === 'lit' ? a : resP[resIdx.get(a.id)!]!);
   for (const e of linEqns) {
     const outs = lb.bind(e.prim, e.inputs.map(rd), e.params);
+    if (e.jitRegion !== undefined) lb.eqns[lb.eqns.length - 1]!.jitRegion = e.jitRegion;
     e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
   }
   const nz = g.results.map((r) => r.kind === 'var' && tan.has(r.id));

@@ -3,7 +3,7 @@
 // these rules, so movement ops become index arithmetic and elementwise chains
 // become one expression.
 import { convParams, windowParams } from '../ir/conv.js';
-import type { KBinary, KExpr, KUnary, ReduceFn, XlaDotOrder } from '../ir/kernel.js';
+import type { DotOrder, KBinary, KExpr, KUnary, ReduceFn } from '../ir/kernel.js';
 import type { DotDims } from '../ir/primitives.js';
 import type { CollectivePrim, Prim } from '../ir/prims.js';
 import { isFloat, type DType, type Eqn } from '../ir/types.js';
@@ -251,7 +251,7 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
   const lfree = a!.map((_, i) => i).filter((i) => !lc.includes(i) && !lb.includes(i));
   const rfree = b!.map((_, i) => i).filter((i) => !rc.includes(i) && !rb.includes(i));
   const dtype = outDtype(e);
-  const contraction = (order: GemvOrder): KExpr => {
+  const contraction = (order: DotOrder | undefined): KExpr => {
     const id = ctx.freshLoop();
     const r: IExpr = { op: 'rvar', id, dtype: 'int32', bound: extent };
     const cidx = delinearize(r, cshape);
@@ -264,72 +264,19 @@ const dotGeneral: ElementRule = (ctx, e, idx) => {
     lc.forEach((d, i) => (lIdx[d] = cidx[i]!));
     rc.forEach((d, i) => (rIdx[d] = cidx[i]!));
     const body: KExpr = { op: 'bin', fn: 'mul', a: ctx.operand(0, lIdx), b: ctx.operand(1, rIdx), dtype };
-    return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...order };
+    return { op: 'reduce', fn: 'sum', id, extent, body, dtype, dot: true, ...(order && { order }) };
   };
-  const order = dotOrder(a!, b!, dn, dtype);
-  if (!('paired' in order)) {
-    if (order.fma || order.gemv) return contraction(order);
-    // no order measured here: XLA's matrix product where its order is known (passes/dot_order.ts)
-    const f32 = dtype === 'float32' && e.inputs.every((x) => x.aval.dtype === 'float32');
-    // XLA's canonical form of each pair of the batch: (M × K) · (K × N), the free and contracting dimensions collapsed
-    const prod = (s: readonly number[], dims: readonly number[]): number => dims.reduce((p, d) => p * s[d]!, 1);
-    const xlaDot = f32 ? xlaDotOrder(prod(a!, lfree), extent, prod(b!, rfree)) : undefined;
-    return contraction(xlaDot ? { xlaDot } : {});
-  }
-  // the rows of whole tiles fold their lanes in pairs, the rows after them in halves (the matrix's row is idx[0])
-  const { paired, rows } = order;
-  const pairs = contraction({ gemv: { vf: GEMV_LANES, fold: 'pairs' } });
-  if (paired === rows) return pairs;
-  const halves = contraction({ gemv: { vf: GEMV_LANES, fold: 'halves' } });
-  if (paired === 0) return halves;
-  return { op: 'select', cond: { op: 'bin', fn: 'lt', a: idx[0]!, b: iconst(paired), dtype: 'bool' }, a: pairs, b: halves, dtype };
+  // XLA CPU's order of the sum, where measured (passes/dot_order.ts)
+  const rule = dtype === 'float32' ? xlaDotOrder(a!, b!, dn, e.inputs.every((x) => x.aval.dtype === 'float32')) : undefined;
+  if (!rule) return contraction(undefined);
+  const { order, halvesFrom } = rule;
+  const whole = contraction(order);
+  if (halvesFrom === undefined) return whole;
+  // the rows before `halvesFrom` fold their lanes in pairs, the rows from it in halves (the matrix's row is idx[0])
+  const halves = contraction({ ...order, fold: 'halves' });
+  if (halvesFrom === 0) return halves;
+  return { op: 'select', cond: { op: 'bin', fn: 'lt', a: idx[0]!, b: iconst(halvesFrom), dtype: 'bool' }, a: whole, b: halves, dtype };
 };
-
-/** The vector width of XLA CPU's float32 matrix-vector loop along a matrix's rows (AVX2: 8 lanes), and its tile of rows. */
-const GEMV_LANES = 8;
-const GEMV_TILE_ROWS = 8;
-/** The vector width of XLA CPU's float32 matrix product of many rows and few columns along the contraction. */
-const NARROW_LANES = 4;
-
-type GemvOrder = { fma?: true; gemv?: { vf: number; fold: 'pairs' | 'halves' }; xlaDot?: XlaDotOrder };
-
-/**
- * The order XLA CPU sums a float32 dot_general in (KExpr's reduce `fma`, `gemv`), where measured on the
- * oracle (JAX 0.10.2, AVX2; under jit or not) bit for bit; other dots keep the loop's order. XLA's emitters
- * are compiled by LLVM with fused multiply-adds.
- * - A matrix and a vector: its tiled matrix-vector emitters. Contracting the matrix's last (minor) axis
- *   runs along its rows in 8 vector lanes (a row shorter than that in order), in tiles of 8 rows: the rows
- *   of whole tiles fold their lanes in adjacent pairs, the rows left over in halves (`paired` of the
- *   `rows`). Contracting its first axis runs down its columns, each element's sum in order. Measured for
- *   jnp.dot and lax.dot_general with either operand first, K from 3 to 100, M from 2 to 64.
- * - Two vectors, or a vector and a one-row matrix: in order.
- * - An (m, k) × (k, n) product with m, n and k from 2 to 7, either operand's contracting axis first or
- *   last: in order.
- * - Many rows (m ≥ 8, the lhs's free axes together) times few columns (2 ≤ n ≤ 7), the lhs contracting its
- *   last axis and the rhs its first, k a multiple of 4: in 4 lanes, folded in pairs (measured for m from 8
- *   to 32, k from 4 to 40; k = 3 is in order without fusing, the loop's own order; other k vary).
- * A batched product, a matrix times an (n, 1) matrix, or larger products vectorize in orders not modelled.
- */
-function dotOrder(a: readonly number[], b: readonly number[], dn: DotDims, dtype: DType): GemvOrder | { paired: number; rows: number } {
-  if (dtype !== 'float32' || dn.batch[0].length > 0 || dn.contract[0].length !== 1) return {};
-  const [lc, rc] = [dn.contract[0][0]!, dn.contract[1][0]!];
-  if (a.length === 1 && b.length === 1) return { fma: true };
-  if (a.length >= 2 && b.length === 2) {
-    const k = a[lc]!;
-    const m = a.reduce((x, y) => x * y, 1) / k;
-    const n = b[1 - rc]!;
-    const small = (v: number): boolean => v >= 2 && v < 8;
-    if (a.length === 2 && small(m) && small(k) && small(n)) return { fma: true };
-    if (m >= 8 && small(n) && k % NARROW_LANES === 0 && lc === a.length - 1 && rc === 0) return { gemv: { vf: NARROW_LANES, fold: 'pairs' } };
-    return {};
-  }
-  const matrix = a.length === 2 && b.length === 1 ? a : a.length === 1 && b.length === 2 ? b : null;
-  if (!matrix) return {};
-  const axis = matrix === a ? lc : rc;
-  const rows = matrix[1 - axis]!;
-  if (axis === 0 || rows === 1 || matrix[1]! < GEMV_LANES) return { fma: true };
-  return { paired: Math.floor(rows / GEMV_TILE_ROWS) * GEMV_TILE_ROWS, rows };
-}
 
 /**
  * conv_general_dilated (XLA's convolution semantics): a loop over the kernel's

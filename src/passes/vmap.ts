@@ -386,6 +386,7 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
   const read = (a: Atom): BVal => (a.kind === 'lit' ? { atom: a, batched: false } : env.get(a.id)!);
   for (const e of f.eqns) {
     const ins = e.inputs.map(read);
+    const first = b.eqns.length;
     let outs: BVal[];
     if (axisName !== undefined && namesOf(e)?.includes(axisName)) {
       outs = namedAxisRule(ctx, e, ins, axisName);
@@ -398,6 +399,8 @@ export function vmapFunc(f: Func, batched: boolean[], size: number, axisName?: s
       const r = BATCH_RULES[e.prim](ctx, e, ins);
       outs = Array.isArray(r) ? r : [r];
     }
+    // a jitted call batched is still one computation (Eqn.jitRegion)
+    if (e.jitRegion !== undefined) for (const q of b.eqns.slice(first)) q.jitRegion ??= e.jitRegion;
     e.outputs.forEach((o, i) => env.set(o.id, outs[i]!));
   }
   // (outBatched: which results were batched before materialize gave every one the batch axis)

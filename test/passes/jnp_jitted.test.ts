@@ -66,3 +66,14 @@ describe('jitted jax.numpy functions outside jit round as XLA compiles them', as
     }
   });
 });
+
+// the same under transformations JAX runs op by op (jacfwd, jacrev, jvp, grad, vmap outside jit): a jitted
+// function and its derivative stay one computation (before: jacfwd, the Hessian, jvp and vmap of jvp differed)
+describe('jitted jax.numpy functions under op-by-op transformations round as XLA compiles them', async () => {
+  const fixture = 'fixtures/reference/jnp_jitted_transformed.py';
+  const expected = byName(readFileSync(join(ROOT, fixture.replace(/\.py$/, '.out')), 'utf8'));
+  const actual = byName(await runOn(compileFixture(fixture), cpuBackend()));
+  for (const [name, bits] of expected) {
+    it(`cpu: ${name} bit for bit`, () => expect(actual.get(name)).toEqual(bits));
+  }
+});
