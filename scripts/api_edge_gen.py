@@ -1123,6 +1123,15 @@ custom('jax.numpy.linalg', 'api9', {
                      'grad', 'jax.grad(lambda b: jnp.sum(F(t224, b)))(m22)'),
 })
 
+# Wave 12: jax.scipy.linalg's polar, qr_multiply and hessenberg (batch api12).
+custom('jax.scipy.linalg', 'api12', {
+    'polar': C('m', 'F(m33 + jnp.eye(3))', 'svd', "F(m33, method='svd')", 'left', "F(m23, side='left')", 'bad', 'F(m23)', '1d', 'F(v3)',
+               'side', "F(m33, side='up')"),
+    'qr_multiply': C('right', 'F(m33, v3)', 'left', "F(m33, m33, mode='left')", 'rect', "F(m23.T, jnp.ones((2, 3)))",
+                     'bad', 'F(m33, v5)', 'mode', "F(m33, v3, mode='up')"),
+    'hessenberg': C('m', 'F(m33)', 'q', 'F(m33, calc_q=True)', 'batch', 'F(jnp.stack([m33, m33.T]))', 'empty', 'F(jnp.zeros((0, 0)))'),
+})
+
 # Wave 10: the names added since (batch api10).
 custom('jax.numpy', 'api10', {
     'cbrt': C('f32', 'F(xf)', 'i32', 'F(xi)', '0d', 'F(x0)', 'py', 'F(8)', 'empty', 'F(xe)', '2d', 'F(m23 * 8)',
@@ -1192,6 +1201,7 @@ NO_EDGE_TEST[('jax.lax', 'with_sharding_constraint')] = 'needs a mesh and a shar
 for _n in names('InitFn ParamsFn Schedule UpdateFn'):
     NO_EDGE_TEST[('jax.example_libraries.optimizers', _n)] = 'a type alias (typing.Callable[...]) for annotations: nothing to call'
 NO_EDGE_TEST[('jax.tree_util', 'KeyPath')] = 'a type alias (tuple[KeyEntry, ...]) for annotations: nothing to call'
+NO_EDGE_TEST[('jax.tree', 'static')] = 'a dataclasses.field for register_dataclass, not a function of arrays; tested by fixtures/constructs/tree_static_dataclass.py'
 
 # Cases JAX and jaxts disagree on that are not fixed: (module, name, suffix) -> reason. The case is left out.
 EXCLUDED_CASES = {
@@ -1325,7 +1335,7 @@ BATCH_ORDER = ['jnp_unary', 'jnp_binary', 'jnp_reduce', 'jnp_shape', 'jnp_create
                # split off later so that no batch runs long on WebGPU (SwiftShader): the numbering above stays
                'linalg2', 'stats', 'scipy2', 'random_loops',
                'lax3', 'scipy3', 'stats2', 'linalg3', 'lax4', 'scipy4', 'stats3',
-               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect', 'api9', 'api10']
+               'jax_top', 'tree', 'optim', 'stax', 'fft', 'collect', 'api9', 'api10', 'api12']
 
 # Batches written as several files (NN_batch_1.py, ...): their while-loop special functions compile to many kernels,
 # which SwiftShader compiles slowly; a file of each part stays well inside the golden test's time limit on WebGPU.

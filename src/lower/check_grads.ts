@@ -39,33 +39,37 @@ export function checkGrads(ip: Interp, c: CallArgs): PyValue {
   const modes = modesV instanceof PyTuple || modesV instanceof PyList ? modesV.items : [modesV];
   const num = (v: PyValue | undefined): number | null => (v === undefined || v === null ? null : Number(ip.static(v, 'a tolerance', span)));
   const tols: Tols = { atol: num(get('atol', 4)), rtol: num(get('rtol', 5)), eps: num(get('eps', 6)) || EPS };
-  const checks = new Checks(ip, span, tols);
+  // values of the checks live in this function, not in Python variables: held, so that calling a jitted
+  // `f` (which flushes the pending host segment) keeps them
+  return ip.holding((hold) => {
+    const checks = new Checks(ip, span, tols, hold);
 
-  const rec = (fn: PyValue, args: PyValue[], ord: number, msg: string): void => {
-    if (modes.includes('fwd')) {
-      const fwdMsg = msg ? `JVP of ${msg}` : 'JVP';
-      checks.jvp(fn, args, fwdMsg);
-      checks.emit();
-      if (ord > 1) {
-        const jfn = new PyBuiltin('jvp', (cc) => jvpCall(ip, { args: [fn, cc.args[0]!, cc.args[1]!], kwargs: new Map(), span }));
-        rec(jfn, [new PyTuple(args), new PyTuple(args)], ord - 1, fwdMsg);
+    const rec = (fn: PyValue, args: PyValue[], ord: number, msg: string): void => {
+      if (modes.includes('fwd')) {
+        const fwdMsg = msg ? `JVP of ${msg}` : 'JVP';
+        checks.jvp(fn, args, fwdMsg);
+        checks.emit();
+        if (ord > 1) {
+          const jfn = new PyBuiltin('jvp', (cc) => jvpCall(ip, { args: [fn, cc.args[0]!, cc.args[1]!], kwargs: new Map(), span }));
+          rec(jfn, [new PyTuple(args), new PyTuple(args)], ord - 1, fwdMsg);
+        }
       }
-    }
-    if (modes.includes('rev')) {
-      const revMsg = msg ? `VJP of ${msg}` : 'VJP';
-      checks.vjp(fn, args, revMsg);
-      checks.emit();
-      if (ord > 1) {
-        const vfn = new PyBuiltin('f_vjp', (cc) => {
-          const [out, pull] = (vjpCall(ip, { args: [fn, ...cc.args], kwargs: new Map(), span }) as PyTuple).items;
-          return ip.call(pull!, { args: [out!], kwargs: new Map(), span });
-        });
-        rec(vfn, args, ord - 1, revMsg);
+      if (modes.includes('rev')) {
+        const revMsg = msg ? `VJP of ${msg}` : 'VJP';
+        checks.vjp(fn, args, revMsg);
+        checks.emit();
+        if (ord > 1) {
+          const vfn = new PyBuiltin('f_vjp', (cc) => {
+            const [out, pull] = (vjpCall(ip, { args: [fn, ...cc.args], kwargs: new Map(), span }) as PyTuple).items;
+            return ip.call(pull!, { args: [out!], kwargs: new Map(), span });
+          });
+          rec(vfn, args, ord - 1, revMsg);
+        }
       }
-    }
-  };
-  rec(f, argsV.items, order, '');
-  return null;
+    };
+    rec(f, argsV.items, order, '');
+    return null;
+  });
 }
 
 class Checks {
@@ -74,10 +78,11 @@ class Checks {
     private readonly ip: Interp,
     private readonly span: A.Span,
     private readonly tols: Tols,
+    private readonly hold: <V extends PyValue>(v: V) => V,
   ) {}
 
   private call(fn: PyValue, args: PyValue[]): PyValue {
-    return this.ip.call(fn, { args, kwargs: new Map(), span: this.span });
+    return this.hold(this.ip.call(fn, { args: args.map(this.hold), kwargs: new Map(), span: this.span }));
   }
 
   /** rand_like: rng.randn(*shape) as the leaf's dtype (float32); a Python scalar stays one. */
@@ -111,8 +116,8 @@ class Checks {
   private numericalJvp(fn: PyValue, primals: PyValue[], tangents: PyValue[]): PyValue {
     const eps = this.tols.eps;
     const delta = this.scalarMul(new PyTuple(tangents), eps) as PyTuple;
-    const plus = this.leafwise(new PyTuple(primals), delta, (x, d) => this.bin('add', x, d!)) as PyTuple;
-    const minus = this.leafwise(new PyTuple(primals), delta, (x, d) => this.bin('sub', x, d!)) as PyTuple;
+    const plus = this.hold(this.leafwise(new PyTuple(primals), delta, (x, d) => this.bin('add', x, d!)) as PyTuple);
+    const minus = this.hold(this.leafwise(new PyTuple(primals), delta, (x, d) => this.bin('sub', x, d!)) as PyTuple);
     const fPos = this.call(fn, plus.items);
     const fNeg = this.call(fn, minus.items);
     const diff = this.leafwise(fPos, fNeg, (x, y) => {
@@ -165,7 +170,7 @@ class Checks {
       const bad = o.bind('convert_element_type', [o.bind('not', [ok], {}, s)], { new_dtype: 'float32', weak_type: false }, s);
       const nBad = shape.length ? o.bind('reduce_sum', [bad], { axes: shape.map((_, d) => d), out_sharding: null }, s) : bad;
       const allOk = o.tracer(o.bind('eq', [nBad, lit(0, 'float32')], {}, s));
-      this.pending.push({ ok: allOk, message: `\nNot equal to tolerance rtol=${pyNum(rtol)}, atol=${pyNum(atol)}\n${msg}` });
+      this.pending.push({ ok: this.hold(allOk), message: `\nNot equal to tolerance rtol=${pyNum(rtol)}, atol=${pyNum(atol)}\n${msg}` });
     });
   }
 
@@ -185,7 +190,7 @@ class Checks {
   jvp(fn: PyValue, args: PyValue[], msg: string): void {
     const rng = seeded();
     const tangent = this.randLike(rng, new PyTuple(args)) as PyTuple;
-    const [vOut, tOut] = (jvpCall(this.ip, { args: [fn, new PyTuple(args), tangent], kwargs: new Map(), span: this.span }) as PyTuple).items;
+    const [vOut, tOut] = this.hold(jvpCall(this.ip, { args: [fn, new PyTuple(args), tangent], kwargs: new Map(), span: this.span }) as PyTuple).items;
     const vExpected = this.call(fn, args);
     const tExpected = this.numericalJvp(fn, args, tangent.items);
     this.close(vOut!, vExpected, `${msg} primal`);
@@ -194,7 +199,7 @@ class Checks {
 
   vjp(fn: PyValue, args: PyValue[], msg: string): void {
     const rng = seeded();
-    const [vOut, pull] = (vjpCall(this.ip, { args: [fn, ...args], kwargs: new Map(), span: this.span }) as PyTuple).items;
+    const [vOut, pull] = this.hold(vjpCall(this.ip, { args: [fn, ...args], kwargs: new Map(), span: this.span }) as PyTuple).items;
     const vExpected = this.call(fn, args);
     this.close(vOut!, vExpected, `${msg} primal`);
     const tangent = this.randLike(rng, new PyTuple(args)) as PyTuple;

@@ -437,6 +437,28 @@ export class DefaultFactory extends PyObject {
   }
 }
 
+/** `dataclasses.field(...)` with metadata or without a default: the default (a value or a DefaultFactory), if any, and whether the metadata says 'static'. */
+export class FieldSpec extends PyObject {
+  readonly typeName = 'Field';
+  constructor(
+    readonly dflt: PyValue | undefined,
+    readonly isStatic: boolean,
+  ) {
+    super();
+  }
+}
+
+/**
+ * dataclasses.field(default=..., default_factory=..., metadata=...): the default itself (or a DefaultFactory)
+ * where that is all it says, else a FieldSpec (no default: a required field; metadata: its 'static' flag).
+ */
+export function dataclassField(c: CallArgs): PyValue {
+  const d = c.kwargs.has('default_factory') ? new DefaultFactory(c.kwargs.get('default_factory')!) : c.kwargs.get('default');
+  const metadata = c.kwargs.get('metadata');
+  const isStatic = metadata instanceof PyDict && metadata.get('static') === true;
+  return d !== undefined && !isStatic ? d : new FieldSpec(d, isStatic);
+}
+
 /** dataclasses.FrozenInstanceError (an AttributeError). */
 export const FROZEN_INSTANCE_ERROR = new PyUserClass('FrozenInstanceError', [EXCEPTIONS.get('AttributeError')!], 'dataclasses');
 
@@ -445,16 +467,24 @@ export function makeDataclass(cls: PyValue, options: Map<string, PyValue>, annot
   if (!(cls instanceof PyUserClass) || !annotations) throw new CompileError('TypeError: dataclass() should be called on a class', span);
   const fields: string[] = [];
   const defaults = new Map<string, PyValue>();
+  const staticFields = new Set<string>();
   for (const c of [...cls.mro].reverse()) {
     if (!c.dataclass || c === cls) continue;
     for (const f of c.dataclass.fields) {
       if (!fields.includes(f)) fields.push(f);
       if (c.dataclass.defaults.has(f)) defaults.set(f, c.dataclass.defaults.get(f)!);
+      if (c.dataclass.staticFields?.has(f)) staticFields.add(f);
     }
   }
   for (const f of annotations) {
     if (!fields.includes(f)) fields.push(f);
-    const d = cls.attrs.get(f);
+    let d = cls.attrs.get(f);
+    if (d instanceof FieldSpec) {
+      if (d.isStatic) staticFields.add(f);
+      d = d.dflt;
+      if (d === undefined) cls.attrs.delete(f);
+      else cls.attrs.set(f, d);
+    }
     if (d !== undefined) {
       defaults.set(f, d);
       // a class attribute that is a field's default stays on the class (as in Python), a factory does not
@@ -467,7 +497,7 @@ export function makeDataclass(cls: PyValue, options: Map<string, PyValue>, annot
     const v = options.get(k);
     return v === undefined ? def : v === true;
   };
-  cls.dataclass = { fields, defaults, frozen: flag('frozen', false), eq: flag('eq', true), repr: flag('repr', true) };
+  cls.dataclass = { fields, defaults, staticFields, frozen: flag('frozen', false), eq: flag('eq', true), repr: flag('repr', true) };
   return cls;
 }
 

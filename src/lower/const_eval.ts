@@ -13,7 +13,8 @@
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import { strides } from '../passes/index_math.js';
-import type { Atom, DType, Eqn, Func, Var } from '../ir/types.js';
+import type { GatherDims, GatherMode, ScatterDims } from '../ir/indexing.js';
+import { isFloat, type Atom, type DType, type Eqn, type Func, type Var } from '../ir/types.js';
 import { castScalar, jaxDtype } from './arrays.js';
 import { HostArray, NdArray, NpScalar, Trace, Tracer, type PyValue } from './values.js';
 
@@ -325,6 +326,14 @@ function rule(e: Eqn, ins: Concrete[]): number[][] | null {
       }[e.prim];
       return [reduce(x!, axes, outShape(e), init, f)];
     }
+    case 'gather':
+      return [gather(x!, y!, outShape(e), p['dimension_numbers'] as GatherDims, p['slice_sizes'] as number[], p['mode'] as GatherMode, p['fill_value'] as number | null)];
+    case 'scatter':
+    case 'scatter_add':
+    case 'scatter_mul':
+    case 'scatter_min':
+    case 'scatter_max':
+      return [scatter(e.prim, x!, y!, ins[2]!, p['dimension_numbers'] as ScatterDims, p['mode'] as GatherMode)];
     case 'custom_jvp_call':
     case 'custom_vjp_call': {
       // the function's primal part, on the call's operands
@@ -334,6 +343,61 @@ function rule(e: Eqn, ins: Concrete[]): number[][] | null {
     default:
       return null;
   }
+}
+
+/** The index vector of `indices` at batch position `batch` (the index vector is the last dimension). */
+function indexVector(indices: Concrete, batch: readonly number[]): number[] {
+  const k = indices.shape[indices.shape.length - 1]!;
+  return Array.from({ length: k }, (_, j) => at(indices, [...batch, j]));
+}
+
+/** XLA's gather: start indices clamped into the operand (a fill mode fills windows that do not fit). */
+function gather(x: Concrete, indices: Concrete, shape: number[], dn: GatherDims, sizes: number[], mode: GatherMode, fill: number | null): number[] {
+  const windowDims = sizes.map((_, d) => d).filter((d) => !dn.collapsed_slice_dims.includes(d));
+  const out: number[] = [];
+  each(shape, (idx) => {
+    const vec = indexVector(indices, idx.filter((_, d) => !dn.offset_dims.includes(d)));
+    const start = x.shape.map(() => 0);
+    dn.start_index_map.forEach((d, j) => (start[d] = vec[j]!));
+    const fits = start.every((s0, d) => s0 >= 0 && s0 + sizes[d]! <= x.shape[d]!);
+    if (mode === 'fill' && !fits) return void out.push(fill ?? (isFloat(x.dtype) ? NaN : 0));
+    const src = start.map((s0, d) => Math.min(Math.max(s0, 0), x.shape[d]! - sizes[d]!));
+    dn.offset_dims.forEach((o, w) => (src[windowDims[w]!]! += idx[o]!));
+    out.push(at(x, src));
+  });
+  return out;
+}
+
+const COMBINE: Record<string, (a: number, b: number) => number> = {
+  scatter: (_a, b) => b,
+  scatter_add: (a, b) => a + b,
+  scatter_mul: (a, b) => a * b,
+  scatter_min: (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.min(a, b)),
+  scatter_max: (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? NaN : Math.max(a, b)),
+};
+
+/** XLA's scatter, updates applied in order: a window that does not fit is dropped (clip mode clamps its start). */
+function scatter(prim: string, x: Concrete, indices: Concrete, updates: Concrete, dn: ScatterDims, mode: GatherMode): number[] {
+  const out = [...x.data];
+  const st = strides(x.shape);
+  const windowDims = x.shape.map((_, d) => d).filter((d) => !dn.inserted_window_dims.includes(d));
+  const sizes = x.shape.map((_, d) => (dn.inserted_window_dims.includes(d) ? 1 : updates.shape[dn.update_window_dims[windowDims.indexOf(d)]!]!));
+  const combine = COMBINE[prim]!;
+  const round = x.dtype === 'float32' ? Math.fround : (v: number): number => cast(v, x.dtype);
+  let lin = 0;
+  each(updates.shape, (idx) => {
+    const v = updates.data[lin++]!;
+    const vec = indexVector(indices, idx.filter((_, d) => !dn.update_window_dims.includes(d)));
+    const start = x.shape.map(() => 0);
+    dn.scatter_dims_to_operand_dims.forEach((d, j) => (start[d] = vec[j]!));
+    const fits = start.every((s0, d) => s0 >= 0 && s0 + sizes[d]! <= x.shape[d]!);
+    if (!fits && mode !== 'clip') return;
+    const dst = start.map((s0, d) => Math.min(Math.max(s0, 0), x.shape[d]! - sizes[d]!));
+    dn.update_window_dims.forEach((u, w) => (dst[windowDims[w]!]! += idx[u]!));
+    const o = dst.reduce((acc, i, d) => acc + i * st[d]!, 0);
+    out[o] = round(combine(out[o]!, v));
+  });
+  return out;
 }
 
 /**

@@ -469,6 +469,16 @@ function advancedItems(ip: Interp, key: PyValue, span: A.Span): AdvancedItem[] |
   return raw.flatMap((it): AdvancedItem[] => (it instanceof NdArray || it instanceof PyList ? [it] : ip.indexItems(it, span)));
 }
 
+/**
+ * An array index (or `.at[]` index) with its ints known only at run time as 0-d int32 arrays, where the
+ * loop around them stays a loop (as JAX's dynamic index of a traced int); elsewhere the loop runs
+ * unrolled with the index known.
+ */
+export function runTimeIndex(ip: Interp, key: PyValue, span: A.Span): PyValue {
+  const lift = (k: PyValue): PyValue => (k instanceof HostScalar && k.type === 'int' && inLoopsThatStay() ? ip.scalarArray(k, 'int32', 'index', span, true) : k);
+  return key instanceof PyTuple && !key.cls ? new PyTuple(key.items.map(lift)) : lift(key);
+}
+
 export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span): PyValue {
   if (obj instanceof PyInstance) {
     const r = callDunder(ip, obj, '__getitem__', [key], span);
@@ -483,11 +493,7 @@ export function subscript(ip: Interp, obj: PyValue, key: PyValue, span: A.Span):
     return subscript(ip, obj, key instanceof HostNd ? ip.hostArray(key, span) : new PyTuple((key as PyTuple).items.map((k) => (k instanceof HostNd ? ip.hostArray(k, span) : k))), span);
   }
   if (isArray(obj)) {
-    // an int known only at run time indexes a device array where the loop around it stays a loop (as JAX's
-    // dynamic index of a traced int); elsewhere the loop runs unrolled with the index known
-    const lift = (k: PyValue): PyValue => (k instanceof HostScalar && k.type === 'int' && inLoopsThatStay() ? ip.scalarArray(k, 'int32', 'index', span, true) : k);
-    key = key instanceof PyTuple && !key.cls ? new PyTuple(key.items.map(lift)) : lift(key);
-    return indexArray(ip.ops, obj, ip.indexItems(key, span), span);
+    return indexArray(ip.ops, obj, ip.indexItems(runTimeIndex(ip, key, span), span), span);
   }
   if (obj instanceof HostList) return hostListIndex(ip, obj, key, span);
   if (obj instanceof HostScalar && obj.type === 'str') return runTimeStrIndex(obj, key, span);

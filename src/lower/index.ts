@@ -32,6 +32,7 @@ import { treedefAttr, treedefText, treeModules } from './lib_tree.js';
 import { matplotlibModules } from './lib_matplotlib.js';
 import { profilerModule } from './lib_profiler.js';
 import { execBlock } from './stmt.js';
+import { runTimeIndex } from './expr.js';
 import { callTransformed } from './transforms.js';
 import { jitStageAttr, stageAttr } from './aot.js';
 import { callCustom, customAttr } from './custom_rules.js';
@@ -202,7 +203,7 @@ function library(ip: Interp): Library {
     text: (v, repr, span) => float0Text(v, repr) ?? refText(ip, v, span) ?? adSpecText(v) ?? keyText(ip, v, span) ?? deviceBlocksText(v) ?? shardingText(ip, v, repr) ?? shapeDtypeText(v) ?? jaxprText(v, repr) ?? treedefText(ip, v, span),
     items: (v, span) => (v instanceof PyDeviceArray ? deviceItems(ip, v).items : v instanceof PyKeyArray ? keyItems(ip, v, span) : undefined),
     subscript: (obj, key, span) =>
-      obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyIndexTrick ? obj.get(key, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, key) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
+      obj instanceof PyRef ? refGet(ip, obj, key, span) : obj instanceof PyGridIndexer ? gridIndex(ip, obj, key, modules().get('jax.numpy')!, span) : obj instanceof PyIndexTrick ? obj.get(key, span) : obj instanceof PyKeyArray ? keyIndex(ip, obj, key, span) : obj instanceof PyIndexUpdateHelper ? new PyIndexUpdateRef(obj.array, runTimeIndex(ip, key, span)) : obj instanceof PyDeviceArray ? deviceIndex(ip, obj, key, span) : undefined,
     setSubscript: (obj, key, v, span) => obj instanceof PyRef && (refSet(ip, obj, key, v, span), true),
     callTransformed: (fn, call) => (fn.transform === 'custom_jvp' || fn.transform === 'custom_vjp' ? callCustom(ip, fn, call) : callTransformed(ip, fn, call)),
     spmdCall: (name, kind, func, args, mesh, span) => spmdCall(ip, name, kind, func, args, mesh, span),

@@ -27,7 +27,8 @@ import type { Interp } from './interp.js';
 import { iterate } from './expr.js';
 import { arg, intArg } from './modules.js';
 import { truthy } from './pyops.js';
-import { NdArray, PyClass, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
+import { controlFlowFunctions } from './control_flow.js';
+import { NdArray, PyBuiltin, PyClass, PyList, PyTuple, Tracer, type CallArgs, type PyValue } from './values.js';
 
 type Fn = (c: CallArgs) => PyValue;
 
@@ -340,22 +341,6 @@ function jacobiRotation(m: Mat, app: Tracer, aqq: Tracer, apq: Tracer): [Tracer,
   return [m.sel(zero, m.c(1), c), m.sel(zero, m.c(0), m.mul(t, c))];
 }
 
-/** A float32 constant (a host array: no traced operation). */
-function constant(m: Mat, shape: number[], f: (idx: number[]) => number): Tracer {
-  const n = shape.reduce((a, b) => a * b, 1);
-  const data: number[] = [];
-  for (let flat = 0; flat < n; flat++) {
-    const idx: number[] = [];
-    let rest = flat;
-    for (let d = shape.length - 1; d >= 0; d--) {
-      idx.unshift(rest % shape[d]!);
-      rest = Math.floor(rest / shape[d]!);
-    }
-    data.push(f(idx));
-  }
-  return m.ip.ops.asArray(new NdArray(shape, 'float32', data), m.span, 'float32');
-}
-
 /** The rounds of a round-robin tournament on n indices (the circle method): disjoint pairs (p < q), every pair once per sweep. */
 function tournament(n: number): [number, number][][] {
   const N = n % 2 ? n + 1 : n;
@@ -379,41 +364,59 @@ const sweepsFor = (n: number): number => (n <= 2 ? 1 : n <= 6 ? 4 : n <= 10 ? 5 
 /**
  * Parallel-order Jacobi: in each round of a tournament the disjoint pairs are
  * rotated at once by one orthogonal J built from the 2x2 problems
- * [[gpp, gpq], [gpq, gqq]] of `gram(X)` (X itself for eigh, XᵀX for the
- * one-sided SVD); `apply` takes J. Every selection and scatter is a
- * contraction with a one-hot constant (exact).
+ * [[gpp, gpq], [gpq, gqq]] of `gram(state)` (the matrix itself for eigh, XᵀX
+ * for the one-sided SVD); `apply` takes J to the next state. The rounds run as
+ * one lax.scan over the pairs of every round of every sweep (two int32 index
+ * vectors per round), so the traced program does not grow with n: each
+ * selection and scatter is a contraction with a one-hot matrix built from the
+ * round's indices (exact).
  */
-function jacobiRounds(m: Mat, n: number, batch: readonly number[], gram: () => Tracer, apply: (J: Tracer) => void): void {
-  const I = constant(m, [n, n], ([i, j]) => (i === j ? 1 : 0));
-  const nb = batch.length;
-  // entries (i, j) of G side by side: one slice each, then one reshape ([..., len])
-  const vec = (G: Tracer, idx: [number, number][]): Tracer =>
-    m.ip.ops.reshape(m.concat(idx.map(([i, j]) => m.block(G, i, j)), -1), [...batch, idx.length], m.span);
-  for (let sweep = 0; sweep < sweepsFor(n); sweep++) {
-    for (const pairs of tournament(n)) {
-      const G = gram();
-      // the 2x2 problems by static slices (index arithmetic that fuses into the rotation's arithmetic)
-      const gpp = vec(G, pairs.map(([p]) => [p, p]));
-      const gqq = vec(G, pairs.map(([, q]) => [q, q]));
-      const gpq = vec(G, pairs.map(([p, q]) => [p, q]));
-      const [c, s] = jacobiRotation(m, gpp, gqq, gpq);
-      // J: c on the paired diagonal, s at (p, q), -s at (q, p), the identity elsewhere
-      const pairOf = (i: number): number => pairs.findIndex(([p, q]) => p === i || q === i);
-      const one = m.bcast(m.c(1), [...batch, 1]);
-      const zero = m.bcast(m.c(0), [...batch, 1]);
-      const pick = (v: Tracer, k: number): Tracer => m.slice(v, -1, k, k + 1);
-      const cCol = m.concat([...Array(n).keys()].map((i) => (pairOf(i) < 0 ? one : pick(c, pairOf(i)))), -1); // [..., n]: c of column j's pair
-      const sRow = m.concat([...Array(n).keys()].map((i) => {
-        const k = pairs.findIndex(([p]) => p === i);
-        return k < 0 ? zero : pick(s, k);
-      }), -1); // [..., n]: s in row p
-      const partner = constant(m, [n, n], ([i, j]) => (pairs.some(([p, q]) => p === i && q === j) ? 1 : 0));
-      const diagJ = m.mul(I, m.ip.ops.expandDims(cCol, nb, m.span));
-      const up = m.mul(partner, m.ip.ops.expandDims(sRow, nb + 1, m.span));
-      const J = m.add(m.sub(diagJ, m.mT(up)), up);
-      apply(J);
-    }
-  }
+function jacobiRounds(m: Mat, n: number, init: Tracer[], gram: (state: Tracer[]) => Tracer, apply: (state: Tracer[], J: Tracer) => Tracer[]): Tracer[] {
+  const rounds = tournament(n);
+  const h = Math.floor(n / 2);
+  const sweeps = sweepsFor(n);
+  const all = Array.from({ length: sweeps }, () => rounds).flat();
+  const indices = (side: 0 | 1): NdArray => new NdArray([all.length, h], 'int32', all.flatMap((pairs) => pairs.map((pq) => pq[side])));
+  const o = m.ip.ops;
+  const f32 = (x: Tracer): Tracer => o.convert(x, 'float32', m.span);
+  const I = m.eye(n);
+  const step = (state: Tracer[], p: Tracer, q: Tracer): Tracer[] => {
+    // one-hot selectors [n, h]: column k picks index p_k (q_k)
+    const rowsN = m.iota([n, h], 0);
+    const Sp = f32(m.cmp('eq', rowsN, m.bcast(o.reshape(p, [1, h], m.span), [n, h])));
+    const Sq = f32(m.cmp('eq', rowsN, m.bcast(o.reshape(q, [1, h], m.span), [n, h])));
+    const SpT = m.mT(Sp);
+    const SqT = m.mT(Sq);
+    const G = gram(state);
+    const r = G.aval.shape.length;
+    // G[p_k, ·] as rows ([..., h, n]), then the entry in column p_k or q_k
+    const rowsP = m.matmul(SpT, G);
+    const rowsQ = m.matmul(SqT, G);
+    const gpp = m.sum(m.mul(rowsP, SpT), r - 1, false);
+    const gpq = m.sum(m.mul(rowsP, SqT), r - 1, false);
+    const gqq = m.sum(m.mul(rowsQ, SqT), r - 1, false);
+    const [c, sn] = jacobiRotation(m, gpp, gqq, gpq);
+    // J: c on the paired diagonal, s at (p, q), -s at (q, p), the identity elsewhere
+    const spread = (v: Tracer, S: Tracer): Tracer => o.reshape(m.matmul(o.expandDims(v, r - 2, m.span), S), [...v.aval.shape.slice(0, -1), n], m.span);
+    const paired = m.add(SpT, SqT);
+    const unpaired = m.sub(m.c(1), m.sum(paired, 0, false)); // [n]: 1 where no pair holds the index
+    const cCol = m.add(spread(c, paired), unpaired); // [..., n]: c of column j's pair
+    const sRow = spread(sn, SpT); // [..., n]: s in row p
+    const partner = m.matmul(Sp, SqT); // [n, n]: 1 at (p_k, q_k)
+    const diagJ = m.mul(I, o.expandDims(cCol, r - 2, m.span));
+    const up = m.mul(partner, o.expandDims(sRow, r - 1, m.span));
+    const J = m.add(m.sub(diagJ, m.mT(up)), up);
+    return apply(state, J);
+  };
+  const body = new PyBuiltin('jacobi_round', (c) => {
+    const state = (c.args[0] as PyTuple).items as Tracer[];
+    const [p, q] = (c.args[1] as PyTuple).items as Tracer[];
+    return new PyTuple([new PyTuple(step(state, p!, q!)), null]);
+  });
+  const xs = new PyTuple([indices(0), indices(1)].map((x) => o.asArray(x, m.span, 'int32')));
+  const scan = controlFlowFunctions(m.ip)['scan']!;
+  const out = scan({ args: [body, new PyTuple(init), xs], kwargs: new Map(), span: m.span }) as PyTuple;
+  return (out.items[0] as PyTuple).items as Tracer[];
 }
 
 /** Indices that sort `w` ([..., n]) ascending (stable) as a one-hot matrix P[i, r] = (rank of w_i == r). */
@@ -440,12 +443,7 @@ export function jacobiEigh(m: Mat, a: Tracer): { w: Tracer; v: Tracer } {
   const shape = a.aval.shape;
   const n = shape[shape.length - 1]!;
   const batch = shape.slice(0, -2);
-  let A = a;
-  let V = m.eye(n, batch);
-  jacobiRounds(m, n, batch, () => A, (J) => {
-    A = m.matmul(m.mT(J), m.matmul(A, J));
-    V = m.matmul(V, J);
-  });
+  const [A, V] = jacobiRounds(m, n, [a, m.eye(n, batch)], ([A]) => A!, ([A, V], J) => [m.matmul(m.mT(J), m.matmul(A!, J)), m.matmul(V!, J)]);
   const w = m.diag(A);
   const P = sortMatrix(m, w, false);
   return { w: reorder(m, w, P), v: m.matmul(V, P) };
@@ -463,12 +461,7 @@ export function jacobiSVD(m: Mat, a: Tracer, full: boolean): { u: Tracer; s: Tra
   const batch = shape.slice(0, -2);
   const n = cols;
   const r = shape.length;
-  let U = a;
-  let V = m.eye(n, batch);
-  jacobiRounds(m, n, batch, () => m.matmul(m.mT(U), U), (J) => {
-    U = m.matmul(U, J);
-    V = m.matmul(V, J);
-  });
+  const [U, V] = jacobiRounds(m, n, [a, m.eye(n, batch)], ([U]) => m.matmul(m.mT(U!), U!), ([U, V], J) => [m.matmul(U!, J), m.matmul(V!, J)]);
   const sig = m.un('sqrt', m.sum(m.mul(U, U), r - 2, false)); // [..., n]
   const P = sortMatrix(m, sig, true);
   const safe = m.sel(m.cmp('eq', sig, m.c(0)), m.c(1), sig);

@@ -241,11 +241,14 @@ export function numpyRandomModule(ip: Interp): PyModule {
   const choice: Fn = (c) => {
     const [a, size, replace, p] = bind(c, 'choice', ['a', 'size', 'replace', 'p']);
     const av = value(a ?? null, 'a', c.span);
-    const pool = typeof av === 'bigint' || typeof av === 'boolean' || (av instanceof NpScalar && !av.dtype.startsWith('float')) ? null : ndFrom(av, c.span);
+    // a list of strings: NumPy draws from its str array and gives one of the strings
+    const strings = (av instanceof PyList || av instanceof PyTuple) && av.items.length && av.items.every((x) => typeof x === 'string') ? av.items : null;
+    const pool = strings || typeof av === 'bigint' || typeof av === 'boolean' || (av instanceof NpScalar && !av.dtype.startsWith('float')) ? null : ndFrom(av, c.span);
     if (pool && pool.shape.length !== 1) {
       throw new CompileError(pool.shape.length ? 'ValueError: a must be 1-dimensional' : 'ValueError: a must be 1-dimensional or an integer', c.span);
     }
-    const popSize = pool ? pool.shape[0]! : Number(pyInt(av, 'a', c.span));
+    if (strings && size !== undefined && size !== null) throw new CompileError('np.random.choice of strings with a size (an array of strings) is not supported by jaxts', c.span);
+    const popSize = strings ? strings.length : pool ? pool.shape[0]! : Number(pyInt(av, 'a', c.span));
     const shape = sizeOf(size, c.span);
     const count = shape ? prod(shape) : 1;
     if (popSize <= 0 && count !== 0) {
@@ -263,6 +266,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
     }
     const rep = replace === undefined ? true : value(replace, 'replace', c.span);
     const gen = runTime(legacyGen(), 'choice', shape, c.span);
+    if (gen !== null && strings) throw new CompileError('np.random.choice of strings with its generator at run time is not supported by jaxts', c.span);
     if (gen !== null) return runTimeChoice(gen, pool, popSize, shape, rep !== false && rep !== 0n, probs !== null, true, c.span);
     let idx: number[];
     if (rep !== false && rep !== 0n) {
@@ -289,6 +293,7 @@ export function numpyRandomModule(ip: Interp): PyModule {
         }
       }
     }
+    if (strings) return strings[idx[0]!]!;
     if (!pool) return shape === null ? BigInt(idx[0]!) : new NdArray(shape, 'int64', idx);
     if (shape === null) return new NpScalar(pool.dtype, pool.data[idx[0]!]!);
     return new NdArray(shape, pool.dtype, idx.map((i) => pool.data[i]!));

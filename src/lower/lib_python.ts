@@ -26,7 +26,7 @@ import { concreteValue, runtimeOnlyError } from './const_eval.js';
 import { countInto, getAttr, pySorted } from './attrs.js';
 import { runTimeExtreme, runTimeKeys } from './host_select.js';
 import {
-  BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, DefaultFactory, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
+  BUILTIN_EXCEPTIONS, EXCEPTIONS, callDunder, newException, raiseValue, dataclassField, FROZEN_INSTANCE_ERROR, NOT_IMPLEMENTED, OBJECT, makeDataclass, setClassAttr,
 } from './classes.js';
 import {
   PyComplex, objectId, dictKey, PyFunction,
@@ -882,11 +882,7 @@ export function stdlibModules(ip: Interp): { os: PyModule; functools: PyModule; 
   };
   const dataclasses = mod('dataclasses', {
     dataclass: fn('dataclass', dataclass),
-    field: fn('field', (c) => {
-      if (c.kwargs.has('default_factory')) return new DefaultFactory(c.kwargs.get('default_factory')!);
-      if (c.kwargs.has('default')) return c.kwargs.get('default')!;
-      throw new CompileError('dataclasses.field() without a default or default_factory is not supported', c.span);
-    }),
+    field: fn('field', (c) => dataclassField(c)),
     FrozenInstanceError: FROZEN_INSTANCE_ERROR,
     asdict: fn('asdict', (c) => {
       const v = arg(c, 0, 'obj');

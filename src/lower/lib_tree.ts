@@ -4,6 +4,7 @@
 // JAX prints them), key paths (DictKey, SequenceKey, GetAttrKey,
 // FlattenedIndexKey, keystr), map/reduce/all/transpose with JAX's structure
 // errors, the registration functions, and jax.tree_util.Partial.
+import { dataclassField } from './classes.js';
 import { CompileError } from '../common/diagnostics.js';
 import type { Span } from '../parser/ast.js';
 import type { Interp } from './interp.js';
@@ -424,7 +425,10 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     const data = names(c.args[1] ?? c.kwargs.get('data_fields'));
     const meta = names(c.args[2] ?? c.kwargs.get('meta_fields'));
     const explicit = c.args.length > 1 || c.kwargs.has('data_fields');
-    const fields = explicit ? data : (cls.dataclass?.fields ?? []);
+    // without field lists, a dataclass's fields declared static (jax.tree.static) are the meta fields, the rest data
+    const isMeta = (f: string): boolean => cls.dataclass?.staticFields?.has(f) === true;
+    const fields = explicit ? data : (cls.dataclass?.fields ?? []).filter((f) => !isMeta(f));
+    if (!explicit) meta.push(...(cls.dataclass?.fields ?? []).filter(isMeta));
     if (!explicit && !cls.dataclass) throw new CompileError('TypeError: register_dataclass: data_fields and meta_fields are required when nodetype is not a dataclass', c.span);
     cls.pytree = {
       flatten: (v) => ({ children: fields.map((f) => getAttr(ip, v, f, c.span)), aux: new PyTuple(meta.map((f) => getAttr(ip, v, f, c.span))), keys: fields.map((f) => key(K.attr, f)) }),
@@ -520,7 +524,15 @@ export function treeModules(ip: Interp): { tree: PyModule; treeUtil: PyModule; m
     treedef_children: (c: CallArgs) => new PyList(childrenOf(treedefArg(arg(c, 0, 'treedef'), 'treedef', c.span).node).map((n) => new PyTreeDef(n))),
     all_leaves: (c: CallArgs) => iterate(ip, arg(c, 0, 'iterable'), c.span).every((x) => flattenTree(x, arg(c, 1, 'is_leaf', null), c.span).node.kind === 'leaf'),
   };
-  const entries = { map, leaves, structure, flatten, unflatten, reduce, reduce_associative: reduceAssociative, broadcast, all, transpose, flatten_with_path: flattenWithPath, leaves_with_path: leavesWithPath, map_with_path: mapWithPath };
+  // jax.tree.static(**kwargs): dataclasses.field(metadata={'static': True, ...}, **kwargs)
+  const staticField = (c: CallArgs): PyValue => {
+    const meta = new PyDict();
+    meta.set('static', true);
+    const kw = new Map(c.kwargs);
+    kw.set('metadata', meta);
+    return dataclassField({ ...c, kwargs: kw });
+  };
+  const entries = { map, leaves, structure, static: staticField, flatten, unflatten, reduce, reduce_associative: reduceAssociative, broadcast, all, transpose, flatten_with_path: flattenWithPath, leaves_with_path: leavesWithPath, map_with_path: mapWithPath };
   treeHooks.set(ip, { text: treedefText, unflatten: unflattenTree, flattenUpTo });
   return {
     tree: builtinModule('jax.tree', entries),

@@ -2028,6 +2028,97 @@ def expm_frechet(A, E, *, method=None, compute_expm=True):
   if compute_expm:
     return expm_A, expm_frechet_AE
   return expm_frechet_AE
+
+def polar(a, side='right', *, method='qdwh', eps=None, max_iterations=None):
+  # the polar factors are unique for a nonsingular a: both methods compute them from the thin SVD here
+  arr = jnp.asarray(a)
+  if arr.ndim < 2:
+    raise ValueError("The input \`a\` must be at least a 2-D array.")
+  if side not in ["right", "left"]:
+    raise ValueError("The argument \`side\` must be either 'right' or 'left'.")
+  m, n = arr.shape[-2:]
+  if method == "qdwh":
+    if not ((m >= n and side == "right") or (m < n and side == "left")):
+      raise NotImplementedError(f"method='qdwh' only supports mxn matrices where m < n where side='right' and m >= n side='left', got {arr.shape} with side={side!r}")
+  elif method != "svd":
+    raise ValueError(f"Unknown polar decomposition method {method}.")
+  u_svd, s_svd, vh_svd = jnp.linalg.svd(arr, full_matrices=False)
+  unitary = u_svd @ vh_svd
+  if side == "right":
+    posdef = (jnp.swapaxes(vh_svd, -1, -2) * s_svd[..., None, :]) @ vh_svd
+  else:
+    posdef = (u_svd * s_svd[..., None, :]) @ jnp.swapaxes(u_svd, -1, -2)
+  return unitary, posdef
+
+def qr_multiply(a, c, mode='right', pivoting=False, conjugate=False, overwrite_a=False, overwrite_c=False):
+  # Q @ c (left) or c @ Q (right) with the thin Q: LAPACK's ormqr with the full Q, c padded with zero rows
+  # (left) or the product's trailing columns dropped (right), gives the same values
+  a = jnp.asarray(a)
+  c = jnp.asarray(c)
+  if mode not in ('right', 'left'):
+    raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
+  if pivoting:
+    raise NotImplementedError("jax.scipy.linalg.qr_multiply(pivoting=True) is not supported by jaxts")
+  onedim = c.ndim == 1
+  if onedim:
+    c = c[:, None] if mode == 'left' else c[None, :]
+  m, n = a.shape[-2:]
+  k = min(m, n)
+  if mode == 'left':
+    if c.shape[-2] != k:
+      raise ValueError(f"Array shapes are not compatible for Q @ c operation: a has shape {tuple(a.shape)} so Q has {k} columns, but c has {c.shape[-2]} rows (expected {k}).")
+  else:
+    if c.shape[-1] != m:
+      raise ValueError(f"Array shapes are not compatible for c @ Q operation: a has shape {tuple(a.shape)} so Q has {m} rows, but c has {c.shape[-1]} columns (expected {m}).")
+  batch = jnp.broadcast_shapes(a.shape[:-2], c.shape[:-2])
+  a = jnp.broadcast_to(a, batch + a.shape[-2:])
+  c = jnp.broadcast_to(c, batch + c.shape[-2:])
+  q, r = jnp.linalg.qr(a, mode='reduced')
+  cq = q @ c if mode == 'left' else c @ q
+  if onedim:
+    cq = cq.ravel()
+  return cq, jnp.triu(r[..., :k, :])
+
+def _hessenberg_2d(a, calc_q):
+  # LAPACK's gehd2: a Householder reflection per column (larfg's beta = -sign(alpha) * ||x||), applied from
+  # both sides; orghr's Q is their product
+  n = a.shape[-1]
+  h = a
+  q = jnp.eye(n, dtype=a.dtype)
+  for k in range(n - 2):
+    x = h[k + 1:, k]
+    alpha = x[0]
+    xnorm = jnp.linalg.norm(x[1:])
+    beta = -jnp.copysign(jnp.sqrt(alpha * alpha + xnorm * xnorm), alpha)
+    reflect = xnorm != 0
+    tau = jnp.where(reflect, (beta - alpha) / beta, 0.0)
+    v = jnp.concatenate([jnp.ones((1,), a.dtype), jnp.where(reflect, x[1:] / jnp.where(reflect, alpha - beta, 1.0), 0.0)])
+    sub = h[k + 1:, :]
+    sub = sub - tau * jnp.outer(v, v @ sub)
+    h = h.at[k + 1:, :].set(sub)
+    cols = h[:, k + 1:]
+    cols = cols - tau * jnp.outer(cols @ v, v)
+    h = h.at[:, k + 1:].set(cols)
+    h = h.at[k + 2:, k].set(0.0)
+    h = h.at[k + 1, k].set(jnp.where(reflect, beta, alpha))
+    if calc_q:
+      qc = q[:, k + 1:]
+      q = q.at[:, k + 1:].set(qc - tau * jnp.outer(qc @ v, v))
+  return h, q
+
+def hessenberg(a, *, calc_q=False, overwrite_a=False, check_finite=True):
+  a = jnp.asarray(a)
+  if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+    raise ValueError(f"hessenberg requires a square matrix, got shape {a.shape}")
+  if not jnp.issubdtype(a.dtype, jnp.inexact):
+    a = a.astype(jnp.float32)
+  if a.shape[-1] == 0:
+    return (jnp.zeros_like(a), jnp.zeros_like(a)) if calc_q else jnp.zeros_like(a)
+  f = lambda x: _hessenberg_2d(x, calc_q)
+  for _ in a.shape[:-2]:
+    f = jax.vmap(f)
+  h, q = f(a)
+  return (h, q) if calc_q else h
 `;
 
 const LINALG_PRELUDE = pythonPrelude(LINALG_PY, 'jax.scipy.linalg');

@@ -1765,6 +1765,11 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
     else if (h instanceof HostNd) ip.emit({ k: 'let', names: [h.name], value: null, type: 'jx.np.NdArray' });
     else ip.emit({ k: 'let', names: [(h.expr as { name: string }).name], value: null, type: h.type === 'str' ? 'string' : h.type === 'bool' ? 'boolean' : 'number' });
   }
+  const keptIndex = r && target?.kind === 'Name' && r.length > 0 && breaksOut(body) ? ip.freshName(target.id) : null;
+  if (keptIndex) {
+    ip.emit({ k: 'let', names: [keptIndex], value: { k: 'lit', value: Number(r!.start + BigInt(r!.length - 1) * r!.step) } });
+    body.unshift({ k: 'assign', name: keptIndex, value: { k: 'var', name: index } });
+  }
   if (r) ip.emit({ k: 'for', v: index, start: hexpr(r.start), stop: hexpr(r.stop), step: hexpr(r.step), body });
   else if (head.k === 'each') {
     // up to the end of the shortest stream
@@ -1793,10 +1798,26 @@ function stagedLoopAttempt(ip: Interp, head: StagedHead, scope: Scope, uncarried
     if (last) scope.vars.set(n, last);
     else if (holdsLoopValues(v ?? null)) scope.vars.delete(n);
   }
-  // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static)
-  if (r && target?.kind === 'Name' && r.length > 0) scope.vars.set(target.id, r.start + BigInt(r.length - 1) * r.step);
+  // the loop index is the TS loop's own `let`: after the loop, Python's index is the range's last value (static),
+  // or, where a break may end the loop early, the value of the last step run (kept in a `let` before the loop)
+  if (r && target?.kind === 'Name' && r.length > 0) {
+    const last = r.start + BigInt(r.length - 1) * r.step;
+    scope.vars.set(target.id, keptIndex ? new HostScalar({ k: 'var', name: keptIndex }, 'int') : last);
+  }
   // (over a run-time list: the last item is not kept after the loop)
   if (head.k === 'each' && target) for (const n of targetNames(target)) scope.vars.delete(n);
+}
+
+/** Whether a loop body may leave its loop by a `break` (one outside the loops nested in it). */
+function breaksOut(body: HStmt[]): boolean {
+  return body.some((st) => {
+    switch (st.k) {
+      case 'break': return true;
+      case 'if': return breaksOut(st.then) || breaksOut(st.else);
+      case 'try': return breaksOut(st.body) || breaksOut(st.handler);
+      default: return false;
+    }
+  });
 }
 
 /** Whether `v` is or holds (in a container or an object) an array or host value made in a loop body (TS names of its scope). */

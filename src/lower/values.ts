@@ -701,6 +701,8 @@ export interface PytreeDef {
 export interface DataclassInfo {
   fields: string[];
   defaults: Map<string, PyValue>;
+  /** The fields declared with `metadata={'static': True}` (jax.tree.static): register_dataclass's meta fields. */
+  staticFields?: Set<string>;
   frozen: boolean;
   eq: boolean;
   repr: boolean;

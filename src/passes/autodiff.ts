@@ -971,8 +971,8 @@ export function vjpFunc(f: Func, wrt: boolean[], opts: VjpOptions = {}): Func {
   };
   if (nCt === 0) {
     const tOut = out0!.kind === 'var' ? tan.get(out0!.id) : undefined;
-    // (JAX's _one(ans) keeps a weak type: it shows in a complex gradient, which takes no cast below)
-    const one = lit(1, out0!.aval.dtype, out0!.aval.dtype === 'complex64' && out0!.aval.weak === true);
+    // JAX's _one(ans) is full_like(ans, 1): weak when the output is (a weak cotangent then needs no cast below)
+    const one = lit(1, out0!.aval.dtype, out0!.aval.weak === true);
     if (tOut) accum(tOut, opts.seedReshard ? b.bind1('sharding_constraint', [one], { dims: [], reshard: true }) : one);
   } else {
     const ctParams = f.results.slice(0, nCt).map((r) => b.addParam({ shape: r.aval.shape, dtype: r.aval.dtype }, 'ct'));
