@@ -1281,7 +1281,7 @@ export function linearizeCall(ip: Interp, c: CallArgs): PyValue {
   const tr = traceForDiff(ip, 'linearize', c.args[0]!, primals, primals.map((_, i) => i), new Map(), hasAux, span);
   const { out, aux } = primalOuts(ip, tr, span);
   const wrt = wrtOf(tr);
-  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr) }));
+  const jf = diffErrors(span, () => jvpFunc(tr.func, wrt, { name: `${tr.func.name}_jvp`, tangentResults: nOut(tr), linearized: true }));
   const fJvp = new PyBuiltin('f_jvp', (cc) => {
     const tflat = flatten(new PyTuple(cc.args)).leaves;
     if (tflat.length !== tr.leaves.length) {

@@ -1046,6 +1046,11 @@ export interface JvpOptions {
   name?: string;
   /** How many leading results get a tangent (default: all); the rest pass through (`has_aux`). */
   tangentResults?: number;
+  /**
+   * jax.linearize's linear function: its tangent equations belong to no jit region (measured: it rounds a
+   * jitted call's tangent op by op, where jax.jvp fuses it with the call).
+   */
+  linearized?: true;
 }
 
 /**
@@ -1066,7 +1071,7 @@ export function jvpFunc(f: Func, wrt: boolean[], opts: JvpOptions = {}): Func {
     if (e.prim === 'custom_vjp_call') throw new Error("TypeError: can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
     const ins = e.inputs.map((a) => (isLin(a) ? val.get(a.id)! : a));
     const outs = b.bind(e.prim, ins, e.params);
-    if (e.jitRegion !== undefined) b.eqns[b.eqns.length - 1]!.jitRegion = e.jitRegion;
+    if (e.jitRegion !== undefined && !opts.linearized) b.eqns[b.eqns.length - 1]!.jitRegion = e.jitRegion;
     e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
   }
   const n = opts.tangentResults ?? f.results.length;
@@ -1288,8 +1293,9 @@ function splitLinear(g: Func, wrt: boolean[], outMask: boolean[]): { primal: Fun
   for (const s of seeds) if (s) val.set(s.id, lb.addParam(s.aval));
   const rd = (a: LAtom): Atom => (isLin(a) ? val.get(a.id)! : a.kind === 'lit' ? a : resP[resIdx.get(a.id)!]!);
   for (const e of linEqns) {
+    // (in no jit region: a control-flow body is compiled whole anyway, and vjpSplit's is transposed, whose
+    // equations take none)
     const outs = lb.bind(e.prim, e.inputs.map(rd), e.params);
-    if (e.jitRegion !== undefined) lb.eqns[lb.eqns.length - 1]!.jitRegion = e.jitRegion;
     e.outputs.forEach((o, i) => val.set(o.id, outs[i]!));
   }
   const nz = g.results.map((r) => r.kind === 'var' && tan.has(r.id));
