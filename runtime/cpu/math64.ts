@@ -5,7 +5,7 @@
 // within 1 ulp of glibc (measured: 95-97% of results equal).
 // int64 values are integral doubles (exact to 2**53, runtime/dtypes.ts); the
 // bitwise operations go through BigInt to see all 64 bits.
-import { erf64, erfInv64 } from './math.js';
+import { erf64 } from './math.js';
 import { log } from '../numpy/mt19937.js';
 import { atan2, cos, sin, tan } from '../pymath.js';
 
@@ -19,7 +19,40 @@ export const log64 = log;
 export const log1p64 = Math.log1p;
 export const expm1_64 = Math.expm1;
 export const pow64 = Math.pow;
-export { erf64, erfInv64 };
+export { erf64 };
+
+// XLA's float64 erf_inv (xla/client/lib/math.cc ErfInv64, Giles' approximation): a polynomial in
+// w - 3.125, √w - 3.25 or √w - 5 for w = -log1p(-x²) below 6.25, 16 and above; coefficients from the highest
+const ERFINV_LT_6_25 = [
+  -3.6444120640178196996e-21, -1.685059138182016589e-19, 1.2858480715256400167e-18, 1.115787767802518096e-17, -1.333171662854620906e-16,
+  2.0972767875968561637e-17, 6.6376381343583238325e-15, -4.0545662729752068639e-14, -8.1519341976054721522e-14, 2.6335093153082322977e-12,
+  -1.2975133253453532498e-11, -5.4154120542946279317e-11, 1.051212273321532285e-9, -4.1126339803469836976e-9, -2.9070369957882005086e-8,
+  4.2347877827932403518e-7, -1.3654692000834678645e-6, -1.3882523362786468719e-5, 0.0001867342080340571352, -0.00074070253416626697512,
+  -0.0060336708714301490533, 0.24015818242558961693, 1.6536545626831027356,
+];
+const ERFINV_LT_16 = [
+  2.2137376921775787049e-9, 9.0756561938885390979e-8, -2.7517406297064545428e-7, 1.8239629214389227755e-8, 1.5027403968909827627e-6,
+  -4.013867526981545969e-6, 2.9234449089955446044e-6, 1.2475304481671778723e-5, -4.7318229009055733981e-5, 6.8284851459573175448e-5,
+  2.4031110387097893999e-5, -0.0003550375203628474796, 0.00095328937973738049703, -0.0016882755560235047313, 0.0024914420961078508066,
+  -0.0037512085075692412107, 0.005370914553590063617, 1.0052589676941592334, 3.0838856104922207635,
+];
+const ERFINV_GE_16 = [
+  -2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-9, -3.7894654401267369937e-9, 7.6157012080783393804e-9,
+  -1.4960026627149240478e-8, 2.9147953450901080826e-8, -6.7711997758452339498e-8, 2.2900482228026654717e-7, -9.9298272942317002539e-7,
+  4.5260625972231537039e-6, -1.9681778105531670567e-5, 7.5995277030017761139e-5, -0.00021503011930044477347, -0.00013871931833623122026,
+  1.0103004648645343977, 4.8499064014085844221,
+];
+
+/** erf_inv(x) as XLA computes a float64 one (its Horner steps fused): ±inf at ±1, NaN outside [-1, 1]. */
+export function erfInv64(x: number): number {
+  if (Math.abs(x) === 1) return x * Infinity;
+  const w = -Math.log1p(-x * x);
+  const c = w < 6.25 ? ERFINV_LT_6_25 : w < 16 ? ERFINV_LT_16 : ERFINV_GE_16;
+  const t = w < 6.25 ? w - 3.125 : Math.sqrt(w) - (w < 16 ? 3.25 : 5);
+  let p = c[0]!;
+  for (let i = 1; i < c.length; i++) p = fma64(p, t, c[i]!);
+  return p * x;
+}
 
 /** a * b + c rounded once (Dekker's exact product and Knuth's two-sum; allocation-free for kernels' inner loops). */
 export function fma64(a: number, b: number, c: number): number {
