@@ -276,13 +276,28 @@ const FLUSHED_RESULT: readonly KBinary[] = ['atan2'];
 const FLUSHED_COMPARE: readonly KBinary[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'max', 'min'];
 /** Unary operations that read a subnormal operand as zero. */
 const FLUSHED_UNARY: readonly KUnary[] = ['sqrt', 'rsqrt', 'floor', 'ceil', 'round', 'sign'];
-/** Is `x` one call `ftz32(...)` (its value already flushed)? */
+/** The smallest normal float32 (FLT_MIN): XLA CPU flushes a float32 of smaller magnitude to a zero of its sign. */
+const FLT_MIN = '1.1754943508222875e-38';
+/** The kernel's scratch variable of a flush whose operand is an expression, read right after it is set. */
+const FLUSH_SCRATCH = 'fz';
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+/**
+ * XLA CPU's flush to zero of float32 `x` (runtime/cpu/math.ts ftz32) written out, so that no call boxes the
+ * number (a kernel calls it at each arithmetic step; TurboFan stops inlining calls past its budget, and each
+ * call left allocates its argument and result): a name read twice, an expression through FLUSH_SCRATCH (JS
+ * evaluates left to right, so a flush nested in `x` is done with the scratch before `x` sets it).
+ */
+function flushText(x: string): string {
+  if (IDENT.test(x)) return `(Math.abs(${x}) < ${FLT_MIN} ? ${x} * 0 : ${x})`;
+  return `(${FLUSH_SCRATCH} = ${x}, Math.abs(${FLUSH_SCRATCH}) < ${FLT_MIN} ? ${FLUSH_SCRATCH} * 0 : ${FLUSH_SCRATCH})`;
+}
+/** Is `x` one flush as flushText writes it (its value already flushed)? */
 function isFlushCall(x: string): boolean {
-  if (!x.startsWith('ftz32(') || !x.endsWith(')')) return false;
+  if (!x.endsWith(')') || !(x.startsWith(`(${FLUSH_SCRATCH} = `) || x.startsWith('(Math.abs('))) return false;
   let depth = 0;
-  for (let i = 5; i < x.length; i++) {
+  for (let i = 0; i < x.length; i++) {
     if (x[i] === '(') depth++;
-    else if (x[i] === ')' && --depth === 0) return i === x.length - 1;
+    else if (x[i] === ')' && --depth === 0) return i === x.length - 1 && x.includes(`< ${FLT_MIN} ? `);
   }
   return false;
 }
@@ -294,7 +309,7 @@ function isFlushCall(x: string): boolean {
  */
 function flushing(): Dialect {
   const flushed = new Set<string>();
-  const ftz = (x: string): string => (flushed.has(x) || isFlushCall(x) ? x : `ftz32(${x})`);
+  const ftz = (x: string): string => (flushed.has(x) || isFlushCall(x) ? x : flushText(x));
   return {
     ...JS,
     declare: (name, value) => {
@@ -309,22 +324,22 @@ function flushing(): Dialect {
       Object.entries(JS.binary).map(([fn, f]) => {
         const arith = FLUSHED_ARITH.includes(fn as KBinary);
         const compare = FLUSHED_COMPARE.includes(fn as KBinary);
-        if (FLUSHED_RESULT.includes(fn as KBinary)) return [fn, (a: string, b: string, d: DType) => (d === 'float32' ? `ftz32(${f(a, b, d)})` : f(a, b, d))];
+        if (FLUSHED_RESULT.includes(fn as KBinary)) return [fn, (a: string, b: string, d: DType) => (d === 'float32' ? flushText(f(a, b, d)) : f(a, b, d))];
         if (!arith && !compare) return [fn, f];
         // x != x (isnan) and x == x read one value: flushing it changes nothing, and keeps the pattern visible
-        return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? `ftz32(${f(ftz(a), ftz(b), d)})` : f(ftz(a), ftz(b), d))];
+        return [fn, (a: string, b: string, d: DType) => (d !== 'float32' || a === b ? f(a, b, d) : arith ? flushText(f(ftz(a), ftz(b), d)) : f(ftz(a), ftz(b), d))];
       }),
     ) as Dialect['binary'],
     // DAZ reads the operands' subnormals as zero, FTZ flushes the result
-    fma: (a, b, c) => `ftz32(${JS.fma(ftz(a), ftz(b), ftz(c))})`,
+    fma: (a, b, c) => flushText(JS.fma(ftz(a), ftz(b), ftz(c))),
     // a float is true when nonzero after the flush (XLA: bool(1e-40) is False)
     cast: (x, from, to) => JS.cast(from === 'float32' && to === 'bool' ? ftz(x) : x, from, to),
     reduce: {
       ...JS.reduce,
       max: { init: JS.reduce.max.init, combine: (acc, v, d) => JS.reduce.max.combine(acc, d === 'float32' ? ftz(v) : v, d) },
       min: { init: JS.reduce.min.init, combine: (acc, v, d) => JS.reduce.min.combine(acc, d === 'float32' ? ftz(v) : v, d) },
-      sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.sum.combine(acc, ftz(v), d)})` : JS.reduce.sum.combine(acc, v, d)) },
-      prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? `ftz32(${JS.reduce.prod.combine(acc, ftz(v), d)})` : JS.reduce.prod.combine(acc, v, d)) },
+      sum: { init: JS.reduce.sum.init, combine: (acc, v, d) => (d === 'float32' ? flushText(JS.reduce.sum.combine(acc, ftz(v), d)) : JS.reduce.sum.combine(acc, v, d)) },
+      prod: { init: JS.reduce.prod.init, combine: (acc, v, d) => (d === 'float32' ? flushText(JS.reduce.prod.combine(acc, ftz(v), d)) : JS.reduce.prod.combine(acc, v, d)) },
     },
   };
 }
@@ -353,6 +368,7 @@ export function renderJs(k: Kernel, fnName: string, types = true): { source: str
     types ? `function ${fnName}(ins: jx.CpuBuffer[], out: jx.CpuBuffer, device: number): void {` : `function ${fnName}(ins, out, device) {`,
     ins.length ? `  const [${ins.join(', ')}] = ins${types ? ` as [${ins.map(() => 'jx.CpuBuffer').join(', ')}]` : ''};` : '',
     k.usesDevice ? '' : '  void device;',
+    lines.some((l) => l.includes(`(${FLUSH_SCRATCH} = `)) ? `  let ${FLUSH_SCRATCH} = 0;` : '',
     ...packs,
     ...(whole
       ? [`  ${dotCall(dots[0]!, 0)}, out${types ? ' as Float32Array' : ''});`]
@@ -377,7 +393,7 @@ const PURE_HELPERS = new Set([
   'fma32', 'roundHalfEven32', 'f32ToI32', 'f32ToU32', 'bitsToF32', 'f32ToBits', 'ftz32', 'roundF16', 'roundBf16',
 ]);
 /** Names a hoisted statement may read besides hoisted temporaries, inputs and pure helpers. */
-const GLOBALS = new Set(['Math', 'Number', 'NaN', 'Infinity', 'true', 'false', 'device']);
+const GLOBALS = new Set(['Math', 'Number', 'NaN', 'Infinity', 'true', 'false', 'device', FLUSH_SCRATCH]);
 
 /**
  * Loop-invariant code motion out of the loop over output elements: the statements directly in its body
