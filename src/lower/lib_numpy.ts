@@ -21,7 +21,7 @@ import { JAX_NAMES } from './jax_names.js';
 import type { HExpr } from '../ir/host.js';
 import { truthy } from './pyops.js';
 import { hostNdQuantile, hostNdAstype, hostNdFromDevice, hostNdFromList, hostNdRound, hostNdBinary, hostNdJoin, hostNdMatmul, hostNdReduce, hostNdUnary, isHostNd, runTimeNumberList } from './host_numpy.js';
-import { ndArange, ndConcatenate, ndCorrcoef, ndCov, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndStack, ndTranspose, ndUnaryFloat, ndUnaryPredicate, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
+import { ndArange, ndConcatenate, ndCorrcoef, ndCov, ndBroadcast, ndCompare, ndFrom, ndLogical, ndIsclose, ndLinspace, ndMatmul, ndReduce, ndReshape, ndSplit, ndStack, ndTranspose, ndUnaryFloat, ndUnaryPredicate, ndUnarySame, roundHalfEven, type NdReduction } from './ndarray.js';
 import { HostArray, HostList, HostNd, HostScalar, NdArray, NpScalar, PyBuiltin, PyClass, PyInstance, PyUserClass, PyDict, PyDevice, PyDeviceArray, PyDType, PyList, PyTuple, Tracer, isArray, typeName as pyTypeName, type CallArgs, type PyModule, type PyValue } from './values.js';
 import { arrayConversionMessage } from './tracer_origin.js';
 
@@ -69,6 +69,11 @@ export function numpyModule(ip: Interp, jnp: PyModule): PyModule {
     concatenate: (c) => join(ip, jnp, 'concatenate', c),
     reshape: (c) => ndReshape(ndFrom(arg(c, 0, 'a'), c.span), shapeArgs([arg(c, 1, 'newshape')], c.span), c.span),
     zeros: filled(0),
+    split: (c) => {
+      const sec = arg(c, 1, 'indices_or_sections');
+      const sections = sec instanceof PyList || sec instanceof PyTuple || sec instanceof NdArray ? iterate(ip, sec, c.span).map((v) => intArg(v, 'indices_or_sections', c.span)) : intArg(sec, 'indices_or_sections', c.span);
+      return new PyList(ndSplit(ndFrom(arg(c, 0, 'ary'), c.span), sections, intArg(arg(c, 2, 'axis', 0n), 'axis', c.span), c.span));
+    },
     ones: filled(1),
     full: (c) => {
       const v = arg(c, 1, 'fill_value');

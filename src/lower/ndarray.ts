@@ -83,6 +83,20 @@ export function ndConcatenate(items: NdArray[], axis: number, span: A.Span): NdA
   return new NdArray(s0.map((d, i) => (i === a ? items.reduce((t, x) => t + x.shape[a]!, 0) : d)), dtype, data);
 }
 
+/** numpy.split: `sections` equal parts, or the parts between the split points, along `axis`. */
+export function ndSplit(x: NdArray, sections: number | number[], axis: number, span: A.Span): NdArray[] {
+  const ax = axis < 0 ? axis + x.shape.length : axis;
+  if (!(ax >= 0 && ax < x.shape.length)) throw new CompileError(`AxisError: axis ${axis} is out of bounds for array of dimension ${x.shape.length}`, span);
+  const n = x.shape[ax]!;
+  if (typeof sections === 'number' && (sections <= 0 || n % sections !== 0)) {
+    throw new CompileError(sections <= 0 ? 'ValueError: number sections must be larger than 0.' : 'ValueError: array split does not result in an equal division', span);
+  }
+  const points = typeof sections === 'number' ? Array.from({ length: sections - 1 }, (_, i) => ((i + 1) * n) / sections) : sections;
+  const bounds = [0, ...points, n];
+  const lead: IndexItem[] = Array.from({ length: ax }, () => ({ kind: 'slice', start: null, stop: null, step: null }));
+  return bounds.slice(1).map((stop, i) => ndIndex(x, [...lead, { kind: 'slice', start: bounds[i]!, stop, step: null }], span) as NdArray);
+}
+
 export function ndIndex(x: NdArray, items: IndexItem[], span: A.Span | null = null): PyValue {
   const consumed = items.filter((i) => i.kind === 'int' || i.kind === 'slice').length;
   if (consumed > x.shape.length) {
