@@ -77,7 +77,9 @@ export function installBuiltins(ip: Interp): void {
   const hashOf = (v: PyValue, span: A.Span): PyValue => {
     if (v instanceof HostScalar) {
       // a run-time int hashes to itself below 2**61 - 1 (which JS numbers cannot reach exactly), -1 to -2
-      if (v.type === 'int' || v.type === 'bool') return new HostScalar({ k: 'cond', test: { k: 'bin', op: '===', a: v.expr, b: { k: 'lit', value: -1 } }, then: { k: 'lit', value: -2 }, else: v.type === 'bool' ? { k: 'call', callee: 'Number', args: [v.expr] } : v.expr }, 'int');
+      // a run-time bool hashes to 0 or 1
+      if (v.type === 'bool') return new HostScalar({ k: 'call', callee: 'Number', args: [v.expr] }, 'int');
+      if (v.type === 'int') return new HostScalar({ k: 'cond', test: { k: 'bin', op: '===', a: v.expr, b: { k: 'lit', value: -1 } }, then: { k: 'lit', value: -2 }, else: v.expr }, 'int');
       throw new NeedsStatic(`hash() of a ${v.type} known only when the program runs`, span);
     }
     if (typeof v === 'bigint' || typeof v === 'boolean') return hashInt(BigInt(v));
