@@ -302,7 +302,6 @@ export function truediv(a: number, b: number, floats = false): number {
   return a / b;
 }
 
-/** Python's `//` on host numbers. */
 /** Python's `a // b` of ints that may pass 2**53 (TS bigints): toward -inf. */
 export function bigFloordiv(a: bigint, b: bigint): bigint {
   if (b === 0n) throw new Error('ZeroDivisionError: integer division or modulo by zero');
@@ -317,6 +316,12 @@ export function bigMod(a: bigint, b: bigint): bigint {
   return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
 }
 
+/** Python's `a == b` of an int that may pass 2**53 (a TS bigint) and a number: exact, as JS's loose equality is. */
+export function bigEq(a: bigint | number, b: bigint | number): boolean {
+  return a == b;
+}
+
+/** Python's `//` on host numbers. */
 export function floordiv(a: number, b: number, floats = false): number {
   if (b === 0) throw new Error(`ZeroDivisionError: ${floats ? 'float floor division by zero' : 'integer division or modulo by zero'}`);
   if (!floats) return Math.floor(a / b);

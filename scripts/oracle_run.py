@@ -24,12 +24,22 @@ def main() -> int:
     sys.path.insert(0, fixture_dir)
 
     # The ONLY compatibility shim: old lessons call jax.tree_map, which JAX 0.6 removed in favour of
-    # jax.tree.map. Importing jax here does not initialize any backend, so the program's own XLA_FLAGS
-    # assignment still takes effect.
-    import jax
+    # jax.tree.map. It is added when the program itself first imports jax (not before: JAX reads
+    # JAX_ENABLE_X64 and other JAX_* variables from os.environ at its first import, and a program may set
+    # them first, as `python FILE` sees it).
+    import builtins
 
-    if not hasattr(jax, "tree_map"):
-        jax.tree_map = jax.tree.map  # type: ignore[attr-defined]
+    real_import = builtins.__import__
+
+    def import_with_shim(name, *args, **kwargs):
+        module = real_import(name, *args, **kwargs)
+        # (a partially initialized jax, while jax imports its own submodules, has no .tree yet)
+        jax = sys.modules.get("jax")
+        if jax is not None and name.split(".")[0] == "jax" and hasattr(jax, "tree") and not hasattr(jax, "tree_map"):
+            jax.tree_map = jax.tree.map  # type: ignore[attr-defined]
+        return module
+
+    builtins.__import__ = import_with_shim
 
     runpy.run_path(path, run_name="__main__")
     return 0

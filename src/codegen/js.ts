@@ -76,9 +76,9 @@ function arith(fn: Arith) {
     if (dtype === 'float32') return fr(`${a} ${op} ${b}`);
     if (dtype === 'float64') return `(${a} ${op} ${b})`;
     if (dtype === 'int64') {
-      // exact while the values stay within 2**53 (runtime/dtypes.ts)
-      if (fn === 'div') return `(${b} === 0 ? -1 : Math.trunc(${a} / ${b}))`;
-      if (fn === 'rem') return `(${b} === 0 ? ${a} : ${a} % ${b})`;
+      // exact while the values stay within 2**53 (runtime/dtypes.ts); a literal divisor decides the zero test now
+      if (fn === 'div') return /^-?\d+$/.test(b) ? (Number(b) === 0 ? '-1' : `Math.trunc(${a} / ${b})`) : `(${b} === 0 ? -1 : Math.trunc(${a} / ${b}))`;
+      if (fn === 'rem') return /^-?\d+$/.test(b) ? (Number(b) === 0 ? a : `(${a} % ${b})`) : `(${b} === 0 ? ${a} : ${a} % ${b})`;
       return `(${a} ${op} ${b})`;
     }
     // XLA's bool add/mul (jnp.add, matmul of bools) are or/and
@@ -140,6 +140,8 @@ function extremum(fn: 'max' | 'min') {
     if (dtype === 'bool') return fn === 'max' ? `${a} || ${b}` : `${a} && ${b}`;
     const op = fn === 'max' ? '>' : '<';
     if (dtype !== 'float32' && dtype !== 'float64') return `(${a} ${op} ${b} ? ${a} : ${b})`;
+    // (JS's Math.max/min are the same function; a float64 operand may be a literal, which the test below must not compare)
+    if (dtype === 'float64') return `Math.${fn}(${a}, ${b})`;
     return `(${a} !== ${a} || ${a} ${op} ${b} ? ${a} : ${b} !== ${b} || ${b} ${op} ${a} ? ${b} : ${a} === 0 && 1 / ${a} ${fn === 'max' ? '<' : '>'} 0 ? ${b} : ${a})`;
   };
 }

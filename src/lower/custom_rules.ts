@@ -112,7 +112,12 @@ export function traceFn(ip: Interp, name: string, avals: AVal[], span: A.Span, b
     deferPrints.calls.push(...debug.calls);
     deferPrints.trace = t;
     deferPrints.count = debug.atoms.length + (w?.atoms.length ?? 0);
-    if (w?.atoms.length) deferPrints.writes = { n: w.atoms.length, commit: (vs) => w.commit(vs.map((v) => ip.ops.asArray(v, span))) };
+    // a ref keeps the type the rule wrote (a store is strongly typed even where the cotangent that reaches it is weak)
+    const asWritten = (v: PyValue, i: number): Tracer | HostArray => {
+      const a = ip.ops.asArray(v, span);
+      return a.aval.weak && w!.atoms[i]!.aval.weak !== true && a instanceof Tracer ? ip.ops.convert(a, a.aval.dtype, span) : a;
+    };
+    if (w?.atoms.length) deferPrints.writes = { n: w.atoms.length, commit: (vs) => w.commit(vs.map(asWritten)) };
     return { func: t.builder.finish([...atoms, ...debug.atoms, ...(w?.atoms ?? [])], t.axisEnv), captured: t.captured };
   }
   if (debug.atoms.length) {

@@ -921,7 +921,11 @@ export function compare(ip: Interp, op: A.CmpOpName, a: PyValue, b: PyValue, spa
     // an int that may pass 2**53 compares exactly (a TS bigint beside a number: loose equality)
     if (exactInt(x) !== null || exactInt(y) !== null) {
       const exact = (v: PyValue): HExpr => exactInt(v) ?? hexpr(v);
-      return new HostScalar({ k: 'bin', op: jsop === '===' ? '==' : jsop === '!==' ? '!=' : jsop, a: exact(x), b: exact(y) }, 'bool');
+      if (jsop === '===' || jsop === '!==') {
+        const eq: HExpr = { k: 'call', callee: 'jx.bigEq', args: [exact(x), exact(y)] };
+        return new HostScalar(jsop === '===' ? eq : { k: 'unary', op: '!', x: eq }, 'bool');
+      }
+      return new HostScalar({ k: 'bin', op: jsop, a: exact(x), b: exact(y) }, 'bool');
     }
     return new HostScalar({ k: 'bin', op: jsop, a: hexpr(x), b: hexpr(y) }, 'bool');
   }

@@ -7,6 +7,7 @@
 // keep, and the region's inputs in place of the values it recomputes.
 import { CompileError } from '../common/diagnostics.js';
 import type { Atom, Eqn, Func, Var } from '../ir/types.js';
+import { freshJitRegion } from '../ir/types.js';
 import { markJitCall } from '../ir/jaxpr_printer.js';
 import type * as A from '../parser/ast.js';
 import { linearizedResiduals } from '../passes/autodiff.js';
@@ -198,7 +199,7 @@ function traceEntry(t: Trace, start: number, args: PyTuple, out: PyValue): Trace
   if (!o.leaves.every((l) => l instanceof Tracer && l.trace === t)) return null;
   const defined = new Set(params.map((p) => p.id));
   for (const e of eqns) {
-    if (e.calls?.length || e.jitRegion !== undefined) return null;
+    if (e.calls?.length) return null;
     for (const a of e.inputs) if (a.kind === 'var' && !defined.has(a.id)) return null;
     for (const v of e.outputs) defined.add(v.id);
   }
@@ -222,7 +223,13 @@ function replay(ip: Interp, entry: TracedEntry, region: Region, t: Trace, call: 
   const atoms = flatten(new PyTuple([...call.args, ...call.kwargs.values()])).leaves.flatMap((l) => (l instanceof Tracer ? [ip.ops.atom(l, call.span)] : []));
   const start = b.eqns.length;
   const outs = b.inline(entry.func, atoms);
+  // a jitted call inside it (Eqn.jitRegion) is a new one each time the trace is replayed
+  const jitRegions = new Map<number, number>();
   b.eqns.slice(start).forEach((e, i) => {
+    if (e.jitRegion !== undefined) {
+      if (!jitRegions.has(e.jitRegion)) jitRegions.set(e.jitRegion, freshJitRegion());
+      e.jitRegion = jitRegions.get(e.jitRegion)!;
+    }
     regions.set(e, [region, ...entry.stacks[i]!.slice(1)]);
     e.outputs.forEach((v, j) => {
       const n = entry.named[i]![j];
