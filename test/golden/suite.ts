@@ -55,7 +55,7 @@ const validatedFixtures = (all: string[]): Set<string> => {
 /** A program's kernels with their WGSL, then those of its control-flow sub-programs. */
 const kernelsOf = (p: Program, wgsl: string[]): [Kernel, string][] => [
   ...p.kernels.map((k, i): [Kernel, string] => [k, wgsl[i]!]),
-  ...(p.programs ?? []).flatMap((q) => kernelsOf(q, q.kernels.map(renderWgsl))),
+  ...(p.programs ?? []).flatMap((q) => kernelsOf(q, q.kernels.map((k) => (wideOp(k) === null ? renderWgsl(k) : '')))),
 ];
 
 /**
